@@ -21,24 +21,15 @@ public:
       : std::logic_error("internal error (a bug in tessera): " + message) {}
 };
 
-// Builds a message with operator<< and throws it: `fail() << "slide expects ..." ;` throws at
-// the end of the full expression.
-template <class E> class Thrower {
-public:
-  Thrower() = default;
-  Thrower(const Thrower&) = delete;
-  template <class T> Thrower& operator<<(const T& value) {
-    out_ << value;
-    return *this;
-  }
-  [[noreturn]] ~Thrower() noexcept(false) { throw E(out_.str()); }
+// Concatenates anything printable with operator<< into one message string.
+template <class... Parts> std::string cat(const Parts&... parts) {
+  std::ostringstream out;
+  (out << ... << parts);
+  return out.str();
+}
 
-private:
-  std::ostringstream out_;
-};
-
-// Usage: `if (!ok) user_error() << "split(" << m << ") expects ...";`
-inline Thrower<Error> user_error() { return {}; }
-inline Thrower<InternalError> internal_error() { return {}; }
+// Usage: `if (!ok) user_error(cat("split(", m, ") expects ..."));`
+[[noreturn]] inline void user_error(const std::string& message) { throw Error(message); }
+[[noreturn]] inline void internal_error(const std::string& message) { throw InternalError(message); }
 
 } // namespace tessera
