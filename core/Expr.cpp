@@ -1,0 +1,367 @@
+#include "core/Expr.h"
+
+#include <functional>
+#include <map>
+
+#include "core/Error.h"
+
+namespace tessera {
+
+const char* kind_name(NodeKind kind) {
+  switch (kind) {
+  case NodeKind::Param: return "Param";
+  case NodeKind::Literal: return "Literal";
+  case NodeKind::Call: return "Call";
+#define TESSERA_KIND_NAME(name)                                                                    \
+  case NodeKind::name: return #name;
+    TESSERA_FOR_EACH_FUNCTION_KIND(TESSERA_KIND_NAME)
+#undef TESSERA_KIND_NAME
+  }
+  return "?";
+}
+
+const char* map_kind_name(MapKind kind) {
+  switch (kind) {
+  case MapKind::Map: return "Map";
+  case MapKind::Glb: return "MapGlb";
+  case MapKind::Wrg: return "MapWrg";
+  case MapKind::Lcl: return "MapLcl";
+  case MapKind::Seq: return "MapSeq";
+  case MapKind::SeqUnroll: return "MapSeqUnroll";
+  }
+  return "?";
+}
+
+const char* reduce_kind_name(ReduceKind kind) {
+  switch (kind) {
+  case ReduceKind::Reduce: return "Reduce";
+  case ReduceKind::Seq: return "ReduceSeq";
+  case ReduceKind::SeqUnroll: return "ReduceSeqUnroll";
+  }
+  return "?";
+}
+
+const char* address_space_name(AddressSpace s) {
+  switch (s) {
+  case AddressSpace::Global: return "Global";
+  case AddressSpace::Local: return "Local";
+  case AddressSpace::Private: return "Private";
+  }
+  return "?";
+}
+
+std::string Boundary::to_string() const {
+  switch (kind) {
+  case Clamp: return "clamp";
+  case Mirror: return "mirror";
+  case Wrap: return "wrap";
+  case Constant: return "constant(" + value.to_string() + ")";
+  }
+  return "?";
+}
+
+ArithExpr boundary_index(const Boundary& b, const ArithExpr& i, const ArithExpr& n) {
+  switch (b.kind) {
+  case Boundary::Clamp: return min(max(i, 0), n - 1);
+  case Boundary::Mirror: {
+    // Symmetric reflection with period 2n: fold i into [0, 2n), then reflect the upper half.
+    ArithExpr j = i % (2 * n);
+    return select(lt(j, n), j, 2 * n - 1 - j);
+  }
+  case Boundary::Wrap: return i % n;
+  case Boundary::Constant: return i;
+  }
+  internal_error("unknown boundary kind");
+}
+
+namespace {
+
+Expr make_node(Node node) { return Expr(std::make_shared<const Node>(std::move(node))); }
+
+Node function_node(NodeKind kind) {
+  Node n{};
+  n.kind = kind;
+  return n;
+}
+
+void require_function(const Expr& f, const char* primitive) {
+  if (!f || !f->is_function())
+    user_error(cat(primitive, " expects a function argument, got ",
+                   f ? kind_name(f->kind) : "nothing"));
+}
+
+void require_non_negative(const ArithExpr& e, const char* primitive, const char* what) {
+  if (auto c = e.as_constant(); c && *c < 0)
+    user_error(cat(primitive, ": ", what, " must not be negative, got ", *c));
+}
+
+void require_positive(const ArithExpr& e, const char* primitive, const char* what) {
+  if (auto c = e.as_constant(); c && *c <= 0)
+    user_error(cat(primitive, ": ", what, " must be positive, got ", *c));
+}
+
+} // namespace
+
+Expr make_param(std::string name, std::optional<Type> type) {
+  Node n{};
+  n.kind = NodeKind::Param;
+  n.name = std::move(name);
+  n.declared_type = std::move(type);
+  return make_node(std::move(n));
+}
+
+Expr make_literal(ScalarValue value) {
+  Node n{};
+  n.kind = NodeKind::Literal;
+  n.literal = value;
+  return make_node(std::move(n));
+}
+
+Expr make_call(Expr function, std::vector<Expr> args) {
+  if (!function || !function->is_function())
+    user_error(cat("only functions can be applied, got ",
+                   function ? kind_name(function->kind) : "nothing"));
+  for (const auto& a : args)
+    if (!a || a->is_function())
+      user_error(cat(kind_name(function->kind), " must be applied to values, got a function (",
+                     a ? kind_name(a->kind) : "nothing", ")"));
+  Node n{};
+  n.kind = NodeKind::Call;
+  n.children.push_back(std::move(function));
+  for (auto& a : args) n.children.push_back(std::move(a));
+  return make_node(std::move(n));
+}
+
+Expr make_lambda(std::vector<Expr> params, Expr body) {
+  if (params.empty()) user_error("a lambda needs at least one parameter");
+  for (const auto& p : params)
+    if (!p || p->kind != NodeKind::Param) user_error("lambda parameters must be Params");
+  if (!body || body->is_function()) user_error("a lambda body must be a value expression");
+  Node n = function_node(NodeKind::Lambda);
+  n.children = std::move(params);
+  n.children.push_back(std::move(body));
+  return make_node(std::move(n));
+}
+
+Expr make_user_fun(std::shared_ptr<const UserFunDef> def) {
+  if (!def) user_error("UserFun needs a definition");
+  if (def->name.empty()) user_error("UserFun needs a name");
+  if (def->body.max_param_index() >= def->arity)
+    user_error(cat("UserFun '", def->name, "' uses parameter ", def->body.max_param_index(),
+                   " but has arity ", def->arity));
+  if (!def->signature.empty() && static_cast<int>(def->signature.size()) != def->arity)
+    user_error(cat("UserFun '", def->name, "': signature has ", def->signature.size(),
+                   " types for ", def->arity, " parameters"));
+  Node n = function_node(NodeKind::UserFun);
+  n.user_fun = std::move(def);
+  return make_node(std::move(n));
+}
+
+Expr make_map(MapKind kind, int dim, Expr f) {
+  require_function(f, map_kind_name(kind));
+  if (dim < 0 || dim > 2)
+    user_error(cat(map_kind_name(kind), ": dimension must be 0, 1 or 2, got ", dim));
+  Node n = function_node(NodeKind::Map);
+  n.map_kind = kind;
+  n.dim = dim;
+  n.children = {std::move(f)};
+  return make_node(std::move(n));
+}
+
+Expr make_reduce(ReduceKind kind, Expr f, Expr init) {
+  require_function(f, reduce_kind_name(kind));
+  if (!init || init->is_function())
+    user_error(cat(reduce_kind_name(kind), " expects a value as initial element"));
+  Node n = function_node(NodeKind::Reduce);
+  n.reduce_kind = kind;
+  n.children = {std::move(f), std::move(init)};
+  return make_node(std::move(n));
+}
+
+Expr make_zip() { return make_node(function_node(NodeKind::Zip)); }
+
+Expr make_split(ArithExpr chunk) {
+  require_positive(chunk, "Split", "chunk size");
+  Node n = function_node(NodeKind::Split);
+  n.sizes = {std::move(chunk)};
+  return make_node(std::move(n));
+}
+
+Expr make_join() { return make_node(function_node(NodeKind::Join)); }
+
+Expr make_slide(ArithExpr size, ArithExpr step) {
+  require_positive(size, "Slide", "window size");
+  require_positive(step, "Slide", "step");
+  Node n = function_node(NodeKind::Slide);
+  n.sizes = {std::move(size), std::move(step)};
+  return make_node(std::move(n));
+}
+
+Expr make_pad(ArithExpr left, ArithExpr right, Boundary boundary) {
+  require_non_negative(left, "Pad", "left padding");
+  require_non_negative(right, "Pad", "right padding");
+  Node n = function_node(NodeKind::Pad);
+  n.sizes = {std::move(left), std::move(right)};
+  n.boundary = boundary;
+  return make_node(std::move(n));
+}
+
+Expr make_drop(ArithExpr left, ArithExpr right) {
+  require_non_negative(left, "Drop", "left count");
+  require_non_negative(right, "Drop", "right count");
+  Node n = function_node(NodeKind::Drop);
+  n.sizes = {std::move(left), std::move(right)};
+  return make_node(std::move(n));
+}
+
+Expr make_transpose() { return make_node(function_node(NodeKind::Transpose)); }
+
+Expr make_iterate(ArithExpr times, Expr f) {
+  require_function(f, "Iterate");
+  require_non_negative(times, "Iterate", "iteration count");
+  if (!times.is_constant()) user_error("Iterate: the iteration count must be a constant");
+  Node n = function_node(NodeKind::Iterate);
+  n.sizes = {std::move(times)};
+  n.children = {std::move(f)};
+  return make_node(std::move(n));
+}
+
+Expr make_at(ArithExpr index) {
+  require_non_negative(index, "At", "index");
+  Node n = function_node(NodeKind::At);
+  n.sizes = {std::move(index)};
+  return make_node(std::move(n));
+}
+
+Expr make_get(int index) {
+  if (index < 0) user_error(cat("Get: tuple index must not be negative, got ", index));
+  Node n = function_node(NodeKind::Get);
+  n.sizes = {ArithExpr(index)};
+  return make_node(std::move(n));
+}
+
+Expr make_generate(ArithExpr length, Expr f) {
+  require_function(f, "Generate");
+  require_non_negative(length, "Generate", "length");
+  Node n = function_node(NodeKind::Generate);
+  n.sizes = {std::move(length)};
+  n.children = {std::move(f)};
+  return make_node(std::move(n));
+}
+
+Expr make_to_mem(AddressSpace space, Expr f) {
+  require_function(f, "toMem");
+  Node n = function_node(NodeKind::ToMem);
+  n.space = space;
+  n.children = {std::move(f)};
+  return make_node(std::move(n));
+}
+
+Expr with_children(const Expr& node, std::vector<Expr> children) {
+  Node n = *node;
+  n.children = std::move(children);
+  return make_node(std::move(n));
+}
+
+Expr compose(const std::vector<Expr>& functions) {
+  if (functions.empty()) user_error("compose needs at least one function");
+  if (functions.size() == 1) return functions.front();
+  Expr x = make_param();
+  Expr body = x;
+  for (const auto& f : functions) body = make_call(f, {body});
+  return make_lambda({x}, body);
+}
+
+namespace {
+
+// Walks two trees in lock step; parameters are equal when bound at the same position.
+struct StructuralComparer {
+  std::map<const Node*, const Node*> bound;
+
+  bool equal(const Expr& a, const Expr& b) {
+    if (a.same_as(b)) return true;
+    const Node& x = *a;
+    const Node& y = *b;
+    if (x.kind != y.kind || x.children.size() != y.children.size() ||
+        x.sizes.size() != y.sizes.size())
+      return false;
+    switch (x.kind) {
+    case NodeKind::Param: {
+      auto it = bound.find(&x);
+      if (it != bound.end()) return it->second == &y;
+      return false; // distinct free parameters
+    }
+    case NodeKind::Literal: return x.literal == y.literal;
+    case NodeKind::Lambda:
+      for (std::size_t i = 0; i + 1 < x.children.size(); ++i)
+        bound[x.children[i].get()] = y.children[i].get();
+      break;
+    case NodeKind::UserFun:
+      if (x.user_fun != y.user_fun && x.user_fun->name != y.user_fun->name) return false;
+      break;
+    case NodeKind::Map:
+      if (x.map_kind != y.map_kind || x.dim != y.dim) return false;
+      break;
+    case NodeKind::Reduce:
+      if (x.reduce_kind != y.reduce_kind) return false;
+      break;
+    case NodeKind::Pad:
+      if (!(x.boundary == y.boundary)) return false;
+      break;
+    case NodeKind::ToMem:
+      if (x.space != y.space) return false;
+      break;
+    default: break;
+    }
+    for (std::size_t i = 0; i < x.sizes.size(); ++i)
+      if (x.sizes[i] != y.sizes[i]) return false;
+    for (std::size_t i = 0; i < x.children.size(); ++i)
+      if (!equal(x.children[i], y.children[i])) return false;
+    return true;
+  }
+};
+
+void hash_combine(std::size_t& seed, std::size_t v) {
+  seed ^= v + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2);
+}
+
+// Parameters hash by their binding order, so renaming does not change the hash.
+std::size_t hash_node(const Expr& e, std::map<const Node*, std::size_t>& params) {
+  const Node& n = *e;
+  std::size_t h = static_cast<std::size_t>(n.kind);
+  switch (n.kind) {
+  case NodeKind::Param: {
+    auto it = params.find(&n);
+    hash_combine(h, it == params.end() ? 0xf00d : it->second);
+    return h;
+  }
+  case NodeKind::Literal: hash_combine(h, std::hash<double>()(n.literal.as_double())); break;
+  case NodeKind::Lambda:
+    for (std::size_t i = 0; i + 1 < n.children.size(); ++i)
+      params.emplace(n.children[i].get(), params.size() + 1);
+    break;
+  case NodeKind::UserFun: hash_combine(h, std::hash<std::string>()(n.user_fun->name)); break;
+  case NodeKind::Map: hash_combine(h, static_cast<std::size_t>(n.map_kind) * 8 + n.dim); break;
+  case NodeKind::Reduce: hash_combine(h, static_cast<std::size_t>(n.reduce_kind)); break;
+  case NodeKind::Pad: hash_combine(h, static_cast<std::size_t>(n.boundary.kind)); break;
+  case NodeKind::ToMem: hash_combine(h, static_cast<std::size_t>(n.space)); break;
+  default: break;
+  }
+  for (const auto& s : n.sizes) hash_combine(h, s.hash());
+  for (const auto& c : n.children) hash_combine(h, hash_node(c, params));
+  return h;
+}
+
+} // namespace
+
+bool structurally_equal(const Expr& a, const Expr& b) {
+  StructuralComparer comparer;
+  return comparer.equal(a, b);
+}
+
+std::size_t structural_hash(const Expr& e) {
+  std::map<const Node*, std::size_t> params;
+  return hash_node(e, params);
+}
+
+} // namespace tessera

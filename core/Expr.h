@@ -1,0 +1,148 @@
+// The expression IR.
+//
+// Every node is immutable and shared through the `Expr` handle. There are three kinds of value
+// expressions (Param, Literal, Call) and a set of function nodes (Lambda, UserFun and the
+// primitives). A function is used by a Call:
+//
+//   Map(f) o Slide(3,1) $ x   ==   Call(Map(f), [Call(Slide(3,1), [x])])
+//
+// Function nodes carry their parameters as data (sizes as ArithExpr, boundary kinds, mapping
+// dimensions), never closures, so every node can be printed, hashed, compared and saved.
+// Types live outside the nodes (see TypeCheck.h).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/Scalar.h"
+#include "core/Type.h"
+#include "core/arith/ArithExpr.h"
+
+namespace tessera {
+
+// One list of node kinds; exhaustive switches over it have no `default:`, so that -Wswitch
+// points at every pass that must learn about a new primitive.
+#define TESSERA_FOR_EACH_FUNCTION_KIND(X)                                                          \
+  X(Lambda) X(UserFun) X(Map) X(Reduce) X(Zip) X(Split) X(Join) X(Slide) X(Pad) X(Drop)            \
+      X(Transpose) X(Iterate) X(At) X(Get) X(Generate) X(ToMem)
+
+enum class NodeKind {
+  Param,
+  Literal,
+  Call,
+#define TESSERA_KIND_ENUM(name) name,
+  TESSERA_FOR_EACH_FUNCTION_KIND(TESSERA_KIND_ENUM)
+#undef TESSERA_KIND_ENUM
+};
+
+const char* kind_name(NodeKind kind);
+
+// How a Map is executed: the high-level Map or one of the OpenCL mappings.
+enum class MapKind { Map, Glb, Wrg, Lcl, Seq, SeqUnroll };
+// How a Reduce is executed.
+enum class ReduceKind { Reduce, Seq, SeqUnroll };
+enum class AddressSpace { Global, Local, Private };
+
+const char* map_kind_name(MapKind kind);       // "Map", "MapGlb", ...
+const char* reduce_kind_name(ReduceKind kind); // "Reduce", "ReduceSeq", ...
+const char* address_space_name(AddressSpace s); // "Global", "Local", "Private"
+
+// Pad boundary handling. For an index i outside [0, n):
+//   clamp:       min(max(i, 0), n-1)
+//   mirror:      symmetric reflection without repeating... see Boundary.cpp: -1 -> 0, -2 -> 1,
+//                n -> n-1, n+1 -> n-2 (period 2n)
+//   wrap:        i mod n
+//   constant(c): the value c instead of an element
+struct Boundary {
+  enum Kind { Clamp, Mirror, Wrap, Constant } kind = Clamp;
+  ScalarValue value; // Constant only
+  static Boundary clamp() { return {Clamp, {}}; }
+  static Boundary mirror() { return {Mirror, {}}; }
+  static Boundary wrap() { return {Wrap, {}}; }
+  static Boundary constant(ScalarValue v) { return {Constant, v}; }
+  std::string to_string() const; // "clamp", "constant(0.0f)"
+  bool operator==(const Boundary& o) const { return kind == o.kind && value == o.value; }
+};
+// The source index of padded index i in an array of length n for index-remapping boundaries
+// (clamp, mirror, wrap); for constant it is i itself (callers test the range first).
+ArithExpr boundary_index(const Boundary& b, const ArithExpr& i, const ArithExpr& n);
+
+struct Node;
+
+class Expr {
+public:
+  Expr() = default;
+  explicit Expr(std::shared_ptr<const Node> node) : node_(std::move(node)) {}
+
+  const Node& operator*() const { return *node_; }
+  const Node* operator->() const { return node_.get(); }
+  const Node* get() const { return node_.get(); }
+  explicit operator bool() const { return node_ != nullptr; }
+  bool same_as(const Expr& other) const { return node_ == other.node_; }
+
+private:
+  std::shared_ptr<const Node> node_;
+};
+
+struct Node {
+  NodeKind kind;
+  // Call: [function, arg...]; Lambda: [param..., body]; Map/Iterate/ToMem/Generate: [f];
+  // Reduce: [f, init].
+  std::vector<Expr> children;
+  // Split: [m]; Slide: [size, step]; Pad/Drop: [left, right]; Iterate: [k]; At/Get: [i];
+  // Generate: [n].
+  std::vector<ArithExpr> sizes;
+  MapKind map_kind = MapKind::Map;
+  int dim = 0; // MapGlb/MapWrg/MapLcl dimension
+  ReduceKind reduce_kind = ReduceKind::Reduce;
+  AddressSpace space = AddressSpace::Global;
+  Boundary boundary;                       // Pad
+  ScalarValue literal;                     // Literal
+  std::string name;                        // Param: optional user name
+  std::optional<Type> declared_type;       // Param: type of a program input
+  std::shared_ptr<const UserFunDef> user_fun; // UserFun
+
+  bool is_function() const { return kind > NodeKind::Call; }
+  // Call accessors.
+  const Expr& callee() const { return children.front(); }
+  std::vector<Expr> call_args() const { return {children.begin() + 1, children.end()}; }
+  // Lambda accessors.
+  std::vector<Expr> params() const { return {children.begin(), children.end() - 1}; }
+  const Expr& body() const { return children.back(); }
+};
+
+// ---- Constructors. They validate parameters (non-negative sizes, arity); type errors are
+// reported by the type checker when the function is applied. ----
+Expr make_param(std::string name = "", std::optional<Type> type = std::nullopt);
+Expr make_literal(ScalarValue value);
+Expr make_call(Expr function, std::vector<Expr> args);
+Expr make_lambda(std::vector<Expr> params, Expr body);
+Expr make_user_fun(std::shared_ptr<const UserFunDef> def);
+Expr make_map(MapKind kind, int dim, Expr f);
+Expr make_reduce(ReduceKind kind, Expr f, Expr init);
+Expr make_zip();
+Expr make_split(ArithExpr chunk);
+Expr make_join();
+Expr make_slide(ArithExpr size, ArithExpr step);
+Expr make_pad(ArithExpr left, ArithExpr right, Boundary boundary);
+Expr make_drop(ArithExpr left, ArithExpr right);
+Expr make_transpose();
+Expr make_iterate(ArithExpr times, Expr f);
+Expr make_at(ArithExpr index);
+Expr make_get(int index);
+Expr make_generate(ArithExpr length, Expr f);
+Expr make_to_mem(AddressSpace space, Expr f);
+
+// A copy of `node` with other children (used by rewriting and by the JSON loader).
+Expr with_children(const Expr& node, std::vector<Expr> children);
+
+// Composition in data-flow order: compose({f, g}) is the lambda x => g(f(x)).
+Expr compose(const std::vector<Expr>& functions_in_data_flow_order);
+
+// Structural equality up to renaming of parameters, and a matching hash.
+bool structurally_equal(const Expr& a, const Expr& b);
+std::size_t structural_hash(const Expr& e);
+
+} // namespace tessera

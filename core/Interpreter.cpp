@@ -1,0 +1,96 @@
+#include "core/Interpreter.h"
+
+#include "core/Error.h"
+#include "core/TypeCheck.h"
+
+namespace tessera {
+
+void Interpreter::bind(const Expr& param, Data value) {
+  env_.insert_or_assign(param.get(), std::move(value));
+}
+
+int64_t Interpreter::size_value(const ArithExpr& e) const { return e.evaluate(sizes_); }
+
+Data Interpreter::eval(const Expr& e) {
+  switch (e->kind) {
+  case NodeKind::Param: {
+    auto it = env_.find(e.get());
+    if (it == env_.end())
+      user_error(cat("parameter '", e->name, "' has no value: pass it as a program input"));
+    return it->second;
+  }
+  case NodeKind::Literal: return Data::scalar(e->literal);
+  case NodeKind::Call: {
+    std::vector<Data> args;
+    for (const auto& a : e->call_args()) args.push_back(eval(a));
+    return apply(e->callee(), args);
+  }
+  default: user_error(cat("a ", kind_name(e->kind), " is a function, not a value"));
+  }
+}
+
+Data Interpreter::apply(const Expr& f, const std::vector<Data>& args) {
+  if (f->kind != NodeKind::Lambda) return primitive_eval(*this, *f, args);
+  auto params = f->params();
+  if (params.size() != args.size())
+    user_error(cat("lambda with ", params.size(), " parameter(s) applied to ", args.size(),
+                   " argument(s)"));
+  for (std::size_t i = 0; i < params.size(); ++i) bind(params[i], args[i]);
+  return eval(f->body());
+}
+
+namespace {
+
+// Checks `d` against `t`, binding size variables of t's lengths from d's actual lengths.
+void match_input(const Data& d, const Type& t, std::map<std::string, int64_t>& sizes,
+                 const std::string& where) {
+  switch (t.kind()) {
+  case TypeKind::Scalar:
+    if (!d.is_scalar()) user_error(cat(where, ": expected a ", t, ", got ", d.to_string()));
+    if (d.as_scalar().kind != t.scalar_kind())
+      user_error(cat(where, ": expected a ", t, ", got a ", to_string(d.as_scalar().kind)));
+    return;
+  case TypeKind::Tuple:
+    if (!d.is_tuple() || d.size() != t.elements().size())
+      user_error(cat(where, ": expected a tuple ", t));
+    for (std::size_t i = 0; i < d.size(); ++i) match_input(d[i], t.elements()[i], sizes, where);
+    return;
+  case TypeKind::Array: {
+    if (!d.is_array()) user_error(cat(where, ": expected an array ", t));
+    const ArithExpr& n = t.length();
+    auto actual = static_cast<int64_t>(d.size());
+    if (n.kind() == ArithKind::Var && !sizes.count(n.name())) sizes[n.name()] = actual;
+    int64_t expected = 0;
+    try {
+      expected = n.evaluate(sizes);
+    } catch (const Error&) {
+      user_error(cat(where, ": cannot determine the length ", n.to_string(), " of ", t));
+    }
+    if (expected != actual)
+      user_error(cat(where, ": expected length ", n.to_string(), " = ", expected, " for ", t,
+                     ", got an array of ", actual));
+    for (std::size_t i = 0; i < d.size(); ++i) match_input(d[i], t.element(), sizes, where);
+    return;
+  }
+  }
+}
+
+} // namespace
+
+Data evaluate(const Expr& program, const std::vector<Data>& inputs) {
+  auto types = input_types(program);
+  auto params = program->params();
+  if (inputs.size() != params.size())
+    user_error(cat("the program takes ", params.size(), " input(s), got ", inputs.size()));
+  Interpreter interp;
+  for (std::size_t i = 0; i < params.size(); ++i)
+    match_input(inputs[i], types[i], interp.sizes(),
+                cat("input ", i, " ('", params[i]->name, "')"));
+  TypeChecker checker;
+  checker.apply(program, types);
+  for (const auto& a : checker.assumptions())
+    if (a.must_be_zero.evaluate(interp.sizes()) != 0) user_error(a.message);
+  return interp.apply(program, inputs);
+}
+
+} // namespace tessera

@@ -1,0 +1,149 @@
+// User functions from generic C++ lambdas over symbolic scalars:
+//
+//   auto add  = user_fun("add", [](auto x, auto y) { return x + y; });
+//   auto mult = user_fun("mult", hana::tuple_t<float, float>, [](auto x, auto w) { return x * w; });
+//
+// The lambda is called once with symbolic parameters (Sym); the operations it performs build the
+// scalar IR. Its arity is found at compile time with Boost.Hana; an optional typed signature
+// (a hana::tuple_t of C++ types) fixes the parameter types, otherwise the function is typed at
+// each use. Plain C++ numbers in the lambda become literals of the other operand's type.
+#pragma once
+
+#include <boost/hana.hpp>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "core/Scalar.h"
+#include "dsl/Val.h"
+
+namespace tessera {
+
+namespace hana = boost::hana;
+
+// A symbolic scalar inside a user function.
+class Sym {
+public:
+  explicit Sym(ScalarExpr e) : e_(std::move(e)) {}
+  template <class T>
+    requires std::is_arithmetic_v<T>
+  Sym(T v) : e_(literal(v)) {}
+  const ScalarExpr& expr() const { return e_; }
+
+private:
+  template <class T> static ScalarExpr literal(T v) {
+    if constexpr (std::is_same_v<T, bool>)
+      return ScalarExpr::constant(ScalarValue::make(ScalarKind::Bool, v), false);
+    else if constexpr (std::is_floating_point_v<T>)
+      return ScalarExpr::constant(ScalarValue::make(ScalarKind::F64, static_cast<double>(v)), true);
+    else
+      return ScalarExpr::constant(ScalarValue::make(ScalarKind::I32, static_cast<double>(v)), true);
+  }
+  ScalarExpr e_;
+};
+
+#define TESSERA_SYM_BINARY(OP, KIND)                                                               \
+  inline Sym operator OP(const Sym& a, const Sym& b) {                                             \
+    return Sym(ScalarExpr::binary(ScalarOp::KIND, a.expr(), b.expr()));                            \
+  }
+TESSERA_SYM_BINARY(+, Add)
+TESSERA_SYM_BINARY(-, Sub)
+TESSERA_SYM_BINARY(*, Mul)
+TESSERA_SYM_BINARY(/, Div)
+TESSERA_SYM_BINARY(%, Mod)
+TESSERA_SYM_BINARY(<, Lt)
+TESSERA_SYM_BINARY(<=, Le)
+TESSERA_SYM_BINARY(>, Gt)
+TESSERA_SYM_BINARY(>=, Ge)
+TESSERA_SYM_BINARY(==, Eq)
+TESSERA_SYM_BINARY(!=, Ne)
+TESSERA_SYM_BINARY(&&, And)
+TESSERA_SYM_BINARY(||, Or)
+#undef TESSERA_SYM_BINARY
+
+inline Sym operator-(const Sym& a) { return Sym(ScalarExpr::unary(ScalarOp::Neg, a.expr())); }
+inline Sym operator!(const Sym& a) { return Sym(ScalarExpr::unary(ScalarOp::Not, a.expr())); }
+inline Sym select(const Sym& c, const Sym& a, const Sym& b) {
+  return Sym(ScalarExpr::select(c.expr(), a.expr(), b.expr()));
+}
+inline Sym cast(ScalarKind to, const Sym& a) { return Sym(ScalarExpr::cast(to, a.expr())); }
+
+#define TESSERA_SYM_MATH1(NAME)                                                                    \
+  inline Sym NAME(const Sym& a) { return Sym(ScalarExpr::call(#NAME, {a.expr()})); }
+#define TESSERA_SYM_MATH2(NAME)                                                                    \
+  inline Sym NAME(const Sym& a, const Sym& b) {                                                    \
+    return Sym(ScalarExpr::call(#NAME, {a.expr(), b.expr()}));                                     \
+  }
+TESSERA_SYM_MATH1(sqrt)
+TESSERA_SYM_MATH1(exp)
+TESSERA_SYM_MATH1(log)
+TESSERA_SYM_MATH1(fabs)
+TESSERA_SYM_MATH1(floor)
+TESSERA_SYM_MATH1(ceil)
+TESSERA_SYM_MATH1(sin)
+TESSERA_SYM_MATH1(cos)
+TESSERA_SYM_MATH2(fmin)
+TESSERA_SYM_MATH2(fmax)
+TESSERA_SYM_MATH2(pow)
+#undef TESSERA_SYM_MATH1
+#undef TESSERA_SYM_MATH2
+
+namespace detail {
+
+constexpr int kMaxUserFunArity = 24;
+
+// The smallest arity k such that f can be called with k Syms.
+template <class F> constexpr int user_fun_arity() {
+  constexpr auto arities = hana::range_c<int, 1, kMaxUserFunArity + 1>;
+  constexpr auto found = hana::find_if(arities, [](auto k) {
+    return hana::unpack(hana::replicate<hana::tuple_tag>(hana::type_c<Sym>, k), [](auto... t) {
+      return hana::bool_c<std::is_invocable_v<F, typename decltype(t)::type...>>;
+    });
+  });
+  static_assert(found != hana::nothing,
+                "user_fun: the lambda must take between 1 and 24 scalar parameters (auto or Sym)");
+  return found.value();
+}
+
+template <class F, std::size_t... I> ScalarExpr call_with_params(F& f, std::index_sequence<I...>) {
+  return Sym(f(Sym(ScalarExpr::param(static_cast<int>(I)))...)).expr();
+}
+
+template <class T> constexpr ScalarKind scalar_kind_of() {
+  if constexpr (std::is_same_v<T, float>) return ScalarKind::F32;
+  else if constexpr (std::is_same_v<T, double>) return ScalarKind::F64;
+  else if constexpr (std::is_same_v<T, std::int32_t>) return ScalarKind::I32;
+  else if constexpr (std::is_same_v<T, std::uint8_t>) return ScalarKind::U8;
+  else if constexpr (std::is_same_v<T, bool>) return ScalarKind::Bool;
+  else static_assert(sizeof(T) == 0, "user_fun signature types must be float, double, int32_t, uint8_t or bool");
+}
+
+Fun make_user_fun_value(std::string name, int arity, std::vector<ScalarKind> signature,
+                        ScalarExpr body);
+
+} // namespace detail
+
+// A polymorphic user function: parameter types come from each use.
+template <class F> Fun user_fun(std::string name, F f) {
+  constexpr int arity = detail::user_fun_arity<F>();
+  ScalarExpr body = detail::call_with_params(f, std::make_index_sequence<arity>{});
+  return detail::make_user_fun_value(std::move(name), arity, {}, std::move(body));
+}
+
+// A user function with a typed signature, e.g. hana::tuple_t<float, float>.
+template <class... Ts, class F> Fun user_fun(std::string name, hana::tuple<hana::type<Ts>...>, F f) {
+  constexpr int arity = sizeof...(Ts);
+  static_assert(std::is_invocable_v<F, std::conditional_t<true, Sym, Ts>...>,
+                "user_fun: the lambda's arity does not match its signature");
+  ScalarExpr body = detail::call_with_params(f, std::make_index_sequence<arity>{});
+  return detail::make_user_fun_value(std::move(name), arity, {detail::scalar_kind_of<Ts>()...},
+                                     std::move(body));
+}
+
+// Frequently used user functions.
+Fun id_fun();  // x => x
+Fun add_fun(); // (x, y) => x + y
+Fun mult_fun(); // (x, y) => x * y
+
+} // namespace tessera

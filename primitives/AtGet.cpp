@@ -1,0 +1,47 @@
+// At(i)  : [T]_n -> T            the element i (0 <= i < n)
+// Get(i) : {T0, ..., Tk} -> Ti   the tuple component i
+#include "core/Error.h"
+#include "primitives/Primitives.h"
+
+namespace tessera::primitives {
+
+Type at_type(TypeChecker& checker, const Node& f, const Types& args) {
+  std::string name = describe(f);
+  require_arity(name.c_str(), args, 1);
+  const Type& in = require_array(name.c_str(), args[0]);
+  const ArithExpr& i = f.sizes[0];
+  std::string why = cat(name, ": index ", i.to_string(), " is out of range for ", in,
+                        " (valid indices are 0 to ", (in.length() - 1).to_string(), ")");
+  switch (prove_lt(i, in.length())) {
+  case Truth::No: user_error(why);
+  case Truth::Unknown: checker.assume(lt(i, in.length()) - 1, why); break;
+  case Truth::Yes: break;
+  }
+  return in.element();
+}
+
+Data at_eval(Interpreter& interp, const Node& f, const Values& args) {
+  int64_t i = interp.size_value(f.sizes[0]);
+  const Data& x = args.at(0);
+  if (i < 0 || i >= static_cast<int64_t>(x.size()))
+    user_error(cat("At(", i, "): index out of range for an array of length ", x.size()));
+  return x[i];
+}
+
+Type get_type(TypeChecker&, const Node& f, const Types& args) {
+  std::string name = describe(f);
+  require_arity(name.c_str(), args, 1);
+  if (!args[0].is_tuple()) user_error(cat(name, " expects a tuple, got ", args[0]));
+  auto i = *f.sizes[0].as_constant();
+  const auto& members = args[0].elements();
+  if (i >= static_cast<int64_t>(members.size()))
+    user_error(cat(name, ": component ", i, " is out of range for the tuple ", args[0], " with ",
+                   members.size(), " components"));
+  return members[i];
+}
+
+Data get_eval(Interpreter&, const Node& f, const Values& args) {
+  return args.at(0).elements().at(*f.sizes[0].as_constant());
+}
+
+} // namespace tessera::primitives

@@ -1,0 +1,22 @@
+// Generate(n, g) : -> [T]_n      element i is g(i) with i : i32 (no input array needed)
+#include "core/Error.h"
+#include "primitives/Primitives.h"
+
+namespace tessera::primitives {
+
+Type generate_type(TypeChecker& checker, const Node& f, const Types& args) {
+  std::string name = describe(f);
+  require_arity(name.c_str(), args, 0);
+  return Type::array(checker.apply(f.children[0], {i32()}), f.sizes[0]);
+}
+
+Data generate_eval(Interpreter& interp, const Node& f, const Values&) {
+  int64_t n = interp.size_value(f.sizes[0]);
+  std::vector<Data> out;
+  for (int64_t i = 0; i < n; ++i)
+    out.push_back(interp.apply(f.children[0],
+                               {Data::scalar(ScalarValue::make(ScalarKind::I32, double(i)))}));
+  return Data::array(std::move(out));
+}
+
+} // namespace tessera::primitives

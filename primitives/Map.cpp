@@ -1,0 +1,21 @@
+// Map(f) : [T]_n -> [U]_n with f : T -> U, and its OpenCL forms MapGlb/MapWrg/MapLcl/MapSeq/
+// MapSeqUnroll, which differ only in how the generated code distributes the iterations.
+#include "core/Error.h"
+#include "primitives/Primitives.h"
+
+namespace tessera::primitives {
+
+Type map_type(TypeChecker& checker, const Node& f, const Types& args) {
+  std::string name = describe(f);
+  require_arity(name.c_str(), args, 1);
+  const Type& in = require_array(name.c_str(), args[0]);
+  return Type::array(checker.apply(f.children[0], {in.element()}), in.length());
+}
+
+Data map_eval(Interpreter& interp, const Node& f, const Values& args) {
+  std::vector<Data> out;
+  for (const auto& x : args.at(0).elements()) out.push_back(interp.apply(f.children[0], {x}));
+  return Data::array(std::move(out));
+}
+
+} // namespace tessera::primitives

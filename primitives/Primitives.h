@@ -1,0 +1,52 @@
+// Type rules and reference semantics of the primitives, one family per file. The dispatch in
+// Dispatch.cpp connects them to TypeChecker::apply and Interpreter::apply.
+#pragma once
+
+#include <vector>
+
+#include "core/Data.h"
+#include "core/Interpreter.h"
+#include "core/TypeCheck.h"
+
+namespace tessera::primitives {
+
+using Types = std::vector<Type>;
+using Values = std::vector<Data>;
+
+// Checks the number of arguments of a primitive application.
+void require_arity(const char* primitive, const Types& args, std::size_t expected);
+// Checks that `t` is an array and returns it; otherwise an error naming `primitive`.
+const Type& require_array(const char* primitive, const Type& t, const char* needed = "an array");
+// The printed name of a primitive with its parameters, e.g. "Slide(3,1)".
+std::string describe(const Node& f);
+
+Type map_type(TypeChecker&, const Node&, const Types&);
+Data map_eval(Interpreter&, const Node&, const Values&);
+Type reduce_type(TypeChecker&, const Node&, const Types&);
+Data reduce_eval(Interpreter&, const Node&, const Values&);
+Type zip_type(TypeChecker&, const Node&, const Types&);
+Data zip_eval(Interpreter&, const Node&, const Values&);
+Type split_type(TypeChecker&, const Node&, const Types&);
+Data split_eval(Interpreter&, const Node&, const Values&);
+Type join_type(TypeChecker&, const Node&, const Types&);
+Data join_eval(Interpreter&, const Node&, const Values&);
+Type slide_type(TypeChecker&, const Node&, const Types&);
+Data slide_eval(Interpreter&, const Node&, const Values&);
+Type pad_type(TypeChecker&, const Node&, const Types&);
+Data pad_eval(Interpreter&, const Node&, const Values&);
+Type drop_type(TypeChecker&, const Node&, const Types&);
+Data drop_eval(Interpreter&, const Node&, const Values&);
+Type transpose_type(TypeChecker&, const Node&, const Types&);
+Data transpose_eval(Interpreter&, const Node&, const Values&);
+Type iterate_type(TypeChecker&, const Node&, const Types&);
+Data iterate_eval(Interpreter&, const Node&, const Values&);
+Type at_type(TypeChecker&, const Node&, const Types&);
+Data at_eval(Interpreter&, const Node&, const Values&);
+Type get_type(TypeChecker&, const Node&, const Types&);
+Data get_eval(Interpreter&, const Node&, const Values&);
+Type generate_type(TypeChecker&, const Node&, const Types&);
+Data generate_eval(Interpreter&, const Node&, const Values&);
+Type user_fun_type(TypeChecker&, const Node&, const Types&);
+Data user_fun_eval(Interpreter&, const Node&, const Values&);
+
+} // namespace tessera::primitives
