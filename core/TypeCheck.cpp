@@ -4,8 +4,8 @@
 
 namespace tessera {
 
-void TypeChecker::bind(const Expr& param, const Type& type) {
-  types_.insert_or_assign(param.get(), type);
+void TypeChecker::bind(const Node* param, const Type& type) {
+  types_.insert_or_assign(param, type);
 }
 
 const Type& TypeChecker::type_of(const Expr& e) const {

@@ -30,7 +30,8 @@ public:
   // Result type of applying function `f` to arguments of the given types.
   Type apply(const Expr& f, const std::vector<Type>& args);
   // Binds a lambda parameter.
-  void bind(const Expr& param, const Type& type);
+  void bind(const Expr& param, const Type& type) { bind(param.get(), type); }
+  void bind(const Node* param, const Type& type);
 
   // The type recorded for a value expression visited by check(); throws InternalError if none.
   const Type& type_of(const Expr& e) const;

@@ -1,0 +1,106 @@
+#include "codegen/CExpr.h"
+
+#include "core/Error.h"
+
+namespace tessera::codegen {
+
+namespace {
+bool is_atomic(const ArithExpr& e) {
+  return (e.kind() == ArithKind::Cst && e.value() >= 0) || e.kind() == ArithKind::Var ||
+         e.kind() == ArithKind::Min || e.kind() == ArithKind::Max;
+}
+bool non_negative(const ArithExpr& e) { return prove_nonneg(e) == Truth::Yes; }
+bool positive(const ArithExpr& e) { return prove_lt(0, e) == Truth::Yes; }
+} // namespace
+
+std::string CPrinter::operand(const ArithExpr& e) {
+  std::string s = arith(e);
+  return is_atomic(e) ? s : "(" + s + ")";
+}
+
+std::string CPrinter::arith(const ArithExpr& e) {
+  const auto& ops = e.operands();
+  switch (e.kind()) {
+  case ArithKind::Cst: return std::to_string(e.value());
+  case ArithKind::Var: return e.name();
+  case ArithKind::Add: {
+    std::string s;
+    for (const auto& term : ops) {
+      // Print `a + -2*b` as `a - 2*b` and `a + -3` as `a - 3`.
+      ArithExpr negated = -term;
+      bool negative = (term.kind() == ArithKind::Cst && term.value() < 0) ||
+                      (term.kind() == ArithKind::Mul && term.operands().front().kind() ==
+                                                           ArithKind::Cst &&
+                       term.operands().front().value() < 0);
+      if (s.empty()) s = negative ? "-" + operand(negated) : arith(term);
+      else s += negative ? " - " + (negated.kind() == ArithKind::Add ? operand(negated) : arith(negated))
+                         : " + " + arith(term);
+    }
+    return s;
+  }
+  case ArithKind::Mul: {
+    std::string s;
+    for (const auto& f : ops) s += (s.empty() ? "" : " * ") + operand(f);
+    return s;
+  }
+  case ArithKind::Div:
+  case ArithKind::Mod: {
+    bool div = e.kind() == ArithKind::Div;
+    if (non_negative(ops[0]) && positive(ops[1]))
+      return operand(ops[0]) + (div ? " / " : " % ") + operand(ops[1]);
+    ++guards_;
+    (div ? floor_div_ : floor_mod_) = true;
+    return cat(div ? "floor_div(" : "floor_mod(", arith(ops[0]), ", ", arith(ops[1]), ")");
+  }
+  case ArithKind::Min:
+  case ArithKind::Max:
+    ++guards_;
+    return cat(e.kind() == ArithKind::Min ? "min(" : "max(", arith(ops[0]), ", ", arith(ops[1]),
+               ")");
+  case ArithKind::Lt: return cat(operand(ops[0]), " < ", operand(ops[1]));
+  case ArithKind::Le: return cat(operand(ops[0]), " <= ", operand(ops[1]));
+  case ArithKind::Eq: return cat(operand(ops[0]), " == ", operand(ops[1]));
+  case ArithKind::And: return cat("(", arith(ops[0]), ") && (", arith(ops[1]), ")");
+  case ArithKind::Select:
+    ++guards_;
+    return cat("(", arith(ops[0]), ") ? ", operand(ops[1]), " : ", operand(ops[2]));
+  }
+  internal_error("unknown ArithExpr kind");
+}
+
+std::string CPrinter::access(const Access& a) {
+  switch (a.kind) {
+  case Access::MemoryRead:
+    if (a.memory->is_scalar_var) return a.memory->name;
+    return a.memory->name + "[" + arith(a.index) + "]";
+  case Access::Text: return a.text;
+  case Access::Integer: return arith(a.index);
+  case Access::Call: {
+    std::string s = a.text + "(";
+    for (std::size_t i = 0; i < a.args.size(); ++i) s += (i ? ", " : "") + access(a.args[i]);
+    return s + ")";
+  }
+  case Access::Guarded: {
+    if (auto c = a.condition.as_constant()) return *c ? access(*a.inside) : a.outside.to_string();
+    ++guards_;
+    return cat("((", arith(a.condition), ") ? ", access(*a.inside), " : ", a.outside.to_string(),
+               ")");
+  }
+  }
+  internal_error("unknown access kind");
+}
+
+std::string floor_helpers(bool div, bool mod) {
+  std::string s;
+  if (div)
+    s += "// Floor division: rounds towards minus infinity, unlike C's '/'.\n"
+         "inline int floor_div(int a, int b) { int q = a / b; return (a % b != 0 && ((a < 0) != "
+         "(b < 0))) ? q - 1 : q; }\n";
+  if (mod)
+    s += "// Floor modulo: the result has the sign of b, unlike C's '%'.\n"
+         "inline int floor_mod(int a, int b) { int r = a % b; return (r != 0 && ((r < 0) != (b < "
+         "0))) ? r + b : r; }\n";
+  return s;
+}
+
+} // namespace tessera::codegen

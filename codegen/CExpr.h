@@ -1,0 +1,35 @@
+// Printing index expressions and accesses as OpenCL C.
+//
+// ArithExpr uses floor division; C truncates. Where both operands are provably non-negative
+// the two agree and plain `/` and `%` are printed; elsewhere the helpers floor_div/floor_mod
+// are used (and declared once in the kernel). Every min/max/select/floor helper left in an
+// index is counted as a boundary guard, which tells the emitter whether an interior version
+// without any is worth generating.
+#pragma once
+
+#include <string>
+
+#include "codegen/View.h"
+
+namespace tessera::codegen {
+
+class CPrinter {
+public:
+  std::string arith(const ArithExpr& e);
+  std::string access(const Access& a);
+
+  int guards() const { return guards_; }
+  void reset_guards() { guards_ = 0; }
+  bool uses_floor_div() const { return floor_div_; }
+  bool uses_floor_mod() const { return floor_mod_; }
+
+private:
+  int guards_ = 0;
+  bool floor_div_ = false, floor_mod_ = false;
+  std::string operand(const ArithExpr& e); // parenthesised unless atomic
+};
+
+// Declarations of floor_div/floor_mod, for the kernel preamble.
+std::string floor_helpers(bool div, bool mod);
+
+} // namespace tessera::codegen

@@ -1,0 +1,682 @@
+#include "codegen/Emitter.h"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+#include "core/Error.h"
+#include "core/Printer.h"
+#include "core/Substitute.h"
+
+namespace tessera::codegen {
+
+namespace {
+
+// Does `e` (a function or value) contain a Map of the given kind anywhere?
+bool contains_map(const Expr& e, MapKind kind) {
+  if (e->kind == NodeKind::Map && e->map_kind == kind) return true;
+  for (const auto& c : e->children)
+    if (contains_map(c, kind)) return true;
+  return false;
+}
+
+std::string sanitize(const std::string& name) {
+  std::string s;
+  for (char c : name) s += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) s = "in_" + s;
+  return s;
+}
+
+// Names the generator itself uses or OpenCL C reserves.
+bool is_reserved(const std::string& name) {
+  static const std::set<std::string> reserved = {
+      "out", "min", "max", "sqrt", "exp", "log", "fabs", "floor", "ceil", "sin", "cos", "fmin",
+      "fmax", "pow", "select", "clamp", "abs", "int", "float", "double", "char", "uchar", "bool",
+      "kernel", "global", "local", "private", "constant", "floor_div", "floor_mod", "id", "dot"};
+  return reserved.count(name) || name.rfind("gid", 0) == 0 || name.rfind("lid", 0) == 0 ||
+         name.rfind("wg", 0) == 0;
+}
+
+std::string scalar_c_type(ScalarKind k) { return opencl_name(k); }
+
+} // namespace
+
+Emitter::Emitter(Expr program, CodegenOptions options, bool discovery)
+    : program_(std::move(program)), options_(std::move(options)), discovery_(discovery) {}
+
+// ---------------------------------------------------------------------------------------------
+// Output helpers
+
+void Emitter::line(const std::string& text) {
+  body_ << std::string(2 * indent_, ' ') << text << "\n";
+}
+
+void Emitter::open(const std::string& text) {
+  line(text + " {");
+  ++indent_;
+}
+
+void Emitter::close() {
+  --indent_;
+  line("}");
+}
+
+std::string Emitter::print(const Access& a) {
+  return printer_.access(substitution_.empty() ? a : substitute(a, substitution_));
+}
+
+std::string Emitter::lvalue(const View& dest) {
+  Access a = resolve(dest, {});
+  if (a.kind != Access::MemoryRead)
+    internal_error("a result is written through a view that is not memory");
+  return print(a);
+}
+
+std::string Emitter::fresh(const std::string& prefix) {
+  return prefix + std::to_string(counters_[prefix]++);
+}
+
+std::string Emitter::user_fun_name(const UserFunDef& def, const std::vector<ScalarKind>& kinds) {
+  std::string key = def.name;
+  for (auto k : kinds) key += "_" + to_string(k);
+  auto it = user_fun_keys_.find(key);
+  if (it != user_fun_keys_.end()) return it->second;
+  std::string name = sanitize(def.name);
+  if (is_reserved(name)) name += "_fn";
+  if (user_funs_.count(name)) name = sanitize(key);
+  std::vector<std::string> params;
+  std::string signature;
+  for (std::size_t i = 0; i < kinds.size(); ++i) {
+    params.push_back(i < 26 ? std::string(1, static_cast<char>('a' + i)) : cat("p", i));
+    signature += cat(i ? ", " : "", scalar_c_type(kinds[i]), " ", params.back());
+    if (kinds[i] == ScalarKind::F64) uses_fp64_ = true;
+  }
+  ScalarKind result = def.body.infer(kinds, "UserFun '" + def.name + "'");
+  if (result == ScalarKind::F64) uses_fp64_ = true;
+  user_funs_[name] = cat(scalar_c_type(result), " ", name, "(", signature, ") { return ",
+                         def.body.to_c(params, kinds), "; }");
+  user_fun_keys_[key] = name;
+  return name;
+}
+
+Type Emitter::result_type(const Expr& f, const std::vector<Operand>& args) {
+  std::vector<Type> types;
+  for (const auto& a : args) types.push_back(a.type);
+  TypeChecker checker;
+  return checker.apply(f, types);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Values: views of data, computations materialised where needed
+
+Operand Emitter::value(const Expr& e) {
+  switch (e->kind) {
+  case NodeKind::Param: {
+    auto it = env_.find(e.get());
+    if (it == env_.end()) internal_error("unbound parameter '" + e->name + "' during emission");
+    return it->second;
+  }
+  case NodeKind::Literal:
+    if (e->literal.kind == ScalarKind::F64) uses_fp64_ = true;
+    return {scalar_view(e->literal.to_string()), Type::scalar(e->literal.kind)};
+  case NodeKind::Call: {
+    std::vector<Operand> args;
+    for (const auto& a : e->call_args()) args.push_back(value(a));
+    return apply_value(e->callee(), args);
+  }
+  default: internal_error(cat("value() of a function node ", kind_name(e->kind)));
+  }
+}
+
+Operand Emitter::apply_value(const Expr& f, const std::vector<Operand>& args) {
+  const Node& n = *f;
+  auto arg = [&](std::size_t i) -> const Operand& { return args.at(i); };
+  switch (n.kind) {
+  case NodeKind::Lambda: {
+    auto params = n.params();
+    for (std::size_t i = 0; i < params.size(); ++i) env_.insert_or_assign(params[i].get(), args.at(i));
+    return value(n.body());
+  }
+  case NodeKind::Split:
+    return {split_view(arg(0).view, n.sizes[0]), result_type(f, args)};
+  case NodeKind::Join:
+    return {join_view(arg(0).view, arg(0).type.element().length()), result_type(f, args)};
+  case NodeKind::Slide: return {slide_view(arg(0).view, n.sizes[1]), result_type(f, args)};
+  case NodeKind::Pad:
+    return {pad_view(arg(0).view, n.sizes[0], arg(0).type.length(), n.boundary),
+            result_type(f, args)};
+  case NodeKind::Drop: return {drop_view(arg(0).view, n.sizes[0]), result_type(f, args)};
+  case NodeKind::Transpose: return {transpose_view(arg(0).view), result_type(f, args)};
+  case NodeKind::Zip: {
+    std::vector<View> views;
+    for (const auto& a : args) views.push_back(a.view);
+    return {zip_view(std::move(views)), result_type(f, args)};
+  }
+  case NodeKind::Get:
+    return {component_view(arg(0).view, static_cast<int>(n.sizes[0].value())),
+            result_type(f, args)};
+  case NodeKind::At: return {index_view(arg(0).view, n.sizes[0]), result_type(f, args)};
+  case NodeKind::UserFun: {
+    std::vector<View> views;
+    std::vector<ScalarKind> kinds;
+    for (const auto& a : args) {
+      views.push_back(a.view);
+      kinds.push_back(a.type.scalar_kind());
+    }
+    Type t = result_type(f, args);
+    return {call_view(user_fun_name(*n.user_fun, kinds), std::move(views)), t};
+  }
+  case NodeKind::Generate: {
+    Expr g = n.children[0];
+    Type t = result_type(f, args);
+    // Element i is g(i): apply g to the index as data when the element is accessed.
+    GenerateFn fn = [this, g](const ArithExpr& i, const Path& rest) {
+      Operand element = apply_value(g, {Operand{integer_view(i), i32()}});
+      return resolve(element.view, rest);
+    };
+    return {generate_view(fn), t};
+  }
+  case NodeKind::Map:
+    if (n.map_kind == MapKind::Map && is_layout_only(n.children[0])) {
+      // Map of a layout-only function is itself a view: element v is f(x[v]).
+      std::string var = fresh("v");
+      const Operand& in = arg(0);
+      ArithExpr v = ArithExpr::var(var, 0, in.type.length() - 1);
+      Operand element =
+          apply_value(n.children[0], {Operand{index_view(in.view, v), in.type.element()}});
+      return {map_view(element.view, var), Type::array(element.type, in.type.length())};
+    }
+    return materialize(f, args, result_type(f, args), std::nullopt);
+  case NodeKind::Iterate:
+    if (is_layout_only(n.children[0])) {
+      Operand cur = arg(0);
+      for (int64_t s = 0; s < n.sizes[0].value(); ++s) cur = apply_value(n.children[0], {cur});
+      return cur;
+    }
+    return materialize(f, args, result_type(f, args), std::nullopt);
+  case NodeKind::ToMem:
+    return materialize(n.children[0], args, result_type(f, args), n.space);
+  case NodeKind::Reduce: return materialize(f, args, result_type(f, args), std::nullopt);
+  case NodeKind::Param:
+  case NodeKind::Literal:
+  case NodeKind::Call: break;
+  }
+  internal_error(cat("apply_value of ", kind_name(n.kind)));
+}
+
+// Where an intermediate result lives:
+//  - toLocal / toPrivate as requested (toLocal only inside MapWrg);
+//  - toGlobal on an intermediate read only by the work-item that computed it is placed in
+//    private memory: global memory would only be slower, and the value is the same;
+//  - without a request: local when a work-group computes it cooperatively (MapLcl inside
+//    MapWrg), private when one work-item computes it;
+//  - an intermediate computed by all work-items of the kernel and read by others would need
+//    a global barrier, which one kernel cannot have: that is an error.
+Operand Emitter::materialize(const Expr& f, const std::vector<Operand>& args, const Type& result,
+                             std::optional<AddressSpace> requested) {
+  bool cooperative = contains_map(f, MapKind::Lcl);
+  AddressSpace space;
+  if (requested == AddressSpace::Local) {
+    if (wrg_depth_ == 0)
+      user_error("toLocal can only be used inside MapWrg: local memory belongs to a work-group");
+    space = AddressSpace::Local;
+  } else if (requested == AddressSpace::Private) {
+    if (cooperative && at_work_group_level())
+      user_error("toPrivate of a MapLcl: a result shared by the work-group cannot be private; "
+                 "use toLocal");
+    space = AddressSpace::Private;
+  } else if (wrg_depth_ > 0 && lcl_depth_ == 0 && cooperative) {
+    space = AddressSpace::Local;
+  } else if (in_work_item() || at_work_group_level()) {
+    space = AddressSpace::Private;
+  } else if (contains_map(f, MapKind::Glb) || contains_map(f, MapKind::Wrg)) {
+    user_error(cat("cannot generate one kernel: an intermediate result of type ", result,
+                   " is computed by all work-items and read by others, which needs a global "
+                   "barrier; fuse the computations (map fusion) or use separate kernels"));
+  } else {
+    space = AddressSpace::Private; // a sequential program run by one work-item
+  }
+
+  const Type& inner = result.innermost();
+  if (!inner.is_scalar())
+    user_error(cat("cannot store an intermediate of type ", result,
+                   ": memory holds arrays of scalars, not tuples"));
+  auto count = result.scalar_count().as_constant();
+  if (!count)
+    user_error(cat("the intermediate of type ", result, " in ", address_space_name(space),
+                   " memory needs a constant size, got ", result.scalar_count().to_string(),
+                   " (bake the sizes or tile with constant tile sizes)"));
+  auto memory = std::make_shared<Memory>();
+  memory->space = space;
+  memory->element = inner.scalar_kind();
+  memory->type = result;
+  if (memory->element == ScalarKind::F64) uses_fp64_ = true;
+  std::string ctype = scalar_c_type(memory->element);
+  if (space == AddressSpace::Local) {
+    memory->name = fresh("tile");
+    local_decls_.push_back(cat("__local ", ctype, " ", memory->name, "[", *count, "];"));
+    local_bytes_ += *count * (memory->element == ScalarKind::F64 ? 8 : 4);
+  } else if (*count == 1) {
+    memory->name = fresh("r");
+    memory->is_scalar_var = true;
+    line(cat(ctype, " ", memory->name, ";"));
+  } else {
+    memory->name = fresh("priv");
+    line(cat(ctype, " ", memory->name, "[", *count, "];"));
+  }
+  View dest = memory_view(memory);
+  apply_write(f, args, dest);
+  // Local memory written by some work-items is read by others: wait for all writes.
+  if (space == AddressSpace::Local) line("barrier(CLK_LOCAL_MEM_FENCE);");
+  return {dest, result};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writes: computations printed straight into their destination
+
+void Emitter::write(const Expr& e, const View& dest) {
+  if (e->kind != NodeKind::Call) {
+    copy(value(e), dest);
+    return;
+  }
+  const Expr& f = e->callee();
+  auto args = e->call_args();
+  auto arg_type = [&](const Expr& a) {
+    TypeChecker checker;
+    for (const auto& [node, operand] : env_) checker.bind(node, operand.type);
+    return checker.check(a);
+  };
+  switch (f->kind) {
+  case NodeKind::Join: // arg element (i, j) lands at i*m + j of the destination
+    write(args[0], split_view(dest, arg_type(args[0]).element().length()));
+    return;
+  case NodeKind::Split: // arg element k lands at (k / m, k % m)
+    write(args[0], join_view(dest, f->sizes[0]));
+    return;
+  case NodeKind::Transpose: write(args[0], transpose_view(dest)); return;
+  case NodeKind::Lambda: {
+    auto params = f->params();
+    for (std::size_t i = 0; i < params.size(); ++i) env_.insert_or_assign(params[i].get(), value(args[i]));
+    write(f->body(), dest);
+    return;
+  }
+  default: break;
+  }
+  std::vector<Operand> operands;
+  for (const auto& a : args) operands.push_back(value(a));
+  apply_write(f, operands, dest);
+}
+
+void Emitter::apply_write(const Expr& f, const std::vector<Operand>& args, const View& dest) {
+  const Node& n = *f;
+  switch (n.kind) {
+  case NodeKind::Lambda: {
+    auto params = n.params();
+    for (std::size_t i = 0; i < params.size(); ++i) env_.insert_or_assign(params[i].get(), args.at(i));
+    write(n.body(), dest);
+    return;
+  }
+  case NodeKind::Map:
+    if (!(n.map_kind == MapKind::Map && is_layout_only(n.children[0]))) {
+      write_map(n, args.at(0), dest, result_type(f, args));
+      return;
+    }
+    break;
+  case NodeKind::Reduce: write_reduce(n, args.at(0), dest); return;
+  case NodeKind::UserFun: write_user_fun(n, args, dest); return;
+  case NodeKind::ToMem: apply_write(n.children[0], args, dest); return;
+  case NodeKind::Iterate:
+    if (!is_layout_only(n.children[0])) {
+      write_iterate(n, args.at(0), dest);
+      return;
+    }
+    break;
+  default: break;
+  }
+  copy(apply_value(f, args), dest); // a rearrangement of data: copy it element by element
+}
+
+// Statements that write shared memory at work-group level (inside MapWrg, outside MapLcl) are
+// executed by one work-item: all of them compute the same value.
+static std::string single_writer_guard() {
+  return "if (get_local_id(0) == 0 && get_local_id(1) == 0 && get_local_id(2) == 0)";
+}
+
+void Emitter::write_user_fun(const Node& f, const std::vector<Operand>& args, const View& dest) {
+  std::vector<View> views;
+  std::vector<ScalarKind> kinds;
+  for (const auto& a : args) {
+    views.push_back(a.view);
+    kinds.push_back(a.type.scalar_kind());
+  }
+  std::string name = user_fun_name(*f.user_fun, kinds);
+  Access target = resolve(dest, {});
+  std::string statement = lvalue(dest) + " = " + print(resolve(call_view(name, views), {})) + ";";
+  if (at_work_group_level() && target.memory->space != AddressSpace::Private)
+    line(single_writer_guard() + " " + statement);
+  else
+    line(statement);
+}
+
+void Emitter::copy(const Operand& src, const View& dest) {
+  if (src.type.is_tuple())
+    user_error(cat("cannot store a value of tuple type ", src.type,
+                   ": compute scalars from its components first"));
+  if (src.type.is_scalar()) {
+    Access target = resolve(dest, {});
+    std::string statement = lvalue(dest) + " = " + print(resolve(src.view, {})) + ";";
+    if (at_work_group_level() && target.memory->space != AddressSpace::Private)
+      line(single_writer_guard() + " " + statement);
+    else
+      line(statement);
+    return;
+  }
+  Type element = src.type.element();
+  sequential_loop(src.type.length(), false, "c", [&](ArithExpr i) {
+    copy(Operand{index_view(src.view, i), element}, index_view(dest, i));
+  });
+}
+
+void Emitter::write_map(const Node& f, const Operand& in, const View& dest, const Type& result) {
+  Type element = in.type.element();
+  auto body = [&](ArithExpr i) {
+    apply_write(f.children[0], {Operand{index_view(in.view, i), element}}, index_view(dest, i));
+  };
+  switch (f.map_kind) {
+  case MapKind::Glb:
+  case MapKind::Wrg:
+  case MapKind::Lcl: parallel_loop(f, in.type.length(), body); return;
+  case MapKind::Seq:
+  case MapKind::Map: sequential_loop(in.type.length(), false, "i", body); return;
+  case MapKind::SeqUnroll: sequential_loop(in.type.length(), true, "i", body); return;
+  }
+}
+
+void Emitter::write_reduce(const Node& f, const Operand& in, const View& dest) {
+  Operand init = value(f.children[1]);
+  if (!init.type.is_scalar())
+    user_error(cat(reduce_kind_name(f.reduce_kind),
+                   ": the code generator supports scalar accumulators, got ", init.type));
+  Access target = resolve(index_view(dest, 0), {});
+  bool direct = target.memory->is_scalar_var; // accumulate straight into a private scalar
+  std::string acc = direct ? target.memory->name : fresh("acc");
+  std::string init_text = print(resolve(init.view, {}));
+  if (direct)
+    line(acc + " = " + init_text + ";");
+  else
+    line(cat(scalar_c_type(init.type.scalar_kind()), " ", acc, " = ", init_text, ";"));
+  Type element = in.type.element();
+  sequential_loop(in.type.length(), f.reduce_kind == ReduceKind::SeqUnroll, "j", [&](ArithExpr j) {
+    Operand next = apply_value(f.children[0], {Operand{scalar_view(acc), init.type},
+                                               Operand{index_view(in.view, j), element}});
+    line(acc + " = " + print(resolve(next.view, {})) + ";");
+  });
+  if (!direct) copy(Operand{scalar_view(acc), init.type}, index_view(dest, 0));
+}
+
+void Emitter::write_iterate(const Node& f, const Operand& in, const View& dest) {
+  int64_t k = f.sizes[0].value();
+  if (k == 0) {
+    copy(in, dest);
+    return;
+  }
+  Operand cur = in;
+  for (int64_t step = 0; step + 1 < k; ++step)
+    cur = materialize(f.children[0], {cur}, result_type(f.children[0], {cur}), std::nullopt);
+  apply_write(f.children[0], {cur}, dest);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loops
+
+void Emitter::sequential_loop(const ArithExpr& n, bool unroll, const std::string& prefix,
+                              const std::function<void(ArithExpr)>& body) {
+  if (unroll) {
+    auto count = n.as_constant();
+    if (!count) user_error("an unrolled loop needs a constant trip count, got " + n.to_string());
+    for (int64_t i = 0; i < *count; ++i) body(ArithExpr(i));
+    return;
+  }
+  std::string name = fresh(prefix);
+  ArithExpr var = ArithExpr::var(name, 0, n - 1);
+  open(cat("for (int ", name, " = 0; ", name, " < ", printer_.arith(n), "; ++", name, ")"));
+  ++seq_depth_;
+  body(var);
+  --seq_depth_;
+  close();
+}
+
+void Emitter::parallel_loop(const Node& map, const ArithExpr& n,
+                            const std::function<void(ArithExpr)>& body) {
+  int d = map.dim;
+  launch_.dims = std::max(launch_.dims, d + 1);
+  switch (map.map_kind) {
+  case MapKind::Glb: {
+    if (glb_used_[d])
+      user_error(cat("MapGlb(", d, ") is nested inside another MapGlb(", d,
+                     "): each dimension can be used once"));
+    if (wrg_depth_ > 0 || lcl_depth_ > 0)
+      user_error(cat("MapGlb(", d, ") cannot be nested inside MapWrg or MapLcl"));
+    glb_used_[d] = true;
+    std::string name = cat("gid", d);
+    ArithExpr var = ArithExpr::var(name, 0, n - 1);
+    int64_t local = options_.local_size[d];
+    launch_.local[d] = local;
+    launch_.global[d] = local > 0 ? (n + (local - 1)) / local * local : n;
+    preamble_.insert(cat("const int ", name, " = get_global_id(", d, ");"));
+    bool guarded = local > 0 && prove_divisible(n, local) != Truth::Yes;
+    if (guarded) open(cat("if (", name, " < ", printer_.arith(n), ")"));
+    ++glb_depth_;
+    glb_loops_.push_back({name, var, n});
+    if (contains_map(map.children[0], MapKind::Glb))
+      body(var);
+    else
+      glb_body_with_interior([&] { body(var); });
+    glb_loops_.pop_back();
+    --glb_depth_;
+    if (guarded) close();
+    glb_used_[d] = false;
+    return;
+  }
+  case MapKind::Wrg: {
+    if (wrg_depth_ > 0 && wrg_dims_[d])
+      user_error(cat("MapWrg(", d, ") is nested inside another MapWrg(", d, ")"));
+    int64_t local = options_.local_size[d];
+    if (local == 0 && !discovery_)
+      user_error(cat("MapWrg(", d, "): cannot choose a work-group size: no MapLcl(", d,
+                     ") with a constant extent inside; set CodegenOptions::local_size"));
+    if (local == 0) local = 1;
+    launch_.local[d] = local;
+    launch_.global[d] = n * local;
+    std::string name = cat("wg", d);
+    preamble_.insert(cat("const int ", name, " = get_group_id(", d, ");"));
+    wrg_dims_[d] = true;
+    ++wrg_depth_;
+    body(ArithExpr::var(name, 0, n - 1));
+    --wrg_depth_;
+    wrg_dims_[d] = false;
+    return;
+  }
+  case MapKind::Lcl: {
+    if (wrg_depth_ == 0) user_error(cat("MapLcl(", d, ") must be nested inside MapWrg"));
+    if (lcl_dims_[d]) user_error(cat("MapLcl(", d, ") is nested inside another MapLcl(", d, ")"));
+    auto extent = n.as_constant();
+    if (!extent && options_.local_size[d] == 0)
+      user_error(cat("MapLcl(", d, ") over ", n.to_string(),
+                     " elements: a work-group size is needed; set CodegenOptions::local_size"));
+    if (extent) lcl_extent_[d] = std::max(lcl_extent_[d], *extent);
+    int64_t local = launch_.local[d] > 0 ? launch_.local[d] : 1;
+    std::string lid = cat("lid", d);
+    preamble_.insert(cat("const int ", lid, " = get_local_id(", d, ");"));
+    lcl_dims_[d] = true;
+    ++lcl_depth_;
+    if (extent && *extent == local) {
+      body(ArithExpr::var(lid, 0, n - 1));
+    } else if (extent && *extent < local) {
+      open(cat("if (", lid, " < ", *extent, ")"));
+      body(ArithExpr::var(lid, 0, n - 1));
+      close();
+    } else {
+      std::string name = fresh("l");
+      open(cat("for (int ", name, " = ", lid, "; ", name, " < ", printer_.arith(n), "; ", name,
+               " += ", local, ")"));
+      body(ArithExpr::var(name, 0, n - 1));
+      close();
+    }
+    --lcl_depth_;
+    lcl_dims_[d] = false;
+    return;
+  }
+  default: internal_error("parallel_loop of a sequential map");
+  }
+}
+
+// Emits the innermost MapGlb body; when its indices need boundary handling (clamps, mirrors,
+// guards), also tries an interior version in which every global index stays r away from the
+// edges, for r = 1..4, and uses it when all boundary handling disappears there:
+//   if (interior) { no conditionals } else { full boundary handling }
+void Emitter::glb_body_with_interior(const std::function<void()>& body) {
+  auto emit = [&](const std::map<std::string, ArithExpr>& subst, int& guards) {
+    std::ostringstream saved;
+    saved << body_.str();
+    body_.str("");
+    body_.clear();
+    auto saved_counters = counters_;
+    auto saved_subst = substitution_;
+    for (const auto& [k, v] : subst) substitution_[k] = v;
+    printer_.reset_guards();
+    ++indent_;
+    body();
+    --indent_;
+    guards = printer_.guards();
+    std::string text = body_.str();
+    substitution_ = saved_subst;
+    auto used = counters_;
+    counters_ = saved_counters;
+    for (const auto& [k, v] : used) counters_[k] = std::max(counters_[k], v);
+    body_.str("");
+    body_.clear();
+    body_ << saved.str();
+    return text;
+  };
+  int full_guards = 0;
+  std::string full = emit({}, full_guards);
+  if (full_guards > 0 && options_.split_interior) {
+    for (int r = 1; r <= 4; ++r) {
+      std::map<std::string, ArithExpr> interior;
+      std::string condition;
+      for (const auto& loop : glb_loops_) {
+        interior[loop.var_name] = ArithExpr::var(loop.var_name, r, loop.extent - 1 - r);
+        condition += cat(condition.empty() ? "" : " && ", loop.var_name, " >= ", r, " && ",
+                         loop.var_name, " < ", printer_.arith(loop.extent - r));
+      }
+      int guards = 0;
+      std::string inner = emit(interior, guards);
+      if (guards == 0) {
+        line(cat("if (", condition, ") {"));
+        body_ << inner;
+        line("} else {");
+        body_ << full;
+        line("}");
+        return;
+      }
+    }
+  }
+  // No interior version: the body at the current indentation.
+  --indent_;
+  int unused = 0;
+  std::string flat = emit({}, unused);
+  ++indent_;
+  body_ << flat;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The kernel
+
+Kernel Emitter::run() {
+  if (program_->kind != NodeKind::Lambda)
+    user_error("code generation needs a program: a lambda over typed inputs");
+  if (!options_.baked_sizes.empty()) {
+    std::map<std::string, ArithExpr> baked;
+    for (const auto& [name, value] : options_.baked_sizes) baked[name] = value;
+    program_ = substitute_sizes(program_, baked);
+  }
+  auto inputs = input_types(program_);
+  TypeChecker checker;
+  Type out_type = checker.apply(program_, inputs);
+  for (const auto& a : checker.assumptions())
+    if (auto c = a.must_be_zero.as_constant(); c && *c != 0) user_error(a.message);
+
+  Kernel kernel;
+  kernel.name = sanitize(options_.kernel_name);
+  kernel.output_type = out_type;
+  kernel.program_text = tessera::print(program_);
+
+  std::set<std::string> names;
+  std::set<std::string> size_vars;
+  auto params = program_->params();
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    const Type& t = inputs[i];
+    if (!t.innermost().is_scalar())
+      user_error(cat("kernel input '", params[i]->name, "' has type ", t,
+                     ": inputs must be scalars or arrays of scalars"));
+    std::string name = params[i]->name.empty() ? cat("in", i) : sanitize(params[i]->name);
+    while (is_reserved(name) || names.count(name)) name += "_";
+    names.insert(name);
+    auto memory = std::make_shared<Memory>();
+    memory->name = name;
+    memory->element = t.innermost().scalar_kind();
+    memory->type = t;
+    memory->is_scalar_var = t.is_scalar();
+    if (memory->element == ScalarKind::F64) uses_fp64_ = true;
+    env_.insert_or_assign(params[i].get(), Operand{memory_view(memory), t});
+    kernel.params.push_back({KernelParam::Input, name, t, memory->element, t.scalar_count()});
+    for (const auto& v : t.scalar_count().variables()) size_vars.insert(v);
+  }
+  if (!out_type.innermost().is_scalar())
+    user_error(cat("the program's result has type ", out_type,
+                   ": a kernel's output must be a scalar or an array of scalars"));
+  auto out = std::make_shared<Memory>();
+  out->name = "out";
+  out->element = out_type.innermost().scalar_kind();
+  out->type = out_type;
+  if (out->element == ScalarKind::F64) uses_fp64_ = true;
+  kernel.params.push_back(
+      {KernelParam::Output, "out", out_type, out->element, out_type.scalar_count()});
+  for (const auto& v : out_type.scalar_count().variables()) size_vars.insert(v);
+  for (const auto& v : size_vars)
+    kernel.params.push_back({KernelParam::Size, v, i32(), ScalarKind::I32, 1});
+
+  write(program_->body(), memory_view(out));
+
+  // Assemble the source.
+  std::ostringstream src;
+  src << "// Generated by tessera.\n";
+  if (uses_fp64_) src << "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+  src << floor_helpers(printer_.uses_floor_div(), printer_.uses_floor_mod());
+  for (const auto& [name, def] : user_funs_) src << def << "\n";
+  src << "\n__kernel void " << kernel.name << "(";
+  for (std::size_t i = 0; i < kernel.params.size(); ++i) {
+    const auto& p = kernel.params[i];
+    src << (i ? ",\n    " : "");
+    std::string ctype = scalar_c_type(p.element);
+    switch (p.role) {
+    case KernelParam::Input:
+      src << (p.type.is_scalar() ? cat("const ", ctype, " ", p.name)
+                                 : cat("const __global ", ctype, "* restrict ", p.name));
+      break;
+    case KernelParam::Output: src << "__global " << ctype << "* restrict " << p.name; break;
+    case KernelParam::Size: src << "const int " << p.name; break;
+    }
+  }
+  src << ") {\n";
+  for (const auto& d : local_decls_) src << "  " << d << "\n";
+  for (const auto& p : preamble_) src << "  " << p << "\n";
+  src << body_.str() << "}\n";
+  kernel.source = src.str();
+  kernel.launch = launch_;
+  kernel.local_memory_bytes = local_bytes_;
+  return kernel;
+}
+
+} // namespace tessera::codegen

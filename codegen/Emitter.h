@@ -1,0 +1,105 @@
+// The kernel emitter: walks a lowered program once, composing views for data-layout
+// primitives and printing loops and statements for computing ones.
+//
+//   value(e)            the view of a value expression; computations it needs are printed
+//                       first and materialised in private or local memory
+//   write(e, dest)      prints the computation of e straight into the destination view; Join,
+//                       Split and Transpose on the way out become views of the destination
+//
+// Where a Map's iterations run is decided by its kind (MapGlb/MapWrg/MapLcl/MapSeq); where an
+// intermediate lives by toGlobal/toLocal/toPrivate or, without one, by who computes and who
+// reads it (see Emitter.cpp).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "codegen/CExpr.h"
+#include "codegen/Kernel.h"
+#include "codegen/View.h"
+#include "core/TypeCheck.h"
+
+namespace tessera::codegen {
+
+// A value during emission: how to read it and its type.
+struct Operand {
+  View view;
+  Type type;
+};
+
+class Emitter {
+public:
+  // In discovery mode missing work-group sizes are not errors: the pass only records the
+  // MapLcl extents, from which the real pass chooses the work-group size.
+  Emitter(Expr program, CodegenOptions options, bool discovery = false);
+  Kernel run();
+  const std::array<int64_t, 3>& lcl_extents() const { return lcl_extent_; }
+
+private:
+  // ---- expressions
+  Operand value(const Expr& e);
+  Operand apply_value(const Expr& f, const std::vector<Operand>& args);
+  void write(const Expr& e, const View& dest);
+  void apply_write(const Expr& f, const std::vector<Operand>& args, const View& dest);
+
+  // ---- computing primitives
+  void write_map(const Node& f, const Operand& in, const View& dest, const Type& result);
+  void write_reduce(const Node& f, const Operand& in, const View& dest);
+  void write_iterate(const Node& f, const Operand& in, const View& dest);
+  void write_user_fun(const Node& f, const std::vector<Operand>& args, const View& dest);
+  void copy(const Operand& src, const View& dest);
+  Operand materialize(const Expr& f, const std::vector<Operand>& args, const Type& result,
+                      std::optional<AddressSpace> requested);
+
+  // ---- loops
+  struct Loop {
+    std::string var_name;
+    ArithExpr var;
+    ArithExpr extent;
+  };
+  void parallel_loop(const Node& map, const ArithExpr& n, const std::function<void(ArithExpr)>& body);
+  void sequential_loop(const ArithExpr& n, bool unroll, const std::string& prefix,
+                       const std::function<void(ArithExpr)>& body);
+  void glb_body_with_interior(const std::function<void()>& body);
+
+  // ---- output
+  void line(const std::string& text);
+  void open(const std::string& text);
+  void close();
+  std::string print(const Access& a);
+  std::string lvalue(const View& dest);
+  std::string fresh(const std::string& prefix);
+  std::string user_fun_name(const UserFunDef& def, const std::vector<ScalarKind>& kinds);
+  Type result_type(const Expr& f, const std::vector<Operand>& args);
+  bool at_work_group_level() const { return wrg_depth_ > 0 && lcl_depth_ == 0 && seq_depth_ == 0; }
+  bool in_work_item() const { return glb_depth_ > 0 || lcl_depth_ > 0 || seq_depth_ > 0; }
+
+  Expr program_;
+  CodegenOptions options_;
+  std::ostringstream body_;
+  int indent_ = 1;
+  CPrinter printer_;
+  std::map<std::string, ArithExpr> substitution_; // interior ranges of loop variables
+  std::map<const Node*, Operand> env_;
+  std::map<std::string, int> counters_;
+  std::map<std::string, std::string> user_funs_;     // emitted name -> definition
+  std::map<std::string, std::string> user_fun_keys_; // name + kinds -> emitted name
+  std::vector<std::string> local_decls_;
+  std::set<std::string> preamble_; // work-item index declarations
+  int64_t local_bytes_ = 0;
+  LaunchConfig launch_;
+  std::array<bool, 3> glb_used_{false, false, false};
+  std::array<bool, 3> wrg_dims_{false, false, false};
+  std::array<bool, 3> lcl_dims_{false, false, false};
+  bool discovery_ = false;
+  std::array<int64_t, 3> lcl_extent_{0, 0, 0}; // largest MapLcl extent per dimension
+  std::vector<Loop> glb_loops_;
+  int glb_depth_ = 0, wrg_depth_ = 0, lcl_depth_ = 0, seq_depth_ = 0;
+  bool uses_fp64_ = false;
+};
+
+} // namespace tessera::codegen

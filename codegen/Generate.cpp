@@ -1,0 +1,47 @@
+#include "codegen/Emitter.h"
+#include "codegen/Kernel.h"
+#include "core/Error.h"
+
+namespace tessera::codegen {
+
+Kernel generate_kernel(const Expr& program, const CodegenOptions& options) {
+  CodegenOptions chosen = options;
+  // A first pass finds the MapLcl extents; the work-group size of a MapWrg dimension without
+  // an explicit size is the largest MapLcl extent in it.
+  bool needs_discovery = false;
+  for (auto l : options.local_size) needs_discovery |= l == 0;
+  if (needs_discovery) {
+    Emitter discovery(program, options, true);
+    discovery.run();
+    for (int d = 0; d < 3; ++d)
+      if (chosen.local_size[d] == 0) chosen.local_size[d] = discovery.lcl_extents()[d];
+  }
+  Emitter emitter(program, chosen);
+  return emitter.run();
+}
+
+std::string Kernel::describe() const {
+  std::string s = cat("kernel ", name, "\n  program: ", program_text, "\n  arguments:\n");
+  for (const auto& p : params) {
+    switch (p.role) {
+    case KernelParam::Input:
+      s += cat("    in  ", p.name, " : ", p.type, " (", p.element_count.to_string(), " x ",
+               to_string(p.element), ", global)\n");
+      break;
+    case KernelParam::Output:
+      s += cat("    out ", p.name, " : ", p.type, " (", p.element_count.to_string(), " x ",
+               to_string(p.element), ", global)\n");
+      break;
+    case KernelParam::Size: s += cat("    int ", p.name, " (size)\n"); break;
+    }
+  }
+  s += "  global size: ";
+  for (int d = 0; d < launch.dims; ++d) s += (d ? " x " : "") + launch.global[d].to_string();
+  s += "\n  local size:  ";
+  for (int d = 0; d < launch.dims; ++d)
+    s += (d ? " x " : "") + (launch.local[d] ? std::to_string(launch.local[d]) : std::string("any"));
+  s += cat("\n  local memory: ", local_memory_bytes, " bytes\n");
+  return s;
+}
+
+} // namespace tessera::codegen

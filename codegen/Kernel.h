@@ -1,0 +1,56 @@
+// The result of code generation: one OpenCL kernel and how to launch it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/Expr.h"
+#include "core/Type.h"
+
+namespace tessera::codegen {
+
+struct KernelParam {
+  enum Role { Input, Output, Size } role = Input;
+  std::string name;
+  Type type = i32();        // Input/Output: the array type; Size: i32
+  ScalarKind element = ScalarKind::I32;
+  ArithExpr element_count;  // Input/Output: number of scalars in the buffer
+};
+
+struct LaunchConfig {
+  int dims = 1;
+  std::array<ArithExpr, 3> global{ArithExpr(1), ArithExpr(1), ArithExpr(1)};
+  // 0 means "let the OpenCL implementation choose" (global sizes are then exact).
+  std::array<int64_t, 3> local{0, 0, 0};
+};
+
+struct Kernel {
+  std::string name;
+  std::string source;
+  std::vector<KernelParam> params;
+  LaunchConfig launch;
+  Type output_type = f32();
+  int64_t local_memory_bytes = 0;
+  std::string program_text; // the program in Lift notation
+  // A description of the kernel's interface and launch, for users and reports.
+  std::string describe() const;
+};
+
+struct CodegenOptions {
+  std::string kernel_name = "tessera_kernel";
+  // Size variables replaced by constants in the generated code; the others become arguments.
+  std::map<std::string, int64_t> baked_sizes;
+  // Work-group size per dimension; 0: the MapLcl extent inside MapWrg, unspecified for MapGlb.
+  std::array<int64_t, 3> local_size{0, 0, 0};
+  // Generate an interior without boundary conditionals plus a boundary part, where possible.
+  bool split_interior = true;
+};
+
+// Generates the kernel of a lowered program (a lambda over typed inputs whose maps are
+// MapGlb/MapWrg/MapLcl/MapSeq). Throws Error naming what cannot be generated and why.
+Kernel generate_kernel(const Expr& program, const CodegenOptions& options = {});
+
+} // namespace tessera::codegen

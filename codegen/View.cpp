@@ -1,0 +1,216 @@
+#include "codegen/View.h"
+
+#include "core/Error.h"
+
+namespace tessera::codegen {
+
+namespace {
+
+View make(ViewNode n) { return std::make_shared<const ViewNode>(std::move(n)); }
+
+Step pop_index(Path& path, const char* view) {
+  if (path.empty() || path.front().is_component)
+    internal_error(cat(view, " view: expected an array index in the access path"));
+  Step s = path.front();
+  path.erase(path.begin());
+  return s;
+}
+
+Path with_front(Path rest, Step s) {
+  rest.insert(rest.begin(), std::move(s));
+  return rest;
+}
+
+// Row-major flat index of `path` into a region of type `t`.
+ArithExpr flat_index(const Type& t, const Path& path) {
+  ArithExpr index = 0;
+  const Type* cur = &t;
+  for (const auto& s : path) {
+    if (s.is_component || !cur->is_array())
+      internal_error("memory access path does not match the memory's type " + t.to_string());
+    index = index * cur->length() + s.index;
+    cur = &cur->element();
+  }
+  if (!cur->is_scalar()) internal_error("memory access does not reach a scalar in " + t.to_string());
+  return index;
+}
+
+} // namespace
+
+View memory_view(std::shared_ptr<const Memory> memory) {
+  ViewNode n{ViewKind::Memory};
+  n.memory = std::move(memory);
+  return make(std::move(n));
+}
+
+View scalar_view(std::string c_expression) {
+  ViewNode n{ViewKind::Scalar};
+  n.expression = std::move(c_expression);
+  return make(std::move(n));
+}
+
+View integer_view(ArithExpr value) { return make({ViewKind::Integer, {}, std::move(value)}); }
+
+Access Access::read(std::shared_ptr<const Memory> m, ArithExpr index) {
+  Access a;
+  a.kind = MemoryRead;
+  a.memory = std::move(m);
+  a.index = std::move(index);
+  return a;
+}
+
+Access Access::literal(std::string text) {
+  Access a;
+  a.kind = Text;
+  a.text = std::move(text);
+  return a;
+}
+
+Access Access::integer(ArithExpr value) {
+  Access a;
+  a.kind = Integer;
+  a.index = std::move(value);
+  return a;
+}
+
+Access Access::call(std::string function, std::vector<Access> args) {
+  Access a;
+  a.kind = Call;
+  a.text = std::move(function);
+  a.args = std::move(args);
+  return a;
+}
+
+View call_view(std::string function, std::vector<View> args) {
+  ViewNode n{ViewKind::Call, std::move(args)};
+  n.expression = std::move(function);
+  return make(std::move(n));
+}
+
+View split_view(View child, ArithExpr m) { return make({ViewKind::Split, {std::move(child)}, m}); }
+View join_view(View child, ArithExpr m) { return make({ViewKind::Join, {std::move(child)}, m}); }
+View slide_view(View child, ArithExpr step) {
+  return make({ViewKind::Slide, {std::move(child)}, step});
+}
+View pad_view(View child, ArithExpr left, ArithExpr length, Boundary boundary) {
+  ViewNode n{ViewKind::Pad, {std::move(child)}, left, length};
+  n.boundary = boundary;
+  return make(std::move(n));
+}
+View drop_view(View child, ArithExpr left) { return make({ViewKind::Drop, {std::move(child)}, left}); }
+View transpose_view(View child) { return make({ViewKind::Transpose, {std::move(child)}}); }
+View zip_view(std::vector<View> children) { return make({ViewKind::Zip, std::move(children)}); }
+View component_view(View child, int k) {
+  return make({ViewKind::Component, {std::move(child)}, ArithExpr(k)});
+}
+View index_view(View child, ArithExpr i) { return make({ViewKind::Index, {std::move(child)}, i}); }
+View map_view(View body, std::string var) {
+  ViewNode n{ViewKind::MapView, {std::move(body)}};
+  n.var = std::move(var);
+  return make(std::move(n));
+}
+View generate_view(GenerateFn fn) {
+  ViewNode n{ViewKind::Generate};
+  n.generate = std::move(fn);
+  return make(std::move(n));
+}
+
+Access resolve(const View& view, const Path& path_in) {
+  Path path = path_in;
+  const ViewNode& v = *view;
+  auto child = [&]() -> const View& { return v.children.front(); };
+  switch (v.kind) {
+  case ViewKind::Memory:
+    return Access::read(v.memory,
+                        v.memory->is_scalar_var ? ArithExpr(0) : flat_index(v.memory->type, path));
+  case ViewKind::Scalar:
+    if (!path.empty()) internal_error("scalar view accessed with a non-empty path");
+    return Access::literal(v.expression);
+  case ViewKind::Integer:
+    if (!path.empty()) internal_error("integer view accessed with a non-empty path");
+    return Access::integer(v.a);
+  case ViewKind::Call: {
+    if (!path.empty()) internal_error("a user function's result is a scalar");
+    std::vector<Access> args;
+    for (const auto& c : v.children) args.push_back(resolve(c, {}));
+    return Access::call(v.expression, std::move(args));
+  }
+  case ViewKind::Split: { // [i, j] -> [i*m + j]
+    ArithExpr i = pop_index(path, "Split").index, j = pop_index(path, "Split").index;
+    return resolve(child(), with_front(path, Step::at(i * v.a + j)));
+  }
+  case ViewKind::Join: { // [k] -> [k / m, k % m]
+    ArithExpr k = pop_index(path, "Join").index;
+    return resolve(child(), with_front(with_front(path, Step::at(k % v.a)), Step::at(k / v.a)));
+  }
+  case ViewKind::Slide: { // [w, e] -> [w*step + e]
+    ArithExpr w = pop_index(path, "Slide").index, e = pop_index(path, "Slide").index;
+    return resolve(child(), with_front(path, Step::at(w * v.a + e)));
+  }
+  case ViewKind::Pad: { // [i] -> [boundary(i - l, n)]
+    ArithExpr i = pop_index(path, "Pad").index - v.a;
+    if (v.boundary.kind != Boundary::Constant)
+      return resolve(child(), with_front(path, Step::at(boundary_index(v.boundary, i, v.b))));
+    ArithExpr in_range = logical_and(le(0, i), lt(i, v.b));
+    Access inner = resolve(child(), with_front(path, Step::at(i)));
+    if (auto c = in_range.as_constant()) {
+      if (*c) return inner;
+      return Access::literal(v.boundary.value.to_string());
+    }
+    Access a;
+    a.kind = Access::Guarded;
+    a.condition = in_range;
+    a.inside = std::make_shared<const Access>(std::move(inner));
+    a.outside = v.boundary.value;
+    return a;
+  }
+  case ViewKind::Drop: { // [i] -> [i + l]
+    ArithExpr i = pop_index(path, "Drop").index;
+    return resolve(child(), with_front(path, Step::at(i + v.a)));
+  }
+  case ViewKind::Transpose: { // [i, j] -> [j, i]
+    Step i = pop_index(path, "Transpose"), j = pop_index(path, "Transpose");
+    return resolve(child(), with_front(with_front(path, i), j));
+  }
+  case ViewKind::Zip: { // [i, .k] -> child_k [i]
+    Step i = pop_index(path, "Zip");
+    if (path.empty() || !path.front().is_component)
+      internal_error("Zip view: expected a tuple component after the index");
+    int k = path.front().component;
+    path.erase(path.begin());
+    return resolve(v.children.at(k), with_front(path, i));
+  }
+  case ViewKind::Component: // [...] -> [.k, ...]
+    return resolve(child(), with_front(path, Step::member(static_cast<int>(v.a.value()))));
+  case ViewKind::Index: // [...] -> [i, ...]
+    return resolve(child(), with_front(path, Step::at(v.a)));
+  case ViewKind::MapView: { // [i, ...] -> body [...] with var := i
+    ArithExpr i = pop_index(path, "Map").index;
+    return substitute(resolve(child(), path), {{v.var, i}});
+  }
+  case ViewKind::Generate: {
+    ArithExpr i = pop_index(path, "Generate").index;
+    return v.generate(i, path);
+  }
+  }
+  internal_error("unknown view kind");
+}
+
+Access substitute(const Access& access, const std::map<std::string, ArithExpr>& replacement) {
+  Access a = access;
+  switch (a.kind) {
+  case Access::MemoryRead:
+  case Access::Integer: a.index = a.index.substitute(replacement); break;
+  case Access::Text: break;
+  case Access::Call:
+    for (auto& arg : a.args) arg = substitute(arg, replacement);
+    break;
+  case Access::Guarded:
+    a.condition = a.condition.substitute(replacement);
+    a.inside = std::make_shared<const Access>(substitute(*a.inside, replacement));
+    break;
+  }
+  return a;
+}
+
+} // namespace tessera::codegen

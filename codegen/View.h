@@ -1,0 +1,125 @@
+// Views: lazy index transformations (Lift's view system).
+//
+// Data-layout primitives allocate no memory. Applied to a view they return a new view; an
+// access through a stack of views is resolved into one index expression over the underlying
+// memory. Each view kind is one equation over the access path (outermost index first):
+//
+//   Split(m)      [i, j, ...]   -> child [i*m + j, ...]
+//   Join(m)       [k, ...]      -> child [k / m, k % m, ...]
+//   Slide(step)   [w, e, ...]   -> child [w*step + e, ...]
+//   Pad(l, n, b)  [i, ...]      -> child [boundary(b, i - l, n), ...]   (constant: guarded)
+//   Drop(l)       [i, ...]      -> child [i + l, ...]
+//   Transpose     [i, j, ...]   -> child [j, i, ...]
+//   Zip           [i, .k, ...]  -> child_k [i, ...]          (.k is a tuple component)
+//   Component(k)  [...]         -> child [.k, ...]           (Get(k))
+//   Index(i)      [...]         -> child [i, ...]            (At(i), and a Map's element)
+//   MapView(v, b) [i, ...]      -> b [...] with v := i       (Map of a layout-only function)
+//   Memory        [i0, i1, ...] -> buffer[sum_k i_k * stride_k]
+//   Scalar        []            -> a C expression (a private variable or literal)
+//   Integer       []            -> an index value used as data
+//   Call(f)       []            -> f(arg_0[], arg_1[], ...)
+//   Generate(f)   [i, ...]      -> f(i) [...]
+//
+// The same views describe where results are written: writing the argument of a Join into a
+// destination d goes through Split(m) over d, and so on.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/Expr.h"
+#include "core/Type.h"
+#include "core/arith/ArithExpr.h"
+
+namespace tessera::codegen {
+
+// One step of an access path: an array index or a tuple component.
+struct Step {
+  bool is_component = false;
+  ArithExpr index;
+  int component = 0;
+  static Step at(ArithExpr i) { return {false, std::move(i), 0}; }
+  static Step member(int k) { return {true, 0, k}; }
+};
+using Path = std::vector<Step>;
+
+// A memory region: a kernel argument, a local or private array, or a private scalar.
+struct Memory {
+  std::string name;
+  AddressSpace space = AddressSpace::Global;
+  ScalarKind element = ScalarKind::F32;
+  Type type = f32();          // what the region holds (row-major layout)
+  bool is_scalar_var = false; // a private scalar variable, accessed by name
+};
+
+// The result of resolving a full path: a scalar value as data, printed to C by the emitter.
+//   MemoryRead  memory[index]
+//   Text        fixed C text (a literal, a private variable)
+//   Integer     an index value used as data (Generate's argument)
+//   Call        function(args...) of a user function
+//   Guarded     condition ? inside : outside   (constant padding)
+struct Access {
+  enum Kind { MemoryRead, Text, Integer, Call, Guarded } kind = Text;
+  std::shared_ptr<const Memory> memory; // MemoryRead
+  ArithExpr index;                      // MemoryRead: flat index; Integer: the value
+  std::string text;                     // Text; Call: the function name
+  std::vector<Access> args;             // Call
+  ArithExpr condition;                  // Guarded
+  std::shared_ptr<const Access> inside; // Guarded
+  ScalarValue outside;                  // Guarded
+
+  static Access read(std::shared_ptr<const Memory> m, ArithExpr index);
+  static Access literal(std::string text);
+  static Access integer(ArithExpr value);
+  static Access call(std::string function, std::vector<Access> args);
+};
+
+enum class ViewKind {
+  Memory, Scalar, Integer, Call, Split, Join, Slide, Pad, Drop, Transpose, Zip, Component, Index, MapView,
+  Generate
+};
+
+struct ViewNode;
+using View = std::shared_ptr<const ViewNode>;
+
+// Produces the access of f(index) continued by `rest` (a Generate view calls back into the
+// emitter, which knows how to apply functions).
+using GenerateFn = std::function<Access(const ArithExpr& index, const Path& rest)>;
+
+struct ViewNode {
+  ViewKind kind;
+  std::vector<View> children;
+  ArithExpr a, b;              // Split/Join: m; Slide: step; Pad: l, n; Drop: l; Index: i;
+                               // Component: k (as constant)
+  Boundary boundary;           // Pad
+  std::shared_ptr<const Memory> memory; // Memory
+  std::string expression;      // Scalar
+  std::string var;             // MapView: the element index variable
+  GenerateFn generate;         // Generate
+};
+
+View memory_view(std::shared_ptr<const Memory> memory);
+View scalar_view(std::string c_expression);
+View integer_view(ArithExpr value);
+// A user function applied to scalar views: resolves to function(args...).
+View call_view(std::string function, std::vector<View> args);
+View split_view(View child, ArithExpr m);
+View join_view(View child, ArithExpr m);
+View slide_view(View child, ArithExpr step);
+View pad_view(View child, ArithExpr left, ArithExpr length, Boundary boundary);
+View drop_view(View child, ArithExpr left);
+View transpose_view(View child);
+View zip_view(std::vector<View> children);
+View component_view(View child, int k);
+View index_view(View child, ArithExpr i);
+View map_view(View body, std::string var);
+View generate_view(GenerateFn fn);
+
+// Resolves a full path (down to a scalar) into an access.
+Access resolve(const View& view, const Path& path);
+// Applies a substitution to all index expressions of an access.
+Access substitute(const Access& access, const std::map<std::string, ArithExpr>& replacement);
+
+} // namespace tessera::codegen

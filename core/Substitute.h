@@ -1,0 +1,17 @@
+// Replacing size variables by values throughout an expression (types of inputs, primitive
+// parameters), producing a new expression with fresh input parameters.
+#pragma once
+
+#include <map>
+
+#include "core/Expr.h"
+
+namespace tessera {
+
+Expr substitute_sizes(const Expr& program, const std::map<std::string, ArithExpr>& sizes);
+Type substitute_sizes(const Type& type, const std::map<std::string, ArithExpr>& sizes);
+
+// True when the function only rearranges data (views), computing nothing.
+bool is_layout_only(const Expr& f);
+
+} // namespace tessera
