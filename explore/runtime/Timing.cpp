@@ -1,0 +1,42 @@
+#include "explore/runtime/Timing.h"
+
+#include <algorithm>
+
+#include "core/Error.h"
+#include "explore/runtime/ClError.h"
+#include "explore/runtime/Launch.h"
+#include "explore/runtime/Session.h"
+
+namespace tessera::runtime {
+
+double median(std::vector<double> values) {
+  if (values.empty())
+    return 0.0;
+  std::sort(values.begin(), values.end());
+  std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+Timing time_kernel(Session& session, Kernel& kernel, const std::vector<KernelArg>& args,
+                   const Range& global, const Range& local, TimingOptions options) {
+  if (options.repeats < 1)
+    user_error(
+        cat("timing kernel '", kernel.name, "' needs at least 1 repeat, got ", options.repeats));
+  set_args(kernel, args);
+  auto launch = [&]() {
+    cl::Event event = enqueue(session, kernel, global, local);
+    check_cl(event.wait(), cat("running kernel '", kernel.name, "' on ", session.device().name));
+    return event;
+  };
+  for (int i = 0; i < options.warmup; ++i)
+    launch();
+  Timing t;
+  for (int i = 0; i < options.repeats; ++i)
+    t.samples_ms.push_back(event_ms(launch()));
+  t.median_ms = median(t.samples_ms);
+  t.min_ms = *std::min_element(t.samples_ms.begin(), t.samples_ms.end());
+  t.max_ms = *std::max_element(t.samples_ms.begin(), t.samples_ms.end());
+  return t;
+}
+
+} // namespace tessera::runtime

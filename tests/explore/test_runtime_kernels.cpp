@@ -1,0 +1,225 @@
+// Building, caching, launching and timing kernels on the default device (PoCL).
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include "RuntimeFixture.h"
+#include "core/Error.h"
+
+using namespace tessera;
+using namespace tessera::runtime;
+using tessera::testing::random_floats;
+using tessera::testing::test_kernels_source;
+using tessera::testing::test_session;
+
+namespace {
+
+std::string error_of(auto&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+} // namespace
+
+TEST_CASE("runtime: buffers round-trip host data of several types") {
+  Session& s = test_session();
+  std::vector<float> f = random_floats(100, 1);
+  Buffer<float> bf(s, f);
+  CHECK(bf.size() == 100);
+  CHECK(bf.bytes() == 400);
+  CHECK(bf.read() == f);
+
+  std::vector<double> d = {1.5, -2.25, 3e100};
+  CHECK(Buffer<double>(s, d).read() == d);
+  std::vector<int32_t> i = {1, -2, 2147483647};
+  CHECK(Buffer<int32_t>(s, i).read() == i);
+  std::vector<uint8_t> u = {0, 7, 255};
+  Buffer<uint8_t> bu(s, u);
+  CHECK(bu.bytes() == 3);
+  CHECK(bu.read() == u);
+
+  Buffer<int32_t> filled(s, 10);
+  filled.fill(42);
+  CHECK(filled.read() == std::vector<int32_t>(10, 42));
+  filled.write(std::vector<int32_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+  CHECK(filled.read()[9] == 9);
+  CHECK_THROWS_AS(filled.write(std::vector<int32_t>{1, 2}), Error);
+}
+
+TEST_CASE("runtime: allocating more than the device has is a clear error") {
+  Session& s = test_session();
+  std::size_t too_many = static_cast<std::size_t>(s.device().max_mem_alloc_size) + 1;
+  std::string message = error_of([&] { Buffer<uint8_t>(s, too_many); });
+  CHECK(contains(message, "out of device memory"));
+  CHECK(contains(message, std::to_string(too_many) + " bytes"));
+  CHECK(contains(message, s.device().name));
+  CHECK(contains(error_of([&] { Buffer<float>(s, 0); }), "empty"));
+}
+
+TEST_CASE("runtime: vector addition matches a CPU loop") {
+  Session& s = test_session();
+  const int n = 1000;
+  auto a = random_floats(n, 2), b = random_floats(n, 3);
+  Buffer<float> da(s, a), db(s, b), dc(s, n);
+  Kernel k = s.build_kernel(test_kernels_source(), "vadd");
+  CHECK(k.name == "vadd");
+  run(s, k, {da, db, dc, n}, Range{1024}, Range{64});
+  auto c = dc.read();
+  bool nonzero = false;
+  for (int i = 0; i < n; ++i) {
+    REQUIRE(c[i] == a[i] + b[i]);
+    nonzero = nonzero || c[i] != 0.0f;
+  }
+  CHECK(nonzero);
+}
+
+TEST_CASE("runtime: scalar and local-memory arguments") {
+  Session& s = test_session();
+  const int n = 250, group = 64;
+  auto x = random_floats(n, 4);
+  Buffer<float> dx(s, x), dy(s, n);
+  Kernel k = s.build_kernel(test_kernels_source(), "reverse_scale");
+  run(s, k, {dx, dy, 2.5f, n, LocalMemory{group * sizeof(float)}}, Range{256}, Range{group});
+  auto y = dy.read();
+  for (int g = 0; g < n; ++g) {
+    int base = g / group * group, partner = base + group - 1 - g % group;
+    float expected = 2.5f * (partner < n ? x[partner] : 0.0f);
+    REQUIRE(y[g] == expected);
+  }
+  // An argument of the wrong width is reported with its index and kind.
+  std::string message = error_of([&] {
+    run(s, k, {dx, dy, 2.5, n, LocalMemory{group * sizeof(float)}}, Range{256}, Range{group});
+  });
+  CHECK(contains(message, "argument 2"));
+  CHECK(contains(message, "double"));
+  CHECK(contains(error_of([&] { run(s, k, {dx, dy}, Range{256}); }), "takes 5 arguments, got 2"));
+}
+
+TEST_CASE("runtime: the build cache hits in memory, then on disk for a fresh cache") {
+  Session& s = test_session();
+  auto dir = tessera::testing::make_temp_dir("cache-test");
+  const std::string& source = test_kernels_source();
+  {
+    BuildCache cache(s.device(), s.context(), dir);
+    Kernel first = cache.build_kernel(source, "vadd");
+    CHECK(first.origin == BuildOrigin::Compiled);
+    Kernel second = cache.build_kernel(source, "reverse_scale");
+    CHECK(second.origin == BuildOrigin::MemoryCache);
+    CHECK(cache.stats().compiled == 1);
+    CHECK(cache.stats().memory_hits == 1);
+    CHECK(cache.stats().disk_writes == 1);
+    CHECK(std::filesystem::exists(cache.entry_path(cache.key(source, ""))));
+    // Different options are a different program.
+    CHECK(cache.key(source, "-cl-fast-relaxed-math") != cache.key(source, ""));
+    CHECK(cache.key(source + " ", "") != cache.key(source, ""));
+  }
+  // No temporary files are left behind.
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    ++files;
+    CHECK(entry.path().extension() == ".clbin");
+  }
+  CHECK(files == 1);
+
+  BuildCache fresh(s.device(), s.context(), dir);
+  Kernel k = fresh.build_kernel(source, "vadd");
+  CHECK(k.origin == BuildOrigin::DiskCache);
+  CHECK(fresh.stats().disk_hits == 1);
+  CHECK(fresh.stats().compiled == 0);
+  // The program loaded from the binary works.
+  std::vector<float> a = {1, 2, 3}, b = {10, 20, 30};
+  Buffer<float> da(s, a), db(s, b), dc(s, 3);
+  run(s, k, {da, db, dc, 3}, Range{3});
+  CHECK(dc.read() == std::vector<float>{11, 22, 33});
+}
+
+TEST_CASE("runtime: a corrupt disk entry is ignored and rebuilt") {
+  Session& s = test_session();
+  auto dir = tessera::testing::make_temp_dir("cache-corrupt");
+  const std::string& source = test_kernels_source();
+  auto path = BuildCache(s.device(), s.context(), dir)
+                  .entry_path(BuildCache(s.device(), s.context(), dir).key(source, ""));
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << "TSRBIN01 this is not a program binary";
+  }
+  BuildCache cache(s.device(), s.context(), dir);
+  Kernel k = cache.build_kernel(source, "vadd");
+  CHECK(k.origin == BuildOrigin::Compiled);
+  CHECK(cache.stats().disk_rejected == 1);
+  CHECK(cache.stats().disk_writes == 1);
+  // The rewritten entry is good.
+  BuildCache again(s.device(), s.context(), dir);
+  CHECK(again.build_kernel(source, "vadd").origin == BuildOrigin::DiskCache);
+}
+
+TEST_CASE("runtime: a missing kernel name lists the program's kernels") {
+  Session& s = test_session();
+  std::string message = error_of([&] { s.build_kernel(test_kernels_source(), "nope"); });
+  CHECK(contains(message, "no kernel named 'nope'"));
+  CHECK(contains(message, "vadd"));
+  CHECK(contains(message, "reverse_scale"));
+}
+
+TEST_CASE("runtime: a build failure shows the device, the build log and the offending line") {
+  Session& s = test_session();
+  std::string source = "__kernel void broken(__global float* x) {\n"
+                       "  int i = get_global_id(0);\n"
+                       "  x[i] = undefined_thing * 2.0f;\n"
+                       "}\n";
+  std::string message = error_of([&] { s.build_kernel(source, "broken"); });
+  INFO(message);
+  CHECK(contains(message, "broken"));
+  CHECK(contains(message, s.device().name));
+  CHECK(contains(message, "build log"));
+  CHECK(contains(message, "undefined_thing"));
+  CHECK(contains(message, "error"));
+  CHECK(contains(message, "offending source lines"));
+  CHECK(contains(message, "> 3 |   x[i] = undefined_thing * 2.0f;"));
+  CHECK(s.cache().stats().compiled >= 1);
+}
+
+TEST_CASE("runtime: bad launch sizes are clear errors") {
+  Session& s = test_session();
+  Kernel k = s.build_kernel(test_kernels_source(), "vadd");
+  Buffer<float> a(s, 1024), b(s, 1024), c(s, 1024);
+  std::vector<KernelArg> args{a, b, c, 1000};
+  std::string message = error_of([&] { run(s, k, args, Range{1000}, Range{64}); });
+  CHECK(contains(message, "does not divide"));
+  CHECK(contains(message, "1000"));
+  CHECK(contains(message, "vadd"));
+
+  std::size_t big = s.device().max_work_group_size * 2;
+  message = error_of([&] { run(s, k, args, Range{big}, Range{big}); });
+  CHECK(contains(message, "exceeds"));
+
+  CHECK(contains(error_of([&] { run(s, k, args, Range{64, 2}, Range{64}); }), "dimensions"));
+  CHECK(contains(error_of([&] { run(s, k, args, Range{0}); }), "0 in dimension 0"));
+}
+
+TEST_CASE("runtime: kernels are timed with profiling events") {
+  Session& s = test_session();
+  const int n = 1 << 16;
+  auto a = random_floats(n, 5), b = random_floats(n, 6);
+  Buffer<float> da(s, a), db(s, b), dc(s, n);
+  Kernel k = s.build_kernel(test_kernels_source(), "vadd");
+  double ms = run_timed(s, k, {da, db, dc, n}, Range{n}, Range{64});
+  CHECK(ms > 0.0);
+  CHECK(ms < 10000.0);
+  Timing t = time_kernel(s, k, {da, db, dc, n}, Range{n}, Range{64}, {.warmup = 2, .repeats = 5});
+  CHECK(t.samples_ms.size() == 5);
+  CHECK(t.median_ms > 0.0);
+  CHECK(t.min_ms <= t.median_ms);
+  CHECK(t.median_ms <= t.max_ms);
+  CHECK(dc.read()[n - 1] == a[n - 1] + b[n - 1]);
+  CHECK_THROWS_AS(time_kernel(s, k, {da, db, dc, n}, Range{n}, {}, {.warmup = 0, .repeats = 0}),
+                  Error);
+}
