@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "explore/runtime/Buffer.h"
 #include "explore/runtime/OpenCL.h"

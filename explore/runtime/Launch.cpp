@@ -22,8 +22,8 @@ void set_args(Kernel& kernel, const std::vector<KernelArg>& args) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     int err = args[i].set(kernel.kernel, static_cast<unsigned>(i));
     if (err != CL_SUCCESS)
-      user_error(cat("setting argument ", i, " of kernel '", kernel.name, "' to a ",
-                     args[i].describe(), " failed: ", cl_error_name(err),
+      user_error(cat("setting argument ", i, " of kernel '", kernel.name, "' (", args[i].describe(),
+                     ") failed: ", cl_error_name(err),
                      err == CL_INVALID_ARG_SIZE
                          ? " (the kernel parameter has a different size or address space)"
                          : ""));

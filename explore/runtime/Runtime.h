@@ -2,6 +2,7 @@
 // launching and timing.
 #pragma once
 
+#include "explore/runtime/Bandwidth.h"
 #include "explore/runtime/Buffer.h"
 #include "explore/runtime/BuildCache.h"
 #include "explore/runtime/BuildLog.h"

@@ -159,6 +159,44 @@ TEST_CASE("runtime: a corrupt disk entry is ignored and rebuilt") {
   // The rewritten entry is good.
   BuildCache again(s.device(), s.context(), dir);
   CHECK(again.build_kernel(source, "vadd").origin == BuildOrigin::DiskCache);
+
+  // A truncated entry (as a crash during a non-atomic write would leave) is rejected too.
+  auto size = std::filesystem::file_size(path);
+  std::filesystem::resize_file(path, size / 2);
+  BuildCache truncated(s.device(), s.context(), dir);
+  CHECK(truncated.build_kernel(source, "vadd").origin == BuildOrigin::Compiled);
+  CHECK(truncated.stats().disk_rejected == 1);
+  CHECK(std::filesystem::file_size(path) == size);
+}
+
+TEST_CASE("runtime: an unusable cache directory falls back to the memory cache") {
+  Session& s = test_session();
+  auto dir = tessera::testing::make_temp_dir("cache-file");
+  auto file = dir / "not-a-directory";
+  std::ofstream(file) << "x";
+  BuildCache cache(s.device(), s.context(), file / "sub");
+  CHECK(cache.directory().empty());
+  CHECK(!cache.disk_disabled_reason().empty());
+  CHECK(cache.build_kernel(test_kernels_source(), "vadd").origin == BuildOrigin::Compiled);
+  CHECK(cache.build_kernel(test_kernels_source(), "vadd").origin == BuildOrigin::MemoryCache);
+  CHECK(cache.stats().disk_writes == 0);
+}
+
+TEST_CASE("runtime: the default cache directory follows the environment") {
+  const char* saved = std::getenv("TESSERA_CACHE_DIR");
+  std::string restore = saved ? saved : "";
+  ::setenv("TESSERA_CACHE_DIR", "/some/where", 1);
+  CHECK(default_cache_dir() == "/some/where");
+  ::setenv("TESSERA_CACHE_DIR", "off", 1);
+  CHECK(default_cache_dir().empty());
+  ::unsetenv("TESSERA_CACHE_DIR");
+  ::setenv("XDG_CACHE_HOME", "/xdg", 1);
+  CHECK(default_cache_dir() == "/xdg/tessera");
+  ::unsetenv("XDG_CACHE_HOME");
+  if (std::getenv("HOME"))
+    CHECK(default_cache_dir().string().ends_with(".cache/tessera"));
+  if (saved)
+    ::setenv("TESSERA_CACHE_DIR", restore.c_str(), 1);
 }
 
 TEST_CASE("runtime: a missing kernel name lists the program's kernels") {
@@ -203,6 +241,23 @@ TEST_CASE("runtime: bad launch sizes are clear errors") {
 
   CHECK(contains(error_of([&] { run(s, k, args, Range{64, 2}, Range{64}); }), "dimensions"));
   CHECK(contains(error_of([&] { run(s, k, args, Range{0}); }), "0 in dimension 0"));
+}
+
+TEST_CASE("runtime: invalid build options are reported") {
+  Session& s = test_session();
+  std::string message =
+      error_of([&] { s.build_kernel(test_kernels_source(), "vadd", "-no-such-option-xyz"); });
+  INFO(message);
+  CHECK(contains(message, "-no-such-option-xyz"));
+  CHECK(contains(message, "vadd"));
+}
+
+TEST_CASE("runtime: the copy bandwidth is measured") {
+  Session& s = test_session();
+  Bandwidth b = measure_copy_bandwidth(s, std::size_t{4} << 20, {.warmup = 1, .repeats = 3});
+  CHECK(b.bytes == std::size_t{4} << 20);
+  CHECK(b.median_ms > 0.0);
+  CHECK(b.gb_per_s > 0.0);
 }
 
 TEST_CASE("runtime: kernels are timed with profiling events") {
