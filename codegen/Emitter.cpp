@@ -32,7 +32,7 @@ bool is_reserved(const std::string& name) {
   static const std::set<std::string> reserved = {
       "out", "min", "max", "sqrt", "exp", "log", "fabs", "floor", "ceil", "sin", "cos", "fmin",
       "fmax", "pow", "select", "clamp", "abs", "int", "float", "double", "char", "uchar", "bool",
-      "kernel", "global", "local", "private", "constant", "floor_div", "floor_mod", "id", "dot"};
+      "kernel", "global", "local", "private", "constant", "floor_div", "floor_mod", "dot"};
   return reserved.count(name) || name.rfind("gid", 0) == 0 || name.rfind("lid", 0) == 0 ||
          name.rfind("wg", 0) == 0;
 }
@@ -69,6 +69,8 @@ std::string Emitter::lvalue(const View& dest) {
   Access a = resolve(dest, {});
   if (a.kind != Access::MemoryRead)
     internal_error("a result is written through a view that is not memory");
+  if (a.memory->is_scalar_var && pending_declarations_.erase(a.memory->name))
+    return scalar_c_type(a.memory->element) + " " + a.memory->name;
   return print(a);
 }
 
@@ -259,7 +261,7 @@ Operand Emitter::materialize(const Expr& f, const std::vector<Operand>& args, co
   } else if (*count == 1) {
     memory->name = fresh("r");
     memory->is_scalar_var = true;
-    line(cat(ctype, " ", memory->name, ";"));
+    pending_declarations_.insert(memory->name); // declared where it is first assigned
   } else {
     memory->name = fresh("priv");
     line(cat(ctype, " ", memory->name, "[", *count, "];"));
@@ -402,7 +404,7 @@ void Emitter::write_reduce(const Node& f, const Operand& in, const View& dest) {
   std::string acc = direct ? target.memory->name : fresh("acc");
   std::string init_text = print(resolve(init.view, {}));
   if (direct)
-    line(acc + " = " + init_text + ";");
+    line(lvalue(index_view(dest, 0)) + " = " + init_text + ";");
   else
     line(cat(scalar_c_type(init.type.scalar_kind()), " ", acc, " = ", init_text, ";"));
   Type element = in.type.element();
@@ -435,6 +437,10 @@ void Emitter::sequential_loop(const ArithExpr& n, bool unroll, const std::string
     auto count = n.as_constant();
     if (!count) user_error("an unrolled loop needs a constant trip count, got " + n.to_string());
     for (int64_t i = 0; i < *count; ++i) body(ArithExpr(i));
+    return;
+  }
+  if (auto count = n.as_constant(); count && *count == 1) {
+    body(ArithExpr(0)); // a single iteration needs no loop
     return;
   }
   std::string name = fresh(prefix);

@@ -90,6 +90,7 @@ private:
   std::map<std::string, std::string> user_fun_keys_; // name + kinds -> emitted name
   std::vector<std::string> local_decls_;
   std::set<std::string> preamble_; // work-item index declarations
+  std::set<std::string> pending_declarations_; // private scalars not yet declared
   int64_t local_bytes_ = 0;
   LaunchConfig launch_;
   std::array<bool, 3> glb_used_{false, false, false};

@@ -61,14 +61,13 @@ std::string Boundary::to_string() const {
 }
 
 ArithExpr boundary_index(const Boundary& b, const ArithExpr& i, const ArithExpr& n) {
+  // Pad allows at most n padded elements per side for mirror and wrap, so i is in [-n, 2n):
+  // one reflection or one wrap suffices, written with comparisons that the simplifier removes
+  // wherever the index provably stays inside the array.
   switch (b.kind) {
   case Boundary::Clamp: return min(max(i, 0), n - 1);
-  case Boundary::Mirror: {
-    // Symmetric reflection with period 2n: fold i into [0, 2n), then reflect the upper half.
-    ArithExpr j = i % (2 * n);
-    return select(lt(j, n), j, 2 * n - 1 - j);
-  }
-  case Boundary::Wrap: return i % n;
+  case Boundary::Mirror: return select(lt(i, 0), -1 - i, select(lt(i, n), i, 2 * n - 1 - i));
+  case Boundary::Wrap: return select(lt(i, 0), i + n, select(lt(i, n), i, i - n));
   case Boundary::Constant: return i;
   }
   internal_error("unknown boundary kind");

@@ -51,9 +51,9 @@ const char* address_space_name(AddressSpace s); // "Global", "Local", "Private"
 
 // Pad boundary handling. For an index i outside [0, n):
 //   clamp:       min(max(i, 0), n-1)
-//   mirror:      symmetric reflection without repeating... see Boundary.cpp: -1 -> 0, -2 -> 1,
-//                n -> n-1, n+1 -> n-2 (period 2n)
+//   mirror:      symmetric reflection: -1 -> 0, -2 -> 1, n -> n-1, n+1 -> n-2
 //   wrap:        i mod n
+// Mirror and wrap pad at most n elements on each side (one reflection or wrap).
 //   constant(c): the value c instead of an element
 struct Boundary {
   enum Kind { Clamp, Mirror, Wrap, Constant } kind = Clamp;
@@ -65,8 +65,9 @@ struct Boundary {
   std::string to_string() const; // "clamp", "constant(0.0f)"
   bool operator==(const Boundary& o) const { return kind == o.kind && value == o.value; }
 };
-// The source index of padded index i in an array of length n for index-remapping boundaries
-// (clamp, mirror, wrap); for constant it is i itself (callers test the range first).
+// The source index of padded index i (in [-n, 2n)) in an array of length n for the
+// index-remapping boundaries (clamp, mirror, wrap); for constant it is i itself (callers test
+// the range first).
 ArithExpr boundary_index(const Boundary& b, const ArithExpr& i, const ArithExpr& n);
 
 struct Node;

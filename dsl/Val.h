@@ -64,9 +64,11 @@ public:
 
   Expr build(const std::vector<Type>& inputs) const;
   Val apply(const std::vector<Val>& args) const;
-  Val operator()(const Val& a) const { return apply({a}); }
-  Val operator()(const Val& a, const Val& b) const { return apply({a, b}); }
-  Val operator()(const Val& a, const Val& b, const Val& c) const { return apply({a, b, c}); }
+  template <class... Args>
+    requires(std::is_convertible_v<Args, Val> && ...)
+  Val operator()(const Args&... args) const {
+    return apply({Val(args)...});
+  }
 
   const std::string& name() const { return name_; }
   const std::source_location& location() const { return loc_; }

@@ -1,0 +1,163 @@
+#include "explore/Execute.h"
+
+#include <cmath>
+
+#include "core/Error.h"
+#include "explore/runtime/Buffer.h"
+#include "explore/runtime/Launch.h"
+
+namespace tessera::explore {
+
+namespace {
+
+using runtime::Buffer;
+using runtime::KernelArg;
+
+// Binds size variables from the data's lengths and checks the shape against the type.
+void bind_sizes(const Data& d, const Type& t, std::map<std::string, int64_t>& sizes,
+                const std::string& where) {
+  if (t.is_scalar()) {
+    if (!d.is_scalar()) user_error(cat(where, ": expected a scalar of type ", t));
+    return;
+  }
+  if (!t.is_array() || !d.is_array())
+    user_error(cat(where, ": expected an array of type ", t, ", got ", d.is_tuple() ? "a tuple" : "a scalar"));
+  const ArithExpr& n = t.length();
+  auto actual = static_cast<int64_t>(d.size());
+  if (n.kind() == ArithKind::Var && !sizes.count(n.name())) sizes[n.name()] = actual;
+  int64_t expected = n.evaluate(sizes);
+  if (expected != actual)
+    user_error(cat(where, ": expected length ", n.to_string(), " = ", expected, ", got ", actual));
+  if (actual > 0) bind_sizes(d[0], t.element(), sizes, where);
+}
+
+// Device buffers of every element kind, kept alive for the launch.
+struct Buffers {
+  std::vector<Buffer<float>> f32;
+  std::vector<Buffer<double>> f64;
+  std::vector<Buffer<int32_t>> i32;
+  std::vector<Buffer<uint8_t>> u8;
+};
+
+template <class T> std::vector<T> convert(const std::vector<double>& v) {
+  return std::vector<T>(v.begin(), v.end());
+}
+
+KernelArg upload(runtime::Session& s, Buffers& b, ScalarKind kind, const std::vector<double>& v) {
+  switch (kind) {
+  case ScalarKind::F32: return b.f32.emplace_back(s, convert<float>(v));
+  case ScalarKind::F64: return b.f64.emplace_back(s, v);
+  case ScalarKind::I32: return b.i32.emplace_back(s, convert<int32_t>(v));
+  case ScalarKind::U8:
+  case ScalarKind::Bool: return b.u8.emplace_back(s, convert<uint8_t>(v));
+  }
+  internal_error("unknown scalar kind");
+}
+
+KernelArg scalar_arg(ScalarKind kind, double v) {
+  switch (kind) {
+  case ScalarKind::F32: return KernelArg(static_cast<float>(v));
+  case ScalarKind::F64: return KernelArg(v);
+  case ScalarKind::I32: return KernelArg(static_cast<int32_t>(v));
+  case ScalarKind::U8:
+  case ScalarKind::Bool: return KernelArg(static_cast<uint8_t>(v));
+  }
+  internal_error("unknown scalar kind");
+}
+
+// Reads the most recently uploaded buffer of the given kind back as doubles.
+std::vector<double> read_last(Buffers& b, ScalarKind kind) {
+  auto widen = [](const auto& v) { return std::vector<double>(v.begin(), v.end()); };
+  switch (kind) {
+  case ScalarKind::F32: return widen(b.f32.back().read());
+  case ScalarKind::F64: return b.f64.back().read();
+  case ScalarKind::I32: return widen(b.i32.back().read());
+  case ScalarKind::U8:
+  case ScalarKind::Bool: return widen(b.u8.back().read());
+  }
+  internal_error("unknown scalar kind");
+}
+
+} // namespace
+
+Execution execute(runtime::Session& session, const codegen::Kernel& kernel,
+                  const std::vector<Data>& inputs) {
+  Execution run;
+  std::vector<const codegen::KernelParam*> in_params;
+  for (const auto& p : kernel.params)
+    if (p.role == codegen::KernelParam::Input) in_params.push_back(&p);
+  if (in_params.size() != inputs.size())
+    user_error(cat("kernel ", kernel.name, " takes ", in_params.size(), " input(s), got ",
+                   inputs.size()));
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    bind_sizes(inputs[i], in_params[i]->type, run.sizes,
+               cat("kernel ", kernel.name, " input '", in_params[i]->name, "'"));
+
+  Buffers buffers;
+  std::vector<KernelArg> args;
+  std::size_t next_input = 0;
+  int64_t out_count = 0;
+  for (const auto& p : kernel.params) {
+    switch (p.role) {
+    case codegen::KernelParam::Input: {
+      auto values = inputs[next_input++].flatten();
+      args.push_back(p.type.is_scalar() ? scalar_arg(p.element, values.at(0))
+                                        : upload(session, buffers, p.element, values));
+      break;
+    }
+    case codegen::KernelParam::Output:
+      out_count = p.element_count.evaluate(run.sizes);
+      args.push_back(upload(session, buffers, p.element,
+                            std::vector<double>(static_cast<std::size_t>(out_count), 0.0)));
+      break;
+    case codegen::KernelParam::Size: {
+      auto it = run.sizes.find(p.name);
+      if (it == run.sizes.end())
+        user_error(cat("kernel ", kernel.name, ": the size ", p.name,
+                       " cannot be determined from the inputs"));
+      args.push_back(KernelArg(static_cast<int32_t>(it->second)));
+      break;
+    }
+    }
+  }
+
+  std::vector<std::size_t> global, local;
+  bool any_local = false;
+  for (int d = 0; d < kernel.launch.dims; ++d) {
+    global.push_back(static_cast<std::size_t>(kernel.launch.global[d].evaluate(run.sizes)));
+    local.push_back(static_cast<std::size_t>(kernel.launch.local[d]));
+    any_local |= kernel.launch.local[d] > 0;
+  }
+  if (any_local)
+    for (auto& l : local) l = l == 0 ? 1 : l;
+  else
+    local.clear();
+
+  auto built = session.build_kernel(kernel.source, kernel.name);
+  run.kernel_ms = runtime::run_timed(session, built, args, runtime::Range::of(global),
+                                     runtime::Range::of(local));
+
+  // The output buffer is the last one of its kind: inputs come before it in the arguments.
+  std::vector<double> host = read_last(buffers, kernel.output_type.innermost().scalar_kind());
+  std::vector<int64_t> shape;
+  for (const auto& n : kernel.output_type.shape()) shape.push_back(n.evaluate(run.sizes));
+  ScalarKind kind = kernel.output_type.innermost().scalar_kind();
+  run.output = kernel.output_type.is_scalar() ? Data::scalar(ScalarValue::make(kind, host.at(0)))
+                                              : Data::from_flat(kind, shape, host);
+  return run;
+}
+
+double max_relative_error(const Data& result, const Data& reference) {
+  auto a = result.flatten(), b = reference.flatten();
+  if (a.size() != b.size())
+    user_error(cat("result has ", a.size(), " values, the reference ", b.size()));
+  double worst = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (std::isnan(a[i]) != std::isnan(b[i])) return INFINITY;
+    double err = std::fabs(a[i] - b[i]) / std::max(1.0, std::fabs(b[i]));
+    worst = std::max(worst, err);
+  }
+  return worst;
+}
+
+} // namespace tessera::explore
