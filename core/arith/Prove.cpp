@@ -1,10 +1,15 @@
-// The prover. prove_nonneg(e) first tries numeric bounds, then relaxes e symbolically: while e
-// is linear in a variable v with a range and a coefficient c of known sign,
-//   e = c*v + rest >= c*lo(v) + rest   (c >= 0)      e >= c*hi(v) + rest   (c <= 0)
-// so substituting that bound gives a smaller expression that is still a lower bound of e
-// (symmetrically for upper bounds). For i in [0, N-1]: N - 1 - i >= N - 1 - (N - 1) = 0.
-// Each step holds pointwise, so the chain is sound even when ranges mention other variables.
-// The prover never throws: any error (overflow, ...) gives Unknown.
+// The prover. To show e >= 0 it relaxes e into smaller expressions until numeric bounds decide.
+// Writing e = K*a + R for an atom a (a variable, min, div, ...) whose coefficient K has a known
+// sign, each step replaces a by a bound that can only make e smaller:
+//   variable v:   K >= 0: v -> lo(v)      K <= 0: v -> hi(v)
+//                 (i in [0, N-1]:  N - 1 - i >= N - 1 - (N - 1) = 0)
+//   min(x, y):    K >= 0: both x and y    K <= 0: either x or y       (max: the opposite)
+//   c ? x : y:    both x and y
+//   x % b, b > 0: K >= 0: 0               K <= 0: b - 1
+//   x / c, c > 0: c*e = K*(c*(x/c)) + c*R with x - c + 1 <= c*(x/c) <= x
+//   other atoms:  their numeric bounds
+// Every step holds pointwise, so the chain is sound even when ranges mention other variables.
+// e < 0 is shown as -e - 1 >= 0. The prover never throws: any error (overflow) gives Unknown.
 #include <algorithm>
 #include <set>
 
@@ -16,8 +21,8 @@ using namespace arith;
 
 namespace {
 
-// The prover is called by the simplifier and calls it back (through substitution); the depth
-// bound keeps that finite and cheap.
+// The prover is called by the simplifier and calls it back (through substitution). The depth
+// bound and the per-call step budget keep that finite and cheap.
 thread_local int prove_depth = 0;
 constexpr int kMaxProveDepth = 3;
 
@@ -26,92 +31,171 @@ struct DepthGuard {
   ~DepthGuard() { --prove_depth; }
 };
 
-// Coefficient of the variable `name` when p is linear in it (degree 1, never inside an atom).
-std::optional<ArithExpr> linear_coefficient(const Poly& p, const std::string& name) {
-  Poly coef;
+struct Search {
+  int budget;
+};
+
+// e = K*a + R: K collects the monomials containing the atom a (one occurrence removed).
+struct Linear {
+  Poly k, r;
+};
+
+Linear split_on(const Poly& p, const ArithExpr& a) {
+  Linear l;
   for (const auto& [m, c] : p) {
-    int degree = 0;
-    Monomial rest;
-    for (const ArithExpr& atom : m) {
-      if (atom.kind() == ArithKind::Var && atom.name() == name) {
-        ++degree;
-      } else {
-        if (mentions(atom, name))
-          return std::nullopt;
-        rest.push_back(atom);
-      }
+    auto it = std::find_if(m.begin(), m.end(), [&](const ArithExpr& x) { return x.same_as(a); });
+    if (it == m.end()) {
+      add_term(l.r, m, c);
+    } else {
+      Monomial rest = m;
+      rest.erase(rest.begin() + (it - m.begin()));
+      add_term(l.k, rest, c);
     }
-    if (degree > 1)
-      return std::nullopt;
-    if (degree == 1)
-      add_term(coef, rest, c);
   }
-  return from_poly(std::move(coef));
+  return l;
 }
 
-// Variables of e with a range, those not mentioned by the ranges of the others first (so that
-// i in [0, N-1] is replaced before N).
-std::vector<ArithExpr> ranged_variables(const ArithExpr& e) {
-  std::vector<ArithExpr> vars;
+// +1 when K >= 0 everywhere, -1 when K <= 0 everywhere, 0 when unknown.
+int sign_of(const Poly& k) {
+  if (k.empty())
+    return 0;
+  Interval b = bounds_of(from_poly(k));
+  if (b.lo && *b.lo >= 0)
+    return 1;
+  if (b.hi && *b.hi <= 0)
+    return -1;
+  return 0;
+}
+
+// K*b + R
+ArithExpr with(const Linear& l, const ArithExpr& b) {
+  Poly p = l.r;
+  add_poly(p, multiply(l.k, to_poly(b)), 1);
+  return from_poly(std::move(p));
+}
+
+std::vector<ArithExpr> atoms_of(const Poly& p) {
+  std::vector<ArithExpr> atoms;
+  for (const auto& [m, c] : p)
+    for (const ArithExpr& a : m)
+      if (std::none_of(atoms.begin(), atoms.end(),
+                       [&](const ArithExpr& x) { return x.same_as(a); }))
+        atoms.push_back(a);
+  return atoms;
+}
+
+bool nested_in_atom(const std::vector<ArithExpr>& atoms, const std::string& name) {
+  return std::any_of(atoms.begin(), atoms.end(), [&](const ArithExpr& a) {
+    return a.kind() != ArithKind::Var && mentions(a, name);
+  });
+}
+
+// Variables of e with a range; `inner` ones are not mentioned by the ranges of the others, so
+// i in [0, N-1] is relaxed before N (relaxing N first would lose the link between them).
+struct RangedVariables {
+  std::vector<ArithExpr> all;
   std::set<std::string> referenced;
+  bool inner(const ArithExpr& v) const { return !referenced.count(v.name()); }
+};
+
+RangedVariables ranged_variables(const ArithExpr& e) {
+  RangedVariables r;
   for (const std::string& name : e.variables()) {
     ArithExpr v = *find_var(e, name);
     if (!v.lo() && !v.hi())
       continue;
-    vars.push_back(v);
+    r.all.push_back(v);
     for (const auto& bound : {v.lo(), v.hi()})
       if (bound)
-        for (const std::string& r : bound->variables())
-          if (r != name)
-            referenced.insert(r);
+        for (const std::string& other : bound->variables())
+          if (other != name)
+            r.referenced.insert(other);
   }
-  std::stable_partition(vars.begin(), vars.end(),
-                        [&](const ArithExpr& v) { return !referenced.count(v.name()); });
-  return vars;
+  std::stable_partition(r.all.begin(), r.all.end(), [&](const ArithExpr& v) { return r.inner(v); });
+  return r;
 }
 
-// A symbolic lower (upper = false) or upper (upper = true) bound of e.
-ArithExpr relax(ArithExpr e, bool upper) {
-  for (int step = 0; step < 32 && !e.is_constant(); ++step) {
-    Poly p = to_poly(e);
-    bool changed = false;
-    for (const ArithExpr& v : ranged_variables(e)) {
-      auto coef = linear_coefficient(p, v.name());
-      if (!coef)
-        continue;
-      Interval c = bounds_of(*coef);
-      bool nonneg = c.lo && *c.lo >= 0, nonpos = c.hi && *c.hi <= 0;
-      if (!nonneg && !nonpos)
-        continue;
-      bool use_hi = nonneg ? upper : !upper;
-      auto bound = use_hi ? v.hi() : v.lo();
-      if (!bound)
-        continue;
-      e = substitute(e, {{v.name(), *bound}}, false);
-      changed = true;
-      break;
+bool nonneg(const ArithExpr& e, Search& s);
+
+// Relaxes the variable v (top-level occurrences), if its coefficient sign and bound are known.
+std::optional<bool> relax_variable(const Poly& p, const ArithExpr& v, Search& s) {
+  Linear l = split_on(p, v);
+  int sign = sign_of(l.k);
+  auto bound = sign > 0 ? v.lo() : (sign < 0 ? v.hi() : std::nullopt);
+  if (!bound)
+    return std::nullopt;
+  return nonneg(with(l, *bound), s);
+}
+
+// Relaxes a non-variable atom a, if its coefficient sign is known.
+std::optional<bool> relax_atom(const Poly& p, const ArithExpr& a, Search& s) {
+  Linear l = split_on(p, a);
+  int sign = sign_of(l.k);
+  if (sign == 0)
+    return std::nullopt;
+  const auto& ops = a.operands();
+  auto both = [&](const ArithExpr& x, const ArithExpr& y) {
+    return nonneg(with(l, x), s) && nonneg(with(l, y), s);
+  };
+  auto either = [&](const ArithExpr& x, const ArithExpr& y) {
+    return nonneg(with(l, x), s) || nonneg(with(l, y), s);
+  };
+  switch (a.kind()) {
+  case ArithKind::Min:
+    return sign > 0 ? both(ops[0], ops[1]) : either(ops[0], ops[1]);
+  case ArithKind::Max:
+    return sign > 0 ? either(ops[0], ops[1]) : both(ops[0], ops[1]);
+  case ArithKind::Select:
+    return both(ops[1], ops[2]);
+  case ArithKind::Mod:
+    if (nonneg(ops[1] - 1, s))
+      return nonneg(with(l, sign > 0 ? ArithExpr(0) : ops[1] - 1), s);
+    break;
+  case ArithKind::Div:
+    if (auto c = ops[1].as_constant(); c && *c > 0) {
+      Poly scaled = multiply(l.r, to_poly(*c));
+      ArithExpr bound = sign > 0 ? ops[0] - (*c - 1) : ops[0];
+      add_poly(scaled, multiply(l.k, to_poly(bound)), 1);
+      return nonneg(from_poly(std::move(scaled)), s);
     }
-    if (!changed)
-      break;
+    break;
+  default:
+    break;
   }
-  return e;
+  Interval b = bounds_of(a);
+  auto bound = sign > 0 ? b.lo : b.hi;
+  if (!bound)
+    return std::nullopt;
+  return nonneg(with(l, *bound), s);
 }
 
-Truth nonneg(const ArithExpr& e) {
+// Is e >= 0 provable? One relaxation step, then recursion.
+bool nonneg(const ArithExpr& e, Search& s) {
+  if (auto c = e.as_constant())
+    return *c >= 0;
+  if (--s.budget < 0)
+    return false;
   Interval b = bounds_of(e);
   if (b.lo && *b.lo >= 0)
-    return Truth::Yes;
+    return true;
   if (b.hi && *b.hi < 0)
-    return Truth::No;
-  ArithExpr lower = relax(e, false);
-  Interval lb = bounds_of(lower);
-  if (lb.lo && *lb.lo >= 0)
-    return Truth::Yes;
-  ArithExpr upper = relax(e, true);
-  Interval ub = bounds_of(upper);
-  if (ub.hi && *ub.hi < 0)
-    return Truth::No;
-  return Truth::Unknown;
+    return false;
+  Poly p = to_poly(e);
+  std::vector<ArithExpr> atoms = atoms_of(p);
+  RangedVariables vars = ranged_variables(e);
+  // Inner variables that occur only at top level first: relaxing them loses nothing else.
+  for (const ArithExpr& v : vars.all)
+    if (vars.inner(v) && !nested_in_atom(atoms, v.name()))
+      if (auto r = relax_variable(p, v, s))
+        return *r;
+  for (const ArithExpr& a : atoms)
+    if (a.kind() != ArithKind::Var)
+      if (auto r = relax_atom(p, a, s))
+        return *r;
+  for (const ArithExpr& v : vars.all)
+    if (auto r = relax_variable(p, v, s))
+      return *r;
+  return false;
 }
 
 // Runs a proof step that may throw (overflow in the arithmetic it builds) as Unknown.
@@ -131,7 +215,16 @@ Truth prove_nonneg(const ArithExpr& e) {
   if (prove_depth >= kMaxProveDepth)
     return Truth::Unknown;
   DepthGuard guard;
-  return guarded([&] { return nonneg(e); });
+  int budget = 32 >> (2 * (prove_depth - 1)); // 32, 8, 2 steps at depth 1, 2, 3
+  return guarded([&] {
+    Search yes{budget};
+    if (nonneg(e, yes))
+      return Truth::Yes;
+    Search no{budget};
+    if (nonneg(-e - 1, no))
+      return Truth::No;
+    return Truth::Unknown;
+  });
 }
 
 // a < b  <=>  b - a - 1 >= 0

@@ -155,6 +155,23 @@ TEST_CASE("arith: prover") {
   CHECK(prove_nonneg(big + INT64_MAX) == Truth::Unknown); // overflow inside -> Unknown
 }
 
+TEST_CASE("arith: prover relaxes min, max, select, div and mod atoms") {
+  CHECK(prove_nonneg(i - i / 2) == Truth::Yes);
+  CHECK(prove_lt(min(max(i - 1, 0), N - 1), N) == Truth::Yes);
+  CHECK(prove_le(x % N, N - 1) == Truth::Yes);
+  CHECK(prove_nonneg(select(lt(x, y), i, N)) == Truth::Yes);
+  CHECK(prove_nonneg(select(lt(x, y), i, x)) == Truth::Unknown);
+  CHECK(prove_lt(max(i, j), max(N, M)) == Truth::Yes);
+  CHECK(prove_lt(min(i, j), N) == Truth::Yes);
+  CHECK(prove_lt(max(i, j), N) == Truth::Unknown);
+  // Slide(size 3, step 2): window w in [0, (N-3)/2], element e in [0, 2]: w*2 + e < N.
+  ArithExpr w = ArithExpr::var("w", 0, (N - 3) / 2);
+  ArithExpr e = ArithExpr::var("e", 0, 2);
+  CHECK(prove_lt(w * 2 + e, N) == Truth::Yes);
+  CHECK(prove_lt(w * 2 + e, N - 1) == Truth::Unknown);
+  CHECK_SAME((w * 2 + e) % N, w * 2 + e);
+}
+
 TEST_CASE("arith: bounds") {
   Interval b = bounds_of(i);
   CHECK(b.lo == 0);
