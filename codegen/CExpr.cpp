@@ -6,8 +6,18 @@ namespace tessera::codegen {
 
 namespace {
 bool is_atomic(const ArithExpr& e) {
-  return (e.kind() == ArithKind::Cst && e.value() >= 0) || e.kind() == ArithKind::Var ||
-         e.kind() == ArithKind::Min || e.kind() == ArithKind::Max;
+  switch (e.kind()) {
+  case ArithKind::Cst: return e.value() >= 0;
+  case ArithKind::Var:
+  case ArithKind::Min:
+  case ArithKind::Max:
+  case ArithKind::Lt:
+  case ArithKind::Le:
+  case ArithKind::Eq:
+  case ArithKind::And:
+  case ArithKind::Select: return true; // printed with their own parentheses
+  default: return false;
+  }
 }
 bool non_negative(const ArithExpr& e) { return prove_nonneg(e) == Truth::Yes; }
 bool positive(const ArithExpr& e) { return prove_lt(0, e) == Truth::Yes; }
@@ -57,13 +67,14 @@ std::string CPrinter::arith(const ArithExpr& e) {
     ++guards_;
     return cat(e.kind() == ArithKind::Min ? "min(" : "max(", arith(ops[0]), ", ", arith(ops[1]),
                ")");
-  case ArithKind::Lt: return cat(operand(ops[0]), " < ", operand(ops[1]));
-  case ArithKind::Le: return cat(operand(ops[0]), " <= ", operand(ops[1]));
-  case ArithKind::Eq: return cat(operand(ops[0]), " == ", operand(ops[1]));
-  case ArithKind::And: return cat("(", arith(ops[0]), ") && (", arith(ops[1]), ")");
+  // Comparisons and selects are always parenthesised: they bind more loosely than arithmetic.
+  case ArithKind::Lt: return cat("(", operand(ops[0]), " < ", operand(ops[1]), ")");
+  case ArithKind::Le: return cat("(", operand(ops[0]), " <= ", operand(ops[1]), ")");
+  case ArithKind::Eq: return cat("(", operand(ops[0]), " == ", operand(ops[1]), ")");
+  case ArithKind::And: return cat("(", arith(ops[0]), " && ", arith(ops[1]), ")");
   case ArithKind::Select:
     ++guards_;
-    return cat("(", arith(ops[0]), ") ? ", operand(ops[1]), " : ", operand(ops[2]));
+    return cat("(", arith(ops[0]), " ? ", operand(ops[1]), " : ", operand(ops[2]), ")");
   }
   internal_error("unknown ArithExpr kind");
 }

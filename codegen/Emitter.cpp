@@ -101,11 +101,16 @@ std::string Emitter::user_fun_name(const UserFunDef& def, const std::vector<Scal
   return name;
 }
 
+TypeChecker Emitter::checker() const {
+  TypeChecker checker; // knows the parameters in scope, which nested functions may use
+  for (const auto& [node, operand] : env_) checker.bind(node, operand.type);
+  return checker;
+}
+
 Type Emitter::result_type(const Expr& f, const std::vector<Operand>& args) {
   std::vector<Type> types;
   for (const auto& a : args) types.push_back(a.type);
-  TypeChecker checker;
-  return checker.apply(f, types);
+  return checker().apply(f, types);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -283,11 +288,7 @@ void Emitter::write(const Expr& e, const View& dest) {
   }
   const Expr& f = e->callee();
   auto args = e->call_args();
-  auto arg_type = [&](const Expr& a) {
-    TypeChecker checker;
-    for (const auto& [node, operand] : env_) checker.bind(node, operand.type);
-    return checker.check(a);
-  };
+  auto arg_type = [&](const Expr& a) { return checker().check(a); };
   switch (f->kind) {
   case NodeKind::Join: // arg element (i, j) lands at i*m + j of the destination
     write(args[0], split_view(dest, arg_type(args[0]).element().length()));
@@ -487,11 +488,9 @@ void Emitter::parallel_loop(const Node& map, const ArithExpr& n,
   case MapKind::Wrg: {
     if (wrg_depth_ > 0 && wrg_dims_[d])
       user_error(cat("MapWrg(", d, ") is nested inside another MapWrg(", d, ")"));
-    int64_t local = options_.local_size[d];
-    if (local == 0 && !discovery_)
-      user_error(cat("MapWrg(", d, "): cannot choose a work-group size: no MapLcl(", d,
-                     ") with a constant extent inside; set CodegenOptions::local_size"));
-    if (local == 0) local = 1;
+    // Without an explicit size and without a MapLcl(d) inside, the work-group is one
+    // work-item wide in this dimension.
+    int64_t local = options_.local_size[d] > 0 ? options_.local_size[d] : 1;
     launch_.local[d] = local;
     launch_.global[d] = n * local;
     std::string name = cat("wg", d);
@@ -568,7 +567,11 @@ void Emitter::glb_body_with_interior(const std::function<void()>& body) {
   int full_guards = 0;
   std::string full = emit({}, full_guards);
   if (full_guards > 0 && options_.split_interior) {
-    for (int r = 1; r <= 4; ++r) {
+    // The smallest margin r that removes the most conditionals; conditionals that do not
+    // depend on the position (say, mirrored weights) stay in both versions.
+    int best_guards = full_guards, best_r = 0;
+    std::string best_text, best_condition;
+    for (int r = 1; r <= 4 && best_guards > 0; ++r) {
       std::map<std::string, ArithExpr> interior;
       std::string condition;
       for (const auto& loop : glb_loops_) {
@@ -578,14 +581,20 @@ void Emitter::glb_body_with_interior(const std::function<void()>& body) {
       }
       int guards = 0;
       std::string inner = emit(interior, guards);
-      if (guards == 0) {
-        line(cat("if (", condition, ") {"));
-        body_ << inner;
-        line("} else {");
-        body_ << full;
-        line("}");
-        return;
+      if (guards < best_guards) {
+        best_guards = guards;
+        best_r = r;
+        best_text = inner;
+        best_condition = condition;
       }
+    }
+    if (best_r > 0) {
+      line(cat("if (", best_condition, ") {"));
+      body_ << best_text;
+      line("} else {");
+      body_ << full;
+      line("}");
+      return;
     }
   }
   // No interior version: the body at the current indentation.

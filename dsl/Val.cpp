@@ -70,7 +70,9 @@ Expr Fun::make_lambda_node(const std::vector<Type>& inputs,
   std::vector<Expr> params;
   std::vector<Val> vals;
   for (const auto& t : inputs) {
-    params.push_back(make_param());
+    // The type is recorded so that expressions built inside the body (a nested Generate, say)
+    // can be type-checked on their own before the lambda is applied.
+    params.push_back(make_param("", t));
     vals.emplace_back(params.back(), t);
   }
   return make_lambda(params, body(vals).expr());
@@ -86,7 +88,7 @@ Fun operator>>(const Fun& f, const Fun& g) {
         std::vector<Expr> params;
         std::vector<Val> vals;
         for (const auto& t : inputs) {
-          params.push_back(make_param());
+          params.push_back(make_param("", t));
           vals.emplace_back(params.back(), t);
         }
         return make_lambda(params, g(f.apply(vals)).expr());

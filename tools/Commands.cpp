@@ -3,12 +3,12 @@
 #include <chrono>
 #include <fstream>
 #include <iostream>
-#include <random>
 
 #include "codegen/Kernel.h"
 #include "core/Error.h"
 #include "core/Interpreter.h"
 #include "core/Printer.h"
+#include "core/RandomData.h"
 #include "core/TypeCheck.h"
 #include "explore/Execute.h"
 #include "explore/runtime/Device.h"
@@ -59,27 +59,6 @@ std::string default_size(int dims) { return dims == 1 ? "64" : dims == 2 ? "32x3
 Expr build(const CommonOptions& o, const stencils::StencilInfo& info) {
   return info.build(parse_size(o.size.empty() ? default_size(info.dims) : o.size, info.dims,
                                info.name));
-}
-
-// Random inputs of the program's input types (sizes must be constants).
-std::vector<Data> random_inputs(const Expr& program, uint32_t seed) {
-  std::vector<Data> inputs;
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> dist(-1.0, 1.0);
-  for (const auto& t : input_types(program)) {
-    std::vector<int64_t> shape;
-    for (const auto& n : t.shape()) {
-      auto c = n.as_constant();
-      if (!c) user_error("give a numeric --size to run a stencil (got symbolic " + n.to_string() + ")");
-      shape.push_back(*c);
-    }
-    std::size_t count = 1;
-    for (auto n : shape) count *= static_cast<std::size_t>(n);
-    std::vector<double> values(count);
-    for (auto& v : values) v = dist(rng);
-    inputs.push_back(Data::from_flat(t.innermost().scalar_kind(), shape, values));
-  }
-  return inputs;
 }
 
 void write_text(const std::string& path, const std::string& text) {
