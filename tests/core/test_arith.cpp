@@ -417,7 +417,7 @@ TEST_CASE("arith: random expressions agree with naive evaluation") {
                                            {"a", ArithExpr::var("a", -3, 4)},
                                            {"b", ArithExpr::var("b", 0, 5)}};
   Generator gen{std::mt19937(12345), {"n", "i", "a", "b"}};
-  int checked = 0, trees = 0;
+  int checked = 0, trees = 0, proven = 0;
   for (int t = 0; t < 600; ++t) {
     Naive tree = gen.term(4);
     ArithExpr e;
@@ -427,6 +427,10 @@ TEST_CASE("arith: random expressions agree with naive evaluation") {
       continue; // division by a constant zero
     }
     ++trees;
+    // Prover claims must hold on every assignment below.
+    Truth sign = prove_nonneg(e), div3 = prove_divisible(e, 3);
+    Interval range = bounds_of(e);
+    proven += (sign != Truth::Unknown) + (div3 != Truth::Unknown);
     for (int s = 0; s < 12; ++s) {
       int64_t nv = 1 + gen.pick(4);
       std::map<std::string, int64_t> env = {{"n", nv},
@@ -450,12 +454,56 @@ TEST_CASE("arith: random expressions agree with naive evaluation") {
       REQUIRE(got == expected);
       REQUIRE(folded.is_constant());
       REQUIRE(folded.value() == expected);
+      if (sign != Truth::Unknown)
+        REQUIRE((expected >= 0) == (sign == Truth::Yes));
+      if (div3 != Truth::Unknown)
+        REQUIRE((expected % 3 == 0) == (div3 == Truth::Yes));
+      REQUIRE((!range.lo || *range.lo <= expected));
+      REQUIRE((!range.hi || expected <= *range.hi));
       ++checked;
     }
     // JSON round trip and canonical re-simplification keep the expression.
     nlohmann::json js = e;
     CHECK_SAME(js.get<ArithExpr>(), e);
   }
+  CHECK(proven > 300);
   CHECK(trees > 400);
   CHECK(checked > 3000);
+}
+
+TEST_CASE("arith: canonical form does not depend on construction order") {
+  ArithExpr n = ArithExpr::var("n", 1, 4);
+  std::map<std::string, ArithExpr> vars = {{"n", n},
+                                           {"i", ArithExpr::var("i", 0, n - 1)},
+                                           {"a", ArithExpr::var("a", -3, 4)},
+                                           {"b", ArithExpr::var("b", 0, 5)}};
+  Generator gen{std::mt19937(777), {"n", "i", "a", "b"}};
+  for (int t = 0; t < 200; ++t) {
+    std::vector<ArithExpr> parts;
+    for (int k = 0; k < 4; ++k) {
+      try {
+        parts.push_back(build(gen.term(2), vars));
+      } catch (const Error&) {
+        parts.push_back(k);
+      }
+    }
+    std::vector<std::size_t> order = {0, 1, 2, 3}, order3 = {0, 1, 2};
+    std::shuffle(order.begin(), order.end(), gen.rng);
+    std::shuffle(order3.begin(), order3.end(), gen.rng);
+    ArithExpr sum1 = 0, sum2 = 0, prod1 = 1, prod2 = 1;
+    for (std::size_t k = 0; k < 4; ++k) {
+      sum1 = sum1 + parts[k];
+      sum2 = parts[order[k]] + sum2;
+    }
+    for (std::size_t k = 0; k < 3; ++k) {
+      prod1 = prod1 * parts[k];
+      prod2 = parts[order3[k]] * prod2;
+    }
+    CHECK_SAME(sum1, sum2);
+    CHECK_SAME(prod1, prod2);
+    CHECK(sum1.to_string() == sum2.to_string());
+    CHECK_SAME(min(parts[0], parts[1]), min(parts[1], parts[0]));
+    CHECK_SAME(max(parts[2], parts[3]), max(parts[3], parts[2]));
+    CHECK_SAME(eq(parts[0], parts[3]), eq(parts[3], parts[0]));
+  }
 }
