@@ -410,13 +410,17 @@ struct Generator {
 } // namespace
 
 TEST_CASE("arith: random expressions agree with naive evaluation") {
-  // n in [1, 4]; i in [0, n - 1] (symbolic range); a in [-3, 4]; b in [0, 5].
+  // n in [1, 4]; i in [0, n - 1] and j in [i - 2, n + 1] (symbolic ranges); a in [-3, 4];
+  // b in [0, 5]; u unbounded.
   ArithExpr n = ArithExpr::var("n", 1, 4);
+  ArithExpr i = ArithExpr::var("i", 0, n - 1);
   std::map<std::string, ArithExpr> vars = {{"n", n},
-                                           {"i", ArithExpr::var("i", 0, n - 1)},
+                                           {"i", i},
+                                           {"j", ArithExpr::var("j", i - 2, n + 1)},
                                            {"a", ArithExpr::var("a", -3, 4)},
-                                           {"b", ArithExpr::var("b", 0, 5)}};
-  Generator gen{std::mt19937(12345), {"n", "i", "a", "b"}};
+                                           {"b", ArithExpr::var("b", 0, 5)},
+                                           {"u", ArithExpr::var("u")}};
+  Generator gen{std::mt19937(12345), {"n", "i", "j", "a", "b", "u"}};
   int checked = 0, trees = 0, proven = 0;
   for (int t = 0; t < 600; ++t) {
     Naive tree = gen.term(4);
@@ -433,10 +437,13 @@ TEST_CASE("arith: random expressions agree with naive evaluation") {
     proven += (sign != Truth::Unknown) + (div3 != Truth::Unknown);
     for (int s = 0; s < 12; ++s) {
       int64_t nv = 1 + gen.pick(4);
+      int64_t iv = gen.pick(static_cast<int>(nv));
       std::map<std::string, int64_t> env = {{"n", nv},
-                                            {"i", gen.pick(static_cast<int>(nv))},
+                                            {"i", iv},
+                                            {"j", iv - 2 + gen.pick(static_cast<int>(nv + 4 - iv))},
                                             {"a", gen.pick(8) - 3},
-                                            {"b", gen.pick(6)}};
+                                            {"b", gen.pick(6)},
+                                            {"u", gen.pick(21) - 10}};
       int64_t expected;
       try {
         expected = eval(tree, env);
@@ -450,7 +457,8 @@ TEST_CASE("arith: random expressions agree with naive evaluation") {
         values.emplace(name, ArithExpr(v));
       ArithExpr folded = e.substitute(values);
       INFO("expression: ", e.to_string());
-      INFO("a=", env["a"], " b=", env["b"], " i=", env["i"], " n=", env["n"]);
+      INFO("a=", env["a"], " b=", env["b"], " i=", env["i"], " j=", env["j"], " n=", env["n"],
+           " u=", env["u"]);
       REQUIRE(got == expected);
       REQUIRE(folded.is_constant());
       REQUIRE(folded.value() == expected);
