@@ -205,6 +205,12 @@ TEST_CASE("arith: min, max, select, and") {
   CHECK_SAME(eq(x, y), eq(y, x));
   CHECK_SAME(eq(x + 1, x + 1), 1);
   CHECK_SAME(eq(x + 1, x), 0);
+  // Comparisons are balanced: positive terms left, negated negative terms right.
+  CHECK_SAME(lt(i, M - 1), lt(i + 1, M));
+  CHECK_SAME(le(x - y, 3), le(x, y + 3));
+  CHECK_SAME(eq(x - 2, y), eq(y + 2, x));
+  CHECK(lt(x - 1, N).to_string() == "x < N + 1");
+  CHECK(le(-x, 3).to_string() == "0 <= x + 3");
 }
 
 TEST_CASE("arith: substitute, variables, evaluate") {
