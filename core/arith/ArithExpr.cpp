@@ -107,6 +107,9 @@ ArithExpr ArithExpr::var(std::string name, std::optional<ArithExpr> lo,
                          std::optional<ArithExpr> hi) {
   if (name.empty())
     user_error("ArithExpr::var: a variable needs a non-empty name");
+  if (lo && hi && lo->is_constant() && hi->is_constant() && lo->value() > hi->value())
+    user_error(cat("ArithExpr::var: the range [", lo->value(), ", ", hi->value(), "] of '", name,
+                   "' is empty"));
   ArithNode n;
   n.kind = ArithKind::Var;
   n.name = std::move(name);

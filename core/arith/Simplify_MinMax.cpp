@@ -1,5 +1,6 @@
 // min / max: constant folding, min(x, x) -> x, elimination when the ranges order the operands
-// (min(a, b) -> a when a <= b is provable), absorption min(a, min(a, b)) -> min(a, b), and
+// (min(a, b) -> a when a <= b is provable), common terms pulled out
+// (min(a + t, b + t) -> min(a, b) + t), absorption min(a, min(a, b)) -> min(a, b), and
 // canonical operand order (both are commutative).
 #include "core/arith/ArithNode.h"
 
@@ -16,6 +17,15 @@ ArithExpr min_or_max(ArithKind kind, ArithExpr a, ArithExpr b) {
     return is_min ? std::min(*ca, *cb) : std::max(*ca, *cb);
   if (a.same_as(b))
     return a;
+  // min(a + t, b + t) -> min(a, b) + t for the terms t common to both
+  Poly pa = to_poly(a), pb = to_poly(b), common;
+  for (const auto& [m, c] : pa)
+    if (auto it = pb.find(m); it != pb.end() && it->second == c)
+      add_term(common, m, c);
+  if (!common.empty()) {
+    ArithExpr t = from_poly(std::move(common));
+    return min_or_max(kind, a - t, b - t) + t;
+  }
   if (prove_le(a, b) == Truth::Yes)
     return is_min ? a : b;
   if (prove_le(b, a) == Truth::Yes)

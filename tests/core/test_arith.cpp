@@ -110,6 +110,9 @@ TEST_CASE("arith: division and modulo rules") {
   CHECK_SAME((x % 4) % 4, x % 4);
   CHECK_SAME((x % 8) % 4, x % 4);
   CHECK_SAME((2 * x + 1) / 4, x / 2);
+  CHECK_SAME((2 * x + 1) % 4, 2 * (x % 2) + 1);
+  CHECK_SAME(((2 * x + 1) / 4) * 4 + (2 * x + 1) % 4, 2 * x + 1);
+  CHECK_SAME((N * x * 2 + y) / N, 2 * x + y / N);
   CHECK_SAME((x + 3) / N * 1, (x + 3) / N);
 }
 
@@ -196,6 +199,8 @@ TEST_CASE("arith: min, max, select, and") {
   CHECK_SAME(min(x, y), min(y, x));
   CHECK_SAME(max(x + 1, x + 2), x + 2);
   CHECK_SAME(min(x, min(x, y)), min(x, y));
+  CHECK_SAME(min(x + 1, y + 1), min(x, y) + 1);
+  CHECK_SAME(max(x + N * 2, y + N * 2 - 3), max(x, y - 3) + N * 2);
   CHECK_SAME(select(1, x, y), x);
   CHECK_SAME(select(0, x, y), y);
   CHECK_SAME(select(lt(x, y), N, N), N);
@@ -239,6 +244,8 @@ TEST_CASE("arith: errors") {
           (void)(x / y).evaluate({{"x", 1}, {"y", 0}});
         }) == "evaluate: division by zero in x / y");
   CHECK(error_of([] { (void)(ArithExpr(INT64_MAX) + 1); }).find("overflow") != std::string::npos);
+  CHECK(error_of([] { (void)ArithExpr::var("k", 5, 3); }) ==
+        "ArithExpr::var: the range [5, 3] of 'k' is empty");
   nlohmann::json bad = {{"op", "pow"}, {"args", nlohmann::json::array()}};
   CHECK(error_of([&] { (void)bad.get<ArithExpr>(); }) ==
         R"(arithmetic JSON: unknown operator 'pow' in {"args":[],"op":"pow"})");
