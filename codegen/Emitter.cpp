@@ -101,16 +101,12 @@ std::string Emitter::user_fun_name(const UserFunDef& def, const std::vector<Scal
   return name;
 }
 
-TypeChecker Emitter::checker() const {
-  TypeChecker checker; // knows the parameters in scope, which nested functions may use
-  for (const auto& [node, operand] : env_) checker.bind(node, operand.type);
-  return checker;
-}
-
+// The program's checker knows every parameter in scope (nested functions may use outer ones);
+// applying a function again rebinds its own parameters to the same types.
 Type Emitter::result_type(const Expr& f, const std::vector<Operand>& args) {
   std::vector<Type> types;
   for (const auto& a : args) types.push_back(a.type);
-  return checker().apply(f, types);
+  return types_.apply(f, types);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -288,7 +284,7 @@ void Emitter::write(const Expr& e, const View& dest) {
   }
   const Expr& f = e->callee();
   auto args = e->call_args();
-  auto arg_type = [&](const Expr& a) { return checker().check(a); };
+  auto arg_type = [&](const Expr& a) { return types_.check(a); };
   switch (f->kind) {
   case NodeKind::Join: // arg element (i, j) lands at i*m + j of the destination
     write(args[0], split_view(dest, arg_type(args[0]).element().length()));
@@ -581,6 +577,7 @@ void Emitter::glb_body_with_interior(const std::function<void()>& body) {
       }
       int guards = 0;
       std::string inner = emit(interior, guards);
+      if (r > 1 && guards >= best_guards) break; // a wider margin removes nothing more
       if (guards < best_guards) {
         best_guards = guards;
         best_r = r;
@@ -617,9 +614,8 @@ Kernel Emitter::run() {
     program_ = substitute_sizes(program_, baked);
   }
   auto inputs = input_types(program_);
-  TypeChecker checker;
-  Type out_type = checker.apply(program_, inputs);
-  for (const auto& a : checker.assumptions())
+  Type out_type = types_.apply(program_, inputs);
+  for (const auto& a : types_.assumptions())
     if (auto c = a.must_be_zero.as_constant(); c && *c != 0) user_error(a.message);
 
   Kernel kernel;

@@ -75,12 +75,12 @@ private:
   std::string fresh(const std::string& prefix);
   std::string user_fun_name(const UserFunDef& def, const std::vector<ScalarKind>& kinds);
   Type result_type(const Expr& f, const std::vector<Operand>& args);
-  TypeChecker checker() const;
   bool at_work_group_level() const { return wrg_depth_ > 0 && lcl_depth_ == 0 && seq_depth_ == 0; }
   bool in_work_item() const { return glb_depth_ > 0 || lcl_depth_ > 0 || seq_depth_ > 0; }
 
   Expr program_;
   CodegenOptions options_;
+  TypeChecker types_;
   std::ostringstream body_;
   int indent_ = 1;
   CPrinter printer_;

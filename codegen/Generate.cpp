@@ -4,12 +4,22 @@
 
 namespace tessera::codegen {
 
+namespace {
+bool uses_work_groups(const Expr& e) {
+  if (e->kind == NodeKind::Map && e->map_kind == MapKind::Wrg) return true;
+  for (const auto& c : e->children)
+    if (uses_work_groups(c)) return true;
+  return false;
+}
+} // namespace
+
 Kernel generate_kernel(const Expr& program, const CodegenOptions& options) {
   CodegenOptions chosen = options;
   // A first pass finds the MapLcl extents; the work-group size of a MapWrg dimension without
   // an explicit size is the largest MapLcl extent in it.
   bool needs_discovery = false;
   for (auto l : options.local_size) needs_discovery |= l == 0;
+  needs_discovery &= uses_work_groups(program);
   if (needs_discovery) {
     Emitter discovery(program, options, true);
     discovery.run();

@@ -115,8 +115,31 @@ View generate_view(GenerateFn fn) {
   return make(std::move(n));
 }
 
-Access resolve(const View& view, const Path& path_in) {
+namespace {
+
+using Bindings = std::map<std::string, ArithExpr>;
+
+// An index stored in a view, with the element variables of enclosing Map views bound.
+ArithExpr bound(const ArithExpr& e, const Bindings& env) {
+  if (env.empty()) return e;
+  if (e.kind() == ArithKind::Var) {
+    auto it = env.find(e.name());
+    return it == env.end() ? e : it->second;
+  }
+  return e.substitute(env);
+}
+
+Access resolve_in(const View& view, const Path& path_in, const Bindings& env);
+
+} // namespace
+
+Access resolve(const View& view, const Path& path) { return resolve_in(view, path, {}); }
+
+namespace {
+
+Access resolve_in(const View& view, const Path& path_in, const Bindings& env) {
   Path path = path_in;
+  auto resolve = [&env](const View& v, const Path& p) { return resolve_in(v, p, env); };
   const ViewNode& v = *view;
   auto child = [&]() -> const View& { return v.children.front(); };
   switch (v.kind) {
@@ -183,10 +206,12 @@ Access resolve(const View& view, const Path& path_in) {
   case ViewKind::Component: // [...] -> [.k, ...]
     return resolve(child(), with_front(path, Step::member(static_cast<int>(v.a.value()))));
   case ViewKind::Index: // [...] -> [i, ...]
-    return resolve(child(), with_front(path, Step::at(v.a)));
+    return resolve(child(), with_front(path, Step::at(bound(v.a, env))));
   case ViewKind::MapView: { // [i, ...] -> body [...] with var := i
     ArithExpr i = pop_index(path, "Map").index;
-    return substitute(resolve(child(), path), {{v.var, i}});
+    Bindings inner = env;
+    inner.insert_or_assign(v.var, i);
+    return resolve_in(child(), path, inner);
   }
   case ViewKind::Generate: {
     ArithExpr i = pop_index(path, "Generate").index;
@@ -195,6 +220,8 @@ Access resolve(const View& view, const Path& path_in) {
   }
   internal_error("unknown view kind");
 }
+
+} // namespace
 
 Access substitute(const Access& access, const std::map<std::string, ArithExpr>& replacement) {
   Access a = access;

@@ -11,9 +11,11 @@
 
 namespace tessera::testing {
 
+// Kept alive until the process ends: OpenCL implementations (Oclgrind in particular) may be
+// torn down before static destructors run.
 inline runtime::Session& test_session() {
-  static runtime::Session session = runtime::Session::from_env();
-  return session;
+  static auto* session = new runtime::Session(runtime::Session::from_env());
+  return *session;
 }
 
 // Generates, runs and compares; returns the kernel for further checks on its text.

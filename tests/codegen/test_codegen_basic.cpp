@@ -70,7 +70,7 @@ TEST_CASE("2-D 5-point stencil with nested MapGlb") {
   }
 }
 
-TEST_CASE("tiles in local memory with MapWrg and MapLcl") {
+TEST_CASE("tiles with MapWrg and MapLcl staged in local memory") {
   const int64_t n = 24;
   Val x = input("x", Type::array(f32(), n));
   // Overlapped tiles of 6 outputs (8 inputs), staged in local memory, then 3-point sums.

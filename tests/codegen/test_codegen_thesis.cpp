@@ -75,7 +75,7 @@ TEST_CASE("Listing 2.10: the red-black Gauss-Seidel smoother, with a mask and wi
   }
 }
 
-TEST_CASE("Listings 3.1-3.4 and 4.1: tiling, overlapped and temporal tiling, local memory") {
+TEST_CASE("Listings 3.1-3.4 and 4.1: tiling, overlapped and temporal tiling (local memory)") {
   check_random(tiled_restrict_1d(24, 6), 10);
   check_random(tiled_restrict_1d(40, 8), 11);
   check_random(overlapped_tiling_1d(24, 6), 12);
