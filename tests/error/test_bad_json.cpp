@@ -1,0 +1,621 @@
+// Loading expressions from bad JSON: every problem is a tessera::Error that says what is wrong,
+// never a crash or another exception type. Ends with a seeded mutation loop over valid files.
+//
+// Test cases marked doctest::may_fail() document library problems that are reported rather than
+// fixed here (see the comment above each); they do not fail the suite.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+#include <typeinfo>
+#include <vector>
+
+#include "dsl/Dsl.h"
+#include "tests/error/ErrorCheck.h"
+
+using namespace tessera;
+using nlohmann::json;
+
+namespace {
+
+json document(json expr) {
+  return {{"format", "tessera-expr"}, {"version", 1}, {"expr", std::move(expr)}};
+}
+json cst(int64_t v) {
+  return {{"cst", v}};
+}
+json f32_type(int64_t n) {
+  return {{"array", {{"scalar", "f32"}}}, {"length", cst(n)}};
+}
+json param_def(int id, const std::string& name, json type) {
+  return {{"kind", "Param"}, {"param", id}, {"name", name}, {"type", std::move(type)}};
+}
+json param_ref(int id) {
+  return {{"kind", "Param"}, {"param", id}};
+}
+// A JSON array (spelled out: nlohmann reads some nested braces as objects).
+template <class... T> json arr(T... items) {
+  return json::array({json(std::move(items))...});
+}
+json scalar_param(int i) {
+  return {{"op", "param"}, {"index", i}};
+}
+json id_fun_json() {
+  return {{"kind", "UserFun"}, {"name", "id"}, {"arity", 1}, {"body", scalar_param(0)}};
+}
+json call(json f, json arg) {
+  return {{"kind", "Call"}, {"children", {std::move(f), std::move(arg)}}};
+}
+json slide_node(int64_t size, int64_t step) {
+  return {{"kind", "Slide"}, {"sizes", {cst(size), cst(step)}}};
+}
+// (x : [f32]_8) => f $ x
+json program_of(json f) {
+  return document(
+      {{"kind", "Lambda"},
+       {"children", {param_def(0, "x", f32_type(8)), call(std::move(f), param_ref(0))}}});
+}
+
+Expr load(const json& j) {
+  return load_expr(j.dump());
+}
+
+// A valid program and its JSON text, for targeted corruptions.
+json valid_program() {
+  Val x = input("x", Type::array(f32(), 8));
+  Expr p = program({x}, x | pad(1, 1, constant(0.5f)) | slide(3, 1) | map(reduce(add_fun(), 0.0f)));
+  return json::parse(save_expr(p));
+}
+
+// A fresh temporary directory, removed at the end of the scope.
+struct TempDir {
+  std::filesystem::path path;
+  TempDir() {
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "tessera-bad-json-XXXXXX").string();
+    REQUIRE(mkdtemp(pattern.data()) != nullptr);
+    path = pattern;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+};
+
+} // namespace
+
+TEST_CASE("text that is not JSON") {
+  CHECK_ERROR(load_expr("hello"), "not valid JSON");
+  CHECK_ERROR(load_expr(""), "not valid JSON");
+  std::string text = valid_program().dump();
+  CHECK_ERROR(load_expr(text.substr(0, text.size() / 2)), "not valid JSON");
+  CHECK_ERROR(load_expr(text + "}"), "not valid JSON");
+  CHECK_THROWS_WITH_AS(load_expr("{\"format\": "), doctest::Contains("not valid JSON"),
+                       tessera::Error);
+}
+
+TEST_CASE("JSON that is not an expression document") {
+  for (const char* text : {"[1, 2, 3]", "42", "null", "\"tessera-expr\"", "true", "{}"})
+    CHECK_ERROR(load_expr(text), "not a tessera expression", "\"format\"");
+  json j = valid_program();
+  j.erase("format");
+  CHECK_ERROR(load(j), "not a tessera expression", "tessera-expr");
+  j["format"] = "tessera-kernel";
+  CHECK_ERROR(load(j), "not a tessera expression");
+  CHECK_ERROR(expr_from_json(json::array({j})), "not a tessera expression");
+}
+
+TEST_CASE("wrong or missing version, missing expr") {
+  json j = valid_program();
+  j["version"] = 2;
+  CHECK_ERROR(load(j), "version 2", "version 1");
+  j["version"] = -1;
+  CHECK_ERROR(load(j), "version -1");
+  j.erase("version");
+  CHECK_ERROR(load(j), "version");
+  j = valid_program();
+  j.erase("expr");
+  CHECK_ERROR(load(j), "missing \"expr\"");
+  j["expr"] = 5;
+  CHECK_ERROR(load(j), "/expr", "\"kind\"");
+}
+
+// Library problem: core/Json.cpp expr_from_json reads "format" and "version" with
+// json::value(key, default), which throws nlohmann::json::type_error (not tessera::Error) when
+// the field has another JSON type, e.g. {"format": 5} or {"version": "1"}; these calls are
+// outside the try block that converts json exceptions. Suggested fix: test
+// j["format"].is_string() / j["version"].is_number_integer() first and report
+// "not a tessera expression: \"format\" must be the string \"tessera-expr\", got 5" and
+// "unsupported tessera expression version \"1\": this build reads version 1".
+TEST_CASE("format and version of the wrong JSON type" * doctest::may_fail()) {
+  json j = valid_program();
+  j["format"] = 5;
+  CHECK_ERROR(load(j), "format");
+  j = valid_program();
+  j["version"] = "1";
+  CHECK_ERROR(load(j), "version");
+  j["version"] = json::array();
+  CHECK_ERROR(load(j), "version");
+}
+
+TEST_CASE("unknown node kinds") {
+  CHECK_ERROR(load(document({{"kind", "Frobnicate"}})), "unknown kind 'Frobnicate'", "/expr");
+  CHECK_ERROR(load(program_of({{"kind", "Stencil"}})), "unknown kind 'Stencil'",
+              "/expr/children/1/children/0");
+  CHECK_ERROR(load(document({{"kind", 3}})), "\"kind\"");
+  CHECK_ERROR(load(document({{"children", json::array()}})), "\"kind\"");
+  CHECK_ERROR(load(document(json::array())), "\"kind\"");
+  // Values where functions belong and the other way round.
+  CHECK_ERROR(load(program_of(param_ref(0))), "applied");
+  CHECK_ERROR(load(program_of(
+                  {{"kind", "Map"}, {"map", "Map"}, {"dim", 0}, {"children", arr(param_ref(0))}})),
+              "Map", "function");
+}
+
+TEST_CASE("nodes missing children or sizes") {
+  CHECK_ERROR(load(program_of({{"kind", "Slide"}, {"sizes", arr(cst(3))}})), "Slide needs",
+              "2 size(s)", "got 0 and 1");
+  CHECK_ERROR(load(program_of({{"kind", "Slide"}})), "Slide needs", "2 size(s)");
+  CHECK_ERROR(load(program_of({{"kind", "Split"}})), "Split needs", "1 size(s)");
+  CHECK_ERROR(load(program_of({{"kind", "Pad"}, {"boundary", "clamp"}, {"sizes", arr(cst(1))}})),
+              "Pad needs", "2 size(s)");
+  CHECK_ERROR(load(program_of({{"kind", "Map"}, {"map", "Map"}, {"dim", 0}})), "Map needs",
+              "1 child(ren)", "got 0");
+  CHECK_ERROR(
+      load(program_of({{"kind", "Reduce"}, {"reduce", "Reduce"}, {"children", json::array()}})),
+      "Reduce needs", "2 child(ren)");
+  CHECK_ERROR(load(program_of({{"kind", "Iterate"}, {"sizes", arr(cst(2))}})), "Iterate needs",
+              "1 child(ren)");
+  CHECK_ERROR(load(program_of({{"kind", "Join"}, {"sizes", arr(cst(2))}})), "Join needs",
+              "0 size(s)");
+  CHECK_ERROR(load(document({{"kind", "Call"}})), "Call needs a function");
+  CHECK_ERROR(load(document({{"kind", "Lambda"}, {"children", arr(param_ref(0))}})),
+              "Lambda needs parameters and a body");
+  CHECK_ERROR(load(document({{"kind", "Call"}, {"children", 3}})), "\"children\" must be an array");
+  CHECK_ERROR(load(document({{"kind", "Literal"}})), "missing \"value\"");
+  CHECK_ERROR(load(document({{"kind", "Literal"}, {"value", 1.5}})), "invalid scalar value");
+}
+
+TEST_CASE("unknown map kinds, reduce kinds, boundaries and address spaces") {
+  json id = id_fun_json();
+  CHECK_ERROR(
+      load(program_of({{"kind", "Map"}, {"map", "MapFoo"}, {"dim", 0}, {"children", arr(id)}})),
+      "unknown map kind 'MapFoo'", "/expr/children/1/children/0");
+  CHECK_ERROR(load(program_of({{"kind", "Map"}, {"dim", 0}, {"children", arr(id)}})),
+              "missing \"map\"");
+  CHECK_ERROR(load(program_of({{"kind", "Map"}, {"map", "MapGlb"}, {"children", arr(id)}})),
+              "missing \"dim\"");
+  CHECK_ERROR(
+      load(program_of({{"kind", "Map"}, {"map", "MapGlb"}, {"dim", 7}, {"children", arr(id)}})),
+      "MapGlb", "dimension", "7");
+  CHECK_ERROR(load(program_of({{"kind", "Map"}, {"map", 3}, {"dim", 0}, {"children", arr(id)}})),
+              "invalid expression JSON");
+  CHECK_ERROR(load(program_of({{"kind", "ToMem"}, {"space", "Constant"}, {"children", arr(id)}})),
+              "unknown address space 'Constant'");
+  json lit = {{"kind", "Literal"}, {"value", {{"type", "f32"}, {"value", 0}}}};
+  CHECK_ERROR(
+      load(program_of({{"kind", "Reduce"}, {"reduce", "Fold"}, {"children", arr(id, lit)}})),
+      "unknown reduce kind 'Fold'");
+
+  json pad = {{"kind", "Pad"}, {"boundary", "reflect"}, {"sizes", {cst(1), cst(1)}}};
+  CHECK_ERROR(load(program_of(pad)), "unknown boundary 'reflect'", "/expr/children/1/children/0");
+  pad.erase("boundary");
+  CHECK_ERROR(load(program_of(pad)), "missing \"boundary\"");
+  pad["boundary"] = "constant";
+  CHECK_ERROR(load(program_of(pad)), "missing \"value\"");
+  pad["value"] = {{"type", "f16"}, {"value", 0}};
+  CHECK_ERROR(load(program_of(pad)), "unknown scalar type 'f16'");
+  pad["value"] = "zero";
+  CHECK_ERROR(load(program_of(pad)), "invalid scalar value");
+  pad["sizes"] = arr(cst(-1), cst(1));
+  pad["boundary"] = "clamp";
+  CHECK_ERROR(load(program_of(pad)), "Pad", "left padding", "-1");
+}
+
+TEST_CASE("bad parameter references") {
+  json j = program_of(slide_node(3, 1));
+  j["expr"]["children"][1]["children"][1]["param"] = "zero";
+  CHECK_ERROR(load(j), "\"param\" must be an integer");
+  j["expr"]["children"][1]["children"][1].erase("param");
+  CHECK_ERROR(load(j), "missing \"param\"");
+  // A lambda parameter that is not a Param.
+  json k = document({{"kind", "Lambda"}, {"children", {slide_node(3, 1), param_ref(0)}}});
+  CHECK_ERROR(load(k), "Param");
+  // Referencing an unknown id yields a parameter without a type: at the latest, type checking
+  // reports it.
+  json u = program_of(slide_node(3, 1));
+  u["expr"]["children"][1]["children"][1] = param_ref(5);
+  std::string problem =
+      tessera::testing::error_problem([&] { (void)infer_type(load(u)); }, {"no type"});
+  CHECK_MESSAGE(problem.empty(), problem);
+}
+
+// Library problem: core/Json.cpp Reader::param accepts a reference to a parameter id that was
+// never defined (and a first occurrence whose id is not the next one in order of appearance):
+// it silently creates a fresh untyped parameter, so the file loads and the mistake surfaces only
+// as "parameter '?' has no type" when type-checking. Since ids are numbered by order of
+// appearance, the loader could require that a new id equal the number of ids seen so far and
+// report "invalid expression JSON at /expr/children/1/children/1: parameter 5 is used before it
+// is defined".
+TEST_CASE("a reference to an undefined parameter id is a load error" * doctest::may_fail()) {
+  json u = program_of(slide_node(3, 1));
+  u["expr"]["children"][1]["children"][1] = param_ref(5);
+  CHECK_ERROR(load(u), "param", "5");
+  // Used before its definition: the body refers to id 1, defined later as an inner lambda's
+  // parameter.
+  json inner = {
+      {"kind", "Lambda"},
+      {"children", {param_def(1, "y", f32_type(3)), call(slide_node(3, 1), param_ref(1))}}};
+  json v = document(
+      {{"kind", "Lambda"},
+       {"children",
+        {param_def(0, "x", f32_type(8)), call(slide_node(3, 1), call(inner, param_ref(1)))}}});
+  CHECK_ERROR(load(v), "param", "1");
+}
+
+TEST_CASE("bad arithmetic expressions in sizes") {
+  auto with_sizes = [](json sizes) {
+    return program_of({{"kind", "Slide"}, {"sizes", std::move(sizes)}});
+  };
+  CHECK_ERROR(load(with_sizes(arr(json{{"cst", "three"}}, cst(1)))), "arithmetic JSON", "'cst'");
+  CHECK_ERROR(load(with_sizes(arr(json{{"cst", 2.5}}, cst(1)))), "arithmetic JSON", "'cst'");
+  CHECK_ERROR(load(with_sizes(arr(json::object(), cst(1)))), "arithmetic JSON", "\"cst\"");
+  CHECK_ERROR(load(with_sizes(arr(3, cst(1)))), "arithmetic JSON", "object");
+  CHECK_ERROR(load(with_sizes(arr(json{{"var", 7}}, cst(1)))), "arithmetic JSON", "'var'");
+  CHECK_ERROR(load(with_sizes(arr(json{{"op", "pow"}, {"args", arr(cst(2), cst(3))}}, cst(1)))),
+              "arithmetic JSON", "unknown operator 'pow'");
+  CHECK_ERROR(load(with_sizes(arr(json{{"op", "div"}, {"args", arr(cst(2))}}, cst(1)))),
+              "arithmetic JSON", "'div'", "2 arguments");
+  CHECK_ERROR(load(with_sizes(arr(json{{"op", "add"}, {"args", json::array()}}, cst(1)))),
+              "arithmetic JSON", "'add'");
+  CHECK_ERROR(load(with_sizes(arr(json{{"op", "div"}, {"args", arr(cst(2), cst(0))}}, cst(1)))),
+              "division by zero");
+  CHECK_ERROR(load(with_sizes(arr(json{{"op", "add"}}, cst(1)))), "arithmetic JSON");
+  CHECK_ERROR(load(with_sizes(3)), "invalid expression JSON");
+  CHECK_ERROR(load(with_sizes(arr(cst(0), cst(1)))), "Slide", "window size", "0");
+  // Get and Iterate need constants.
+  CHECK_ERROR(load(program_of({{"kind", "Get"}, {"sizes", arr(json{{"var", "N"}})}})),
+              "Get needs a constant index");
+  json id = id_fun_json();
+  json map_id = {{"kind", "Map"}, {"map", "Map"}, {"dim", 0}, {"children", arr(id)}};
+  CHECK_ERROR(
+      load(program_of(
+          {{"kind", "Iterate"}, {"sizes", arr(json{{"var", "K"}})}, {"children", arr(map_id)}})),
+      "Iterate", "constant");
+}
+
+TEST_CASE("bad types") {
+  auto with_type = [](json type) {
+    return document(
+        {{"kind", "Lambda"},
+         {"children", {param_def(0, "x", std::move(type)), call(slide_node(3, 1), param_ref(0))}}});
+  };
+  CHECK_ERROR(load(with_type({{"scalar", "f16"}})), "unknown scalar type 'f16'", "f32");
+  CHECK_ERROR(load(with_type({{"array", {{"scalar", "f32"}}}})), "invalid type in JSON");
+  CHECK_ERROR(load(with_type(42)), "invalid type in JSON");
+  CHECK_ERROR(load(with_type({{"scalar", 3}})), "invalid type in JSON");
+  CHECK_ERROR(load(with_type({{"tuple", json::array()}})), "tuple type", "at least one");
+  CHECK_ERROR(load(with_type({{"array", {{"scalar", "f32"}}}, {"length", cst(-3)}})),
+              "array length", "negative", "-3");
+  CHECK_ERROR(load(with_type({{"array", {{"scalar", "f32"}}}, {"length", "eight"}})),
+              "arithmetic JSON");
+  CHECK_ERROR(load(with_type({{"array", {{"vector", "f32"}}}, {"length", cst(8)}})),
+              "invalid type in JSON");
+  CHECK_ERROR(type_from_json(json{{"array", {{"scalar", "f32"}}}}), "invalid type in JSON");
+}
+
+TEST_CASE("bad user functions") {
+  auto with_fun = [](json f) {
+    json map = {{"kind", "Map"}, {"map", "Map"}, {"dim", 0}, {"children", arr(std::move(f))}};
+    return program_of(map);
+  };
+  json f = {{"kind", "UserFun"},
+            {"name", "sq"},
+            {"arity", 1},
+            {"body", {{"op", "mul"}, {"args", arr(scalar_param(0), scalar_param(0))}}}};
+  CHECK_NOTHROW(load(with_fun(f)));
+  json g = f;
+  g["body"]["op"] = "pow";
+  CHECK_ERROR(load(with_fun(g)), "invalid scalar expression", "unknown op 'pow'");
+  g = f;
+  g["body"] = {{"op", "call"}, {"function", "tanh"}, {"args", arr(scalar_param(0))}};
+  CHECK_ERROR(load(with_fun(g)), "unknown math function 'tanh'");
+  g = f;
+  g["body"]["args"][1]["index"] = 1;
+  CHECK_ERROR(load(with_fun(g)), "UserFun 'sq'", "parameter 1", "arity 1");
+  g = f;
+  g["body"]["args"][1]["index"] = -1;
+  CHECK_ERROR(load(with_fun(g)), "invalid scalar expression", "index");
+  g = f;
+  g["body"]["args"] = json::array();
+  CHECK_ERROR(load(with_fun(g)), "invalid scalar expression", "'mul'", "2 argument");
+  g = f;
+  g["signature"] = arr("f32", "f32");
+  CHECK_ERROR(load(with_fun(g)), "UserFun 'sq'", "signature");
+  g["signature"] = arr("half");
+  CHECK_ERROR(load(with_fun(g)), "unknown scalar type 'half'");
+  g = f;
+  g.erase("body");
+  CHECK_ERROR(load(with_fun(g)), "missing \"body\"");
+  g = f;
+  g["name"] = "";
+  CHECK_ERROR(load(with_fun(g)), "UserFun", "name");
+  g = f;
+  g["arity"] = "one";
+  CHECK_ERROR(load(with_fun(g)), "invalid expression JSON");
+}
+
+// Library problem: errors found while reading sizes, types, scalar values and user function
+// bodies do not say where in the document they are: core/Json.cpp Reader only adds the JSON
+// pointer for its own checks (fail()), while ArithExpr's from_json, type_from_json,
+// scalar_value_from_json and scalar_expr_from_json throw plain Errors. Suggested fix: catch
+// Error in Reader::node and rethrow as "invalid expression JSON at <where>: <message>".
+TEST_CASE("errors inside sizes, types and user function bodies say where they are" *
+          doctest::may_fail()) {
+  CHECK_ERROR(load(program_of({{"kind", "Slide"}, {"sizes", arr(json{{"cst", "x"}}, cst(1))}})),
+              "/expr/children/1/children/0");
+  json typed = document(
+      {{"kind", "Lambda"}, {"children", {param_def(0, "x", {{"scalar", "f16"}}), param_ref(0)}}});
+  CHECK_ERROR(load(typed), "/expr/children/0");
+  json f = {{"kind", "UserFun"}, {"name", "bad"}, {"arity", 1}, {"body", {{"op", "pow"}}}};
+  CHECK_ERROR(load(program_of({{"kind", "Map"}, {"map", "Map"}, {"dim", 0}, {"children", arr(f)}})),
+              "/expr/children/1/children/0/children/0");
+}
+
+TEST_CASE("files that cannot be read") {
+  TempDir dir;
+  std::string missing = (dir.path / "no-such-file.json").string();
+  CHECK_ERROR(load_expr_file(missing), "cannot read expression file", missing);
+  CHECK_ERROR(load_expr_file((dir.path / "no-such-dir" / "x.json").string()),
+              "cannot read expression file");
+  CHECK_THROWS_AS(load_expr_file(dir.path.string()), tessera::Error);
+  std::string garbage = (dir.path / "garbage.json").string();
+  std::ofstream(garbage) << "not json at all";
+  CHECK_ERROR(load_expr_file(garbage), "not valid JSON");
+  std::string empty = (dir.path / "empty.json").string();
+  std::ofstream(empty) << "";
+  CHECK_ERROR(load_expr_file(empty), "not valid JSON");
+  std::string wrong = (dir.path / "wrong.json").string();
+  std::ofstream(wrong) << "{\"format\": \"tessera-expr\", \"version\": 9}";
+  CHECK_ERROR(load_expr_file(wrong), "version 9");
+  // Saving into a directory that does not exist.
+  CHECK_ERROR(save_expr_file(load(valid_program()), (dir.path / "no-such-dir" / "p.json").string()),
+              "cannot write");
+}
+
+// Library problem: core/Json.cpp load_expr_file reports only "cannot read" with the path; once
+// the file is read, its errors ("expression file is not valid JSON: ...", a bad node, ...) do not
+// name the file, and a directory is reported as invalid JSON. Suggested fix: in load_expr_file,
+// reject non-regular files ("'<path>' is a directory, not an expression file") and catch Error
+// from load_expr to rethrow it as "in '<path>': <message>".
+TEST_CASE("errors from load_expr_file name the file" * doctest::may_fail()) {
+  TempDir dir;
+  CHECK_ERROR(load_expr_file(dir.path.string()), dir.path.string());
+  std::string garbage = (dir.path / "garbage.json").string();
+  std::ofstream(garbage) << "not json at all";
+  CHECK_ERROR(load_expr_file(garbage), "not valid JSON", garbage);
+  std::string wrong = (dir.path / "wrong.json").string();
+  std::ofstream(wrong) << "{\"format\": \"tessera-expr\", \"version\": 9}";
+  CHECK_ERROR(load_expr_file(wrong), "version 9", wrong);
+}
+
+namespace {
+
+// Bases for the mutation loop: programs that use many node kinds and fields.
+std::vector<std::string> mutation_bases() {
+  std::vector<std::string> bases;
+  bases.push_back(valid_program().dump());
+
+  auto N = size("N");
+  Val a = input("a", Type::array(f32(), N));
+  Val b = input("b", Type::array(f32(), N));
+  auto weigh = user_fun("weigh", [](auto x, auto y) {
+    return select(x < y, cast(ScalarKind::F32, x * 2), fmax(y, sqrt(fabs(x))) - 0.5);
+  });
+  Val zipped = zip({a, b}) | map(Fun([weigh](Val t) { return weigh(t.get(0), t.get(1)); }));
+  bases.push_back(
+      save_expr(program({a, b}, zipped | pad(2, 2, mirror) | slide(5, 1) |
+                                    map_glb(0, to_private(reduce_seq(add_fun(), 0.0f))) | join())));
+
+  Val g = input("g", array_of(f32(), {6, 4}));
+  auto parity = user_fun("parity", [](auto i) { return i % 2; });
+  Fun step =
+      pad(1, 1, wrap) >> slide(3, 1) >> map_seq(reduce_seq_unroll(add_fun(), 0.0f)) >> join();
+  bases.push_back(save_expr(
+      program({g}, g | split_nd(2, 2) | map_nd(2, join_nd(2) >> at(0)) |
+                       map(Fun([step](Val row) { return row | drop(1, 0) | iterate(2, step); })) |
+                       transpose() | map(to_local(map(id_fun()))))));
+  bases.push_back(save_expr(generate(8, parity).expr()));
+  return bases;
+}
+
+// All JSON pointers to values inside `j`.
+void collect(const json& j, const json::json_pointer& at, std::vector<json::json_pointer>& out) {
+  out.push_back(at);
+  if (j.is_object())
+    for (auto it = j.begin(); it != j.end(); ++it)
+      collect(it.value(), at / it.key(), out);
+  else if (j.is_array())
+    for (std::size_t i = 0; i < j.size(); ++i)
+      collect(j[i], at / i, out);
+}
+
+// One random corruption of `text`, described in `what`. Unless `header_too`, only the "expr"
+// part of the document is changed (compact dumps put it first: keys are sorted).
+std::string mutate(const std::string& text, std::mt19937& rng, std::string& what, bool header_too) {
+  auto pick = [&](std::size_t n) {
+    return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng);
+  };
+  static const std::vector<std::string> keys = {
+      "kind",     "children", "sizes", "param",    "type",      "map",    "dim",   "reduce",
+      "boundary", "value",    "name",  "arity",    "signature", "body",   "op",    "args",
+      "index",    "cst",      "var",   "array",    "length",    "scalar", "tuple", "format",
+      "version",  "expr",     "space", "function", "to",        "weak",   "kindx"};
+  static const std::vector<json> values = {nullptr,
+                                           true,
+                                           false,
+                                           0,
+                                           1,
+                                           -1,
+                                           2,
+                                           7,
+                                           2.5,
+                                           "",
+                                           "x",
+                                           "Map",
+                                           "MapGlb",
+                                           "Slide",
+                                           "Pad",
+                                           "Call",
+                                           "Lambda",
+                                           "Param",
+                                           "UserFun",
+                                           "clamp",
+                                           "constant",
+                                           "f32",
+                                           "f64",
+                                           "i32",
+                                           "add",
+                                           "param",
+                                           json::array(),
+                                           json::object(),
+                                           arr(cst(1)),
+                                           cst(-1),
+                                           json{{"var", "N"}},
+                                           json{{"kind", "Join"}},
+                                           json{{"scalar", "f32"}}};
+  std::size_t text_end = header_too ? text.size() : text.rfind("\"format\"");
+  switch (pick(5)) {
+  case 0: { // delete a character
+    std::size_t i = pick(text_end);
+    what = "delete character " + std::to_string(i);
+    return text.substr(0, i) + text.substr(i + 1);
+  }
+  case 1: { // change a character
+    std::size_t i = pick(text_end);
+    static const std::string chars = "{}[]\",:0123456789-.aeNtf ";
+    std::string s = text;
+    s[i] = chars[pick(chars.size())];
+    what = "set character " + std::to_string(i) + " to '" + s[i] + "'";
+    return s;
+  }
+  default:
+    break;
+  }
+  json j = json::parse(text);
+  std::vector<json::json_pointer> objects, all;
+  collect(header_too ? j : j["expr"],
+          header_too ? json::json_pointer() : json::json_pointer("/expr"), all);
+  for (const auto& p : all)
+    if (j[p].is_object() && !j[p].empty())
+      objects.push_back(p);
+  switch (pick(3)) {
+  case 0: { // flip a key to another one
+    const auto& p = objects[pick(objects.size())];
+    json& o = j[p];
+    auto it = o.begin();
+    std::advance(it, pick(o.size()));
+    std::string from = it.key(), to = keys[pick(keys.size())];
+    json moved = it.value();
+    o.erase(from);
+    o[to] = moved;
+    what = "rename key " + p.to_string() + "/" + from + " to " + to;
+    break;
+  }
+  case 1: { // delete a key
+    const auto& p = objects[pick(objects.size())];
+    json& o = j[p];
+    auto it = o.begin();
+    std::advance(it, pick(o.size()));
+    what = "delete key " + p.to_string() + "/" + it.key();
+    o.erase(it.key());
+    break;
+  }
+  default: { // replace a value
+    const auto& p = all[pick(all.size())];
+    const json& v = values[pick(values.size())];
+    what = "replace " + p.to_string() + " by " + v.dump();
+    j[p] = v;
+    break;
+  }
+  }
+  return j.dump();
+}
+
+// Loads `count` seeded mutants of the bases; returns how many loaded and how many were rejected
+// with tessera::Error; any other exception fails the check.
+std::pair<int, int> load_mutants(uint32_t count, bool header_too) {
+  auto bases = mutation_bases();
+  for (const auto& base : bases)
+    REQUIRE_NOTHROW(load_expr(base));
+  int loaded = 0, rejected = 0;
+  for (uint32_t seed = 0; seed < count; ++seed) {
+    std::mt19937 rng(seed);
+    std::string what;
+    std::string text = mutate(bases[seed % bases.size()], rng, what, header_too);
+    CAPTURE(seed);
+    CAPTURE(what);
+    try {
+      (void)load_expr(text);
+      ++loaded;
+    } catch (const tessera::Error&) {
+      ++rejected;
+    } catch (const std::exception& e) {
+      FAIL_CHECK("loading threw " << std::string(typeid(e).name()) << ": "
+                                  << std::string(e.what()));
+    } catch (...) {
+      FAIL_CHECK("loading threw a non-standard exception");
+    }
+  }
+  return {loaded, rejected};
+}
+
+} // namespace
+
+TEST_CASE("mutated expressions load or raise tessera::Error") {
+  auto [loaded, rejected] = load_mutants(400, false);
+  MESSAGE("mutants loaded: " << loaded << ", rejected with tessera::Error: " << rejected);
+  CHECK(loaded > 0);
+  CHECK(rejected > 0);
+}
+
+// Library problem: mutating the document header finds the json::type_error of "format" and
+// "version" described above ("format and version of the wrong JSON type"), e.g. seed 23
+// (replace /format by 2).
+TEST_CASE("mutated documents, header included, load or raise tessera::Error" *
+          doctest::may_fail()) {
+  auto [loaded, rejected] = load_mutants(400, true);
+  CHECK(rejected > 0);
+}
+
+// The mutants that load are then printed and type-checked: both may raise tessera::Error for
+// ill-typed programs, but must not fail in any other way.
+TEST_CASE("loaded mutants print and type-check or raise tessera::Error") {
+  auto bases = mutation_bases();
+  for (uint32_t seed = 0; seed < 400; ++seed) {
+    std::mt19937 rng(seed);
+    std::string what;
+    std::string text = mutate(bases[seed % bases.size()], rng, what, false);
+    Expr e;
+    try {
+      e = load_expr(text);
+    } catch (const std::exception&) {
+      continue;
+    }
+    CAPTURE(seed);
+    CAPTURE(what);
+    try {
+      (void)print(e);
+      if (e->kind == NodeKind::Lambda)
+        (void)infer_type(e);
+    } catch (const tessera::Error&) {
+    } catch (const std::exception& ex) {
+      FAIL_CHECK("printing or type checking threw " << std::string(typeid(ex).name()) << ": "
+                                                    << std::string(ex.what()));
+    }
+  }
+}
