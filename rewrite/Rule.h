@@ -1,0 +1,78 @@
+// Rewrite rules as values.
+//
+// A rule has a name and a function from a node (and its context: types, the enclosing
+// mapping) to the alternatives it can be rewritten to, each with the parameters chosen (tile
+// sizes from their domain, dimensions). When it does not apply it says why, so the enumerator
+// can report why branches were cut. Every rule preserves the semantics; tests check that on
+// random programs with the interpreter.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/Expr.h"
+#include "core/TypeCheck.h"
+
+namespace tessera::rewrite {
+
+// Where a node sits: the child indices from the program's root (stable, unlike visit order).
+using Position = std::vector<int>;
+
+// Named integer parameters of one rule application, e.g. {"tile": 64}.
+using Params = std::map<std::string, int64_t>;
+
+struct Alternative {
+  Expr replacement;
+  Params params;
+};
+
+// What a rule sees besides the node: the program's types and the parameter domains.
+struct RuleContext {
+  TypeChecker* types = nullptr;          // types of the program's value expressions
+  std::vector<int64_t> tile_sizes;       // candidate tile/chunk sizes (filtered by divisibility)
+  std::vector<int64_t> coarsening;       // candidate thread-coarsening factors
+  std::vector<int64_t> temporal_steps;   // candidate numbers of fused time steps
+  // The type of a value expression of the program (Error if it has none).
+  const Type& type_of(const Expr& e) const { return types->type_of(e); }
+};
+
+struct RuleResult {
+  std::vector<Alternative> alternatives;
+  std::string why_not; // set when there are no alternatives
+  static RuleResult none(std::string why) { return {{}, std::move(why)}; }
+};
+
+struct Rule {
+  std::string name;        // kebab-case, e.g. "split-join"
+  std::string description; // one line, with the equation
+  std::function<RuleResult(const Expr& node, const RuleContext& context)> apply;
+};
+
+// One step of a derivation: which rule, where, with which parameters.
+struct Step {
+  std::string rule;
+  Position position;
+  Params params;
+};
+
+struct Variant {
+  Expr program;
+  std::vector<Step> history;
+};
+
+std::string describe(const Step& step);     // "split-join at [1,0] {chunk=4}"
+nlohmann::json to_json(const Variant& variant); // the program and its history
+// Replays a history on the original program (throws Error when a step no longer applies).
+Expr replay(const Expr& program, const std::vector<Step>& history,
+            const std::vector<Rule>& rules, const RuleContext& context);
+
+// The node at a position and a copy of the program with the node there replaced.
+Expr node_at(const Expr& program, const Position& position);
+Expr replace_at(const Expr& program, const Position& position, const Expr& replacement);
+
+} // namespace tessera::rewrite
