@@ -71,6 +71,11 @@ struct Lowerer {
 
 } // namespace
 
+Expr lower_sequential(const Expr& f) {
+  Lowerer lowerer;
+  return f->is_function() ? lowerer.function(f, 0) : lowerer.value(f, 0);
+}
+
 Expr lower_default(const Expr& program) {
   if (program->kind != NodeKind::Lambda) user_error("lower_default expects a program (a lambda)");
   Expr top = outermost_function(program->body());

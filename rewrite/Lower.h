@@ -9,5 +9,7 @@
 namespace tessera::rewrite {
 
 Expr lower_default(const Expr& program);
+// A function lowered for one work-item: every computing Map becomes MapSeq, Reduce ReduceSeq.
+Expr lower_sequential(const Expr& f);
 
 } // namespace tessera::rewrite

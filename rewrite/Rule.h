@@ -37,6 +37,9 @@ struct RuleContext {
   std::vector<int64_t> tile_sizes;       // candidate tile/chunk sizes (filtered by divisibility)
   std::vector<int64_t> coarsening;       // candidate thread-coarsening factors
   std::vector<int64_t> temporal_steps;   // candidate numbers of fused time steps
+  // True when the node is inside a function (a map body): rewrites there cannot split the
+  // program into computations that need a global barrier between them.
+  bool inside_function = false;
   // The type of a value expression of the program (Error if it has none).
   const Type& type_of(const Expr& e) const { return types->type_of(e); }
 };

@@ -1,14 +1,148 @@
 #include "rewrite/Variants.h"
 
-#include <unordered_set>
-
+#include "codegen/Kernel.h"
+#include "core/Error.h"
+#include "core/Substitute.h"
 #include "rewrite/Lower.h"
+#include "rewrite/Pattern.h"
+#include "rewrite/Shapes.h"
+#include "rewrite/rules/Rules.h"
 
 namespace tessera::rewrite {
 
+namespace {
+
+// The computing call under the layout operations that only rearrange the result (Join,
+// Transpose, Map of those), with the path of those operations.
+Expr find_compute(const Expr& e) {
+  Expr cur = e;
+  while (cur->kind == NodeKind::Call && cur->children.size() == 2 && is_layout_only(cur->callee()))
+    cur = arg0(cur);
+  return cur;
+}
+
+// Replaces the node `from` by `to` everywhere in e.
+Expr replace_node(const Expr& e, const Node* from, const Expr& to) {
+  if (e.get() == from) return to;
+  bool changed = false;
+  std::vector<Expr> children;
+  for (const auto& c : e->children) {
+    children.push_back(replace_node(c, from, to));
+    changed |= !children.back().same_as(c);
+  }
+  return changed ? with_children(e, children) : e;
+}
+
+Expr identity_fun() {
+  auto def = std::make_shared<UserFunDef>();
+  def->name = "id";
+  def->arity = 1;
+  def->body = ScalarExpr::param(0);
+  return make_user_fun(def);
+}
+
+struct Mapping {
+  std::vector<std::pair<MapKind, int>> levels; // outermost first
+  bool stage_local = false; // copy each work-group's input tile to local memory first
+  const char* name;
+};
+
+// Assigns the mapping to the outermost maps of f (through lambdas whose body applies a map);
+// deeper maps run sequentially. Returns null when f has fewer maps than levels.
+Expr assign(const Expr& f, const Mapping& m, std::size_t level) {
+  if (level == m.levels.size()) return lower_sequential(f);
+  auto [kind, dim] = m.levels[level];
+  if (f->kind == NodeKind::Map && f->map_kind == MapKind::Map) {
+    Expr inner = assign(f->children[0], m, level + 1);
+    return inner ? make_map(kind, dim, inner) : Expr();
+  }
+  if (f->kind == NodeKind::Lambda && f->params().size() == 1 &&
+      f->body()->kind == NodeKind::Call && f->body()->children.size() == 2) {
+    Expr g = assign(f->body()->callee(), m, level);
+    if (!g) return {};
+    Expr p = f->params()[0];
+    Expr arg = arg0(f->body());
+    bool entering_work_items = level > 0 && m.levels[level - 1].first == MapKind::Wrg &&
+                               kind == MapKind::Lcl;
+    if (m.stage_local && entering_work_items && mentions(arg, p.get())) {
+      // The tile p is copied to local memory by the work-group, then read from there.
+      std::vector<std::pair<MapKind, int>> copy_levels(m.levels.begin() + level, m.levels.end());
+      Expr copy = identity_fun();
+      for (auto it = copy_levels.rbegin(); it != copy_levels.rend(); ++it)
+        copy = make_map(MapKind::Lcl, it->second, copy);
+      Expr staged = call1(make_to_mem(AddressSpace::Local, copy), p);
+      arg = replace_node(arg, p.get(), staged);
+    }
+    return make_lambda({p}, call1(g, arg));
+  }
+  return {};
+}
+
+// The program with its computing call mapped as `m`, or null.
+Expr apply_mapping(const Expr& program, const Mapping& m) {
+  Expr compute = find_compute(program->body());
+  if (compute->kind != NodeKind::Call || compute->children.size() != 2) return {};
+  Expr f = assign(compute->callee(), m, 0);
+  if (!f) return {};
+  Expr lowered_arg = lower_sequential(arg0(compute));
+  Expr mapped = call1(f, lowered_arg);
+  // Rebuild the layout chain above the computing call.
+  std::function<Expr(const Expr&)> rebuild = [&](const Expr& e) -> Expr {
+    if (e.same_as(compute)) return mapped;
+    return call1(e->callee(), rebuild(arg0(e)));
+  };
+  return make_lambda(program->params(), rebuild(program->body()));
+}
+
+// Work-group/global dimensions for d tiled levels: the outermost gets the highest dimension,
+// so that dimension 0 (neighbouring work-items) walks the innermost, contiguous index.
+std::vector<Mapping> mappings_for(int d) {
+  std::vector<std::pair<MapKind, int>> wrg_lcl, glb_seq;
+  for (int i = 0; i < d; ++i) wrg_lcl.push_back({MapKind::Wrg, d - 1 - i});
+  for (int i = 0; i < d; ++i) wrg_lcl.push_back({MapKind::Lcl, d - 1 - i});
+  for (int i = 0; i < d; ++i) glb_seq.push_back({MapKind::Glb, d - 1 - i});
+  for (int i = 0; i < d; ++i) glb_seq.push_back({MapKind::Seq, 0});
+  return {{wrg_lcl, false, "work-groups"},
+          {wrg_lcl, true, "work-groups, local memory"},
+          {glb_seq, false, "coarsened"}};
+}
+
+int tiled_dims(const Variant& v) {
+  for (auto it = v.history.rbegin(); it != v.history.rend(); ++it) {
+    auto d = it->params.find("dims");
+    if (d != it->params.end()) return static_cast<int>(d->second);
+    if (it->rule == "split-join") return 1;
+  }
+  return 0;
+}
+
+} // namespace
+
 LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& options) {
   LoweredVariants result;
-  result.variants.push_back({lower_default(program), {}});
+  Enumeration high = enumerate(program, exploration_rules(), options);
+  result.stats = high.stats;
+  std::vector<Expr> seen;
+  auto keep = [&](Expr lowered, std::vector<Step> history, const std::string& mapping) {
+    for (const auto& s : seen)
+      if (structurally_equal(s, lowered)) return;
+    try {
+      codegen::generate_kernel(lowered);
+    } catch (const Error&) {
+      ++result.rejected_by_codegen;
+      return;
+    }
+    seen.push_back(lowered);
+    history.push_back({"mapping: " + mapping, {}, {}});
+    result.variants.push_back({lowered, std::move(history)});
+  };
+  for (const auto& v : high.variants) {
+    keep(lower_default(v.program), v.history, "global");
+    int d = tiled_dims(v);
+    if (d == 0) continue;
+    for (const auto& m : mappings_for(d))
+      if (Expr mapped = apply_mapping(v.program, m)) keep(mapped, v.history, m.name);
+  }
   return result;
 }
 

@@ -1,0 +1,25 @@
+// Small helpers for writing rules: recognising calls of a primitive and building replacements.
+#pragma once
+
+#include "core/Expr.h"
+
+namespace tessera::rewrite {
+
+// Is `e` a call whose function has the given kind?
+bool is_call_of(const Expr& e, NodeKind kind);
+// A call of a high-level Map (kind Map) whose function computes something.
+bool is_computing_map_call(const Expr& e);
+// The single argument of a one-argument call.
+const Expr& arg0(const Expr& call);
+// f $ x
+Expr call1(Expr f, Expr x);
+// p => f(g(p)): the composition of two one-argument functions (g first).
+Expr compose2(const Expr& f, const Expr& g);
+// Does `e` mention the parameter node?
+bool mentions(const Expr& e, const Node* param);
+// n nested high-level Maps around f: Map(Map(...f...)).
+Expr map_n(int n, Expr f);
+// How many high-level Maps are nested directly: Map(Map(f)) -> 2, with f returned.
+int map_depth(const Expr& f, Expr* innermost);
+
+} // namespace tessera::rewrite

@@ -1,0 +1,87 @@
+#include "rewrite/Rule.h"
+
+#include <nlohmann/json.hpp>
+
+#include "core/Error.h"
+#include "core/Json.h"
+#include "core/Printer.h"
+
+namespace tessera::rewrite {
+
+std::string describe(const Step& step) {
+  std::string s = step.rule + " at [";
+  for (std::size_t i = 0; i < step.position.size(); ++i)
+    s += (i ? "," : "") + std::to_string(step.position[i]);
+  s += "]";
+  if (!step.params.empty()) {
+    s += " {";
+    bool first = true;
+    for (const auto& [k, v] : step.params) {
+      s += cat(first ? "" : ", ", k, "=", v);
+      first = false;
+    }
+    s += "}";
+  }
+  return s;
+}
+
+nlohmann::json to_json(const Variant& variant) {
+  nlohmann::json history = nlohmann::json::array();
+  for (const auto& s : variant.history)
+    history.push_back({{"rule", s.rule}, {"position", s.position}, {"params", s.params}});
+  return {{"program", print(variant.program)},
+          {"expr", expr_to_json(variant.program)},
+          {"history", history}};
+}
+
+Expr node_at(const Expr& program, const Position& position) {
+  Expr cur = program;
+  for (int i : position) {
+    if (i < 0 || i >= static_cast<int>(cur->children.size()))
+      user_error(cat("position does not exist in the program (child ", i, " of a ",
+                     kind_name(cur->kind), " with ", cur->children.size(), " children)"));
+    cur = cur->children[static_cast<std::size_t>(i)];
+  }
+  return cur;
+}
+
+Expr replace_at(const Expr& program, const Position& position, const Expr& replacement) {
+  if (position.empty()) return replacement;
+  std::vector<Expr> children = program->children;
+  int i = position.front();
+  if (i < 0 || i >= static_cast<int>(children.size()))
+    user_error("position does not exist in the program");
+  children[static_cast<std::size_t>(i)] =
+      replace_at(children[static_cast<std::size_t>(i)], Position(position.begin() + 1, position.end()),
+                 replacement);
+  return with_children(program, std::move(children));
+}
+
+Expr replay(const Expr& program, const std::vector<Step>& history, const std::vector<Rule>& rules,
+            const RuleContext& context) {
+  Expr cur = program;
+  for (const auto& step : history) {
+    const Rule* rule = nullptr;
+    for (const auto& r : rules)
+      if (r.name == step.rule) rule = &r;
+    if (!rule) user_error(cat("replay: unknown rule '", step.rule, "'"));
+    TypeChecker types;
+    types.apply(cur, input_types(cur));
+    RuleContext ctx = context;
+    ctx.types = &types;
+    RuleResult result = rule->apply(node_at(cur, step.position), ctx);
+    bool found = false;
+    for (const auto& alt : result.alternatives)
+      if (alt.params == step.params) {
+        cur = replace_at(cur, step.position, alt.replacement);
+        found = true;
+        break;
+      }
+    if (!found)
+      user_error(cat("replay: ", describe(step), " does not apply",
+                     result.why_not.empty() ? "" : ": " + result.why_not));
+  }
+  return cur;
+}
+
+} // namespace tessera::rewrite

@@ -1,0 +1,18 @@
+// The rule catalog, by family. Each family lives in its own file.
+#pragma once
+
+#include <vector>
+
+#include "rewrite/Rule.h"
+
+namespace tessera::rewrite {
+
+std::vector<Rule> algebra_rules();  // split-join, fusion, fission, cancellations, movement
+std::vector<Rule> tiling_rules();   // slide tiling (overlapped tiling), n-D tiling
+std::vector<Rule> lowering_rules(); // Map -> MapGlb/MapWrg+MapLcl/MapSeq, Reduce -> ReduceSeq
+// Everything above.
+std::vector<Rule> all_rules();
+// The high-level rules used to enumerate variants before lowering.
+std::vector<Rule> exploration_rules();
+
+} // namespace tessera::rewrite

@@ -1,0 +1,128 @@
+// Tiling rules.
+//
+//   slide-tiling (overlapped tiling, 1-D):
+//     Slide(n, s) $ x -> Join $ Map(Slide(n, s)) $ Slide(u + n - s, u) $ x
+//     when s | u and u | (L - n + s): tiles of u/s windows that overlap by n - s elements.
+//   tile-nd (split-join in d dimensions, d >= 2):
+//     Map^d(f) $ x -> untile_d $ Map^d(Map^d(f)) $ tile_d(k) $ x      k divides every extent
+//   overlapped-tiling-nd (d >= 1): the neighbourhoods of a tile come from one input tile with a
+//   halo, which the lowering can stage in local memory:
+//     Map^d(f) $ SlideND(n, 1) $ x
+//       -> untile_d $ Map^d(t => Map^d(f) $ SlideND(n, 1) $ t) $ SlideND(k + n - 1, k) $ x
+#include "core/Error.h"
+#include "core/Substitute.h"
+#include "rewrite/Pattern.h"
+#include "rewrite/Shapes.h"
+#include "rewrite/rules/Rules.h"
+
+namespace tessera::rewrite {
+
+namespace {
+
+RuleResult slide_tiling(const Expr& e, const RuleContext& ctx) {
+  if (!is_call_of(e, NodeKind::Slide)) return RuleResult::none("");
+  const ArithExpr& n = e->callee()->sizes[0];
+  const ArithExpr& s = e->callee()->sizes[1];
+  const ArithExpr& L = ctx.type_of(arg0(e)).length();
+  RuleResult r;
+  for (int64_t u : ctx.tile_sizes) {
+    if (prove_divisible(u, s) != Truth::Yes || prove_divisible(L - n + s, u) != Truth::Yes ||
+        prove_lt(u + n - s, L) != Truth::Yes)
+      continue;
+    Expr tiles = call1(make_slide(u + n - s, u), arg0(e));
+    Expr windows = call1(make_map(MapKind::Map, 0, e->callee()), tiles);
+    r.alternatives.push_back({call1(make_join(), windows), {{"tile", u}}});
+  }
+  if (r.alternatives.empty()) r.why_not = "no candidate tile fits the windows exactly";
+  return r;
+}
+
+// The extents of the d outer levels of a value's type.
+std::vector<ArithExpr> outer_extents(const Type& t, int d) {
+  std::vector<ArithExpr> ext;
+  const Type* cur = &t;
+  for (int i = 0; i < d && cur->is_array(); ++i, cur = &cur->element()) ext.push_back(cur->length());
+  return ext;
+}
+
+bool divides_all(int64_t k, const std::vector<ArithExpr>& extents) {
+  for (const auto& n : extents)
+    if (prove_divisible(n, k) != Truth::Yes || prove_lt(k, n) != Truth::Yes) return false;
+  return true;
+}
+
+RuleResult tile_nd(const Expr& e, const RuleContext& ctx) {
+  if (!is_computing_map_call(e)) return RuleResult::none("");
+  Expr f;
+  int d = map_depth(e->callee(), &f);
+  if (d < 2) return RuleResult::none("");
+  d = std::min(d, 3);
+  // The function under d maps (deeper maps stay inside it).
+  Expr body = e->callee();
+  for (int i = 0; i < d; ++i) body = body->children[0];
+  auto extents = outer_extents(ctx.type_of(arg0(e)), d);
+  RuleResult r;
+  for (int64_t k : ctx.tile_sizes) {
+    if (!divides_all(k, extents)) continue;
+    Expr computed = call1(map_nest(d, map_nest(d, body)), tile_expr(d, k, arg0(e)));
+    r.alternatives.push_back({untile_expr(d, computed), {{"dims", d}, {"tile", k}}});
+  }
+  if (r.alternatives.empty()) r.why_not = "no candidate tile divides every extent";
+  return r;
+}
+
+// Finds x and n such that `a` is SlideND(n, 1) $ x over d levels: walks down the chain of
+// layout calls and tries each value below a Slide as the base.
+bool match_slide_nd(const Expr& a, int d, Expr* x, ArithExpr* n) {
+  std::optional<ArithExpr> size;
+  Expr cur = a;
+  while (cur->kind == NodeKind::Call && cur->children.size() == 2 && is_layout_only(cur->callee())) {
+    Expr inner;
+    map_depth(cur->callee(), &inner);
+    if (inner->kind == NodeKind::Slide) size = inner->sizes[0];
+    cur = arg0(cur);
+    if (size && structurally_equal(slide_nd_expr(d, *size, 1, cur), a)) {
+      *x = cur;
+      *n = *size;
+      return true;
+    }
+  }
+  return false;
+}
+
+RuleResult overlapped_tiling_nd(const Expr& e, const RuleContext& ctx) {
+  if (!is_computing_map_call(e)) return RuleResult::none("");
+  Expr f;
+  int d = std::min(map_depth(e->callee(), &f), 3);
+  Expr body = e->callee();
+  for (int i = 0; i < d; ++i) body = body->children[0];
+  Expr x;
+  ArithExpr n;
+  if (!match_slide_nd(arg0(e), d, &x, &n)) return RuleResult::none("");
+  auto extents = outer_extents(ctx.type_of(arg0(e)), d); // number of windows per dimension
+  RuleResult r;
+  for (int64_t k : ctx.tile_sizes) {
+    if (!divides_all(k, extents)) continue;
+    Expr t = make_param();
+    Expr per_tile =
+        make_lambda({t}, call1(map_nest(d, body), slide_nd_expr(d, n, 1, t)));
+    Expr computed = call1(map_nest(d, per_tile), slide_nd_expr(d, k + n - 1, k, x));
+    r.alternatives.push_back({untile_expr(d, computed), {{"dims", d}, {"tile", k}}});
+  }
+  if (r.alternatives.empty()) r.why_not = "no candidate tile divides the number of windows";
+  return r;
+}
+
+} // namespace
+
+std::vector<Rule> tiling_rules() {
+  return {
+      {"slide-tiling", "Slide(n,s) -> Join o Map(Slide(n,s)) o Slide(u+n-s, u)", slide_tiling},
+      {"tile-nd", "Map^d(f) -> untile o Map^d(Map^d(f)) o tile(k)", tile_nd},
+      {"overlapped-tiling-nd",
+       "Map^d(f) o SlideND(n,1) -> untile o Map^d(Map^d(f) o SlideND(n,1)) o SlideND(k+n-1,k)",
+       overlapped_tiling_nd},
+  };
+}
+
+} // namespace tessera::rewrite
