@@ -284,15 +284,14 @@ void Emitter::write(const Expr& e, const View& dest) {
   }
   const Expr& f = e->callee();
   auto args = e->call_args();
-  auto arg_type = [&](const Expr& a) { return types_.check(a); };
+  if (args.size() == 1 && is_layout_only(f)) {
+    // A rearrangement of the result: write the argument through the inverse view.
+    if (View through = output_view(f, dest, types_.check(args[0]))) {
+      write(args[0], through);
+      return;
+    }
+  }
   switch (f->kind) {
-  case NodeKind::Join: // arg element (i, j) lands at i*m + j of the destination
-    write(args[0], split_view(dest, arg_type(args[0]).element().length()));
-    return;
-  case NodeKind::Split: // arg element k lands at (k / m, k % m)
-    write(args[0], join_view(dest, f->sizes[0]));
-    return;
-  case NodeKind::Transpose: write(args[0], transpose_view(dest)); return;
   case NodeKind::Lambda: {
     auto params = f->params();
     for (std::size_t i = 0; i < params.size(); ++i) env_.insert_or_assign(params[i].get(), value(args[i]));
@@ -304,6 +303,25 @@ void Emitter::write(const Expr& e, const View& dest) {
   std::vector<Operand> operands;
   for (const auto& a : args) operands.push_back(value(a));
   apply_write(f, operands, dest);
+}
+
+// Where the argument of a rearrangement f is written so that f's result lands in dest:
+//   Join      arg element (i, j) -> dest[i*m + j]       Split(k)  arg element k -> dest[k/m][k%m]
+//   Transpose arg element (i, j) -> dest[j][i]          Map(g)    arg element i -> through g at dest[i]
+// Null when f has no such inverse (Slide, Pad, ...).
+View Emitter::output_view(const Expr& f, const View& dest, const Type& arg_type) {
+  switch (f->kind) {
+  case NodeKind::Join: return split_view(dest, arg_type.element().length());
+  case NodeKind::Split: return join_view(dest, f->sizes[0]);
+  case NodeKind::Transpose: return transpose_view(dest);
+  case NodeKind::Map: {
+    std::string var = fresh("v");
+    ArithExpr v = ArithExpr::var(var, 0, arg_type.length() - 1);
+    View inner = output_view(f->children[0], index_view(dest, v), arg_type.element());
+    return inner ? map_view(inner, var) : View();
+  }
+  default: return {};
+  }
 }
 
 void Emitter::apply_write(const Expr& f, const std::vector<Operand>& args, const View& dest) {
@@ -570,11 +588,16 @@ void Emitter::glb_body_with_interior(const std::function<void()>& body) {
     for (int r = 1; r <= 4 && best_guards > 0; ++r) {
       std::map<std::string, ArithExpr> interior;
       std::string condition;
+      bool empty = false;
       for (const auto& loop : glb_loops_) {
+        auto extent = loop.extent.as_constant();
+        if (extent && *extent - 1 - r < r) empty = true; // no interior this narrow
+        if (empty) break;
         interior[loop.var_name] = ArithExpr::var(loop.var_name, r, loop.extent - 1 - r);
         condition += cat(condition.empty() ? "" : " && ", loop.var_name, " >= ", r, " && ",
                          loop.var_name, " < ", printer_.arith(loop.extent - r));
       }
+      if (empty) break;
       int guards = 0;
       std::string inner = emit(interior, guards);
       if (r > 1 && guards >= best_guards) break; // a wider margin removes nothing more

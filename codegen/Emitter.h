@@ -44,6 +44,7 @@ private:
   Operand value(const Expr& e);
   Operand apply_value(const Expr& f, const std::vector<Operand>& args);
   void write(const Expr& e, const View& dest);
+  View output_view(const Expr& f, const View& dest, const Type& arg_type);
   void apply_write(const Expr& f, const std::vector<Operand>& args, const View& dest);
 
   // ---- computing primitives

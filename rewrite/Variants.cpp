@@ -128,8 +128,9 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
       if (structurally_equal(s, lowered)) return;
     try {
       codegen::generate_kernel(lowered);
-    } catch (const Error&) {
+    } catch (const Error& e) {
       ++result.rejected_by_codegen;
+      ++result.rejection_reasons[e.what()];
       return;
     }
     seen.push_back(lowered);

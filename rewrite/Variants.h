@@ -11,6 +11,7 @@ struct LoweredVariants {
   std::vector<Variant> variants; // variants[0] is the default lowering (the baseline)
   EnumerationStats stats;
   std::size_t rejected_by_codegen = 0;
+  std::map<std::string, std::size_t> rejection_reasons; // code generator message -> count
 };
 
 LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& options = {});
