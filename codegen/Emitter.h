@@ -50,6 +50,7 @@ private:
   // ---- computing primitives
   void write_map(const Node& f, const Operand& in, const View& dest, const Type& result);
   void write_reduce(const Node& f, const Operand& in, const View& dest);
+  bool stream_windows(const Node& f, const Operand& in, const View& dest);
   void write_iterate(const Node& f, const Operand& in, const View& dest);
   void write_user_fun(const Node& f, const std::vector<Operand>& args, const View& dest);
   void copy(const Operand& src, const View& dest);
@@ -93,6 +94,7 @@ private:
   std::vector<std::string> local_decls_;
   std::set<std::string> preamble_; // work-item index declarations
   std::set<std::string> pending_declarations_; // private scalars not yet declared
+  std::set<std::string> taken_names_;          // the kernel's and its arguments' names
   int64_t local_bytes_ = 0;
   LaunchConfig launch_;
   std::array<bool, 3> glb_used_{false, false, false};

@@ -107,6 +107,19 @@ std::vector<Mapping> mappings_for(int d) {
           {glb_seq, false, "coarsened"}};
 }
 
+// Streaming (stream-nd): a 2-D grid of work-items around the marching map, which is
+// sequential; dimension 0 walks x (columns x segments in 2-D, y x x in 3-D).
+std::vector<Mapping> stream_mappings(int d) {
+  if (d == 2) return {{{{MapKind::Glb, 0}, {MapKind::Glb, 1}, {MapKind::Seq, 0}}, false, "streaming"}};
+  return {{{{MapKind::Glb, 1}, {MapKind::Glb, 0}, {MapKind::Seq, 0}}, false, "streaming"}};
+}
+
+bool streamed(const Variant& v) {
+  for (const auto& s : v.history)
+    if (s.rule == "stream-nd") return true;
+  return false;
+}
+
 int tiled_dims(const Variant& v) {
   for (auto it = v.history.rbegin(); it != v.history.rend(); ++it) {
     auto d = it->params.find("dims");
@@ -138,8 +151,13 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
     result.variants.push_back({lowered, std::move(history)});
   };
   for (const auto& v : high.variants) {
-    keep(lower_default(v.program), v.history, "global");
     int d = tiled_dims(v);
+    if (streamed(v)) {
+      for (const auto& m : stream_mappings(d))
+        if (Expr mapped = apply_mapping(v.program, m)) keep(mapped, v.history, m.name);
+      continue;
+    }
+    keep(lower_default(v.program), v.history, "global");
     if (d == 0) continue;
     for (const auto& m : mappings_for(d))
       if (Expr mapped = apply_mapping(v.program, m)) keep(mapped, v.history, m.name);

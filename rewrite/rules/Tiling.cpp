@@ -113,6 +113,58 @@ RuleResult overlapped_tiling_nd(const Expr& e, const RuleContext& ctx) {
   return r;
 }
 
+// stream-nd: a work-item marches along the outermost dimension over a sequence of windows,
+// which the code generator turns into a window rotated in private memory (each element loaded
+// once). Neighbouring work-items take neighbouring columns, so their loads coalesce.
+//  2-D (column marching, segments of c rows per work-item):
+//    Map^2(f) $ Slide2D(n,1) $ x
+//      -> Transpose $ Map(Join) $ Map(col => Map(seg => Map(f) $ Slide(n,1) $ seg)
+//                                              $ Slide(c+n-1, c) $ col)
+//           $ Transpose $ Map(row => Slide(n,1) $ row) $ x
+//  3-D (2.5-D: a 2-D grid of work-items marching along z):
+//    Map^3(f) $ Slide3D(n,1) $ x
+//      -> Transpose $ Map(Transpose) $ Map(Map(col => Map(f) $ Slide(n,1) $ col))
+//           $ Map(Transpose) $ Transpose $ Map(plane => Slide2D(n,1) $ plane) $ x
+RuleResult stream_nd(const Expr& e, const RuleContext& ctx) {
+  if (!is_computing_map_call(e)) return RuleResult::none("");
+  Expr f;
+  int d = map_depth(e->callee(), &f);
+  if (d != 2 && d != 3) return RuleResult::none("");
+  Expr x;
+  ArithExpr n;
+  if (!match_slide_nd(arg0(e), d, &x, &n)) return RuleResult::none("");
+  RuleResult r;
+  if (d == 3) {
+    Expr plane = make_param();
+    Expr planes = call1(make_map(MapKind::Map, 0, make_lambda({plane}, slide_nd_expr(2, n, 1, plane))), x);
+    Expr columns = call1(make_map(MapKind::Map, 0, make_transpose()), call1(make_transpose(), planes));
+    Expr col = make_param();
+    Expr march = make_lambda({col}, call1(make_map(MapKind::Map, 0, f), call1(make_slide(n, 1), col)));
+    Expr computed = call1(map_nest(2, march), columns);
+    Expr out = call1(make_transpose(), call1(make_map(MapKind::Map, 0, make_transpose()), computed));
+    r.alternatives.push_back({out, {{"dims", 3}}});
+    return r;
+  }
+  const ArithExpr& height = ctx.type_of(arg0(e)).length(); // outputs per column
+  Expr row = make_param();
+  Expr rows = call1(make_map(MapKind::Map, 0, make_lambda({row}, slide_nd_expr(1, n, 1, row))), x);
+  Expr columns = call1(make_transpose(), rows); // [x][y'] of horizontal neighbourhoods
+  for (int64_t c : ctx.tile_sizes) {
+    if (prove_divisible(height, c) != Truth::Yes) continue;
+    Expr seg = make_param();
+    Expr march =
+        make_lambda({seg}, call1(make_map(MapKind::Map, 0, f), call1(make_slide(n, 1), seg)));
+    Expr col = make_param();
+    Expr per_column = make_lambda(
+        {col}, call1(make_map(MapKind::Map, 0, march), call1(make_slide(c + n - 1, c), col)));
+    Expr computed = call1(make_map(MapKind::Map, 0, per_column), columns);
+    Expr out = call1(make_transpose(), call1(make_map(MapKind::Map, 0, make_join()), computed));
+    r.alternatives.push_back({out, {{"dims", 2}, {"segment", c}}});
+  }
+  if (r.alternatives.empty()) r.why_not = "no candidate segment length divides the column";
+  return r;
+}
+
 } // namespace
 
 std::vector<Rule> tiling_rules() {
@@ -122,6 +174,8 @@ std::vector<Rule> tiling_rules() {
       {"overlapped-tiling-nd",
        "Map^d(f) o SlideND(n,1) -> untile o Map^d(Map^d(f) o SlideND(n,1)) o SlideND(k+n-1,k)",
        overlapped_tiling_nd},
+      {"stream-nd", "Map^d(f) o SlideND(n,1) -> work-items marching along one dimension",
+       stream_nd},
   };
 }
 
