@@ -147,6 +147,63 @@ Execution execute(runtime::Session& session, const codegen::Kernel& kernel,
   return run;
 }
 
+namespace {
+std::vector<std::size_t> evaluate_all(const std::array<ArithExpr, 3>& e, int dims,
+                                      const std::map<std::string, int64_t>& sizes) {
+  std::vector<std::size_t> v;
+  for (int d = 0; d < dims; ++d) v.push_back(static_cast<std::size_t>(e[d].evaluate(sizes)));
+  return v;
+}
+} // namespace
+
+FlatExecution execute_flat(runtime::Session& session, const codegen::Kernel& kernel,
+                           const std::vector<const std::vector<float>*>& inputs,
+                           const std::map<std::string, int64_t>& sizes,
+                           runtime::TimingOptions timing) {
+  std::vector<Buffer<float>> buffers;
+  buffers.reserve(kernel.params.size());
+  std::vector<KernelArg> args;
+  std::size_t next_input = 0;
+  std::size_t out_buffer = 0;
+  for (const auto& p : kernel.params) {
+    if (p.role != codegen::KernelParam::Size && p.element != ScalarKind::F32)
+      user_error(cat("execute_flat runs f32 kernels; '", p.name, "' is ", to_string(p.element)));
+    switch (p.role) {
+    case codegen::KernelParam::Input: {
+      if (next_input >= inputs.size())
+        user_error(cat("kernel ", kernel.name, " takes more inputs than the ", inputs.size(), " given"));
+      const auto* host = inputs[next_input++];
+      auto expected = static_cast<std::size_t>(p.element_count.evaluate(sizes));
+      if (host->size() != expected)
+        user_error(cat("input '", p.name, "' needs ", expected, " values, got ", host->size()));
+      args.push_back(buffers.emplace_back(session, *host));
+      break;
+    }
+    case codegen::KernelParam::Output:
+      out_buffer = buffers.size();
+      args.push_back(buffers.emplace_back(
+          session, static_cast<std::size_t>(p.element_count.evaluate(sizes))));
+      break;
+    case codegen::KernelParam::Size:
+      args.push_back(KernelArg(static_cast<int32_t>(sizes.at(p.name))));
+      break;
+    }
+  }
+  auto global = evaluate_all(kernel.launch.global, kernel.launch.dims, sizes);
+  std::vector<std::size_t> local;
+  bool any_local = false;
+  for (int d = 0; d < kernel.launch.dims; ++d) any_local |= kernel.launch.local[d] > 0;
+  if (any_local)
+    for (int d = 0; d < kernel.launch.dims; ++d)
+      local.push_back(static_cast<std::size_t>(std::max<int64_t>(1, kernel.launch.local[d])));
+  auto built = session.build_kernel(kernel.source, kernel.name);
+  FlatExecution run;
+  run.timing = runtime::time_kernel(session, built, args, runtime::Range::of(global),
+                                    runtime::Range::of(local), timing);
+  run.output = buffers[out_buffer].read();
+  return run;
+}
+
 double max_relative_error(const Data& result, const Data& reference) {
   auto a = result.flatten(), b = reference.flatten();
   if (a.size() != b.size())

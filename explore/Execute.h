@@ -11,6 +11,7 @@
 #include "codegen/Kernel.h"
 #include "core/Data.h"
 #include "explore/runtime/Session.h"
+#include "explore/runtime/Timing.h"
 
 namespace tessera::explore {
 
@@ -22,6 +23,17 @@ struct Execution {
 
 Execution execute(runtime::Session& session, const codegen::Kernel& kernel,
                   const std::vector<Data>& inputs);
+
+// Runs an f32 kernel on flat host arrays (row-major), for sizes where Data would be too big:
+// warm-up launches, then the median of repeated launches. Size variables must be given.
+struct FlatExecution {
+  std::vector<float> output;
+  runtime::Timing timing;
+};
+FlatExecution execute_flat(runtime::Session& session, const codegen::Kernel& kernel,
+                           const std::vector<const std::vector<float>*>& inputs,
+                           const std::map<std::string, int64_t>& sizes,
+                           runtime::TimingOptions timing = {});
 
 // Largest absolute difference relative to max(1, |reference|) over all scalars; throws Error
 // when the shapes differ.

@@ -1,0 +1,261 @@
+// Stencil benchmark: tessera's variants of a catalog stencil against baselines measured in the
+// same run: the device's copy bandwidth, a hand-written OpenCL kernel (j2d5pt, j3d7pt), a plain
+// C++ loop on the host, and tessera's plain MapGlb lowering.
+//
+//   ./build/bench/stencil_bench [--device SPEC] [--json FILE] [--tiles 8,16,32] j2d5pt=2048x2048 ...
+//
+// GB/s counts the bytes one sweep must move: every input read once and the output written once.
+// Every variant's output is compared with the plain lowering's (itself compared with the
+// hand-written kernel where there is one); a mismatch is reported, never timed as a success.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "codegen/Kernel.h"
+#include "core/Error.h"
+#include "core/Printer.h"
+#include "explore/Execute.h"
+#include "explore/runtime/Bandwidth.h"
+#include "explore/runtime/Launch.h"
+#include "explore/runtime/Session.h"
+#include "explore/runtime/Timing.h"
+#include "rewrite/Variants.h"
+#include "stencils/Catalog.h"
+
+using namespace tessera;
+
+namespace {
+
+// ---- hand-written baselines: one work-item per point, clamped indices --------------------
+
+const char* kJ2d5pt = R"(
+__kernel void j2d5pt_hand(const __global float* restrict x, __global float* restrict out,
+                          const int H, const int W) {
+  const int j = get_global_id(0), i = get_global_id(1);
+  const int n = max(i - 1, 0), s = min(i + 1, H - 1), w = max(j - 1, 0), e = min(j + 1, W - 1);
+  out[i * W + j] = (5.0f * x[n * W + j] + 12.0f * x[i * W + w] + 15.0f * x[i * W + j] +
+                    5.0f * x[s * W + j] + 12.0f * x[i * W + e]) / 118.0f;
+})";
+
+const char* kJ3d7pt = R"(
+__kernel void j3d7pt_hand(const __global float* restrict x, __global float* restrict out,
+                          const int D, const int H, const int W) {
+  const int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
+  const long plane = (long)H * W;
+  const long c = k * plane + (long)j * W + i;
+  const float e = x[c - i + min(i + 1, W - 1)], w = x[c - i + max(i - 1, 0)];
+  const float s = x[c + ((long)min(j + 1, H - 1) - j) * W], n = x[c + ((long)max(j - 1, 0) - j) * W];
+  const float b = x[c + ((long)min(k + 1, D - 1) - k) * plane];
+  const float f = x[c + ((long)max(k - 1, 0) - k) * plane];
+  out[c] = 0.161f * e + 0.162f * w + 0.163f * s + 0.164f * n + 0.165f * b + 0.166f * f - 1.67f * x[c];
+})";
+
+// The same stencils as plain C++ loops (single-threaded), for the host baseline.
+void j2d5pt_loop(const std::vector<float>& x, std::vector<float>& out, int H, int W) {
+  for (int i = 0; i < H; ++i)
+    for (int j = 0; j < W; ++j) {
+      int n = std::max(i - 1, 0), s = std::min(i + 1, H - 1), w = std::max(j - 1, 0),
+          e = std::min(j + 1, W - 1);
+      out[i * W + j] = (5.0f * x[n * W + j] + 12.0f * x[i * W + w] + 15.0f * x[i * W + j] +
+                        5.0f * x[s * W + j] + 12.0f * x[i * W + e]) / 118.0f;
+    }
+}
+
+void j3d7pt_loop(const std::vector<float>& x, std::vector<float>& out, int D, int H, int W) {
+  auto at = [&](int k, int j, int i) { return x[(static_cast<std::size_t>(k) * H + j) * W + i]; };
+  for (int k = 0; k < D; ++k)
+    for (int j = 0; j < H; ++j)
+      for (int i = 0; i < W; ++i)
+        out[(static_cast<std::size_t>(k) * H + j) * W + i] =
+            0.161f * at(k, j, std::min(i + 1, W - 1)) + 0.162f * at(k, j, std::max(i - 1, 0)) +
+            0.163f * at(k, std::min(j + 1, H - 1), i) + 0.164f * at(k, std::max(j - 1, 0), i) +
+            0.165f * at(std::min(k + 1, D - 1), j, i) + 0.166f * at(std::max(k - 1, 0), j, i) -
+            1.67f * at(k, j, i);
+}
+
+struct Measurement {
+  std::string label, program;
+  double ms = 0, gbps = 0, fraction = 0;
+  bool ok = true;
+  std::string error;
+};
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+double max_error(const std::vector<float>& a, const std::vector<float>& b) {
+  double worst = 0;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    worst = std::max(worst, std::fabs(double(a[i]) - b[i]) / std::max(1.0, std::fabs(double(b[i]))));
+  return worst;
+}
+
+std::vector<int64_t> parse_extents(const std::string& text) {
+  std::vector<int64_t> e;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('x', start);
+    if (end == std::string::npos) end = text.size();
+    e.push_back(std::stoll(text.substr(start, end - start)));
+    start = end + 1;
+  }
+  return e;
+}
+
+std::string history_text(const rewrite::Variant& v) {
+  std::string s;
+  for (const auto& step : v.history) s += (s.empty() ? "" : "; ") + rewrite::describe(step);
+  return s.empty() ? "plain" : s;
+}
+
+nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, const std::string& name,
+                             const std::vector<int64_t>& extents, const std::vector<int64_t>& tiles) {
+  const auto& info = stencils::find_stencil(name);
+  std::vector<ArithExpr> ext(extents.begin(), extents.end());
+  Expr program = info.build(ext);
+  std::size_t cells = 1;
+  for (auto e : extents) cells *= static_cast<std::size_t>(e);
+  if (info.inputs != 1) user_error(name + ": the benchmark handles single-input stencils");
+  double bytes = 2.0 * 4.0 * static_cast<double>(cells);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> dist(-1.f, 1.f);
+  std::vector<float> x(cells);
+  for (auto& v : x) v = dist(rng);
+
+  std::printf("\n== %s %s: %zu cells, %.1f MB per sweep ==\n", name.c_str(),
+              [&] { std::string s; for (auto e : extents) s += (s.empty() ? "" : "x") + std::to_string(e); return s; }().c_str(),
+              cells, bytes / 1e6);
+  nlohmann::json out = {{"stencil", name}, {"extents", extents}, {"bytes_per_sweep", bytes}};
+  runtime::TimingOptions timing{2, 7};
+  auto record = [&](Measurement m) {
+    m.gbps = m.ok ? bytes / (m.ms * 1e6) : 0;
+    m.fraction = m.gbps / copy_gbps;
+    std::printf("  %-62s %9.3f ms %8.1f GB/s %6.1f%% of copy%s\n", m.label.substr(0, 62).c_str(),
+                m.ms, m.gbps, 100 * m.fraction, m.ok ? "" : ("  FAILED: " + m.error).c_str());
+    out["measurements"].push_back({{"label", m.label}, {"program", m.program}, {"ms", m.ms},
+                                   {"gbps", m.gbps}, {"fraction_of_copy", m.fraction},
+                                   {"ok", m.ok}, {"error", m.error}});
+    return m;
+  };
+
+  // Host loop and hand-written kernel where we have them.
+  std::vector<float> reference;
+  if (name == "j2d5pt" || name == "j3d7pt") {
+    std::vector<float> host(cells);
+    auto t0 = std::chrono::steady_clock::now();
+    if (name == "j2d5pt") j2d5pt_loop(x, host, int(extents[0]), int(extents[1]));
+    else j3d7pt_loop(x, host, int(extents[0]), int(extents[1]), int(extents[2]));
+    Measurement loop{"plain C++ loop (host, 1 thread)", "", seconds_since(t0) * 1e3};
+    double loop_ms = loop.ms;
+    record(loop);
+    runtime::Buffer<float> in(session, x), o(session, cells);
+    auto kernel = session.build_kernel(name == "j2d5pt" ? kJ2d5pt : kJ3d7pt, name + "_hand");
+    std::vector<runtime::KernelArg> args{in, o};
+    runtime::Range global;
+    if (name == "j2d5pt") {
+      args.push_back(int32_t(extents[0]));
+      args.push_back(int32_t(extents[1]));
+      global = runtime::Range(extents[1], extents[0]);
+    } else {
+      for (auto e : extents) args.push_back(int32_t(e));
+      global = runtime::Range(extents[2], extents[1], extents[0]);
+    }
+    auto t = runtime::time_kernel(session, kernel, args, global, {}, timing);
+    reference = o.read();
+    Measurement hand{"hand-written OpenCL kernel", "", t.median_ms};
+    hand.ok = max_error(reference, host) <= 1e-5;
+    if (!hand.ok) hand.error = "differs from the host loop";
+    out["hand_ms"] = record(hand).ms;
+    out["host_loop_ms"] = loop_ms;
+  }
+
+  rewrite::EnumerateOptions options;
+  options.depth = 1;
+  options.tile_sizes = tiles;
+  auto variants = rewrite::lowered_variants(program, options);
+  std::printf("  %zu variants (%s)\n", variants.variants.size(), variants.stats.summary().c_str());
+  std::map<std::string, int64_t> sizes;
+  std::vector<float> baseline_out;
+  double baseline_ms = 0, best_ms = 1e30;
+  std::string best_label;
+  for (std::size_t i = 0; i < variants.variants.size(); ++i) {
+    const auto& v = variants.variants[i];
+    Measurement m{cat("v", i, " ", history_text(v)), print(v.program)};
+    try {
+      auto kernel = codegen::generate_kernel(v.program);
+      auto run = explore::execute_flat(session, kernel, {&x}, sizes, timing);
+      m.ms = run.timing.median_ms;
+      const auto& check = i == 0 ? reference : baseline_out;
+      if (!check.empty()) {
+        double err = max_error(run.output, check);
+        if (err > 1e-4) {
+          m.ok = false;
+          m.error = cat("max relative difference ", err);
+        }
+      }
+      if (i == 0) {
+        baseline_out = run.output;
+        baseline_ms = m.ms;
+      }
+    } catch (const Error& e) {
+      m.ok = false;
+      m.error = e.what();
+    }
+    record(m);
+    if (m.ok && m.ms < best_ms) {
+      best_ms = m.ms;
+      best_label = m.label;
+    }
+  }
+  std::printf("  best: %s\n  best vs plain MapGlb lowering: %.2fx; best %.1f GB/s = %.1f%% of copy\n",
+              best_label.c_str(), baseline_ms / best_ms, bytes / (best_ms * 1e6),
+              100 * bytes / (best_ms * 1e6) / copy_gbps);
+  if (out.contains("hand_ms"))
+    std::printf("  best vs hand-written kernel: %.2fx\n", out["hand_ms"].get<double>() / best_ms);
+  out["baseline_ms"] = baseline_ms;
+  out["best_ms"] = best_ms;
+  out["best"] = best_label;
+  return out;
+}
+
+} // namespace
+
+int main(int argc, char** argv) try {
+  std::string device, json_path;
+  std::vector<int64_t> tiles{8, 16, 32, 64};
+  std::vector<std::pair<std::string, std::vector<int64_t>>> runs;
+  for (int a = 1; a < argc; ++a) {
+    std::string arg = argv[a];
+    if (arg == "--device" && a + 1 < argc) device = argv[++a];
+    else if (arg == "--json" && a + 1 < argc) json_path = argv[++a];
+    else if (arg == "--tiles" && a + 1 < argc) {
+      tiles.clear();
+      for (auto t : parse_extents(std::string(argv[++a]) + "")) tiles.push_back(t);
+    } else if (arg.find('=') != std::string::npos)
+      runs.push_back({arg.substr(0, arg.find('=')), parse_extents(arg.substr(arg.find('=') + 1))});
+    else
+      user_error("usage: stencil_bench [--device SPEC] [--json FILE] [--tiles AxBx..] NAME=AxB ...");
+  }
+  if (runs.empty()) runs = {{"j2d5pt", {1024, 1024}}, {"j3d7pt", {128, 128, 128}}};
+  auto session = runtime::Session::from_env(device);
+  auto copy = runtime::measure_copy_bandwidth(session, std::size_t{256} << 20);
+  std::printf("device: %s\ncopy bandwidth: %.1f GB/s (bytes read + written)\n",
+              session.device().description().c_str(), copy.gb_per_s);
+  nlohmann::json report = {{"device", session.device().description()}, {"copy_gbps", copy.gb_per_s}};
+  for (const auto& [name, extents] : runs)
+    report["stencils"].push_back(bench_stencil(session, copy.gb_per_s, name, extents, tiles));
+  if (!json_path.empty()) std::ofstream(json_path) << report.dump(2) << "\n";
+  return 0;
+} catch (const tessera::Error& e) {
+  std::fprintf(stderr, "error: %s\n", e.what());
+  return 2;
+}
