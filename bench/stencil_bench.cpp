@@ -8,6 +8,7 @@
 // Every variant's output is compared with the plain lowering's (itself compared with the
 // hand-written kernel where there is one); a mismatch is reported, never timed as a success.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -139,7 +140,7 @@ nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, const 
   auto record = [&](Measurement m) {
     m.gbps = m.ok ? bytes / (m.ms * 1e6) : 0;
     m.fraction = m.gbps / copy_gbps;
-    std::printf("  %-62s %9.3f ms %8.1f GB/s %6.1f%% of copy%s\n", m.label.substr(0, 62).c_str(),
+    std::printf("  %-78s %9.3f ms %8.1f GB/s %6.1f%% of copy%s\n", m.label.substr(0, 78).c_str(),
                 m.ms, m.gbps, 100 * m.fraction, m.ok ? "" : ("  FAILED: " + m.error).c_str());
     out["measurements"].push_back({{"label", m.label}, {"program", m.program}, {"ms", m.ms},
                                    {"gbps", m.gbps}, {"fraction_of_copy", m.fraction},
@@ -187,33 +188,49 @@ nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, const 
   std::vector<float> baseline_out;
   double baseline_ms = 0, best_ms = 1e30;
   std::string best_label;
+  // Variants whose work-group size is left to the implementation are also measured with a few
+  // explicit sizes (dimension 0 first).
+  const std::vector<std::array<int64_t, 3>> local_sizes = {{32, 8, 1}, {64, 4, 1}, {128, 1, 1},
+                                                           {256, 1, 1}};
   for (std::size_t i = 0; i < variants.variants.size(); ++i) {
     const auto& v = variants.variants[i];
-    Measurement m{cat("v", i, " ", history_text(v)), print(v.program)};
-    try {
-      auto kernel = codegen::generate_kernel(v.program);
-      auto run = explore::execute_flat(session, kernel, {&x}, sizes, timing);
-      m.ms = run.timing.median_ms;
-      const auto& check = i == 0 ? reference : baseline_out;
-      if (!check.empty()) {
-        double err = max_error(run.output, check);
-        if (err > 1e-4) {
-          m.ok = false;
-          m.error = cat("max relative difference ", err);
+    auto plain = codegen::generate_kernel(v.program);
+    bool tunable = plain.launch.local[0] == 0 && plain.launch.dims > 0;
+    for (std::size_t l = 0; l <= (tunable ? local_sizes.size() : 0); ++l) {
+      codegen::CodegenOptions options;
+      std::string label = cat("v", i, " ", history_text(v));
+      if (l > 0) {
+        options.local_size = local_sizes[l - 1];
+        for (int d = plain.launch.dims; d < 3; ++d) options.local_size[d] = 0;
+        if (plain.launch.dims == 1) options.local_size[1] = 0;
+        label += cat(" [local ", options.local_size[0], "x", options.local_size[1], "]");
+      }
+      Measurement m{label, print(v.program)};
+      try {
+        auto kernel = codegen::generate_kernel(v.program, options);
+        auto run = explore::execute_flat(session, kernel, {&x}, sizes, timing);
+        m.ms = run.timing.median_ms;
+        const auto& check = i == 0 && l == 0 ? reference : baseline_out;
+        if (!check.empty()) {
+          double err = max_error(run.output, check);
+          if (err > 1e-4) {
+            m.ok = false;
+            m.error = cat("max relative difference ", err);
+          }
         }
+        if (i == 0 && l == 0) {
+          baseline_out = run.output;
+          baseline_ms = m.ms;
+        }
+      } catch (const Error& e) {
+        m.ok = false;
+        m.error = e.what();
       }
-      if (i == 0) {
-        baseline_out = run.output;
-        baseline_ms = m.ms;
+      record(m);
+      if (m.ok && m.ms < best_ms) {
+        best_ms = m.ms;
+        best_label = m.label;
       }
-    } catch (const Error& e) {
-      m.ok = false;
-      m.error = e.what();
-    }
-    record(m);
-    if (m.ok && m.ms < best_ms) {
-      best_ms = m.ms;
-      best_label = m.label;
     }
   }
   std::printf("  best: %s\n  best vs plain MapGlb lowering: %.2fx; best %.1f GB/s = %.1f%% of copy\n",

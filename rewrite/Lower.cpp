@@ -61,8 +61,11 @@ struct Lowerer {
   }
 
   // Only the value the program returns keeps the global dimensions; arguments are data.
+  // Rearrangements of the result (Join, Transpose, ...) pass them on to what they rearrange.
   Expr value(const Expr& e, int glb_dims_left) {
     if (e->kind != NodeKind::Call) return e;
+    if (e->children.size() == 2 && is_layout_only(e->callee()))
+      return with_children(e, {e->callee(), value(e->children[1], glb_dims_left)});
     std::vector<Expr> children{function(e->callee(), glb_dims_left)};
     for (const auto& a : e->call_args()) children.push_back(value(a, 0));
     return with_children(e, children);
@@ -78,7 +81,11 @@ Expr lower_sequential(const Expr& f) {
 
 Expr lower_default(const Expr& program) {
   if (program->kind != NodeKind::Lambda) user_error("lower_default expects a program (a lambda)");
-  Expr top = outermost_function(program->body());
+  Expr computed = program->body();
+  while (computed->kind == NodeKind::Call && computed->children.size() == 2 &&
+         is_layout_only(computed->callee()))
+    computed = computed->children[1];
+  Expr top = outermost_function(computed);
   int dims = top ? std::min(3, map_nesting(top)) : 0;
   Lowerer lowerer;
   return make_lambda(program->params(), lowerer.value(program->body(), dims));

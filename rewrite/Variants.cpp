@@ -157,8 +157,10 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
         if (Expr mapped = apply_mapping(v.program, m)) keep(mapped, v.history, m.name);
       continue;
     }
-    keep(lower_default(v.program), v.history, "global");
-    if (d == 0) continue;
+    if (d == 0) {
+      keep(lower_default(v.program), v.history, "global");
+      continue;
+    }
     for (const auto& m : mappings_for(d))
       if (Expr mapped = apply_mapping(v.program, m)) keep(mapped, v.history, m.name);
   }
