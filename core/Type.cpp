@@ -109,7 +109,14 @@ ArithExpr Type::scalar_count() const {
 std::string Type::to_string() const {
   switch (kind()) {
   case TypeKind::Scalar: return tessera::to_string(scalar_kind());
-  case TypeKind::Array: return "[" + element().to_string() + "]_" + length().to_string();
+  case TypeKind::Array: {
+    // A length that is not an atom is parenthesised: [f32]_(N + 2), not [f32]_N + 2.
+    const ArithExpr& n = length();
+    bool atom = n.kind() == ArithKind::Cst || n.kind() == ArithKind::Var ||
+                n.kind() == ArithKind::Min || n.kind() == ArithKind::Max;
+    std::string len = n.to_string();
+    return "[" + element().to_string() + "]_" + (atom ? len : "(" + len + ")");
+  }
   case TypeKind::Tuple: {
     std::string s = "{";
     for (std::size_t i = 0; i < elements().size(); ++i)

@@ -51,7 +51,7 @@ public:
   // Total number of scalars in a value of this type (tuples sum their members).
   ArithExpr scalar_count() const;
 
-  std::string to_string() const; // "[[f32]_M]_N", "{f32,i32}"
+  std::string to_string() const; // "[[f32]_M]_N", "[f32]_(N + 2)", "{f32,i32}"
   bool operator==(const Type& other) const;
   bool operator!=(const Type& other) const { return !(*this == other); }
 
