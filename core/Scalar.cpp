@@ -1,6 +1,8 @@
 #include "core/Scalar.h"
 
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -100,11 +102,124 @@ bool is_comparison(ScalarOp op) {
 
 bool is_logic(ScalarOp op) { return op == ScalarOp::And || op == ScalarOp::Or; }
 
+bool is_weak_literal(const ScalarExpr& e) {
+  return e.op() == ScalarOp::Const && e.is_weak();
+}
+
 // The kind a weak literal adopts next to an operand of kind `other`.
 ScalarKind weak_kind(const ScalarExpr& e, ScalarKind own, ScalarKind other) {
-  if (!(e.op() == ScalarOp::Const && e.is_weak())) return own;
+  if (!is_weak_literal(e))
+    return own;
   if (is_floating(own) && !is_floating(other)) return own; // 0.5 next to an int stays floating
+  // An integer literal next to a u8 or a bool stays i32: C promotes both to int anyway, and the
+  // literal must not be truncated to 8 bits (u * 300).
+  if (!is_floating(own) && (other == ScalarKind::U8 || other == ScalarKind::Bool))
+    return own;
   return other;
+}
+
+// The kinds at which the operands of `e` are used, given their own kinds: weak literals adopt
+// the kind of the other operands (of a binary operator, of the two branches of a select, of
+// the other arguments of a math function).
+std::vector<ScalarKind> operand_kinds(const ScalarExpr& e, std::vector<ScalarKind> k) {
+  const auto& a = e.args();
+  switch (e.op()) {
+  case ScalarOp::Param:
+  case ScalarOp::Const:
+  case ScalarOp::Neg:
+  case ScalarOp::Not:
+  case ScalarOp::Cast:
+    return k;
+  case ScalarOp::Select:
+    k[1] = weak_kind(a[1], k[1], k[2]);
+    k[2] = weak_kind(a[2], k[2], k[1]);
+    return k;
+  case ScalarOp::Call: {
+    // The common kind of the arguments that are not weak literals.
+    bool any = false;
+    ScalarKind strong = ScalarKind::Bool;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (!is_weak_literal(a[i])) {
+        strong = any ? promote(strong, k[i]) : k[i];
+        any = true;
+      }
+    if (any)
+      for (std::size_t i = 0; i < a.size(); ++i)
+        k[i] = weak_kind(a[i], k[i], strong);
+    return k;
+  }
+  default: { // binary operators
+    ScalarKind x = k[0], y = k[1];
+    k[0] = weak_kind(a[0], x, y);
+    k[1] = weak_kind(a[1], y, x);
+    return k;
+  }
+  }
+}
+
+// The result kind of `e` from the kinds its operands are used at (see operand_kinds); checks
+// the operand kinds of '%'.
+ScalarKind result_kind(const ScalarExpr& e, const std::vector<ScalarKind>& k,
+                       const std::string& context) {
+  switch (e.op()) {
+  case ScalarOp::Param:
+  case ScalarOp::Const:
+    internal_error("result_kind of a leaf");
+  case ScalarOp::Neg:
+    return promote(k[0], k[0]);
+  case ScalarOp::Not:
+    return ScalarKind::Bool;
+  case ScalarOp::Cast:
+    return e.cast_kind();
+  case ScalarOp::Call: {
+    ScalarKind r = k[0];
+    for (std::size_t i = 1; i < k.size(); ++i)
+      r = promote(r, k[i]);
+    return is_floating(r) ? r : ScalarKind::F32; // math on integers is done in float
+  }
+  case ScalarOp::Select:
+    return k[1] == k[2] ? k[1] : promote(k[1], k[2]);
+  default: // binary operators
+    if (e.op() == ScalarOp::Mod && (is_floating(k[0]) || is_floating(k[1])))
+      user_error(cat(context, ": '%' needs integer operands, got ", to_string(k[0]), " and ",
+                     to_string(k[1])));
+    if (is_comparison(e.op()) || is_logic(e.op()))
+      return ScalarKind::Bool;
+    return promote(k[0], k[1]);
+  }
+}
+
+// An integer result wrapped to `kind` like OpenCL C (two's complement).
+ScalarValue make_int(ScalarKind kind, int64_t value) {
+  ScalarValue v;
+  v.kind = kind;
+  switch (kind) {
+  case ScalarKind::I32:
+    v.bits = static_cast<int32_t>(static_cast<uint32_t>(value));
+    break;
+  case ScalarKind::U8:
+    v.bits = static_cast<int64_t>(static_cast<uint8_t>(value));
+    break;
+  case ScalarKind::Bool:
+    v.bits = value != 0 ? 1 : 0;
+    break;
+  case ScalarKind::F32:
+  case ScalarKind::F64:
+    return ScalarValue::make(kind, static_cast<double>(value));
+  }
+  return v;
+}
+
+// A double converted to an integer without undefined behaviour: NaN gives 0, values beyond the
+// int64 range saturate (OpenCL leaves out-of-range conversions implementation-defined).
+int64_t to_int64(double value) {
+  if (std::isnan(value))
+    return 0;
+  if (value >= 9.2e18)
+    return INT64_MAX;
+  if (value <= -9.2e18)
+    return INT64_MIN;
+  return static_cast<int64_t>(value);
 }
 
 } // namespace
@@ -116,9 +231,8 @@ ScalarValue ScalarValue::make(ScalarKind kind, double value) {
   case ScalarKind::F32: v.real = static_cast<double>(static_cast<float>(value)); break;
   case ScalarKind::F64: v.real = value; break;
   case ScalarKind::I32:
-    v.bits = static_cast<int32_t>(static_cast<uint32_t>(static_cast<int64_t>(value)));
-    break;
-  case ScalarKind::U8: v.bits = static_cast<int64_t>(value) & 0xff; break;
+  case ScalarKind::U8:
+    return make_int(kind, to_int64(value));
   case ScalarKind::Bool: v.bits = value != 0 ? 1 : 0; break;
   }
   return v;
@@ -178,7 +292,12 @@ ScalarExpr ScalarExpr::select(ScalarExpr cond, ScalarExpr a, ScalarExpr b) {
 
 ScalarExpr ScalarExpr::call(std::string function, std::vector<ScalarExpr> args) {
   int arity = math_function_arity(function);
-  if (arity < 0) user_error(cat("unknown math function '", function, "' in a user function"));
+  if (arity < 0) {
+    std::string known;
+    for (const auto& [name, n] : math_functions())
+      known += (known.empty() ? "" : ", ") + name;
+    user_error(cat("unknown math function '", function, "' (known: ", known, ")"));
+  }
   if (arity != static_cast<int>(args.size()))
     user_error(cat("math function '", function, "' takes ", arity, " argument(s), got ",
                    args.size()));
@@ -210,7 +329,6 @@ int math_function_arity(const std::string& name) {
 
 ScalarKind ScalarExpr::infer(const std::vector<ScalarKind>& params,
                              const std::string& context) const {
-  const auto& a = args();
   switch (op()) {
   case ScalarOp::Param:
     if (param_index() >= static_cast<int>(params.size()))
@@ -218,64 +336,67 @@ ScalarKind ScalarExpr::infer(const std::vector<ScalarKind>& params,
                      params.size(), " argument(s) are given"));
     return params[param_index()];
   case ScalarOp::Const: return value().kind;
-  case ScalarOp::Neg: {
-    ScalarKind k = a[0].infer(params, context);
-    return promote(k, k);
+  default:
+    break;
   }
-  case ScalarOp::Not: a[0].infer(params, context); return ScalarKind::Bool;
-  case ScalarOp::Cast: a[0].infer(params, context); return cast_kind();
-  case ScalarOp::Call: {
-    ScalarKind k = a[0].infer(params, context);
-    for (std::size_t i = 1; i < a.size(); ++i) k = promote(k, a[i].infer(params, context));
-    return is_floating(k) ? k : ScalarKind::F32; // math on integers is done in float
-  }
-  case ScalarOp::Select: {
-    a[0].infer(params, context);
-    ScalarKind x = a[1].infer(params, context), y = a[2].infer(params, context);
-    x = weak_kind(a[1], x, y);
-    y = weak_kind(a[2], y, x);
-    return x == y ? x : promote(x, y);
-  }
-  default: { // binary operators
-    ScalarKind x = a[0].infer(params, context), y = a[1].infer(params, context);
-    ScalarKind xx = weak_kind(a[0], x, y), yy = weak_kind(a[1], y, x);
-    if (op() == ScalarOp::Mod && (is_floating(xx) || is_floating(yy)))
-      user_error(cat(context, ": '%' needs integer operands, got ", to_string(xx), " and ",
-                     to_string(yy), " (use fmod-free formulations for floats)"));
-    if (is_comparison(op()) || is_logic(op())) return ScalarKind::Bool;
-    return promote(xx, yy);
-  }
-  }
+  std::vector<ScalarKind> k;
+  for (const auto& a : args())
+    k.push_back(a.infer(params, context));
+  return result_kind(*this, operand_kinds(*this, std::move(k)), context);
 }
 
 namespace {
 
+// Evaluates `e`; the kind of the value returned is the kind infer() gives (the body has been
+// checked by infer() once, so kinds are computed from the operands' values here). `kinds` are
+// the parameters' kinds, for typing the branch a select does not evaluate.
 ScalarValue eval_node(const ScalarExpr& e, const std::vector<ScalarValue>& params,
-                      const std::vector<ScalarKind>& kinds);
-
-// Evaluates a child and converts it to `kind` (what C does implicitly).
-ScalarValue as_kind(const ScalarValue& v, ScalarKind kind) {
-  return ScalarValue::make(kind, v.as_double());
-}
-
-ScalarValue eval_node(const ScalarExpr& e, const std::vector<ScalarValue>& params,
-                      const std::vector<ScalarKind>& kinds) {
+                      const std::vector<ScalarKind>& kinds, const std::string& context) {
+  auto fail = [&](const std::string& what) -> ScalarValue {
+    user_error(context.empty() ? what + " in a user function" : cat(context, ": ", what));
+  };
   const auto& a = e.args();
-  ScalarKind result = e.infer(kinds, "user function");
   switch (e.op()) {
   case ScalarOp::Param: return params[e.param_index()];
-  case ScalarOp::Const: return e.value();
-  case ScalarOp::Neg: return ScalarValue::make(result, -eval_node(a[0], params, kinds).as_double());
-  case ScalarOp::Not:
-    return ScalarValue::make(ScalarKind::Bool, eval_node(a[0], params, kinds).as_double() == 0);
-  case ScalarOp::Cast: return as_kind(eval_node(a[0], params, kinds), result);
+  case ScalarOp::Const:
+    return e.value();
   case ScalarOp::Select: {
-    bool c = eval_node(a[0], params, kinds).as_double() != 0;
-    return as_kind(eval_node(a[c ? 1 : 2], params, kinds), result);
+    ScalarValue c = eval_node(a[0], params, kinds, context);
+    bool taken = c.as_double() != 0;
+    ScalarValue v = eval_node(a[taken ? 1 : 2], params, kinds, context);
+    std::vector<ScalarKind> k = {ScalarKind::Bool, ScalarKind::Bool, ScalarKind::Bool};
+    k[taken ? 1 : 2] = v.kind;
+    k[taken ? 2 : 1] = a[taken ? 2 : 1].infer(kinds, context);
+    k = operand_kinds(e, std::move(k));
+    return ScalarValue::make(result_kind(e, k, context), v.as_double());
   }
+  default:
+    break;
+  }
+  std::vector<ScalarValue> v;
+  std::vector<ScalarKind> k;
+  for (const auto& arg : a) {
+    v.push_back(eval_node(arg, params, kinds, context));
+    k.push_back(v.back().kind);
+  }
+  k = operand_kinds(e, std::move(k));
+  ScalarKind result = result_kind(e, k, context);
+  switch (e.op()) {
+  case ScalarOp::Neg:
+    if (!is_floating(result))
+      return make_int(result, -v[0].bits);
+    return ScalarValue::make(result, -v[0].as_double());
+  case ScalarOp::Not:
+    return make_int(ScalarKind::Bool, v[0].as_double() == 0);
+  case ScalarOp::Cast:
+    if (!is_floating(v[0].kind))
+      return make_int(result, v[0].bits);
+    return ScalarValue::make(result, v[0].as_double());
   case ScalarOp::Call: {
+    // Every argument is converted to the result kind, as OpenCL's overloads do.
     std::vector<double> x;
-    for (const auto& arg : a) x.push_back(as_kind(eval_node(arg, params, kinds), result).real);
+    for (const auto& arg : v)
+      x.push_back(ScalarValue::make(result, arg.as_double()).real);
     const std::string& f = e.function();
     double r = f == "sqrt"    ? std::sqrt(x[0])
                : f == "exp"   ? std::exp(x[0])
@@ -292,38 +413,76 @@ ScalarValue eval_node(const ScalarExpr& e, const std::vector<ScalarValue>& param
   }
   default: break;
   }
-  // Binary operators: both operands are converted to the common kind first.
-  ScalarKind x = a[0].infer(kinds, "user function"), y = a[1].infer(kinds, "user function");
-  ScalarKind common = is_comparison(e.op()) || is_logic(e.op())
-                          ? promote(weak_kind(a[0], x, y), weak_kind(a[1], y, x))
-                          : result;
-  ScalarValue l = as_kind(eval_node(a[0], params, kinds), common);
-  ScalarValue r = as_kind(eval_node(a[1], params, kinds), common);
-  double p = l.as_double(), q = r.as_double();
-  bool integral = !is_floating(common);
+  // Binary operators: both operands are converted to the common kind first (the result kind,
+  // or for comparisons and logic the promoted operand kind).
+  ScalarKind common = is_comparison(e.op()) || is_logic(e.op()) ? promote(k[0], k[1]) : result;
+  if (!is_floating(common)) {
+    // Integer arithmetic in 64 bits, wrapped to 32 like OpenCL C (i32 operands cannot
+    // overflow int64 in +, -, *).
+    int64_t p =
+        make_int(common, is_floating(v[0].kind) ? to_int64(v[0].as_double()) : v[0].bits).bits;
+    int64_t q =
+        make_int(common, is_floating(v[1].kind) ? to_int64(v[1].as_double()) : v[1].bits).bits;
+    switch (e.op()) {
+    case ScalarOp::Add:
+      return make_int(result, p + q);
+    case ScalarOp::Sub:
+      return make_int(result, p - q);
+    case ScalarOp::Mul:
+      return make_int(result, p * q);
+    case ScalarOp::Div:
+      if (q == 0)
+        return fail(cat("integer division by zero (", p, " / ", q, ")"));
+      return make_int(result, p / q); // truncates, as C
+    case ScalarOp::Mod:
+      if (q == 0)
+        return fail(cat("integer modulo by zero (", p, " % ", q, ")"));
+      return make_int(result, p % q);
+    case ScalarOp::Lt:
+      return make_int(result, p < q);
+    case ScalarOp::Le:
+      return make_int(result, p <= q);
+    case ScalarOp::Gt:
+      return make_int(result, p > q);
+    case ScalarOp::Ge:
+      return make_int(result, p >= q);
+    case ScalarOp::Eq:
+      return make_int(result, p == q);
+    case ScalarOp::Ne:
+      return make_int(result, p != q);
+    case ScalarOp::And:
+      return make_int(result, p != 0 && q != 0);
+    case ScalarOp::Or:
+      return make_int(result, p != 0 || q != 0);
+    default:
+      internal_error("unhandled scalar operator");
+    }
+  }
+  double p = ScalarValue::make(common, v[0].as_double()).real;
+  double q = ScalarValue::make(common, v[1].as_double()).real;
   switch (e.op()) {
   case ScalarOp::Add: return ScalarValue::make(result, p + q);
   case ScalarOp::Sub: return ScalarValue::make(result, p - q);
   case ScalarOp::Mul:
-    if (integral) return ScalarValue::make(result, static_cast<double>(l.bits * r.bits));
     return ScalarValue::make(result, p * q);
   case ScalarOp::Div:
-    if (integral) {
-      if (r.bits == 0) user_error("integer division by zero in a user function");
-      return ScalarValue::make(result, static_cast<double>(l.bits / r.bits)); // truncates, as C
-    }
     return ScalarValue::make(result, p / q);
-  case ScalarOp::Mod:
-    if (r.bits == 0) user_error("integer modulo by zero in a user function");
-    return ScalarValue::make(result, static_cast<double>(l.bits % r.bits));
-  case ScalarOp::Lt: return ScalarValue::make(result, p < q);
-  case ScalarOp::Le: return ScalarValue::make(result, p <= q);
-  case ScalarOp::Gt: return ScalarValue::make(result, p > q);
-  case ScalarOp::Ge: return ScalarValue::make(result, p >= q);
-  case ScalarOp::Eq: return ScalarValue::make(result, p == q);
-  case ScalarOp::Ne: return ScalarValue::make(result, p != q);
-  case ScalarOp::And: return ScalarValue::make(result, p != 0 && q != 0);
-  case ScalarOp::Or: return ScalarValue::make(result, p != 0 || q != 0);
+  case ScalarOp::Lt:
+    return make_int(result, p < q);
+  case ScalarOp::Le:
+    return make_int(result, p <= q);
+  case ScalarOp::Gt:
+    return make_int(result, p > q);
+  case ScalarOp::Ge:
+    return make_int(result, p >= q);
+  case ScalarOp::Eq:
+    return make_int(result, p == q);
+  case ScalarOp::Ne:
+    return make_int(result, p != q);
+  case ScalarOp::And:
+    return make_int(result, p != 0 && q != 0);
+  case ScalarOp::Or:
+    return make_int(result, p != 0 || q != 0);
   default: internal_error("unhandled scalar operator");
   }
 }
@@ -331,9 +490,15 @@ ScalarValue eval_node(const ScalarExpr& e, const std::vector<ScalarValue>& param
 } // namespace
 
 ScalarValue ScalarExpr::evaluate(const std::vector<ScalarValue>& params) const {
+  return evaluate(params, "");
+}
+
+ScalarValue ScalarExpr::evaluate(const std::vector<ScalarValue>& params,
+                                 const std::string& context) const {
   std::vector<ScalarKind> kinds;
   for (const auto& p : params) kinds.push_back(p.kind);
-  return eval_node(*this, params, kinds);
+  infer(kinds, context.empty() ? "user function" : context); // checks the body once
+  return eval_node(*this, params, kinds, context);
 }
 
 std::string ScalarExpr::to_c(const std::vector<std::string>& names,
@@ -341,34 +506,48 @@ std::string ScalarExpr::to_c(const std::vector<std::string>& names,
   const auto& a = args();
   switch (op()) {
   case ScalarOp::Param: return names.at(param_index());
-  case ScalarOp::Const: {
-    if (!is_weak()) return value().to_string();
-    // A weak literal is printed in the type it adopted, so that float code stays float.
-    return ScalarValue::make(infer(kinds, "user function"), value().as_double()).to_string();
+  case ScalarOp::Const:
+    return value().to_string();
+  default:
+    break;
   }
+  // The kinds the operands are used at: a weak literal is printed in the kind it adopted, so
+  // that float code stays float.
+  std::vector<ScalarKind> own;
+  for (const auto& x : a)
+    own.push_back(x.infer(kinds, "user function"));
+  std::vector<ScalarKind> used = operand_kinds(*this, own);
+  auto operand = [&](std::size_t i, ScalarKind kind) {
+    const ScalarExpr& x = a[i];
+    if (is_weak_literal(x))
+      return ScalarValue::make(kind, x.value().as_double()).to_string();
+    return x.to_c(names, kinds);
+  };
+  switch (op()) {
   case ScalarOp::Neg:
-  case ScalarOp::Not: return cat("(", op_symbol(op()), a[0].to_c(names, kinds), ")");
-  case ScalarOp::Cast: return cat("((", opencl_name(cast_kind()), ")", a[0].to_c(names, kinds), ")");
+  case ScalarOp::Not:
+    return cat("(", op_symbol(op()), operand(0, used[0]), ")");
+  case ScalarOp::Cast:
+    return cat("((", opencl_name(cast_kind()), ")", operand(0, used[0]), ")");
   case ScalarOp::Select:
-    return cat("(", a[0].to_c(names, kinds), " ? ", a[1].to_c(names, kinds), " : ",
-               a[2].to_c(names, kinds), ")");
+    return cat("(", operand(0, used[0]), " ? ", operand(1, used[1]), " : ", operand(2, used[2]),
+               ")");
   case ScalarOp::Call: {
+    // The interpreter converts every argument to the result kind; so does the C text, so that
+    // the right overload is chosen (sqrt of an int is computed in float).
+    ScalarKind result = result_kind(*this, used, "user function");
     std::string s = function() + "(";
-    for (std::size_t i = 0; i < a.size(); ++i) s += (i ? ", " : "") + a[i].to_c(names, kinds);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      std::string x = operand(i, result);
+      if (!is_weak_literal(a[i]) && own[i] != result)
+        x = cat("((", opencl_name(result), ")", x, ")");
+      s += (i ? ", " : "") + x;
+    }
     return s + ")";
   }
   default: break;
   }
-  // A weak literal beside another operand takes that operand's kind.
-  auto operand = [&](int i) {
-    const ScalarExpr& x = a[i];
-    if (x.op() == ScalarOp::Const && x.is_weak()) {
-      ScalarKind own = x.value().kind, other = a[1 - i].infer(kinds, "user function");
-      return ScalarValue::make(weak_kind(x, own, other), x.value().as_double()).to_string();
-    }
-    return x.to_c(names, kinds);
-  };
-  return cat("(", operand(0), " ", op_symbol(op()), " ", operand(1), ")");
+  return cat("(", operand(0, used[0]), " ", op_symbol(op()), " ", operand(1, used[1]), ")");
 }
 
 int ScalarExpr::max_param_index() const {
@@ -377,15 +556,36 @@ int ScalarExpr::max_param_index() const {
   return m;
 }
 
+// JSON numbers cannot hold infinities and NaN: those are written as "inf", "-inf" and "nan".
 void to_json(nlohmann::json& j, const ScalarValue& v) {
-  j = {{"type", to_string(v.kind)}, {"value", v.as_double()}};
+  double x = v.as_double();
+  if (std::isnan(x))
+    j = {{"type", to_string(v.kind)}, {"value", "nan"}};
+  else if (std::isinf(x))
+    j = {{"type", to_string(v.kind)}, {"value", x > 0 ? "inf" : "-inf"}};
+  else
+    j = {{"type", to_string(v.kind)}, {"value", x}};
 }
 
 ScalarValue scalar_value_from_json(const nlohmann::json& j) {
-  if (!j.is_object() || !j.contains("type") || !j.contains("value") || !j["type"].is_string() ||
-      !j["value"].is_number())
-    user_error(cat("invalid scalar value in JSON: ", j.dump()));
-  return ScalarValue::make(scalar_kind_from_string(j["type"]), j["value"].get<double>());
+  auto bad = [&]() -> ScalarValue { user_error(cat("invalid scalar value in JSON: ", j.dump())); };
+  if (!j.is_object() || !j.contains("type") || !j.contains("value") || !j["type"].is_string())
+    return bad();
+  ScalarKind kind = scalar_kind_from_string(j["type"]);
+  const nlohmann::json& value = j["value"];
+  if (value.is_string() && is_floating(kind)) {
+    const std::string& text = value.get_ref<const std::string&>();
+    if (text == "inf")
+      return ScalarValue::make(kind, std::numeric_limits<double>::infinity());
+    if (text == "-inf")
+      return ScalarValue::make(kind, -std::numeric_limits<double>::infinity());
+    if (text == "nan")
+      return ScalarValue::make(kind, std::numeric_limits<double>::quiet_NaN());
+    return bad();
+  }
+  if (!value.is_number())
+    return bad();
+  return ScalarValue::make(kind, value.get<double>());
 }
 
 void to_json(nlohmann::json& j, const ScalarExpr& e) {

@@ -6,8 +6,10 @@
 // like C); the code generator prints it as OpenCL C.
 //
 // Typing follows C's usual arithmetic conversions (bool < u8 < i32 < f32 < f64), except that a
-// literal written in C++ (`x * 0.5`) is "weak" and takes the type of the other operand, so a
-// user function written once works on f32 and f64 data alike.
+// literal written in C++ (`x * 0.5`, `fmax(x, 0.5)`) is "weak" and takes the type of the other
+// operand(s), so a user function written once works on f32 and f64 data alike (an integer
+// literal next to a u8 or bool stays i32, as C promotes both to int). Integer arithmetic wraps
+// like OpenCL C (two's complement, 32 bits).
 #pragma once
 
 #include <cstdint>
@@ -62,8 +64,10 @@ public:
 
   // Result kind for the given parameter kinds; throws Error naming `context` on bad input.
   ScalarKind infer(const std::vector<ScalarKind>& params, const std::string& context) const;
-  // Exact evaluation with the OpenCL C semantics described above.
+  // Exact evaluation with the OpenCL C semantics described above. Errors (integer division by
+  // zero) name `context` when one is given, e.g. "UserFun 'div'".
   ScalarValue evaluate(const std::vector<ScalarValue>& params) const;
+  ScalarValue evaluate(const std::vector<ScalarValue>& params, const std::string& context) const;
   // OpenCL C text with the given parameter names (parameters have the given kinds).
   std::string to_c(const std::vector<std::string>& names,
                    const std::vector<ScalarKind>& kinds) const;

@@ -24,7 +24,7 @@ Type user_fun_type(TypeChecker&, const Node& f, const Types& args) {
 Data user_fun_eval(Interpreter&, const Node& f, const Values& args) {
   std::vector<ScalarValue> values;
   for (const auto& a : args) values.push_back(a.as_scalar());
-  return Data::scalar(f.user_fun->body.evaluate(values));
+  return Data::scalar(f.user_fun->body.evaluate(values, describe(f)));
 }
 
 } // namespace tessera::primitives
