@@ -4,6 +4,7 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "core/Error.h"
@@ -102,21 +103,46 @@ private:
   std::map<const Node*, int> ids_;
 };
 
+const char* const kInvalidAt = "invalid expression JSON at ";
+
+// Parameters are numbered by order of appearance; a lambda's parameters are in scope in its
+// body only.
 class Reader {
 public:
+  // Every error names the node where it was found (a JSON pointer), once: the innermost one.
   Expr node(const json& j, const std::string& where) {
+    try {
+      return read(j, where);
+    } catch (const Error& e) {
+      std::string what = e.what();
+      if (what.rfind(kInvalidAt, 0) == 0)
+        throw;
+      fail(where, what);
+    } catch (const json::exception& e) {
+      fail(where, e.what());
+    }
+  }
+
+private:
+  std::map<int, Expr> params_;
+  std::set<int> out_of_scope_; // parameters of lambdas that have been read completely
+
+  Expr read(const json& j, const std::string& where) {
     if (!j.is_object() || !j.contains("kind") || !j["kind"].is_string())
       fail(where, "expected an object with a \"kind\"");
     std::string kind = j["kind"];
-    if (kind == "Param") return param(j, where);
+    if (kind == "Param")
+      return param(j, where, false);
     if (kind == "Literal") return make_literal(scalar_value_from_json(field(j, "value", where)));
     if (kind == "UserFun") return user_fun(j, where);
+    if (j.contains("children") && !j["children"].is_array())
+      fail(where, "\"children\" must be an array");
+    if (kind == "Lambda")
+      return lambda(j, where);
     std::vector<Expr> children;
-    if (j.contains("children")) {
-      if (!j["children"].is_array()) fail(where, "\"children\" must be an array");
+    if (j.contains("children"))
       for (std::size_t i = 0; i < j["children"].size(); ++i)
         children.push_back(node(j["children"][i], where + "/children/" + std::to_string(i)));
-    }
     std::vector<ArithExpr> sizes;
     if (j.contains("sizes")) sizes = j["sizes"].get<std::vector<ArithExpr>>();
     auto need = [&](std::size_t nc, std::size_t ns) {
@@ -127,10 +153,6 @@ public:
     if (kind == "Call") {
       if (children.empty()) fail(where, "Call needs a function");
       return make_call(children[0], {children.begin() + 1, children.end()});
-    }
-    if (kind == "Lambda") {
-      if (children.size() < 2) fail(where, "Lambda needs parameters and a body");
-      return make_lambda({children.begin(), children.end() - 1}, children.back());
     }
     if (kind == "Map") {
       need(1, 0);
@@ -183,8 +205,36 @@ public:
     fail(where, "unknown kind '" + kind + "'");
   }
 
-private:
-  std::map<int, Expr> params_;
+  // Lambda: its parameters (which it may share with another lambda), then its body.
+  Expr lambda(const json& j, const std::string& where) {
+    if (!j.contains("children") || j["children"].size() < 2)
+      fail(where, "Lambda needs parameters and a body");
+    const json& children = j["children"];
+    std::vector<Expr> params;
+    std::vector<int> ids;
+    for (std::size_t i = 0; i + 1 < children.size(); ++i) {
+      const json& c = children[i];
+      std::string at = where + "/children/" + std::to_string(i);
+      if (c.is_object() && c.contains("kind") && c["kind"] == "Param") {
+        try {
+          params.push_back(param(c, at, true));
+        } catch (const Error& e) {
+          std::string what = e.what();
+          if (what.rfind(kInvalidAt, 0) == 0)
+            throw;
+          fail(at, what);
+        }
+        ids.push_back(c["param"].get<int>());
+      } else {
+        params.push_back(node(c, at)); // not a Param: make_lambda reports it
+      }
+    }
+    Expr body = node(children.back(), where + "/children/" + std::to_string(children.size() - 1));
+    Expr result = make_lambda(std::move(params), std::move(body));
+    for (int id : ids)
+      out_of_scope_.insert(id);
+    return result;
+  }
 
   [[noreturn]] static void fail(const std::string& where, const std::string& what) {
     user_error(cat("invalid expression JSON at ", where.empty() ? "/" : where, ": ", what));
@@ -195,12 +245,27 @@ private:
     return j[key];
   }
 
-  Expr param(const json& j, const std::string& where) {
+  // A parameter: defined at its first appearance (with its name and type), which must come in
+  // order of ids; later appearances refer to it. `binding`: a lambda's parameter list.
+  Expr param(const json& j, const std::string& where, bool binding) {
     const json& id_json = field(j, "param", where);
     if (!id_json.is_number_integer()) fail(where, "\"param\" must be an integer");
+    if (id_json.get<int64_t>() < 0 || id_json.get<int64_t>() > 1000000000)
+      fail(where, cat("parameter id ", id_json.dump(), " is out of range"));
     int id = id_json;
     auto it = params_.find(id);
-    if (it != params_.end()) return it->second;
+    if (it != params_.end()) {
+      if (binding)
+        out_of_scope_.erase(id);
+      else if (out_of_scope_.count(id))
+        fail(where, cat("parameter ", id, " is used outside the lambda that defines it"));
+      return it->second;
+    }
+    if (id != static_cast<int>(params_.size()))
+      fail(where, cat("parameter ", id,
+                      " is used before it is defined (parameters are numbered "
+                      "in order of appearance: the next new one is ",
+                      params_.size(), ")"));
     std::optional<Type> type;
     if (j.contains("type")) type = type_from_json(j["type"]);
     Expr p = make_param(j.value("name", std::string()), type);
@@ -212,8 +277,11 @@ private:
     auto def = std::make_shared<UserFunDef>();
     def->name = field(j, "name", where).get<std::string>();
     def->arity = field(j, "arity", where).get<int>();
-    if (j.contains("signature"))
+    if (j.contains("signature")) {
+      if (!j["signature"].is_array())
+        fail(where, "\"signature\" must be an array");
       for (const auto& k : j["signature"]) def->signature.push_back(scalar_kind_from_string(k));
+    }
     def->body = scalar_expr_from_json(field(j, "body", where));
     return make_user_fun(def);
   }
@@ -227,14 +295,22 @@ json expr_to_json(const Expr& e) {
 }
 
 Expr expr_from_json(const json& j) {
-  if (!j.is_object() || j.value("format", "") != "tessera-expr")
-    user_error("not a tessera expression: expected an object with \"format\": \"tessera-expr\"");
-  if (j.value("version", 0) != 1)
-    user_error(cat("unsupported tessera expression version ", j.value("version", 0),
-                   ": this build reads version 1"));
-  if (!j.contains("expr")) user_error("invalid expression JSON: missing \"expr\"");
-  Reader r;
+  // Every problem is a tessera::Error: no exception of nlohmann's escapes.
   try {
+    if (!j.is_object() || !j.contains("format"))
+      user_error("not a tessera expression: expected an object with \"format\": \"tessera-expr\"");
+    if (!j["format"].is_string() || j["format"] != "tessera-expr")
+      user_error(cat("not a tessera expression: \"format\" must be the string \"tessera-expr\", "
+                     "got ",
+                     j["format"].dump()));
+    if (!j.contains("version"))
+      user_error("tessera expression without a \"version\": this build reads version 1");
+    if (!j["version"].is_number_integer() || j["version"] != 1)
+      user_error(cat("unsupported tessera expression version ", j["version"].dump(),
+                     ": this build reads version 1"));
+    if (!j.contains("expr"))
+      user_error("invalid expression JSON: missing \"expr\"");
+    Reader r;
     return r.node(j["expr"], "/expr");
   } catch (const json::exception& e) {
     user_error(cat("invalid expression JSON: ", e.what()));
@@ -267,11 +343,24 @@ void save_expr_file(const Expr& e, const std::string& path) {
 }
 
 Expr load_expr_file(const std::string& path) {
+  std::error_code ec;
+  auto status = std::filesystem::status(path, ec);
+  if (std::filesystem::is_directory(status))
+    user_error(cat("cannot read expression file '", path, "': it is a directory"));
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+    user_error(cat("cannot read expression file '", path, "': it is not a regular file"));
   std::ifstream in(path);
   if (!in) user_error("cannot read expression file '" + path + "'");
   std::stringstream buffer;
   buffer << in.rdbuf();
-  return load_expr(buffer.str());
+  if (in.bad())
+    user_error("cannot read expression file '" + path + "'");
+  // Errors in the contents name the file.
+  try {
+    return load_expr(buffer.str());
+  } catch (const Error& e) {
+    user_error(cat("in '", path, "': ", e.what()));
+  }
 }
 
 } // namespace tessera

@@ -2,9 +2,12 @@
 //
 //   {"format": "tessera-expr", "version": 1, "expr": NODE}
 //   NODE = {"kind": "Call", "args": [NODE...]} ... see Json.cpp for every kind.
-// Parameters are numbered by order of appearance ("param": k); a program's inputs carry their
-// types. Loading checks everything and reports what is wrong and where (a JSON pointer).
-// Round trip: print(load(save(e))) == print(e).
+// Parameters are numbered by order of appearance ("param": k, defined with its name and type at
+// its first appearance; a lambda's parameters are in scope in its body only); a program's inputs
+// carry their types. Scalar constants that are not finite are the strings "inf", "-inf", "nan".
+// Loading checks everything and reports every problem as a tessera::Error that says what is
+// wrong and where (a JSON pointer; load_expr_file adds the file). Round trip:
+// print(load(save(e))) == print(e).
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
