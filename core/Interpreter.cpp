@@ -11,6 +11,10 @@ void Interpreter::bind(const Expr& param, Data value) {
 
 int64_t Interpreter::size_value(const ArithExpr& e) const { return e.evaluate(sizes_); }
 
+const Type* Interpreter::argument_type(const Node& f) const {
+  return checker_ ? checker_->recorded_argument(&f) : nullptr;
+}
+
 Data Interpreter::eval(const Expr& e) {
   switch (e->kind) {
   case NodeKind::Param: {
@@ -41,22 +45,33 @@ Data Interpreter::apply(const Expr& f, const std::vector<Data>& args) {
 
 namespace {
 
+// A short description of a value for error messages (a whole array would be too long).
+std::string describe_value(const Data& d) {
+  if (d.is_scalar())
+    return cat("the ", to_string(d.as_scalar().kind), " scalar ", d.to_string());
+  if (d.is_tuple())
+    return cat("a tuple of ", d.size(), " component(s)");
+  return cat("an array of length ", d.size());
+}
+
 // Checks `d` against `t`, binding size variables of t's lengths from d's actual lengths.
 void match_input(const Data& d, const Type& t, std::map<std::string, int64_t>& sizes,
                  const std::string& where) {
   switch (t.kind()) {
   case TypeKind::Scalar:
-    if (!d.is_scalar()) user_error(cat(where, ": expected a ", t, ", got ", d.to_string()));
+    if (!d.is_scalar())
+      user_error(cat(where, ": expected a ", t, ", got ", describe_value(d)));
     if (d.as_scalar().kind != t.scalar_kind())
       user_error(cat(where, ": expected a ", t, ", got a ", to_string(d.as_scalar().kind)));
     return;
   case TypeKind::Tuple:
     if (!d.is_tuple() || d.size() != t.elements().size())
-      user_error(cat(where, ": expected a tuple ", t));
+      user_error(cat(where, ": expected a tuple ", t, ", got ", describe_value(d)));
     for (std::size_t i = 0; i < d.size(); ++i) match_input(d[i], t.elements()[i], sizes, where);
     return;
   case TypeKind::Array: {
-    if (!d.is_array()) user_error(cat(where, ": expected an array ", t));
+    if (!d.is_array())
+      user_error(cat(where, ": expected an array ", t, ", got ", describe_value(d)));
     const ArithExpr& n = t.length();
     auto actual = static_cast<int64_t>(d.size());
     if (n.kind() == ArithKind::Var && !sizes.count(n.name())) sizes[n.name()] = actual;
@@ -89,7 +104,15 @@ Data evaluate(const Expr& program, const std::vector<Data>& inputs) {
   TypeChecker checker;
   checker.apply(program, types);
   for (const auto& a : checker.assumptions())
-    if (a.must_be_zero.evaluate(interp.sizes()) != 0) user_error(a.message);
+    if (a.must_be_zero.evaluate(interp.sizes()) != 0) {
+      // Name the sizes the assumption was checked with: "(with N = 10)".
+      std::string bound;
+      for (const auto& name : a.must_be_zero.variables())
+        if (auto it = interp.sizes().find(name); it != interp.sizes().end())
+          bound += cat(bound.empty() ? "" : ", ", name, " = ", it->second);
+      user_error(bound.empty() ? a.message : cat(a.message, " (with ", bound, ")"));
+    }
+  interp.use_types(&checker);
   return interp.apply(program, inputs);
 }
 

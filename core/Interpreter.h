@@ -15,6 +15,8 @@
 
 namespace tessera {
 
+class TypeChecker;
+
 class Interpreter {
 public:
   // Value of a value expression.
@@ -27,9 +29,17 @@ public:
   std::map<std::string, int64_t>& sizes() { return sizes_; }
   int64_t size_value(const ArithExpr& e) const; // evaluates with sizes(); Error if unbound
 
+  // The checker that type-checked the program (evaluate() sets it; it must outlive the
+  // evaluation). A few primitives need types on empty arrays, whose values do not show their
+  // element shape: argument_type() is the argument type recorded for `f` by its type rule, or
+  // nullptr when unknown (see TypeChecker::record_argument).
+  void use_types(const TypeChecker* checker) { checker_ = checker; }
+  const Type* argument_type(const Node& f) const;
+
 private:
   std::unordered_map<const Node*, Data> env_;
   std::map<std::string, int64_t> sizes_;
+  const TypeChecker* checker_ = nullptr;
 };
 
 // Runs a program (a lambda with typed inputs) on the given inputs. Checks the inputs against

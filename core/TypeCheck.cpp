@@ -20,6 +20,17 @@ void TypeChecker::assume(ArithExpr must_be_zero, std::string message) {
   assumptions_.push_back({std::move(must_be_zero), std::move(message)});
 }
 
+void TypeChecker::record_argument(const Node* f, const Type& arg) {
+  auto [it, inserted] = recorded_.try_emplace(f, arg);
+  if (!inserted && it->second && *it->second != arg)
+    it->second.reset();
+}
+
+const Type* TypeChecker::recorded_argument(const Node* f) const {
+  auto it = recorded_.find(f);
+  return it != recorded_.end() && it->second ? &*it->second : nullptr;
+}
+
 Type TypeChecker::check(const Expr& e) {
   switch (e->kind) {
   case NodeKind::Param: {

@@ -9,6 +9,7 @@
 // of [f32]_N), it is recorded as an assumption and checked once sizes are known.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -40,9 +41,17 @@ public:
   void assume(ArithExpr must_be_zero, std::string message);
   const std::vector<Assumption>& assumptions() const { return assumptions_; }
 
+  // The argument type of a primitive application, recorded by type rules whose semantics need
+  // more than the argument's value shows: the row length of a Transpose of an empty array, the
+  // element shape a constant Pad fills in around an empty array. recorded_argument() gives
+  // nullptr when nothing was recorded for `f` or when `f` was applied to different types.
+  void record_argument(const Node* f, const Type& arg);
+  const Type* recorded_argument(const Node* f) const;
+
 private:
   std::unordered_map<const Node*, Type> types_;
   std::vector<Assumption> assumptions_;
+  std::unordered_map<const Node*, std::optional<Type>> recorded_; // nullopt: several types
 };
 
 // Type of a program: a lambda whose parameters have declared types, or a value expression.

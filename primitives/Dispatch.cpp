@@ -67,6 +67,27 @@ const Type& require_array(const char* primitive, const Type& t, const char* need
   return t;
 }
 
+const Type& require_nested_array(const char* primitive, const Type& t) {
+  const Type& in = require_array(primitive, t, "an array of arrays");
+  if (!in.element().is_array())
+    user_error(cat(primitive, " expects an array of arrays, got ", in, " (its elements are ",
+                   in.element(), ")"));
+  return in.element();
+}
+
+void require_le(TypeChecker& checker, const ArithExpr& a, const ArithExpr& b,
+                const std::string& why) {
+  switch (prove_le(a, b)) {
+  case Truth::No:
+    user_error(why);
+  case Truth::Unknown:
+    checker.assume(lt(b, a), why); // lt(b, a) is 1 (not zero) exactly when a > b
+    break;
+  case Truth::Yes:
+    break;
+  }
+}
+
 std::string describe(const Node& f) {
   auto sizes = [&] {
     std::string s;

@@ -17,11 +17,20 @@ Data fill_like(const Data& like, const ScalarValue& c) {
   return like.is_array() ? Data::array(std::move(items)) : Data::tuple(std::move(items));
 }
 
+// A value of type `t` (scalars and arrays) with every scalar `c`.
+Data fill_type(const Type& t, const Interpreter& interp, const ScalarValue& c) {
+  if (!t.is_array())
+    return Data::scalar(c);
+  Data element = fill_type(t.element(), interp, c);
+  return Data::array(
+      std::vector<Data>(static_cast<std::size_t>(interp.size_value(t.length())), element));
+}
+
 int64_t floor_mod(int64_t a, int64_t b) { return ((a % b) + b) % b; }
 
 } // namespace
 
-Type pad_type(TypeChecker&, const Node& f, const Types& args) {
+Type pad_type(TypeChecker& checker, const Node& f, const Types& args) {
   std::string name = describe(f);
   require_arity(name.c_str(), args, 1);
   const Type& in = require_array(name.c_str(), args[0]);
@@ -33,18 +42,22 @@ Type pad_type(TypeChecker&, const Node& f, const Types& args) {
       user_error(cat(name, ": the constant ", f.boundary.value.to_string(), " has type ",
                      to_string(f.boundary.value.kind), " but the elements of ", in, " are ",
                      inner));
+    // Around an empty array the interpreter needs the element shape from the type.
+    checker.record_argument(&f, in);
     break;
   }
   case Boundary::Mirror:
-  case Boundary::Wrap:
-    if (prove_le(l, n) == Truth::No || prove_le(r, n) == Truth::No)
-      user_error(cat(name, ": ", f.boundary.to_string(), " padding can add at most the length ",
-                     n.to_string(), " on each side of ", in, ", got ", l.to_string(), " and ",
-                     r.to_string()));
+  case Boundary::Wrap: {
+    std::string why = cat(name, ": ", f.boundary.to_string(),
+                          " padding can add at most the length ", n.to_string(),
+                          " on each side of ", in, ", got ", l.to_string(), " and ", r.to_string());
+    require_le(checker, l, n, why);
+    require_le(checker, r, n, why);
     [[fallthrough]];
+  }
   case Boundary::Clamp:
-    if (prove_le(1, n) == Truth::No)
-      user_error(cat(name, ": cannot pad an empty array ", in, " with ", f.boundary.to_string()));
+    require_le(checker, 1, n,
+               cat(name, ": cannot pad an empty array ", in, " with ", f.boundary.to_string()));
     break;
   }
   return Type::array(in.element(), l + n + r);
@@ -55,9 +68,24 @@ Data pad_eval(Interpreter& interp, const Node& f, const Values& args) {
   int64_t l = interp.size_value(f.sizes[0]), r = interp.size_value(f.sizes[1]);
   auto n = static_cast<int64_t>(x.size());
   const Boundary& b = f.boundary;
-  if (b.kind != Boundary::Constant && n == 0) user_error("Pad: cannot pad an empty array");
+  std::string name = cat("Pad(", l, ",", r, ",", b.to_string(), ")");
+  if (b.kind != Boundary::Constant && n == 0)
+    user_error(cat(name, ": cannot pad an empty array with ", b.to_string()));
   if ((b.kind == Boundary::Mirror || b.kind == Boundary::Wrap) && (l > n || r > n))
-    user_error(cat("Pad: ", b.to_string(), " padding larger than the length ", n));
+    user_error(cat(name, ": ", b.to_string(), " padding can add at most the length ", n,
+                   " on each side, got ", l, " and ", r));
+  // The constant's shape: like an element, or from the type around an empty array.
+  Data filler;
+  if (b.kind == Boundary::Constant && n == 0 && l + r > 0) {
+    const Type* in = interp.argument_type(f);
+    if (!in)
+      user_error(cat(name, ": the element shape of an empty array is not known here (it comes "
+                           "from the argument's type: run the program with evaluate(), and "
+                           "apply this Pad to arguments of one type only)"));
+    filler = fill_type(in->element(), interp, b.value);
+  } else if (b.kind == Boundary::Constant && n > 0) {
+    filler = fill_like(x[0], b.value);
+  }
   std::vector<Data> out;
   for (int64_t i = -l; i < n + r; ++i) {
     if (i >= 0 && i < n) {
@@ -69,22 +97,21 @@ Data pad_eval(Interpreter& interp, const Node& f, const Values& args) {
     case Boundary::Mirror: out.push_back(x[i < 0 ? -1 - i : 2 * n - 1 - i]); break;
     case Boundary::Wrap: out.push_back(x[floor_mod(i, n)]); break;
     case Boundary::Constant:
-      if (n == 0) user_error("Pad: cannot infer the element shape of an empty array");
-      out.push_back(fill_like(x[0], b.value));
+      out.push_back(filler);
       break;
     }
   }
   return Data::array(std::move(out));
 }
 
-Type drop_type(TypeChecker&, const Node& f, const Types& args) {
+Type drop_type(TypeChecker& checker, const Node& f, const Types& args) {
   std::string name = describe(f);
   require_arity(name.c_str(), args, 1);
   const Type& in = require_array(name.c_str(), args[0]);
   const ArithExpr &l = f.sizes[0], &r = f.sizes[1], &n = in.length();
-  if (prove_le(l + r, n) == Truth::No)
-    user_error(cat(name, ": cannot drop ", (l + r).to_string(), " elements from ", in,
-                   " of length ", n.to_string()));
+  require_le(checker, l + r, n,
+             cat(name, ": cannot drop ", (l + r).to_string(), " elements from ", in, " of length ",
+                 n.to_string()));
   return Type::array(in.element(), n - l - r);
 }
 

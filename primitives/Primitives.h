@@ -17,6 +17,14 @@ using Values = std::vector<Data>;
 void require_arity(const char* primitive, const Types& args, std::size_t expected);
 // Checks that `t` is an array and returns it; otherwise an error naming `primitive`.
 const Type& require_array(const char* primitive, const Type& t, const char* needed = "an array");
+// Checks that `t` is an array of arrays and returns its element (the row type); the error
+// reports the whole argument: "Join expects an array of arrays, got [f32]_8 (its elements are
+// f32)".
+const Type& require_nested_array(const char* primitive, const Type& t);
+// Checks the side condition `a <= b` of a type rule: an error when it is false, an assumption
+// (checked once sizes are known) when it cannot be decided; `why` is the message either way.
+void require_le(TypeChecker& checker, const ArithExpr& a, const ArithExpr& b,
+                const std::string& why);
 // The printed name of a primitive with its parameters, e.g. "Slide(3,1)".
 std::string describe(const Node& f);
 

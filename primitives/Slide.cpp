@@ -12,9 +12,9 @@ Type slide_type(TypeChecker& checker, const Node& f, const Types& args) {
   const ArithExpr& size = f.sizes[0];
   const ArithExpr& step = f.sizes[1];
   const ArithExpr& n = in.length();
-  if (prove_le(size, n) == Truth::No)
-    user_error(cat(name, ": the window size ", size.to_string(), " is larger than the length ",
-                   n.to_string(), " of ", in));
+  require_le(checker, size, n,
+             cat(name, ": the window size ", size.to_string(), " is larger than the length ",
+                 n.to_string(), " of ", in));
   std::string why = cat(name, ": the windows do not fit exactly: (length - size) = ",
                         (n - size).to_string(), " is not a multiple of the step ",
                         step.to_string(), " for ", in);

@@ -35,8 +35,8 @@ Data split_eval(Interpreter& interp, const Node& f, const Values& args) {
 
 Type join_type(TypeChecker&, const Node&, const Types& args) {
   require_arity("Join", args, 1);
-  const Type& in = require_array("Join", args[0], "an array of arrays");
-  const Type& row = require_array("Join", in.element(), "an array of arrays");
+  const Type& row = require_nested_array("Join", args[0]);
+  const Type& in = args[0];
   return Type::array(row.element(), in.length() * row.length());
 }
 
