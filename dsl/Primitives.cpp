@@ -13,8 +13,15 @@ Type element_of(const std::vector<Type>& inputs, const std::string& what) {
   return inputs[0].element();
 }
 
-// A Fun whose node does not depend on the argument types.
-Fun fixed(Expr node, Loc loc) { return Fun::of(std::move(node), loc); }
+// A Fun whose node does not depend on the argument types; `make` builds the node, and its
+// errors (invalid sizes: split(0)) carry the user's location like those of applying a Fun.
+template <class Make> Fun fixed(Make make, Loc loc) {
+  try {
+    return Fun::of(make(), loc);
+  } catch (const Error& e) {
+    detail::rethrow_located(e, loc);
+  }
+}
 
 // Applies `f` to the `levels`-deep elements: map^levels(f).
 Fun nest(int levels, Fun f, Loc loc) {
@@ -22,8 +29,10 @@ Fun nest(int levels, Fun f, Loc loc) {
   return f;
 }
 
-void require_dims(int dims, const char* what) {
-  if (dims < 1) user_error(cat(what, ": the number of dimensions must be at least 1, got ", dims));
+void require_dims(int dims, const char* what, Loc loc) {
+  if (dims < 1)
+    detail::rethrow_located(
+        Error(cat(what, ": the number of dimensions must be at least 1, got ", dims)), loc);
 }
 
 } // namespace
@@ -36,7 +45,7 @@ Fun map_kind(MapKind kind, int dim, Fun f, Loc loc) {
   std::string name = map_kind_name(kind);
   return Fun(
       [kind, dim, f, name](const std::vector<Type>& in) {
-        return make_map(kind, dim, f.build({element_of(in, name)}));
+        return make_map(kind, dim, f.build({element_of(in, name)}, name));
       },
       name, loc);
 }
@@ -53,7 +62,7 @@ Fun reduce_kind(ReduceKind kind, Fun f, Val init, Loc loc) {
   std::string name = reduce_kind_name(kind);
   return Fun(
       [kind, f, init, name](const std::vector<Type>& in) {
-        return make_reduce(kind, f.build({init.type(), element_of(in, name)}), init.expr());
+        return make_reduce(kind, f.build({init.type(), element_of(in, name)}, name), init.expr());
       },
       name, loc);
 }
@@ -65,37 +74,52 @@ Fun reduce_seq_unroll(Fun f, Val init, Loc loc) {
   return reduce_kind(ReduceKind::SeqUnroll, f, init, loc);
 }
 
-Val zip(const std::vector<Val>& arrays, Loc loc) { return fixed(make_zip(), loc).apply(arrays); }
-Fun split(ArithExpr chunk, Loc loc) { return fixed(make_split(std::move(chunk)), loc); }
-Fun join(Loc loc) { return fixed(make_join(), loc); }
+Val zip(const std::vector<Val>& arrays, Loc loc) {
+  return fixed([] { return make_zip(); }, loc).apply(arrays);
+}
+Fun split(ArithExpr chunk, Loc loc) {
+  return fixed([&] { return make_split(std::move(chunk)); }, loc);
+}
+Fun join(Loc loc) {
+  return fixed([] { return make_join(); }, loc);
+}
 Fun slide(ArithExpr size, ArithExpr step, Loc loc) {
-  return fixed(make_slide(std::move(size), std::move(step)), loc);
+  return fixed([&] { return make_slide(std::move(size), std::move(step)); }, loc);
 }
 Fun pad(ArithExpr left, ArithExpr right, Boundary boundary, Loc loc) {
-  return fixed(make_pad(std::move(left), std::move(right), boundary), loc);
+  return fixed([&] { return make_pad(std::move(left), std::move(right), boundary); }, loc);
 }
 Fun drop(ArithExpr left, ArithExpr right, Loc loc) {
-  return fixed(make_drop(std::move(left), std::move(right)), loc);
+  return fixed([&] { return make_drop(std::move(left), std::move(right)); }, loc);
 }
-Fun transpose(Loc loc) { return fixed(make_transpose(), loc); }
-Fun at(ArithExpr index, Loc loc) { return fixed(make_at(std::move(index)), loc); }
-Fun get(int index, Loc loc) { return fixed(make_get(index), loc); }
+Fun transpose(Loc loc) {
+  return fixed([] { return make_transpose(); }, loc);
+}
+Fun at(ArithExpr index, Loc loc) {
+  return fixed([&] { return make_at(std::move(index)); }, loc);
+}
+Fun get(int index, Loc loc) {
+  return fixed([&] { return make_get(index); }, loc);
+}
 
 Fun iterate(int times, Fun f, Loc loc) {
   return Fun(
-      [times, f](const std::vector<Type>& in) { return make_iterate(times, f.build(in)); },
+      [times, f](const std::vector<Type>& in) {
+        return make_iterate(times, f.build(in, "Iterate"));
+      },
       "Iterate", loc);
 }
 
 Val generate(ArithExpr length, Fun f, Loc loc) {
-  Expr node = make_generate(length, f.build({i32()}));
-  return fixed(node, loc).apply({});
+  return fixed([&] { return make_generate(length, f.build({i32()}, "Generate")); }, loc).apply({});
 }
 
 namespace {
 Fun to_mem(AddressSpace space, Fun f, Loc loc) {
-  return Fun([space, f](const std::vector<Type>& in) { return make_to_mem(space, f.build(in)); },
-             cat("to", address_space_name(space)), loc);
+  std::string name = cat("to", address_space_name(space));
+  return Fun([space, f,
+              name](const std::vector<Type>& in) { return make_to_mem(space, f.build(in, name)); },
+             name, loc);
 }
 } // namespace
 
@@ -104,20 +128,20 @@ Fun to_local(Fun f, Loc loc) { return to_mem(AddressSpace::Local, std::move(f), 
 Fun to_private(Fun f, Loc loc) { return to_mem(AddressSpace::Private, std::move(f), loc); }
 
 Fun map_nd(int dims, Fun f, Loc loc) {
-  require_dims(dims, "map_nd");
+  require_dims(dims, "map_nd", loc);
   return nest(dims, std::move(f), loc);
 }
 
 // PadND = Pad on the outer level, then PadN-1 inside: Map(Pad) o Pad for 2-D (thesis 1.1).
 Fun pad_nd(int dims, ArithExpr left, ArithExpr right, Boundary boundary, Loc loc) {
-  require_dims(dims, "pad_nd");
+  require_dims(dims, "pad_nd", loc);
   Fun f = pad(left, right, boundary, loc);
   for (int level = 1; level < dims; ++level) f = f >> nest(level, pad(left, right, boundary, loc), loc);
   return f;
 }
 
 Fun drop_nd(int dims, ArithExpr left, ArithExpr right, Loc loc) {
-  require_dims(dims, "drop_nd");
+  require_dims(dims, "drop_nd", loc);
   Fun f = drop(left, right, loc);
   for (int level = 1; level < dims; ++level) f = f >> nest(level, drop(left, right, loc), loc);
   return f;
@@ -143,18 +167,18 @@ Fun windows_nd(int dims, const Fun& level, Loc loc) {
 }
 
 Fun slide_nd(int dims, ArithExpr size, ArithExpr step, Loc loc) {
-  require_dims(dims, "slide_nd");
+  require_dims(dims, "slide_nd", loc);
   return windows_nd(dims, slide(size, step, loc), loc);
 }
 
 // Disjoint tiles of chunk^dims elements.
 Fun split_nd(int dims, ArithExpr chunk, Loc loc) {
-  require_dims(dims, "split_nd");
+  require_dims(dims, "split_nd", loc);
   return windows_nd(dims, split(chunk, loc), loc);
 }
 
 Fun join_nd(int dims, Loc loc) {
-  require_dims(dims, "join_nd");
+  require_dims(dims, "join_nd", loc);
   if (dims == 1) return Fun([](const std::vector<Type>& in) {
     // A 1-D neighbourhood is already flat: the identity lambda.
     Expr p = make_param();
@@ -167,7 +191,7 @@ Fun join_nd(int dims, Loc loc) {
 }
 
 Val zip_nd(int dims, const std::vector<Val>& arrays, Loc loc) {
-  require_dims(dims, "zip_nd");
+  require_dims(dims, "zip_nd", loc);
   Val zipped = zip(arrays, loc);
   if (dims == 1) return zipped;
   std::size_t k = arrays.size();

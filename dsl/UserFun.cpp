@@ -2,18 +2,36 @@
 
 namespace tessera {
 
+void detail::rethrow_in_user_fun(const Error& e, const std::string& name,
+                                 const std::source_location& loc) {
+  rethrow_located(Error(cat("UserFun '", name, "': ", e.what())), loc);
+}
+
 Fun detail::make_user_fun_value(std::string name, int arity, std::vector<ScalarKind> signature,
-                                ScalarExpr body) {
+                                ScalarExpr body, std::source_location loc) {
   auto def = std::make_shared<UserFunDef>();
   def->name = std::move(name);
   def->arity = arity;
   def->signature = std::move(signature);
   def->body = std::move(body);
-  return Fun::of(make_user_fun(def));
+  try {
+    return Fun::of(make_user_fun(def), loc);
+  } catch (const Error& e) {
+    rethrow_located(e, loc);
+  }
 }
 
-Fun id_fun() { return user_fun("id", [](auto x) { return x; }); }
-Fun add_fun() { return user_fun("add", [](auto x, auto y) { return x + y; }); }
-Fun mult_fun() { return user_fun("mult", [](auto x, auto y) { return x * y; }); }
+Fun id_fun(std::source_location loc) {
+  auto id = [](auto x) { return x; };
+  return user_fun("id", id, loc);
+}
+Fun add_fun(std::source_location loc) {
+  auto add = [](auto x, auto y) { return x + y; };
+  return user_fun("add", add, loc);
+}
+Fun mult_fun(std::source_location loc) {
+  auto mult = [](auto x, auto y) { return x * y; };
+  return user_fun("mult", mult, loc);
+}
 
 } // namespace tessera

@@ -11,10 +11,12 @@
 
 #include <boost/hana.hpp>
 #include <cstdint>
+#include <source_location>
 #include <string>
 #include <type_traits>
 #include <utility>
 
+#include "core/Error.h"
 #include "core/Scalar.h"
 #include "dsl/Val.h"
 
@@ -110,6 +112,21 @@ template <class F, std::size_t... I> ScalarExpr call_with_params(F& f, std::inde
   return Sym(f(Sym(ScalarExpr::param(static_cast<int>(I)))...)).expr();
 }
 
+// Rethrows an error raised while building the body of user function `name` (an unknown math
+// function, say) as "UserFun '<name>': ..." with the user's location.
+[[noreturn]] void rethrow_in_user_fun(const Error& e, const std::string& name,
+                                      const std::source_location& loc);
+
+// The body of user function `name`: f called with `arity` symbolic parameters.
+template <int arity, class F>
+ScalarExpr user_fun_body(const std::string& name, F& f, const std::source_location& loc) {
+  try {
+    return call_with_params(f, std::make_index_sequence<arity>{});
+  } catch (const Error& e) {
+    rethrow_in_user_fun(e, name, loc);
+  }
+}
+
 template <class T> constexpr ScalarKind scalar_kind_of() {
   if constexpr (std::is_same_v<T, float>) return ScalarKind::F32;
   else if constexpr (std::is_same_v<T, double>) return ScalarKind::F64;
@@ -119,31 +136,38 @@ template <class T> constexpr ScalarKind scalar_kind_of() {
   else static_assert(sizeof(T) == 0, "user_fun signature types must be float, double, int32_t, uint8_t or bool");
 }
 
+// The Fun of a user function; `loc` is the user's line, which errors of applying it carry.
 Fun make_user_fun_value(std::string name, int arity, std::vector<ScalarKind> signature,
-                        ScalarExpr body);
+                        ScalarExpr body,
+                        std::source_location loc = std::source_location::current());
 
 } // namespace detail
 
 // A polymorphic user function: parameter types come from each use.
-template <class F> Fun user_fun(std::string name, F f) {
+template <class F>
+Fun user_fun(std::string name, F f, std::source_location loc = std::source_location::current()) {
   constexpr int arity = detail::user_fun_arity<F>();
-  ScalarExpr body = detail::call_with_params(f, std::make_index_sequence<arity>{});
-  return detail::make_user_fun_value(std::move(name), arity, {}, std::move(body));
+  ScalarExpr body = detail::user_fun_body<arity>(name, f, loc);
+  return detail::make_user_fun_value(std::move(name), arity, {}, std::move(body), loc);
 }
 
-// A user function with a typed signature, e.g. hana::tuple_t<float, float>.
-template <class... Ts, class F> Fun user_fun(std::string name, hana::tuple<hana::type<Ts>...>, F f) {
-  constexpr int arity = sizeof...(Ts);
-  static_assert(std::is_invocable_v<F, std::conditional_t<true, Sym, Ts>...>,
+// A user function with a typed signature, e.g. hana::tuple_t<float, float> (a hana::tuple of
+// hana::type<T>, whose ::type is T).
+template <class... Types, class F>
+Fun user_fun(std::string name, hana::tuple<Types...>, F f,
+             std::source_location loc = std::source_location::current()) {
+  constexpr int arity = sizeof...(Types);
+  static_assert(std::is_invocable_v<F, std::conditional_t<true, Sym, Types>...>,
                 "user_fun: the lambda's arity does not match its signature");
-  ScalarExpr body = detail::call_with_params(f, std::make_index_sequence<arity>{});
-  return detail::make_user_fun_value(std::move(name), arity, {detail::scalar_kind_of<Ts>()...},
-                                     std::move(body));
+  ScalarExpr body = detail::user_fun_body<arity>(name, f, loc);
+  return detail::make_user_fun_value(std::move(name), arity,
+                                     {detail::scalar_kind_of<typename Types::type>()...},
+                                     std::move(body), loc);
 }
 
-// Frequently used user functions.
-Fun id_fun();  // x => x
-Fun add_fun(); // (x, y) => x + y
-Fun mult_fun(); // (x, y) => x * y
+// Frequently used user functions; `loc` is where they are used (for error locations).
+Fun id_fun(std::source_location loc = std::source_location::current());   // x => x
+Fun add_fun(std::source_location loc = std::source_location::current());  // (x, y) => x + y
+Fun mult_fun(std::source_location loc = std::source_location::current()); // (x, y) => x * y
 
 } // namespace tessera

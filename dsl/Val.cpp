@@ -1,5 +1,7 @@
 #include "dsl/Val.h"
 
+#include <algorithm>
+
 #include "core/Error.h"
 #include "core/TypeCheck.h"
 
@@ -7,15 +9,17 @@ namespace tessera {
 
 namespace {
 const char* const kLocationMarker = " [at ";
+} // namespace
 
 // Appends the user's source line to an error raised while applying a Fun, once.
-[[noreturn]] void rethrow_located(const Error& e, const std::source_location& loc) {
+void detail::rethrow_located(const Error& e, const std::source_location& loc) {
   std::string what = e.what();
   if (what.find(kLocationMarker) == std::string::npos)
     what += cat(kLocationMarker, loc.file_name(), ":", loc.line(), "]");
   throw Error(what);
 }
-} // namespace
+
+using detail::rethrow_located;
 
 Val::Val(float v) : Val(make_literal(ScalarValue::make(ScalarKind::F32, v)), f32()) {}
 Val::Val(double v) : Val(make_literal(ScalarValue::make(ScalarKind::F64, v)), f64()) {}
@@ -48,6 +52,25 @@ Expr Fun::build(const std::vector<Type>& inputs) const {
   }
 }
 
+Expr Fun::build(const std::vector<Type>& inputs, const std::string& user) const {
+  check_lambda_arity(inputs.size(), user);
+  return build(inputs);
+}
+
+void Fun::check_lambda_arity(std::size_t count, const std::string& user) const {
+  if (lambda_arities_.empty() ||
+      std::find(lambda_arities_.begin(), lambda_arities_.end(), count) != lambda_arities_.end())
+    return;
+  std::string takes;
+  for (std::size_t i = 0; i < lambda_arities_.size(); ++i)
+    takes += cat(i == 0 ? "" : i + 1 == lambda_arities_.size() ? " or " : ", ", lambda_arities_[i]);
+  std::string message =
+      user.empty() ? cat("this C++ lambda takes ", takes, " argument(s), got ", count)
+                   : cat("the C++ lambda given to ", user, " takes ", takes, " argument(s), but ",
+                         user, " calls it with ", count, " argument(s)");
+  rethrow_located(Error(message), loc_);
+}
+
 Val Fun::apply(const std::vector<Val>& args) const {
   std::vector<Type> types;
   std::vector<Expr> exprs;
@@ -55,6 +78,7 @@ Val Fun::apply(const std::vector<Val>& args) const {
     types.push_back(a.type());
     exprs.push_back(a.expr());
   }
+  check_lambda_arity(types.size(), "");
   try {
     Expr f = builder_(types);
     TypeChecker checker;

@@ -21,7 +21,14 @@
 
 namespace tessera {
 
+class Error;
 class Fun;
+
+namespace detail {
+// Rethrows `e` with the user's source line appended (" [at <file>:<line>]"), unless the message
+// already carries a location (an error inside a nested function is located once, innermost).
+[[noreturn]] void rethrow_located(const Error& e, const std::source_location& loc);
+} // namespace detail
 
 class Val {
 public:
@@ -60,9 +67,14 @@ public:
              std::is_invocable_r_v<Val, F, Val, Val, Val> ||
              std::is_invocable_r_v<Val, F, Val, Val, Val, Val>)
   Fun(F f, std::source_location loc = std::source_location::current())
-      : Fun(lambda_builder(std::move(f)), "lambda", loc) {}
+      : Fun(lambda_builder(std::move(f)), "lambda", loc) {
+    lambda_arities_ = arities_of<F>();
+  }
 
   Expr build(const std::vector<Type>& inputs) const;
+  // The same for a primitive `user` (e.g. "Map") that calls this function with arguments of the
+  // given types: a C++ lambda that cannot take that many arguments is reported with its name.
+  Expr build(const std::vector<Type>& inputs, const std::string& user) const;
   Val apply(const std::vector<Val>& args) const;
   template <class... Args>
     requires(std::is_convertible_v<Args, Val> && ...)
@@ -77,6 +89,22 @@ private:
   Builder builder_;
   std::string name_;
   std::source_location loc_;
+  std::vector<std::size_t> lambda_arities_; // a C++ lambda: the argument counts it takes
+
+  template <class F> static std::vector<std::size_t> arities_of() {
+    std::vector<std::size_t> arities;
+    if constexpr (std::is_invocable_r_v<Val, F, Val>)
+      arities.push_back(1);
+    if constexpr (std::is_invocable_r_v<Val, F, Val, Val>)
+      arities.push_back(2);
+    if constexpr (std::is_invocable_r_v<Val, F, Val, Val, Val>)
+      arities.push_back(3);
+    if constexpr (std::is_invocable_r_v<Val, F, Val, Val, Val, Val>)
+      arities.push_back(4);
+    return arities;
+  }
+  // Throws when this is a C++ lambda that cannot take `count` arguments.
+  void check_lambda_arity(std::size_t count, const std::string& user) const;
 
   // Instantiates a C++ lambda with fresh parameters of the given types.
   static Expr make_lambda_node(const std::vector<Type>& inputs,
