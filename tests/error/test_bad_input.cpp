@@ -1,9 +1,6 @@
 // Every misuse of the language is a tessera::Error whose message names the primitive, what it
 // got and what it needed; never a crash, an assert or an InternalError. Front-end mistakes also
 // point at the user's line ("[at <file>:<line>]").
-//
-// Test cases marked doctest::may_fail() document library problems that are reported rather than
-// fixed here (see the comment above each); they do not fail the suite.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -32,13 +29,9 @@ Fun sum3() {
   return reduce(add_fun(), 0.0f);
 }
 
-// A user function with the typed signature (f32, f32). The documented spelling
-// user_fun("mult", hana::tuple_t<float, float>, f) does not compile (see the test case "typed
-// user functions can be declared with hana::tuple_t" below), so this builds the same function
-// through the front end's helper.
+// A user function with the typed signature (f32, f32), in the documented spelling.
 template <class F> Fun typed_f32_f32(std::string name, F f) {
-  return detail::make_user_fun_value(std::move(name), 2, {ScalarKind::F32, ScalarKind::F32},
-                                     detail::call_with_params(f, std::make_index_sequence<2>{}));
+  return user_fun(std::move(name), hana::tuple_t<float, float>, f);
 }
 
 // Whether user_fun accepts a hana::tuple_t signature for a binary lambda.
@@ -49,15 +42,20 @@ concept typed_user_fun_compiles = requires(F f) {
 
 } // namespace
 
-// Library problem: the typed form of user_fun documented in dsl/UserFun.h,
+// The typed form of user_fun documented in dsl/UserFun.h,
 //   user_fun("mult", hana::tuple_t<float, float>, [](auto x, auto w) { return x * w; }),
-// does not compile: the overload `template <class... Ts, class F> Fun user_fun(std::string,
-// hana::tuple<hana::type<Ts>...>, F)` cannot deduce Ts because hana::type<T> is an alias of the
-// nested type_impl<T>::_ (a non-deduced context). Suggested fix: take `hana::tuple<Types...>` and
-// use `typename Types::type` (e.g. detail::scalar_kind_of<typename Types::type>()).
-TEST_CASE("typed user functions can be declared with hana::tuple_t" * doctest::may_fail()) {
+// compiles (hana::type<T> is an alias of a nested type_impl<T>::_, so the overload takes
+// hana::tuple<Types...> and reads typename Types::type) and fixes the parameter kinds.
+TEST_CASE("typed user functions can be declared with hana::tuple_t") {
   auto mult = [](auto x, auto w) { return x * w; };
   CHECK(typed_user_fun_compiles<decltype(mult)>);
+  Fun typed = user_fun("mult", hana::tuple_t<float, float>, mult);
+  Fun ints = user_fun("imult", hana::tuple_t<std::int32_t, std::int32_t>, mult);
+  Val x = input("x", Type::array(f32(), 4));
+  Val n = input("n", Type::array(i32(), 4));
+  CHECK((x | reduce(typed, 1.0f)).type() == Type::array(f32(), 1));
+  CHECK((n | reduce(ints, 1)).type() == Type::array(i32(), 1));
+  CHECK_ERROR(n | reduce(typed, 1.0f), "UserFun 'mult'", "argument 1", "f32", "i32");
 }
 
 // CHECK_LOCATED(expression): the expression throws a tessera::Error that carries this line.
@@ -102,11 +100,9 @@ TEST_CASE("Split that does not divide the length") {
   CHECK_ERROR(evaluate(p, {random_f32({10}, 1)}), "Split(4)", "does not divide", "[f32]_N");
 }
 
-// Library problem: a failed size assumption names the symbol (N) but not its value, so the user
-// is not told which input length broke it. core/Interpreter.cpp evaluate() should append the
-// bound sizes, e.g. "Split(4): the chunk size 4 does not divide the length N of [f32]_N
-// (N = 10)".
-TEST_CASE("failed size assumptions report the sizes they were checked with" * doctest::may_fail()) {
+// A failed size assumption names the symbol and the value it was checked with, e.g.
+// "Split(4): the chunk size 4 does not divide the length N of [f32]_N (with N = 10)".
+TEST_CASE("failed size assumptions report the sizes they were checked with") {
   Val s = input("x", Type::array(f32(), size("N")));
   CHECK_ERROR(evaluate(program({s}, s | split(4)), {random_f32({10}, 1)}), "Split(4)", "N = 10");
   CHECK_ERROR(evaluate(program({s}, s | slide(3, 2)), {random_f32({10}, 1)}), "Slide(3,2)",
@@ -148,20 +144,26 @@ TEST_CASE("Pad with a boundary that does not fit the array") {
   CHECK_NOTHROW(z | pad(2, 2, constant(1.5)));
 }
 
-// Library problem: with a symbolic length the side conditions l <= N of Pad(l,r,mirror|wrap),
-// l + r <= N of Drop(l,r) and size <= N of Slide(size,step) are neither proven nor recorded as
-// assumptions (primitives/PadDrop.cpp pad_type/drop_type and primitives/Slide.cpp slide_type only
-// reject when the prover says No). The interpreter catches them on actual data, but a generated
-// kernel would not: they should call checker.assume(...) on Truth::Unknown like Split and At do.
-TEST_CASE("symbolic side conditions of Pad, Drop and Slide are recorded as assumptions" *
-          doctest::may_fail()) {
+// With a symbolic length the side conditions l <= N of Pad(l,r,mirror|wrap), l + r <= N of
+// Drop(l,r) and size <= N of Slide(size,step) cannot be proven; they are recorded as assumptions
+// (like those of Split and At), which evaluate() checks on the actual sizes.
+TEST_CASE("symbolic side conditions of Pad, Drop and Slide are recorded as assumptions") {
   Val s = input("x", Type::array(f32(), size("N")));
   for (const Fun& f : {pad(4, 0, wrap), pad(0, 4, mirror), drop(2, 2), slide(5, 1)}) {
     Expr p = program({s}, s | f);
     TypeChecker checker;
     checker.apply(p, input_types(p));
     CHECK_MESSAGE(!checker.assumptions().empty(), print(p));
+    // The assumption holds for N = 4 (or 5 for the Slide) and fails for N = 3.
+    CHECK_NOTHROW(evaluate(p, {random_f32({5}, 11)}));
+    CHECK_ERROR(evaluate(p, {random_f32({3}, 11)}), "N = 3");
   }
+  // A length that is provably large enough needs no assumption.
+  Val t = input("t", Type::array(f32(), size("N") + 4));
+  Expr q = program({t}, t | pad(4, 0, wrap) | drop(2, 2) | slide(5, 1));
+  TypeChecker checker;
+  checker.apply(q, input_types(q));
+  CHECK(checker.assumptions().empty());
 }
 
 TEST_CASE("Drop more than the array holds") {
@@ -245,14 +247,11 @@ TEST_CASE("Map, Slide and Join applied to a scalar or a non-nested array") {
   CHECK_ERROR(x | slide_nd(2, 3, 1), "Slide(3,1)", "expects an array", "f32");
 }
 
-// Library problem: Join and Transpose of a 1-D array report the element type as what they got
-// ("Join expects an array of arrays, got f32") although they were given [f32]_8.
-// primitives/SplitJoin.cpp join_type and primitives/Transpose.cpp transpose_type call
-// require_array on in.element() with the element as the type in the message; they should report
-// the argument, e.g. "Join expects an array of arrays, got [f32]_8 (its elements are f32)".
-TEST_CASE("Join and Transpose of a 1-D array report the array they got" * doctest::may_fail()) {
+// Join and Transpose of a 1-D array report the array they got, not its element type:
+// "Join expects an array of arrays, got [f32]_8 (its elements are f32)".
+TEST_CASE("Join and Transpose of a 1-D array report the array they got") {
   Val x = input("x", Type::array(f32(), 8));
-  CHECK_ERROR(x | join(), "Join", "array of arrays", "got [f32]_8");
+  CHECK_ERROR(x | join(), "Join", "array of arrays", "got [f32]_8", "its elements are f32");
   CHECK_ERROR(x | transpose(), "Transpose", "array of arrays", "got [f32]_8");
 }
 
@@ -353,37 +352,43 @@ TEST_CASE("scalar language mistakes in user functions") {
   CHECK_ERROR(evaluate(q, {i32_array({1, 2, 3, 4}), i32_array({1, 1, 0, 1})}), "modulo by zero");
 }
 
-// Library problem: errors in the scalar language do not name the user function they occur in.
-// core/Scalar.cpp ScalarExpr::call says "unknown math function 'tanh' in a user function" (the
-// name is not known there: dsl/UserFun.h user_fun() could catch and prefix "user_fun 'f': "),
-// and the interpreter's "integer division by zero in a user function" (core/Scalar.cpp
-// eval_node) could be raised as "UserFun 'div': integer division by zero (1 / 0)" by
-// primitives/UserFun.cpp user_fun_eval, which knows the name.
-TEST_CASE("scalar language errors name the user function" * doctest::may_fail()) {
+// Errors in the scalar language name the user function they occur in: "UserFun 'f': unknown
+// math function 'tanh' ..." when the body is built, "UserFun 'div': integer division by zero
+// (1 / 0)" when it is evaluated.
+TEST_CASE("scalar language errors name the user function") {
   CHECK_ERROR(user_fun("f", [](auto v) { return Sym(ScalarExpr::call("tanh", {Sym(v).expr()})); }),
               "tanh", "'f'");
+  CHECK_LOCATED(
+      user_fun("f", [](auto v) { return Sym(ScalarExpr::call("tanh", {Sym(v).expr()})); }));
   auto div = user_fun("div", [](auto p, auto q) { return p / q; });
   Val a = input("a", Type::array(i32(), 2));
   Val b = input("b", Type::array(i32(), 2));
   Expr p =
       program({a, b}, zip({a, b}) | map(Fun([div](Val t) { return div(t.get(0), t.get(1)); })));
-  CHECK_ERROR(evaluate(p, {i32_array({1, 2}), i32_array({1, 0})}), "division by zero", "'div'");
+  CHECK_ERROR(evaluate(p, {i32_array({1, 2}), i32_array({1, 0})}), "division by zero", "'div'",
+              "2 / 0");
 }
 
-// Library problem: a weak C++ literal passed to a two-argument math function does not take the
-// type of the other argument, unlike in arithmetic: fmax(x, 0.5) on f32 data is typed f64
-// (x * 0.5 is f32), so a user function written for f32 silently computes in double (and the
-// emitter prints a double literal, which needs fp64 on the device). A typed user function or a
-// Reduce with an f32 initial value then rejects it with a confusing "got f64". core/Scalar.cpp
-// ScalarExpr::infer, case ScalarOp::Call, should apply weak_kind() to the arguments as the
-// binary operators do (and to_c should print the adopted kind).
-TEST_CASE("weak literals in math functions take the other argument's type" * doctest::may_fail()) {
+// A weak C++ literal passed to a math function takes the type of the other argument, as in
+// arithmetic: fmax(x, 0.5) on f32 data is f32 (like x * 0.5), computed in float by the
+// interpreter and printed as a float literal in OpenCL C.
+TEST_CASE("weak literals in math functions take the other argument's type") {
   Val x = input("x", Type::array(f32(), 4));
   auto low = user_fun("low", [](auto v) { return fmax(v, 0.5); });
   auto power = user_fun("power", [](auto v) { return pow(fabs(v), 1.5); });
   CHECK((x | map(low)).type() == Type::array(f32(), 4));
   CHECK((x | map(power)).type() == Type::array(f32(), 4));
   CHECK_NOTHROW(x | map(low) | reduce(add_fun(), 0.0f));
+  // On f64 data the same functions compute in double.
+  Val d = input("d", Type::array(f64(), 4));
+  CHECK((d | map(low)).type() == Type::array(f64(), 4));
+  // The interpreter computes in float: 0.1 adopts f32 (0.1f), so fmax(0.1f, 0.1) is 0.1f.
+  auto tenth = user_fun("tenth", [](auto v) { return fmax(v, 0.1); });
+  Val y = input("y", Type::array(f32(), 1));
+  CHECK(evaluate(program({y}, y | map(tenth)), {f32_array({0.1})}) == f32_array({0.1}));
+  Data out = evaluate(program({y}, y | map(tenth)), {f32_array({-1})});
+  CHECK(out[0].as_scalar().kind == ScalarKind::F32);
+  CHECK(out[0].number() == static_cast<double>(0.1f));
 }
 
 TEST_CASE("front-end errors carry the user's source location") {
@@ -408,17 +413,10 @@ TEST_CASE("front-end errors carry the user's source location") {
   CHECK(msg.find("At(0)") < msg.find(" [at "));
 }
 
-// Library problem: errors raised while a front-end function is being constructed (invalid sizes,
-// checked by the make_* constructors in core/Expr.cpp) and errors raised by applying a user
-// function directly carry no location or the library's own location:
-//  - dsl/Primitives.cpp split()/slide()/pad()/drop()/at()/get()/iterate()/generate() call
-//    make_* outside any try block, so "Split: chunk size must be positive, got 0" has no
-//    "[at file:line]"; fixed() could catch Error and append `loc` like Fun::apply does.
-//  - dsl/UserFun.cpp make_user_fun_value() calls Fun::of(make_user_fun(def)) with the default
-//    source location, so `add(a, b)` with a bad argument reports "[at .../dsl/UserFun.cpp:NN]";
-//    user_fun() should take a `std::source_location loc = current()` and pass it on.
-TEST_CASE("errors at construction and in direct user function calls carry the user's location" *
-          doctest::may_fail()) {
+// Errors raised while a front-end function is constructed (invalid sizes, checked by the make_*
+// constructors) and errors of applying a user function directly carry the user's line too:
+// user_fun(), id_fun(), add_fun() and mult_fun() take the caller's source location.
+TEST_CASE("errors at construction and in direct user function calls carry the user's location") {
   CHECK_LOCATED(split(0));
   CHECK_LOCATED(slide(3, 0));
   CHECK_LOCATED(pad(-1, 1, clamp));
@@ -427,6 +425,14 @@ TEST_CASE("errors at construction and in direct user function calls carry the us
   CHECK_LOCATED(add_fun()(x, x));
   Val s = x | at(0);
   CHECK_LOCATED(add_fun()(s));
+  CHECK_LOCATED(user_fun("neg", [](auto v) { return -v; })(s, s));
+  CHECK_LOCATED(pad_nd(0, 1, 1, clamp));
+  // A C++ lambda given to a primitive that calls it with another number of arguments.
+  CHECK_ERROR(x | reduce(Fun([](Val v) { return v; }), 0.0f), "the C++ lambda given to Reduce",
+              "takes 1 argument", "2 argument");
+  CHECK_LOCATED(x | reduce(Fun([](Val v) { return v; }), 0.0f));
+  CHECK_ERROR(x | map(Fun([](Val a, Val b) { return a; })), "given to Map", "takes 2",
+              "1 argument");
 }
 
 TEST_CASE("degenerate inputs: empty arrays, unbound and underivable sizes") {
@@ -454,24 +460,43 @@ TEST_CASE("degenerate inputs: empty arrays, unbound and underivable sizes") {
   CHECK(evaluate(program({t}, t | iterate(0, slide(3, 1))), {x}) == x);
 }
 
-// Library problem: the interpreter's Transpose of an empty outer array ([[f32]_3]_0) returns []
-// although its type is [[f32]_0]_3, i.e. three empty rows: primitives/Transpose.cpp
-// transpose_eval takes the row length from x[0], which does not exist. The row length should come
-// from the type (e.g. the checker's type of the call, or a length stored on the node), or the
-// case should be rejected with an Error.
-TEST_CASE("Transpose of an empty array of rows has the shape of its type" * doctest::may_fail()) {
+// The interpreter's Transpose of an empty outer array ([[f32]_3]_0) gives three empty rows, as
+// its type [[f32]_0]_3 says: the row length, which an empty value does not show, comes from the
+// argument type that the type rule records (TypeChecker::record_argument). The same holds for
+// the element shape a constant Pad fills in around an empty array.
+TEST_CASE("Transpose of an empty array of rows has the shape of its type") {
   Val g = input("g", array_of(f32(), {0, 3}));
   Expr p = program({g}, g | transpose());
   CHECK(infer_type(p) == array_of(f32(), {3, 0}));
   CHECK(evaluate(p, {Data::from_flat(ScalarKind::F32, {0, 3}, {})}).size() == 3);
+  CHECK(evaluate(p, {Data::from_flat(ScalarKind::F32, {0, 3}, {})}) ==
+        Data::from_flat(ScalarKind::F32, {3, 0}, {}));
+  // Inside a Map, and with a symbolic row length (M is bound by the second input).
+  Val h = input("h", array_of(f32(), {2, 0, size("M")}));
+  Val w = input("w", Type::array(f32(), size("M")));
+  Expr q = program({h, w}, h | map(transpose()));
+  CHECK(evaluate(q, {Data::from_flat(ScalarKind::F32, {2, 0, 4}, {}), random_f32({4}, 12)}) ==
+        Data::from_flat(ScalarKind::F32, {2, 4, 0}, {}));
+  // Applied to arguments of different types (here by Iterate), the row length of an empty
+  // array is not known: an Error rather than a wrong shape.
+  Expr r = program({g}, g | iterate(2, transpose()));
+  CHECK(infer_type(r) == array_of(f32(), {0, 3}));
+  CHECK_ERROR(evaluate(r, {Data::from_flat(ScalarKind::F32, {0, 3}, {})}), "Transpose",
+              "empty array", "row length");
+
+  // Constant Pad around an empty array: the constant takes the element shape from the type.
+  Val e = input("e", Type::array(f32(), 0));
+  CHECK(evaluate(program({e}, e | pad(1, 2, constant(0.5f))), {f32_array({})}) ==
+        f32_array({0.5, 0.5, 0.5}));
+  Val rows = input("rows", array_of(f32(), {0, 2}));
+  CHECK(evaluate(program({rows}, rows | pad(1, 0, constant(1.5f))),
+                 {Data::from_flat(ScalarKind::F32, {0, 2}, {})}) ==
+        Data::from_flat(ScalarKind::F32, {1, 2}, {1.5, 1.5}));
 }
 
-// Library problem: i32 multiplication in the interpreter does not wrap like OpenCL C when the
-// 64-bit product exceeds 2^53: core/Scalar.cpp eval_node computes l.bits * r.bits exactly but
-// passes it through ScalarValue::make(kind, double), which rounds away the low bits
-// (2147483647 * 2147483647 gives 0 instead of 1). Suggested fix: wrap in uint32 arithmetic and
-// build the ScalarValue from the integer, not from a double.
-TEST_CASE("i32 multiplication wraps like OpenCL C" * doctest::may_fail()) {
+// i32 arithmetic in the interpreter wraps like OpenCL C (two's complement, 32 bits), also when
+// the exact 64-bit product exceeds 2^53 (2147483647 * 2147483647 is 1).
+TEST_CASE("i32 multiplication wraps like OpenCL C") {
   auto mul = user_fun("mul", [](auto p, auto q) { return p * q; });
   Val a = input("a", Type::array(i32(), 2));
   Val b = input("b", Type::array(i32(), 2));
@@ -479,4 +504,22 @@ TEST_CASE("i32 multiplication wraps like OpenCL C" * doctest::may_fail()) {
       program({a, b}, zip({a, b}) | map(Fun([mul](Val t) { return mul(t.get(0), t.get(1)); })));
   CHECK(evaluate(p, {i32_array({2147483647, 46341}), i32_array({2147483647, 46341})}) ==
         i32_array({1, -2147479015}));
+  auto pair = [&](Fun f) {
+    return program({a, b}, zip({a, b}) | map(Fun([f](Val t) { return f(t.get(0), t.get(1)); })));
+  };
+  auto sub = user_fun("sub", [](auto p, auto q) { return p - q; });
+  CHECK(evaluate(pair(add_fun()), {i32_array({2147483647, -2147483648.0}), i32_array({1, -1})}) ==
+        i32_array({-2147483648.0, 2147483647}));
+  CHECK(evaluate(pair(sub), {i32_array({-2147483648.0, 5}), i32_array({1, 7})}) ==
+        i32_array({2147483647, -2}));
+
+  // u8 arithmetic promotes to i32 as in C; an integer literal next to a u8 is not truncated to
+  // 8 bits.
+  Val u = input("u", Type::array(u8(), 2));
+  Data bytes = Data::from_flat(ScalarKind::U8, {2}, {1, 255});
+  auto scale = user_fun("scale", [](auto v) { return v * 300; });
+  CHECK((u | map(scale)).type() == Type::array(i32(), 2));
+  CHECK(evaluate(program({u}, u | map(scale)), {bytes}) == i32_array({300, 76500}));
+  auto twice = user_fun("twice", [](auto v) { return v + v; });
+  CHECK(evaluate(program({u}, u | map(twice)), {bytes}) == i32_array({2, 510}));
 }

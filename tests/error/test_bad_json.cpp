@@ -1,8 +1,5 @@
 // Loading expressions from bad JSON: every problem is a tessera::Error that says what is wrong,
 // never a crash or another exception type. Ends with a seeded mutation loop over valid files.
-//
-// Test cases marked doctest::may_fail() document library problems that are reported rather than
-// fixed here (see the comment above each); they do not fail the suite.
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -124,22 +121,24 @@ TEST_CASE("wrong or missing version, missing expr") {
   CHECK_ERROR(load(j), "/expr", "\"kind\"");
 }
 
-// Library problem: core/Json.cpp expr_from_json reads "format" and "version" with
-// json::value(key, default), which throws nlohmann::json::type_error (not tessera::Error) when
-// the field has another JSON type, e.g. {"format": 5} or {"version": "1"}; these calls are
-// outside the try block that converts json exceptions. Suggested fix: test
-// j["format"].is_string() / j["version"].is_number_integer() first and report
-// "not a tessera expression: \"format\" must be the string \"tessera-expr\", got 5" and
-// "unsupported tessera expression version \"1\": this build reads version 1".
-TEST_CASE("format and version of the wrong JSON type" * doctest::may_fail()) {
+// "format" and "version" of another JSON type are reported as such (no nlohmann::json
+// exception escapes expr_from_json): "not a tessera expression: \"format\" must be the string
+// \"tessera-expr\", got 5", "unsupported tessera expression version \"1\": this build reads
+// version 1".
+TEST_CASE("format and version of the wrong JSON type") {
   json j = valid_program();
   j["format"] = 5;
-  CHECK_ERROR(load(j), "format");
+  CHECK_ERROR(load(j), "format", "got 5");
+  CHECK_ERROR(expr_from_json(j), "format", "got 5");
   j = valid_program();
   j["version"] = "1";
   CHECK_ERROR(load(j), "version");
   j["version"] = json::array();
   CHECK_ERROR(load(j), "version");
+  j["version"] = 1.0;
+  CHECK_ERROR(load(j), "version 1.0");
+  j["version"] = 1;
+  CHECK_NOTHROW(load(j));
 }
 
 TEST_CASE("unknown node kinds") {
@@ -225,28 +224,26 @@ TEST_CASE("bad parameter references") {
   // A lambda parameter that is not a Param.
   json k = document({{"kind", "Lambda"}, {"children", {slide_node(3, 1), param_ref(0)}}});
   CHECK_ERROR(load(k), "Param");
-  // Referencing an unknown id yields a parameter without a type: at the latest, type checking
-  // reports it.
+  // Referencing an unknown id is an error when loading (it used to load as a parameter without
+  // a type, which only type checking reported).
   json u = program_of(slide_node(3, 1));
   u["expr"]["children"][1]["children"][1] = param_ref(5);
-  std::string problem =
-      tessera::testing::error_problem([&] { (void)infer_type(load(u)); }, {"no type"});
-  CHECK_MESSAGE(problem.empty(), problem);
+  CHECK_ERROR(load(u), "/expr/children/1/children/1", "parameter 5", "used before it is defined");
 }
 
-// Library problem: core/Json.cpp Reader::param accepts a reference to a parameter id that was
-// never defined (and a first occurrence whose id is not the next one in order of appearance):
-// it silently creates a fresh untyped parameter, so the file loads and the mistake surfaces only
-// as "parameter '?' has no type" when type-checking. Since ids are numbered by order of
-// appearance, the loader could require that a new id equal the number of ids seen so far and
-// report "invalid expression JSON at /expr/children/1/children/1: parameter 5 is used before it
-// is defined".
-TEST_CASE("a reference to an undefined parameter id is a load error" * doctest::may_fail()) {
+// Parameter ids are numbered by order of appearance, so a new id must equal the number of ids
+// seen so far ("invalid expression JSON at /expr/children/1/children/1: parameter 5 is used
+// before it is defined"), and a lambda's parameter is in scope in its body only.
+TEST_CASE("a reference to an undefined parameter id is a load error") {
   json u = program_of(slide_node(3, 1));
   u["expr"]["children"][1]["children"][1] = param_ref(5);
   CHECK_ERROR(load(u), "param", "5");
-  // Used before its definition: the body refers to id 1, defined later as an inner lambda's
-  // parameter.
+  CHECK_ERROR(load(u), "/expr/children/1/children/1", "parameter 5 is used before it is defined");
+  // A definition out of order: the first parameter numbered 1.
+  json w = program_of(slide_node(3, 1));
+  w["expr"]["children"][0]["param"] = 1;
+  CHECK_ERROR(load(w), "/expr/children/0", "parameter 1", "before it is defined");
+  // Used outside its lambda: the outer body refers to id 1, the parameter of an inner lambda.
   json inner = {
       {"kind", "Lambda"},
       {"children", {param_def(1, "y", f32_type(3)), call(slide_node(3, 1), param_ref(1))}}};
@@ -255,6 +252,19 @@ TEST_CASE("a reference to an undefined parameter id is a load error" * doctest::
        {"children",
         {param_def(0, "x", f32_type(8)), call(slide_node(3, 1), call(inner, param_ref(1)))}}});
   CHECK_ERROR(load(v), "param", "1");
+  CHECK_ERROR(load(v), "parameter 1 is used outside the lambda that defines it",
+              "/expr/children/1/children/1/children/1");
+  // Inside the inner lambda the reference is fine.
+  json ok =
+      document({{"kind", "Lambda"},
+                {"children",
+                 {param_def(0, "x", f32_type(8)),
+                  call({{"kind", "Lambda"},
+                        {"children",
+                         {param_def(1, "y", f32_type(8)), call(slide_node(3, 1), param_ref(1))}}},
+                       param_ref(0))}}});
+  CHECK_NOTHROW(load(ok));
+  CHECK(infer_type(load(ok)) == array_of(f32(), {6, 3}));
 }
 
 TEST_CASE("bad arithmetic expressions in sizes") {
@@ -349,13 +359,9 @@ TEST_CASE("bad user functions") {
   CHECK_ERROR(load(with_fun(g)), "invalid expression JSON");
 }
 
-// Library problem: errors found while reading sizes, types, scalar values and user function
-// bodies do not say where in the document they are: core/Json.cpp Reader only adds the JSON
-// pointer for its own checks (fail()), while ArithExpr's from_json, type_from_json,
-// scalar_value_from_json and scalar_expr_from_json throw plain Errors. Suggested fix: catch
-// Error in Reader::node and rethrow as "invalid expression JSON at <where>: <message>".
-TEST_CASE("errors inside sizes, types and user function bodies say where they are" *
-          doctest::may_fail()) {
+// Errors found while reading sizes, types, scalar values and user function bodies say where in
+// the document they are, once: "invalid expression JSON at <where>: <message>".
+TEST_CASE("errors inside sizes, types and user function bodies say where they are") {
   CHECK_ERROR(load(program_of({{"kind", "Slide"}, {"sizes", arr(json{{"cst", "x"}}, cst(1))}})),
               "/expr/children/1/children/0");
   json typed = document(
@@ -364,6 +370,15 @@ TEST_CASE("errors inside sizes, types and user function bodies say where they ar
   json f = {{"kind", "UserFun"}, {"name", "bad"}, {"arity", 1}, {"body", {{"op", "pow"}}}};
   CHECK_ERROR(load(program_of({{"kind", "Map"}, {"map", "Map"}, {"dim", 0}, {"children", arr(f)}})),
               "/expr/children/1/children/0/children/0");
+  std::string message = tessera::testing::error_message([&] {
+    (void)load(program_of({{"kind", "Map"}, {"map", "Map"}, {"dim", 0}, {"children", arr(f)}}));
+  });
+  CHECK(message.find("invalid expression JSON at") == message.rfind("invalid expression JSON at"));
+  json lit = {{"kind", "Literal"}, {"value", {{"type", "f32"}, {"value", "zero"}}}};
+  CHECK_ERROR(
+      load(program_of(
+          {{"kind", "Reduce"}, {"reduce", "Reduce"}, {"children", arr(id_fun_json(), lit)}})),
+      "/expr/children/1/children/0/children/1", "invalid scalar value");
 }
 
 TEST_CASE("files that cannot be read") {
@@ -387,14 +402,11 @@ TEST_CASE("files that cannot be read") {
               "cannot write");
 }
 
-// Library problem: core/Json.cpp load_expr_file reports only "cannot read" with the path; once
-// the file is read, its errors ("expression file is not valid JSON: ...", a bad node, ...) do not
-// name the file, and a directory is reported as invalid JSON. Suggested fix: in load_expr_file,
-// reject non-regular files ("'<path>' is a directory, not an expression file") and catch Error
-// from load_expr to rethrow it as "in '<path>': <message>".
-TEST_CASE("errors from load_expr_file name the file" * doctest::may_fail()) {
+// Errors from load_expr_file name the file ("in '<path>': ..."), and a directory is reported as
+// such rather than as invalid JSON.
+TEST_CASE("errors from load_expr_file name the file") {
   TempDir dir;
-  CHECK_ERROR(load_expr_file(dir.path.string()), dir.path.string());
+  CHECK_ERROR(load_expr_file(dir.path.string()), dir.path.string(), "directory");
   std::string garbage = (dir.path / "garbage.json").string();
   std::ofstream(garbage) << "not json at all";
   CHECK_ERROR(load_expr_file(garbage), "not valid JSON", garbage);
@@ -583,11 +595,9 @@ TEST_CASE("mutated expressions load or raise tessera::Error") {
   CHECK(rejected > 0);
 }
 
-// Library problem: mutating the document header finds the json::type_error of "format" and
-// "version" described above ("format and version of the wrong JSON type"), e.g. seed 23
-// (replace /format by 2).
-TEST_CASE("mutated documents, header included, load or raise tessera::Error" *
-          doctest::may_fail()) {
+// Mutating the document header too (e.g. seed 23 replaces /format by 2) gives tessera::Error
+// only.
+TEST_CASE("mutated documents, header included, load or raise tessera::Error") {
   auto [loaded, rejected] = load_mutants(400, true);
   CHECK(rejected > 0);
 }
