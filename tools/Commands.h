@@ -1,5 +1,6 @@
 // The `tessera` command-line program's commands. Each parses nothing itself: CLI11 fills the
-// options, the command calls the library and prints. Errors are tessera::Error.
+// options (tools/Cli.cpp), the command calls the library and prints. Errors are tessera::Error
+// ("error: ..." and a non-zero exit code in run_cli).
 #pragma once
 
 #include <string>
@@ -12,12 +13,39 @@ struct CommonOptions {
   std::string size;   // "64x64", or symbolic "NxM"
   std::string device; // platform/device name substring or index; empty: TESSERA_DEVICE or PoCL
   std::string output; // -o FILE
+  int depth = 1;      // rewrite depth of the variant enumeration
+  int variant = 0;    // emit: index in the lowered variants (0 = plain MapGlb lowering)
+  std::string local;  // emit: work-group size "32x8" for kernels with an automatic one
+};
+
+struct ExploreCommandOptions {
+  std::string stencil;
+  std::string size;
+  std::string device;
+  double budget_s = 60;
+  std::string json; // report file (written atomically after every point)
+  std::string plot; // SVG picture written at the end
+  std::string strategy = "halving";
+  int depth = 1;
+  int repeats = 5;
+  unsigned seed = 1;
+  bool resume = false;   // continue the report in `json`
+  bool progress = false; // force the progress bar (default: when stderr is a terminal)
+  bool quiet = false;    // no summary on stdout
 };
 
 int list_command();
 int devices_command();
 int show_command(const CommonOptions& options);
+int variants_command(const CommonOptions& options);
 int emit_command(const CommonOptions& options);
 int run_command(const CommonOptions& options);
+int explore_command(const ExploreCommandOptions& options);
+int report_command(const std::string& path);
+int plot_command(const std::string& path, const std::string& svg);
+
+// "64x64" -> {64, 64} (exactly `dims` positive integers); Error naming the problem otherwise.
+std::vector<int64_t> parse_numeric_size(const std::string& text, int dims,
+                                        const std::string& stencil);
 
 } // namespace tessera::tools

@@ -1,0 +1,519 @@
+#include "explore/Explorer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "codegen/Kernel.h"
+#include "core/Error.h"
+#include "core/Interpreter.h"
+#include "core/Printer.h"
+#include "explore/Workload.h"
+#include "explore/runtime/Bandwidth.h"
+#include "explore/runtime/Device.h"
+#include "explore/runtime/Hash.h"
+
+namespace tessera::explore {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string kernel_identifier(const std::string& name) {
+  std::string id;
+  for (char c : name)
+    id += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  if (id.empty() || std::isdigit(static_cast<unsigned char>(id[0])))
+    id = std::string("k_").append(id);
+  return id;
+}
+
+std::size_t cells(const std::vector<int64_t>& extents) {
+  std::size_t n = 1;
+  for (auto e : extents)
+    n *= static_cast<std::size_t>(e);
+  return n;
+}
+
+std::string shorten(std::string text, std::size_t limit = 4000) {
+  if (text.size() > limit)
+    text = text.substr(0, limit) + "\n... (" + std::to_string(text.size() - limit) +
+           " more characters)";
+  return text;
+}
+
+// Best (fastest ok point, preferring fully timed ones), baseline and speedup from the points.
+void summarise(Report& report, int full_repeats) {
+  report.baseline.reset();
+  report.best.reset();
+  report.speedup = 0;
+  if (report.find(0))
+    report.baseline = 0;
+  const PointResult* best = nullptr;
+  for (int pass = 0; pass < 2 && !best; ++pass)
+    for (const auto& p : report.points) {
+      if (p.status != "ok" || (pass == 0 && p.repeats < full_repeats))
+        continue;
+      if (!best || p.median_ms < best->median_ms)
+        best = &p;
+    }
+  if (best)
+    report.best = best->id;
+  const PointResult* base = report.baseline ? report.find(*report.baseline) : nullptr;
+  if (best && base && base->status == "ok" && best->median_ms > 0)
+    report.speedup = base->median_ms / best->median_ms;
+}
+
+constexpr std::size_t kFinalists = 4;
+
+class DeviceEvaluator : public Evaluator {
+public:
+  DeviceEvaluator(runtime::Session& session, const Problem& problem, const ExploreOptions& options,
+                  const Space& space, Workload& workload, Report& report,
+                  std::vector<double>& reference, double trace_offset)
+      : session_(session), problem_(problem), options_(options), space_(space), workload_(workload),
+        report_(report), reference_(reference), trace_offset_(trace_offset),
+        kernel_name_(kernel_identifier(problem.name)) {
+    for (const auto& p : report_.points)
+      learn(p, true);
+  }
+
+  double now() const override {
+    return std::chrono::duration<double>(Clock::now() - options_.start).count();
+  }
+  bool stop_requested() const override { return options_.stop && options_.stop->load(); }
+  bool measured(int point) const override { return report_.find(point) != nullptr; }
+  std::optional<Measurement> result(int point) const override {
+    const PointResult* p = report_.find(point);
+    if (!p)
+      return std::nullopt;
+    return Measurement{p->status == "ok", p->median_ms, p->repeats};
+  }
+  void phase(const std::string& name) override { phase_ = name; }
+
+  double estimate(int point, int repeats) const override {
+    int v = space_.points[point].variant;
+    double launch = launch_of_variant_.count(v) ? launch_of_variant_.at(v)
+                    : launches_                 ? launch_sum_ / launches_
+                                                : 0.05;
+    double cost = (options_.warmup + repeats) * launch;
+    if (!measured(point)) {
+      double build = built_variants_.count(v) ? 0.0 : builds_ ? build_sum_ / builds_ : 1.0;
+      double check = checks_ ? check_sum_ / checks_ : 2 * launch + 0.05;
+      cost += build + check + (checks_ ? overhead_sum_ / checks_ : 0.02);
+    }
+    return cost;
+  }
+
+  double reserve() const override {
+    // The final confirmation (3 rounds of 4 finalists and the baseline) and writing the report.
+    const PointResult* base = report_.find(0);
+    double launch = base && base->status == "ok" ? base->launch_s : 0.0;
+    return 3 * (kFinalists + 1) * (options_.warmup + options_.repeats) * launch + 0.5 +
+           0.01 * options_.budget_s;
+  }
+
+  // Re-times the finalists and the baseline together (interleaved rounds) so that the choice
+  // of the best and the speedup compare measurements taken under the same conditions. Returns
+  // the fastest finalist.
+  int confirm(const std::vector<int>& finalists, int baseline) {
+    std::vector<int> ids = finalists;
+    if (std::find(ids.begin(), ids.end(), baseline) == ids.end())
+      ids.push_back(baseline);
+    std::erase_if(ids, [&](int id) {
+      const PointResult* p = report_.find(id);
+      return !p || p->status != "ok";
+    });
+    if (ids.size() < 2 || finalists.empty())
+      return finalists.empty() ? baseline : finalists[0];
+    std::map<int, std::vector<double>> samples;
+    const int rounds = 3;
+    try {
+      for (int r = 0; r < rounds; ++r)
+        for (int id : ids) {
+          if (stop_requested())
+            return finalists[0];
+          retime(*report_.find(id), options_.repeats, &samples[id]);
+        }
+    } catch (const std::exception& e) {
+      report_.confirmation = cat("re-timing failed: ", e.what());
+      return finalists[0];
+    }
+    int best = -1;
+    for (int id : ids) {
+      PointResult& p = *report_.find(id);
+      const auto& s = samples[id];
+      set_timing(p, runtime::median(s), *std::min_element(s.begin(), s.end()),
+                 static_cast<int>(s.size()));
+      bool finalist = std::find(finalists.begin(), finalists.end(), id) != finalists.end();
+      if (finalist && (best < 0 || p.median_ms < report_.find(best)->median_ms))
+        best = id;
+    }
+    report_.confirmation =
+        cat(ids.size() - 1, " finalists and the baseline re-timed together: ", rounds,
+            " interleaved rounds of ", options_.repeats, " launches each");
+    return best < 0 ? finalists[0] : best;
+  }
+
+  Measurement measure(int point, int repeats) override {
+    PointResult* existing = report_.find(point);
+    if (existing) {
+      if (existing->status == "ok") {
+        try {
+          retime(*existing, repeats, nullptr);
+        } catch (const std::exception& e) {
+          existing->status = "failed";
+          existing->error = shorten(cat("re-timing failed: ", e.what()));
+        }
+      }
+    } else {
+      report_.points.push_back(first_measurement(point, repeats));
+      existing = &report_.points.back();
+      learn(*existing, false);
+    }
+    existing->finished_at_s = now();
+    if (existing->status == "ok")
+      report_.trace.push_back(
+          {trace_offset_ + existing->finished_at_s, point, existing->median_ms, existing->repeats});
+    summarise(report_, options_.repeats);
+    report_.elapsed_s = now();
+    report_.total_elapsed_s = trace_offset_ + report_.elapsed_s;
+    if (options_.on_checkpoint)
+      options_.on_checkpoint(report_);
+    progress();
+    return {existing->status == "ok", existing->median_ms, existing->repeats};
+  }
+
+  void progress() const {
+    if (!options_.on_progress)
+      return;
+    Progress p;
+    p.done = report_.points.size();
+    p.total = space_.points.size();
+    p.elapsed_s = now();
+    p.budget_s = options_.budget_s;
+    p.phase = phase_;
+    if (const PointResult* b = report_.best ? report_.find(*report_.best) : nullptr) {
+      p.best_gb_per_s = b->gb_per_s;
+      p.best_ms = b->median_ms;
+    }
+    if (const PointResult* b = report_.find(0); b && b->status == "ok")
+      p.baseline_ms = b->median_ms;
+    options_.on_progress(p);
+  }
+
+private:
+  void learn(const PointResult& p, bool resumed) {
+    if (!resumed && !built_variants_.count(p.variant) && p.build_ms > 0) {
+      build_sum_ += p.build_ms / 1e3;
+      ++builds_;
+    }
+    if (!p.kernel_hash.empty())
+      built_variants_.insert(p.variant);
+    if (p.status == "ok") {
+      launch_of_variant_[p.variant] = p.launch_s;
+      launch_sum_ += p.launch_s;
+      ++launches_;
+      if (!resumed) {
+        check_sum_ += p.check_s;
+        double parts = p.build_ms / 1e3 + p.check_s + p.launch_s * (options_.warmup + p.repeats);
+        overhead_sum_ += std::max(0.0, p.cost_s - parts);
+        ++checks_;
+      }
+    }
+  }
+
+  void set_timing(PointResult& p, double median_ms, double min_ms, int repeats) const {
+    p.median_ms = median_ms;
+    p.min_ms = min_ms;
+    p.repeats = repeats;
+    double bytes = static_cast<double>(bytes_moved_);
+    p.gb_per_s = median_ms > 0 ? bytes / (median_ms * 1e6) : 0;
+    p.gcells_per_s = median_ms > 0 ? static_cast<double>(output_cells_) / (median_ms * 1e6) : 0;
+    p.fraction_of_copy = report_.copy_gb_per_s > 0 ? p.gb_per_s / report_.copy_gb_per_s : 0;
+  }
+
+  codegen::Kernel kernel_of(const Point& point) const {
+    const auto& k = space_.kernels[static_cast<std::size_t>(point.variant)];
+    if (!k)
+      user_error(space_.generation_errors[static_cast<std::size_t>(point.variant)]);
+    if (point.local.empty())
+      return *k;
+    return codegen::generate_kernel(
+        space_.variants[static_cast<std::size_t>(point.variant)].program,
+        codegen_options(point, kernel_name_));
+  }
+
+  void retime(PointResult& p, int repeats, std::vector<double>* samples) {
+    const Point& point = space_.points[static_cast<std::size_t>(p.id)];
+    codegen::Kernel kernel = kernel_of(point);
+    auto built = session_.build_kernel(kernel.source, kernel.name);
+    auto t0 = Clock::now();
+    auto timing = workload_.time(kernel, built, {options_.warmup, repeats});
+    double wall = std::chrono::duration<double>(Clock::now() - t0).count();
+    p.launch_s = wall / (options_.warmup + repeats);
+    if (samples)
+      samples->insert(samples->end(), timing.samples_ms.begin(), timing.samples_ms.end());
+    else
+      set_timing(p, timing.median_ms, timing.min_ms, repeats);
+  }
+
+  PointResult first_measurement(int id, int repeats) {
+    auto t0 = Clock::now();
+    const Point& point = space_.points[static_cast<std::size_t>(id)];
+    const VariantInfo& variant = space_.variants[static_cast<std::size_t>(point.variant)];
+    PointResult r;
+    r.id = id;
+    r.key = point_key(point, variant);
+    r.variant = point.variant;
+    r.program = variant.text;
+    r.history = variant.history;
+    r.params = variant.params;
+    r.local = point.local_text();
+    try {
+      codegen::Kernel kernel = kernel_of(point);
+      r.kernel_hash = runtime::hex64(runtime::fnv1a64(kernel.source));
+      r.local_memory_bytes = kernel.local_memory_bytes;
+      const auto& device = session_.device();
+      if (static_cast<uint64_t>(kernel.local_memory_bytes) > device.local_mem_size)
+        user_error(cat("the kernel needs ", kernel.local_memory_bytes,
+                       " bytes of local memory, the device has ", device.local_mem_size));
+      auto built = session_.build_kernel(kernel.source, kernel.name);
+      r.build_ms = built.build_ms;
+      r.build_origin = runtime::to_string(built.origin);
+      if (bytes_moved_ == 0) {
+        bytes_moved_ = workload_.bytes_moved(kernel);
+        output_cells_ = workload_.output_cells(kernel);
+      }
+      auto c0 = Clock::now();
+      std::vector<double> out = workload_.run(kernel, built);
+      if (reference_.empty()) {
+        // The trusted variant's output becomes the reference (large grids).
+        if (!has_nonzero(out))
+          user_error("the trusted variant's output is all zeros: checking against it would "
+                     "prove nothing");
+        reference_ = out;
+      }
+      r.max_error = max_relative_difference(out, reference_);
+      r.check_s = std::chrono::duration<double>(Clock::now() - c0).count();
+      if (!(r.max_error <= options_.tolerance)) {
+        r.status = "mismatch";
+        r.error = cat("output differs from the reference by ", r.max_error,
+                      " (relative), more than the tolerance ", options_.tolerance);
+      } else {
+        auto t1 = Clock::now();
+        auto timing = workload_.time(kernel, built, {options_.warmup, repeats});
+        double wall = std::chrono::duration<double>(Clock::now() - t1).count();
+        r.launch_s = wall / (options_.warmup + repeats);
+        set_timing(r, timing.median_ms, timing.min_ms, repeats);
+        r.status = "ok";
+      }
+    } catch (const std::exception& e) {
+      r.status = "failed";
+      r.error = shorten(e.what());
+    }
+    r.cost_s = std::chrono::duration<double>(Clock::now() - t0).count();
+    return r;
+  }
+
+  runtime::Session& session_;
+  const Problem& problem_;
+  const ExploreOptions& options_;
+  const Space& space_;
+  Workload& workload_;
+  Report& report_;
+  std::vector<double>& reference_;
+  double trace_offset_;
+  std::string kernel_name_;
+  std::string phase_;
+  std::size_t bytes_moved_ = 0, output_cells_ = 0;
+
+  std::set<int> built_variants_;
+  std::map<int, double> launch_of_variant_;
+  double build_sum_ = 0, launch_sum_ = 0, check_sum_ = 0, overhead_sum_ = 0;
+  int builds_ = 0, launches_ = 0, checks_ = 0;
+};
+
+} // namespace
+
+std::string point_key(const Point& point, const VariantInfo& variant) {
+  return cat("v", point.variant, " local=", point.local_text(), " #",
+             runtime::hex64(runtime::fnv1a64(variant.text)).substr(0, 12));
+}
+
+Report explore(runtime::Session& session, const Problem& problem, const ExploreOptions& options) {
+  if (problem.variants.empty())
+    user_error("nothing to explore: the problem has no variants");
+  if (options.repeats < 1)
+    user_error(cat("--repeats must be at least 1, got ", options.repeats));
+  if (options.warmup < 0)
+    user_error(cat("--warmup must be at least 0, got ", options.warmup));
+  if (!(options.budget_s > 0))
+    user_error(cat("the budget must be positive, got ", options.budget_s, " s"));
+  const auto& device = session.device();
+  Report report;
+  report.stencil = problem.name;
+  report.size = problem.extents;
+  report.device_name = device.name;
+  report.device_platform = device.platform_name;
+  report.device_description = device.description();
+  report.date = utc_now();
+  report.budget_s = options.budget_s;
+  report.strategy = to_string(options.strategy);
+  report.seed = options.seed;
+  report.repeats = options.repeats;
+  report.warmup = options.warmup;
+  report.depth = options.depth;
+  report.tolerance = options.tolerance;
+  report.enumeration = problem.enumeration;
+
+  Space space =
+      build_space(problem.variants, DeviceLimits::of(device), kernel_identifier(problem.name));
+  report.space_variants = space.variants.size();
+  report.space_points = space.points.size();
+  report.space_filtered = space.filtered_count();
+  report.filtered = space.filtered;
+  report.program = print(problem.program);
+
+  double trace_offset = 0;
+  if (options.resume) {
+    const Report& old = *options.resume;
+    if (old.stencil != problem.name || old.size != problem.extents)
+      user_error(cat("cannot resume: the report is for ", old.stencil, " ", size_text(old.size),
+                     ", not ", problem.name, " ", size_text(problem.extents)));
+    if (old.device_name != device.name)
+      user_error(cat("cannot resume: the report was measured on '", old.device_name,
+                     "', this run uses '", device.name, "'"));
+    std::map<std::string, int> id_of_key;
+    for (std::size_t i = 0; i < space.points.size(); ++i)
+      id_of_key[point_key(space.points[i],
+                          space.variants[static_cast<std::size_t>(space.points[i].variant)])] =
+          static_cast<int>(i);
+    std::map<int, int> new_id; // old id -> new id
+    for (const auto& p : old.points) {
+      auto it = id_of_key.find(p.key);
+      if (it == id_of_key.end())
+        continue;
+      PointResult q = p;
+      q.id = it->second;
+      new_id[p.id] = q.id;
+      report.points.push_back(q);
+    }
+    for (const auto& t : old.trace)
+      if (new_id.count(t.point))
+        report.trace.push_back({t.t_s, new_id[t.point], t.median_ms, t.repeats});
+    trace_offset = old.total_elapsed_s;
+    report.runs = old.runs + 1;
+  }
+
+  auto bandwidth = runtime::measure_copy_bandwidth(session, options.copy_bytes);
+  report.copy_gb_per_s = bandwidth.gb_per_s;
+  report.copy_bytes = bandwidth.bytes;
+  for (auto& p : report.points)
+    if (p.status == "ok" && report.copy_gb_per_s > 0)
+      p.fraction_of_copy = p.gb_per_s / report.copy_gb_per_s;
+
+  // The reference.
+  Workload workload(session, problem.program, options.seed);
+  std::vector<double> reference;
+  if (cells(problem.extents) <= options.interpreter_limit) {
+    reference = evaluate(problem.program, workload.input_data()).flatten();
+    report.check_method = "the reference interpreter";
+    report.check_size = problem.extents;
+    if (!has_nonzero(reference))
+      user_error("the interpreter's output for the random inputs is all zeros: checking the "
+                 "variants against it would prove nothing");
+  } else {
+    if (!problem.small_program || !problem.small_baseline)
+      user_error(cat("the grid ", size_text(problem.extents), " is too large for the interpreter ",
+                     "and the problem gives no small grid to check the trusted variant on"));
+    Workload small(session, problem.small_program, options.seed);
+    codegen::CodegenOptions co;
+    co.kernel_name = kernel_identifier(problem.name);
+    auto kernel = codegen::generate_kernel(problem.small_baseline, co);
+    auto built = session.build_kernel(kernel.source, kernel.name);
+    auto out = small.run(kernel, built);
+    auto expected = evaluate(problem.small_program, small.input_data()).flatten();
+    if (!has_nonzero(expected))
+      user_error("the interpreter's output on the small check grid is all zeros: checking "
+                 "against it would prove nothing");
+    report.check_error = max_relative_difference(out, expected);
+    report.check_size = problem.small_extents;
+    if (!(report.check_error <= options.tolerance))
+      user_error(cat("the plain MapGlb lowering disagrees with the interpreter on ",
+                     size_text(problem.small_extents), " (max relative error ", report.check_error,
+                     "): there is no trusted reference for ", size_text(problem.extents)));
+    report.check_method = cat("the plain MapGlb lowering's output (trusted: it matches the "
+                              "interpreter on ",
+                              size_text(problem.small_extents), ")");
+    // The baseline's output becomes the reference when the baseline is measured; a resumed
+    // report has it already, so compute it now.
+    if (report.find(0)) {
+      auto k0 = codegen::generate_kernel(space.variants[0].program, co);
+      auto b0 = session.build_kernel(k0.source, k0.name);
+      reference = workload.run(k0, b0);
+    }
+  }
+
+  DeviceEvaluator evaluator(session, problem, options, space, workload, report, reference,
+                            trace_offset);
+  SearchOptions so;
+  so.strategy = options.strategy;
+  so.deadline_s = options.budget_s;
+  so.repeats = options.repeats;
+  so.seed = options.seed;
+  double search_start = evaluator.now();
+  search(evaluator, space.points, so);
+  const PointResult* base = report.find(0);
+  if (!base)
+    user_error("the exploration stopped before the baseline was measured");
+  if (base->status == "failed" && cells(problem.extents) > options.interpreter_limit)
+    user_error(cat("the plain MapGlb lowering (the trusted variant) failed, so no variant can be "
+                   "checked: ",
+                   base->error));
+
+  summarise(report, options.repeats);
+  report.interrupted = evaluator.stop_requested();
+  if (report.best && !report.interrupted) {
+    evaluator.phase("confirming");
+    // The finalists: the fastest fully timed points (then any), the search's best first.
+    std::vector<int> finalists{*report.best};
+    for (int pass = 0; pass < 2; ++pass) {
+      std::vector<const PointResult*> ok;
+      for (const auto& p : report.points)
+        if (p.status == "ok" && p.id != 0 && (pass == 1 || p.repeats >= options.repeats))
+          ok.push_back(&p);
+      std::sort(ok.begin(), ok.end(), [](auto* a, auto* b) { return a->median_ms < b->median_ms; });
+      for (const auto* p : ok)
+        if (finalists.size() < kFinalists &&
+            std::find(finalists.begin(), finalists.end(), p->id) == finalists.end())
+          finalists.push_back(p->id);
+    }
+    if (*report.best == 0)
+      finalists.erase(finalists.begin());
+    int chosen = finalists.empty() ? 0 : evaluator.confirm(finalists, 0);
+    const PointResult* base_now = report.find(0);
+    if (base_now && base_now->status == "ok" &&
+        report.find(chosen)->median_ms > base_now->median_ms)
+      chosen = 0; // no variant beat the baseline when timed side by side
+    summarise(report, options.repeats);
+    report.best = chosen;
+    const PointResult* b = report.find(chosen);
+    const PointResult* s = report.find(0);
+    report.speedup =
+        b && s && s->status == "ok" && b->median_ms > 0 ? s->median_ms / b->median_ms : 0;
+  }
+  report.complete = report.points.size() == space.points.size();
+  SearchOptions replay = so;
+  replay.deadline_s += trace_offset;
+  report.strategies = strategy_results(report, space.points, replay, search_start + trace_offset);
+  report.elapsed_s = evaluator.now();
+  report.total_elapsed_s = trace_offset + report.elapsed_s;
+  if (options.on_checkpoint)
+    options.on_checkpoint(report);
+  evaluator.progress();
+  return report;
+}
+
+} // namespace tessera::explore

@@ -1,0 +1,24 @@
+// Pictures of reports, drawn by gnuplot (SVG): every measured point's achieved bandwidth
+// against its point number (variants in rewrite order, each followed by its work-group sizes),
+// the baseline and the best marked, failed points at zero, and the device's measured copy
+// bandwidth as a horizontal line: the roofline of these bandwidth-bound kernels.
+#pragma once
+
+#include <string>
+
+#include "explore/Report.h"
+
+namespace tessera::explore {
+
+// $TESSERA_GNUPLOT when set, else `gnuplot` found on PATH; empty when there is none.
+std::string find_gnuplot();
+
+// The gnuplot script plot_report runs (data files in `data_dir`, output to `svg_path`).
+std::string gnuplot_script(const Report& report, const std::string& data_dir,
+                           const std::string& svg_path);
+
+// Writes the SVG atomically. Error when gnuplot is missing (naming the package to install),
+// fails, or the report has no measured point.
+void plot_report(const Report& report, const std::string& svg_path);
+
+} // namespace tessera::explore

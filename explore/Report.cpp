@@ -1,0 +1,470 @@
+#include "explore/Report.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "core/Error.h"
+#include "explore/Space.h"
+
+namespace tessera::explore {
+
+using nlohmann::json;
+
+const PointResult* Report::find(int id) const {
+  for (const auto& p : points)
+    if (p.id == id)
+      return &p;
+  return nullptr;
+}
+
+PointResult* Report::find(int id) {
+  for (auto& p : points)
+    if (p.id == id)
+      return &p;
+  return nullptr;
+}
+
+namespace {
+
+// NaN and infinities are not JSON numbers: they are written as null.
+json number(double v) {
+  return std::isfinite(v) ? json(v) : json(nullptr);
+}
+
+json point_to_json(const PointResult& p) {
+  json j = {{"id", p.id},
+            {"key", p.key},
+            {"variant", p.variant},
+            {"program", p.program},
+            {"history", p.history},
+            {"params", p.params},
+            {"local", p.local},
+            {"kernel_hash", p.kernel_hash},
+            {"local_memory_bytes", p.local_memory_bytes},
+            {"status", p.status}};
+  if (!p.error.empty())
+    j["error"] = p.error;
+  if (p.status != "failed")
+    j["max_error"] = number(p.max_error);
+  if (p.status == "ok") {
+    j["median_ms"] = number(p.median_ms);
+    j["min_ms"] = number(p.min_ms);
+    j["repeats"] = p.repeats;
+    j["gb_per_s"] = number(p.gb_per_s);
+    j["gcells_per_s"] = number(p.gcells_per_s);
+    j["fraction_of_copy"] = number(p.fraction_of_copy);
+  }
+  j["build_ms"] = number(p.build_ms);
+  j["build_origin"] = p.build_origin;
+  j["check_s"] = number(p.check_s);
+  j["launch_s"] = number(p.launch_s);
+  j["cost_s"] = number(p.cost_s);
+  j["finished_at_s"] = number(p.finished_at_s);
+  return j;
+}
+
+// Field access that turns nlohmann's exceptions into messages naming the field.
+class Reader {
+public:
+  Reader(const json& j, std::string where) : j_(j), where_(std::move(where)) {
+    if (!j_.is_object())
+      user_error(cat(where_, ": expected a JSON object"));
+  }
+  template <class T> T get(const char* key) const {
+    if (!j_.contains(key))
+      user_error(cat(where_, ": missing \"", key, "\""));
+    return convert<T>(j_.at(key), key);
+  }
+  template <class T> T get(const char* key, T fallback) const {
+    if (!j_.contains(key) || j_.at(key).is_null())
+      return fallback;
+    return convert<T>(j_.at(key), key);
+  }
+  bool has(const char* key) const { return j_.contains(key) && !j_.at(key).is_null(); }
+  const json& at(const char* key) const {
+    if (!j_.contains(key))
+      user_error(cat(where_, ": missing \"", key, "\""));
+    return j_.at(key);
+  }
+  const std::string& where() const { return where_; }
+
+private:
+  template <class T> T convert(const json& v, const char* key) const {
+    if constexpr (std::is_same_v<T, double>) {
+      if (v.is_null())
+        return NAN;
+    }
+    try {
+      return v.get<T>();
+    } catch (const json::exception&) {
+      user_error(cat(where_, ": \"", key, "\" has the wrong type (", v.type_name(), ")"));
+    }
+  }
+  const json& j_;
+  std::string where_;
+};
+
+PointResult point_from_json(const json& j, const std::string& where) {
+  Reader r(j, where);
+  PointResult p;
+  p.id = r.get<int>("id");
+  p.key = r.get<std::string>("key");
+  p.variant = r.get<int>("variant");
+  p.program = r.get<std::string>("program", "");
+  p.history = r.get<std::vector<std::string>>("history", {});
+  p.params = r.get<std::map<std::string, int64_t>>("params", {});
+  p.local = r.get<std::string>("local", "auto");
+  p.kernel_hash = r.get<std::string>("kernel_hash", "");
+  p.local_memory_bytes = r.get<int64_t>("local_memory_bytes", 0);
+  p.status = r.get<std::string>("status");
+  if (p.status != "ok" && p.status != "failed" && p.status != "mismatch")
+    user_error(cat(where, ": \"status\" is '", p.status, "', expected ok, failed or mismatch"));
+  p.error = r.get<std::string>("error", "");
+  p.max_error = r.get<double>("max_error", 0.0);
+  if (p.status == "ok") {
+    p.median_ms = r.get<double>("median_ms");
+    if (!(p.median_ms > 0))
+      user_error(cat(where, ": an ok point needs \"median_ms\" > 0"));
+    p.min_ms = r.get<double>("min_ms", p.median_ms);
+    p.repeats = r.get<int>("repeats", 1);
+    p.gb_per_s = r.get<double>("gb_per_s", 0.0);
+    p.gcells_per_s = r.get<double>("gcells_per_s", 0.0);
+    p.fraction_of_copy = r.get<double>("fraction_of_copy", 0.0);
+  }
+  p.build_ms = r.get<double>("build_ms", 0.0);
+  p.build_origin = r.get<std::string>("build_origin", "");
+  p.check_s = r.get<double>("check_s", 0.0);
+  p.launch_s = r.get<double>("launch_s", 0.0);
+  p.cost_s = r.get<double>("cost_s", 0.0);
+  p.finished_at_s = r.get<double>("finished_at_s", 0.0);
+  return p;
+}
+
+} // namespace
+
+json report_to_json(const Report& r) {
+  json points = json::array();
+  for (const auto& p : r.points)
+    points.push_back(point_to_json(p));
+  json strategies = json::array();
+  for (const auto& s : r.strategies) {
+    json j = {{"name", s.name}, {"how", s.how}};
+    j["time_to_within_5pct_s"] = s.time_to_5pct_s ? number(*s.time_to_5pct_s) : json(nullptr);
+    if (!s.note.empty())
+      j["note"] = s.note;
+    strategies.push_back(j);
+  }
+  json trace = json::array();
+  for (const auto& t : r.trace)
+    trace.push_back({number(t.t_s), t.point, number(t.median_ms), t.repeats});
+  json j = {
+      {"format", kReportFormat},
+      {"version", kReportVersion},
+      {"stencil", r.stencil},
+      {"size", r.size},
+      {"program", r.program},
+      {"device",
+       {{"name", r.device_name},
+        {"platform", r.device_platform},
+        {"description", r.device_description},
+        {"copy_gb_per_s", number(r.copy_gb_per_s)},
+        {"copy_bytes", r.copy_bytes}}},
+      {"date", r.date},
+      {"budget_s", number(r.budget_s)},
+      {"elapsed_s", number(r.elapsed_s)},
+      {"total_elapsed_s", number(r.total_elapsed_s)},
+      {"runs", r.runs},
+      {"interrupted", r.interrupted},
+      {"complete", r.complete},
+      {"strategy", r.strategy},
+      {"seed", r.seed},
+      {"repeats", r.repeats},
+      {"warmup", r.warmup},
+      {"depth", r.depth},
+      {"check",
+       {{"method", r.check_method},
+        {"tolerance", r.tolerance},
+        {"size", r.check_size},
+        {"trusted_error", number(r.check_error)}}},
+      {"space",
+       {{"variants", r.space_variants},
+        {"points", r.space_points},
+        {"filtered", r.space_filtered},
+        {"filtered_reasons", r.filtered},
+        {"enumeration", r.enumeration}}},
+      {"points", points},
+      {"best", r.best ? json(*r.best) : json(nullptr)},
+      {"baseline", r.baseline ? json(*r.baseline) : json(nullptr)},
+      {"speedup", number(r.speedup)},
+      {"confirmation", r.confirmation},
+      {"strategies", strategies},
+      {"trace", trace},
+  };
+  return j;
+}
+
+Report report_from_json(const json& j, const std::string& source) {
+  if (!j.is_object())
+    user_error(cat(source, " is not a tessera report: expected a JSON object"));
+  if (!j.contains("format") || j.at("format") != kReportFormat)
+    user_error(cat(source, " is not a tessera report: \"format\" is not \"", kReportFormat, "\""));
+  Reader r(j, source);
+  int version = r.get<int>("version");
+  if (version < 1 || version > kReportVersion)
+    user_error(cat(source, ": report version ", version, " is not supported (this tessera reads ",
+                   "version ", kReportVersion, ")"));
+  Report rep;
+  rep.stencil = r.get<std::string>("stencil");
+  rep.size = r.get<std::vector<int64_t>>("size");
+  rep.program = r.get<std::string>("program", "");
+  Reader dev(r.at("device"), source + ": \"device\"");
+  rep.device_name = dev.get<std::string>("name");
+  rep.device_platform = dev.get<std::string>("platform", "");
+  rep.device_description = dev.get<std::string>("description", "");
+  rep.copy_gb_per_s = dev.get<double>("copy_gb_per_s", 0.0);
+  rep.copy_bytes = dev.get<std::size_t>("copy_bytes", 0);
+  rep.date = r.get<std::string>("date", "");
+  rep.budget_s = r.get<double>("budget_s", 0.0);
+  rep.elapsed_s = r.get<double>("elapsed_s", 0.0);
+  rep.total_elapsed_s = r.get<double>("total_elapsed_s", rep.elapsed_s);
+  rep.runs = r.get<int>("runs", 1);
+  rep.interrupted = r.get<bool>("interrupted", false);
+  rep.complete = r.get<bool>("complete", false);
+  rep.strategy = r.get<std::string>("strategy", "exhaustive");
+  rep.seed = r.get<uint32_t>("seed", 1);
+  rep.repeats = r.get<int>("repeats", 5);
+  rep.warmup = r.get<int>("warmup", 1);
+  rep.depth = r.get<int>("depth", 1);
+  if (r.has("check")) {
+    Reader c(r.at("check"), source + ": \"check\"");
+    rep.check_method = c.get<std::string>("method", "");
+    rep.tolerance = c.get<double>("tolerance", 1e-4);
+    rep.check_size = c.get<std::vector<int64_t>>("size", {});
+    rep.check_error = c.get<double>("trusted_error", 0.0);
+  }
+  if (r.has("space")) {
+    Reader s(r.at("space"), source + ": \"space\"");
+    rep.space_variants = s.get<std::size_t>("variants", 0);
+    rep.space_points = s.get<std::size_t>("points", 0);
+    rep.space_filtered = s.get<std::size_t>("filtered", 0);
+    rep.filtered = s.get<std::map<std::string, std::size_t>>("filtered_reasons", {});
+    rep.enumeration = s.get<std::string>("enumeration", "");
+  }
+  const json& points = r.at("points");
+  if (!points.is_array())
+    user_error(cat(source, ": \"points\" must be an array"));
+  for (std::size_t i = 0; i < points.size(); ++i)
+    rep.points.push_back(point_from_json(points[i], cat(source, ": points[", i, "]")));
+  auto point_ref = [&](const char* key) -> std::optional<int> {
+    if (!r.has(key))
+      return std::nullopt;
+    int id = r.get<int>(key);
+    if (!rep.find(id))
+      user_error(cat(source, ": \"", key, "\" names point ", id, ", which is not in \"points\""));
+    return id;
+  };
+  rep.best = point_ref("best");
+  rep.baseline = point_ref("baseline");
+  rep.speedup = r.get<double>("speedup", 0.0);
+  rep.confirmation = r.get<std::string>("confirmation", "");
+  if (r.has("strategies")) {
+    const json& ss = r.at("strategies");
+    if (!ss.is_array())
+      user_error(cat(source, ": \"strategies\" must be an array"));
+    for (std::size_t i = 0; i < ss.size(); ++i) {
+      Reader s(ss[i], cat(source, ": strategies[", i, "]"));
+      StrategyResult sr;
+      sr.name = s.get<std::string>("name");
+      sr.how = s.get<std::string>("how", "");
+      sr.note = s.get<std::string>("note", "");
+      if (s.has("time_to_within_5pct_s"))
+        sr.time_to_5pct_s = s.get<double>("time_to_within_5pct_s");
+      rep.strategies.push_back(sr);
+    }
+  }
+  if (r.has("trace")) {
+    const json& tr = r.at("trace");
+    if (!tr.is_array())
+      user_error(cat(source, ": \"trace\" must be an array"));
+    for (const auto& e : tr) {
+      if (!e.is_array() || e.size() < 3)
+        user_error(cat(source, ": \"trace\" entries are [t_s, point, median_ms, repeats]"));
+      try {
+        rep.trace.push_back({e[0].is_null() ? 0.0 : e[0].get<double>(), e[1].get<int>(),
+                             e[2].is_null() ? 0.0 : e[2].get<double>(),
+                             e.size() > 3 ? e[3].get<int>() : 0});
+      } catch (const json::exception&) {
+        user_error(cat(source, ": \"trace\" entries are [t_s, point, median_ms, repeats]"));
+      }
+    }
+  }
+  return rep;
+}
+
+void write_file_atomically(const std::string& path, const std::string& text) {
+  namespace fs = std::filesystem;
+  fs::path target(path);
+  fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+  std::ostringstream name;
+  name << "." << target.filename().string() << ".tmp-" << ::getpid();
+  std::string tmp = (dir / name.str()).string();
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out)
+      user_error(cat("cannot write '", path, "': cannot create a file in ", dir.string()));
+    out << text;
+    out.flush();
+    if (!out) {
+      std::remove(tmp.c_str());
+      user_error(cat("cannot write '", path, "' (disk full?)"));
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    std::remove(tmp.c_str());
+    user_error(cat("cannot write '", path, "': ", ec.message()));
+  }
+}
+
+void write_report(const Report& report, const std::string& path) {
+  write_file_atomically(path, report_to_json(report).dump(1) + "\n");
+}
+
+Report read_report(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    user_error(cat("cannot read report '", path, "': no such file or not readable"));
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  json j;
+  try {
+    j = json::parse(buffer.str());
+  } catch (const json::parse_error& e) {
+    user_error(cat("cannot read report '", path, "': invalid JSON (", e.what(), ")"));
+  }
+  return report_from_json(j, cat("'", path, "'"));
+}
+
+std::string utc_now() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+namespace {
+
+std::string fixed(double v, int digits) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(digits) << v;
+  return s.str();
+}
+
+std::string describe_point(const PointResult& p) {
+  std::string what = cat("v", p.variant, " local=", p.local);
+  for (const auto& h : p.history) {
+    if (h.rfind("mapping: ", 0) == 0)
+      what += " [" + h.substr(9) + "]";
+  }
+  for (const auto& [k, v] : p.params)
+    what += cat(" ", k, "=", v);
+  return what;
+}
+
+std::string timing_line(const PointResult& p) {
+  return cat(fixed(p.median_ms, 3), " ms  ", fixed(p.gb_per_s, 2), " GB/s  ",
+             fixed(p.gcells_per_s, 3), " GCells/s  ", fixed(100 * p.fraction_of_copy, 1),
+             "% of copy");
+}
+
+} // namespace
+
+std::string format_report(const Report& r, std::size_t top) {
+  std::ostringstream out;
+  out << "tessera report: " << r.stencil << " " << size_text(r.size) << " on " << r.device_name
+      << " (" << r.device_platform << ")\n";
+  out << "  date " << r.date << ", strategy " << r.strategy << ", budget " << fixed(r.budget_s, 0)
+      << " s, elapsed " << fixed(r.elapsed_s, 1) << " s";
+  if (r.runs > 1)
+    out << " (" << r.runs << " runs, " << fixed(r.total_elapsed_s, 1) << " s in all)";
+  if (r.interrupted)
+    out << ", INTERRUPTED";
+  out << "\n";
+  out << "  device copy bandwidth " << fixed(r.copy_gb_per_s, 2) << " GB/s\n";
+  std::size_t ok = 0, failed = 0, mismatch = 0;
+  for (const auto& p : r.points)
+    (p.status == "ok" ? ok : p.status == "mismatch" ? mismatch : failed)++;
+  out << "  space: " << r.space_variants << " variants (depth " << r.depth << "), "
+      << r.space_points << " points (" << r.space_filtered << " filtered); measured "
+      << r.points.size() << ": " << ok << " ok, " << failed << " failed, " << mismatch
+      << " mismatch" << (r.complete ? " (complete)" : "") << "\n";
+  out << "  check: " << r.check_method << ", tolerance " << r.tolerance << " (relative)\n";
+  const PointResult* best = r.best ? r.find(*r.best) : nullptr;
+  const PointResult* base = r.baseline ? r.find(*r.baseline) : nullptr;
+  if (base)
+    out << "  baseline  " << describe_point(*base) << "\n            "
+        << (base->status == "ok" ? timing_line(*base) : base->status + ": " + base->error) << "\n";
+  if (best) {
+    out << "  best      " << describe_point(*best) << "\n            " << timing_line(*best)
+        << "\n";
+    out << "            " << best->program << "\n";
+  }
+  if (best && base && r.speedup > 0)
+    out << "  best / baseline: " << fixed(r.speedup, 2) << "x faster than the plain MapGlb "
+        << "lowering" << (r.confirmation.empty() ? "" : " (" + r.confirmation + ")") << "\n";
+  if (!r.strategies.empty()) {
+    out << "  time to within 5% of the best:\n";
+    for (const auto& s : r.strategies) {
+      out << "    " << s.name << std::string(12 - std::min<std::size_t>(11, s.name.size()), ' ');
+      if (s.time_to_5pct_s)
+        out << fixed(*s.time_to_5pct_s, 1) << " s";
+      else
+        out << "-";
+      out << " (" << s.how << (s.note.empty() ? "" : ": " + s.note) << ")\n";
+    }
+  }
+  std::vector<const PointResult*> sorted;
+  for (const auto& p : r.points)
+    if (p.status == "ok")
+      sorted.push_back(&p);
+  std::sort(sorted.begin(), sorted.end(),
+            [](auto* a, auto* b) { return a->median_ms < b->median_ms; });
+  if (!sorted.empty()) {
+    out << "  fastest points:\n";
+    for (std::size_t i = 0; i < sorted.size() && i < top; ++i)
+      out << "    " << std::setw(3) << i + 1 << ". " << timing_line(*sorted[i]) << "  "
+          << describe_point(*sorted[i]) << "\n";
+  }
+  std::size_t shown = 0;
+  for (const auto& p : r.points) {
+    if (p.status == "ok")
+      continue;
+    if (shown++ == 0)
+      out << "  failures:\n";
+    if (shown > top) {
+      out << "    ... and more\n";
+      break;
+    }
+    std::string why = p.status == "mismatch" ? cat("max relative error ", p.max_error) : p.error;
+    auto nl = why.find('\n');
+    if (nl != std::string::npos)
+      why = why.substr(0, nl) + " ...";
+    out << "    " << describe_point(p) << ": " << p.status << ": " << why << "\n";
+  }
+  return out.str();
+}
+
+} // namespace tessera::explore

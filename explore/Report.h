@@ -1,0 +1,122 @@
+// Exploration reports: what was explored, on which device, and every point's outcome.
+//
+// JSON (nlohmann/json), {"format": "tessera-report", "version": 1, ...}; see docs/explorer.md
+// for every field. Reports are written atomically (a temporary file in the same directory,
+// then rename), so an interrupted run leaves the previous report intact.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace tessera::explore {
+
+inline constexpr const char* kReportFormat = "tessera-report";
+inline constexpr int kReportVersion = 1;
+
+struct PointResult {
+  int id = 0;          // index of the point in the space (Space::points)
+  std::string key;     // identifies the point across runs (variant program hash + parameters)
+  int variant = 0;     // index in rewrite::lowered_variants
+  std::string program; // Lift notation
+  std::vector<std::string> history;      // rewrite steps
+  std::map<std::string, int64_t> params; // rewrite parameters (tile, chunk, coarsening, ...)
+  std::string local = "auto";            // work-group size, "auto" or "32x8"
+  std::string kernel_hash;               // runtime::hex64 of the kernel source
+  int64_t local_memory_bytes = 0;
+
+  std::string status = "failed"; // "ok", "failed" (error) or "mismatch" (max_error)
+  std::string error;
+  double max_error = 0; // largest relative difference to the reference
+
+  double median_ms = 0, min_ms = 0;
+  int repeats = 0; // timed launches of the last measurement
+  double gb_per_s = 0, gcells_per_s = 0, fraction_of_copy = 0;
+
+  double build_ms = 0;      // 0 when the kernel came from the cache
+  std::string build_origin; // "compiled", "memory cache", "disk cache"
+  double check_s = 0;       // run + read back + compare
+  double launch_s = 0;      // wall time of one launch while timing
+  double cost_s = 0;        // everything spent on this point
+  double finished_at_s = 0; // seconds since the start of the run that measured it
+};
+
+struct TraceEvent {
+  double t_s = 0; // seconds since the start of the run
+  int point = 0;  // PointResult::id
+  double median_ms = 0;
+  int repeats = 0;
+};
+
+struct StrategyResult {
+  std::string name;                     // "exhaustive", "random", "halving"
+  std::optional<double> time_to_5pct_s; // time until a point within 5% of the best was measured
+  std::string how;  // "measured" (this run) or "replayed" (from the points' costs)
+  std::string note; // why there is no time, when there is none
+};
+
+struct Report {
+  std::string stencil;
+  std::vector<int64_t> size;
+  std::string program; // the high-level program in Lift notation
+
+  std::string device_name, device_platform, device_description;
+  double copy_gb_per_s = 0;
+  std::size_t copy_bytes = 0;
+
+  std::string date; // ISO 8601, UTC, of the last run
+  double budget_s = 0;
+  double elapsed_s = 0;       // wall time of the last run, setup and enumeration included
+  double total_elapsed_s = 0; // over all runs of a resumed report
+  int runs = 1;
+  bool interrupted = false;
+  bool complete = false; // every point of the space was measured
+  std::string strategy = "exhaustive";
+  uint32_t seed = 1;
+  int repeats = 5, warmup = 1, depth = 1;
+
+  std::string check_method; // how outputs were checked
+  double tolerance = 1e-4;
+  std::vector<int64_t> check_size; // grid of the interpreter check
+  double check_error = 0;          // the trusted variant's error against the interpreter
+
+  std::size_t space_variants = 0, space_points = 0, space_filtered = 0;
+  std::map<std::string, std::size_t> filtered;
+  std::string enumeration; // the enumerator's summary
+
+  std::vector<PointResult> points;   // the points measured so far, in order of first measurement
+  std::optional<int> best, baseline; // PointResult::id
+  double speedup = 0;                // baseline median / best median
+  std::string confirmation;          // how best and baseline were re-timed for the speedup
+
+  std::vector<StrategyResult> strategies;
+  std::vector<TraceEvent> trace;
+
+  const PointResult* find(int id) const;
+  PointResult* find(int id);
+};
+
+nlohmann::json report_to_json(const Report& report);
+// Throws Error naming what is missing or wrong (with `source`, e.g. the file name).
+Report report_from_json(const nlohmann::json& json, const std::string& source = "report");
+
+// Writes the report atomically (temporary file + rename).
+void write_report(const Report& report, const std::string& path);
+// Reads and validates a report; Error for an unreadable file, bad JSON or a wrong format.
+Report read_report(const std::string& path);
+
+// Writes text to path atomically (temporary file in the same directory, then rename).
+void write_file_atomically(const std::string& path, const std::string& text);
+
+// "2024-05-01T12:00:00Z"
+std::string utc_now();
+
+// The text summary printed by `tessera report`: setup, best and baseline, speedup, strategies,
+// the fastest points and the failures.
+std::string format_report(const Report& report, std::size_t top = 10);
+
+} // namespace tessera::explore

@@ -1,0 +1,132 @@
+#include "explore/Space.h"
+
+#include <sstream>
+
+#include "core/Error.h"
+#include "explore/runtime/Device.h"
+
+namespace tessera::explore {
+
+DeviceLimits DeviceLimits::of(const runtime::Device& device) {
+  DeviceLimits limits;
+  limits.max_work_group_size = device.max_work_group_size;
+  limits.max_work_item_sizes = device.max_work_item_sizes;
+  limits.local_mem_size = device.local_mem_size;
+  return limits;
+}
+
+std::string size_text(const std::vector<int64_t>& extents) {
+  std::ostringstream s;
+  for (std::size_t i = 0; i < extents.size(); ++i)
+    s << (i ? "x" : "") << extents[i];
+  return s.str();
+}
+
+std::string Point::local_text() const {
+  return local.empty() ? "auto" : size_text(local);
+}
+
+std::size_t Space::filtered_count() const {
+  std::size_t n = 0;
+  for (const auto& [reason, count] : filtered)
+    n += count;
+  return n;
+}
+
+std::vector<std::vector<int64_t>> work_group_candidates(int dims) {
+  switch (dims) {
+  case 1:
+    return {{32}, {64}, {128}, {256}, {512}, {1024}};
+  case 2:
+    return {{32, 8}, {64, 4}, {128, 1}, {256, 1}, {16, 16}, {64, 16}, {1024, 1}};
+  default:
+    return {{32, 4, 1}, {64, 2, 1}, {128, 1, 1}, {256, 1, 1}, {16, 8, 2}, {8, 8, 4}, {32, 8, 4}};
+  }
+}
+
+codegen::CodegenOptions codegen_options(const Point& point, const std::string& kernel_name) {
+  codegen::CodegenOptions options;
+  options.kernel_name = kernel_name;
+  for (std::size_t d = 0; d < point.local.size() && d < 3; ++d)
+    options.local_size[d] = point.local[d];
+  return options;
+}
+
+namespace {
+
+// Why `local` cannot be used for `kernel` on a device with `limits`, or "" when it can.
+std::string unusable(const std::vector<int64_t>& local, const codegen::Kernel& kernel,
+                     const DeviceLimits& limits) {
+  int64_t total = 1;
+  for (std::size_t d = 0; d < local.size(); ++d) {
+    total *= local[d];
+    if (d < limits.max_work_item_sizes.size() &&
+        static_cast<uint64_t>(local[d]) > limits.max_work_item_sizes[d])
+      return cat("work-group size over the device's limit in dimension ", d);
+    auto global = kernel.launch.global[d].as_constant();
+    if (!global || *global % local[d] != 0)
+      return "work-group size does not divide the global size";
+  }
+  if (static_cast<uint64_t>(total) > limits.max_work_group_size)
+    return "work-group size over the device's maximum";
+  return "";
+}
+
+} // namespace
+
+Space build_space(std::vector<VariantInfo> variants, const DeviceLimits& limits,
+                  const std::string& kernel_name) {
+  if (variants.empty())
+    user_error("the exploration space has no variants");
+  Space space;
+  space.variants = std::move(variants);
+  for (std::size_t v = 0; v < space.variants.size(); ++v) {
+    const int vi = static_cast<int>(v);
+    std::optional<codegen::Kernel> kernel;
+    std::string error;
+    try {
+      kernel = codegen::generate_kernel(space.variants[v].program,
+                                        codegen_options(Point{}, kernel_name));
+    } catch (const Error& e) {
+      error = e.what();
+    }
+    space.kernels.push_back(kernel);
+    space.generation_errors.push_back(error);
+    if (!kernel) {
+      // Kept as a point so that the report shows why it failed.
+      space.points.push_back({vi, {}});
+      continue;
+    }
+    if (v > 0 && static_cast<uint64_t>(kernel->local_memory_bytes) > limits.local_mem_size) {
+      ++space.filtered["needs more local memory than the device has"];
+      continue;
+    }
+    bool automatic = true;
+    for (int d = 0; d < kernel->launch.dims; ++d)
+      automatic &= kernel->launch.local[d] == 0;
+    if (!automatic && v > 0) {
+      // The variant fixes its work-group size: it must fit the device.
+      std::vector<int64_t> fixed;
+      for (int d = 0; d < kernel->launch.dims; ++d)
+        fixed.push_back(std::max<int64_t>(1, kernel->launch.local[d]));
+      std::string why = unusable(fixed, *kernel, limits);
+      if (!why.empty()) {
+        ++space.filtered[why];
+        continue;
+      }
+    }
+    space.points.push_back({vi, {}});
+    if (!automatic)
+      continue;
+    for (const auto& local : work_group_candidates(kernel->launch.dims)) {
+      std::string why = unusable(local, *kernel, limits);
+      if (why.empty())
+        space.points.push_back({vi, local});
+      else
+        ++space.filtered[why];
+    }
+  }
+  return space;
+}
+
+} // namespace tessera::explore

@@ -1,0 +1,73 @@
+// The exploration space: rewrite variants x numeric parameters, filtered by the device.
+//
+// A point is (variant, work-group size). The rewrite variants already carry their tile sizes
+// and coarsening factors (rewrite::EnumerateOptions); the explorer adds the work-group size of
+// kernels whose launch leaves it to the implementation (launch.local = 0, "auto"): such a
+// kernel is tried with auto and with every candidate of work_group_candidates(dims) that the
+// device allows (total and per-dimension limits) and that divides the global size. Kernels
+// that fix their work-group size (MapWrg/MapLcl) have one point. A variant whose kernel needs
+// more local memory than the device has is filtered out.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "codegen/Kernel.h"
+#include "core/Expr.h"
+
+namespace tessera::runtime {
+struct Device;
+}
+
+namespace tessera::explore {
+
+// One executable variant of the program (see rewrite::lowered_variants).
+struct VariantInfo {
+  Expr program;                          // lowered
+  std::string text;                      // print(program), Lift notation
+  std::vector<std::string> history;      // the rewrite steps, e.g. "tile-nd at [1] {tile=16}"
+  std::map<std::string, int64_t> params; // the steps' parameters merged (tile, chunk, ...)
+};
+
+struct DeviceLimits {
+  std::size_t max_work_group_size = 1024;
+  std::vector<std::size_t> max_work_item_sizes{1024, 1024, 64};
+  uint64_t local_mem_size = 32 * 1024;
+  static DeviceLimits of(const runtime::Device& device);
+};
+
+struct Point {
+  int variant = 0;
+  std::vector<int64_t> local;     // empty: the implementation chooses (auto)
+  std::string local_text() const; // "auto", "32x8"
+};
+
+struct Space {
+  std::vector<VariantInfo> variants;
+  // Per variant: the kernel with default options, or why it could not be generated.
+  std::vector<std::optional<codegen::Kernel>> kernels;
+  std::vector<std::string> generation_errors;
+  std::vector<Point> points; // points[0] is the baseline: variant 0 with local = auto
+  std::map<std::string, std::size_t> filtered; // reason -> number of points left out
+  std::size_t filtered_count() const;
+};
+
+// "4096x4096" (also for work-group sizes).
+std::string size_text(const std::vector<int64_t>& extents);
+
+// Work-group sizes tried for kernels with an automatic work-group size, per number of
+// dimensions (dimension 0 first, the contiguous one).
+std::vector<std::vector<int64_t>> work_group_candidates(int dims);
+
+// The code generator's options for a point (sizes are baked: the programs have constant sizes).
+codegen::CodegenOptions codegen_options(const Point& point, const std::string& kernel_name);
+
+// Generates every variant's default kernel and lists the points. Variant 0 must be the
+// baseline; its auto point is always kept (even when a limit would filter it) as points[0].
+Space build_space(std::vector<VariantInfo> variants, const DeviceLimits& limits,
+                  const std::string& kernel_name = "tessera_kernel");
+
+} // namespace tessera::explore

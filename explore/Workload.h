@@ -1,0 +1,79 @@
+// The data the explorer runs every variant of one program on: deterministic random inputs of
+// the program's input types, held flat on the host and uploaded once, and one output buffer
+// that all variants write. Unlike explore::execute (which goes through Data, one object per
+// scalar), this handles grids of millions of points.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "codegen/Kernel.h"
+#include "core/Data.h"
+#include "core/Expr.h"
+#include "explore/runtime/Buffer.h"
+#include "explore/runtime/KernelArg.h"
+#include "explore/runtime/Range.h"
+#include "explore/runtime/Session.h"
+#include "explore/runtime/Timing.h"
+
+namespace tessera::explore {
+
+// One input or output array, flat in row-major order.
+struct HostArray {
+  Type type = f32();
+  ScalarKind kind = ScalarKind::F32;
+  std::vector<int64_t> shape; // empty for a scalar
+  std::vector<double> values;
+  std::size_t element_bytes() const;
+};
+
+// The values random_inputs(program, seed) would give (same generator and seeds), without
+// building Data. Every length must be a constant.
+std::vector<HostArray> random_host_inputs(const Expr& program, uint32_t seed);
+
+// The launch of a generated kernel whose sizes are all constants (baked).
+struct LaunchRange {
+  runtime::Range global;
+  runtime::Range local; // empty: the implementation chooses
+};
+LaunchRange launch_range(const codegen::Kernel& kernel);
+
+class Workload {
+public:
+  Workload(runtime::Session& session, const Expr& program, uint32_t seed = 1);
+
+  const std::vector<HostArray>& inputs() const { return inputs_; }
+  // The inputs as Data, for the reference interpreter (small grids only).
+  std::vector<Data> input_data() const;
+
+  // Runs the kernel once on the inputs, the output buffer first filled with NaN (for floating
+  // outputs) so that elements a kernel forgets to write are caught, and returns the output.
+  std::vector<double> run(const codegen::Kernel& kernel, runtime::Kernel& built);
+  // Times the kernel (warm-up, median of repeats) on the inputs.
+  runtime::Timing time(const codegen::Kernel& kernel, runtime::Kernel& built,
+                       runtime::TimingOptions options);
+
+  // Bytes one sweep must move: every input array read once and the output written once.
+  std::size_t bytes_moved(const codegen::Kernel& kernel) const;
+  // Number of output scalars (grid cells computed by one sweep).
+  std::size_t output_cells(const codegen::Kernel& kernel) const;
+
+private:
+  std::vector<runtime::KernelArg> arguments(const codegen::Kernel& kernel);
+
+  runtime::Session* session_;
+  std::vector<HostArray> inputs_;
+  std::vector<runtime::RawBuffer> input_buffers_; // empty RawBuffer for scalar inputs
+  runtime::RawBuffer output_;
+  ScalarKind output_kind_ = ScalarKind::F32;
+  std::size_t output_count_ = 0;
+};
+
+// Largest |result - reference| / max(1, |reference|); infinite when exactly one of a pair is
+// NaN or the sizes differ.
+double max_relative_difference(const std::vector<double>& result,
+                               const std::vector<double>& reference);
+// True when some value is neither zero nor NaN.
+bool has_nonzero(const std::vector<double>& values);
+
+} // namespace tessera::explore

@@ -1,0 +1,110 @@
+#include "tools/Cli.h"
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "core/Error.h"
+#include "tools/Commands.h"
+
+namespace tessera::tools {
+
+int run_cli(int argc, const char* const* argv) {
+  CLI::App app{"tessera: functional stencil programs, rewritten, compiled to OpenCL and explored"};
+  app.require_subcommand(1);
+  CommonOptions o;
+  ExploreCommandOptions x;
+  std::string report_file, svg_file;
+
+  auto* list = app.add_subcommand("list", "List the stencils of the catalog");
+  auto* devices = app.add_subcommand("devices", "List the OpenCL devices");
+  auto* show = app.add_subcommand("show", "Print a stencil in Lift notation with its type");
+  auto* variants = app.add_subcommand(
+      "variants", "Enumerate a stencil's rewrite variants (tilings, mappings) in Lift notation");
+  auto* emit = app.add_subcommand("emit", "Generate the OpenCL kernel of a stencil's variant");
+  auto* run = app.add_subcommand(
+      "run", "Evaluate a stencil with the interpreter, run its kernel on a device and compare");
+  for (auto* cmd : {show, variants, emit, run}) {
+    cmd->add_option("stencil", o.stencil, "Stencil name (see `tessera list`)")->required();
+    cmd->add_option("--size", o.size, "Grid extents, e.g. 64x64 (names make sizes symbolic)");
+  }
+  for (auto* cmd : {variants, emit})
+    cmd->add_option("--depth", o.depth, "Rewrite depth of the enumeration (default 1)")
+        ->check(CLI::Range(0, 8));
+  emit->add_option("--variant", o.variant,
+                   "Index of the variant (see `tessera variants`; 0 = plain MapGlb lowering)");
+  emit->add_option("--local", o.local, "Work-group size, e.g. 32x8 (for automatic ones)");
+  emit->add_option("-o,--output", o.output, "Write the kernel to this file (default: stdout)");
+  run->add_option("--device", o.device, "OpenCL device: name substring or index (default: PoCL)");
+
+  auto* explore = app.add_subcommand(
+      "explore", "Build, check and time a stencil's variants on a device and keep the fastest");
+  explore->add_option("stencil", x.stencil, "Stencil name (see `tessera list`)")->required();
+  explore->add_option("--size", x.size, "Grid extents, e.g. 4096x4096")->required();
+  explore->add_option(
+      "--device", x.device,
+      "OpenCL device: name substring or index (default: TESSERA_DEVICE, else PoCL)");
+  explore
+      ->add_option("--budget", x.budget_s,
+                   "Wall-clock budget in seconds, building included (default 60)")
+      ->check(CLI::PositiveNumber);
+  explore->add_option("--json", x.json,
+                      "Write the report to this file (atomically, after every point)");
+  explore->add_option("--plot", x.plot, "Also draw the report as an SVG picture (gnuplot)");
+  explore->add_option("--strategy", x.strategy, "exhaustive, random or halving (default halving)");
+  explore->add_option("--depth", x.depth, "Rewrite depth of the enumeration (default 1)")
+      ->check(CLI::Range(0, 8));
+  explore->add_option("--repeats", x.repeats, "Timed launches per measurement (default 5)")
+      ->check(CLI::Range(1, 1000));
+  explore->add_option("--seed", x.seed, "Seed of the random inputs and orders (default 1)");
+  explore->add_flag("--resume", x.resume,
+                    "Continue the report given by --json: skip measured points");
+  explore->add_flag("--progress", x.progress,
+                    "Show the progress bar even when stderr is not a terminal");
+  explore->add_flag("-q,--quiet", x.quiet, "Print only the result lines");
+
+  auto* report = app.add_subcommand("report", "Summarise an exploration report");
+  report->add_option("file", report_file, "Report written by `tessera explore --json`")->required();
+  auto* plot = app.add_subcommand(
+      "plot",
+      "Draw an exploration report: variants' bandwidth against the copy-bandwidth roofline");
+  plot->add_option("file", report_file, "Report written by `tessera explore --json`")->required();
+  plot->add_option("-o,--output", svg_file, "SVG file to write")->required();
+
+  try {
+    app.parse(argc, argv);
+    if (list->parsed())
+      return list_command();
+    if (devices->parsed())
+      return devices_command();
+    if (show->parsed())
+      return show_command(o);
+    if (variants->parsed())
+      return variants_command(o);
+    if (emit->parsed())
+      return emit_command(o);
+    if (run->parsed())
+      return run_command(o);
+    if (explore->parsed())
+      return explore_command(x);
+    if (report->parsed())
+      return report_command(report_file);
+    if (plot->parsed())
+      return plot_command(report_file, svg_file);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "error: " << e.what() << "\n(run with --help for the usage)\n";
+    return 2;
+  } catch (const tessera::Error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "internal error: " << e.what() << "\n";
+    return 3;
+  }
+  return 0;
+}
+
+} // namespace tessera::tools
