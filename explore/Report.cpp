@@ -387,7 +387,7 @@ std::string describe_point(const PointResult& p) {
 std::string timing_line(const PointResult& p) {
   return cat(fixed(p.median_ms, 3), " ms  ", fixed(p.gb_per_s, 2), " GB/s  ",
              fixed(p.gcells_per_s, 3), " GCells/s  ", fixed(100 * p.fraction_of_copy, 1),
-             "% of copy");
+             "% of copy  (median of ", p.repeats, ")");
 }
 
 } // namespace
@@ -443,7 +443,7 @@ std::string format_report(const Report& r, std::size_t top) {
   std::sort(sorted.begin(), sorted.end(),
             [](auto* a, auto* b) { return a->median_ms < b->median_ms; });
   if (!sorted.empty()) {
-    out << "  fastest points:\n";
+    out << "  fastest points (medians of few launches are less reliable than the finalists'):\n";
     for (std::size_t i = 0; i < sorted.size() && i < top; ++i)
       out << "    " << std::setw(3) << i + 1 << ". " << timing_line(*sorted[i]) << "  "
           << describe_point(*sorted[i]) << "\n";

@@ -1,0 +1,201 @@
+// The explorer on the default device (PoCL) with hand-lowered 1-D programs: correct variants are
+// timed, a wrong one is a recorded mismatch, one the code generator rejects is a recorded
+// failure; the trusted-variant reference for large grids; checkpoints, interruption and resume.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "RuntimeFixture.h"
+#include "core/Error.h"
+#include "core/Printer.h"
+#include "core/RandomData.h"
+#include "dsl/Dsl.h"
+#include "explore/Explorer.h"
+#include "explore/Workload.h"
+
+using namespace tessera;
+using namespace tessera::explore;
+using tessera::testing::test_session;
+
+namespace {
+
+Fun average3() {
+  return user_fun("average3", [](auto a, auto b, auto c) { return (a + b + c) / 3.0; });
+}
+
+Expr stencil(int64_t n, const std::function<Fun(Fun)>& mapping, bool wrong = false) {
+  auto f = wrong ? user_fun("skewed", [](auto a, auto b, auto c) { return (a + b + c + c) / 4.0; })
+                 : average3();
+  Val x = input("x", Type::array(f32(), ArithExpr(n)));
+  Fun point([f](Val nb) { return f(nb.at(0), nb.at(1), nb.at(2)); });
+  return program({x}, x | pad(1, 1, clamp) | slide(3, 1) | mapping(point));
+}
+
+VariantInfo variant(Expr program, std::string name) {
+  return {program, print(program), {std::move(name)}, {}};
+}
+
+Problem problem(int64_t n) {
+  Problem p;
+  p.name = "avg1d";
+  p.extents = {n};
+  p.program = stencil(n, [](Fun f) { return map(f); });
+  auto glb = [](Fun f) { return map_glb(0, f); };
+  p.variants.push_back(variant(stencil(n, glb), "mapping: global"));
+  p.variants.push_back(
+      variant(stencil(n, [](Fun f) { return split(8) >> map_glb(0, map_seq(f)) >> join(); }),
+              "coarsened 8"));
+  p.variants.push_back(variant(stencil(n, glb, true), "wrong arithmetic"));
+  p.variants.push_back(variant(stencil(n, [](Fun f) { return map_lcl(0, f); }), "MapLcl alone"));
+  p.small_extents = {256};
+  p.small_program = stencil(256, [](Fun f) { return map(f); });
+  p.small_baseline = stencil(256, glb);
+  return p;
+}
+
+ExploreOptions quick_options() {
+  ExploreOptions o;
+  o.budget_s = 30;
+  o.strategy = Strategy::Exhaustive;
+  o.repeats = 2;
+  o.copy_bytes = std::size_t{1} << 20;
+  return o;
+}
+
+const PointResult* point_of_variant(const Report& r, int v) {
+  for (const auto& p : r.points)
+    if (p.variant == v)
+      return &p;
+  return nullptr;
+}
+
+} // namespace
+
+TEST_CASE("workload: flat random inputs are the interpreter's random inputs") {
+  Expr p = stencil(100, [](Fun f) { return map(f); });
+  auto flat = random_host_inputs(p, 3);
+  auto data = random_inputs(p, 3);
+  REQUIRE(flat.size() == 1);
+  CHECK(flat[0].values == data[0].flatten());
+  CHECK(max_relative_difference({1, 2, NAN}, {1, 2, NAN}) == 0);
+  CHECK(std::isinf(max_relative_difference({1, NAN}, {1, 2})));
+  CHECK(max_relative_difference({2.0001}, {2}) == doctest::Approx(0.00005));
+  CHECK_FALSE(has_nonzero({0, 0, NAN}));
+}
+
+TEST_CASE("space: work-group sizes are filtered by the device's limits and divisibility") {
+  Problem p = problem(4096);
+  DeviceLimits limits;
+  limits.max_work_group_size = 256;
+  limits.max_work_item_sizes = {128, 1, 1};
+  Space space = build_space(p.variants, limits, "avg1d");
+  REQUIRE(space.points.size() >= 2);
+  CHECK(space.points[0].variant == 0);
+  CHECK(space.points[0].local.empty());
+  for (const auto& pt : space.points)
+    if (!pt.local.empty())
+      CHECK(pt.local[0] <= 128);
+  CHECK(space.filtered.count("work-group size over the device's limit in dimension 0") == 1);
+  // The MapLcl-alone variant cannot be generated: kept as one point that will fail.
+  CHECK_FALSE(space.generation_errors[3].empty());
+  // 4096 / 8 = 512 work-items for the coarsened variant: 32..128 divide it, 1024 does not.
+  Space wide = build_space(p.variants, DeviceLimits{}, "avg1d");
+  int coarsened = 0;
+  for (const auto& pt : wide.points)
+    coarsened += pt.variant == 1;
+  CHECK(coarsened == 1 + 5); // auto, 32, 64, 128, 256, 512
+}
+
+TEST_CASE("explorer: checks every variant against the interpreter and keeps the fastest") {
+  auto& session = test_session();
+  Problem p = problem(4096);
+  std::vector<std::size_t> checkpoints;
+  ExploreOptions o = quick_options();
+  o.on_checkpoint = [&](const Report& r) { checkpoints.push_back(r.points.size()); };
+  Report r = explore::explore(session, p, o);
+  CHECK(r.check_method == "the reference interpreter");
+  CHECK(r.complete);
+  CHECK(r.points.size() == r.space_points);
+  CHECK(checkpoints.size() >= r.points.size());
+  CHECK(r.copy_gb_per_s > 0);
+  const PointResult* base = r.find(0);
+  REQUIRE(base);
+  CHECK(base->status == "ok");
+  CHECK(base->local == "auto");
+  CHECK(base->median_ms > 0);
+  CHECK(base->gb_per_s > 0);
+  CHECK(base->gcells_per_s > 0);
+  CHECK(base->fraction_of_copy > 0);
+  CHECK(base->kernel_hash.size() == 16);
+  CHECK(base->max_error <= 1e-4);
+  REQUIRE(point_of_variant(r, 2));
+  CHECK(point_of_variant(r, 2)->status == "mismatch");
+  CHECK(point_of_variant(r, 2)->max_error > 1e-4);
+  REQUIRE(point_of_variant(r, 3));
+  CHECK(point_of_variant(r, 3)->status == "failed");
+  CHECK(point_of_variant(r, 3)->error.find("MapLcl") != std::string::npos);
+  REQUIRE(r.best);
+  CHECK(r.find(*r.best)->status == "ok");
+  CHECK(r.find(*r.best)->variant <= 1);
+  CHECK(r.speedup > 0);
+  CHECK(r.strategies.size() == 4);
+  CHECK(r.elapsed_s <= o.budget_s);
+}
+
+TEST_CASE("explorer: large grids are checked against the trusted variant") {
+  auto& session = test_session();
+  Problem p = problem(4096);
+  ExploreOptions o = quick_options();
+  o.interpreter_limit = 1000; // 4096 points count as large here
+  Report r = explore::explore(session, p, o);
+  CHECK(r.check_method.find("trusted") != std::string::npos);
+  CHECK(r.check_size == std::vector<int64_t>{256});
+  CHECK(point_of_variant(r, 1)->status == "ok");
+  CHECK(point_of_variant(r, 2)->status == "mismatch");
+  // A trusted variant that disagrees with the interpreter is refused.
+  Problem bad = problem(4096);
+  bad.small_baseline = stencil(
+      256, [](Fun f) { return map_glb(0, f); }, true);
+  CHECK_THROWS_WITH_AS(explore::explore(session, bad, o),
+                       doctest::Contains("disagrees with the interpreter"), Error);
+}
+
+TEST_CASE("explorer: an interrupted run keeps its report and --resume continues it") {
+  auto& session = test_session();
+  Problem p = problem(4096);
+  std::atomic<bool> stop{false};
+  std::optional<Report> last_written;
+  ExploreOptions o = quick_options();
+  o.stop = &stop;
+  o.on_checkpoint = [&](const Report& r) {
+    last_written = r;
+    if (r.points.size() >= 3)
+      stop = true;
+  };
+  Report first = explore::explore(session, p, o);
+  CHECK(first.interrupted);
+  CHECK(first.points.size() == 3);
+  REQUIRE(last_written);
+  CHECK(last_written->points.size() == 3);
+
+  ExploreOptions again = quick_options();
+  again.resume = report_from_json(report_to_json(first));
+  Report resumed = explore::explore(session, p, again);
+  CHECK_FALSE(resumed.interrupted);
+  CHECK(resumed.runs == 2);
+  CHECK(resumed.complete);
+  // The points of the first run were reused, not measured again.
+  for (const auto& old : first.points) {
+    const PointResult* now = resumed.find(old.id);
+    REQUIRE(now);
+    CHECK(now->key == old.key);
+    CHECK(now->finished_at_s == old.finished_at_s);
+  }
+  // A report of another problem cannot be resumed.
+  Problem other = problem(2048);
+  ExploreOptions wrong = quick_options();
+  wrong.resume = first;
+  CHECK_THROWS_WITH_AS(explore::explore(session, other, wrong), doctest::Contains("cannot resume"),
+                       Error);
+}
