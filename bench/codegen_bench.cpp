@@ -24,13 +24,16 @@ struct Entry {
   std::function<Expr()> build;
 };
 
-int count_lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+int count_lines(const std::string& s) {
+  return static_cast<int>(std::count(s.begin(), s.end(), '\n'));
+}
 
 // The interior branch of a kernel split into interior and boundary, or "" when not split.
 std::string interior_of(const std::string& source) {
   auto start = source.find("if (gid");
   auto split = source.find("} else {");
-  if (start == std::string::npos || split == std::string::npos) return "";
+  if (start == std::string::npos || split == std::string::npos)
+    return "";
   return source.substr(start, split - start);
 }
 
@@ -41,7 +44,8 @@ double median_generation_ms(const std::function<Expr()>& build, int repeats) {
     auto t0 = std::chrono::steady_clock::now();
     auto kernel = codegen::generate_kernel(program);
     auto t1 = std::chrono::steady_clock::now();
-    if (kernel.source.empty()) std::abort();
+    if (kernel.source.empty())
+      std::abort();
     samples.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
   }
   std::sort(samples.begin(), samples.end());
@@ -61,7 +65,8 @@ int main() {
       {"2.7", "multi_input_1d (n=256)", [] { return multi_input_1d(256); }},
       {"2.8", "residual_3d (n=128)", [=] { return residual_3d(128, a, b, h2inv); }},
       {"2.10", "gsrb_smooth_3d (n=128)", [=] { return gsrb_smooth_3d(128, a, b, h2inv); }},
-      {"2.10", "gsrb_smooth_3d_generated", [=] { return gsrb_smooth_3d_generated(128, a, b, h2inv, 0); }},
+      {"2.10", "gsrb_smooth_3d_generated",
+       [=] { return gsrb_smooth_3d_generated(128, a, b, h2inv, 0); }},
       {"3.1", "tiled_restrict_1d (tile 64)", [] { return tiled_restrict_1d(4096, 64); }},
       {"3.2", "overlapped_tiling_1d (tile 64)", [] { return overlapped_tiling_1d(4096, 64); }},
       {"3.3", "temporal_tiling_1d", [] { return temporal_tiling_1d(4096); }},
@@ -72,11 +77,11 @@ int main() {
   for (const auto& e : entries) {
     auto kernel = codegen::generate_kernel(e.build());
     std::string interior = interior_of(kernel.source);
-    const char* verdict = interior.empty() ? "not split"
-                          : (interior.find("min(") == std::string::npos &&
-                             interior.find("max(") == std::string::npos)
-                              ? "split, no clamps"
-                              : "split, clamps remain";
+    const char* verdict =
+        interior.empty() ? "not split"
+        : (interior.find("min(") == std::string::npos && interior.find("max(") == std::string::npos)
+            ? "split, no clamps"
+            : "split, clamps remain";
     std::printf("%-8s %-32s %8zu %6d %-24s\n", e.listing, e.name, kernel.source.size(),
                 count_lines(kernel.source), verdict);
   }
@@ -88,7 +93,8 @@ int main() {
   std::printf("\nmedian generation time over 51 runs (target < 5 ms):\n");
   for (const auto& e : entries) {
     std::string name = e.name;
-    if (name.find("_3d") == std::string::npos) continue;
+    if (name.find("_3d") == std::string::npos)
+      continue;
     std::printf("  %-32s %8.3f ms\n", e.name, median_generation_ms(e.build, 51));
   }
   return 0;

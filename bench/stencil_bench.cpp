@@ -2,7 +2,8 @@
 // same run: the device's copy bandwidth, a hand-written OpenCL kernel (j2d5pt, j3d7pt), a plain
 // C++ loop on the host, and tessera's plain MapGlb lowering.
 //
-//   ./build/bench/stencil_bench [--device SPEC] [--json FILE] [--tiles 8,16,32] j2d5pt=2048x2048 ...
+//   ./build/bench/stencil_bench [--device SPEC] [--json FILE] [--tiles 8,16,32] j2d5pt=2048x2048
+//   ...
 //
 // GB/s counts the bytes one sweep must move: every input read once and the output written once.
 // Every variant's output is compared with the plain lowering's (itself compared with the
@@ -66,7 +67,8 @@ void j2d5pt_loop(const std::vector<float>& x, std::vector<float>& out, int H, in
       int n = std::max(i - 1, 0), s = std::min(i + 1, H - 1), w = std::max(j - 1, 0),
           e = std::min(j + 1, W - 1);
       out[i * W + j] = (5.0f * x[n * W + j] + 12.0f * x[i * W + w] + 15.0f * x[i * W + j] +
-                        5.0f * x[s * W + j] + 12.0f * x[i * W + e]) / 118.0f;
+                        5.0f * x[s * W + j] + 12.0f * x[i * W + e]) /
+                       118.0f;
     }
 }
 
@@ -96,7 +98,8 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 double max_error(const std::vector<float>& a, const std::vector<float>& b) {
   double worst = 0;
   for (std::size_t i = 0; i < a.size(); ++i)
-    worst = std::max(worst, std::fabs(double(a[i]) - b[i]) / std::max(1.0, std::fabs(double(b[i]))));
+    worst =
+        std::max(worst, std::fabs(double(a[i]) - b[i]) / std::max(1.0, std::fabs(double(b[i]))));
   return worst;
 }
 
@@ -105,7 +108,8 @@ std::vector<int64_t> parse_extents(const std::string& text) {
   std::size_t start = 0;
   while (start < text.size()) {
     std::size_t end = text.find('x', start);
-    if (end == std::string::npos) end = text.size();
+    if (end == std::string::npos)
+      end = text.size();
     e.push_back(std::stoll(text.substr(start, end - start)));
     start = end + 1;
   }
@@ -114,27 +118,39 @@ std::vector<int64_t> parse_extents(const std::string& text) {
 
 std::string history_text(const rewrite::Variant& v) {
   std::string s;
-  for (const auto& step : v.history) s += (s.empty() ? "" : "; ") + rewrite::describe(step);
+  for (const auto& step : v.history)
+    s += (s.empty() ? "" : "; ") + rewrite::describe(step);
   return s.empty() ? "plain" : s;
 }
 
 nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, const std::string& name,
-                             const std::vector<int64_t>& extents, const std::vector<int64_t>& tiles) {
+                             const std::vector<int64_t>& extents,
+                             const std::vector<int64_t>& tiles) {
   const auto& info = stencils::find_stencil(name);
   std::vector<ArithExpr> ext(extents.begin(), extents.end());
   Expr program = info.build(ext);
   std::size_t cells = 1;
-  for (auto e : extents) cells *= static_cast<std::size_t>(e);
-  if (info.inputs != 1) user_error(name + ": the benchmark handles single-input stencils");
+  for (auto e : extents)
+    cells *= static_cast<std::size_t>(e);
+  if (info.inputs != 1)
+    user_error(name + ": the benchmark handles single-input stencils");
   double bytes = 2.0 * 4.0 * static_cast<double>(cells);
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> dist(-1.f, 1.f);
   std::vector<float> x(cells);
-  for (auto& v : x) v = dist(rng);
+  for (auto& v : x)
+    v = dist(rng);
 
-  std::printf("\n== %s %s: %zu cells, %.1f MB per sweep ==\n", name.c_str(),
-              [&] { std::string s; for (auto e : extents) s += (s.empty() ? "" : "x") + std::to_string(e); return s; }().c_str(),
-              cells, bytes / 1e6);
+  std::printf(
+      "\n== %s %s: %zu cells, %.1f MB per sweep ==\n", name.c_str(),
+      [&] {
+        std::string s;
+        for (auto e : extents)
+          s += (s.empty() ? "" : "x") + std::to_string(e);
+        return s;
+      }()
+          .c_str(),
+      cells, bytes / 1e6);
   nlohmann::json out = {{"stencil", name}, {"extents", extents}, {"bytes_per_sweep", bytes}};
   runtime::TimingOptions timing{2, 7};
   auto record = [&](Measurement m) {
@@ -142,9 +158,13 @@ nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, const 
     m.fraction = m.gbps / copy_gbps;
     std::printf("  %-78s %9.3f ms %8.1f GB/s %6.1f%% of copy%s\n", m.label.substr(0, 78).c_str(),
                 m.ms, m.gbps, 100 * m.fraction, m.ok ? "" : ("  FAILED: " + m.error).c_str());
-    out["measurements"].push_back({{"label", m.label}, {"program", m.program}, {"ms", m.ms},
-                                   {"gbps", m.gbps}, {"fraction_of_copy", m.fraction},
-                                   {"ok", m.ok}, {"error", m.error}});
+    out["measurements"].push_back({{"label", m.label},
+                                   {"program", m.program},
+                                   {"ms", m.ms},
+                                   {"gbps", m.gbps},
+                                   {"fraction_of_copy", m.fraction},
+                                   {"ok", m.ok},
+                                   {"error", m.error}});
     return m;
   };
 
@@ -153,8 +173,10 @@ nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, const 
   if (name == "j2d5pt" || name == "j3d7pt") {
     std::vector<float> host(cells);
     auto t0 = std::chrono::steady_clock::now();
-    if (name == "j2d5pt") j2d5pt_loop(x, host, int(extents[0]), int(extents[1]));
-    else j3d7pt_loop(x, host, int(extents[0]), int(extents[1]), int(extents[2]));
+    if (name == "j2d5pt")
+      j2d5pt_loop(x, host, int(extents[0]), int(extents[1]));
+    else
+      j3d7pt_loop(x, host, int(extents[0]), int(extents[1]), int(extents[2]));
     Measurement loop{"plain C++ loop (host, 1 thread)", "", seconds_since(t0) * 1e3};
     double loop_ms = loop.ms;
     record(loop);
@@ -167,14 +189,16 @@ nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, const 
       args.push_back(int32_t(extents[1]));
       global = runtime::Range(extents[1], extents[0]);
     } else {
-      for (auto e : extents) args.push_back(int32_t(e));
+      for (auto e : extents)
+        args.push_back(int32_t(e));
       global = runtime::Range(extents[2], extents[1], extents[0]);
     }
     auto t = runtime::time_kernel(session, kernel, args, global, {}, timing);
     reference = o.read();
     Measurement hand{"hand-written OpenCL kernel", "", t.median_ms};
     hand.ok = max_error(reference, host) <= 1e-5;
-    if (!hand.ok) hand.error = "differs from the host loop";
+    if (!hand.ok)
+      hand.error = "differs from the host loop";
     out["hand_ms"] = record(hand).ms;
     out["host_loop_ms"] = loop_ms;
   }
@@ -190,8 +214,8 @@ nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, const 
   std::string best_label;
   // Variants whose work-group size is left to the implementation are also measured with a few
   // explicit sizes (dimension 0 first).
-  const std::vector<std::array<int64_t, 3>> local_sizes = {{32, 8, 1}, {64, 4, 1}, {128, 1, 1},
-                                                           {256, 1, 1}};
+  const std::vector<std::array<int64_t, 3>> local_sizes = {
+      {32, 8, 1}, {64, 4, 1}, {128, 1, 1}, {256, 1, 1}};
   for (std::size_t i = 0; i < variants.variants.size(); ++i) {
     const auto& v = variants.variants[i];
     auto plain = codegen::generate_kernel(v.program);
@@ -201,8 +225,10 @@ nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, const 
       std::string label = cat("v", i, " ", history_text(v));
       if (l > 0) {
         options.local_size = local_sizes[l - 1];
-        for (int d = plain.launch.dims; d < 3; ++d) options.local_size[d] = 0;
-        if (plain.launch.dims == 1) options.local_size[1] = 0;
+        for (int d = plain.launch.dims; d < 3; ++d)
+          options.local_size[d] = 0;
+        if (plain.launch.dims == 1)
+          options.local_size[1] = 0;
         label += cat(" [local ", options.local_size[0], "x", options.local_size[1], "]");
       }
       Measurement m{label, print(v.program)};
@@ -211,7 +237,8 @@ nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, const 
         // A first single launch; variants far slower than the plain lowering are not repeated.
         auto run = explore::execute_flat(session, kernel, {&x}, sizes, {0, 1});
         bool slow = baseline_ms > 0 && run.timing.median_ms > 4 * baseline_ms;
-        if (!slow) run = explore::execute_flat(session, kernel, {&x}, sizes, timing);
+        if (!slow)
+          run = explore::execute_flat(session, kernel, {&x}, sizes, timing);
         m.ms = run.timing.median_ms;
         if (slow) {
           m.label += " (one launch: slow)";
@@ -240,9 +267,10 @@ nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, const 
       }
     }
   }
-  std::printf("  best: %s\n  best vs plain MapGlb lowering: %.2fx; best %.1f GB/s = %.1f%% of copy\n",
-              best_label.c_str(), baseline_ms / best_ms, bytes / (best_ms * 1e6),
-              100 * bytes / (best_ms * 1e6) / copy_gbps);
+  std::printf(
+      "  best: %s\n  best vs plain MapGlb lowering: %.2fx; best %.1f GB/s = %.1f%% of copy\n",
+      best_label.c_str(), baseline_ms / best_ms, bytes / (best_ms * 1e6),
+      100 * bytes / (best_ms * 1e6) / copy_gbps);
   if (out.contains("hand_ms"))
     std::printf("  best vs hand-written kernel: %.2fx\n", out["hand_ms"].get<double>() / best_ms);
   out["baseline_ms"] = baseline_ms;
@@ -259,25 +287,32 @@ int main(int argc, char** argv) try {
   std::vector<std::pair<std::string, std::vector<int64_t>>> runs;
   for (int a = 1; a < argc; ++a) {
     std::string arg = argv[a];
-    if (arg == "--device" && a + 1 < argc) device = argv[++a];
-    else if (arg == "--json" && a + 1 < argc) json_path = argv[++a];
+    if (arg == "--device" && a + 1 < argc)
+      device = argv[++a];
+    else if (arg == "--json" && a + 1 < argc)
+      json_path = argv[++a];
     else if (arg == "--tiles" && a + 1 < argc) {
       tiles.clear();
-      for (auto t : parse_extents(std::string(argv[++a]) + "")) tiles.push_back(t);
+      for (auto t : parse_extents(std::string(argv[++a]) + ""))
+        tiles.push_back(t);
     } else if (arg.find('=') != std::string::npos)
       runs.push_back({arg.substr(0, arg.find('=')), parse_extents(arg.substr(arg.find('=') + 1))});
     else
-      user_error("usage: stencil_bench [--device SPEC] [--json FILE] [--tiles AxBx..] NAME=AxB ...");
+      user_error(
+          "usage: stencil_bench [--device SPEC] [--json FILE] [--tiles AxBx..] NAME=AxB ...");
   }
-  if (runs.empty()) runs = {{"j2d5pt", {1024, 1024}}, {"j3d7pt", {128, 128, 128}}};
+  if (runs.empty())
+    runs = {{"j2d5pt", {1024, 1024}}, {"j3d7pt", {128, 128, 128}}};
   auto session = runtime::Session::from_env(device);
   auto copy = runtime::measure_copy_bandwidth(session, std::size_t{256} << 20);
   std::printf("device: %s\ncopy bandwidth: %.1f GB/s (bytes read + written)\n",
               session.device().description().c_str(), copy.gb_per_s);
-  nlohmann::json report = {{"device", session.device().description()}, {"copy_gbps", copy.gb_per_s}};
+  nlohmann::json report = {{"device", session.device().description()},
+                           {"copy_gbps", copy.gb_per_s}};
   for (const auto& [name, extents] : runs)
     report["stencils"].push_back(bench_stencil(session, copy.gb_per_s, name, extents, tiles));
-  if (!json_path.empty()) std::ofstream(json_path) << report.dump(2) << "\n";
+  if (!json_path.empty())
+    std::ofstream(json_path) << report.dump(2) << "\n";
   return 0;
 } catch (const tessera::Error& e) {
   std::fprintf(stderr, "error: %s\n", e.what());

@@ -7,7 +7,8 @@ namespace tessera::codegen {
 namespace {
 bool is_atomic(const ArithExpr& e) {
   switch (e.kind()) {
-  case ArithKind::Cst: return e.value() >= 0;
+  case ArithKind::Cst:
+    return e.value() >= 0;
   case ArithKind::Var:
   case ArithKind::Min:
   case ArithKind::Max:
@@ -15,12 +16,18 @@ bool is_atomic(const ArithExpr& e) {
   case ArithKind::Le:
   case ArithKind::Eq:
   case ArithKind::And:
-  case ArithKind::Select: return true; // printed with their own parentheses
-  default: return false;
+  case ArithKind::Select:
+    return true; // printed with their own parentheses
+  default:
+    return false;
   }
 }
-bool non_negative(const ArithExpr& e) { return prove_nonneg(e) == Truth::Yes; }
-bool positive(const ArithExpr& e) { return prove_lt(0, e) == Truth::Yes; }
+bool non_negative(const ArithExpr& e) {
+  return prove_nonneg(e) == Truth::Yes;
+}
+bool positive(const ArithExpr& e) {
+  return prove_lt(0, e) == Truth::Yes;
+}
 } // namespace
 
 std::string CPrinter::operand(const ArithExpr& e) {
@@ -31,26 +38,32 @@ std::string CPrinter::operand(const ArithExpr& e) {
 std::string CPrinter::arith(const ArithExpr& e) {
   const auto& ops = e.operands();
   switch (e.kind()) {
-  case ArithKind::Cst: return std::to_string(e.value());
-  case ArithKind::Var: return e.name();
+  case ArithKind::Cst:
+    return std::to_string(e.value());
+  case ArithKind::Var:
+    return e.name();
   case ArithKind::Add: {
     std::string s;
     for (const auto& term : ops) {
       // Print `a + -2*b` as `a - 2*b` and `a + -3` as `a - 3`.
       ArithExpr negated = -term;
-      bool negative = (term.kind() == ArithKind::Cst && term.value() < 0) ||
-                      (term.kind() == ArithKind::Mul && term.operands().front().kind() ==
-                                                           ArithKind::Cst &&
-                       term.operands().front().value() < 0);
-      if (s.empty()) s = negative ? "-" + operand(negated) : arith(term);
-      else s += negative ? " - " + (negated.kind() == ArithKind::Add ? operand(negated) : arith(negated))
-                         : " + " + arith(term);
+      bool negative =
+          (term.kind() == ArithKind::Cst && term.value() < 0) ||
+          (term.kind() == ArithKind::Mul && term.operands().front().kind() == ArithKind::Cst &&
+           term.operands().front().value() < 0);
+      if (s.empty())
+        s = negative ? "-" + operand(negated) : arith(term);
+      else
+        s += negative
+                 ? " - " + (negated.kind() == ArithKind::Add ? operand(negated) : arith(negated))
+                 : " + " + arith(term);
     }
     return s;
   }
   case ArithKind::Mul: {
     std::string s;
-    for (const auto& f : ops) s += (s.empty() ? "" : " * ") + operand(f);
+    for (const auto& f : ops)
+      s += (s.empty() ? "" : " * ") + operand(f);
     return s;
   }
   case ArithKind::Div:
@@ -68,10 +81,14 @@ std::string CPrinter::arith(const ArithExpr& e) {
     return cat(e.kind() == ArithKind::Min ? "min(" : "max(", arith(ops[0]), ", ", arith(ops[1]),
                ")");
   // Comparisons and selects are always parenthesised: they bind more loosely than arithmetic.
-  case ArithKind::Lt: return cat("(", operand(ops[0]), " < ", operand(ops[1]), ")");
-  case ArithKind::Le: return cat("(", operand(ops[0]), " <= ", operand(ops[1]), ")");
-  case ArithKind::Eq: return cat("(", operand(ops[0]), " == ", operand(ops[1]), ")");
-  case ArithKind::And: return cat("(", arith(ops[0]), " && ", arith(ops[1]), ")");
+  case ArithKind::Lt:
+    return cat("(", operand(ops[0]), " < ", operand(ops[1]), ")");
+  case ArithKind::Le:
+    return cat("(", operand(ops[0]), " <= ", operand(ops[1]), ")");
+  case ArithKind::Eq:
+    return cat("(", operand(ops[0]), " == ", operand(ops[1]), ")");
+  case ArithKind::And:
+    return cat("(", arith(ops[0]), " && ", arith(ops[1]), ")");
   case ArithKind::Select:
     ++guards_;
     return cat("(", arith(ops[0]), " ? ", operand(ops[1]), " : ", operand(ops[2]), ")");
@@ -82,17 +99,22 @@ std::string CPrinter::arith(const ArithExpr& e) {
 std::string CPrinter::access(const Access& a) {
   switch (a.kind) {
   case Access::MemoryRead:
-    if (a.memory->is_scalar_var) return a.memory->name;
+    if (a.memory->is_scalar_var)
+      return a.memory->name;
     return a.memory->name + "[" + arith(a.index) + "]";
-  case Access::Text: return a.text;
-  case Access::Integer: return arith(a.index);
+  case Access::Text:
+    return a.text;
+  case Access::Integer:
+    return arith(a.index);
   case Access::Call: {
     std::string s = a.text + "(";
-    for (std::size_t i = 0; i < a.args.size(); ++i) s += (i ? ", " : "") + access(a.args[i]);
+    for (std::size_t i = 0; i < a.args.size(); ++i)
+      s += (i ? ", " : "") + access(a.args[i]);
     return s + ")";
   }
   case Access::Guarded: {
-    if (auto c = a.condition.as_constant()) return *c ? access(*a.inside) : a.outside.to_string();
+    if (auto c = a.condition.as_constant())
+      return *c ? access(*a.inside) : a.outside.to_string();
     ++guards_;
     return cat("((", arith(a.condition), ") ? ", access(*a.inside), " : ", a.outside.to_string(),
                ")");

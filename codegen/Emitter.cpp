@@ -14,30 +14,37 @@ namespace {
 
 // Does `e` (a function or value) contain a Map of the given kind anywhere?
 bool contains_map(const Expr& e, MapKind kind) {
-  if (e->kind == NodeKind::Map && e->map_kind == kind) return true;
+  if (e->kind == NodeKind::Map && e->map_kind == kind)
+    return true;
   for (const auto& c : e->children)
-    if (contains_map(c, kind)) return true;
+    if (contains_map(c, kind))
+      return true;
   return false;
 }
 
 std::string sanitize(const std::string& name) {
   std::string s;
-  for (char c : name) s += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) s = "in_" + s;
+  for (char c : name)
+    s += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0])))
+    s = "in_" + s;
   return s;
 }
 
 // Names the generator itself uses or OpenCL C reserves.
 bool is_reserved(const std::string& name) {
   static const std::set<std::string> reserved = {
-      "out", "min", "max", "sqrt", "exp", "log", "fabs", "floor", "ceil", "sin", "cos", "fmin",
-      "fmax", "pow", "select", "clamp", "abs", "int", "float", "double", "char", "uchar", "bool",
-      "kernel", "global", "local", "private", "constant", "floor_div", "floor_mod", "dot"};
+      "out",    "min",   "max",     "sqrt",     "exp",       "log",       "fabs",   "floor",
+      "ceil",   "sin",   "cos",     "fmin",     "fmax",      "pow",       "select", "clamp",
+      "abs",    "int",   "float",   "double",   "char",      "uchar",     "bool",   "kernel",
+      "global", "local", "private", "constant", "floor_div", "floor_mod", "dot"};
   return reserved.count(name) || name.rfind("gid", 0) == 0 || name.rfind("lid", 0) == 0 ||
          name.rfind("wg", 0) == 0;
 }
 
-std::string scalar_c_type(ScalarKind k) { return opencl_name(k); }
+std::string scalar_c_type(ScalarKind k) {
+  return opencl_name(k);
+}
 
 } // namespace
 
@@ -80,22 +87,28 @@ std::string Emitter::fresh(const std::string& prefix) {
 
 std::string Emitter::user_fun_name(const UserFunDef& def, const std::vector<ScalarKind>& kinds) {
   std::string key = def.name;
-  for (auto k : kinds) key += "_" + to_string(k);
+  for (auto k : kinds)
+    key += "_" + to_string(k);
   auto it = user_fun_keys_.find(key);
-  if (it != user_fun_keys_.end()) return it->second;
+  if (it != user_fun_keys_.end())
+    return it->second;
   std::string name = sanitize(def.name);
-  if (is_reserved(name) || taken_names_.count(name)) name += "_fn"; // keep clear of the kernel
-                                                                  // and its arguments
-  if (user_funs_.count(name)) name = sanitize(key);
+  if (is_reserved(name) || taken_names_.count(name))
+    name += "_fn"; // keep clear of the kernel
+                   // and its arguments
+  if (user_funs_.count(name))
+    name = sanitize(key);
   std::vector<std::string> params;
   std::string signature;
   for (std::size_t i = 0; i < kinds.size(); ++i) {
     params.push_back(i < 26 ? std::string(1, static_cast<char>('a' + i)) : cat("p", i));
     signature += cat(i ? ", " : "", scalar_c_type(kinds[i]), " ", params.back());
-    if (kinds[i] == ScalarKind::F64) uses_fp64_ = true;
+    if (kinds[i] == ScalarKind::F64)
+      uses_fp64_ = true;
   }
   ScalarKind result = def.body.infer(kinds, "UserFun '" + def.name + "'");
-  if (result == ScalarKind::F64) uses_fp64_ = true;
+  if (result == ScalarKind::F64)
+    uses_fp64_ = true;
   user_funs_[name] = cat(scalar_c_type(result), " ", name, "(", signature, ") { return ",
                          def.body.to_c(params, kinds), "; }");
   user_fun_keys_[key] = name;
@@ -106,7 +119,8 @@ std::string Emitter::user_fun_name(const UserFunDef& def, const std::vector<Scal
 // applying a function again rebinds its own parameters to the same types.
 Type Emitter::result_type(const Expr& f, const std::vector<Operand>& args) {
   std::vector<Type> types;
-  for (const auto& a : args) types.push_back(a.type);
+  for (const auto& a : args)
+    types.push_back(a.type);
   return types_.apply(f, types);
 }
 
@@ -117,18 +131,22 @@ Operand Emitter::value(const Expr& e) {
   switch (e->kind) {
   case NodeKind::Param: {
     auto it = env_.find(e.get());
-    if (it == env_.end()) internal_error("unbound parameter '" + e->name + "' during emission");
+    if (it == env_.end())
+      internal_error("unbound parameter '" + e->name + "' during emission");
     return it->second;
   }
   case NodeKind::Literal:
-    if (e->literal.kind == ScalarKind::F64) uses_fp64_ = true;
+    if (e->literal.kind == ScalarKind::F64)
+      uses_fp64_ = true;
     return {scalar_view(e->literal.to_string()), Type::scalar(e->literal.kind)};
   case NodeKind::Call: {
     std::vector<Operand> args;
-    for (const auto& a : e->call_args()) args.push_back(value(a));
+    for (const auto& a : e->call_args())
+      args.push_back(value(a));
     return apply_value(e->callee(), args);
   }
-  default: internal_error(cat("value() of a function node ", kind_name(e->kind)));
+  default:
+    internal_error(cat("value() of a function node ", kind_name(e->kind)));
   }
 }
 
@@ -138,28 +156,34 @@ Operand Emitter::apply_value(const Expr& f, const std::vector<Operand>& args) {
   switch (n.kind) {
   case NodeKind::Lambda: {
     auto params = n.params();
-    for (std::size_t i = 0; i < params.size(); ++i) env_.insert_or_assign(params[i].get(), args.at(i));
+    for (std::size_t i = 0; i < params.size(); ++i)
+      env_.insert_or_assign(params[i].get(), args.at(i));
     return value(n.body());
   }
   case NodeKind::Split:
     return {split_view(arg(0).view, n.sizes[0]), result_type(f, args)};
   case NodeKind::Join:
     return {join_view(arg(0).view, arg(0).type.element().length()), result_type(f, args)};
-  case NodeKind::Slide: return {slide_view(arg(0).view, n.sizes[1]), result_type(f, args)};
+  case NodeKind::Slide:
+    return {slide_view(arg(0).view, n.sizes[1]), result_type(f, args)};
   case NodeKind::Pad:
     return {pad_view(arg(0).view, n.sizes[0], arg(0).type.length(), n.boundary),
             result_type(f, args)};
-  case NodeKind::Drop: return {drop_view(arg(0).view, n.sizes[0]), result_type(f, args)};
-  case NodeKind::Transpose: return {transpose_view(arg(0).view), result_type(f, args)};
+  case NodeKind::Drop:
+    return {drop_view(arg(0).view, n.sizes[0]), result_type(f, args)};
+  case NodeKind::Transpose:
+    return {transpose_view(arg(0).view), result_type(f, args)};
   case NodeKind::Zip: {
     std::vector<View> views;
-    for (const auto& a : args) views.push_back(a.view);
+    for (const auto& a : args)
+      views.push_back(a.view);
     return {zip_view(std::move(views)), result_type(f, args)};
   }
   case NodeKind::Get:
     return {component_view(arg(0).view, static_cast<int>(n.sizes[0].value())),
             result_type(f, args)};
-  case NodeKind::At: return {index_view(arg(0).view, n.sizes[0]), result_type(f, args)};
+  case NodeKind::At:
+    return {index_view(arg(0).view, n.sizes[0]), result_type(f, args)};
   case NodeKind::UserFun: {
     std::vector<View> views;
     std::vector<ScalarKind> kinds;
@@ -194,16 +218,19 @@ Operand Emitter::apply_value(const Expr& f, const std::vector<Operand>& args) {
   case NodeKind::Iterate:
     if (is_layout_only(n.children[0])) {
       Operand cur = arg(0);
-      for (int64_t s = 0; s < n.sizes[0].value(); ++s) cur = apply_value(n.children[0], {cur});
+      for (int64_t s = 0; s < n.sizes[0].value(); ++s)
+        cur = apply_value(n.children[0], {cur});
       return cur;
     }
     return materialize(f, args, result_type(f, args), std::nullopt);
   case NodeKind::ToMem:
     return materialize(n.children[0], args, result_type(f, args), n.space);
-  case NodeKind::Reduce: return materialize(f, args, result_type(f, args), std::nullopt);
+  case NodeKind::Reduce:
+    return materialize(f, args, result_type(f, args), std::nullopt);
   case NodeKind::Param:
   case NodeKind::Literal:
-  case NodeKind::Call: break;
+  case NodeKind::Call:
+    break;
   }
   internal_error(cat("apply_value of ", kind_name(n.kind)));
 }
@@ -254,7 +281,8 @@ Operand Emitter::materialize(const Expr& f, const std::vector<Operand>& args, co
   memory->space = space;
   memory->element = inner.scalar_kind();
   memory->type = result;
-  if (memory->element == ScalarKind::F64) uses_fp64_ = true;
+  if (memory->element == ScalarKind::F64)
+    uses_fp64_ = true;
   std::string ctype = scalar_c_type(memory->element);
   if (space == AddressSpace::Local) {
     memory->name = fresh("tile");
@@ -271,7 +299,8 @@ Operand Emitter::materialize(const Expr& f, const std::vector<Operand>& args, co
   View dest = memory_view(memory);
   apply_write(f, args, dest);
   // Local memory written by some work-items is read by others: wait for all writes.
-  if (space == AddressSpace::Local) line("barrier(CLK_LOCAL_MEM_FENCE);");
+  if (space == AddressSpace::Local)
+    line("barrier(CLK_LOCAL_MEM_FENCE);");
   return {dest, result};
 }
 
@@ -295,33 +324,41 @@ void Emitter::write(const Expr& e, const View& dest) {
   switch (f->kind) {
   case NodeKind::Lambda: {
     auto params = f->params();
-    for (std::size_t i = 0; i < params.size(); ++i) env_.insert_or_assign(params[i].get(), value(args[i]));
+    for (std::size_t i = 0; i < params.size(); ++i)
+      env_.insert_or_assign(params[i].get(), value(args[i]));
     write(f->body(), dest);
     return;
   }
-  default: break;
+  default:
+    break;
   }
   std::vector<Operand> operands;
-  for (const auto& a : args) operands.push_back(value(a));
+  for (const auto& a : args)
+    operands.push_back(value(a));
   apply_write(f, operands, dest);
 }
 
 // Where the argument of a rearrangement f is written so that f's result lands in dest:
 //   Join      arg element (i, j) -> dest[i*m + j]       Split(k)  arg element k -> dest[k/m][k%m]
-//   Transpose arg element (i, j) -> dest[j][i]          Map(g)    arg element i -> through g at dest[i]
+//   Transpose arg element (i, j) -> dest[j][i]          Map(g)    arg element i -> through g at
+//   dest[i]
 // Null when f has no such inverse (Slide, Pad, ...).
 View Emitter::output_view(const Expr& f, const View& dest, const Type& arg_type) {
   switch (f->kind) {
-  case NodeKind::Join: return split_view(dest, arg_type.element().length());
-  case NodeKind::Split: return join_view(dest, f->sizes[0]);
-  case NodeKind::Transpose: return transpose_view(dest);
+  case NodeKind::Join:
+    return split_view(dest, arg_type.element().length());
+  case NodeKind::Split:
+    return join_view(dest, f->sizes[0]);
+  case NodeKind::Transpose:
+    return transpose_view(dest);
   case NodeKind::Map: {
     std::string var = fresh("v");
     ArithExpr v = ArithExpr::var(var, 0, arg_type.length() - 1);
     View inner = output_view(f->children[0], index_view(dest, v), arg_type.element());
     return inner ? map_view(inner, var) : View();
   }
-  default: return {};
+  default:
+    return {};
   }
 }
 
@@ -330,7 +367,8 @@ void Emitter::apply_write(const Expr& f, const std::vector<Operand>& args, const
   switch (n.kind) {
   case NodeKind::Lambda: {
     auto params = n.params();
-    for (std::size_t i = 0; i < params.size(); ++i) env_.insert_or_assign(params[i].get(), args.at(i));
+    for (std::size_t i = 0; i < params.size(); ++i)
+      env_.insert_or_assign(params[i].get(), args.at(i));
     write(n.body(), dest);
     return;
   }
@@ -340,16 +378,23 @@ void Emitter::apply_write(const Expr& f, const std::vector<Operand>& args, const
       return;
     }
     break;
-  case NodeKind::Reduce: write_reduce(n, args.at(0), dest); return;
-  case NodeKind::UserFun: write_user_fun(n, args, dest); return;
-  case NodeKind::ToMem: apply_write(n.children[0], args, dest); return;
+  case NodeKind::Reduce:
+    write_reduce(n, args.at(0), dest);
+    return;
+  case NodeKind::UserFun:
+    write_user_fun(n, args, dest);
+    return;
+  case NodeKind::ToMem:
+    apply_write(n.children[0], args, dest);
+    return;
   case NodeKind::Iterate:
     if (!is_layout_only(n.children[0])) {
       write_iterate(n, args.at(0), dest);
       return;
     }
     break;
-  default: break;
+  default:
+    break;
   }
   copy(apply_value(f, args), dest); // a rearrangement of data: copy it element by element
 }
@@ -403,13 +448,20 @@ void Emitter::write_map(const Node& f, const Operand& in, const View& dest, cons
   switch (f.map_kind) {
   case MapKind::Glb:
   case MapKind::Wrg:
-  case MapKind::Lcl: parallel_loop(f, in.type.length(), body); return;
+  case MapKind::Lcl:
+    parallel_loop(f, in.type.length(), body);
+    return;
   case MapKind::Seq:
-    if (stream_windows(f, in, dest)) return;
+    if (stream_windows(f, in, dest))
+      return;
     sequential_loop(in.type.length(), false, "i", body);
     return;
-  case MapKind::Map: sequential_loop(in.type.length(), false, "i", body); return;
-  case MapKind::SeqUnroll: sequential_loop(in.type.length(), true, "i", body); return;
+  case MapKind::Map:
+    sequential_loop(in.type.length(), false, "i", body);
+    return;
+  case MapKind::SeqUnroll:
+    sequential_loop(in.type.length(), true, "i", body);
+    return;
   }
 }
 
@@ -417,14 +469,14 @@ void Emitter::write_map(const Node& f, const Operand& in, const View& dest, cons
 // current window in private memory and rotating it, so that each element is loaded once:
 //   win = x[0 .. n-2];  for i: win[n-1] = x[i+n-1]; out[i] = f(win); win[e] = win[e+1]
 bool Emitter::stream_windows(const Node& f, const Operand& in, const View& dest) {
-  if (in.view->kind != ViewKind::Slide || in.view->a != ArithExpr(1)) return false;
+  if (in.view->kind != ViewKind::Slide || in.view->a != ArithExpr(1))
+    return false;
   const Type& window = in.type.element();
   const Type& element = window.element();
   auto n = window.length().as_constant();
   auto c = element.scalar_count().as_constant();
   auto count = in.type.length().as_constant();
-  if (!n || !c || *n < 2 || *c > 64 || !element.innermost().is_scalar() ||
-      (count && *count < 2))
+  if (!n || !c || *n < 2 || *c > 64 || !element.innermost().is_scalar() || (count && *count < 2))
     return false;
   // The index paths of the scalars of one element, in row-major order.
   std::vector<Path> scalars{{}};
@@ -450,11 +502,12 @@ bool Emitter::stream_windows(const Node& f, const Operand& in, const View& dest)
     for (std::size_t s = 0; s < scalars.size(); ++s) {
       Path p = scalars[s];
       p.insert(p.begin(), Step::at(index));
-      line(cat(memory->name, "[", slot * *c + static_cast<int64_t>(s), "] = ",
-               print(resolve(source, p)), ";"));
+      line(cat(memory->name, "[", slot * *c + static_cast<int64_t>(s),
+               "] = ", print(resolve(source, p)), ";"));
     }
   };
-  for (int64_t e = 0; e + 1 < *n; ++e) load(e, e);
+  for (int64_t e = 0; e + 1 < *n; ++e)
+    load(e, e);
   std::string i = fresh("i");
   ArithExpr var = ArithExpr::var(i, 0, in.type.length() - 1);
   open(cat("for (int ", i, " = 0; ", i, " < ", printer_.arith(in.type.length()), "; ++", i, ")"));
@@ -487,7 +540,8 @@ void Emitter::write_reduce(const Node& f, const Operand& in, const View& dest) {
                                                Operand{index_view(in.view, j), element}});
     line(acc + " = " + print(resolve(next.view, {})) + ";");
   });
-  if (!direct) copy(Operand{scalar_view(acc), init.type}, index_view(dest, 0));
+  if (!direct)
+    copy(Operand{scalar_view(acc), init.type}, index_view(dest, 0));
 }
 
 void Emitter::write_iterate(const Node& f, const Operand& in, const View& dest) {
@@ -509,8 +563,10 @@ void Emitter::sequential_loop(const ArithExpr& n, bool unroll, const std::string
                               const std::function<void(ArithExpr)>& body) {
   if (unroll) {
     auto count = n.as_constant();
-    if (!count) user_error("an unrolled loop needs a constant trip count, got " + n.to_string());
-    for (int64_t i = 0; i < *count; ++i) body(ArithExpr(i));
+    if (!count)
+      user_error("an unrolled loop needs a constant trip count, got " + n.to_string());
+    for (int64_t i = 0; i < *count; ++i)
+      body(ArithExpr(i));
     return;
   }
   if (auto count = n.as_constant(); count && *count == 1) {
@@ -545,7 +601,8 @@ void Emitter::parallel_loop(const Node& map, const ArithExpr& n,
     launch_.global[d] = local > 0 ? (n + (local - 1)) / local * local : n;
     preamble_.insert(cat("const int ", name, " = get_global_id(", d, ");"));
     bool guarded = local > 0 && prove_divisible(n, local) != Truth::Yes;
-    if (guarded) open(cat("if (", name, " < ", printer_.arith(n), ")"));
+    if (guarded)
+      open(cat("if (", name, " < ", printer_.arith(n), ")"));
     ++glb_depth_;
     glb_loops_.push_back({name, var, n});
     if (contains_map(map.children[0], MapKind::Glb))
@@ -554,7 +611,8 @@ void Emitter::parallel_loop(const Node& map, const ArithExpr& n,
       glb_body_with_interior([&] { body(var); });
     glb_loops_.pop_back();
     --glb_depth_;
-    if (guarded) close();
+    if (guarded)
+      close();
     glb_used_[d] = false;
     return;
   }
@@ -576,13 +634,16 @@ void Emitter::parallel_loop(const Node& map, const ArithExpr& n,
     return;
   }
   case MapKind::Lcl: {
-    if (wrg_depth_ == 0) user_error(cat("MapLcl(", d, ") must be nested inside MapWrg"));
-    if (lcl_dims_[d]) user_error(cat("MapLcl(", d, ") is nested inside another MapLcl(", d, ")"));
+    if (wrg_depth_ == 0)
+      user_error(cat("MapLcl(", d, ") must be nested inside MapWrg"));
+    if (lcl_dims_[d])
+      user_error(cat("MapLcl(", d, ") is nested inside another MapLcl(", d, ")"));
     auto extent = n.as_constant();
     if (!extent && options_.local_size[d] == 0)
       user_error(cat("MapLcl(", d, ") over ", n.to_string(),
                      " elements: a work-group size is needed; set CodegenOptions::local_size"));
-    if (extent) lcl_extent_[d] = std::max(lcl_extent_[d], *extent);
+    if (extent)
+      lcl_extent_[d] = std::max(lcl_extent_[d], *extent);
     int64_t local = launch_.local[d] > 0 ? launch_.local[d] : 1;
     std::string lid = cat("lid", d);
     preamble_.insert(cat("const int ", lid, " = get_local_id(", d, ");"));
@@ -605,7 +666,8 @@ void Emitter::parallel_loop(const Node& map, const ArithExpr& n,
     lcl_dims_[d] = false;
     return;
   }
-  default: internal_error("parallel_loop of a sequential map");
+  default:
+    internal_error("parallel_loop of a sequential map");
   }
 }
 
@@ -621,7 +683,8 @@ void Emitter::glb_body_with_interior(const std::function<void()>& body) {
     body_.clear();
     auto saved_counters = counters_;
     auto saved_subst = substitution_;
-    for (const auto& [k, v] : subst) substitution_[k] = v;
+    for (const auto& [k, v] : subst)
+      substitution_[k] = v;
     printer_.reset_guards();
     ++indent_;
     body();
@@ -631,7 +694,8 @@ void Emitter::glb_body_with_interior(const std::function<void()>& body) {
     substitution_ = saved_subst;
     auto used = counters_;
     counters_ = saved_counters;
-    for (const auto& [k, v] : used) counters_[k] = std::max(counters_[k], v);
+    for (const auto& [k, v] : used)
+      counters_[k] = std::max(counters_[k], v);
     body_.str("");
     body_.clear();
     body_ << saved.str();
@@ -650,16 +714,20 @@ void Emitter::glb_body_with_interior(const std::function<void()>& body) {
       bool empty = false;
       for (const auto& loop : glb_loops_) {
         auto extent = loop.extent.as_constant();
-        if (extent && *extent - 1 - r < r) empty = true; // no interior this narrow
-        if (empty) break;
+        if (extent && *extent - 1 - r < r)
+          empty = true; // no interior this narrow
+        if (empty)
+          break;
         interior[loop.var_name] = ArithExpr::var(loop.var_name, r, loop.extent - 1 - r);
         condition += cat(condition.empty() ? "" : " && ", loop.var_name, " >= ", r, " && ",
                          loop.var_name, " < ", printer_.arith(loop.extent - r));
       }
-      if (empty) break;
+      if (empty)
+        break;
       int guards = 0;
       std::string inner = emit(interior, guards);
-      if (r > 1 && guards >= best_guards) break; // a wider margin removes nothing more
+      if (r > 1 && guards >= best_guards)
+        break; // a wider margin removes nothing more
       if (guards < best_guards) {
         best_guards = guards;
         best_r = r;
@@ -692,13 +760,15 @@ Kernel Emitter::run() {
     user_error("code generation needs a program: a lambda over typed inputs");
   if (!options_.baked_sizes.empty()) {
     std::map<std::string, ArithExpr> baked;
-    for (const auto& [name, value] : options_.baked_sizes) baked[name] = value;
+    for (const auto& [name, value] : options_.baked_sizes)
+      baked[name] = value;
     program_ = substitute_sizes(program_, baked);
   }
   auto inputs = input_types(program_);
   Type out_type = types_.apply(program_, inputs);
   for (const auto& a : types_.assumptions())
-    if (auto c = a.must_be_zero.as_constant(); c && *c != 0) user_error(a.message);
+    if (auto c = a.must_be_zero.as_constant(); c && *c != 0)
+      user_error(a.message);
 
   Kernel kernel;
   kernel.name = sanitize(options_.kernel_name);
@@ -715,7 +785,8 @@ Kernel Emitter::run() {
       user_error(cat("kernel input '", params[i]->name, "' has type ", t,
                      ": inputs must be scalars or arrays of scalars"));
     std::string name = params[i]->name.empty() ? cat("in", i) : sanitize(params[i]->name);
-    while (is_reserved(name) || names.count(name) || name == kernel.name) name += "_";
+    while (is_reserved(name) || names.count(name) || name == kernel.name)
+      name += "_";
     names.insert(name);
     taken_names_.insert(name);
     auto memory = std::make_shared<Memory>();
@@ -723,10 +794,12 @@ Kernel Emitter::run() {
     memory->element = t.innermost().scalar_kind();
     memory->type = t;
     memory->is_scalar_var = t.is_scalar();
-    if (memory->element == ScalarKind::F64) uses_fp64_ = true;
+    if (memory->element == ScalarKind::F64)
+      uses_fp64_ = true;
     env_.insert_or_assign(params[i].get(), Operand{memory_view(memory), t});
     kernel.params.push_back({KernelParam::Input, name, t, memory->element, t.scalar_count()});
-    for (const auto& v : t.scalar_count().variables()) size_vars.insert(v);
+    for (const auto& v : t.scalar_count().variables())
+      size_vars.insert(v);
   }
   if (!out_type.innermost().is_scalar())
     user_error(cat("the program's result has type ", out_type,
@@ -735,10 +808,12 @@ Kernel Emitter::run() {
   out->name = "out";
   out->element = out_type.innermost().scalar_kind();
   out->type = out_type;
-  if (out->element == ScalarKind::F64) uses_fp64_ = true;
+  if (out->element == ScalarKind::F64)
+    uses_fp64_ = true;
   kernel.params.push_back(
       {KernelParam::Output, "out", out_type, out->element, out_type.scalar_count()});
-  for (const auto& v : out_type.scalar_count().variables()) size_vars.insert(v);
+  for (const auto& v : out_type.scalar_count().variables())
+    size_vars.insert(v);
   for (const auto& v : size_vars)
     kernel.params.push_back({KernelParam::Size, v, i32(), ScalarKind::I32, 1});
 
@@ -747,9 +822,11 @@ Kernel Emitter::run() {
   // Assemble the source.
   std::ostringstream src;
   src << "// Generated by tessera.\n";
-  if (uses_fp64_) src << "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+  if (uses_fp64_)
+    src << "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
   src << floor_helpers(printer_.uses_floor_div(), printer_.uses_floor_mod());
-  for (const auto& [name, def] : user_funs_) src << def << "\n";
+  for (const auto& [name, def] : user_funs_)
+    src << def << "\n";
   src << "\n__kernel void " << kernel.name << "(";
   for (std::size_t i = 0; i < kernel.params.size(); ++i) {
     const auto& p = kernel.params[i];
@@ -760,13 +837,19 @@ Kernel Emitter::run() {
       src << (p.type.is_scalar() ? cat("const ", ctype, " ", p.name)
                                  : cat("const __global ", ctype, "* restrict ", p.name));
       break;
-    case KernelParam::Output: src << "__global " << ctype << "* restrict " << p.name; break;
-    case KernelParam::Size: src << "const int " << p.name; break;
+    case KernelParam::Output:
+      src << "__global " << ctype << "* restrict " << p.name;
+      break;
+    case KernelParam::Size:
+      src << "const int " << p.name;
+      break;
     }
   }
   src << ") {\n";
-  for (const auto& d : local_decls_) src << "  " << d << "\n";
-  for (const auto& p : preamble_) src << "  " << p << "\n";
+  for (const auto& d : local_decls_)
+    src << "  " << d << "\n";
+  for (const auto& p : preamble_)
+    src << "  " << p << "\n";
   src << body_.str() << "}\n";
   kernel.source = src.str();
   kernel.launch = launch_;

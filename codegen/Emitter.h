@@ -63,7 +63,8 @@ private:
     ArithExpr var;
     ArithExpr extent;
   };
-  void parallel_loop(const Node& map, const ArithExpr& n, const std::function<void(ArithExpr)>& body);
+  void parallel_loop(const Node& map, const ArithExpr& n,
+                     const std::function<void(ArithExpr)>& body);
   void sequential_loop(const ArithExpr& n, bool unroll, const std::string& prefix,
                        const std::function<void(ArithExpr)>& body);
   void glb_body_with_interior(const std::function<void()>& body);
@@ -92,7 +93,7 @@ private:
   std::map<std::string, std::string> user_funs_;     // emitted name -> definition
   std::map<std::string, std::string> user_fun_keys_; // name + kinds -> emitted name
   std::vector<std::string> local_decls_;
-  std::set<std::string> preamble_; // work-item index declarations
+  std::set<std::string> preamble_;             // work-item index declarations
   std::set<std::string> pending_declarations_; // private scalars not yet declared
   std::set<std::string> taken_names_;          // the kernel's and its arguments' names
   int64_t local_bytes_ = 0;

@@ -6,9 +6,11 @@ namespace tessera::codegen {
 
 namespace {
 bool uses_work_groups(const Expr& e) {
-  if (e->kind == NodeKind::Map && e->map_kind == MapKind::Wrg) return true;
+  if (e->kind == NodeKind::Map && e->map_kind == MapKind::Wrg)
+    return true;
   for (const auto& c : e->children)
-    if (uses_work_groups(c)) return true;
+    if (uses_work_groups(c))
+      return true;
   return false;
 }
 } // namespace
@@ -18,13 +20,15 @@ Kernel generate_kernel(const Expr& program, const CodegenOptions& options) {
   // A first pass finds the MapLcl extents; the work-group size of a MapWrg dimension without
   // an explicit size is the largest MapLcl extent in it.
   bool needs_discovery = false;
-  for (auto l : options.local_size) needs_discovery |= l == 0;
+  for (auto l : options.local_size)
+    needs_discovery |= l == 0;
   needs_discovery &= uses_work_groups(program);
   if (needs_discovery) {
     Emitter discovery(program, options, true);
     discovery.run();
     for (int d = 0; d < 3; ++d)
-      if (chosen.local_size[d] == 0) chosen.local_size[d] = discovery.lcl_extents()[d];
+      if (chosen.local_size[d] == 0)
+        chosen.local_size[d] = discovery.lcl_extents()[d];
   }
   Emitter emitter(program, chosen);
   return emitter.run();
@@ -42,14 +46,18 @@ std::string Kernel::describe() const {
       s += cat("    out ", p.name, " : ", p.type, " (", p.element_count.to_string(), " x ",
                to_string(p.element), ", global)\n");
       break;
-    case KernelParam::Size: s += cat("    int ", p.name, " (size)\n"); break;
+    case KernelParam::Size:
+      s += cat("    int ", p.name, " (size)\n");
+      break;
     }
   }
   s += "  global size: ";
-  for (int d = 0; d < launch.dims; ++d) s += (d ? " x " : "") + launch.global[d].to_string();
+  for (int d = 0; d < launch.dims; ++d)
+    s += (d ? " x " : "") + launch.global[d].to_string();
   s += "\n  local size:  ";
   for (int d = 0; d < launch.dims; ++d)
-    s += (d ? " x " : "") + (launch.local[d] ? std::to_string(launch.local[d]) : std::string("any"));
+    s +=
+        (d ? " x " : "") + (launch.local[d] ? std::to_string(launch.local[d]) : std::string("any"));
   s += cat("\n  local memory: ", local_memory_bytes, " bytes\n");
   return s;
 }

@@ -15,9 +15,9 @@ namespace tessera::codegen {
 struct KernelParam {
   enum Role { Input, Output, Size } role = Input;
   std::string name;
-  Type type = i32();        // Input/Output: the array type; Size: i32
+  Type type = i32(); // Input/Output: the array type; Size: i32
   ScalarKind element = ScalarKind::I32;
-  ArithExpr element_count;  // Input/Output: number of scalars in the buffer
+  ArithExpr element_count; // Input/Output: number of scalars in the buffer
 };
 
 struct LaunchConfig {

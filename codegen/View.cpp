@@ -6,7 +6,9 @@ namespace tessera::codegen {
 
 namespace {
 
-View make(ViewNode n) { return std::make_shared<const ViewNode>(std::move(n)); }
+View make(ViewNode n) {
+  return std::make_shared<const ViewNode>(std::move(n));
+}
 
 Step pop_index(Path& path, const char* view) {
   if (path.empty() || path.front().is_component)
@@ -31,7 +33,8 @@ ArithExpr flat_index(const Type& t, const Path& path) {
     index = index * cur->length() + s.index;
     cur = &cur->element();
   }
-  if (!cur->is_scalar()) internal_error("memory access does not reach a scalar in " + t.to_string());
+  if (!cur->is_scalar())
+    internal_error("memory access does not reach a scalar in " + t.to_string());
   return index;
 }
 
@@ -49,7 +52,9 @@ View scalar_view(std::string c_expression) {
   return make(std::move(n));
 }
 
-View integer_view(ArithExpr value) { return make({ViewKind::Integer, {}, std::move(value)}); }
+View integer_view(ArithExpr value) {
+  return make({ViewKind::Integer, {}, std::move(value)});
+}
 
 Access Access::read(std::shared_ptr<const Memory> m, ArithExpr index) {
   Access a;
@@ -87,8 +92,12 @@ View call_view(std::string function, std::vector<View> args) {
   return make(std::move(n));
 }
 
-View split_view(View child, ArithExpr m) { return make({ViewKind::Split, {std::move(child)}, m}); }
-View join_view(View child, ArithExpr m) { return make({ViewKind::Join, {std::move(child)}, m}); }
+View split_view(View child, ArithExpr m) {
+  return make({ViewKind::Split, {std::move(child)}, m});
+}
+View join_view(View child, ArithExpr m) {
+  return make({ViewKind::Join, {std::move(child)}, m});
+}
 View slide_view(View child, ArithExpr step) {
   return make({ViewKind::Slide, {std::move(child)}, step});
 }
@@ -97,13 +106,21 @@ View pad_view(View child, ArithExpr left, ArithExpr length, Boundary boundary) {
   n.boundary = boundary;
   return make(std::move(n));
 }
-View drop_view(View child, ArithExpr left) { return make({ViewKind::Drop, {std::move(child)}, left}); }
-View transpose_view(View child) { return make({ViewKind::Transpose, {std::move(child)}}); }
-View zip_view(std::vector<View> children) { return make({ViewKind::Zip, std::move(children)}); }
+View drop_view(View child, ArithExpr left) {
+  return make({ViewKind::Drop, {std::move(child)}, left});
+}
+View transpose_view(View child) {
+  return make({ViewKind::Transpose, {std::move(child)}});
+}
+View zip_view(std::vector<View> children) {
+  return make({ViewKind::Zip, std::move(children)});
+}
 View component_view(View child, int k) {
   return make({ViewKind::Component, {std::move(child)}, ArithExpr(k)});
 }
-View index_view(View child, ArithExpr i) { return make({ViewKind::Index, {std::move(child)}, i}); }
+View index_view(View child, ArithExpr i) {
+  return make({ViewKind::Index, {std::move(child)}, i});
+}
 View map_view(View body, std::string var) {
   ViewNode n{ViewKind::MapView, {std::move(body)}};
   n.var = std::move(var);
@@ -121,7 +138,8 @@ using Bindings = std::map<std::string, ArithExpr>;
 
 // An index stored in a view, with the element variables of enclosing Map views bound.
 ArithExpr bound(const ArithExpr& e, const Bindings& env) {
-  if (env.empty()) return e;
+  if (env.empty())
+    return e;
   if (e.kind() == ArithKind::Var) {
     auto it = env.find(e.name());
     return it == env.end() ? e : it->second;
@@ -133,7 +151,9 @@ Access resolve_in(const View& view, const Path& path_in, const Bindings& env);
 
 } // namespace
 
-Access resolve(const View& view, const Path& path) { return resolve_in(view, path, {}); }
+Access resolve(const View& view, const Path& path) {
+  return resolve_in(view, path, {});
+}
 
 namespace {
 
@@ -147,15 +167,19 @@ Access resolve_in(const View& view, const Path& path_in, const Bindings& env) {
     return Access::read(v.memory,
                         v.memory->is_scalar_var ? ArithExpr(0) : flat_index(v.memory->type, path));
   case ViewKind::Scalar:
-    if (!path.empty()) internal_error("scalar view accessed with a non-empty path");
+    if (!path.empty())
+      internal_error("scalar view accessed with a non-empty path");
     return Access::literal(v.expression);
   case ViewKind::Integer:
-    if (!path.empty()) internal_error("integer view accessed with a non-empty path");
+    if (!path.empty())
+      internal_error("integer view accessed with a non-empty path");
     return Access::integer(v.a);
   case ViewKind::Call: {
-    if (!path.empty()) internal_error("a user function's result is a scalar");
+    if (!path.empty())
+      internal_error("a user function's result is a scalar");
     std::vector<Access> args;
-    for (const auto& c : v.children) args.push_back(resolve(c, {}));
+    for (const auto& c : v.children)
+      args.push_back(resolve(c, {}));
     return Access::call(v.expression, std::move(args));
   }
   case ViewKind::Split: { // [i, j] -> [i*m + j]
@@ -177,7 +201,8 @@ Access resolve_in(const View& view, const Path& path_in, const Bindings& env) {
     ArithExpr in_range = logical_and(le(0, i), lt(i, v.b));
     Access inner = resolve(child(), with_front(path, Step::at(i)));
     if (auto c = in_range.as_constant()) {
-      if (*c) return inner;
+      if (*c)
+        return inner;
       return Access::literal(v.boundary.value.to_string());
     }
     Access a;
@@ -227,10 +252,14 @@ Access substitute(const Access& access, const std::map<std::string, ArithExpr>& 
   Access a = access;
   switch (a.kind) {
   case Access::MemoryRead:
-  case Access::Integer: a.index = a.index.substitute(replacement); break;
-  case Access::Text: break;
+  case Access::Integer:
+    a.index = a.index.substitute(replacement);
+    break;
+  case Access::Text:
+    break;
   case Access::Call:
-    for (auto& arg : a.args) arg = substitute(arg, replacement);
+    for (auto& arg : a.args)
+      arg = substitute(arg, replacement);
     break;
   case Access::Guarded:
     a.condition = a.condition.substitute(replacement);

@@ -77,7 +77,20 @@ struct Access {
 };
 
 enum class ViewKind {
-  Memory, Scalar, Integer, Call, Split, Join, Slide, Pad, Drop, Transpose, Zip, Component, Index, MapView,
+  Memory,
+  Scalar,
+  Integer,
+  Call,
+  Split,
+  Join,
+  Slide,
+  Pad,
+  Drop,
+  Transpose,
+  Zip,
+  Component,
+  Index,
+  MapView,
   Generate
 };
 
@@ -91,13 +104,13 @@ using GenerateFn = std::function<Access(const ArithExpr& index, const Path& rest
 struct ViewNode {
   ViewKind kind;
   std::vector<View> children;
-  ArithExpr a, b;              // Split/Join: m; Slide: step; Pad: l, n; Drop: l; Index: i;
-                               // Component: k (as constant)
-  Boundary boundary;           // Pad
+  ArithExpr a, b;                       // Split/Join: m; Slide: step; Pad: l, n; Drop: l; Index: i;
+                                        // Component: k (as constant)
+  Boundary boundary;                    // Pad
   std::shared_ptr<const Memory> memory; // Memory
-  std::string expression;      // Scalar
-  std::string var;             // MapView: the element index variable
-  GenerateFn generate;         // Generate
+  std::string expression;               // Scalar
+  std::string var;                      // MapView: the element index variable
+  GenerateFn generate;                  // Generate
 };
 
 View memory_view(std::shared_ptr<const Memory> memory);

@@ -30,10 +30,12 @@ Data Data::tuple(std::vector<Data> elements) {
 namespace {
 Data build(ScalarKind kind, const std::vector<int64_t>& shape, std::size_t level,
            const std::vector<double>& values, std::size_t& next) {
-  if (level == shape.size()) return Data::scalar(ScalarValue::make(kind, values[next++]));
+  if (level == shape.size())
+    return Data::scalar(ScalarValue::make(kind, values[next++]));
   std::vector<Data> items;
   items.reserve(static_cast<std::size_t>(shape[level]));
-  for (int64_t i = 0; i < shape[level]; ++i) items.push_back(build(kind, shape, level + 1, values, next));
+  for (int64_t i = 0; i < shape[level]; ++i)
+    items.push_back(build(kind, shape, level + 1, values, next));
   return Data::array(std::move(items));
 }
 } // namespace
@@ -42,7 +44,8 @@ Data Data::from_flat(ScalarKind kind, const std::vector<int64_t>& shape,
                      const std::vector<double>& values) {
   std::size_t count = 1;
   for (auto n : shape) {
-    if (n < 0) user_error("Data::from_flat: negative extent");
+    if (n < 0)
+      user_error("Data::from_flat: negative extent");
     count *= static_cast<std::size_t>(n);
   }
   if (count != values.size())
@@ -52,12 +55,14 @@ Data Data::from_flat(ScalarKind kind, const std::vector<int64_t>& shape,
 }
 
 const ScalarValue& Data::as_scalar() const {
-  if (!is_scalar()) user_error("expected a scalar, got " + to_string());
+  if (!is_scalar())
+    user_error("expected a scalar, got " + to_string());
   return scalar_;
 }
 
 const std::vector<Data>& Data::elements() const {
-  if (is_scalar()) user_error("expected an array or tuple, got the scalar " + to_string());
+  if (is_scalar())
+    user_error("expected an array or tuple, got the scalar " + to_string());
   return *items_;
 }
 
@@ -68,25 +73,32 @@ std::vector<double> Data::flatten() const {
       out.push_back(d.number());
       return;
     }
-    for (const auto& e : d.elements()) walk(e);
+    for (const auto& e : d.elements())
+      walk(e);
   };
   walk(*this);
   return out;
 }
 
 std::string Data::to_string() const {
-  if (is_scalar()) return scalar_.to_string();
+  if (is_scalar())
+    return scalar_.to_string();
   std::string s = is_array() ? "[" : "{";
-  for (std::size_t i = 0; i < items_->size(); ++i) s += (i ? ", " : "") + (*items_)[i].to_string();
+  for (std::size_t i = 0; i < items_->size(); ++i)
+    s += (i ? ", " : "") + (*items_)[i].to_string();
   return s + (is_array() ? "]" : "}");
 }
 
 bool Data::operator==(const Data& other) const {
-  if (kind_ != other.kind_) return false;
-  if (is_scalar()) return scalar_ == other.scalar_;
+  if (kind_ != other.kind_)
+    return false;
+  if (is_scalar())
+    return scalar_ == other.scalar_;
   return *items_ == *other.items_;
 }
 
-std::ostream& operator<<(std::ostream& out, const Data& d) { return out << d.to_string(); }
+std::ostream& operator<<(std::ostream& out, const Data& d) {
+  return out << d.to_string();
+}
 
 } // namespace tessera

@@ -29,7 +29,11 @@ template <class... Parts> std::string cat(const Parts&... parts) {
 }
 
 // Usage: `if (!ok) user_error(cat("split(", m, ") expects ..."));`
-[[noreturn]] inline void user_error(const std::string& message) { throw Error(message); }
-[[noreturn]] inline void internal_error(const std::string& message) { throw InternalError(message); }
+[[noreturn]] inline void user_error(const std::string& message) {
+  throw Error(message);
+}
+[[noreturn]] inline void internal_error(const std::string& message) {
+  throw InternalError(message);
+}
 
 } // namespace tessera

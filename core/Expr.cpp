@@ -9,11 +9,15 @@ namespace tessera {
 
 const char* kind_name(NodeKind kind) {
   switch (kind) {
-  case NodeKind::Param: return "Param";
-  case NodeKind::Literal: return "Literal";
-  case NodeKind::Call: return "Call";
+  case NodeKind::Param:
+    return "Param";
+  case NodeKind::Literal:
+    return "Literal";
+  case NodeKind::Call:
+    return "Call";
 #define TESSERA_KIND_NAME(name)                                                                    \
-  case NodeKind::name: return #name;
+  case NodeKind::name:                                                                             \
+    return #name;
     TESSERA_FOR_EACH_FUNCTION_KIND(TESSERA_KIND_NAME)
 #undef TESSERA_KIND_NAME
   }
@@ -22,40 +26,56 @@ const char* kind_name(NodeKind kind) {
 
 const char* map_kind_name(MapKind kind) {
   switch (kind) {
-  case MapKind::Map: return "Map";
-  case MapKind::Glb: return "MapGlb";
-  case MapKind::Wrg: return "MapWrg";
-  case MapKind::Lcl: return "MapLcl";
-  case MapKind::Seq: return "MapSeq";
-  case MapKind::SeqUnroll: return "MapSeqUnroll";
+  case MapKind::Map:
+    return "Map";
+  case MapKind::Glb:
+    return "MapGlb";
+  case MapKind::Wrg:
+    return "MapWrg";
+  case MapKind::Lcl:
+    return "MapLcl";
+  case MapKind::Seq:
+    return "MapSeq";
+  case MapKind::SeqUnroll:
+    return "MapSeqUnroll";
   }
   return "?";
 }
 
 const char* reduce_kind_name(ReduceKind kind) {
   switch (kind) {
-  case ReduceKind::Reduce: return "Reduce";
-  case ReduceKind::Seq: return "ReduceSeq";
-  case ReduceKind::SeqUnroll: return "ReduceSeqUnroll";
+  case ReduceKind::Reduce:
+    return "Reduce";
+  case ReduceKind::Seq:
+    return "ReduceSeq";
+  case ReduceKind::SeqUnroll:
+    return "ReduceSeqUnroll";
   }
   return "?";
 }
 
 const char* address_space_name(AddressSpace s) {
   switch (s) {
-  case AddressSpace::Global: return "Global";
-  case AddressSpace::Local: return "Local";
-  case AddressSpace::Private: return "Private";
+  case AddressSpace::Global:
+    return "Global";
+  case AddressSpace::Local:
+    return "Local";
+  case AddressSpace::Private:
+    return "Private";
   }
   return "?";
 }
 
 std::string Boundary::to_string() const {
   switch (kind) {
-  case Clamp: return "clamp";
-  case Mirror: return "mirror";
-  case Wrap: return "wrap";
-  case Constant: return "constant(" + value.to_string() + ")";
+  case Clamp:
+    return "clamp";
+  case Mirror:
+    return "mirror";
+  case Wrap:
+    return "wrap";
+  case Constant:
+    return "constant(" + value.to_string() + ")";
   }
   return "?";
 }
@@ -65,17 +85,23 @@ ArithExpr boundary_index(const Boundary& b, const ArithExpr& i, const ArithExpr&
   // one reflection or one wrap suffices, written with comparisons that the simplifier removes
   // wherever the index provably stays inside the array.
   switch (b.kind) {
-  case Boundary::Clamp: return min(max(i, 0), n - 1);
-  case Boundary::Mirror: return select(lt(i, 0), -1 - i, select(lt(i, n), i, 2 * n - 1 - i));
-  case Boundary::Wrap: return select(lt(i, 0), i + n, select(lt(i, n), i, i - n));
-  case Boundary::Constant: return i;
+  case Boundary::Clamp:
+    return min(max(i, 0), n - 1);
+  case Boundary::Mirror:
+    return select(lt(i, 0), -1 - i, select(lt(i, n), i, 2 * n - 1 - i));
+  case Boundary::Wrap:
+    return select(lt(i, 0), i + n, select(lt(i, n), i, i - n));
+  case Boundary::Constant:
+    return i;
   }
   internal_error("unknown boundary kind");
 }
 
 namespace {
 
-Expr make_node(Node node) { return Expr(std::make_shared<const Node>(std::move(node))); }
+Expr make_node(Node node) {
+  return Expr(std::make_shared<const Node>(std::move(node)));
+}
 
 Node function_node(NodeKind kind) {
   Node n{};
@@ -85,8 +111,8 @@ Node function_node(NodeKind kind) {
 
 void require_function(const Expr& f, const char* primitive) {
   if (!f || !f->is_function())
-    user_error(cat(primitive, " expects a function argument, got ",
-                   f ? kind_name(f->kind) : "nothing"));
+    user_error(
+        cat(primitive, " expects a function argument, got ", f ? kind_name(f->kind) : "nothing"));
 }
 
 void require_non_negative(const ArithExpr& e, const char* primitive, const char* what) {
@@ -127,15 +153,19 @@ Expr make_call(Expr function, std::vector<Expr> args) {
   Node n{};
   n.kind = NodeKind::Call;
   n.children.push_back(std::move(function));
-  for (auto& a : args) n.children.push_back(std::move(a));
+  for (auto& a : args)
+    n.children.push_back(std::move(a));
   return make_node(std::move(n));
 }
 
 Expr make_lambda(std::vector<Expr> params, Expr body) {
-  if (params.empty()) user_error("a lambda needs at least one parameter");
+  if (params.empty())
+    user_error("a lambda needs at least one parameter");
   for (const auto& p : params)
-    if (!p || p->kind != NodeKind::Param) user_error("lambda parameters must be Params");
-  if (!body || body->is_function()) user_error("a lambda body must be a value expression");
+    if (!p || p->kind != NodeKind::Param)
+      user_error("lambda parameters must be Params");
+  if (!body || body->is_function())
+    user_error("a lambda body must be a value expression");
   Node n = function_node(NodeKind::Lambda);
   n.children = std::move(params);
   n.children.push_back(std::move(body));
@@ -143,8 +173,10 @@ Expr make_lambda(std::vector<Expr> params, Expr body) {
 }
 
 Expr make_user_fun(std::shared_ptr<const UserFunDef> def) {
-  if (!def) user_error("UserFun needs a definition");
-  if (def->name.empty()) user_error("UserFun needs a name");
+  if (!def)
+    user_error("UserFun needs a definition");
+  if (def->name.empty())
+    user_error("UserFun needs a name");
   if (def->body.max_param_index() >= def->arity)
     user_error(cat("UserFun '", def->name, "' uses parameter ", def->body.max_param_index(),
                    " but has arity ", def->arity));
@@ -177,7 +209,9 @@ Expr make_reduce(ReduceKind kind, Expr f, Expr init) {
   return make_node(std::move(n));
 }
 
-Expr make_zip() { return make_node(function_node(NodeKind::Zip)); }
+Expr make_zip() {
+  return make_node(function_node(NodeKind::Zip));
+}
 
 Expr make_split(ArithExpr chunk) {
   require_positive(chunk, "Split", "chunk size");
@@ -186,7 +220,9 @@ Expr make_split(ArithExpr chunk) {
   return make_node(std::move(n));
 }
 
-Expr make_join() { return make_node(function_node(NodeKind::Join)); }
+Expr make_join() {
+  return make_node(function_node(NodeKind::Join));
+}
 
 Expr make_slide(ArithExpr size, ArithExpr step) {
   require_positive(size, "Slide", "window size");
@@ -213,12 +249,15 @@ Expr make_drop(ArithExpr left, ArithExpr right) {
   return make_node(std::move(n));
 }
 
-Expr make_transpose() { return make_node(function_node(NodeKind::Transpose)); }
+Expr make_transpose() {
+  return make_node(function_node(NodeKind::Transpose));
+}
 
 Expr make_iterate(ArithExpr times, Expr f) {
   require_function(f, "Iterate");
   require_non_negative(times, "Iterate", "iteration count");
-  if (!times.is_constant()) user_error("Iterate: the iteration count must be a constant");
+  if (!times.is_constant())
+    user_error("Iterate: the iteration count must be a constant");
   Node n = function_node(NodeKind::Iterate);
   n.sizes = {std::move(times)};
   n.children = {std::move(f)};
@@ -233,7 +272,8 @@ Expr make_at(ArithExpr index) {
 }
 
 Expr make_get(int index) {
-  if (index < 0) user_error(cat("Get: tuple index must not be negative, got ", index));
+  if (index < 0)
+    user_error(cat("Get: tuple index must not be negative, got ", index));
   Node n = function_node(NodeKind::Get);
   n.sizes = {ArithExpr(index)};
   return make_node(std::move(n));
@@ -263,11 +303,14 @@ Expr with_children(const Expr& node, std::vector<Expr> children) {
 }
 
 Expr compose(const std::vector<Expr>& functions) {
-  if (functions.empty()) user_error("compose needs at least one function");
-  if (functions.size() == 1) return functions.front();
+  if (functions.empty())
+    user_error("compose needs at least one function");
+  if (functions.size() == 1)
+    return functions.front();
   Expr x = make_param();
   Expr body = x;
-  for (const auto& f : functions) body = make_call(f, {body});
+  for (const auto& f : functions)
+    body = make_call(f, {body});
   return make_lambda({x}, body);
 }
 
@@ -278,7 +321,8 @@ struct StructuralComparer {
   std::map<const Node*, const Node*> bound;
 
   bool equal(const Expr& a, const Expr& b) {
-    if (a.same_as(b)) return true;
+    if (a.same_as(b))
+      return true;
     const Node& x = *a;
     const Node& y = *b;
     if (x.kind != y.kind || x.children.size() != y.children.size() ||
@@ -287,35 +331,45 @@ struct StructuralComparer {
     switch (x.kind) {
     case NodeKind::Param: {
       auto it = bound.find(&x);
-      if (it != bound.end()) return it->second == &y;
+      if (it != bound.end())
+        return it->second == &y;
       return false; // distinct free parameters
     }
-    case NodeKind::Literal: return x.literal == y.literal;
+    case NodeKind::Literal:
+      return x.literal == y.literal;
     case NodeKind::Lambda:
       for (std::size_t i = 0; i + 1 < x.children.size(); ++i)
         bound[x.children[i].get()] = y.children[i].get();
       break;
     case NodeKind::UserFun:
-      if (x.user_fun != y.user_fun && x.user_fun->name != y.user_fun->name) return false;
+      if (x.user_fun != y.user_fun && x.user_fun->name != y.user_fun->name)
+        return false;
       break;
     case NodeKind::Map:
-      if (x.map_kind != y.map_kind || x.dim != y.dim) return false;
+      if (x.map_kind != y.map_kind || x.dim != y.dim)
+        return false;
       break;
     case NodeKind::Reduce:
-      if (x.reduce_kind != y.reduce_kind) return false;
+      if (x.reduce_kind != y.reduce_kind)
+        return false;
       break;
     case NodeKind::Pad:
-      if (!(x.boundary == y.boundary)) return false;
+      if (!(x.boundary == y.boundary))
+        return false;
       break;
     case NodeKind::ToMem:
-      if (x.space != y.space) return false;
+      if (x.space != y.space)
+        return false;
       break;
-    default: break;
+    default:
+      break;
     }
     for (std::size_t i = 0; i < x.sizes.size(); ++i)
-      if (x.sizes[i] != y.sizes[i]) return false;
+      if (x.sizes[i] != y.sizes[i])
+        return false;
     for (std::size_t i = 0; i < x.children.size(); ++i)
-      if (!equal(x.children[i], y.children[i])) return false;
+      if (!equal(x.children[i], y.children[i]))
+        return false;
     return true;
   }
 };
@@ -334,20 +388,35 @@ std::size_t hash_node(const Expr& e, std::map<const Node*, std::size_t>& params)
     hash_combine(h, it == params.end() ? 0xf00d : it->second);
     return h;
   }
-  case NodeKind::Literal: hash_combine(h, std::hash<double>()(n.literal.as_double())); break;
+  case NodeKind::Literal:
+    hash_combine(h, std::hash<double>()(n.literal.as_double()));
+    break;
   case NodeKind::Lambda:
     for (std::size_t i = 0; i + 1 < n.children.size(); ++i)
       params.emplace(n.children[i].get(), params.size() + 1);
     break;
-  case NodeKind::UserFun: hash_combine(h, std::hash<std::string>()(n.user_fun->name)); break;
-  case NodeKind::Map: hash_combine(h, static_cast<std::size_t>(n.map_kind) * 8 + n.dim); break;
-  case NodeKind::Reduce: hash_combine(h, static_cast<std::size_t>(n.reduce_kind)); break;
-  case NodeKind::Pad: hash_combine(h, static_cast<std::size_t>(n.boundary.kind)); break;
-  case NodeKind::ToMem: hash_combine(h, static_cast<std::size_t>(n.space)); break;
-  default: break;
+  case NodeKind::UserFun:
+    hash_combine(h, std::hash<std::string>()(n.user_fun->name));
+    break;
+  case NodeKind::Map:
+    hash_combine(h, static_cast<std::size_t>(n.map_kind) * 8 + n.dim);
+    break;
+  case NodeKind::Reduce:
+    hash_combine(h, static_cast<std::size_t>(n.reduce_kind));
+    break;
+  case NodeKind::Pad:
+    hash_combine(h, static_cast<std::size_t>(n.boundary.kind));
+    break;
+  case NodeKind::ToMem:
+    hash_combine(h, static_cast<std::size_t>(n.space));
+    break;
+  default:
+    break;
   }
-  for (const auto& s : n.sizes) hash_combine(h, s.hash());
-  for (const auto& c : n.children) hash_combine(h, hash_node(c, params));
+  for (const auto& s : n.sizes)
+    hash_combine(h, s.hash());
+  for (const auto& c : n.children)
+    hash_combine(h, hash_node(c, params));
   return h;
 }
 

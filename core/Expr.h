@@ -25,8 +25,9 @@ namespace tessera {
 // One list of node kinds; exhaustive switches over it have no `default:`, so that -Wswitch
 // points at every pass that must learn about a new primitive.
 #define TESSERA_FOR_EACH_FUNCTION_KIND(X)                                                          \
-  X(Lambda) X(UserFun) X(Map) X(Reduce) X(Zip) X(Split) X(Join) X(Slide) X(Pad) X(Drop)            \
-      X(Transpose) X(Iterate) X(At) X(Get) X(Generate) X(ToMem)
+  X(Lambda)                                                                                        \
+  X(UserFun) X(Map) X(Reduce) X(Zip) X(Split) X(Join) X(Slide) X(Pad) X(Drop) X(Transpose)         \
+      X(Iterate) X(At) X(Get) X(Generate) X(ToMem)
 
 enum class NodeKind {
   Param,
@@ -45,8 +46,8 @@ enum class MapKind { Map, Glb, Wrg, Lcl, Seq, SeqUnroll };
 enum class ReduceKind { Reduce, Seq, SeqUnroll };
 enum class AddressSpace { Global, Local, Private };
 
-const char* map_kind_name(MapKind kind);       // "Map", "MapGlb", ...
-const char* reduce_kind_name(ReduceKind kind); // "Reduce", "ReduceSeq", ...
+const char* map_kind_name(MapKind kind);        // "Map", "MapGlb", ...
+const char* reduce_kind_name(ReduceKind kind);  // "Reduce", "ReduceSeq", ...
 const char* address_space_name(AddressSpace s); // "Global", "Local", "Private"
 
 // Pad boundary handling. For an index i outside [0, n):
@@ -99,10 +100,10 @@ struct Node {
   int dim = 0; // MapGlb/MapWrg/MapLcl dimension
   ReduceKind reduce_kind = ReduceKind::Reduce;
   AddressSpace space = AddressSpace::Global;
-  Boundary boundary;                       // Pad
-  ScalarValue literal;                     // Literal
-  std::string name;                        // Param: optional user name
-  std::optional<Type> declared_type;       // Param: type of a program input
+  Boundary boundary;                          // Pad
+  ScalarValue literal;                        // Literal
+  std::string name;                           // Param: optional user name
+  std::optional<Type> declared_type;          // Param: type of a program input
   std::shared_ptr<const UserFunDef> user_fun; // UserFun
 
   bool is_function() const { return kind > NodeKind::Call; }

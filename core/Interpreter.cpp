@@ -9,7 +9,9 @@ void Interpreter::bind(const Expr& param, Data value) {
   env_.insert_or_assign(param.get(), std::move(value));
 }
 
-int64_t Interpreter::size_value(const ArithExpr& e) const { return e.evaluate(sizes_); }
+int64_t Interpreter::size_value(const ArithExpr& e) const {
+  return e.evaluate(sizes_);
+}
 
 const Type* Interpreter::argument_type(const Node& f) const {
   return checker_ ? checker_->recorded_argument(&f) : nullptr;
@@ -23,23 +25,28 @@ Data Interpreter::eval(const Expr& e) {
       user_error(cat("parameter '", e->name, "' has no value: pass it as a program input"));
     return it->second;
   }
-  case NodeKind::Literal: return Data::scalar(e->literal);
+  case NodeKind::Literal:
+    return Data::scalar(e->literal);
   case NodeKind::Call: {
     std::vector<Data> args;
-    for (const auto& a : e->call_args()) args.push_back(eval(a));
+    for (const auto& a : e->call_args())
+      args.push_back(eval(a));
     return apply(e->callee(), args);
   }
-  default: user_error(cat("a ", kind_name(e->kind), " is a function, not a value"));
+  default:
+    user_error(cat("a ", kind_name(e->kind), " is a function, not a value"));
   }
 }
 
 Data Interpreter::apply(const Expr& f, const std::vector<Data>& args) {
-  if (f->kind != NodeKind::Lambda) return primitive_eval(*this, *f, args);
+  if (f->kind != NodeKind::Lambda)
+    return primitive_eval(*this, *f, args);
   auto params = f->params();
   if (params.size() != args.size())
     user_error(cat("lambda with ", params.size(), " parameter(s) applied to ", args.size(),
                    " argument(s)"));
-  for (std::size_t i = 0; i < params.size(); ++i) bind(params[i], args[i]);
+  for (std::size_t i = 0; i < params.size(); ++i)
+    bind(params[i], args[i]);
   return eval(f->body());
 }
 
@@ -67,14 +74,16 @@ void match_input(const Data& d, const Type& t, std::map<std::string, int64_t>& s
   case TypeKind::Tuple:
     if (!d.is_tuple() || d.size() != t.elements().size())
       user_error(cat(where, ": expected a tuple ", t, ", got ", describe_value(d)));
-    for (std::size_t i = 0; i < d.size(); ++i) match_input(d[i], t.elements()[i], sizes, where);
+    for (std::size_t i = 0; i < d.size(); ++i)
+      match_input(d[i], t.elements()[i], sizes, where);
     return;
   case TypeKind::Array: {
     if (!d.is_array())
       user_error(cat(where, ": expected an array ", t, ", got ", describe_value(d)));
     const ArithExpr& n = t.length();
     auto actual = static_cast<int64_t>(d.size());
-    if (n.kind() == ArithKind::Var && !sizes.count(n.name())) sizes[n.name()] = actual;
+    if (n.kind() == ArithKind::Var && !sizes.count(n.name()))
+      sizes[n.name()] = actual;
     int64_t expected = 0;
     try {
       expected = n.evaluate(sizes);
@@ -84,7 +93,8 @@ void match_input(const Data& d, const Type& t, std::map<std::string, int64_t>& s
     if (expected != actual)
       user_error(cat(where, ": expected length ", n.to_string(), " = ", expected, " for ", t,
                      ", got an array of ", actual));
-    for (std::size_t i = 0; i < d.size(); ++i) match_input(d[i], t.element(), sizes, where);
+    for (std::size_t i = 0; i < d.size(); ++i)
+      match_input(d[i], t.element(), sizes, where);
     return;
   }
   }

@@ -15,11 +15,16 @@ using nlohmann::json;
 
 void to_json(json& j, const Type& t) {
   switch (t.kind()) {
-  case TypeKind::Scalar: j = {{"scalar", to_string(t.scalar_kind())}}; return;
-  case TypeKind::Array: j = {{"array", t.element()}, {"length", t.length()}}; return;
+  case TypeKind::Scalar:
+    j = {{"scalar", to_string(t.scalar_kind())}};
+    return;
+  case TypeKind::Array:
+    j = {{"array", t.element()}, {"length", t.length()}};
+    return;
   case TypeKind::Tuple: {
     json members = json::array();
-    for (const auto& m : t.elements()) members.push_back(m);
+    for (const auto& m : t.elements())
+      members.push_back(m);
     j = {{"tuple", members}};
     return;
   }
@@ -33,7 +38,8 @@ Type type_from_json(const json& j) {
     return Type::array(type_from_json(j["array"]), j["length"].get<ArithExpr>());
   if (j.is_object() && j.contains("tuple") && j["tuple"].is_array()) {
     std::vector<Type> members;
-    for (const auto& m : j["tuple"]) members.push_back(type_from_json(m));
+    for (const auto& m : j["tuple"])
+      members.push_back(type_from_json(m));
     return Type::tuple(std::move(members));
   }
   user_error("invalid type in JSON: " + j.dump());
@@ -43,10 +49,14 @@ namespace {
 
 const char* boundary_name(Boundary::Kind k) {
   switch (k) {
-  case Boundary::Clamp: return "clamp";
-  case Boundary::Mirror: return "mirror";
-  case Boundary::Wrap: return "wrap";
-  case Boundary::Constant: return "constant";
+  case Boundary::Clamp:
+    return "clamp";
+  case Boundary::Mirror:
+    return "mirror";
+  case Boundary::Wrap:
+    return "wrap";
+  case Boundary::Constant:
+    return "constant";
   }
   return "?";
 }
@@ -59,21 +69,27 @@ public:
     switch (n.kind) {
     case NodeKind::Param: {
       auto it = ids_.find(&n);
-      if (it != ids_.end()) return {{"kind", "Param"}, {"param", it->second}};
+      if (it != ids_.end())
+        return {{"kind", "Param"}, {"param", it->second}};
       int id = static_cast<int>(ids_.size());
       ids_[&n] = id;
       j["param"] = id;
-      if (!n.name.empty()) j["name"] = n.name;
-      if (n.declared_type) j["type"] = *n.declared_type;
+      if (!n.name.empty())
+        j["name"] = n.name;
+      if (n.declared_type)
+        j["type"] = *n.declared_type;
       return j;
     }
-    case NodeKind::Literal: j["value"] = n.literal; return j;
+    case NodeKind::Literal:
+      j["value"] = n.literal;
+      return j;
     case NodeKind::UserFun: {
       const UserFunDef& d = *n.user_fun;
       j["name"] = d.name;
       j["arity"] = d.arity;
       json sig = json::array();
-      for (auto k : d.signature) sig.push_back(to_string(k));
+      for (auto k : d.signature)
+        sig.push_back(to_string(k));
       j["signature"] = sig;
       j["body"] = d.body;
       return j;
@@ -82,18 +98,26 @@ public:
       j["map"] = map_kind_name(n.map_kind);
       j["dim"] = n.dim;
       break;
-    case NodeKind::Reduce: j["reduce"] = reduce_kind_name(n.reduce_kind); break;
+    case NodeKind::Reduce:
+      j["reduce"] = reduce_kind_name(n.reduce_kind);
+      break;
     case NodeKind::Pad:
       j["boundary"] = boundary_name(n.boundary.kind);
-      if (n.boundary.kind == Boundary::Constant) j["value"] = n.boundary.value;
+      if (n.boundary.kind == Boundary::Constant)
+        j["value"] = n.boundary.value;
       break;
-    case NodeKind::ToMem: j["space"] = address_space_name(n.space); break;
-    default: break;
+    case NodeKind::ToMem:
+      j["space"] = address_space_name(n.space);
+      break;
+    default:
+      break;
     }
-    if (!n.sizes.empty()) j["sizes"] = n.sizes;
+    if (!n.sizes.empty())
+      j["sizes"] = n.sizes;
     if (!n.children.empty()) {
       json children = json::array();
-      for (const auto& c : n.children) children.push_back(node(c));
+      for (const auto& c : n.children)
+        children.push_back(node(c));
       j["children"] = children;
     }
     return j;
@@ -133,8 +157,10 @@ private:
     std::string kind = j["kind"];
     if (kind == "Param")
       return param(j, where, false);
-    if (kind == "Literal") return make_literal(scalar_value_from_json(field(j, "value", where)));
-    if (kind == "UserFun") return user_fun(j, where);
+    if (kind == "Literal")
+      return make_literal(scalar_value_from_json(field(j, "value", where)));
+    if (kind == "UserFun")
+      return user_fun(j, where);
     if (j.contains("children") && !j["children"].is_array())
       fail(where, "\"children\" must be an array");
     if (kind == "Lambda")
@@ -144,14 +170,16 @@ private:
       for (std::size_t i = 0; i < j["children"].size(); ++i)
         children.push_back(node(j["children"][i], where + "/children/" + std::to_string(i)));
     std::vector<ArithExpr> sizes;
-    if (j.contains("sizes")) sizes = j["sizes"].get<std::vector<ArithExpr>>();
+    if (j.contains("sizes"))
+      sizes = j["sizes"].get<std::vector<ArithExpr>>();
     auto need = [&](std::size_t nc, std::size_t ns) {
       if (children.size() != nc || sizes.size() != ns)
         fail(where, cat(kind, " needs ", nc, " child(ren) and ", ns, " size(s), got ",
                         children.size(), " and ", sizes.size()));
     };
     if (kind == "Call") {
-      if (children.empty()) fail(where, "Call needs a function");
+      if (children.empty())
+        fail(where, "Call needs a function");
       return make_call(children[0], {children.begin() + 1, children.end()});
     }
     if (kind == "Map") {
@@ -159,20 +187,26 @@ private:
       std::string m = field(j, "map", where).get<std::string>();
       for (auto k : {MapKind::Map, MapKind::Glb, MapKind::Wrg, MapKind::Lcl, MapKind::Seq,
                      MapKind::SeqUnroll})
-        if (m == map_kind_name(k)) return make_map(k, field(j, "dim", where).get<int>(), children[0]);
+        if (m == map_kind_name(k))
+          return make_map(k, field(j, "dim", where).get<int>(), children[0]);
       fail(where, "unknown map kind '" + m + "'");
     }
     if (kind == "Reduce") {
       need(2, 0);
       std::string r = field(j, "reduce", where).get<std::string>();
       for (auto k : {ReduceKind::Reduce, ReduceKind::Seq, ReduceKind::SeqUnroll})
-        if (r == reduce_kind_name(k)) return make_reduce(k, children[0], children[1]);
+        if (r == reduce_kind_name(k))
+          return make_reduce(k, children[0], children[1]);
       fail(where, "unknown reduce kind '" + r + "'");
     }
-    if (kind == "Zip") return need(0, 0), make_zip();
-    if (kind == "Split") return need(0, 1), make_split(sizes[0]);
-    if (kind == "Join") return need(0, 0), make_join();
-    if (kind == "Slide") return need(0, 2), make_slide(sizes[0], sizes[1]);
+    if (kind == "Zip")
+      return need(0, 0), make_zip();
+    if (kind == "Split")
+      return need(0, 1), make_split(sizes[0]);
+    if (kind == "Join")
+      return need(0, 0), make_join();
+    if (kind == "Slide")
+      return need(0, 2), make_slide(sizes[0], sizes[1]);
     if (kind == "Pad") {
       need(0, 2);
       std::string b = field(j, "boundary", where).get<std::string>();
@@ -185,21 +219,28 @@ private:
         }
       fail(where, "unknown boundary '" + b + "'");
     }
-    if (kind == "Drop") return need(0, 2), make_drop(sizes[0], sizes[1]);
-    if (kind == "Transpose") return need(0, 0), make_transpose();
-    if (kind == "Iterate") return need(1, 1), make_iterate(sizes[0], children[0]);
-    if (kind == "At") return need(0, 1), make_at(sizes[0]);
+    if (kind == "Drop")
+      return need(0, 2), make_drop(sizes[0], sizes[1]);
+    if (kind == "Transpose")
+      return need(0, 0), make_transpose();
+    if (kind == "Iterate")
+      return need(1, 1), make_iterate(sizes[0], children[0]);
+    if (kind == "At")
+      return need(0, 1), make_at(sizes[0]);
     if (kind == "Get") {
       need(0, 1);
-      if (!sizes[0].is_constant()) fail(where, "Get needs a constant index");
+      if (!sizes[0].is_constant())
+        fail(where, "Get needs a constant index");
       return make_get(static_cast<int>(sizes[0].value()));
     }
-    if (kind == "Generate") return need(1, 1), make_generate(sizes[0], children[0]);
+    if (kind == "Generate")
+      return need(1, 1), make_generate(sizes[0], children[0]);
     if (kind == "ToMem") {
       need(1, 0);
       std::string s = field(j, "space", where).get<std::string>();
       for (auto k : {AddressSpace::Global, AddressSpace::Local, AddressSpace::Private})
-        if (s == address_space_name(k)) return make_to_mem(k, children[0]);
+        if (s == address_space_name(k))
+          return make_to_mem(k, children[0]);
       fail(where, "unknown address space '" + s + "'");
     }
     fail(where, "unknown kind '" + kind + "'");
@@ -241,7 +282,8 @@ private:
   }
 
   static const json& field(const json& j, const char* key, const std::string& where) {
-    if (!j.contains(key)) fail(where, cat("missing \"", key, "\""));
+    if (!j.contains(key))
+      fail(where, cat("missing \"", key, "\""));
     return j[key];
   }
 
@@ -249,7 +291,8 @@ private:
   // order of ids; later appearances refer to it. `binding`: a lambda's parameter list.
   Expr param(const json& j, const std::string& where, bool binding) {
     const json& id_json = field(j, "param", where);
-    if (!id_json.is_number_integer()) fail(where, "\"param\" must be an integer");
+    if (!id_json.is_number_integer())
+      fail(where, "\"param\" must be an integer");
     if (id_json.get<int64_t>() < 0 || id_json.get<int64_t>() > 1000000000)
       fail(where, cat("parameter id ", id_json.dump(), " is out of range"));
     int id = id_json;
@@ -267,7 +310,8 @@ private:
                       "in order of appearance: the next new one is ",
                       params_.size(), ")"));
     std::optional<Type> type;
-    if (j.contains("type")) type = type_from_json(j["type"]);
+    if (j.contains("type"))
+      type = type_from_json(j["type"]);
     Expr p = make_param(j.value("name", std::string()), type);
     params_[id] = p;
     return p;
@@ -280,7 +324,8 @@ private:
     if (j.contains("signature")) {
       if (!j["signature"].is_array())
         fail(where, "\"signature\" must be an array");
-      for (const auto& k : j["signature"]) def->signature.push_back(scalar_kind_from_string(k));
+      for (const auto& k : j["signature"])
+        def->signature.push_back(scalar_kind_from_string(k));
     }
     def->body = scalar_expr_from_json(field(j, "body", where));
     return make_user_fun(def);
@@ -317,7 +362,9 @@ Expr expr_from_json(const json& j) {
   }
 }
 
-std::string save_expr(const Expr& e) { return expr_to_json(e).dump(2) + "\n"; }
+std::string save_expr(const Expr& e) {
+  return expr_to_json(e).dump(2) + "\n";
+}
 
 Expr load_expr(const std::string& text) {
   json j;
@@ -333,13 +380,16 @@ void save_expr_file(const Expr& e, const std::string& path) {
   std::string tmp = path + ".tmp";
   {
     std::ofstream out(tmp, std::ios::trunc);
-    if (!out) user_error("cannot write '" + tmp + "'");
+    if (!out)
+      user_error("cannot write '" + tmp + "'");
     out << save_expr(e);
-    if (!out.flush()) user_error("cannot write '" + tmp + "'");
+    if (!out.flush())
+      user_error("cannot write '" + tmp + "'");
   }
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
-  if (ec) user_error(cat("cannot rename '", tmp, "' to '", path, "': ", ec.message()));
+  if (ec)
+    user_error(cat("cannot rename '", tmp, "' to '", path, "': ", ec.message()));
 }
 
 Expr load_expr_file(const std::string& path) {
@@ -350,7 +400,8 @@ Expr load_expr_file(const std::string& path) {
   if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
     user_error(cat("cannot read expression file '", path, "': it is not a regular file"));
   std::ifstream in(path);
-  if (!in) user_error("cannot read expression file '" + path + "'");
+  if (!in)
+    user_error("cannot read expression file '" + path + "'");
   std::stringstream buffer;
   buffer << in.rdbuf();
   if (in.bad())

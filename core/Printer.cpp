@@ -12,7 +12,8 @@ namespace {
 class Printer {
 public:
   std::string program(const Expr& e) {
-    if (e->kind != NodeKind::Lambda || !all_typed(e)) return any(e);
+    if (e->kind != NodeKind::Lambda || !all_typed(e))
+      return any(e);
     std::string s = "(";
     auto params = e->params();
     for (std::size_t i = 0; i < params.size(); ++i)
@@ -27,7 +28,8 @@ private:
 
   static bool all_typed(const Expr& lambda) {
     for (const auto& p : lambda->params())
-      if (!p->declared_type) return false;
+      if (!p->declared_type)
+        return false;
     return true;
   }
 
@@ -35,11 +37,13 @@ private:
 
   std::string name(const Expr& param) {
     auto it = names_.find(param.get());
-    if (it != names_.end()) return it->second;
+    if (it != names_.end())
+      return it->second;
     std::string n = param->name;
     if (n.empty() || used_.count(n)) {
       std::string base = n.empty() ? "p" : n;
-      do n = base + std::to_string(next_++);
+      do
+        n = base + std::to_string(next_++);
       while (used_.count(n));
     }
     used_.insert(n);
@@ -48,17 +52,22 @@ private:
 
   // A single-argument call chain f1 $ (f2 $ (... $ x)) as the list f1, f2, ... and the end x.
   static bool is_chain_link(const Expr& e) {
-    if (e->kind != NodeKind::Call || e->children.size() != 2) return false;
+    if (e->kind != NodeKind::Call || e->children.size() != 2)
+      return false;
     NodeKind k = e->callee()->kind;
     return k != NodeKind::UserFun && k != NodeKind::Zip && k != NodeKind::Generate;
   }
 
   std::string value(const Expr& e) {
     switch (e->kind) {
-    case NodeKind::Param: return name(e);
-    case NodeKind::Literal: return e->literal.to_string();
-    case NodeKind::Call: break;
-    default: return function(e);
+    case NodeKind::Param:
+      return name(e);
+    case NodeKind::Literal:
+      return e->literal.to_string();
+    case NodeKind::Call:
+      break;
+    default:
+      return function(e);
     }
     const Expr& f = e->callee();
     auto args = e->call_args();
@@ -72,9 +81,11 @@ private:
       return s + " $ " + operand(cur);
     }
     std::string head = f->kind == NodeKind::Lambda ? "(" + function(f) + ")" : function(f);
-    if (f->kind == NodeKind::Generate && args.empty()) return head;
+    if (f->kind == NodeKind::Generate && args.empty())
+      return head;
     std::string s = head + "(";
-    for (std::size_t i = 0; i < args.size(); ++i) s += (i ? ", " : "") + value(args[i]);
+    for (std::size_t i = 0; i < args.size(); ++i)
+      s += (i ? ", " : "") + value(args[i]);
     return s + ")";
   }
 
@@ -86,15 +97,18 @@ private:
 
   std::string sizes(const Node& f) {
     std::string s;
-    for (std::size_t i = 0; i < f.sizes.size(); ++i) s += (i ? "," : "") + f.sizes[i].to_string();
+    for (std::size_t i = 0; i < f.sizes.size(); ++i)
+      s += (i ? "," : "") + f.sizes[i].to_string();
     return s;
   }
 
   std::string function(const Expr& e) {
     const Node& f = *e;
     switch (f.kind) {
-    case NodeKind::Lambda: return lambda(e);
-    case NodeKind::UserFun: return f.user_fun->name;
+    case NodeKind::Lambda:
+      return lambda(e);
+    case NodeKind::UserFun:
+      return f.user_fun->name;
     case NodeKind::Map:
       if (f.map_kind == MapKind::Glb || f.map_kind == MapKind::Wrg || f.map_kind == MapKind::Lcl)
         return cat(map_kind_name(f.map_kind), "(", f.dim, ")(", function(f.children[0]), ")");
@@ -102,22 +116,34 @@ private:
     case NodeKind::Reduce:
       return cat(reduce_kind_name(f.reduce_kind), "(", function(f.children[0]), ", ",
                  value(f.children[1]), ")");
-    case NodeKind::Zip: return "Zip";
-    case NodeKind::Split: return cat("Split(", sizes(f), ")");
-    case NodeKind::Join: return "Join()";
-    case NodeKind::Slide: return cat("Slide(", sizes(f), ")");
-    case NodeKind::Pad: return cat("Pad(", sizes(f), ",", f.boundary.to_string(), ")");
-    case NodeKind::Drop: return cat("Drop(", sizes(f), ")");
-    case NodeKind::Transpose: return "Transpose()";
-    case NodeKind::Iterate: return cat("Iterate(", sizes(f), ", ", function(f.children[0]), ")");
-    case NodeKind::At: return cat("At(", sizes(f), ")");
-    case NodeKind::Get: return cat("Get(", sizes(f), ")");
-    case NodeKind::Generate: return cat("Generate(", sizes(f), ", ", function(f.children[0]), ")");
+    case NodeKind::Zip:
+      return "Zip";
+    case NodeKind::Split:
+      return cat("Split(", sizes(f), ")");
+    case NodeKind::Join:
+      return "Join()";
+    case NodeKind::Slide:
+      return cat("Slide(", sizes(f), ")");
+    case NodeKind::Pad:
+      return cat("Pad(", sizes(f), ",", f.boundary.to_string(), ")");
+    case NodeKind::Drop:
+      return cat("Drop(", sizes(f), ")");
+    case NodeKind::Transpose:
+      return "Transpose()";
+    case NodeKind::Iterate:
+      return cat("Iterate(", sizes(f), ", ", function(f.children[0]), ")");
+    case NodeKind::At:
+      return cat("At(", sizes(f), ")");
+    case NodeKind::Get:
+      return cat("Get(", sizes(f), ")");
+    case NodeKind::Generate:
+      return cat("Generate(", sizes(f), ", ", function(f.children[0]), ")");
     case NodeKind::ToMem:
       return cat("to", address_space_name(f.space), "(", function(f.children[0]), ")");
     case NodeKind::Param:
     case NodeKind::Literal:
-    case NodeKind::Call: return value(e);
+    case NodeKind::Call:
+      return value(e);
     }
     return "?";
   }
@@ -135,14 +161,18 @@ private:
       }
       if (cur.same_as(params[0])) {
         std::string s;
-        for (const auto& f : chain) s += (s.empty() ? "" : " o ") + function(f);
+        for (const auto& f : chain)
+          s += (s.empty() ? "" : " o ") + function(f);
         return s;
       }
     }
     std::string s = "fun(";
-    if (params.size() > 1) s += "(";
-    for (std::size_t i = 0; i < params.size(); ++i) s += (i ? ", " : "") + name(params[i]);
-    if (params.size() > 1) s += ")";
+    if (params.size() > 1)
+      s += "(";
+    for (std::size_t i = 0; i < params.size(); ++i)
+      s += (i ? ", " : "") + name(params[i]);
+    if (params.size() > 1)
+      s += ")";
     return s + " => " + value(body) + ")";
   }
 };

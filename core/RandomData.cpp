@@ -12,13 +12,15 @@ Data random_value(const Type& type, uint32_t seed) {
   std::vector<int64_t> shape;
   for (const auto& n : type.shape()) {
     auto c = n.as_constant();
-    if (!c) user_error(cat("random data needs constant lengths, got ", type));
+    if (!c)
+      user_error(cat("random data needs constant lengths, got ", type));
     shape.push_back(*c);
   }
   if (!type.innermost().is_scalar())
     user_error(cat("random data supports arrays of scalars, got ", type));
   std::size_t count = 1;
-  for (auto n : shape) count *= static_cast<std::size_t>(n);
+  for (auto n : shape)
+    count *= static_cast<std::size_t>(n);
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> dist(-1.0, 1.0);
   ScalarKind kind = type.innermost().scalar_kind();
@@ -27,20 +29,30 @@ Data random_value(const Type& type, uint32_t seed) {
     double x = dist(rng);
     switch (kind) {
     case ScalarKind::F32:
-    case ScalarKind::F64: v = x; break;
-    case ScalarKind::I32: v = std::floor(x * 100); break;
-    case ScalarKind::U8: v = std::floor((x + 1) * 127); break;
-    case ScalarKind::Bool: v = x > 0; break;
+    case ScalarKind::F64:
+      v = x;
+      break;
+    case ScalarKind::I32:
+      v = std::floor(x * 100);
+      break;
+    case ScalarKind::U8:
+      v = std::floor((x + 1) * 127);
+      break;
+    case ScalarKind::Bool:
+      v = x > 0;
+      break;
     }
   }
-  if (type.is_scalar()) return Data::scalar(ScalarValue::make(kind, values.at(0)));
+  if (type.is_scalar())
+    return Data::scalar(ScalarValue::make(kind, values.at(0)));
   return Data::from_flat(kind, shape, values);
 }
 
 std::vector<Data> random_inputs(const Expr& program, uint32_t seed) {
   std::vector<Data> inputs;
   uint32_t k = 0;
-  for (const auto& t : input_types(program)) inputs.push_back(random_value(t, seed * 7919 + k++));
+  for (const auto& t : input_types(program))
+    inputs.push_back(random_value(t, seed * 7919 + k++));
   return inputs;
 }
 

@@ -24,19 +24,24 @@ namespace {
 
 const std::map<std::string, int>& math_functions() {
   static const std::map<std::string, int> table = {
-      {"sqrt", 1}, {"exp", 1},  {"log", 1},  {"fabs", 1}, {"floor", 1}, {"ceil", 1},
-      {"sin", 1},  {"cos", 1},  {"fmin", 2}, {"fmax", 2}, {"pow", 2},
+      {"sqrt", 1}, {"exp", 1}, {"log", 1},  {"fabs", 1}, {"floor", 1}, {"ceil", 1},
+      {"sin", 1},  {"cos", 1}, {"fmin", 2}, {"fmax", 2}, {"pow", 2},
   };
   return table;
 }
 
 int rank_of(ScalarKind k) {
   switch (k) {
-  case ScalarKind::Bool: return 0;
-  case ScalarKind::U8: return 1;
-  case ScalarKind::I32: return 2;
-  case ScalarKind::F32: return 3;
-  case ScalarKind::F64: return 4;
+  case ScalarKind::Bool:
+    return 0;
+  case ScalarKind::U8:
+    return 1;
+  case ScalarKind::I32:
+    return 2;
+  case ScalarKind::F32:
+    return 3;
+  case ScalarKind::F64:
+    return 4;
   }
   return 0;
 }
@@ -50,47 +55,83 @@ ScalarKind promote(ScalarKind a, ScalarKind b) {
 
 const char* op_symbol(ScalarOp op) {
   switch (op) {
-  case ScalarOp::Add: return "+";
-  case ScalarOp::Sub: return "-";
-  case ScalarOp::Mul: return "*";
-  case ScalarOp::Div: return "/";
-  case ScalarOp::Mod: return "%";
-  case ScalarOp::Lt: return "<";
-  case ScalarOp::Le: return "<=";
-  case ScalarOp::Gt: return ">";
-  case ScalarOp::Ge: return ">=";
-  case ScalarOp::Eq: return "==";
-  case ScalarOp::Ne: return "!=";
-  case ScalarOp::And: return "&&";
-  case ScalarOp::Or: return "||";
-  case ScalarOp::Neg: return "-";
-  case ScalarOp::Not: return "!";
-  default: return "?";
+  case ScalarOp::Add:
+    return "+";
+  case ScalarOp::Sub:
+    return "-";
+  case ScalarOp::Mul:
+    return "*";
+  case ScalarOp::Div:
+    return "/";
+  case ScalarOp::Mod:
+    return "%";
+  case ScalarOp::Lt:
+    return "<";
+  case ScalarOp::Le:
+    return "<=";
+  case ScalarOp::Gt:
+    return ">";
+  case ScalarOp::Ge:
+    return ">=";
+  case ScalarOp::Eq:
+    return "==";
+  case ScalarOp::Ne:
+    return "!=";
+  case ScalarOp::And:
+    return "&&";
+  case ScalarOp::Or:
+    return "||";
+  case ScalarOp::Neg:
+    return "-";
+  case ScalarOp::Not:
+    return "!";
+  default:
+    return "?";
   }
 }
 
 const char* op_name(ScalarOp op) {
   switch (op) {
-  case ScalarOp::Param: return "param";
-  case ScalarOp::Const: return "const";
-  case ScalarOp::Add: return "add";
-  case ScalarOp::Sub: return "sub";
-  case ScalarOp::Mul: return "mul";
-  case ScalarOp::Div: return "div";
-  case ScalarOp::Mod: return "mod";
-  case ScalarOp::Neg: return "neg";
-  case ScalarOp::Lt: return "lt";
-  case ScalarOp::Le: return "le";
-  case ScalarOp::Gt: return "gt";
-  case ScalarOp::Ge: return "ge";
-  case ScalarOp::Eq: return "eq";
-  case ScalarOp::Ne: return "ne";
-  case ScalarOp::And: return "and";
-  case ScalarOp::Or: return "or";
-  case ScalarOp::Not: return "not";
-  case ScalarOp::Select: return "select";
-  case ScalarOp::Call: return "call";
-  case ScalarOp::Cast: return "cast";
+  case ScalarOp::Param:
+    return "param";
+  case ScalarOp::Const:
+    return "const";
+  case ScalarOp::Add:
+    return "add";
+  case ScalarOp::Sub:
+    return "sub";
+  case ScalarOp::Mul:
+    return "mul";
+  case ScalarOp::Div:
+    return "div";
+  case ScalarOp::Mod:
+    return "mod";
+  case ScalarOp::Neg:
+    return "neg";
+  case ScalarOp::Lt:
+    return "lt";
+  case ScalarOp::Le:
+    return "le";
+  case ScalarOp::Gt:
+    return "gt";
+  case ScalarOp::Ge:
+    return "ge";
+  case ScalarOp::Eq:
+    return "eq";
+  case ScalarOp::Ne:
+    return "ne";
+  case ScalarOp::And:
+    return "and";
+  case ScalarOp::Or:
+    return "or";
+  case ScalarOp::Not:
+    return "not";
+  case ScalarOp::Select:
+    return "select";
+  case ScalarOp::Call:
+    return "call";
+  case ScalarOp::Cast:
+    return "cast";
   }
   return "?";
 }
@@ -100,7 +141,9 @@ bool is_comparison(ScalarOp op) {
          op == ScalarOp::Eq || op == ScalarOp::Ne;
 }
 
-bool is_logic(ScalarOp op) { return op == ScalarOp::And || op == ScalarOp::Or; }
+bool is_logic(ScalarOp op) {
+  return op == ScalarOp::And || op == ScalarOp::Or;
+}
 
 bool is_weak_literal(const ScalarExpr& e) {
   return e.op() == ScalarOp::Const && e.is_weak();
@@ -110,7 +153,8 @@ bool is_weak_literal(const ScalarExpr& e) {
 ScalarKind weak_kind(const ScalarExpr& e, ScalarKind own, ScalarKind other) {
   if (!is_weak_literal(e))
     return own;
-  if (is_floating(own) && !is_floating(other)) return own; // 0.5 next to an int stays floating
+  if (is_floating(own) && !is_floating(other))
+    return own; // 0.5 next to an int stays floating
   // An integer literal next to a u8 or a bool stays i32: C promotes both to int anyway, and the
   // literal must not be truncated to 8 bits (u * 300).
   if (!is_floating(own) && (other == ScalarKind::U8 || other == ScalarKind::Bool))
@@ -228,12 +272,18 @@ ScalarValue ScalarValue::make(ScalarKind kind, double value) {
   ScalarValue v;
   v.kind = kind;
   switch (kind) {
-  case ScalarKind::F32: v.real = static_cast<double>(static_cast<float>(value)); break;
-  case ScalarKind::F64: v.real = value; break;
+  case ScalarKind::F32:
+    v.real = static_cast<double>(static_cast<float>(value));
+    break;
+  case ScalarKind::F64:
+    v.real = value;
+    break;
   case ScalarKind::I32:
   case ScalarKind::U8:
     return make_int(kind, to_int64(value));
-  case ScalarKind::Bool: v.bits = value != 0 ? 1 : 0; break;
+  case ScalarKind::Bool:
+    v.bits = value != 0 ? 1 : 0;
+    break;
   }
   return v;
 }
@@ -245,14 +295,19 @@ std::string ScalarValue::to_string() const {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.9g", real);
     std::string s = buf;
-    if (s.find_first_of(".eEni") == std::string::npos) s += ".0";
-    if (std::isinf(real)) s = real > 0 ? "INFINITY" : "-INFINITY";
-    if (std::isnan(real)) s = "NAN";
+    if (s.find_first_of(".eEni") == std::string::npos)
+      s += ".0";
+    if (std::isinf(real))
+      s = real > 0 ? "INFINITY" : "-INFINITY";
+    if (std::isnan(real))
+      s = "NAN";
     return kind == ScalarKind::F32 && std::isfinite(real) ? s + "f" : s;
   }
-  case ScalarKind::Bool: return bits ? "true" : "false";
+  case ScalarKind::Bool:
+    return bits ? "true" : "false";
   case ScalarKind::I32:
-  case ScalarKind::U8: return std::to_string(bits);
+  case ScalarKind::U8:
+    return std::to_string(bits);
   }
   return "?";
 }
@@ -260,7 +315,8 @@ std::string ScalarValue::to_string() const {
 ScalarExpr::ScalarExpr() : ScalarExpr(constant(ScalarValue::make(ScalarKind::I32, 0), false)) {}
 
 ScalarExpr ScalarExpr::param(int index) {
-  if (index < 0) internal_error("negative scalar parameter index");
+  if (index < 0)
+    internal_error("negative scalar parameter index");
   return ScalarExpr(std::make_shared<const ScalarNode>(ScalarNode{ScalarOp::Param, index}));
 }
 
@@ -272,7 +328,8 @@ ScalarExpr ScalarExpr::constant(ScalarValue value, bool weak) {
 }
 
 ScalarExpr ScalarExpr::unary(ScalarOp op, ScalarExpr a) {
-  if (op != ScalarOp::Neg && op != ScalarOp::Not) internal_error("not a unary scalar op");
+  if (op != ScalarOp::Neg && op != ScalarOp::Not)
+    internal_error("not a unary scalar op");
   ScalarNode n{op};
   n.args = {std::move(a)};
   return ScalarExpr(std::make_shared<const ScalarNode>(std::move(n)));
@@ -299,8 +356,8 @@ ScalarExpr ScalarExpr::call(std::string function, std::vector<ScalarExpr> args) 
     user_error(cat("unknown math function '", function, "' (known: ", known, ")"));
   }
   if (arity != static_cast<int>(args.size()))
-    user_error(cat("math function '", function, "' takes ", arity, " argument(s), got ",
-                   args.size()));
+    user_error(
+        cat("math function '", function, "' takes ", arity, " argument(s), got ", args.size()));
   ScalarNode n{ScalarOp::Call};
   n.function = std::move(function);
   n.args = std::move(args);
@@ -314,13 +371,27 @@ ScalarExpr ScalarExpr::cast(ScalarKind to, ScalarExpr a) {
   return ScalarExpr(std::make_shared<const ScalarNode>(std::move(n)));
 }
 
-ScalarOp ScalarExpr::op() const { return node_->op; }
-int ScalarExpr::param_index() const { return node_->index; }
-const ScalarValue& ScalarExpr::value() const { return node_->value; }
-bool ScalarExpr::is_weak() const { return node_->weak; }
-const std::string& ScalarExpr::function() const { return node_->function; }
-ScalarKind ScalarExpr::cast_kind() const { return node_->cast_to; }
-const std::vector<ScalarExpr>& ScalarExpr::args() const { return node_->args; }
+ScalarOp ScalarExpr::op() const {
+  return node_->op;
+}
+int ScalarExpr::param_index() const {
+  return node_->index;
+}
+const ScalarValue& ScalarExpr::value() const {
+  return node_->value;
+}
+bool ScalarExpr::is_weak() const {
+  return node_->weak;
+}
+const std::string& ScalarExpr::function() const {
+  return node_->function;
+}
+ScalarKind ScalarExpr::cast_kind() const {
+  return node_->cast_to;
+}
+const std::vector<ScalarExpr>& ScalarExpr::args() const {
+  return node_->args;
+}
 
 int math_function_arity(const std::string& name) {
   auto it = math_functions().find(name);
@@ -335,7 +406,8 @@ ScalarKind ScalarExpr::infer(const std::vector<ScalarKind>& params,
       user_error(cat(context, ": the body uses parameter ", param_index(), " but only ",
                      params.size(), " argument(s) are given"));
     return params[param_index()];
-  case ScalarOp::Const: return value().kind;
+  case ScalarOp::Const:
+    return value().kind;
   default:
     break;
   }
@@ -357,7 +429,8 @@ ScalarValue eval_node(const ScalarExpr& e, const std::vector<ScalarValue>& param
   };
   const auto& a = e.args();
   switch (e.op()) {
-  case ScalarOp::Param: return params[e.param_index()];
+  case ScalarOp::Param:
+    return params[e.param_index()];
   case ScalarOp::Const:
     return e.value();
   case ScalarOp::Select: {
@@ -411,7 +484,8 @@ ScalarValue eval_node(const ScalarExpr& e, const std::vector<ScalarValue>& param
                               : std::pow(x[0], x[1]);
     return ScalarValue::make(result, r);
   }
-  default: break;
+  default:
+    break;
   }
   // Binary operators: both operands are converted to the common kind first (the result kind,
   // or for comparisons and logic the promoted operand kind).
@@ -461,8 +535,10 @@ ScalarValue eval_node(const ScalarExpr& e, const std::vector<ScalarValue>& param
   double p = ScalarValue::make(common, v[0].as_double()).real;
   double q = ScalarValue::make(common, v[1].as_double()).real;
   switch (e.op()) {
-  case ScalarOp::Add: return ScalarValue::make(result, p + q);
-  case ScalarOp::Sub: return ScalarValue::make(result, p - q);
+  case ScalarOp::Add:
+    return ScalarValue::make(result, p + q);
+  case ScalarOp::Sub:
+    return ScalarValue::make(result, p - q);
   case ScalarOp::Mul:
     return ScalarValue::make(result, p * q);
   case ScalarOp::Div:
@@ -483,7 +559,8 @@ ScalarValue eval_node(const ScalarExpr& e, const std::vector<ScalarValue>& param
     return make_int(result, p != 0 && q != 0);
   case ScalarOp::Or:
     return make_int(result, p != 0 || q != 0);
-  default: internal_error("unhandled scalar operator");
+  default:
+    internal_error("unhandled scalar operator");
   }
 }
 
@@ -496,7 +573,8 @@ ScalarValue ScalarExpr::evaluate(const std::vector<ScalarValue>& params) const {
 ScalarValue ScalarExpr::evaluate(const std::vector<ScalarValue>& params,
                                  const std::string& context) const {
   std::vector<ScalarKind> kinds;
-  for (const auto& p : params) kinds.push_back(p.kind);
+  for (const auto& p : params)
+    kinds.push_back(p.kind);
   infer(kinds, context.empty() ? "user function" : context); // checks the body once
   return eval_node(*this, params, kinds, context);
 }
@@ -505,7 +583,8 @@ std::string ScalarExpr::to_c(const std::vector<std::string>& names,
                              const std::vector<ScalarKind>& kinds) const {
   const auto& a = args();
   switch (op()) {
-  case ScalarOp::Param: return names.at(param_index());
+  case ScalarOp::Param:
+    return names.at(param_index());
   case ScalarOp::Const:
     return value().to_string();
   default:
@@ -545,14 +624,16 @@ std::string ScalarExpr::to_c(const std::vector<std::string>& names,
     }
     return s + ")";
   }
-  default: break;
+  default:
+    break;
   }
   return cat("(", operand(0, used[0]), " ", op_symbol(op()), " ", operand(1, used[1]), ")");
 }
 
 int ScalarExpr::max_param_index() const {
   int m = op() == ScalarOp::Param ? param_index() : -1;
-  for (const auto& a : args()) m = std::max(m, a.max_param_index());
+  for (const auto& a : args())
+    m = std::max(m, a.max_param_index());
   return m;
 }
 
@@ -591,18 +672,26 @@ ScalarValue scalar_value_from_json(const nlohmann::json& j) {
 void to_json(nlohmann::json& j, const ScalarExpr& e) {
   j = {{"op", op_name(e.op())}};
   switch (e.op()) {
-  case ScalarOp::Param: j["index"] = e.param_index(); break;
+  case ScalarOp::Param:
+    j["index"] = e.param_index();
+    break;
   case ScalarOp::Const:
     j["value"] = e.value();
     j["weak"] = e.is_weak();
     break;
-  case ScalarOp::Call: j["function"] = e.function(); break;
-  case ScalarOp::Cast: j["to"] = to_string(e.cast_kind()); break;
-  default: break;
+  case ScalarOp::Call:
+    j["function"] = e.function();
+    break;
+  case ScalarOp::Cast:
+    j["to"] = to_string(e.cast_kind());
+    break;
+  default:
+    break;
   }
   if (!e.args().empty()) {
     nlohmann::json args = nlohmann::json::array();
-    for (const auto& a : e.args()) args.push_back(a);
+    for (const auto& a : e.args())
+      args.push_back(a);
     j["args"] = args;
   }
 }
@@ -611,15 +700,19 @@ ScalarExpr scalar_expr_from_json(const nlohmann::json& j) {
   auto bad = [&](const std::string& why) -> ScalarExpr {
     user_error(cat("invalid scalar expression in JSON (", why, "): ", j.dump()));
   };
-  if (!j.is_object() || !j.contains("op") || !j["op"].is_string()) return bad("no \"op\"");
+  if (!j.is_object() || !j.contains("op") || !j["op"].is_string())
+    return bad("no \"op\"");
   std::string name = j["op"];
   std::vector<ScalarExpr> args;
   if (j.contains("args")) {
-    if (!j["args"].is_array()) return bad("\"args\" is not an array");
-    for (const auto& a : j["args"]) args.push_back(scalar_expr_from_json(a));
+    if (!j["args"].is_array())
+      return bad("\"args\" is not an array");
+    for (const auto& a : j["args"])
+      args.push_back(scalar_expr_from_json(a));
   }
   auto need = [&](std::size_t n) {
-    if (args.size() != n) bad(cat("'", name, "' needs ", n, " argument(s)"));
+    if (args.size() != n)
+      bad(cat("'", name, "' needs ", n, " argument(s)"));
   };
   if (name == "param") {
     if (!j.contains("index") || !j["index"].is_number_integer() || j["index"].get<int>() < 0)
@@ -627,16 +720,19 @@ ScalarExpr scalar_expr_from_json(const nlohmann::json& j) {
     return ScalarExpr::param(j["index"].get<int>());
   }
   if (name == "const") {
-    if (!j.contains("value")) return bad("const needs a \"value\"");
+    if (!j.contains("value"))
+      return bad("const needs a \"value\"");
     return ScalarExpr::constant(scalar_value_from_json(j["value"]), j.value("weak", false));
   }
   if (name == "call") {
-    if (!j.contains("function") || !j["function"].is_string()) return bad("call needs a function");
+    if (!j.contains("function") || !j["function"].is_string())
+      return bad("call needs a function");
     return ScalarExpr::call(j["function"], std::move(args));
   }
   if (name == "cast") {
     need(1);
-    if (!j.contains("to") || !j["to"].is_string()) return bad("cast needs \"to\"");
+    if (!j.contains("to") || !j["to"].is_string())
+      return bad("cast needs \"to\"");
     return ScalarExpr::cast(scalar_kind_from_string(j["to"]), args[0]);
   }
   if (name == "select") {

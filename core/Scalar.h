@@ -32,12 +32,32 @@ struct ScalarValue {
 
   static ScalarValue make(ScalarKind kind, double value); // rounds/wraps to the kind
   double as_double() const { return is_floating(kind) ? real : static_cast<double>(bits); }
-  std::string to_string() const;          // "0.5f", "3", "true"
-  bool operator==(const ScalarValue& o) const { return kind == o.kind && as_double() == o.as_double(); }
+  std::string to_string() const; // "0.5f", "3", "true"
+  bool operator==(const ScalarValue& o) const {
+    return kind == o.kind && as_double() == o.as_double();
+  }
 };
 
 enum class ScalarOp {
-  Param, Const, Add, Sub, Mul, Div, Mod, Neg, Lt, Le, Gt, Ge, Eq, Ne, And, Or, Not, Select, Call,
+  Param,
+  Const,
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Mod,
+  Neg,
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  Eq,
+  Ne,
+  And,
+  Or,
+  Not,
+  Select,
+  Call,
   Cast
 };
 

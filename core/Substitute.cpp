@@ -9,12 +9,14 @@ namespace tessera {
 
 Type substitute_sizes(const Type& t, const std::map<std::string, ArithExpr>& sizes) {
   switch (t.kind()) {
-  case TypeKind::Scalar: return t;
+  case TypeKind::Scalar:
+    return t;
   case TypeKind::Array:
     return Type::array(substitute_sizes(t.element(), sizes), t.length().substitute(sizes));
   case TypeKind::Tuple: {
     std::vector<Type> members;
-    for (const auto& m : t.elements()) members.push_back(substitute_sizes(m, sizes));
+    for (const auto& m : t.elements())
+      members.push_back(substitute_sizes(m, sizes));
     return Type::tuple(std::move(members));
   }
   }
@@ -29,16 +31,20 @@ struct SizeSubstituter {
   Expr rewrite(const Expr& e) {
     if (e->kind == NodeKind::Param) {
       auto it = params.find(e.get());
-      if (it != params.end()) return it->second;
+      if (it != params.end())
+        return it->second;
       std::optional<Type> t;
-      if (e->declared_type) t = substitute_sizes(*e->declared_type, sizes);
+      if (e->declared_type)
+        t = substitute_sizes(*e->declared_type, sizes);
       Expr p = make_param(e->name, t);
       params.emplace(e.get(), p);
       return p;
     }
     Node n = *e;
-    for (auto& s : n.sizes) s = s.substitute(sizes);
-    for (auto& c : n.children) c = rewrite(c);
+    for (auto& s : n.sizes)
+      s = s.substitute(sizes);
+    for (auto& c : n.children)
+      c = rewrite(c);
     return Expr(std::make_shared<const Node>(std::move(n)));
   }
 };
@@ -59,27 +65,35 @@ bool is_layout_only(const Expr& f) {
   case NodeKind::Transpose:
   case NodeKind::Zip:
   case NodeKind::At:
-  case NodeKind::Get: return true;
-  case NodeKind::Map: return f->map_kind == MapKind::Map && is_layout_only(f->children[0]);
+  case NodeKind::Get:
+    return true;
+  case NodeKind::Map:
+    return f->map_kind == MapKind::Map && is_layout_only(f->children[0]);
   case NodeKind::Lambda: {
     // The body must consist of layout calls over parameters.
     std::function<bool(const Expr&)> value_ok = [&](const Expr& e) {
-      if (e->kind == NodeKind::Param) return true;
-      if (e->kind != NodeKind::Call || !is_layout_only(e->callee())) return false;
+      if (e->kind == NodeKind::Param)
+        return true;
+      if (e->kind != NodeKind::Call || !is_layout_only(e->callee()))
+        return false;
       for (const auto& a : e->call_args())
-        if (!value_ok(a)) return false;
+        if (!value_ok(a))
+          return false;
       return true;
     };
     return value_ok(f->body());
   }
-  case NodeKind::Iterate: return is_layout_only(f->children[0]);
+  case NodeKind::Iterate:
+    return is_layout_only(f->children[0]);
   case NodeKind::UserFun:
   case NodeKind::Reduce:
   case NodeKind::Generate:
-  case NodeKind::ToMem: return false;
+  case NodeKind::ToMem:
+    return false;
   case NodeKind::Param:
   case NodeKind::Literal:
-  case NodeKind::Call: return false;
+  case NodeKind::Call:
+    return false;
   }
   return false;
 }

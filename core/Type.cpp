@@ -15,32 +15,45 @@ struct TypeNode {
 
 std::string to_string(ScalarKind kind) {
   switch (kind) {
-  case ScalarKind::F32: return "f32";
-  case ScalarKind::F64: return "f64";
-  case ScalarKind::I32: return "i32";
-  case ScalarKind::U8: return "u8";
-  case ScalarKind::Bool: return "bool";
+  case ScalarKind::F32:
+    return "f32";
+  case ScalarKind::F64:
+    return "f64";
+  case ScalarKind::I32:
+    return "i32";
+  case ScalarKind::U8:
+    return "u8";
+  case ScalarKind::Bool:
+    return "bool";
   }
   internal_error("unknown scalar kind");
 }
 
 std::string opencl_name(ScalarKind kind) {
   switch (kind) {
-  case ScalarKind::F32: return "float";
-  case ScalarKind::F64: return "double";
-  case ScalarKind::I32: return "int";
-  case ScalarKind::U8: return "uchar";
-  case ScalarKind::Bool: return "bool";
+  case ScalarKind::F32:
+    return "float";
+  case ScalarKind::F64:
+    return "double";
+  case ScalarKind::I32:
+    return "int";
+  case ScalarKind::U8:
+    return "uchar";
+  case ScalarKind::Bool:
+    return "bool";
   }
   internal_error("unknown scalar kind");
 }
 
-bool is_floating(ScalarKind kind) { return kind == ScalarKind::F32 || kind == ScalarKind::F64; }
+bool is_floating(ScalarKind kind) {
+  return kind == ScalarKind::F32 || kind == ScalarKind::F64;
+}
 
 ScalarKind scalar_kind_from_string(const std::string& name) {
-  for (auto kind : {ScalarKind::F32, ScalarKind::F64, ScalarKind::I32, ScalarKind::U8,
-                    ScalarKind::Bool})
-    if (to_string(kind) == name) return kind;
+  for (auto kind :
+       {ScalarKind::F32, ScalarKind::F64, ScalarKind::I32, ScalarKind::U8, ScalarKind::Bool})
+    if (to_string(kind) == name)
+      return kind;
   user_error(cat("unknown scalar type '", name, "': expected one of f32, f64, i32, u8, bool"));
 }
 
@@ -56,50 +69,65 @@ Type Type::array(Type element, ArithExpr length) {
 }
 
 Type Type::tuple(std::vector<Type> elements) {
-  if (elements.empty()) user_error("a tuple type needs at least one component");
+  if (elements.empty())
+    user_error("a tuple type needs at least one component");
   return Type(std::make_shared<const TypeNode>(
       TypeNode{TypeKind::Tuple, ScalarKind::F32, std::move(elements), {}}));
 }
 
-TypeKind Type::kind() const { return node_->kind; }
+TypeKind Type::kind() const {
+  return node_->kind;
+}
 
 ScalarKind Type::scalar_kind() const {
-  if (!is_scalar()) internal_error("scalar_kind() of non-scalar type " + to_string());
+  if (!is_scalar())
+    internal_error("scalar_kind() of non-scalar type " + to_string());
   return node_->scalar;
 }
 
 const Type& Type::element() const {
-  if (!is_array()) internal_error("element() of non-array type " + to_string());
+  if (!is_array())
+    internal_error("element() of non-array type " + to_string());
   return node_->members.front();
 }
 
 const ArithExpr& Type::length() const {
-  if (!is_array()) internal_error("length() of non-array type " + to_string());
+  if (!is_array())
+    internal_error("length() of non-array type " + to_string());
   return node_->length;
 }
 
 const std::vector<Type>& Type::elements() const {
-  if (!is_tuple()) internal_error("elements() of non-tuple type " + to_string());
+  if (!is_tuple())
+    internal_error("elements() of non-tuple type " + to_string());
   return node_->members;
 }
 
-int Type::rank() const { return is_array() ? 1 + element().rank() : 0; }
+int Type::rank() const {
+  return is_array() ? 1 + element().rank() : 0;
+}
 
-const Type& Type::innermost() const { return is_array() ? element().innermost() : *this; }
+const Type& Type::innermost() const {
+  return is_array() ? element().innermost() : *this;
+}
 
 std::vector<ArithExpr> Type::shape() const {
   std::vector<ArithExpr> result;
-  for (const Type* t = this; t->is_array(); t = &t->element()) result.push_back(t->length());
+  for (const Type* t = this; t->is_array(); t = &t->element())
+    result.push_back(t->length());
   return result;
 }
 
 ArithExpr Type::scalar_count() const {
   switch (kind()) {
-  case TypeKind::Scalar: return 1;
-  case TypeKind::Array: return length() * element().scalar_count();
+  case TypeKind::Scalar:
+    return 1;
+  case TypeKind::Array:
+    return length() * element().scalar_count();
   case TypeKind::Tuple: {
     ArithExpr sum = 0;
-    for (const auto& t : elements()) sum = sum + t.scalar_count();
+    for (const auto& t : elements())
+      sum = sum + t.scalar_count();
     return sum;
   }
   }
@@ -108,7 +136,8 @@ ArithExpr Type::scalar_count() const {
 
 std::string Type::to_string() const {
   switch (kind()) {
-  case TypeKind::Scalar: return tessera::to_string(scalar_kind());
+  case TypeKind::Scalar:
+    return tessera::to_string(scalar_kind());
   case TypeKind::Array: {
     // A length that is not an atom is parenthesised: [f32]_(N + 2), not [f32]_N + 2.
     const ArithExpr& n = length();
@@ -128,22 +157,29 @@ std::string Type::to_string() const {
 }
 
 bool Type::operator==(const Type& other) const {
-  if (node_ == other.node_) return true;
-  if (kind() != other.kind()) return false;
+  if (node_ == other.node_)
+    return true;
+  if (kind() != other.kind())
+    return false;
   switch (kind()) {
-  case TypeKind::Scalar: return scalar_kind() == other.scalar_kind();
+  case TypeKind::Scalar:
+    return scalar_kind() == other.scalar_kind();
   case TypeKind::Array:
     return element() == other.element() && prove_eq(length(), other.length()) == Truth::Yes;
-  case TypeKind::Tuple: return elements() == other.elements();
+  case TypeKind::Tuple:
+    return elements() == other.elements();
   }
   return false;
 }
 
 Type array_of(Type element, const std::vector<ArithExpr>& shape) {
-  for (auto it = shape.rbegin(); it != shape.rend(); ++it) element = Type::array(element, *it);
+  for (auto it = shape.rbegin(); it != shape.rend(); ++it)
+    element = Type::array(element, *it);
   return element;
 }
 
-std::ostream& operator<<(std::ostream& out, const Type& type) { return out << type.to_string(); }
+std::ostream& operator<<(std::ostream& out, const Type& type) {
+  return out << type.to_string();
+}
 
 } // namespace tessera

@@ -17,8 +17,8 @@ namespace tessera {
 
 enum class ScalarKind { F32, F64, I32, U8, Bool };
 
-std::string to_string(ScalarKind kind);     // "f32", ...
-std::string opencl_name(ScalarKind kind);   // "float", "double", "int", "uchar", "bool"
+std::string to_string(ScalarKind kind);   // "f32", ...
+std::string opencl_name(ScalarKind kind); // "float", "double", "int", "uchar", "bool"
 bool is_floating(ScalarKind kind);
 ScalarKind scalar_kind_from_string(const std::string& name); // throws Error on unknown names
 
@@ -61,11 +61,21 @@ private:
 };
 
 // Convenience constructors used throughout the code and by users.
-inline Type f32() { return Type::scalar(ScalarKind::F32); }
-inline Type f64() { return Type::scalar(ScalarKind::F64); }
-inline Type i32() { return Type::scalar(ScalarKind::I32); }
-inline Type u8() { return Type::scalar(ScalarKind::U8); }
-inline Type boolean() { return Type::scalar(ScalarKind::Bool); }
+inline Type f32() {
+  return Type::scalar(ScalarKind::F32);
+}
+inline Type f64() {
+  return Type::scalar(ScalarKind::F64);
+}
+inline Type i32() {
+  return Type::scalar(ScalarKind::I32);
+}
+inline Type u8() {
+  return Type::scalar(ScalarKind::U8);
+}
+inline Type boolean() {
+  return Type::scalar(ScalarKind::Bool);
+}
 // array_of(f32(), {N, M}) is [[f32]_M]_N: lengths from the outermost level inwards.
 Type array_of(Type element, const std::vector<ArithExpr>& shape);
 

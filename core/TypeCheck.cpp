@@ -10,13 +10,15 @@ void TypeChecker::bind(const Node* param, const Type& type) {
 
 const Type& TypeChecker::type_of(const Expr& e) const {
   auto it = types_.find(e.get());
-  if (it == types_.end()) internal_error(cat("no type recorded for a ", kind_name(e->kind)));
+  if (it == types_.end())
+    internal_error(cat("no type recorded for a ", kind_name(e->kind)));
   return it->second;
 }
 
 void TypeChecker::assume(ArithExpr must_be_zero, std::string message) {
   for (const auto& a : assumptions_)
-    if (a.must_be_zero == must_be_zero) return;
+    if (a.must_be_zero == must_be_zero)
+      return;
   assumptions_.push_back({std::move(must_be_zero), std::move(message)});
 }
 
@@ -35,7 +37,8 @@ Type TypeChecker::check(const Expr& e) {
   switch (e->kind) {
   case NodeKind::Param: {
     auto it = types_.find(e.get());
-    if (it != types_.end()) return it->second;
+    if (it != types_.end())
+      return it->second;
     if (!e->declared_type)
       user_error(cat("parameter '", e->name.empty() ? "?" : e->name,
                      "' has no type: program inputs need a declared type"));
@@ -49,7 +52,8 @@ Type TypeChecker::check(const Expr& e) {
   }
   case NodeKind::Call: {
     std::vector<Type> args;
-    for (const auto& a : e->call_args()) args.push_back(check(a));
+    for (const auto& a : e->call_args())
+      args.push_back(check(a));
     Type t = apply(e->callee(), args);
     types_.insert_or_assign(e.get(), t);
     return t;
@@ -61,18 +65,21 @@ Type TypeChecker::check(const Expr& e) {
 }
 
 Type TypeChecker::apply(const Expr& f, const std::vector<Type>& args) {
-  if (f->kind != NodeKind::Lambda) return primitive_type(*this, *f, args);
+  if (f->kind != NodeKind::Lambda)
+    return primitive_type(*this, *f, args);
   auto params = f->params();
   if (params.size() != args.size())
     user_error(cat("a lambda with ", params.size(), " parameter(s) was applied to ", args.size(),
                    " argument(s)"));
-  for (std::size_t i = 0; i < params.size(); ++i) bind(params[i], args[i]);
+  for (std::size_t i = 0; i < params.size(); ++i)
+    bind(params[i], args[i]);
   return check(f->body());
 }
 
 Type infer_type(const Expr& program) {
   TypeChecker checker;
-  if (program->kind == NodeKind::Lambda) return checker.apply(program, input_types(program));
+  if (program->kind == NodeKind::Lambda)
+    return checker.apply(program, input_types(program));
   return checker.check(program);
 }
 

@@ -8,8 +8,10 @@ namespace {
 
 // The element types of the arrays a function is applied to; an error names `what` otherwise.
 Type element_of(const std::vector<Type>& inputs, const std::string& what) {
-  if (inputs.size() != 1) user_error(cat(what, " takes 1 argument, got ", inputs.size()));
-  if (!inputs[0].is_array()) user_error(cat(what, " expects an array, got ", inputs[0]));
+  if (inputs.size() != 1)
+    user_error(cat(what, " takes 1 argument, got ", inputs.size()));
+  if (!inputs[0].is_array())
+    user_error(cat(what, " expects an array, got ", inputs[0]));
   return inputs[0].element();
 }
 
@@ -25,7 +27,8 @@ template <class Make> Fun fixed(Make make, Loc loc) {
 
 // Applies `f` to the `levels`-deep elements: map^levels(f).
 Fun nest(int levels, Fun f, Loc loc) {
-  for (int i = 0; i < levels; ++i) f = map(f, loc);
+  for (int i = 0; i < levels; ++i)
+    f = map(f, loc);
   return f;
 }
 
@@ -37,9 +40,15 @@ void require_dims(int dims, const char* what, Loc loc) {
 
 } // namespace
 
-Boundary constant(float v) { return Boundary::constant(ScalarValue::make(ScalarKind::F32, v)); }
-Boundary constant(double v) { return Boundary::constant(ScalarValue::make(ScalarKind::F64, v)); }
-Boundary constant(int v) { return Boundary::constant(ScalarValue::make(ScalarKind::I32, v)); }
+Boundary constant(float v) {
+  return Boundary::constant(ScalarValue::make(ScalarKind::F32, v));
+}
+Boundary constant(double v) {
+  return Boundary::constant(ScalarValue::make(ScalarKind::F64, v));
+}
+Boundary constant(int v) {
+  return Boundary::constant(ScalarValue::make(ScalarKind::I32, v));
+}
 
 Fun map_kind(MapKind kind, int dim, Fun f, Loc loc) {
   std::string name = map_kind_name(kind);
@@ -50,12 +59,24 @@ Fun map_kind(MapKind kind, int dim, Fun f, Loc loc) {
       name, loc);
 }
 
-Fun map(Fun f, Loc loc) { return map_kind(MapKind::Map, 0, std::move(f), loc); }
-Fun map_glb(int dim, Fun f, Loc loc) { return map_kind(MapKind::Glb, dim, std::move(f), loc); }
-Fun map_wrg(int dim, Fun f, Loc loc) { return map_kind(MapKind::Wrg, dim, std::move(f), loc); }
-Fun map_lcl(int dim, Fun f, Loc loc) { return map_kind(MapKind::Lcl, dim, std::move(f), loc); }
-Fun map_seq(Fun f, Loc loc) { return map_kind(MapKind::Seq, 0, std::move(f), loc); }
-Fun map_seq_unroll(Fun f, Loc loc) { return map_kind(MapKind::SeqUnroll, 0, std::move(f), loc); }
+Fun map(Fun f, Loc loc) {
+  return map_kind(MapKind::Map, 0, std::move(f), loc);
+}
+Fun map_glb(int dim, Fun f, Loc loc) {
+  return map_kind(MapKind::Glb, dim, std::move(f), loc);
+}
+Fun map_wrg(int dim, Fun f, Loc loc) {
+  return map_kind(MapKind::Wrg, dim, std::move(f), loc);
+}
+Fun map_lcl(int dim, Fun f, Loc loc) {
+  return map_kind(MapKind::Lcl, dim, std::move(f), loc);
+}
+Fun map_seq(Fun f, Loc loc) {
+  return map_kind(MapKind::Seq, 0, std::move(f), loc);
+}
+Fun map_seq_unroll(Fun f, Loc loc) {
+  return map_kind(MapKind::SeqUnroll, 0, std::move(f), loc);
+}
 
 namespace {
 Fun reduce_kind(ReduceKind kind, Fun f, Val init, Loc loc) {
@@ -68,8 +89,12 @@ Fun reduce_kind(ReduceKind kind, Fun f, Val init, Loc loc) {
 }
 } // namespace
 
-Fun reduce(Fun f, Val init, Loc loc) { return reduce_kind(ReduceKind::Reduce, f, init, loc); }
-Fun reduce_seq(Fun f, Val init, Loc loc) { return reduce_kind(ReduceKind::Seq, f, init, loc); }
+Fun reduce(Fun f, Val init, Loc loc) {
+  return reduce_kind(ReduceKind::Reduce, f, init, loc);
+}
+Fun reduce_seq(Fun f, Val init, Loc loc) {
+  return reduce_kind(ReduceKind::Seq, f, init, loc);
+}
 Fun reduce_seq_unroll(Fun f, Val init, Loc loc) {
   return reduce_kind(ReduceKind::SeqUnroll, f, init, loc);
 }
@@ -123,9 +148,15 @@ Fun to_mem(AddressSpace space, Fun f, Loc loc) {
 }
 } // namespace
 
-Fun to_global(Fun f, Loc loc) { return to_mem(AddressSpace::Global, std::move(f), loc); }
-Fun to_local(Fun f, Loc loc) { return to_mem(AddressSpace::Local, std::move(f), loc); }
-Fun to_private(Fun f, Loc loc) { return to_mem(AddressSpace::Private, std::move(f), loc); }
+Fun to_global(Fun f, Loc loc) {
+  return to_mem(AddressSpace::Global, std::move(f), loc);
+}
+Fun to_local(Fun f, Loc loc) {
+  return to_mem(AddressSpace::Local, std::move(f), loc);
+}
+Fun to_private(Fun f, Loc loc) {
+  return to_mem(AddressSpace::Private, std::move(f), loc);
+}
 
 Fun map_nd(int dims, Fun f, Loc loc) {
   require_dims(dims, "map_nd", loc);
@@ -136,14 +167,16 @@ Fun map_nd(int dims, Fun f, Loc loc) {
 Fun pad_nd(int dims, ArithExpr left, ArithExpr right, Boundary boundary, Loc loc) {
   require_dims(dims, "pad_nd", loc);
   Fun f = pad(left, right, boundary, loc);
-  for (int level = 1; level < dims; ++level) f = f >> nest(level, pad(left, right, boundary, loc), loc);
+  for (int level = 1; level < dims; ++level)
+    f = f >> nest(level, pad(left, right, boundary, loc), loc);
   return f;
 }
 
 Fun drop_nd(int dims, ArithExpr left, ArithExpr right, Loc loc) {
   require_dims(dims, "drop_nd", loc);
   Fun f = drop(left, right, loc);
-  for (int level = 1; level < dims; ++level) f = f >> nest(level, drop(left, right, loc), loc);
+  for (int level = 1; level < dims; ++level)
+    f = f >> nest(level, drop(left, right, loc), loc);
   return f;
 }
 
@@ -153,9 +186,11 @@ Fun drop_nd(int dims, ArithExpr left, ArithExpr right, Loc loc) {
 // Map^k(Transpose) swaps levels k and k+1; a bubble sort of the level labels gives the sequence.
 Fun windows_nd(int dims, const Fun& level, Loc loc) {
   Fun f = level;
-  for (int d = 1; d < dims; ++d) f = f >> nest(2 * d, level, loc);
+  for (int d = 1; d < dims; ++d)
+    f = f >> nest(2 * d, level, loc);
   std::vector<int> labels; // window levels are 0, 2, 4..; element levels 1, 3, 5..
-  for (int d = 0; d < 2 * dims; ++d) labels.push_back(d);
+  for (int d = 0; d < 2 * dims; ++d)
+    labels.push_back(d);
   auto rank = [](int label) { return label % 2 == 0 ? label / 2 : 1000 + label / 2; };
   for (std::size_t pass = 0; pass < labels.size(); ++pass)
     for (std::size_t k = 0; k + 1 < labels.size(); ++k)
@@ -179,27 +214,35 @@ Fun split_nd(int dims, ArithExpr chunk, Loc loc) {
 
 Fun join_nd(int dims, Loc loc) {
   require_dims(dims, "join_nd", loc);
-  if (dims == 1) return Fun([](const std::vector<Type>& in) {
-    // A 1-D neighbourhood is already flat: the identity lambda.
-    Expr p = make_param();
-    (void)in;
-    return make_lambda({p}, p);
-  }, "Id", loc);
+  if (dims == 1)
+    return Fun(
+        [](const std::vector<Type>& in) {
+          // A 1-D neighbourhood is already flat: the identity lambda.
+          Expr p = make_param();
+          (void)in;
+          return make_lambda({p}, p);
+        },
+        "Id", loc);
   Fun f = join(loc);
-  for (int d = 2; d < dims; ++d) f = f >> join(loc);
+  for (int d = 2; d < dims; ++d)
+    f = f >> join(loc);
   return f;
 }
 
 Val zip_nd(int dims, const std::vector<Val>& arrays, Loc loc) {
   require_dims(dims, "zip_nd", loc);
   Val zipped = zip(arrays, loc);
-  if (dims == 1) return zipped;
+  if (dims == 1)
+    return zipped;
   std::size_t k = arrays.size();
-  Fun inner([dims, k, loc](Val t) {
-    std::vector<Val> parts;
-    for (std::size_t i = 0; i < k; ++i) parts.push_back(t.get(static_cast<int>(i), loc));
-    return zip_nd(dims - 1, parts, loc);
-  }, loc);
+  Fun inner(
+      [dims, k, loc](Val t) {
+        std::vector<Val> parts;
+        for (std::size_t i = 0; i < k; ++i)
+          parts.push_back(t.get(static_cast<int>(i), loc));
+        return zip_nd(dims - 1, parts, loc);
+      },
+      loc);
   return zipped | map(inner, loc);
 }
 

@@ -1,7 +1,8 @@
 // User functions from generic C++ lambdas over symbolic scalars:
 //
 //   auto add  = user_fun("add", [](auto x, auto y) { return x + y; });
-//   auto mult = user_fun("mult", hana::tuple_t<float, float>, [](auto x, auto w) { return x * w; });
+//   auto mult = user_fun("mult", hana::tuple_t<float, float>, [](auto x, auto w) { return x * w;
+//   });
 //
 // The lambda is called once with symbolic parameters (Sym); the operations it performs build the
 // scalar IR. Its arity is found at compile time with Boost.Hana; an optional typed signature
@@ -29,8 +30,7 @@ class Sym {
 public:
   explicit Sym(ScalarExpr e) : e_(std::move(e)) {}
   template <class T>
-    requires std::is_arithmetic_v<T>
-  Sym(T v) : e_(literal(v)) {}
+  requires std::is_arithmetic_v<T> Sym(T v) : e_(literal(v)) {}
   const ScalarExpr& expr() const { return e_; }
 
 private:
@@ -64,15 +64,23 @@ TESSERA_SYM_BINARY(&&, And)
 TESSERA_SYM_BINARY(||, Or)
 #undef TESSERA_SYM_BINARY
 
-inline Sym operator-(const Sym& a) { return Sym(ScalarExpr::unary(ScalarOp::Neg, a.expr())); }
-inline Sym operator!(const Sym& a) { return Sym(ScalarExpr::unary(ScalarOp::Not, a.expr())); }
+inline Sym operator-(const Sym& a) {
+  return Sym(ScalarExpr::unary(ScalarOp::Neg, a.expr()));
+}
+inline Sym operator!(const Sym& a) {
+  return Sym(ScalarExpr::unary(ScalarOp::Not, a.expr()));
+}
 inline Sym select(const Sym& c, const Sym& a, const Sym& b) {
   return Sym(ScalarExpr::select(c.expr(), a.expr(), b.expr()));
 }
-inline Sym cast(ScalarKind to, const Sym& a) { return Sym(ScalarExpr::cast(to, a.expr())); }
+inline Sym cast(ScalarKind to, const Sym& a) {
+  return Sym(ScalarExpr::cast(to, a.expr()));
+}
 
 #define TESSERA_SYM_MATH1(NAME)                                                                    \
-  inline Sym NAME(const Sym& a) { return Sym(ScalarExpr::call(#NAME, {a.expr()})); }
+  inline Sym NAME(const Sym& a) {                                                                  \
+    return Sym(ScalarExpr::call(#NAME, {a.expr()}));                                               \
+  }
 #define TESSERA_SYM_MATH2(NAME)                                                                    \
   inline Sym NAME(const Sym& a, const Sym& b) {                                                    \
     return Sym(ScalarExpr::call(#NAME, {a.expr(), b.expr()}));                                     \
@@ -128,12 +136,19 @@ ScalarExpr user_fun_body(const std::string& name, F& f, const std::source_locati
 }
 
 template <class T> constexpr ScalarKind scalar_kind_of() {
-  if constexpr (std::is_same_v<T, float>) return ScalarKind::F32;
-  else if constexpr (std::is_same_v<T, double>) return ScalarKind::F64;
-  else if constexpr (std::is_same_v<T, std::int32_t>) return ScalarKind::I32;
-  else if constexpr (std::is_same_v<T, std::uint8_t>) return ScalarKind::U8;
-  else if constexpr (std::is_same_v<T, bool>) return ScalarKind::Bool;
-  else static_assert(sizeof(T) == 0, "user_fun signature types must be float, double, int32_t, uint8_t or bool");
+  if constexpr (std::is_same_v<T, float>)
+    return ScalarKind::F32;
+  else if constexpr (std::is_same_v<T, double>)
+    return ScalarKind::F64;
+  else if constexpr (std::is_same_v<T, std::int32_t>)
+    return ScalarKind::I32;
+  else if constexpr (std::is_same_v<T, std::uint8_t>)
+    return ScalarKind::U8;
+  else if constexpr (std::is_same_v<T, bool>)
+    return ScalarKind::Bool;
+  else
+    static_assert(sizeof(T) == 0,
+                  "user_fun signature types must be float, double, int32_t, uint8_t or bool");
 }
 
 // The Fun of a user function; `loc` is the user's line, which errors of applying it carry.

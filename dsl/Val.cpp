@@ -29,10 +29,13 @@ Val Val::at(ArithExpr i, std::source_location loc) const {
   return Fun::of(make_at(std::move(i)), loc)(*this);
 }
 
-Val Val::get(int i, std::source_location loc) const { return Fun::of(make_get(i), loc)(*this); }
+Val Val::get(int i, std::source_location loc) const {
+  return Fun::of(make_get(i), loc)(*this);
+}
 
 ArithExpr Val::length() const {
-  if (!type_.is_array()) user_error(cat("length() of a non-array value of type ", type_));
+  if (!type_.is_array())
+    user_error(cat("length() of a non-array value of type ", type_));
   return type_.length();
 }
 

@@ -63,10 +63,10 @@ public:
 
   // C++ lambdas taking one to four Vals and returning a Val.
   template <class F>
-    requires(std::is_invocable_r_v<Val, F, Val> || std::is_invocable_r_v<Val, F, Val, Val> ||
-             std::is_invocable_r_v<Val, F, Val, Val, Val> ||
-             std::is_invocable_r_v<Val, F, Val, Val, Val, Val>)
-  Fun(F f, std::source_location loc = std::source_location::current())
+  requires(std::is_invocable_r_v<Val, F, Val> || std::is_invocable_r_v<Val, F, Val, Val> ||
+           std::is_invocable_r_v<Val, F, Val, Val, Val> ||
+           std::is_invocable_r_v<Val, F, Val, Val, Val, Val>)
+      Fun(F f, std::source_location loc = std::source_location::current())
       : Fun(lambda_builder(std::move(f)), "lambda", loc) {
     lambda_arities_ = arities_of<F>();
   }
@@ -77,8 +77,7 @@ public:
   Expr build(const std::vector<Type>& inputs, const std::string& user) const;
   Val apply(const std::vector<Val>& args) const;
   template <class... Args>
-    requires(std::is_convertible_v<Args, Val> && ...)
-  Val operator()(const Args&... args) const {
+  requires(std::is_convertible_v<Args, Val>&&...) Val operator()(const Args&... args) const {
     return apply({Val(args)...});
   }
 
@@ -114,16 +113,20 @@ private:
     return [f](const std::vector<Type>& inputs) {
       return make_lambda_node(inputs, [f, n = inputs.size()](const std::vector<Val>& v) -> Val {
         if constexpr (std::is_invocable_r_v<Val, F, Val>) {
-          if (n == 1) return f(v[0]);
+          if (n == 1)
+            return f(v[0]);
         }
         if constexpr (std::is_invocable_r_v<Val, F, Val, Val>) {
-          if (n == 2) return f(v[0], v[1]);
+          if (n == 2)
+            return f(v[0], v[1]);
         }
         if constexpr (std::is_invocable_r_v<Val, F, Val, Val, Val>) {
-          if (n == 3) return f(v[0], v[1], v[2]);
+          if (n == 3)
+            return f(v[0], v[1], v[2]);
         }
         if constexpr (std::is_invocable_r_v<Val, F, Val, Val, Val, Val>) {
-          if (n == 4) return f(v[0], v[1], v[2], v[3]);
+          if (n == 4)
+            return f(v[0], v[1], v[2], v[3]);
         }
         return wrong_arity(n);
       });
@@ -133,7 +136,9 @@ private:
 };
 
 // Data-flow application and composition: `x | f | g` is g(f(x)); `f >> g` is x => g(f(x)).
-inline Val operator|(const Val& x, const Fun& f) { return f(x); }
+inline Val operator|(const Val& x, const Fun& f) {
+  return f(x);
+}
 Fun operator>>(const Fun& f, const Fun& g);
 
 // A program input with a declared type, and a program over inputs.
@@ -141,6 +146,8 @@ Val input(std::string name, Type type);
 Expr program(const std::vector<Val>& inputs, const Val& result);
 
 // A size variable for symbolic lengths: `auto N = size_var("N");`.
-inline ArithExpr size(std::string name) { return ArithExpr::size_var(std::move(name)); }
+inline ArithExpr size(std::string name) {
+  return ArithExpr::size_var(std::move(name));
+}
 
 } // namespace tessera

@@ -28,7 +28,8 @@ int main() try {
   std::mt19937 rng(42);
   std::uniform_real_distribution<double> dist(0.0, 1.0);
   std::vector<double> values(8);
-  for (auto& v : values) v = dist(rng);
+  for (auto& v : values)
+    v = dist(rng);
   Data in = Data::from_flat(ScalarKind::F32, {8}, values);
   std::cout << "input:    " << in << "\n";
   std::cout << "output:   " << evaluate(prog, {in}) << "\n";

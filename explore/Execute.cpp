@@ -17,18 +17,22 @@ using runtime::KernelArg;
 void bind_sizes(const Data& d, const Type& t, std::map<std::string, int64_t>& sizes,
                 const std::string& where) {
   if (t.is_scalar()) {
-    if (!d.is_scalar()) user_error(cat(where, ": expected a scalar of type ", t));
+    if (!d.is_scalar())
+      user_error(cat(where, ": expected a scalar of type ", t));
     return;
   }
   if (!t.is_array() || !d.is_array())
-    user_error(cat(where, ": expected an array of type ", t, ", got ", d.is_tuple() ? "a tuple" : "a scalar"));
+    user_error(cat(where, ": expected an array of type ", t, ", got ",
+                   d.is_tuple() ? "a tuple" : "a scalar"));
   const ArithExpr& n = t.length();
   auto actual = static_cast<int64_t>(d.size());
-  if (n.kind() == ArithKind::Var && !sizes.count(n.name())) sizes[n.name()] = actual;
+  if (n.kind() == ArithKind::Var && !sizes.count(n.name()))
+    sizes[n.name()] = actual;
   int64_t expected = n.evaluate(sizes);
   if (expected != actual)
     user_error(cat(where, ": expected length ", n.to_string(), " = ", expected, ", got ", actual));
-  if (actual > 0) bind_sizes(d[0], t.element(), sizes, where);
+  if (actual > 0)
+    bind_sizes(d[0], t.element(), sizes, where);
 }
 
 // Device buffers of every element kind, kept alive for the launch.
@@ -45,22 +49,30 @@ template <class T> std::vector<T> convert(const std::vector<double>& v) {
 
 KernelArg upload(runtime::Session& s, Buffers& b, ScalarKind kind, const std::vector<double>& v) {
   switch (kind) {
-  case ScalarKind::F32: return b.f32.emplace_back(s, convert<float>(v));
-  case ScalarKind::F64: return b.f64.emplace_back(s, v);
-  case ScalarKind::I32: return b.i32.emplace_back(s, convert<int32_t>(v));
+  case ScalarKind::F32:
+    return b.f32.emplace_back(s, convert<float>(v));
+  case ScalarKind::F64:
+    return b.f64.emplace_back(s, v);
+  case ScalarKind::I32:
+    return b.i32.emplace_back(s, convert<int32_t>(v));
   case ScalarKind::U8:
-  case ScalarKind::Bool: return b.u8.emplace_back(s, convert<uint8_t>(v));
+  case ScalarKind::Bool:
+    return b.u8.emplace_back(s, convert<uint8_t>(v));
   }
   internal_error("unknown scalar kind");
 }
 
 KernelArg scalar_arg(ScalarKind kind, double v) {
   switch (kind) {
-  case ScalarKind::F32: return KernelArg(static_cast<float>(v));
-  case ScalarKind::F64: return KernelArg(v);
-  case ScalarKind::I32: return KernelArg(static_cast<int32_t>(v));
+  case ScalarKind::F32:
+    return KernelArg(static_cast<float>(v));
+  case ScalarKind::F64:
+    return KernelArg(v);
+  case ScalarKind::I32:
+    return KernelArg(static_cast<int32_t>(v));
   case ScalarKind::U8:
-  case ScalarKind::Bool: return KernelArg(static_cast<uint8_t>(v));
+  case ScalarKind::Bool:
+    return KernelArg(static_cast<uint8_t>(v));
   }
   internal_error("unknown scalar kind");
 }
@@ -69,11 +81,15 @@ KernelArg scalar_arg(ScalarKind kind, double v) {
 std::vector<double> read_last(Buffers& b, ScalarKind kind) {
   auto widen = [](const auto& v) { return std::vector<double>(v.begin(), v.end()); };
   switch (kind) {
-  case ScalarKind::F32: return widen(b.f32.back().read());
-  case ScalarKind::F64: return b.f64.back().read();
-  case ScalarKind::I32: return widen(b.i32.back().read());
+  case ScalarKind::F32:
+    return widen(b.f32.back().read());
+  case ScalarKind::F64:
+    return b.f64.back().read();
+  case ScalarKind::I32:
+    return widen(b.i32.back().read());
   case ScalarKind::U8:
-  case ScalarKind::Bool: return widen(b.u8.back().read());
+  case ScalarKind::Bool:
+    return widen(b.u8.back().read());
   }
   internal_error("unknown scalar kind");
 }
@@ -85,10 +101,11 @@ Execution execute(runtime::Session& session, const codegen::Kernel& kernel,
   Execution run;
   std::vector<const codegen::KernelParam*> in_params;
   for (const auto& p : kernel.params)
-    if (p.role == codegen::KernelParam::Input) in_params.push_back(&p);
+    if (p.role == codegen::KernelParam::Input)
+      in_params.push_back(&p);
   if (in_params.size() != inputs.size())
-    user_error(cat("kernel ", kernel.name, " takes ", in_params.size(), " input(s), got ",
-                   inputs.size()));
+    user_error(
+        cat("kernel ", kernel.name, " takes ", in_params.size(), " input(s), got ", inputs.size()));
   for (std::size_t i = 0; i < inputs.size(); ++i)
     bind_sizes(inputs[i], in_params[i]->type, run.sizes,
                cat("kernel ", kernel.name, " input '", in_params[i]->name, "'"));
@@ -129,7 +146,8 @@ Execution execute(runtime::Session& session, const codegen::Kernel& kernel,
     any_local |= kernel.launch.local[d] > 0;
   }
   if (any_local)
-    for (auto& l : local) l = l == 0 ? 1 : l;
+    for (auto& l : local)
+      l = l == 0 ? 1 : l;
   else
     local.clear();
 
@@ -140,7 +158,8 @@ Execution execute(runtime::Session& session, const codegen::Kernel& kernel,
   // The output buffer is the last one of its kind: inputs come before it in the arguments.
   std::vector<double> host = read_last(buffers, kernel.output_type.innermost().scalar_kind());
   std::vector<int64_t> shape;
-  for (const auto& n : kernel.output_type.shape()) shape.push_back(n.evaluate(run.sizes));
+  for (const auto& n : kernel.output_type.shape())
+    shape.push_back(n.evaluate(run.sizes));
   ScalarKind kind = kernel.output_type.innermost().scalar_kind();
   run.output = kernel.output_type.is_scalar() ? Data::scalar(ScalarValue::make(kind, host.at(0)))
                                               : Data::from_flat(kind, shape, host);
@@ -151,7 +170,8 @@ namespace {
 std::vector<std::size_t> evaluate_all(const std::array<ArithExpr, 3>& e, int dims,
                                       const std::map<std::string, int64_t>& sizes) {
   std::vector<std::size_t> v;
-  for (int d = 0; d < dims; ++d) v.push_back(static_cast<std::size_t>(e[d].evaluate(sizes)));
+  for (int d = 0; d < dims; ++d)
+    v.push_back(static_cast<std::size_t>(e[d].evaluate(sizes)));
   return v;
 }
 } // namespace
@@ -171,7 +191,8 @@ FlatExecution execute_flat(runtime::Session& session, const codegen::Kernel& ker
     switch (p.role) {
     case codegen::KernelParam::Input: {
       if (next_input >= inputs.size())
-        user_error(cat("kernel ", kernel.name, " takes more inputs than the ", inputs.size(), " given"));
+        user_error(
+            cat("kernel ", kernel.name, " takes more inputs than the ", inputs.size(), " given"));
       const auto* host = inputs[next_input++];
       auto expected = static_cast<std::size_t>(p.element_count.evaluate(sizes));
       if (host->size() != expected)
@@ -181,8 +202,8 @@ FlatExecution execute_flat(runtime::Session& session, const codegen::Kernel& ker
     }
     case codegen::KernelParam::Output:
       out_buffer = buffers.size();
-      args.push_back(buffers.emplace_back(
-          session, static_cast<std::size_t>(p.element_count.evaluate(sizes))));
+      args.push_back(
+          buffers.emplace_back(session, static_cast<std::size_t>(p.element_count.evaluate(sizes))));
       break;
     case codegen::KernelParam::Size:
       args.push_back(KernelArg(static_cast<int32_t>(sizes.at(p.name))));
@@ -192,7 +213,8 @@ FlatExecution execute_flat(runtime::Session& session, const codegen::Kernel& ker
   auto global = evaluate_all(kernel.launch.global, kernel.launch.dims, sizes);
   std::vector<std::size_t> local;
   bool any_local = false;
-  for (int d = 0; d < kernel.launch.dims; ++d) any_local |= kernel.launch.local[d] > 0;
+  for (int d = 0; d < kernel.launch.dims; ++d)
+    any_local |= kernel.launch.local[d] > 0;
   if (any_local)
     for (int d = 0; d < kernel.launch.dims; ++d)
       local.push_back(static_cast<std::size_t>(std::max<int64_t>(1, kernel.launch.local[d])));
@@ -210,7 +232,8 @@ double max_relative_error(const Data& result, const Data& reference) {
     user_error(cat("result has ", a.size(), " values, the reference ", b.size()));
   double worst = 0;
   for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::isnan(a[i]) != std::isnan(b[i])) return INFINITY;
+    if (std::isnan(a[i]) != std::isnan(b[i]))
+      return INFINITY;
     double err = std::fabs(a[i] - b[i]) / std::max(1.0, std::fabs(b[i]));
     worst = std::max(worst, err);
   }

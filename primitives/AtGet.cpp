@@ -13,9 +13,13 @@ Type at_type(TypeChecker& checker, const Node& f, const Types& args) {
   std::string why = cat(name, ": index ", i.to_string(), " is out of range for ", in,
                         " (valid indices are 0 to ", (in.length() - 1).to_string(), ")");
   switch (prove_lt(i, in.length())) {
-  case Truth::No: user_error(why);
-  case Truth::Unknown: checker.assume(lt(i, in.length()) - 1, why); break;
-  case Truth::Yes: break;
+  case Truth::No:
+    user_error(why);
+  case Truth::Unknown:
+    checker.assume(lt(i, in.length()) - 1, why);
+    break;
+  case Truth::Yes:
+    break;
   }
   return in.element();
 }
@@ -31,7 +35,8 @@ Data at_eval(Interpreter& interp, const Node& f, const Values& args) {
 Type get_type(TypeChecker&, const Node& f, const Types& args) {
   std::string name = describe(f);
   require_arity(name.c_str(), args, 1);
-  if (!args[0].is_tuple()) user_error(cat(name, " expects a tuple, got ", args[0]));
+  if (!args[0].is_tuple())
+    user_error(cat(name, " expects a tuple, got ", args[0]));
   auto i = *f.sizes[0].as_constant();
   const auto& members = args[0].elements();
   if (i >= static_cast<int64_t>(members.size()))

@@ -7,50 +7,82 @@ using namespace primitives;
 
 Type primitive_type(TypeChecker& checker, const Node& f, const std::vector<Type>& args) {
   switch (f.kind) {
-  case NodeKind::Map: return map_type(checker, f, args);
-  case NodeKind::ToMem: return checker.apply(f.children[0], args); // placement only
-  case NodeKind::Reduce: return reduce_type(checker, f, args);
-  case NodeKind::Zip: return zip_type(checker, f, args);
-  case NodeKind::Split: return split_type(checker, f, args);
-  case NodeKind::Join: return join_type(checker, f, args);
-  case NodeKind::Slide: return slide_type(checker, f, args);
-  case NodeKind::Pad: return pad_type(checker, f, args);
-  case NodeKind::Drop: return drop_type(checker, f, args);
-  case NodeKind::Transpose: return transpose_type(checker, f, args);
-  case NodeKind::Iterate: return iterate_type(checker, f, args);
-  case NodeKind::At: return at_type(checker, f, args);
-  case NodeKind::Get: return get_type(checker, f, args);
-  case NodeKind::Generate: return generate_type(checker, f, args);
-  case NodeKind::UserFun: return user_fun_type(checker, f, args);
+  case NodeKind::Map:
+    return map_type(checker, f, args);
+  case NodeKind::ToMem:
+    return checker.apply(f.children[0], args); // placement only
+  case NodeKind::Reduce:
+    return reduce_type(checker, f, args);
+  case NodeKind::Zip:
+    return zip_type(checker, f, args);
+  case NodeKind::Split:
+    return split_type(checker, f, args);
+  case NodeKind::Join:
+    return join_type(checker, f, args);
+  case NodeKind::Slide:
+    return slide_type(checker, f, args);
+  case NodeKind::Pad:
+    return pad_type(checker, f, args);
+  case NodeKind::Drop:
+    return drop_type(checker, f, args);
+  case NodeKind::Transpose:
+    return transpose_type(checker, f, args);
+  case NodeKind::Iterate:
+    return iterate_type(checker, f, args);
+  case NodeKind::At:
+    return at_type(checker, f, args);
+  case NodeKind::Get:
+    return get_type(checker, f, args);
+  case NodeKind::Generate:
+    return generate_type(checker, f, args);
+  case NodeKind::UserFun:
+    return user_fun_type(checker, f, args);
   case NodeKind::Lambda:
   case NodeKind::Param:
   case NodeKind::Literal:
-  case NodeKind::Call: break;
+  case NodeKind::Call:
+    break;
   }
   internal_error(cat("primitive_type called on a ", kind_name(f.kind)));
 }
 
 Data primitive_eval(Interpreter& interp, const Node& f, const std::vector<Data>& args) {
   switch (f.kind) {
-  case NodeKind::Map: return map_eval(interp, f, args);
-  case NodeKind::ToMem: return interp.apply(f.children[0], args);
-  case NodeKind::Reduce: return reduce_eval(interp, f, args);
-  case NodeKind::Zip: return zip_eval(interp, f, args);
-  case NodeKind::Split: return split_eval(interp, f, args);
-  case NodeKind::Join: return join_eval(interp, f, args);
-  case NodeKind::Slide: return slide_eval(interp, f, args);
-  case NodeKind::Pad: return pad_eval(interp, f, args);
-  case NodeKind::Drop: return drop_eval(interp, f, args);
-  case NodeKind::Transpose: return transpose_eval(interp, f, args);
-  case NodeKind::Iterate: return iterate_eval(interp, f, args);
-  case NodeKind::At: return at_eval(interp, f, args);
-  case NodeKind::Get: return get_eval(interp, f, args);
-  case NodeKind::Generate: return generate_eval(interp, f, args);
-  case NodeKind::UserFun: return user_fun_eval(interp, f, args);
+  case NodeKind::Map:
+    return map_eval(interp, f, args);
+  case NodeKind::ToMem:
+    return interp.apply(f.children[0], args);
+  case NodeKind::Reduce:
+    return reduce_eval(interp, f, args);
+  case NodeKind::Zip:
+    return zip_eval(interp, f, args);
+  case NodeKind::Split:
+    return split_eval(interp, f, args);
+  case NodeKind::Join:
+    return join_eval(interp, f, args);
+  case NodeKind::Slide:
+    return slide_eval(interp, f, args);
+  case NodeKind::Pad:
+    return pad_eval(interp, f, args);
+  case NodeKind::Drop:
+    return drop_eval(interp, f, args);
+  case NodeKind::Transpose:
+    return transpose_eval(interp, f, args);
+  case NodeKind::Iterate:
+    return iterate_eval(interp, f, args);
+  case NodeKind::At:
+    return at_eval(interp, f, args);
+  case NodeKind::Get:
+    return get_eval(interp, f, args);
+  case NodeKind::Generate:
+    return generate_eval(interp, f, args);
+  case NodeKind::UserFun:
+    return user_fun_eval(interp, f, args);
   case NodeKind::Lambda:
   case NodeKind::Param:
   case NodeKind::Literal:
-  case NodeKind::Call: break;
+  case NodeKind::Call:
+    break;
   }
   internal_error(cat("primitive_eval called on a ", kind_name(f.kind)));
 }
@@ -63,7 +95,8 @@ void require_arity(const char* primitive, const Types& args, std::size_t expecte
 }
 
 const Type& require_array(const char* primitive, const Type& t, const char* needed) {
-  if (!t.is_array()) user_error(cat(primitive, " expects ", needed, ", got ", t));
+  if (!t.is_array())
+    user_error(cat(primitive, " expects ", needed, ", got ", t));
   return t;
 }
 
@@ -91,17 +124,24 @@ void require_le(TypeChecker& checker, const ArithExpr& a, const ArithExpr& b,
 std::string describe(const Node& f) {
   auto sizes = [&] {
     std::string s;
-    for (std::size_t i = 0; i < f.sizes.size(); ++i) s += (i ? "," : "") + f.sizes[i].to_string();
+    for (std::size_t i = 0; i < f.sizes.size(); ++i)
+      s += (i ? "," : "") + f.sizes[i].to_string();
     return s;
   };
   switch (f.kind) {
-  case NodeKind::Map: return map_kind_name(f.map_kind);
-  case NodeKind::Reduce: return reduce_kind_name(f.reduce_kind);
-  case NodeKind::Pad: return cat("Pad(", sizes(), ",", f.boundary.to_string(), ")");
-  case NodeKind::UserFun: return cat("UserFun '", f.user_fun->name, "'");
-  default: break;
+  case NodeKind::Map:
+    return map_kind_name(f.map_kind);
+  case NodeKind::Reduce:
+    return reduce_kind_name(f.reduce_kind);
+  case NodeKind::Pad:
+    return cat("Pad(", sizes(), ",", f.boundary.to_string(), ")");
+  case NodeKind::UserFun:
+    return cat("UserFun '", f.user_fun->name, "'");
+  default:
+    break;
   }
-  if (f.sizes.empty()) return kind_name(f.kind);
+  if (f.sizes.empty())
+    return kind_name(f.kind);
   return cat(kind_name(f.kind), "(", sizes(), ")");
 }
 

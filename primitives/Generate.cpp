@@ -14,8 +14,8 @@ Data generate_eval(Interpreter& interp, const Node& f, const Values&) {
   int64_t n = interp.size_value(f.sizes[0]);
   std::vector<Data> out;
   for (int64_t i = 0; i < n; ++i)
-    out.push_back(interp.apply(f.children[0],
-                               {Data::scalar(ScalarValue::make(ScalarKind::I32, double(i)))}));
+    out.push_back(
+        interp.apply(f.children[0], {Data::scalar(ScalarValue::make(ScalarKind::I32, double(i)))}));
   return Data::array(std::move(out));
 }
 

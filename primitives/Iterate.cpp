@@ -8,14 +8,19 @@ namespace tessera::primitives {
 namespace {
 // Same nesting and element types, lengths ignored.
 bool same_skeleton(const Type& a, const Type& b) {
-  if (a.kind() != b.kind()) return false;
+  if (a.kind() != b.kind())
+    return false;
   switch (a.kind()) {
-  case TypeKind::Scalar: return a.scalar_kind() == b.scalar_kind();
-  case TypeKind::Array: return same_skeleton(a.element(), b.element());
+  case TypeKind::Scalar:
+    return a.scalar_kind() == b.scalar_kind();
+  case TypeKind::Array:
+    return same_skeleton(a.element(), b.element());
   case TypeKind::Tuple:
-    if (a.elements().size() != b.elements().size()) return false;
+    if (a.elements().size() != b.elements().size())
+      return false;
     for (std::size_t i = 0; i < a.elements().size(); ++i)
-      if (!same_skeleton(a.elements()[i], b.elements()[i])) return false;
+      if (!same_skeleton(a.elements()[i], b.elements()[i]))
+        return false;
     return true;
   }
   return false;
@@ -31,8 +36,8 @@ Type iterate_type(TypeChecker& checker, const Node& f, const Types& args) {
   for (int64_t step = 0; step < k; ++step) {
     Type next = checker.apply(f.children[0], {t});
     if (!same_skeleton(t, next))
-      user_error(cat(name, ": the function does not compose with itself: it maps ", t, " to ",
-                     next, ", which it cannot take as input again"));
+      user_error(cat(name, ": the function does not compose with itself: it maps ", t, " to ", next,
+                     ", which it cannot take as input again"));
     t = next;
   }
   return t;
@@ -41,7 +46,8 @@ Type iterate_type(TypeChecker& checker, const Node& f, const Types& args) {
 Data iterate_eval(Interpreter& interp, const Node& f, const Values& args) {
   Data x = args.at(0);
   int64_t k = *f.sizes[0].as_constant();
-  for (int64_t step = 0; step < k; ++step) x = interp.apply(f.children[0], {x});
+  for (int64_t step = 0; step < k; ++step)
+    x = interp.apply(f.children[0], {x});
   return x;
 }
 

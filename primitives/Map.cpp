@@ -14,7 +14,8 @@ Type map_type(TypeChecker& checker, const Node& f, const Types& args) {
 
 Data map_eval(Interpreter& interp, const Node& f, const Values& args) {
   std::vector<Data> out;
-  for (const auto& x : args.at(0).elements()) out.push_back(interp.apply(f.children[0], {x}));
+  for (const auto& x : args.at(0).elements())
+    out.push_back(interp.apply(f.children[0], {x}));
   return Data::array(std::move(out));
 }
 

@@ -11,9 +11,11 @@ namespace {
 
 // A value shaped like `like` with every scalar replaced by `c`.
 Data fill_like(const Data& like, const ScalarValue& c) {
-  if (like.is_scalar()) return Data::scalar(c);
+  if (like.is_scalar())
+    return Data::scalar(c);
   std::vector<Data> items;
-  for (const auto& e : like.elements()) items.push_back(fill_like(e, c));
+  for (const auto& e : like.elements())
+    items.push_back(fill_like(e, c));
   return like.is_array() ? Data::array(std::move(items)) : Data::tuple(std::move(items));
 }
 
@@ -26,7 +28,9 @@ Data fill_type(const Type& t, const Interpreter& interp, const ScalarValue& c) {
       std::vector<Data>(static_cast<std::size_t>(interp.size_value(t.length())), element));
 }
 
-int64_t floor_mod(int64_t a, int64_t b) { return ((a % b) + b) % b; }
+int64_t floor_mod(int64_t a, int64_t b) {
+  return ((a % b) + b) % b;
+}
 
 } // namespace
 
@@ -93,9 +97,15 @@ Data pad_eval(Interpreter& interp, const Node& f, const Values& args) {
       continue;
     }
     switch (b.kind) {
-    case Boundary::Clamp: out.push_back(x[i < 0 ? 0 : n - 1]); break;
-    case Boundary::Mirror: out.push_back(x[i < 0 ? -1 - i : 2 * n - 1 - i]); break;
-    case Boundary::Wrap: out.push_back(x[floor_mod(i, n)]); break;
+    case Boundary::Clamp:
+      out.push_back(x[i < 0 ? 0 : n - 1]);
+      break;
+    case Boundary::Mirror:
+      out.push_back(x[i < 0 ? -1 - i : 2 * n - 1 - i]);
+      break;
+    case Boundary::Wrap:
+      out.push_back(x[floor_mod(i, n)]);
+      break;
     case Boundary::Constant:
       out.push_back(filler);
       break;
@@ -119,7 +129,8 @@ Data drop_eval(Interpreter& interp, const Node& f, const Values& args) {
   const Data& x = args.at(0);
   int64_t l = interp.size_value(f.sizes[0]), r = interp.size_value(f.sizes[1]);
   auto n = static_cast<int64_t>(x.size());
-  if (l + r > n) user_error(cat("Drop(", l, ",", r, "): array of length ", n, " is too short"));
+  if (l + r > n)
+    user_error(cat("Drop(", l, ",", r, "): array of length ", n, " is too short"));
   return Data::array({x.elements().begin() + l, x.elements().end() - r});
 }
 

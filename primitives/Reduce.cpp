@@ -19,7 +19,8 @@ Type reduce_type(TypeChecker& checker, const Node& f, const Types& args) {
 
 Data reduce_eval(Interpreter& interp, const Node& f, const Values& args) {
   Data acc = interp.eval(f.children[1]);
-  for (const auto& x : args.at(0).elements()) acc = interp.apply(f.children[0], {acc, x});
+  for (const auto& x : args.at(0).elements())
+    acc = interp.apply(f.children[0], {acc, x});
   return Data::array({acc});
 }
 

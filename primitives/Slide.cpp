@@ -15,13 +15,17 @@ Type slide_type(TypeChecker& checker, const Node& f, const Types& args) {
   require_le(checker, size, n,
              cat(name, ": the window size ", size.to_string(), " is larger than the length ",
                  n.to_string(), " of ", in));
-  std::string why = cat(name, ": the windows do not fit exactly: (length - size) = ",
-                        (n - size).to_string(), " is not a multiple of the step ",
-                        step.to_string(), " for ", in);
+  std::string why =
+      cat(name, ": the windows do not fit exactly: (length - size) = ", (n - size).to_string(),
+          " is not a multiple of the step ", step.to_string(), " for ", in);
   switch (prove_divisible(n - size, step)) {
-  case Truth::No: user_error(why);
-  case Truth::Unknown: checker.assume((n - size) % step, why); break;
-  case Truth::Yes: break;
+  case Truth::No:
+    user_error(why);
+  case Truth::Unknown:
+    checker.assume((n - size) % step, why);
+    break;
+  case Truth::Yes:
+    break;
   }
   return Type::array(Type::array(in.element(), size), (n - size + step) / step);
 }

@@ -14,9 +14,13 @@ Type split_type(TypeChecker& checker, const Node& f, const Types& args) {
   std::string why = cat(name, ": the chunk size ", m.to_string(), " does not divide the length ",
                         n.to_string(), " of ", in);
   switch (prove_divisible(n, m)) {
-  case Truth::No: user_error(why);
-  case Truth::Unknown: checker.assume(n % m, why); break;
-  case Truth::Yes: break;
+  case Truth::No:
+    user_error(why);
+  case Truth::Unknown:
+    checker.assume(n % m, why);
+    break;
+  case Truth::Yes:
+    break;
   }
   return Type::array(Type::array(in.element(), m), n / m);
 }
@@ -29,7 +33,8 @@ Data split_eval(Interpreter& interp, const Node& f, const Values& args) {
     user_error(cat("Split(", m, "): the chunk size does not divide the length ", n));
   std::vector<Data> chunks;
   for (int64_t i = 0; i < n / m; ++i)
-    chunks.push_back(Data::array({x.elements().begin() + i * m, x.elements().begin() + (i + 1) * m}));
+    chunks.push_back(
+        Data::array({x.elements().begin() + i * m, x.elements().begin() + (i + 1) * m}));
   return Data::array(std::move(chunks));
 }
 
@@ -43,7 +48,8 @@ Type join_type(TypeChecker&, const Node&, const Types& args) {
 Data join_eval(Interpreter&, const Node&, const Values& args) {
   std::vector<Data> out;
   for (const auto& row : args.at(0).elements())
-    for (const auto& x : row.elements()) out.push_back(x);
+    for (const auto& x : row.elements())
+      out.push_back(x);
   return Data::array(std::move(out));
 }
 

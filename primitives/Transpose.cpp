@@ -30,7 +30,8 @@ Data transpose_eval(Interpreter& interp, const Node& f, const Values& args) {
   std::vector<Data> rows;
   for (std::size_t i = 0; i < m; ++i) {
     std::vector<Data> row;
-    for (std::size_t j = 0; j < n; ++j) row.push_back(x[j][i]);
+    for (std::size_t j = 0; j < n; ++j)
+      row.push_back(x[j][i]);
     rows.push_back(Data::array(std::move(row)));
   }
   return Data::array(std::move(rows));

@@ -14,8 +14,8 @@ Type user_fun_type(TypeChecker&, const Node& f, const Types& args) {
     if (!args[i].is_scalar())
       user_error(cat(name, ": argument ", i, " must be a scalar, got ", args[i]));
     if (!def.signature.empty() && def.signature[i] != args[i].scalar_kind())
-      user_error(cat(name, ": argument ", i, " must be ", to_string(def.signature[i]), ", got ",
-                     args[i]));
+      user_error(
+          cat(name, ": argument ", i, " must be ", to_string(def.signature[i]), ", got ", args[i]));
     kinds.push_back(args[i].scalar_kind());
   }
   return Type::scalar(def.body.infer(kinds, name));
@@ -23,7 +23,8 @@ Type user_fun_type(TypeChecker&, const Node& f, const Types& args) {
 
 Data user_fun_eval(Interpreter&, const Node& f, const Values& args) {
   std::vector<ScalarValue> values;
-  for (const auto& a : args) values.push_back(a.as_scalar());
+  for (const auto& a : args)
+    values.push_back(a.as_scalar());
   return Data::scalar(f.user_fun->body.evaluate(values, describe(f)));
 }
 

@@ -5,7 +5,8 @@
 namespace tessera::primitives {
 
 Type zip_type(TypeChecker&, const Node&, const Types& args) {
-  if (args.size() < 2) user_error(cat("Zip takes at least 2 arrays, got ", args.size()));
+  if (args.size() < 2)
+    user_error(cat("Zip takes at least 2 arrays, got ", args.size()));
   std::vector<Type> members;
   for (std::size_t i = 0; i < args.size(); ++i) {
     require_array("Zip", args[i], "arrays");
@@ -21,11 +22,13 @@ Type zip_type(TypeChecker&, const Node&, const Types& args) {
 Data zip_eval(Interpreter&, const Node&, const Values& args) {
   std::size_t n = args.at(0).size();
   for (const auto& a : args)
-    if (a.size() != n) user_error("Zip expects arrays of equal length");
+    if (a.size() != n)
+      user_error("Zip expects arrays of equal length");
   std::vector<Data> out;
   for (std::size_t i = 0; i < n; ++i) {
     std::vector<Data> members;
-    for (const auto& a : args) members.push_back(a[i]);
+    for (const auto& a : args)
+      members.push_back(a[i]);
     out.push_back(Data::tuple(std::move(members)));
   }
   return Data::array(std::move(out));

@@ -9,11 +9,13 @@
 namespace tessera::rewrite {
 
 std::string EnumerationStats::summary() const {
-  std::string s = cat(variants, " variants (depth ", depth_reached, ", ", rewrites,
-                      " rewrites, ", duplicates, " duplicates");
-  if (ill_typed) s += cat(", ", ill_typed, " ill-typed");
+  std::string s = cat(variants, " variants (depth ", depth_reached, ", ", rewrites, " rewrites, ",
+                      duplicates, " duplicates");
+  if (ill_typed)
+    s += cat(", ", ill_typed, " ill-typed");
   s += cat(") in ", seconds, " s");
-  if (hit_limit) s += "; stopped at the variant limit";
+  if (hit_limit)
+    s += "; stopped at the variant limit";
   return s;
 }
 
@@ -38,7 +40,8 @@ public:
   bool insert(const Expr& e) {
     auto& bucket = table_[structural_hash(e)];
     for (const auto& other : bucket)
-      if (structurally_equal(other, e)) return false;
+      if (structurally_equal(other, e))
+        return false;
     bucket.push_back(e);
     return true;
   }
@@ -63,7 +66,8 @@ Enumeration enumerate(const Expr& program, const std::vector<Rule>& rules,
   base.coarsening = options.coarsening;
   base.temporal_steps = options.temporal_steps;
 
-  for (int depth = 1; depth <= options.depth && !frontier.empty() && !out.stats.hit_limit; ++depth) {
+  for (int depth = 1; depth <= options.depth && !frontier.empty() && !out.stats.hit_limit;
+       ++depth) {
     std::vector<std::size_t> next;
     for (std::size_t index : frontier) {
       // Copy: variants grows while we iterate.
@@ -74,12 +78,14 @@ Enumeration enumerate(const Expr& program, const std::vector<Rule>& rules,
       ctx.types = &types;
       Position pos;
       visit(parent.program, pos, false, [&](const Expr& node, const Position& at, bool inside) {
-        if (out.stats.hit_limit) return;
+        if (out.stats.hit_limit)
+          return;
         ctx.inside_function = inside;
         for (const auto& rule : rules) {
           RuleResult r = rule.apply(node, ctx);
           if (r.alternatives.empty()) {
-            if (!r.why_not.empty()) ++out.stats.not_applicable[rule.name + ": " + r.why_not];
+            if (!r.why_not.empty())
+              ++out.stats.not_applicable[rule.name + ": " + r.why_not];
             continue;
           }
           for (const auto& alt : r.alternatives) {

@@ -15,7 +15,8 @@ bool is_computing_map(const Expr& f) {
 
 // The function a value expression finally applies (through lambdas), if any.
 Expr outermost_function(const Expr& e) {
-  if (e->kind != NodeKind::Call) return {};
+  if (e->kind != NodeKind::Call)
+    return {};
   return e->callee();
 }
 
@@ -40,7 +41,8 @@ struct Lowerer {
   Expr function(const Expr& f, int glb_dims_left) {
     if (is_computing_map(f)) {
       if (glb_dims_left > 0)
-        return make_map(MapKind::Glb, glb_dims_left - 1, function(f->children[0], glb_dims_left - 1));
+        return make_map(MapKind::Glb, glb_dims_left - 1,
+                        function(f->children[0], glb_dims_left - 1));
       return make_map(MapKind::Seq, 0, function(f->children[0], 0));
     }
     switch (f->kind) {
@@ -52,22 +54,27 @@ struct Lowerer {
       auto params = f->params();
       return make_lambda(params, value(f->body(), glb_dims_left));
     }
-    default: break;
+    default:
+      break;
     }
-    if (f->children.empty()) return f;
+    if (f->children.empty())
+      return f;
     std::vector<Expr> children;
-    for (const auto& c : f->children) children.push_back(c->is_function() ? function(c, 0) : c);
+    for (const auto& c : f->children)
+      children.push_back(c->is_function() ? function(c, 0) : c);
     return with_children(f, children);
   }
 
   // Only the value the program returns keeps the global dimensions; arguments are data.
   // Rearrangements of the result (Join, Transpose, ...) pass them on to what they rearrange.
   Expr value(const Expr& e, int glb_dims_left) {
-    if (e->kind != NodeKind::Call) return e;
+    if (e->kind != NodeKind::Call)
+      return e;
     if (e->children.size() == 2 && is_layout_only(e->callee()))
       return with_children(e, {e->callee(), value(e->children[1], glb_dims_left)});
     std::vector<Expr> children{function(e->callee(), glb_dims_left)};
-    for (const auto& a : e->call_args()) children.push_back(value(a, 0));
+    for (const auto& a : e->call_args())
+      children.push_back(value(a, 0));
     return with_children(e, children);
   }
 };
@@ -80,7 +87,8 @@ Expr lower_sequential(const Expr& f) {
 }
 
 Expr lower_default(const Expr& program) {
-  if (program->kind != NodeKind::Lambda) user_error("lower_default expects a program (a lambda)");
+  if (program->kind != NodeKind::Lambda)
+    user_error("lower_default expects a program (a lambda)");
   Expr computed = program->body();
   while (computed->kind == NodeKind::Call && computed->children.size() == 2 &&
          is_layout_only(computed->callee()))

@@ -10,7 +10,8 @@ bool is_call_of(const Expr& e, NodeKind kind) {
 }
 
 bool is_computing_map_call(const Expr& e) {
-  if (!is_call_of(e, NodeKind::Map) || e->children.size() != 2) return false;
+  if (!is_call_of(e, NodeKind::Map) || e->children.size() != 2)
+    return false;
   const Expr& m = e->callee();
   return m->map_kind == MapKind::Map && !is_layout_only(m->children[0]);
 }
@@ -21,7 +22,9 @@ const Expr& arg0(const Expr& call) {
   return call->children[1];
 }
 
-Expr call1(Expr f, Expr x) { return make_call(std::move(f), {std::move(x)}); }
+Expr call1(Expr f, Expr x) {
+  return make_call(std::move(f), {std::move(x)});
+}
 
 Expr compose2(const Expr& f, const Expr& g) {
   Expr p = make_param();
@@ -29,14 +32,17 @@ Expr compose2(const Expr& f, const Expr& g) {
 }
 
 bool mentions(const Expr& e, const Node* param) {
-  if (e.get() == param) return true;
+  if (e.get() == param)
+    return true;
   for (const auto& c : e->children)
-    if (mentions(c, param)) return true;
+    if (mentions(c, param))
+      return true;
   return false;
 }
 
 Expr map_n(int n, Expr f) {
-  for (int i = 0; i < n; ++i) f = make_map(MapKind::Map, 0, f);
+  for (int i = 0; i < n; ++i)
+    f = make_map(MapKind::Map, 0, f);
   return f;
 }
 
@@ -47,7 +53,8 @@ int map_depth(const Expr& f, Expr* innermost) {
     ++d;
     cur = cur->children[0];
   }
-  if (innermost) *innermost = cur;
+  if (innermost)
+    *innermost = cur;
   return d;
 }
 

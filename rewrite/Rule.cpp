@@ -46,14 +46,15 @@ Expr node_at(const Expr& program, const Position& position) {
 }
 
 Expr replace_at(const Expr& program, const Position& position, const Expr& replacement) {
-  if (position.empty()) return replacement;
+  if (position.empty())
+    return replacement;
   std::vector<Expr> children = program->children;
   int i = position.front();
   if (i < 0 || i >= static_cast<int>(children.size()))
     user_error("position does not exist in the program");
   children[static_cast<std::size_t>(i)] =
-      replace_at(children[static_cast<std::size_t>(i)], Position(position.begin() + 1, position.end()),
-                 replacement);
+      replace_at(children[static_cast<std::size_t>(i)],
+                 Position(position.begin() + 1, position.end()), replacement);
   return with_children(program, std::move(children));
 }
 
@@ -63,8 +64,10 @@ Expr replay(const Expr& program, const std::vector<Step>& history, const std::ve
   for (const auto& step : history) {
     const Rule* rule = nullptr;
     for (const auto& r : rules)
-      if (r.name == step.rule) rule = &r;
-    if (!rule) user_error(cat("replay: unknown rule '", step.rule, "'"));
+      if (r.name == step.rule)
+        rule = &r;
+    if (!rule)
+      user_error(cat("replay: unknown rule '", step.rule, "'"));
     TypeChecker types;
     types.apply(cur, input_types(cur));
     RuleContext ctx = context;

@@ -33,10 +33,10 @@ struct Alternative {
 
 // What a rule sees besides the node: the program's types and the parameter domains.
 struct RuleContext {
-  TypeChecker* types = nullptr;          // types of the program's value expressions
-  std::vector<int64_t> tile_sizes;       // candidate tile/chunk sizes (filtered by divisibility)
-  std::vector<int64_t> coarsening;       // candidate thread-coarsening factors
-  std::vector<int64_t> temporal_steps;   // candidate numbers of fused time steps
+  TypeChecker* types = nullptr;        // types of the program's value expressions
+  std::vector<int64_t> tile_sizes;     // candidate tile/chunk sizes (filtered by divisibility)
+  std::vector<int64_t> coarsening;     // candidate thread-coarsening factors
+  std::vector<int64_t> temporal_steps; // candidate numbers of fused time steps
   // True when the node is inside a function (a map body): rewrites there cannot split the
   // program into computations that need a global barrier between them.
   bool inside_function = false;
@@ -68,11 +68,11 @@ struct Variant {
   std::vector<Step> history;
 };
 
-std::string describe(const Step& step);     // "split-join at [1,0] {chunk=4}"
+std::string describe(const Step& step);         // "split-join at [1,0] {chunk=4}"
 nlohmann::json to_json(const Variant& variant); // the program and its history
 // Replays a history on the original program (throws Error when a step no longer applies).
-Expr replay(const Expr& program, const std::vector<Step>& history,
-            const std::vector<Rule>& rules, const RuleContext& context);
+Expr replay(const Expr& program, const std::vector<Step>& history, const std::vector<Rule>& rules,
+            const RuleContext& context);
 
 // The node at a position and a copy of the program with the node there replaced.
 Expr node_at(const Expr& program, const Position& position);

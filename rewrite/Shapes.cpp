@@ -9,7 +9,9 @@ namespace tessera::rewrite {
 namespace {
 
 // Applies `f` at nesting level `level` of x: Map^level(f) $ x.
-Expr at_level(int level, const Expr& f, const Expr& x) { return call1(map_n(level, f), x); }
+Expr at_level(int level, const Expr& f, const Expr& x) {
+  return call1(map_n(level, f), x);
+}
 
 // Sorts the level labels into `target` order with adjacent swaps, applying a Transpose at the
 // level of each swap (Map^k(Transpose) swaps levels k and k+1).
@@ -25,7 +27,8 @@ Expr reorder(std::vector<int> labels, const std::vector<int>& rank, Expr x) {
 
 // Windows at every level (outer first), then window levels first: [w0][w1]..[s0][s1]..
 Expr windows(int dims, const Expr& level_fn, Expr x) {
-  for (int d = 0; d < dims; ++d) x = at_level(2 * d, level_fn, x);
+  for (int d = 0; d < dims; ++d)
+    x = at_level(2 * d, level_fn, x);
   std::vector<int> labels, rank(2 * dims);
   for (int l = 0; l < 2 * dims; ++l) {
     labels.push_back(l);
@@ -37,7 +40,8 @@ Expr windows(int dims, const Expr& level_fn, Expr x) {
 } // namespace
 
 Expr map_nest(int dims, Expr f, MapKind kind) {
-  for (int i = 0; i < dims; ++i) f = make_map(kind, 0, f);
+  for (int i = 0; i < dims; ++i)
+    f = make_map(kind, 0, f);
   return f;
 }
 
@@ -45,16 +49,22 @@ Expr slide_nd_expr(int dims, ArithExpr size, ArithExpr step, const Expr& x) {
   return windows(dims, make_slide(size, step), x);
 }
 
-Expr tile_expr(int dims, ArithExpr k, const Expr& x) { return windows(dims, make_split(k), x); }
+Expr tile_expr(int dims, ArithExpr k, const Expr& x) {
+  return windows(dims, make_split(k), x);
+}
 
 Expr untile_expr(int dims, const Expr& x) {
   // [t0]..[t_{d-1}][e0]..[e_{d-1}] -> [t0][e0][t1][e1].. , then join the pairs innermost first.
   std::vector<int> labels, rank(2 * dims);
-  for (int i = 0; i < dims; ++i) labels.push_back(2 * i);     // tile levels
-  for (int i = 0; i < dims; ++i) labels.push_back(2 * i + 1); // element levels
-  for (int l = 0; l < 2 * dims; ++l) rank[l] = l;
+  for (int i = 0; i < dims; ++i)
+    labels.push_back(2 * i); // tile levels
+  for (int i = 0; i < dims; ++i)
+    labels.push_back(2 * i + 1); // element levels
+  for (int l = 0; l < 2 * dims; ++l)
+    rank[l] = l;
   Expr y = reorder(labels, rank, x);
-  for (int i = dims - 1; i >= 0; --i) y = at_level(2 * i, make_join(), y);
+  for (int i = dims - 1; i >= 0; --i)
+    y = at_level(2 * i, make_join(), y);
   return y;
 }
 

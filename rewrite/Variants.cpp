@@ -23,7 +23,8 @@ Expr find_compute(const Expr& e) {
 
 // Replaces the node `from` by `to` everywhere in e.
 Expr replace_node(const Expr& e, const Node* from, const Expr& to) {
-  if (e.get() == from) return to;
+  if (e.get() == from)
+    return to;
   bool changed = false;
   std::vector<Expr> children;
   for (const auto& c : e->children) {
@@ -50,20 +51,22 @@ struct Mapping {
 // Assigns the mapping to the outermost maps of f (through lambdas whose body applies a map);
 // deeper maps run sequentially. Returns null when f has fewer maps than levels.
 Expr assign(const Expr& f, const Mapping& m, std::size_t level) {
-  if (level == m.levels.size()) return lower_sequential(f);
+  if (level == m.levels.size())
+    return lower_sequential(f);
   auto [kind, dim] = m.levels[level];
   if (f->kind == NodeKind::Map && f->map_kind == MapKind::Map) {
     Expr inner = assign(f->children[0], m, level + 1);
     return inner ? make_map(kind, dim, inner) : Expr();
   }
-  if (f->kind == NodeKind::Lambda && f->params().size() == 1 &&
-      f->body()->kind == NodeKind::Call && f->body()->children.size() == 2) {
+  if (f->kind == NodeKind::Lambda && f->params().size() == 1 && f->body()->kind == NodeKind::Call &&
+      f->body()->children.size() == 2) {
     Expr g = assign(f->body()->callee(), m, level);
-    if (!g) return {};
+    if (!g)
+      return {};
     Expr p = f->params()[0];
     Expr arg = arg0(f->body());
-    bool entering_work_items = level > 0 && m.levels[level - 1].first == MapKind::Wrg &&
-                               kind == MapKind::Lcl;
+    bool entering_work_items =
+        level > 0 && m.levels[level - 1].first == MapKind::Wrg && kind == MapKind::Lcl;
     if (m.stage_local && entering_work_items && mentions(arg, p.get())) {
       // The tile p is copied to local memory by the work-group, then read from there.
       std::vector<std::pair<MapKind, int>> copy_levels(m.levels.begin() + level, m.levels.end());
@@ -81,14 +84,17 @@ Expr assign(const Expr& f, const Mapping& m, std::size_t level) {
 // The program with its computing call mapped as `m`, or null.
 Expr apply_mapping(const Expr& program, const Mapping& m) {
   Expr compute = find_compute(program->body());
-  if (compute->kind != NodeKind::Call || compute->children.size() != 2) return {};
+  if (compute->kind != NodeKind::Call || compute->children.size() != 2)
+    return {};
   Expr f = assign(compute->callee(), m, 0);
-  if (!f) return {};
+  if (!f)
+    return {};
   Expr lowered_arg = lower_sequential(arg0(compute));
   Expr mapped = call1(f, lowered_arg);
   // Rebuild the layout chain above the computing call.
   std::function<Expr(const Expr&)> rebuild = [&](const Expr& e) -> Expr {
-    if (e.same_as(compute)) return mapped;
+    if (e.same_as(compute))
+      return mapped;
     return call1(e->callee(), rebuild(arg0(e)));
   };
   return make_lambda(program->params(), rebuild(program->body()));
@@ -98,10 +104,14 @@ Expr apply_mapping(const Expr& program, const Mapping& m) {
 // so that dimension 0 (neighbouring work-items) walks the innermost, contiguous index.
 std::vector<Mapping> mappings_for(int d) {
   std::vector<std::pair<MapKind, int>> wrg_lcl, glb_seq;
-  for (int i = 0; i < d; ++i) wrg_lcl.push_back({MapKind::Wrg, d - 1 - i});
-  for (int i = 0; i < d; ++i) wrg_lcl.push_back({MapKind::Lcl, d - 1 - i});
-  for (int i = 0; i < d; ++i) glb_seq.push_back({MapKind::Glb, d - 1 - i});
-  for (int i = 0; i < d; ++i) glb_seq.push_back({MapKind::Seq, 0});
+  for (int i = 0; i < d; ++i)
+    wrg_lcl.push_back({MapKind::Wrg, d - 1 - i});
+  for (int i = 0; i < d; ++i)
+    wrg_lcl.push_back({MapKind::Lcl, d - 1 - i});
+  for (int i = 0; i < d; ++i)
+    glb_seq.push_back({MapKind::Glb, d - 1 - i});
+  for (int i = 0; i < d; ++i)
+    glb_seq.push_back({MapKind::Seq, 0});
   return {{wrg_lcl, false, "work-groups"},
           {wrg_lcl, true, "work-groups, local memory"},
           {glb_seq, false, "coarsened"}};
@@ -110,21 +120,25 @@ std::vector<Mapping> mappings_for(int d) {
 // Streaming (stream-nd): a 2-D grid of work-items around the marching map, which is
 // sequential; dimension 0 walks x (columns x segments in 2-D, y x x in 3-D).
 std::vector<Mapping> stream_mappings(int d) {
-  if (d == 2) return {{{{MapKind::Glb, 0}, {MapKind::Glb, 1}, {MapKind::Seq, 0}}, false, "streaming"}};
+  if (d == 2)
+    return {{{{MapKind::Glb, 0}, {MapKind::Glb, 1}, {MapKind::Seq, 0}}, false, "streaming"}};
   return {{{{MapKind::Glb, 1}, {MapKind::Glb, 0}, {MapKind::Seq, 0}}, false, "streaming"}};
 }
 
 bool streamed(const Variant& v) {
   for (const auto& s : v.history)
-    if (s.rule == "stream-nd") return true;
+    if (s.rule == "stream-nd")
+      return true;
   return false;
 }
 
 int tiled_dims(const Variant& v) {
   for (auto it = v.history.rbegin(); it != v.history.rend(); ++it) {
     auto d = it->params.find("dims");
-    if (d != it->params.end()) return static_cast<int>(d->second);
-    if (it->rule == "split-join") return 1;
+    if (d != it->params.end())
+      return static_cast<int>(d->second);
+    if (it->rule == "split-join")
+      return 1;
   }
   return 0;
 }
@@ -138,7 +152,8 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
   std::vector<Expr> seen;
   auto keep = [&](Expr lowered, std::vector<Step> history, const std::string& mapping) {
     for (const auto& s : seen)
-      if (structurally_equal(s, lowered)) return;
+      if (structurally_equal(s, lowered))
+        return;
     try {
       codegen::generate_kernel(lowered);
     } catch (const Error& e) {
@@ -154,7 +169,8 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
     int d = tiled_dims(v);
     if (streamed(v)) {
       for (const auto& m : stream_mappings(d))
-        if (Expr mapped = apply_mapping(v.program, m)) keep(mapped, v.history, m.name);
+        if (Expr mapped = apply_mapping(v.program, m))
+          keep(mapped, v.history, m.name);
       continue;
     }
     if (d == 0) {
@@ -162,7 +178,8 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
       continue;
     }
     for (const auto& m : mappings_for(d))
-      if (Expr mapped = apply_mapping(v.program, m)) keep(mapped, v.history, m.name);
+      if (Expr mapped = apply_mapping(v.program, m))
+        keep(mapped, v.history, m.name);
   }
   return result;
 }

@@ -14,13 +14,15 @@ inline std::vector<double> random_values(std::size_t count, uint32_t seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
   std::vector<double> v(count);
-  for (auto& x : v) x = dist(rng);
+  for (auto& x : v)
+    x = dist(rng);
   return v;
 }
 
 inline Data random_f32(const std::vector<int64_t>& shape, uint32_t seed) {
   std::size_t count = 1;
-  for (auto n : shape) count *= static_cast<std::size_t>(n);
+  for (auto n : shape)
+    count *= static_cast<std::size_t>(n);
   return Data::from_flat(ScalarKind::F32, shape, random_values(count, seed));
 }
 
@@ -31,10 +33,14 @@ inline Data f32_array(const std::vector<double>& values) {
 // Index of a padded position in [0, n) for the four boundary kinds, as a plain loop would do it.
 // Returns -1 for a constant boundary outside the array.
 inline int64_t reference_boundary(const std::string& kind, int64_t i, int64_t n) {
-  if (i >= 0 && i < n) return i;
-  if (kind == "clamp") return i < 0 ? 0 : n - 1;
-  if (kind == "mirror") return i < 0 ? -1 - i : 2 * n - 1 - i;
-  if (kind == "wrap") return ((i % n) + n) % n;
+  if (i >= 0 && i < n)
+    return i;
+  if (kind == "clamp")
+    return i < 0 ? 0 : n - 1;
+  if (kind == "mirror")
+    return i < 0 ? -1 - i : 2 * n - 1 - i;
+  if (kind == "wrap")
+    return ((i % n) + n) % n;
   return -1;
 }
 

@@ -63,10 +63,10 @@ public:
   ArithKind kind() const;
   bool is_constant() const { return kind() == ArithKind::Cst; }
   std::optional<int64_t> as_constant() const;
-  int64_t value() const;                        // Cst only
-  const std::string& name() const;              // Var only
-  std::optional<ArithExpr> lo() const;          // Var only: declared lower bound
-  std::optional<ArithExpr> hi() const;          // Var only: declared upper bound
+  int64_t value() const;               // Cst only
+  const std::string& name() const;     // Var only
+  std::optional<ArithExpr> lo() const; // Var only: declared lower bound
+  std::optional<ArithExpr> hi() const; // Var only: declared upper bound
   const std::vector<ArithExpr>& operands() const;
 
   // Evaluates with the given variable values; throws tessera::Error naming an unbound variable.
@@ -107,8 +107,12 @@ ArithExpr eq(const ArithExpr& a, const ArithExpr& b);
 ArithExpr logical_and(const ArithExpr& a, const ArithExpr& b);
 ArithExpr select(const ArithExpr& cond, const ArithExpr& if_true, const ArithExpr& if_false);
 
-inline bool operator==(const ArithExpr& a, const ArithExpr& b) { return a.same_as(b); }
-inline bool operator!=(const ArithExpr& a, const ArithExpr& b) { return !a.same_as(b); }
+inline bool operator==(const ArithExpr& a, const ArithExpr& b) {
+  return a.same_as(b);
+}
+inline bool operator!=(const ArithExpr& a, const ArithExpr& b) {
+  return !a.same_as(b);
+}
 
 // Inclusive numeric interval; nullopt ends mean unbounded.
 struct Interval {

@@ -11,17 +11,20 @@ namespace {
 
 // Map(f) $ x  ->  Join $ Map(Map(f)) $ Split(k) $ x        k divides the length of x
 RuleResult split_join(const Expr& e, const RuleContext& ctx) {
-  if (!is_computing_map_call(e)) return RuleResult::none("");
+  if (!is_computing_map_call(e))
+    return RuleResult::none("");
   const ArithExpr& n = ctx.type_of(arg0(e)).length();
   RuleResult r;
   for (int64_t k : ctx.tile_sizes) {
-    if (prove_divisible(n, k) != Truth::Yes || prove_lt(k, n) != Truth::Yes) continue;
+    if (prove_divisible(n, k) != Truth::Yes || prove_lt(k, n) != Truth::Yes)
+      continue;
     Expr f = e->callee()->children[0];
     Expr tiled = call1(make_map(MapKind::Map, 0, make_map(MapKind::Map, 0, f)),
                        call1(make_split(k), arg0(e)));
     r.alternatives.push_back({call1(make_join(), tiled), {{"chunk", k}}});
   }
-  if (r.alternatives.empty()) r.why_not = "no candidate chunk size divides the length";
+  if (r.alternatives.empty())
+    r.why_not = "no candidate chunk size divides the length";
   return r;
 }
 
@@ -29,7 +32,8 @@ RuleResult split_join(const Expr& e, const RuleContext& ctx) {
 RuleResult join_split_cancel(const Expr& e, const RuleContext& ctx) {
   if (is_call_of(e, NodeKind::Split) && is_call_of(arg0(e), NodeKind::Join)) {
     const Expr& x = arg0(arg0(e));
-    if (ctx.type_of(x).element().length() == e->callee()->sizes[0]) return {{{x, {}}}, ""};
+    if (ctx.type_of(x).element().length() == e->callee()->sizes[0])
+      return {{{x, {}}}, ""};
     return RuleResult::none("the chunk size differs from the joined rows");
   }
   if (is_call_of(e, NodeKind::Join) && is_call_of(arg0(e), NodeKind::Split))
@@ -60,11 +64,14 @@ RuleResult map_fusion(const Expr& e, const RuleContext&) {
 // Map(p => A $ B(p)) -> q => Map(A) $ Map(p => B(p)) $ q      (A does not use p)
 // Only inside a function: at kernel level the two maps would need a global barrier.
 RuleResult map_fission(const Expr& m, const RuleContext& ctx) {
-  if (m->kind != NodeKind::Map || m->map_kind != MapKind::Map) return RuleResult::none("");
+  if (m->kind != NodeKind::Map || m->map_kind != MapKind::Map)
+    return RuleResult::none("");
   const Expr& f = m->children[0];
-  if (f->kind != NodeKind::Lambda || f->params().size() != 1) return RuleResult::none("");
+  if (f->kind != NodeKind::Lambda || f->params().size() != 1)
+    return RuleResult::none("");
   const Expr& body = f->body();
-  if (body->kind != NodeKind::Call || body->children.size() != 2) return RuleResult::none("");
+  if (body->kind != NodeKind::Call || body->children.size() != 2)
+    return RuleResult::none("");
   const Node* p = f->params()[0].get();
   const Expr& outer = body->callee();
   const Expr& inner = arg0(body);

@@ -18,7 +18,8 @@ bool is_high_level_map(const Expr& f) {
 }
 
 RuleResult map_glb(const Expr& f, const RuleContext&) {
-  if (!is_high_level_map(f)) return RuleResult::none("");
+  if (!is_high_level_map(f))
+    return RuleResult::none("");
   RuleResult r;
   for (int d = 0; d < 3; ++d)
     r.alternatives.push_back({make_map(MapKind::Glb, d, f->children[0]), {{"dim", d}}});
@@ -26,7 +27,8 @@ RuleResult map_glb(const Expr& f, const RuleContext&) {
 }
 
 RuleResult map_wrg_lcl(const Expr& f, const RuleContext&) {
-  if (!is_high_level_map(f) || !is_high_level_map(f->children[0])) return RuleResult::none("");
+  if (!is_high_level_map(f) || !is_high_level_map(f->children[0]))
+    return RuleResult::none("");
   RuleResult r;
   for (int d = 0; d < 3; ++d)
     r.alternatives.push_back(
@@ -36,15 +38,18 @@ RuleResult map_wrg_lcl(const Expr& f, const RuleContext&) {
 }
 
 RuleResult map_seq(const Expr& f, const RuleContext&) {
-  if (!is_high_level_map(f)) return RuleResult::none("");
+  if (!is_high_level_map(f))
+    return RuleResult::none("");
   return {{{make_map(MapKind::Seq, 0, f->children[0]), {}}}, ""};
 }
 
 // Unrolling needs the length: it is read from the call that applies the map.
 RuleResult map_seq_unroll(const Expr& e, const RuleContext& ctx) {
-  if (!is_call_of(e, NodeKind::Map) || !is_high_level_map(e->callee())) return RuleResult::none("");
+  if (!is_call_of(e, NodeKind::Map) || !is_high_level_map(e->callee()))
+    return RuleResult::none("");
   auto n = ctx.type_of(arg0(e)).length().as_constant();
-  if (!n || *n > 16) return RuleResult::none("the length is not a small constant");
+  if (!n || *n > 16)
+    return RuleResult::none("the length is not a small constant");
   return {{{call1(make_map(MapKind::SeqUnroll, 0, e->callee()->children[0]), arg0(e)), {}}}, ""};
 }
 
@@ -78,8 +83,10 @@ std::vector<Rule> lowering_rules() {
 
 std::vector<Rule> all_rules() {
   std::vector<Rule> rules = algebra_rules();
-  for (auto& r : tiling_rules()) rules.push_back(r);
-  for (auto& r : lowering_rules()) rules.push_back(r);
+  for (auto& r : tiling_rules())
+    rules.push_back(r);
+  for (auto& r : lowering_rules())
+    rules.push_back(r);
   return rules;
 }
 
@@ -89,7 +96,8 @@ std::vector<Rule> exploration_rules() {
     if (r.name == "split-join" || r.name == "map-fusion" || r.name == "join-split-cancel" ||
         r.name == "transpose-cancel")
       rules.push_back(r);
-  for (auto& r : tiling_rules()) rules.push_back(r);
+  for (auto& r : tiling_rules())
+    rules.push_back(r);
   return rules;
 }
 

@@ -20,7 +20,8 @@ namespace tessera::rewrite {
 namespace {
 
 RuleResult slide_tiling(const Expr& e, const RuleContext& ctx) {
-  if (!is_call_of(e, NodeKind::Slide)) return RuleResult::none("");
+  if (!is_call_of(e, NodeKind::Slide))
+    return RuleResult::none("");
   const ArithExpr& n = e->callee()->sizes[0];
   const ArithExpr& s = e->callee()->sizes[1];
   const ArithExpr& L = ctx.type_of(arg0(e)).length();
@@ -33,7 +34,8 @@ RuleResult slide_tiling(const Expr& e, const RuleContext& ctx) {
     Expr windows = call1(make_map(MapKind::Map, 0, e->callee()), tiles);
     r.alternatives.push_back({call1(make_join(), windows), {{"tile", u}}});
   }
-  if (r.alternatives.empty()) r.why_not = "no candidate tile fits the windows exactly";
+  if (r.alternatives.empty())
+    r.why_not = "no candidate tile fits the windows exactly";
   return r;
 }
 
@@ -41,33 +43,40 @@ RuleResult slide_tiling(const Expr& e, const RuleContext& ctx) {
 std::vector<ArithExpr> outer_extents(const Type& t, int d) {
   std::vector<ArithExpr> ext;
   const Type* cur = &t;
-  for (int i = 0; i < d && cur->is_array(); ++i, cur = &cur->element()) ext.push_back(cur->length());
+  for (int i = 0; i < d && cur->is_array(); ++i, cur = &cur->element())
+    ext.push_back(cur->length());
   return ext;
 }
 
 bool divides_all(int64_t k, const std::vector<ArithExpr>& extents) {
   for (const auto& n : extents)
-    if (prove_divisible(n, k) != Truth::Yes || prove_lt(k, n) != Truth::Yes) return false;
+    if (prove_divisible(n, k) != Truth::Yes || prove_lt(k, n) != Truth::Yes)
+      return false;
   return true;
 }
 
 RuleResult tile_nd(const Expr& e, const RuleContext& ctx) {
-  if (!is_computing_map_call(e)) return RuleResult::none("");
+  if (!is_computing_map_call(e))
+    return RuleResult::none("");
   Expr f;
   int d = map_depth(e->callee(), &f);
-  if (d < 2) return RuleResult::none("");
+  if (d < 2)
+    return RuleResult::none("");
   d = std::min(d, 3);
   // The function under d maps (deeper maps stay inside it).
   Expr body = e->callee();
-  for (int i = 0; i < d; ++i) body = body->children[0];
+  for (int i = 0; i < d; ++i)
+    body = body->children[0];
   auto extents = outer_extents(ctx.type_of(arg0(e)), d);
   RuleResult r;
   for (int64_t k : ctx.tile_sizes) {
-    if (!divides_all(k, extents)) continue;
+    if (!divides_all(k, extents))
+      continue;
     Expr computed = call1(map_nest(d, map_nest(d, body)), tile_expr(d, k, arg0(e)));
     r.alternatives.push_back({untile_expr(d, computed), {{"dims", d}, {"tile", k}}});
   }
-  if (r.alternatives.empty()) r.why_not = "no candidate tile divides every extent";
+  if (r.alternatives.empty())
+    r.why_not = "no candidate tile divides every extent";
   return r;
 }
 
@@ -76,10 +85,12 @@ RuleResult tile_nd(const Expr& e, const RuleContext& ctx) {
 bool match_slide_nd(const Expr& a, int d, Expr* x, ArithExpr* n) {
   std::optional<ArithExpr> size;
   Expr cur = a;
-  while (cur->kind == NodeKind::Call && cur->children.size() == 2 && is_layout_only(cur->callee())) {
+  while (cur->kind == NodeKind::Call && cur->children.size() == 2 &&
+         is_layout_only(cur->callee())) {
     Expr inner;
     map_depth(cur->callee(), &inner);
-    if (inner->kind == NodeKind::Slide) size = inner->sizes[0];
+    if (inner->kind == NodeKind::Slide)
+      size = inner->sizes[0];
     cur = arg0(cur);
     if (size && structurally_equal(slide_nd_expr(d, *size, 1, cur), a)) {
       *x = cur;
@@ -91,25 +102,29 @@ bool match_slide_nd(const Expr& a, int d, Expr* x, ArithExpr* n) {
 }
 
 RuleResult overlapped_tiling_nd(const Expr& e, const RuleContext& ctx) {
-  if (!is_computing_map_call(e)) return RuleResult::none("");
+  if (!is_computing_map_call(e))
+    return RuleResult::none("");
   Expr f;
   int d = std::min(map_depth(e->callee(), &f), 3);
   Expr body = e->callee();
-  for (int i = 0; i < d; ++i) body = body->children[0];
+  for (int i = 0; i < d; ++i)
+    body = body->children[0];
   Expr x;
   ArithExpr n;
-  if (!match_slide_nd(arg0(e), d, &x, &n)) return RuleResult::none("");
+  if (!match_slide_nd(arg0(e), d, &x, &n))
+    return RuleResult::none("");
   auto extents = outer_extents(ctx.type_of(arg0(e)), d); // number of windows per dimension
   RuleResult r;
   for (int64_t k : ctx.tile_sizes) {
-    if (!divides_all(k, extents)) continue;
+    if (!divides_all(k, extents))
+      continue;
     Expr t = make_param();
-    Expr per_tile =
-        make_lambda({t}, call1(map_nest(d, body), slide_nd_expr(d, n, 1, t)));
+    Expr per_tile = make_lambda({t}, call1(map_nest(d, body), slide_nd_expr(d, n, 1, t)));
     Expr computed = call1(map_nest(d, per_tile), slide_nd_expr(d, k + n - 1, k, x));
     r.alternatives.push_back({untile_expr(d, computed), {{"dims", d}, {"tile", k}}});
   }
-  if (r.alternatives.empty()) r.why_not = "no candidate tile divides the number of windows";
+  if (r.alternatives.empty())
+    r.why_not = "no candidate tile divides the number of windows";
   return r;
 }
 
@@ -126,22 +141,29 @@ RuleResult overlapped_tiling_nd(const Expr& e, const RuleContext& ctx) {
 //      -> Transpose $ Map(Transpose) $ Map(Map(col => Map(f) $ Slide(n,1) $ col))
 //           $ Map(Transpose) $ Transpose $ Map(plane => Slide2D(n,1) $ plane) $ x
 RuleResult stream_nd(const Expr& e, const RuleContext& ctx) {
-  if (!is_computing_map_call(e)) return RuleResult::none("");
+  if (!is_computing_map_call(e))
+    return RuleResult::none("");
   Expr f;
   int d = map_depth(e->callee(), &f);
-  if (d != 2 && d != 3) return RuleResult::none("");
+  if (d != 2 && d != 3)
+    return RuleResult::none("");
   Expr x;
   ArithExpr n;
-  if (!match_slide_nd(arg0(e), d, &x, &n)) return RuleResult::none("");
+  if (!match_slide_nd(arg0(e), d, &x, &n))
+    return RuleResult::none("");
   RuleResult r;
   if (d == 3) {
     Expr plane = make_param();
-    Expr planes = call1(make_map(MapKind::Map, 0, make_lambda({plane}, slide_nd_expr(2, n, 1, plane))), x);
-    Expr columns = call1(make_map(MapKind::Map, 0, make_transpose()), call1(make_transpose(), planes));
+    Expr planes =
+        call1(make_map(MapKind::Map, 0, make_lambda({plane}, slide_nd_expr(2, n, 1, plane))), x);
+    Expr columns =
+        call1(make_map(MapKind::Map, 0, make_transpose()), call1(make_transpose(), planes));
     Expr col = make_param();
-    Expr march = make_lambda({col}, call1(make_map(MapKind::Map, 0, f), call1(make_slide(n, 1), col)));
+    Expr march =
+        make_lambda({col}, call1(make_map(MapKind::Map, 0, f), call1(make_slide(n, 1), col)));
     Expr computed = call1(map_nest(2, march), columns);
-    Expr out = call1(make_transpose(), call1(make_map(MapKind::Map, 0, make_transpose()), computed));
+    Expr out =
+        call1(make_transpose(), call1(make_map(MapKind::Map, 0, make_transpose()), computed));
     r.alternatives.push_back({out, {{"dims", 3}}});
     return r;
   }
@@ -150,7 +172,8 @@ RuleResult stream_nd(const Expr& e, const RuleContext& ctx) {
   Expr rows = call1(make_map(MapKind::Map, 0, make_lambda({row}, slide_nd_expr(1, n, 1, row))), x);
   Expr columns = call1(make_transpose(), rows); // [x][y'] of horizontal neighbourhoods
   for (int64_t c : ctx.tile_sizes) {
-    if (prove_divisible(height, c) != Truth::Yes) continue;
+    if (prove_divisible(height, c) != Truth::Yes)
+      continue;
     Expr seg = make_param();
     Expr march =
         make_lambda({seg}, call1(make_map(MapKind::Map, 0, f), call1(make_slide(n, 1), seg)));
@@ -161,7 +184,8 @@ RuleResult stream_nd(const Expr& e, const RuleContext& ctx) {
     Expr out = call1(make_transpose(), call1(make_map(MapKind::Map, 0, make_join()), computed));
     r.alternatives.push_back({out, {{"dims", 2}, {"segment", c}}});
   }
-  if (r.alternatives.empty()) r.why_not = "no candidate segment length divides the column";
+  if (r.alternatives.empty())
+    r.why_not = "no candidate segment length divides the column";
   return r;
 }
 

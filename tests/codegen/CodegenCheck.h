@@ -30,7 +30,8 @@ inline codegen::Kernel check_kernel(const Expr& program, const std::vector<Data>
   CHECK(error <= tolerance);
   // Guard against trivially passing comparisons.
   bool any_nonzero = false;
-  for (double v : expected.flatten()) any_nonzero |= v != 0;
+  for (double v : expected.flatten())
+    any_nonzero |= v != 0;
   CHECK(any_nonzero);
   return kernel;
 }

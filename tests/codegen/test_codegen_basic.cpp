@@ -14,10 +14,9 @@ namespace {
 // out[i] = sum of the 3-neighbourhood of x[i] with the given boundary.
 Expr jacobi3(ArithExpr n, Boundary b) {
   Val x = input("x", Type::array(f32(), n));
-  return program({x}, x | pad(1, 1, b) | slide(3, 1) |
-                          map_glb(0, [](Val nbh) {
-                            return nbh | reduce_seq(add_fun(), 0.0f) | map_seq(to_global(id_fun()));
-                          }));
+  return program({x}, x | pad(1, 1, b) | slide(3, 1) | map_glb(0, [](Val nbh) {
+                        return nbh | reduce_seq(add_fun(), 0.0f) | map_seq(to_global(id_fun()));
+                      }));
 }
 
 } // namespace
@@ -26,7 +25,8 @@ TEST_CASE("copy kernel with a symbolic size passed as argument") {
   ArithExpr N = size("N");
   Val x = input("x", Type::array(f32(), N));
   Expr p = program({x}, x | map_glb(0, id_fun()));
-  for (int64_t n : {7, 64}) check_kernel(p, {random_f32({n}, 1)});
+  for (int64_t n : {7, 64})
+    check_kernel(p, {random_f32({n}, 1)});
   auto k = codegen::generate_kernel(p);
   CHECK(k.source.find("const int N") != std::string::npos);
 }
@@ -61,11 +61,12 @@ TEST_CASE("2-D 5-point stencil with nested MapGlb") {
     auto five = user_fun("five_point", [](auto c, auto nn, auto s, auto e, auto w) {
       return c * 0.5 + (nn + s + e + w) * 0.125;
     });
-    Expr p = program({x}, x | pad_nd(2, 1, 1, b) | slide_nd(2, 3, 1) |
-                              map_glb(1, map_glb(0, [&](Val nbh) {
-                                return five(nbh.at(1).at(1), nbh.at(0).at(1), nbh.at(2).at(1),
-                                            nbh.at(1).at(2), nbh.at(1).at(0));
-                              })));
+    Expr p =
+        program({x}, x | pad_nd(2, 1, 1, b) | slide_nd(2, 3, 1) |
+                         map_glb(1, map_glb(0, [&](Val nbh) {
+                                   return five(nbh.at(1).at(1), nbh.at(0).at(1), nbh.at(2).at(1),
+                                               nbh.at(1).at(2), nbh.at(1).at(0));
+                                 })));
     check_kernel(p, {random_f32({n, m}, 4)});
   }
 }
@@ -74,15 +75,12 @@ TEST_CASE("tiles with MapWrg and MapLcl staged in local memory") {
   const int64_t n = 24;
   Val x = input("x", Type::array(f32(), n));
   // Overlapped tiles of 6 outputs (8 inputs), staged in local memory, then 3-point sums.
-  Expr p = program({x}, x | pad(1, 1, clamp) | slide(8, 6) |
-                            map_wrg(0, [](Val tile) {
-                              return tile | to_local(map_lcl(0, id_fun())) | slide(3, 1) |
-                                     map_lcl(0, [](Val nbh) {
-                                       return nbh | reduce_seq(add_fun(), 0.0f) |
-                                              map_seq(to_global(id_fun()));
-                                     });
-                            }) |
-                            join());
+  Expr p = program(
+      {x}, x | pad(1, 1, clamp) | slide(8, 6) | map_wrg(0, [](Val tile) {
+             return tile | to_local(map_lcl(0, id_fun())) | slide(3, 1) | map_lcl(0, [](Val nbh) {
+                      return nbh | reduce_seq(add_fun(), 0.0f) | map_seq(to_global(id_fun()));
+                    });
+           }) | join());
   auto k = check_kernel(p, {random_f32({n}, 5)});
   CHECK(k.source.find("__local float") != std::string::npos);
   CHECK(k.source.find("barrier(CLK_LOCAL_MEM_FENCE)") != std::string::npos);

@@ -23,7 +23,8 @@ Data interpolation_weights_3d() {
   std::vector<double> w;
   for (double a : {0.25, 0.75})
     for (double b : {0.25, 0.75})
-      for (double c : {0.25, 0.75}) w.push_back(a * b * c);
+      for (double c : {0.25, 0.75})
+        w.push_back(a * b * c);
   return Data::from_flat(ScalarKind::F32, {2, 2, 2}, w);
 }
 
@@ -32,7 +33,8 @@ Data colour_mask(int64_t n) {
   std::vector<double> m;
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j < n; ++j)
-      for (int64_t k = 0; k < n; ++k) m.push_back((i + j + k) % 2 == 0 ? 1.0 : 0.0);
+      for (int64_t k = 0; k < n; ++k)
+        m.push_back((i + j + k) % 2 == 0 ? 1.0 : 0.0);
   return Data::from_flat(ScalarKind::F32, {n, n, n}, m);
 }
 
@@ -43,9 +45,12 @@ void check_random(const Expr& p, uint32_t seed, double tolerance = 1e-6) {
 } // namespace
 
 TEST_CASE("Listings 2.1-2.3: restriction in 1, 2 and 3 dimensions") {
-  for (int64_t n : {10, 64}) check_random(restrict_1d(n), 1);
-  for (int64_t n : {6, 16}) check_random(restrict_2d(n), 2);
-  for (int64_t n : {6, 8}) check_random(restrict_3d(n), 3);
+  for (int64_t n : {10, 64})
+    check_random(restrict_1d(n), 1);
+  for (int64_t n : {6, 16})
+    check_random(restrict_2d(n), 2);
+  for (int64_t n : {6, 8})
+    check_random(restrict_3d(n), 3);
 }
 
 TEST_CASE("Listings 2.4 and 2.5: prolongation in 1 and 3 dimensions") {
@@ -61,8 +66,10 @@ TEST_CASE("Listings 2.4 and 2.5: prolongation in 1 and 3 dimensions") {
 }
 
 TEST_CASE("Listings 2.7 and 2.8: multiple inputs and the 3-D residual") {
-  for (int64_t n : {7, 32}) check_random(multi_input_1d(n), 6);
-  for (int64_t n : {5, 8}) check_random(residual_3d(n, kA, kB, kH2inv), 7, 1e-5);
+  for (int64_t n : {7, 32})
+    check_random(multi_input_1d(n), 6);
+  for (int64_t n : {5, 8})
+    check_random(residual_3d(n, kA, kB, kH2inv), 7, 1e-5);
 }
 
 TEST_CASE("Listing 2.10: the red-black Gauss-Seidel smoother, with a mask and with Generate") {

@@ -18,7 +18,9 @@ Data run1(const Fun& f, const std::vector<double>& values) {
   return evaluate(program({x}, x | f), {f32_array(values)});
 }
 
-std::vector<double> numbers(const Data& d) { return d.flatten(); }
+std::vector<double> numbers(const Data& d) {
+  return d.flatten();
+}
 
 } // namespace
 
@@ -57,7 +59,8 @@ TEST_CASE("pad matches a plain loop for every boundary kind") {
     for (int64_t n : {1, 2, 5, 9}) {
       for (int64_t l : {0, 1, 2}) {
         for (int64_t r : {0, 1, 3}) {
-          if ((name == "mirror" || name == "wrap") && (l > n || r > n)) continue;
+          if ((name == "mirror" || name == "wrap") && (l > n || r > n))
+            continue;
           CAPTURE(name);
           CAPTURE(n);
           Data x = random_f32({n}, static_cast<uint32_t>(n * 100 + l * 10 + r));
@@ -81,22 +84,26 @@ TEST_CASE("slide, split, drop and transpose match plain loops on random data") {
   Data windows = evaluate(program({in}, in | slide(4, 2)), {x});
   REQUIRE(windows.size() == 5);
   for (int w = 0; w < 5; ++w)
-    for (int e = 0; e < 4; ++e) CHECK(windows[w][e].number() == x[w * 2 + e].number());
+    for (int e = 0; e < 4; ++e)
+      CHECK(windows[w][e].number() == x[w * 2 + e].number());
 
   Data tiles = evaluate(program({in}, in | split(3)), {x});
   for (int t = 0; t < 4; ++t)
-    for (int e = 0; e < 3; ++e) CHECK(tiles[t][e].number() == x[t * 3 + e].number());
+    for (int e = 0; e < 3; ++e)
+      CHECK(tiles[t][e].number() == x[t * 3 + e].number());
 
   Data dropped = evaluate(program({in}, in | drop(3, 4)), {x});
   REQUIRE(dropped.size() == 5);
-  for (int i = 0; i < 5; ++i) CHECK(dropped[i].number() == x[i + 3].number());
+  for (int i = 0; i < 5; ++i)
+    CHECK(dropped[i].number() == x[i + 3].number());
 
   Data m = random_f32({3, 5}, 8);
   Val min = input("m", array_of(f32(), {3, 5}));
   Data t = evaluate(program({min}, min | transpose()), {m});
   REQUIRE(t.size() == 5);
   for (int i = 0; i < 5; ++i)
-    for (int j = 0; j < 3; ++j) CHECK(t[i][j].number() == m[j][i].number());
+    for (int j = 0; j < 3; ++j)
+      CHECK(t[i][j].number() == m[j][i].number());
 }
 
 TEST_CASE("generate computes elements from their index") {
@@ -139,10 +146,9 @@ TEST_CASE("2-D and 3-D forms match plain loops") {
         for (int64_t a = 0; a < 3; ++a)
           for (int64_t b = 0; b < 3; ++b)
             for (int64_t c = 0; c < 3; ++c) {
-              double expected = x[reference_boundary("clamp", i + a - 1, n)]
-                                 [reference_boundary("clamp", j + b - 1, n)]
-                                 [reference_boundary("clamp", k + c - 1, n)]
-                                     .number();
+              double expected = x[reference_boundary("clamp", i + a - 1, n)][reference_boundary(
+                  "clamp", j + b - 1, n)][reference_boundary("clamp", k + c - 1, n)]
+                                    .number();
               CHECK(nbh[i][j][k][a][b][c].number() == expected);
             }
 

@@ -21,11 +21,12 @@ inline RandomProgram random_program(std::mt19937& rng) {
   int radius = dims == 3 ? 1 : pick(1, 2);
   const std::vector<Boundary> boundaries = {clamp, mirror, wrap, constant(0.25f)};
   Boundary b = boundaries[pick(0, 3)];
-  std::vector<int> choices = dims == 1 ? std::vector<int>{8, 12, 16, 24, 32}
+  std::vector<int> choices = dims == 1   ? std::vector<int>{8, 12, 16, 24, 32}
                              : dims == 2 ? std::vector<int>{4, 6, 8, 12}
                                          : std::vector<int>{4, 6};
   std::vector<ArithExpr> shape;
-  for (int d = 0; d < dims; ++d) shape.push_back(choices[pick(0, static_cast<int>(choices.size()) - 1)]);
+  for (int d = 0; d < dims; ++d)
+    shape.push_back(choices[pick(0, static_cast<int>(choices.size()) - 1)]);
   bool two_inputs = pick(0, 3) == 0;
   bool pointwise_after = pick(0, 2) == 0;
   bool layout_noise = pick(0, 3) == 0;
@@ -37,10 +38,14 @@ inline RandomProgram random_program(std::mt19937& rng) {
   int noise_kind = pick(0, 2);
   auto neighbourhoods = [&](Val v) {
     // Redundant rearrangements and pointwise maps around them (Split/Join/Map patterns).
-    if (layout_noise && dims == 1 && noise_kind == 0) v = v | split(2) | join();
-    if (layout_noise && dims == 1 && noise_kind == 1) v = v | split(2) | join() | map(square);
-    if (layout_noise && dims == 1 && noise_kind == 2) v = v | map(square) | split(2) | join();
-    if (layout_noise && dims == 2) v = v | transpose() | transpose();
+    if (layout_noise && dims == 1 && noise_kind == 0)
+      v = v | split(2) | join();
+    if (layout_noise && dims == 1 && noise_kind == 1)
+      v = v | split(2) | join() | map(square);
+    if (layout_noise && dims == 1 && noise_kind == 2)
+      v = v | map(square) | split(2) | join();
+    if (layout_noise && dims == 2)
+      v = v | transpose() | transpose();
     return v | pad_nd(dims, radius, radius, b) | slide_nd(dims, window, 1);
   };
   auto scale = user_fun("scale", [](auto a) { return a * 0.5; });
@@ -49,20 +54,23 @@ inline RandomProgram random_program(std::mt19937& rng) {
   Fun sum_window = join_nd(dims) >> reduce(add, 0.0f) >> map(scale);
 
   Val out = [&] {
-    if (!two_inputs) return neighbourhoods(x) | map_nd(dims, sum_window);
+    if (!two_inputs)
+      return neighbourhoods(x) | map_nd(dims, sum_window);
     Val z = zip_nd(dims, {neighbourhoods(x), neighbourhoods(y)});
     return z | map_nd(dims, Fun([&](Val t) {
-             Val s = t.get(0) | sum_window;
-             Val c = t.get(1) | join_nd(dims) | at(0);
-             return s | map(Fun([&](Val v) { return mul_add(v, c, 1.0f); }));
-           }));
+                        Val s = t.get(0) | sum_window;
+                        Val c = t.get(1) | join_nd(dims) | at(0);
+                        return s | map(Fun([&](Val v) { return mul_add(v, c, 1.0f); }));
+                      }));
   }();
-  if (pointwise_after) out = out | map_nd(dims, map(square));
+  if (pointwise_after)
+    out = out | map_nd(dims, map(square));
   std::vector<Val> inputs{x};
-  if (two_inputs) inputs.push_back(y);
-  return {rewrite::beta_normalize(program(inputs, out)), cat(dims, "-D r", radius, " ", b.to_string(),
-                                    two_inputs ? " zip" : "", pointwise_after ? " +map" : "",
-                                    layout_noise ? " +layout" : "")};
+  if (two_inputs)
+    inputs.push_back(y);
+  return {rewrite::beta_normalize(program(inputs, out)),
+          cat(dims, "-D r", radius, " ", b.to_string(), two_inputs ? " zip" : "",
+              pointwise_after ? " +map" : "", layout_noise ? " +layout" : "")};
 }
 
 } // namespace tessera::testing

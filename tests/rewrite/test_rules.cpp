@@ -39,7 +39,8 @@ int check_rule_on_random_programs(const Rule& rule, int wanted, uint32_t seed) {
     Data expected = evaluate(rp.program, inputs);
     Position pos;
     visit(rp.program, pos, false, [&](const Expr& node, const Position& at, bool inside) {
-      if (checked >= wanted) return;
+      if (checked >= wanted)
+        return;
       ctx.inside_function = inside;
       RuleResult r = rule.apply(node, ctx);
       for (const auto& alt : r.alternatives) {
@@ -59,7 +60,8 @@ int check_rule_on_random_programs(const Rule& rule, int wanted, uint32_t seed) {
 const Rule& rule_named(const std::string& name) {
   static const std::vector<Rule> rules = all_rules();
   for (const auto& r : rules)
-    if (r.name == name) return r;
+    if (r.name == name)
+      return r;
   FAIL("no rule " << name);
   return rules.front();
 }
@@ -98,5 +100,6 @@ TEST_CASE("rules fire where their pattern matches and explain why not otherwise"
   RuleResult tiled = rule_named("slide-tiling").apply(slide_call, ctx);
   REQUIRE(tiled.alternatives.size() == 1);
   ctx.tile_sizes = {5};
-  CHECK(rule_named("slide-tiling").apply(slide_call, ctx).why_not.find("fits") != std::string::npos);
+  CHECK(rule_named("slide-tiling").apply(slide_call, ctx).why_not.find("fits") !=
+        std::string::npos);
 }

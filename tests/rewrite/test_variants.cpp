@@ -35,9 +35,11 @@ void check_variants(const std::string& stencil, const std::vector<ArithExpr>& ex
                   << variants.stats.summary() << ", " << variants.rejected_by_codegen
                   << " rejected by the code generator");
   REQUIRE(variants.variants.size() > 1);
-  for (const auto& v : variants.variants) CHECK_NOTHROW(infer_type(v.program));
+  for (const auto& v : variants.variants)
+    CHECK_NOTHROW(infer_type(v.program));
   std::vector<std::size_t> order(variants.variants.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  for (std::size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
   std::mt19937 rng(seed);
   std::shuffle(order.begin() + 1, order.end(), rng); // the baseline (0) always runs
   order.resize(std::min(order.size(), sample_size()));
@@ -71,6 +73,7 @@ TEST_CASE("enumeration to depth 6 with every rule reports its count and limits")
   CHECK(!last.history.empty());
   rewrite::RuleContext ctx;
   ctx.tile_sizes = options.tile_sizes;
-  Expr replayed = rewrite::replay(e.variants.front().program, last.history, rewrite::all_rules(), ctx);
+  Expr replayed =
+      rewrite::replay(e.variants.front().program, last.history, rewrite::all_rules(), ctx);
   CHECK(structurally_equal(replayed, last.program));
 }
