@@ -21,19 +21,6 @@ std::string EnumerationStats::summary() const {
 
 namespace {
 
-// Visits every node with its position (children in order) and whether it lies inside a
-// function other than the program itself.
-void visit(const Expr& e, Position& pos, bool inside,
-           const std::function<void(const Expr&, const Position&, bool)>& f) {
-  f(e, pos, inside);
-  bool child_inside = inside || (e->is_function() && !pos.empty());
-  for (std::size_t i = 0; i < e->children.size(); ++i) {
-    pos.push_back(static_cast<int>(i));
-    visit(e->children[i], pos, child_inside, f);
-    pos.pop_back();
-  }
-}
-
 // Distinct programs by structural hash, with structural equality on collisions.
 class Seen {
 public:
@@ -76,8 +63,7 @@ Enumeration enumerate(const Expr& program, const std::vector<Rule>& rules,
       types.apply(parent.program, input_types(parent.program));
       RuleContext ctx = base;
       ctx.types = &types;
-      Position pos;
-      visit(parent.program, pos, false, [&](const Expr& node, const Position& at, bool inside) {
+      for_each_node(parent.program, [&](const Expr& node, const Position& at, bool inside) {
         if (out.stats.hit_limit)
           return;
         ctx.inside_function = inside;

@@ -34,6 +34,25 @@ nlohmann::json to_json(const Variant& variant) {
           {"history", history}};
 }
 
+namespace {
+void visit_from(const Expr& e, Position& pos, bool inside,
+                const std::function<void(const Expr&, const Position&, bool)>& f) {
+  f(e, pos, inside);
+  bool child_inside = inside || (e->is_function() && !pos.empty());
+  for (std::size_t i = 0; i < e->children.size(); ++i) {
+    pos.push_back(static_cast<int>(i));
+    visit_from(e->children[i], pos, child_inside, f);
+    pos.pop_back();
+  }
+}
+} // namespace
+
+void for_each_node(const Expr& program,
+                   const std::function<void(const Expr&, const Position&, bool)>& visit) {
+  Position pos;
+  visit_from(program, pos, false, visit);
+}
+
 Expr node_at(const Expr& program, const Position& position) {
   Expr cur = program;
   for (int i : position) {

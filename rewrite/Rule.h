@@ -74,6 +74,12 @@ nlohmann::json to_json(const Variant& variant); // the program and its history
 Expr replay(const Expr& program, const std::vector<Step>& history, const std::vector<Rule>& rules,
             const RuleContext& context);
 
+// Visits every node of `program` in pre-order with its position and whether it lies inside a
+// function other than the program itself (a map body, say).
+void for_each_node(
+    const Expr& program,
+    const std::function<void(const Expr& node, const Position& at, bool inside_function)>& visit);
+
 // The node at a position and a copy of the program with the node there replaced.
 Expr node_at(const Expr& program, const Position& position);
 Expr replace_at(const Expr& program, const Position& position, const Expr& replacement);

@@ -13,17 +13,6 @@ using namespace tessera::rewrite;
 
 namespace {
 
-void visit(const Expr& e, Position& pos, bool inside,
-           const std::function<void(const Expr&, const Position&, bool)>& f) {
-  f(e, pos, inside);
-  bool child_inside = inside || (e->is_function() && !pos.empty());
-  for (std::size_t i = 0; i < e->children.size(); ++i) {
-    pos.push_back(static_cast<int>(i));
-    visit(e->children[i], pos, child_inside, f);
-    pos.pop_back();
-  }
-}
-
 // Applies `rule` wherever it fires in random programs until `wanted` rewrites were checked.
 int check_rule_on_random_programs(const Rule& rule, int wanted, uint32_t seed) {
   std::mt19937 rng(seed);
@@ -37,8 +26,7 @@ int check_rule_on_random_programs(const Rule& rule, int wanted, uint32_t seed) {
     ctx.tile_sizes = {2, 3, 4, 8};
     auto inputs = random_inputs(rp.program, seed + attempt);
     Data expected = evaluate(rp.program, inputs);
-    Position pos;
-    visit(rp.program, pos, false, [&](const Expr& node, const Position& at, bool inside) {
+    for_each_node(rp.program, [&](const Expr& node, const Position& at, bool inside) {
       if (checked >= wanted)
         return;
       ctx.inside_function = inside;
