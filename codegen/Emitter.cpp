@@ -31,15 +31,147 @@ std::string sanitize(const std::string& name) {
   return s;
 }
 
-// Names the generator itself uses or OpenCL C reserves.
+// Names the generator itself uses or OpenCL C reserves (keywords, types, built-in functions).
 bool is_reserved(const std::string& name) {
-  static const std::set<std::string> reserved = {
-      "out",    "min",   "max",     "sqrt",     "exp",       "log",       "fabs",   "floor",
-      "ceil",   "sin",   "cos",     "fmin",     "fmax",      "pow",       "select", "clamp",
-      "abs",    "int",   "float",   "double",   "char",      "uchar",     "bool",   "kernel",
-      "global", "local", "private", "constant", "floor_div", "floor_mod", "dot"};
-  return reserved.count(name) || name.rfind("gid", 0) == 0 || name.rfind("lid", 0) == 0 ||
-         name.rfind("wg", 0) == 0;
+  static const std::set<std::string> reserved = {"out",
+                                                 "auto",
+                                                 "break",
+                                                 "case",
+                                                 "char",
+                                                 "const",
+                                                 "continue",
+                                                 "default",
+                                                 "do",
+                                                 "double",
+                                                 "else",
+                                                 "enum",
+                                                 "extern",
+                                                 "float",
+                                                 "for",
+                                                 "goto",
+                                                 "if",
+                                                 "inline",
+                                                 "int",
+                                                 "long",
+                                                 "register",
+                                                 "restrict",
+                                                 "return",
+                                                 "short",
+                                                 "signed",
+                                                 "sizeof",
+                                                 "static",
+                                                 "struct",
+                                                 "switch",
+                                                 "typedef",
+                                                 "union",
+                                                 "unsigned",
+                                                 "void",
+                                                 "volatile",
+                                                 "while",
+                                                 "bool",
+                                                 "true",
+                                                 "false",
+                                                 "half",
+                                                 "uchar",
+                                                 "ushort",
+                                                 "uint",
+                                                 "ulong",
+                                                 "size_t",
+                                                 "ptrdiff_t",
+                                                 "intptr_t",
+                                                 "uintptr_t",
+                                                 "kernel",
+                                                 "global",
+                                                 "local",
+                                                 "private",
+                                                 "constant",
+                                                 "read_only",
+                                                 "write_only",
+                                                 "read_write",
+                                                 "complex",
+                                                 "imaginary",
+                                                 "event_t",
+                                                 "sampler_t",
+                                                 "image2d_t",
+                                                 "image3d_t",
+                                                 "min",
+                                                 "max",
+                                                 "clamp",
+                                                 "mix",
+                                                 "step",
+                                                 "sign",
+                                                 "abs",
+                                                 "sqrt",
+                                                 "rsqrt",
+                                                 "cbrt",
+                                                 "exp",
+                                                 "exp2",
+                                                 "exp10",
+                                                 "expm1",
+                                                 "log",
+                                                 "log2",
+                                                 "log10",
+                                                 "log1p",
+                                                 "pow",
+                                                 "pown",
+                                                 "powr",
+                                                 "fabs",
+                                                 "floor",
+                                                 "ceil",
+                                                 "round",
+                                                 "rint",
+                                                 "trunc",
+                                                 "fmod",
+                                                 "remainder",
+                                                 "fmin",
+                                                 "fmax",
+                                                 "fma",
+                                                 "mad",
+                                                 "sin",
+                                                 "cos",
+                                                 "tan",
+                                                 "asin",
+                                                 "acos",
+                                                 "atan",
+                                                 "atan2",
+                                                 "sinh",
+                                                 "cosh",
+                                                 "tanh",
+                                                 "hypot",
+                                                 "select",
+                                                 "dot",
+                                                 "cross",
+                                                 "length",
+                                                 "distance",
+                                                 "normalize",
+                                                 "barrier",
+                                                 "floor_div",
+                                                 "floor_mod",
+                                                 "get_global_id",
+                                                 "get_local_id",
+                                                 "get_group_id",
+                                                 "get_global_size",
+                                                 "get_local_size",
+                                                 "get_num_groups",
+                                                 "get_work_dim",
+                                                 "vload4",
+                                                 "vstore4",
+                                                 "isnan",
+                                                 "isinf",
+                                                 "any",
+                                                 "all",
+                                                 "bitselect",
+                                                 "convert_int",
+                                                 "convert_float"};
+  // The generator's own index and buffer names.
+  for (const char* prefix : {"gid", "lid", "wg", "win", "priv", "tile", "acc"})
+    if (name.rfind(prefix, 0) == 0)
+      return true;
+  // Loop variables and private scalars: a letter and a number (i0, j1, r2, ...).
+  if (name.size() > 1 && std::string("ijclrv").find(name[0]) != std::string::npos &&
+      name.find_first_not_of("0123456789", 1) == std::string::npos)
+    return true;
+  return reserved.count(name) > 0 || name.rfind("__", 0) == 0;
 }
 
 std::string scalar_c_type(ScalarKind k) {
@@ -89,15 +221,22 @@ std::string Emitter::user_fun_name(const UserFunDef& def, const std::vector<Scal
   std::string key = def.name;
   for (auto k : kinds)
     key += "_" + to_string(k);
+  // Two different functions may share a name: the body is part of the key.
+  std::vector<std::string> placeholder_names;
+  for (std::size_t i = 0; i < kinds.size(); ++i)
+    placeholder_names.push_back(cat("p", i));
+  key += "|" + def.body.to_c(placeholder_names, kinds);
   auto it = user_fun_keys_.find(key);
   if (it != user_fun_keys_.end())
     return it->second;
   std::string name = sanitize(def.name);
-  if (is_reserved(name) || taken_names_.count(name))
+  if (is_reserved(name))
+    name = "fn_" + name;
+  if (taken_names_.count(name))
     name += "_fn"; // keep clear of the kernel
                    // and its arguments
-  if (user_funs_.count(name))
-    name = sanitize(key);
+  for (int suffix = 2; user_funs_.count(name); ++suffix)
+    name = cat(sanitize(def.name), "_", suffix);
   std::vector<std::string> params;
   std::string signature;
   for (std::size_t i = 0; i < kinds.size(); ++i) {
@@ -246,6 +385,10 @@ Operand Emitter::apply_value(const Expr& f, const std::vector<Operand>& args) {
 Operand Emitter::materialize(const Expr& f, const std::vector<Operand>& args, const Type& result,
                              std::optional<AddressSpace> requested) {
   bool cooperative = contains_map(f, MapKind::Lcl);
+  if (in_work_item() && (contains_map(f, MapKind::Glb) || contains_map(f, MapKind::Wrg)))
+    user_error(cat("an intermediate of type ", result, " computed with MapGlb or MapWrg inside ",
+                   "a work-item's function: global and work-group mappings belong to the ",
+                   "outermost maps of the kernel"));
   AddressSpace space;
   if (requested == AddressSpace::Local) {
     if (wrg_depth_ == 0)
@@ -591,8 +734,8 @@ void Emitter::parallel_loop(const Node& map, const ArithExpr& n,
     if (glb_used_[d])
       user_error(cat("MapGlb(", d, ") is nested inside another MapGlb(", d,
                      "): each dimension can be used once"));
-    if (wrg_depth_ > 0 || lcl_depth_ > 0)
-      user_error(cat("MapGlb(", d, ") cannot be nested inside MapWrg or MapLcl"));
+    if (wrg_depth_ > 0 || lcl_depth_ > 0 || seq_depth_ > 0)
+      user_error(cat("MapGlb(", d, ") cannot be nested inside MapWrg, MapLcl or MapSeq"));
     glb_used_[d] = true;
     std::string name = cat("gid", d);
     ArithExpr var = ArithExpr::var(name, 0, n - 1);
@@ -617,6 +760,9 @@ void Emitter::parallel_loop(const Node& map, const ArithExpr& n,
     return;
   }
   case MapKind::Wrg: {
+    if (glb_depth_ > 0 || lcl_depth_ > 0 || seq_depth_ > 0)
+      user_error(cat("MapWrg(", d, ") cannot be nested inside MapGlb, MapLcl or MapSeq: ",
+                     "work-groups are the outermost level of the mapping"));
     if (wrg_depth_ > 0 && wrg_dims_[d])
       user_error(cat("MapWrg(", d, ") is nested inside another MapWrg(", d, ")"));
     // Without an explicit size and without a MapLcl(d) inside, the work-group is one
@@ -785,7 +931,9 @@ Kernel Emitter::run() {
       user_error(cat("kernel input '", params[i]->name, "' has type ", t,
                      ": inputs must be scalars or arrays of scalars"));
     std::string name = params[i]->name.empty() ? cat("in", i) : sanitize(params[i]->name);
-    while (is_reserved(name) || names.count(name) || name == kernel.name)
+    if (is_reserved(name))
+      name = "in_" + name;
+    while (names.count(name) || name == kernel.name)
       name += "_";
     names.insert(name);
     taken_names_.insert(name);

@@ -605,7 +605,8 @@ std::string ScalarExpr::to_c(const std::vector<std::string>& names,
   switch (op()) {
   case ScalarOp::Neg:
   case ScalarOp::Not:
-    return cat("(", op_symbol(op()), operand(0, used[0]), ")");
+    // The operand is parenthesised: "-" before a negative literal must not become "--".
+    return cat("(", op_symbol(op()), "(", operand(0, used[0]), "))");
   case ScalarOp::Cast:
     return cat("((", opencl_name(cast_kind()), ")", operand(0, used[0]), ")");
   case ScalarOp::Select:
