@@ -312,6 +312,9 @@ Operand Emitter::apply_value(const Expr& f, const std::vector<Operand>& args) {
     return {drop_view(arg(0).view, n.sizes[0]), result_type(f, args)};
   case NodeKind::Transpose:
     return {transpose_view(arg(0).view), result_type(f, args)};
+  case NodeKind::TileSlide:
+    return {tile_slide_view(arg(0).view, arg(1).view, std::make_shared<const Node>(n)),
+            result_type(f, args)};
   case NodeKind::Zip: {
     std::vector<View> views;
     for (const auto& a : args)

@@ -1,6 +1,7 @@
 #include "codegen/View.h"
 
 #include "core/Error.h"
+#include "primitives/Primitives.h"
 
 namespace tessera::codegen {
 
@@ -151,6 +152,12 @@ Access resolve_in(const View& view, const Path& path_in, const Bindings& env);
 
 } // namespace
 
+View tile_slide_view(View tile, View tile_index, std::shared_ptr<const Node> primitive) {
+  ViewNode n{ViewKind::TileSlide, {std::move(tile), std::move(tile_index)}};
+  n.primitive = std::move(primitive);
+  return make(std::move(n));
+}
+
 Access resolve(const View& view, const Path& path) {
   return resolve_in(view, path, {});
 }
@@ -241,6 +248,15 @@ Access resolve_in(const View& view, const Path& path_in, const Bindings& env) {
   case ViewKind::Generate: {
     ArithExpr i = pop_index(path, "Generate").index;
     return v.generate(i, path);
+  }
+  case ViewKind::TileSlide: { // [q, m] -> [index(t, q, m)]
+    ArithExpr q = pop_index(path, "TileSlide").index, m = pop_index(path, "TileSlide").index;
+    Access t = resolve(v.children.at(1), {});
+    if (t.kind != Access::Integer)
+      user_error("TileSlide: the code generator needs the tile index as an index value (for "
+                 "example the element of a Generate), not a computed value");
+    ArithExpr i = primitives::tile_slide_index(*v.primitive, t.index, q, m);
+    return resolve(child(), with_front(path, Step::at(i)));
   }
   }
   internal_error("unknown view kind");

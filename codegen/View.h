@@ -91,7 +91,8 @@ enum class ViewKind {
   Component,
   Index,
   MapView,
-  Generate
+  Generate,
+  TileSlide
 };
 
 struct ViewNode;
@@ -111,6 +112,7 @@ struct ViewNode {
   std::string expression;               // Scalar
   std::string var;                      // MapView: the element index variable
   GenerateFn generate;                  // Generate
+  std::shared_ptr<const Node> primitive; // TileSlide: its node (parameters and boundary)
 };
 
 View memory_view(std::shared_ptr<const Memory> memory);
@@ -129,6 +131,9 @@ View component_view(View child, int k);
 View index_view(View child, ArithExpr i);
 View map_view(View body, std::string var);
 View generate_view(GenerateFn fn);
+// TileSlide over `tile`, tile index from `tile_index` (which must resolve to an integer, e.g. a
+// Generate's index): [q, m] -> tile[tile_slide_index(t, q, m)].
+View tile_slide_view(View tile, View tile_index, std::shared_ptr<const Node> primitive);
 
 // Resolves a full path (down to a scalar) into an access.
 Access resolve(const View& view, const Path& path);

@@ -279,6 +279,25 @@ Expr make_get(int index) {
   return make_node(std::move(n));
 }
 
+Expr make_tile_slide(ArithExpr n, ArithExpr l, ArithExpr N, ArithExpr T, ArithExpr h,
+                     Boundary boundary) {
+  require_positive(n, "TileSlide", "window size");
+  require_non_negative(l, "TileSlide", "centre offset");
+  require_positive(N, "TileSlide", "grid extent");
+  require_positive(T, "TileSlide", "tile size");
+  require_non_negative(h, "TileSlide", "halo");
+  if (boundary.kind != Boundary::Clamp && boundary.kind != Boundary::Mirror)
+    user_error(cat("TileSlide: the boundary must be clamp or mirror (a position inside the "
+                   "grid), got ",
+                   boundary.to_string()));
+  if (auto ln = l.as_constant(), nn = n.as_constant(); ln && nn && *ln >= *nn)
+    user_error(cat("TileSlide: the centre offset ", *ln, " must be inside the window of ", *nn));
+  Node node = function_node(NodeKind::TileSlide);
+  node.sizes = {std::move(n), std::move(l), std::move(N), std::move(T), std::move(h)};
+  node.boundary = boundary;
+  return make_node(std::move(node));
+}
+
 Expr make_generate(ArithExpr length, Expr f) {
   require_function(f, "Generate");
   require_non_negative(length, "Generate", "length");

@@ -26,8 +26,9 @@ namespace tessera {
 // points at every pass that must learn about a new primitive.
 #define TESSERA_FOR_EACH_FUNCTION_KIND(X)                                                          \
   X(Lambda)                                                                                        \
-  X(UserFun) X(Map) X(Reduce) X(Zip) X(Split) X(Join) X(Slide) X(Pad) X(Drop) X(Transpose)         \
-      X(Iterate) X(At) X(Get) X(Generate) X(ToMem)
+  X(UserFun)                                                                                       \
+  X(Map) X(Reduce) X(Zip) X(Split) X(Join) X(Slide) X(Pad) X(Drop) X(Transpose) X(Iterate) X(At)   \
+      X(Get) X(Generate) X(ToMem) X(TileSlide)
 
 enum class NodeKind {
   Param,
@@ -94,13 +95,13 @@ struct Node {
   // Reduce: [f, init].
   std::vector<Expr> children;
   // Split: [m]; Slide: [size, step]; Pad/Drop: [left, right]; Iterate: [k]; At/Get: [i];
-  // Generate: [n].
+  // Generate: [n]; TileSlide: [n, l, N, T, h].
   std::vector<ArithExpr> sizes;
   MapKind map_kind = MapKind::Map;
   int dim = 0; // MapGlb/MapWrg/MapLcl dimension
   ReduceKind reduce_kind = ReduceKind::Reduce;
   AddressSpace space = AddressSpace::Global;
-  Boundary boundary;                          // Pad
+  Boundary boundary;                          // Pad, TileSlide
   ScalarValue literal;                        // Literal
   std::string name;                           // Param: optional user name
   std::optional<Type> declared_type;          // Param: type of a program input
@@ -136,6 +137,10 @@ Expr make_at(ArithExpr index);
 Expr make_get(int index);
 Expr make_generate(ArithExpr length, Expr f);
 Expr make_to_mem(AddressSpace space, Expr f);
+// The windows of one tile of a grid with the grid's boundary applied per window centre
+// (primitives/TileSlide.cpp): window size n, centre offset l, grid extent N, tile T, halo h.
+Expr make_tile_slide(ArithExpr n, ArithExpr l, ArithExpr N, ArithExpr T, ArithExpr h,
+                     Boundary boundary);
 
 // A copy of `node` with other children (used by rewriting and by the JSON loader).
 Expr with_children(const Expr& node, std::vector<Expr> children);

@@ -102,6 +102,7 @@ public:
       j["reduce"] = reduce_kind_name(n.reduce_kind);
       break;
     case NodeKind::Pad:
+    case NodeKind::TileSlide:
       j["boundary"] = boundary_name(n.boundary.kind);
       if (n.boundary.kind == Boundary::Constant)
         j["value"] = n.boundary.value;
@@ -207,14 +208,16 @@ private:
       return need(0, 0), make_join();
     if (kind == "Slide")
       return need(0, 2), make_slide(sizes[0], sizes[1]);
-    if (kind == "Pad") {
-      need(0, 2);
+    if (kind == "Pad" || kind == "TileSlide") {
+      need(0, kind == "Pad" ? 2 : 5);
       std::string b = field(j, "boundary", where).get<std::string>();
       for (auto k : {Boundary::Clamp, Boundary::Mirror, Boundary::Wrap, Boundary::Constant})
         if (b == boundary_name(k)) {
           Boundary boundary{k, {}};
           if (k == Boundary::Constant)
             boundary.value = scalar_value_from_json(field(j, "value", where));
+          if (kind == "TileSlide")
+            return make_tile_slide(sizes[0], sizes[1], sizes[2], sizes[3], sizes[4], boundary);
           return make_pad(sizes[0], sizes[1], boundary);
         }
       fail(where, "unknown boundary '" + b + "'");

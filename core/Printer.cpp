@@ -138,6 +138,8 @@ private:
       return cat("Get(", sizes(f), ")");
     case NodeKind::Generate:
       return cat("Generate(", sizes(f), ", ", function(f.children[0]), ")");
+    case NodeKind::TileSlide:
+      return cat("TileSlide(", sizes(f), ",", f.boundary.to_string(), ")");
     case NodeKind::ToMem:
       return cat("to", address_space_name(f.space), "(", function(f.children[0]), ")");
     case NodeKind::Param:

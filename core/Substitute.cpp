@@ -66,6 +66,7 @@ bool is_layout_only(const Expr& f) {
   case NodeKind::Zip:
   case NodeKind::At:
   case NodeKind::Get:
+  case NodeKind::TileSlide:
     return true;
   case NodeKind::Map:
     return f->map_kind == MapKind::Map && is_layout_only(f->children[0]);

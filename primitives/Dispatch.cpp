@@ -35,6 +35,8 @@ Type primitive_type(TypeChecker& checker, const Node& f, const std::vector<Type>
     return get_type(checker, f, args);
   case NodeKind::Generate:
     return generate_type(checker, f, args);
+  case NodeKind::TileSlide:
+    return tile_slide_type(checker, f, args);
   case NodeKind::UserFun:
     return user_fun_type(checker, f, args);
   case NodeKind::Lambda:
@@ -76,6 +78,8 @@ Data primitive_eval(Interpreter& interp, const Node& f, const std::vector<Data>&
     return get_eval(interp, f, args);
   case NodeKind::Generate:
     return generate_eval(interp, f, args);
+  case NodeKind::TileSlide:
+    return tile_slide_eval(interp, f, args);
   case NodeKind::UserFun:
     return user_fun_eval(interp, f, args);
   case NodeKind::Lambda:
@@ -135,6 +139,8 @@ std::string describe(const Node& f) {
     return reduce_kind_name(f.reduce_kind);
   case NodeKind::Pad:
     return cat("Pad(", sizes(), ",", f.boundary.to_string(), ")");
+  case NodeKind::TileSlide:
+    return cat("TileSlide(", sizes(), ",", f.boundary.to_string(), ")");
   case NodeKind::UserFun:
     return cat("UserFun '", f.user_fun->name, "'");
   default:

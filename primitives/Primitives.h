@@ -54,6 +54,11 @@ Type get_type(TypeChecker&, const Node&, const Types&);
 Data get_eval(Interpreter&, const Node&, const Values&);
 Type generate_type(TypeChecker&, const Node&, const Types&);
 Data generate_eval(Interpreter&, const Node&, const Values&);
+Type tile_slide_type(TypeChecker&, const Node&, const Types&);
+Data tile_slide_eval(Interpreter&, const Node&, const Values&);
+// The tile element read by element m of window q of tile t (also used by the code generator).
+ArithExpr tile_slide_index(const Node& f, const ArithExpr& t, const ArithExpr& q,
+                           const ArithExpr& m);
 Type user_fun_type(TypeChecker&, const Node&, const Types&);
 Data user_fun_eval(Interpreter&, const Node&, const Values&);
 

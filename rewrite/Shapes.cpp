@@ -26,9 +26,9 @@ Expr reorder(std::vector<int> labels, const std::vector<int>& rank, Expr x) {
 }
 
 // Windows at every level (outer first), then window levels first: [w0][w1]..[s0][s1]..
-Expr windows(int dims, const Expr& level_fn, Expr x) {
+Expr windows(int dims, const std::function<Expr(int)>& level_fn, Expr x) {
   for (int d = 0; d < dims; ++d)
-    x = at_level(2 * d, level_fn, x);
+    x = at_level(2 * d, level_fn(d), x);
   std::vector<int> labels, rank(2 * dims);
   for (int l = 0; l < 2 * dims; ++l) {
     labels.push_back(l);
@@ -46,11 +46,38 @@ Expr map_nest(int dims, Expr f, MapKind kind) {
 }
 
 Expr slide_nd_expr(int dims, ArithExpr size, ArithExpr step, const Expr& x) {
-  return windows(dims, make_slide(size, step), x);
+  Expr slide = make_slide(size, step);
+  return windows(
+      dims, [&](int) { return slide; }, x);
 }
 
 Expr tile_expr(int dims, ArithExpr k, const Expr& x) {
-  return windows(dims, make_split(k), x);
+  Expr split = make_split(k);
+  return windows(
+      dims, [&](int) { return split; }, x);
+}
+
+Expr windows_nd_expr(int dims, const std::function<Expr(int)>& level_fn, const Expr& x) {
+  return windows(dims, level_fn, x);
+}
+
+Expr pad_nd_expr(int dims, ArithExpr left, ArithExpr right, Boundary boundary, const Expr& x) {
+  Expr pad = make_pad(left, right, boundary);
+  Expr y = x;
+  for (int d = 0; d < dims; ++d)
+    y = at_level(d, pad, y);
+  return y;
+}
+
+Expr zip_nd_expr(int dims, const std::vector<Expr>& arrays) {
+  Expr zipped = make_call(make_zip(), arrays);
+  if (dims == 1)
+    return zipped;
+  Expr t = make_param();
+  std::vector<Expr> parts;
+  for (std::size_t i = 0; i < arrays.size(); ++i)
+    parts.push_back(call1(make_get(static_cast<int>(i)), t));
+  return call1(make_map(MapKind::Map, 0, make_lambda({t}, zip_nd_expr(dims - 1, parts))), zipped);
 }
 
 Expr untile_expr(int dims, const Expr& x) {

@@ -48,6 +48,8 @@ struct Mapping {
   const char* name;
 };
 
+Expr map_intermediates(const Expr& e, const Mapping& m, std::size_t level);
+
 // Assigns the mapping to the outermost maps of f (through lambdas whose body applies a map);
 // deeper maps run sequentially. Returns null when f has fewer maps than levels.
 Expr assign(const Expr& f, const Mapping& m, std::size_t level) {
@@ -76,9 +78,33 @@ Expr assign(const Expr& f, const Mapping& m, std::size_t level) {
       Expr staged = call1(make_to_mem(AddressSpace::Local, copy), p);
       arg = replace_node(arg, p.get(), staged);
     }
-    return make_lambda({p}, call1(g, arg));
+    Expr mapped_arg = map_intermediates(arg, m, level);
+    return mapped_arg ? make_lambda({p}, call1(g, mapped_arg)) : Expr();
   }
   return {};
+}
+
+// The intermediate computations in the argument of a mapped function (the earlier time steps
+// of a temporally tiled tile) run on the same work-items, their results staged in local memory
+// between MapLcl levels and in private memory for a sequential work-item.
+Expr map_intermediates(const Expr& e, const Mapping& m, std::size_t level) {
+  if (e->kind != NodeKind::Call)
+    return e;
+  std::vector<Expr> children{e->callee()};
+  for (const auto& a : e->call_args()) {
+    children.push_back(map_intermediates(a, m, level));
+    if (!children.back())
+      return {};
+  }
+  const Expr& f = e->callee();
+  if (f->kind == NodeKind::Map && f->map_kind == MapKind::Map && !is_layout_only(f)) {
+    Expr mapped = assign(f, m, level);
+    if (!mapped)
+      return {};
+    bool local = level < m.levels.size() && m.levels[level].first == MapKind::Lcl;
+    children[0] = make_to_mem(local ? AddressSpace::Local : AddressSpace::Private, mapped);
+  }
+  return with_children(e, children);
 }
 
 // The program with its computing call mapped as `m`, or null.

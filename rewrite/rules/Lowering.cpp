@@ -85,6 +85,8 @@ std::vector<Rule> all_rules() {
   std::vector<Rule> rules = algebra_rules();
   for (auto& r : tiling_rules())
     rules.push_back(r);
+  for (auto& r : temporal_rules())
+    rules.push_back(r);
   for (auto& r : lowering_rules())
     rules.push_back(r);
   return rules;
@@ -97,6 +99,8 @@ std::vector<Rule> exploration_rules() {
         r.name == "transpose-cancel")
       rules.push_back(r);
   for (auto& r : tiling_rules())
+    rules.push_back(r);
+  for (auto& r : temporal_rules())
     rules.push_back(r);
   return rules;
 }

@@ -73,4 +73,49 @@ inline RandomProgram random_program(std::mt19937& rng) {
               pointwise_after ? " +map" : "", layout_noise ? " +layout" : "")};
 }
 
+// k time steps (2-4) of one random stencil: each step averages the (2r+1)^d neighbourhood of
+// the previous step's grid (padded with a random boundary), optionally adding a zipped
+// right-hand side y. These are the programs temporal tiling fuses.
+inline RandomProgram random_multistep_program(std::mt19937& rng) {
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  int dims = pick(1, 10) <= 4 ? 1 : pick(1, 10) <= 7 ? 2 : 3;
+  int radius = dims == 3 ? 1 : pick(1, 2);
+  int steps = dims == 3 ? pick(2, 3) : pick(2, 4);
+  const std::vector<Boundary> boundaries = {clamp, mirror, wrap, constant(0.25f)};
+  Boundary b = boundaries[pick(0, 3)];
+  std::vector<int> choices = dims == 1   ? std::vector<int>{8, 12, 16, 24}
+                             : dims == 2 ? std::vector<int>{6, 8, 12}
+                                         : std::vector<int>{4, 6};
+  std::vector<ArithExpr> shape;
+  for (int d = 0; d < dims; ++d)
+    shape.push_back(choices[pick(0, static_cast<int>(choices.size()) - 1)]);
+  bool rhs = pick(0, 2) == 0;
+  int window = 2 * radius + 1;
+  double points = 1;
+  for (int d = 0; d < dims; ++d)
+    points *= window;
+  Val x = input("x", array_of(f32(), shape));
+  Val y = input("y", array_of(f32(), shape));
+  auto average = user_fun("average", [points](auto a) { return a * (1.0 / points); });
+  auto mul_add = user_fun("mul_add", [](auto a, auto w, auto c) { return a * w + c; });
+  Fun mean = Fun([dims, average](Val w) {
+    return (w | join_nd(dims) | reduce(add_fun(), 0.0f) | map(average)).at(0);
+  });
+  auto step = [&](Val v) {
+    Val windows = v | pad_nd(dims, radius, radius, b) | slide_nd(dims, window, 1);
+    if (!rhs)
+      return windows | map_nd(dims, mean);
+    return zip_nd(dims, {windows, y}) |
+           map_nd(dims, Fun([&](Val t) { return mul_add(mean(t.get(0)), 0.5f, t.get(1)); }));
+  };
+  Val out = x;
+  for (int s = 0; s < steps; ++s)
+    out = step(out);
+  std::vector<Val> inputs{x};
+  if (rhs)
+    inputs.push_back(y);
+  return {rewrite::beta_normalize(program(inputs, out)),
+          cat(dims, "-D r", radius, " ", b.to_string(), " x", steps, rhs ? " rhs" : "")};
+}
+
 } // namespace tessera::testing

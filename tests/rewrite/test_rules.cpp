@@ -18,12 +18,15 @@ int check_rule_on_random_programs(const Rule& rule, int wanted, uint32_t seed) {
   std::mt19937 rng(seed);
   int checked = 0;
   for (int attempt = 0; attempt < 4000 && checked < wanted; ++attempt) {
-    auto rp = testing::random_program(rng);
+    // Temporal tiling needs several steps of one stencil.
+    bool multistep = rule.name == "temporal-tiling";
+    auto rp = multistep ? testing::random_multistep_program(rng) : testing::random_program(rng);
     TypeChecker types;
     types.apply(rp.program, input_types(rp.program));
     RuleContext ctx;
     ctx.types = &types;
     ctx.tile_sizes = {2, 3, 4, 8};
+    ctx.temporal_steps = {2, 3, 4};
     auto inputs = random_inputs(rp.program, seed + attempt);
     Data expected = evaluate(rp.program, inputs);
     for_each_node(rp.program, [&](const Expr& node, const Position& at, bool inside) {

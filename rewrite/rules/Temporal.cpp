@@ -1,0 +1,328 @@
+// Overlapped temporal tiling: k time steps of a stencil fused into one kernel.
+//
+// A step is  S(a) = Map^d(f) $ SlideND(2r+1, 1) $ PadND(r, r, b) $ a, or with constant inputs
+// (a right-hand side) zipped to the neighbourhoods:  Map^d(f) $ ZipND(SlideND $ PadND $ a, c..).
+// The rule matches k such steps in a row (the same f, radius, boundary and constant inputs) and
+// computes S^k(x) tile by tile: a tile of T^d results reads a tile of the input with a halo of
+// k*r and recomputes the intermediate steps on its halo, shrinking by r per step.
+//
+// The boundary is handled at every step, as in the unfused program. The intermediate value at
+// a position p outside the grid is the value at the boundary's source position b(p), not a
+// value computed from further-out input (padding the input once by k*r would compute that, and
+// change the result near the boundary). So:
+//   - layer 1 (the first step's values on the tile plus a halo of (k-1)r) is computed from the
+//     first step's neighbourhoods padded by (k-1)r with b: PadND(b) $ Map^d(f) $ W equals
+//     Map^d(f) $ PadND(b) $ W for the position-remapping boundaries, so a value in the halo is
+//     f of the neighbourhood of its source position;
+//   - layer j+1 reads layer j through TileSlide, the neighbourhoods of a tile with the boundary
+//     applied to each neighbourhood's centre (primitives/TileSlide.cpp);
+//   - constant(c): positions outside the grid hold c; layers are computed as for clamp and a
+//     flag tile (PadND(constant 0) of ones) selects c outside the grid;
+//   - wrap: padding the input once by k*r is exact (a periodic grid has no boundary), which is
+//     the thesis's form (Listings 3.3/3.4), and it is used for wrap only.
+//
+//   S^k(x) -> untile $ Map^d(tile => layers..) $ ZipND(SlideND(T + 2(k-1)r, T) $ PadND((k-1)r)
+//                                                       $ W1, const tiles.., flags.., t_0..)
+#include "core/Error.h"
+#include "core/Substitute.h"
+#include "rewrite/Normalize.h"
+#include "rewrite/Pattern.h"
+#include "rewrite/Shapes.h"
+#include "rewrite/rules/Rules.h"
+
+namespace tessera::rewrite {
+
+namespace {
+
+// One matched stencil step.
+struct Step {
+  int d = 0;
+  Expr f;                   // applied to each neighbourhood (or tuple with the constants)
+  ArithExpr n, r;           // window 2r+1, padding r on both sides
+  Boundary boundary;        // the padding's boundary
+  Expr input;               // a: the grid the step reads
+  std::vector<Expr> consts; // inputs zipped to the neighbourhoods
+  Expr windows;             // the step's argument: the neighbourhoods (zipped with consts)
+};
+
+// Walks `levels` one-argument calls down from e; null if the chain is shorter.
+Expr below(const Expr& e, int levels) {
+  Expr cur = e;
+  for (int i = 0; i < levels; ++i) {
+    if (cur->kind != NodeKind::Call || cur->children.size() != 2)
+      return {};
+    cur = arg0(cur);
+  }
+  return cur;
+}
+
+// SlideND(n, 1) $ PadND(r, r, b) $ a  ->  n, r, b, a
+bool match_neighbourhoods(const Expr& z, int d, Step* s) {
+  // SlideND is d Slides plus transposes; PadND is d Pads. Find the Pad chain's base by walking
+  // down, then compare with the canonical forms.
+  Expr cur = z;
+  while (cur->kind == NodeKind::Call && cur->children.size() == 2 &&
+         is_layout_only(cur->callee())) {
+    Expr inner;
+    map_depth(cur->callee(), &inner);
+    if (inner->kind == NodeKind::Pad) {
+      Expr a = below(cur, d);
+      if (!a)
+        return false;
+      const Node& pad = *inner;
+      if (!(pad.sizes[0] == pad.sizes[1]))
+        return false;
+      ArithExpr r = pad.sizes[0];
+      ArithExpr n = 2 * r + 1;
+      if (!structurally_equal(slide_nd_expr(d, n, 1, pad_nd_expr(d, r, r, pad.boundary, a)), z))
+        return false;
+      s->n = n;
+      s->r = r;
+      s->boundary = pad.boundary;
+      s->input = a;
+      return true;
+    }
+    cur = arg0(cur);
+  }
+  return false;
+}
+
+std::optional<Step> match_step(const Expr& e) {
+  if (!is_computing_map_call(e))
+    return std::nullopt;
+  Step s;
+  s.d = map_depth(e->callee(), &s.f);
+  if (s.d < 1 || s.d > 3)
+    return std::nullopt;
+  // Compositions written with the front end's `>>` are lambdas applied to the grid.
+  s.windows = beta_normalize(arg0(e));
+  // ZipND(neighbourhoods, consts..) is Zip (then, for d > 1, a Map of Zips of the components).
+  Expr zip = s.d == 1 ? s.windows : below(s.windows, 1);
+  if (zip && zip->kind == NodeKind::Call && zip->callee()->kind == NodeKind::Zip) {
+    auto parts = zip->call_args();
+    if (parts.size() < 2 || !structurally_equal(zip_nd_expr(s.d, parts), s.windows) ||
+        !match_neighbourhoods(parts[0], s.d, &s))
+      return std::nullopt;
+    s.consts.assign(parts.begin() + 1, parts.end());
+    return s;
+  }
+  if (!match_neighbourhoods(s.windows, s.d, &s))
+    return std::nullopt;
+  return s;
+}
+
+bool same_step(const Step& a, const Step& b) {
+  if (a.d != b.d || !(a.r == b.r) || !(a.boundary == b.boundary) ||
+      a.consts.size() != b.consts.size() || !structurally_equal(a.f, b.f))
+    return false;
+  for (std::size_t i = 0; i < a.consts.size(); ++i)
+    if (!structurally_equal(a.consts[i], b.consts[i]))
+      return false;
+  return true;
+}
+
+// The d outer extents of a type.
+std::vector<ArithExpr> extents_of(const Type& t, int d) {
+  std::vector<ArithExpr> ext;
+  const Type* cur = &t;
+  for (int i = 0; i < d; ++i, cur = &cur->element())
+    ext.push_back(cur->length());
+  return ext;
+}
+
+// An nd array of the tile indices of dimension `dim`: element (t_0, .., t_{d-1}) is t_dim.
+Expr tile_index_grid(const std::vector<ArithExpr>& tiles, int dim) {
+  std::vector<Expr> params;
+  for (std::size_t i = 0; i < tiles.size(); ++i)
+    params.push_back(make_param());
+  Expr value = params[static_cast<std::size_t>(dim)];
+  for (int i = static_cast<int>(tiles.size()) - 1; i >= 0; --i) {
+    Expr gen = make_generate(tiles[static_cast<std::size_t>(i)],
+                             make_lambda({params[static_cast<std::size_t>(i)]}, value));
+    value = make_call(gen, {});
+  }
+  return value;
+}
+
+// An nd array of i32 ones of the given extents (the inside of a flag grid).
+Expr ones_grid(const std::vector<ArithExpr>& extents) {
+  Expr value = make_literal(ScalarValue::make(ScalarKind::I32, 1));
+  for (int i = static_cast<int>(extents.size()) - 1; i >= 0; --i)
+    value = make_call(
+        make_generate(extents[static_cast<std::size_t>(i)], make_lambda({make_param()}, value)),
+        {});
+  return value;
+}
+
+// (flag, v) -> flag != 0 ? v : c
+Expr inside_or(const ScalarValue& c) {
+  auto def = std::make_shared<UserFunDef>();
+  def->name = "inside_or_constant";
+  def->arity = 2;
+  def->body = ScalarExpr::select(
+      ScalarExpr::binary(ScalarOp::Ne, ScalarExpr::param(0),
+                         ScalarExpr::constant(ScalarValue::make(ScalarKind::I32, 0), false)),
+      ScalarExpr::param(1), ScalarExpr::constant(c, false));
+  return make_user_fun(def);
+}
+
+// Map^d(f) over `arg`; with a flag tile, c outside the grid: Map^d(q => sel(q.1, f(q.0))).
+Expr apply_step(const Step& s, const Expr& arg, const Expr& flags) {
+  if (!flags)
+    return call1(map_nest(s.d, s.f), arg);
+  Expr q = make_param();
+  Expr value = call1(s.f, call1(make_get(0), q));
+  Expr selected = make_call(inside_or(s.boundary.value), {call1(make_get(1), q), std::move(value)});
+  return call1(map_nest(s.d, make_lambda({q}, selected)), zip_nd_expr(s.d, {arg, flags}));
+}
+
+// The fused form of k steps (s is the outermost; x the grid the first step reads).
+Expr fuse(const Step& s, const Expr& x, const Expr& first_windows, int k, int64_t T,
+          const std::vector<ArithExpr>& N) {
+  const int d = s.d;
+  const ArithExpr& r = s.r;
+  std::vector<ArithExpr> tiles;
+  for (const auto& n : N)
+    tiles.push_back(n / T);
+  // Tiles of the constant inputs for layer j (0-based: layer j has halo (k-1-j)r).
+  auto const_tiles = [&](const Expr& c, const ArithExpr& halo, Boundary b) {
+    return slide_nd_expr(d, T + 2 * halo, T, pad_nd_expr(d, halo, halo, b, c));
+  };
+  std::vector<Expr> outer; // zipped per tile: the tile, constant tiles, flag tiles, indices
+  Expr per_tile;
+  Expr p = make_param();
+  // Without constant inputs a wrap tile is the only component: no Zip around it.
+  const bool tile_only = s.boundary.kind == Boundary::Wrap && s.consts.empty();
+  auto component = [&](std::size_t i) {
+    return tile_only ? p : call1(make_get(static_cast<int>(i)), p);
+  };
+
+  if (s.boundary.kind == Boundary::Wrap) {
+    ArithExpr halo = k * r;
+    outer.push_back(slide_nd_expr(d, T + 2 * halo, T, pad_nd_expr(d, halo, halo, s.boundary, x)));
+    for (int j = 0; j < k; ++j)
+      for (const auto& c : s.consts)
+        outer.push_back(const_tiles(c, (k - 1 - j) * r, s.boundary));
+    Expr layer = component(0);
+    std::size_t next = 1;
+    for (int j = 0; j < k; ++j) {
+      Expr win = slide_nd_expr(d, s.n, 1, layer);
+      if (!s.consts.empty()) {
+        std::vector<Expr> parts{win};
+        for (std::size_t c = 0; c < s.consts.size(); ++c)
+          parts.push_back(component(next++));
+        win = zip_nd_expr(d, parts);
+      }
+      layer = apply_step(s, win, {});
+    }
+    per_tile = make_lambda({p}, layer);
+  } else {
+    const bool constant = s.boundary.kind == Boundary::Constant;
+    Boundary positions = constant ? Boundary::clamp() : s.boundary;
+    ArithExpr h1 = (k - 1) * r;
+    outer.push_back(
+        slide_nd_expr(d, T + 2 * h1, T, pad_nd_expr(d, h1, h1, positions, first_windows)));
+    std::vector<std::vector<std::size_t>> const_index(k); // layer -> components
+    for (int j = 1; j < k; ++j)
+      for (const auto& c : s.consts) {
+        const_index[j].push_back(outer.size());
+        outer.push_back(const_tiles(c, (k - 1 - j) * r, positions));
+      }
+    std::vector<std::size_t> flag_index(k, 0);
+    if (constant)
+      for (int j = 0; j + 1 < k; ++j) {
+        flag_index[j] = outer.size();
+        ArithExpr halo = (k - 1 - j) * r;
+        outer.push_back(slide_nd_expr(
+            d, T + 2 * halo, T,
+            pad_nd_expr(d, halo, halo, Boundary::constant(ScalarValue::make(ScalarKind::I32, 0)),
+                        ones_grid(N))));
+      }
+    std::vector<Expr> tile_index;
+    for (int i = 0; i < d; ++i) {
+      tile_index.push_back(component(outer.size()));
+      outer.push_back(tile_index_grid(tiles, i));
+    }
+    auto flags = [&](int j) { return constant && j + 1 < k ? component(flag_index[j]) : Expr(); };
+    Expr layer = apply_step(s, component(0), flags(0));
+    for (int j = 1; j < k; ++j) {
+      ArithExpr halo = (k - j) * r; // of the layer read
+      Expr win = windows_nd_expr(
+          d,
+          [&](int level) {
+            Expr a = make_param();
+            Expr slide =
+                make_tile_slide(s.n, r, N[static_cast<std::size_t>(level)], T, halo, positions);
+            return make_lambda({a}, make_call(slide, {a, tile_index[level]}));
+          },
+          layer);
+      if (!s.consts.empty()) {
+        std::vector<Expr> parts{win};
+        for (auto c : const_index[j])
+          parts.push_back(component(c));
+        win = zip_nd_expr(d, parts);
+      }
+      layer = apply_step(s, win, flags(j));
+    }
+    per_tile = make_lambda({p}, layer);
+  }
+  Expr computed =
+      call1(map_nest(d, per_tile), outer.size() == 1 ? outer[0] : zip_nd_expr(d, outer));
+  return untile_expr(d, computed);
+}
+
+RuleResult temporal_tiling(const Expr& e, const RuleContext& ctx) {
+  auto top = match_step(e);
+  if (!top)
+    return RuleResult::none("");
+  std::vector<Step> chain{*top};
+  while (chain.size() < 8) {
+    auto next = match_step(chain.back().input);
+    if (!next || !same_step(*next, *top))
+      break;
+    chain.push_back(*next);
+  }
+  if (chain.size() < 2)
+    return RuleResult::none("a single stencil step (temporal tiling fuses two or more)");
+  const int d = top->d;
+  // A step keeps the extents of its grid (the matched nodes are normalised copies: the type
+  // checker knows only e).
+  auto N = extents_of(ctx.type_of(e), d);
+  RuleResult result;
+  std::string why;
+  for (int64_t k : ctx.temporal_steps) {
+    if (k < 2 || k > static_cast<int64_t>(chain.size()))
+      continue;
+    const Step& first = chain[static_cast<std::size_t>(k - 1)];
+    for (int64_t T : ctx.tile_sizes) {
+      bool fits = true;
+      for (const auto& n : N) {
+        fits = fits && prove_divisible(n, T) == Truth::Yes && prove_lt(T, n) == Truth::Yes;
+        if (top->boundary.kind == Boundary::Wrap || top->boundary.kind == Boundary::Mirror)
+          fits = fits && prove_le(k * top->r, n) == Truth::Yes;
+      }
+      // TileSlide reads the boundary's source positions inside the tile: T >= (k-1)r.
+      fits = fits && prove_le((k - 1) * top->r, T) == Truth::Yes;
+      if (!fits) {
+        why = "no candidate tile divides the grid and covers the halo of the fused steps";
+        continue;
+      }
+      Expr fused = fuse(*top, first.input, first.windows, static_cast<int>(k), T, N);
+      result.alternatives.push_back({fused, {{"dims", d}, {"steps", k}, {"tile", T}}});
+    }
+  }
+  if (result.alternatives.empty())
+    result.why_not = why.empty() ? "no candidate number of steps" : why;
+  return result;
+}
+
+} // namespace
+
+std::vector<Rule> temporal_rules() {
+  return {{"temporal-tiling",
+           "S^k $ x -> untile o Map^d(tile => k steps, halo shrinking by r, boundary per step) "
+           "o tiles with halo k*r",
+           temporal_tiling}};
+}
+
+} // namespace tessera::rewrite
