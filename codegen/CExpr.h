@@ -20,6 +20,7 @@ public:
 
   int guards() const { return guards_; }
   void reset_guards() { guards_ = 0; }
+  void count_guard() { ++guards_; } // a conditional printed by someone else (lane mode)
   bool uses_floor_div() const { return floor_div_; }
   bool uses_floor_mod() const { return floor_mod_; }
 

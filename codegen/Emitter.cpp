@@ -178,6 +178,22 @@ std::string scalar_c_type(ScalarKind k) {
   return opencl_name(k);
 }
 
+bool mentions_variable(const ArithExpr& e, const std::string& name) {
+  auto vars = e.variables();
+  return std::find(vars.begin(), vars.end(), name) != vars.end();
+}
+
+// Does `text` call the function `name` (name followed by '(' and not part of a longer name)?
+bool calls(const std::string& text, const std::string& name) {
+  for (auto at = text.find(name + "("); at != std::string::npos;
+       at = text.find(name + "(", at + 1)) {
+    char before = at == 0 ? ' ' : text[at - 1];
+    if (!std::isalnum(static_cast<unsigned char>(before)) && before != '_')
+      return true;
+  }
+  return false;
+}
+
 } // namespace
 
 Emitter::Emitter(Expr program, CodegenOptions options, bool discovery)
@@ -251,6 +267,7 @@ std::string Emitter::user_fun_name(const UserFunDef& def, const std::vector<Scal
   user_funs_[name] = cat(scalar_c_type(result), " ", name, "(", signature, ") { return ",
                          def.body.to_c(params, kinds), "; }");
   user_fun_keys_[key] = name;
+  user_fun_signatures_[name] = {def, kinds, result};
   return name;
 }
 
@@ -413,6 +430,8 @@ Operand Emitter::materialize(const Expr& f, const std::vector<Operand>& args, co
   } else {
     space = AddressSpace::Private; // a sequential program run by one work-item
   }
+  if (lanes_ && space != AddressSpace::Private)
+    throw VectorFallback("lane mode keeps intermediates in private memory");
 
   const Type& inner = result.innermost();
   if (!inner.is_scalar())
@@ -440,8 +459,10 @@ Operand Emitter::materialize(const Expr& f, const std::vector<Operand>& args, co
     pending_declarations_.insert(memory->name); // declared where it is first assigned
   } else {
     memory->name = fresh("priv");
-    line(cat(ctype, " ", memory->name, "[", *count, "];"));
+    line(cat(declared_type(memory->element), " ", memory->name, "[", *count, "];"));
   }
+  if (lanes_)
+    vector_names_[memory->name] = memory->element; // one value per lane
   View dest = memory_view(memory);
   apply_write(f, args, dest);
   // Local memory written by some work-items is read by others: wait for all writes.
@@ -559,12 +580,7 @@ void Emitter::write_user_fun(const Node& f, const std::vector<Operand>& args, co
     kinds.push_back(a.type.scalar_kind());
   }
   std::string name = user_fun_name(*f.user_fun, kinds);
-  Access target = resolve(dest, {});
-  std::string statement = lvalue(dest) + " = " + print(resolve(call_view(name, views), {})) + ";";
-  if (at_work_group_level() && target.memory->space != AddressSpace::Private)
-    line(single_writer_guard() + " " + statement);
-  else
-    line(statement);
+  assign(dest, resolve(call_view(name, views), {}));
 }
 
 void Emitter::copy(const Operand& src, const View& dest) {
@@ -572,18 +588,44 @@ void Emitter::copy(const Operand& src, const View& dest) {
     user_error(cat("cannot store a value of tuple type ", src.type,
                    ": compute scalars from its components first"));
   if (src.type.is_scalar()) {
-    Access target = resolve(dest, {});
-    std::string statement = lvalue(dest) + " = " + print(resolve(src.view, {})) + ";";
-    if (at_work_group_level() && target.memory->space != AddressSpace::Private)
-      line(single_writer_guard() + " " + statement);
-    else
-      line(statement);
+    assign(dest, resolve(src.view, {}));
     return;
   }
   Type element = src.type.element();
   sequential_loop(src.type.length(), false, "c", [&](ArithExpr i) {
     copy(Operand{index_view(src.view, i), element}, index_view(dest, i));
   });
+}
+
+void Emitter::assign(const View& dest, const Access& value) {
+  Access target = resolve(dest, {});
+  if (target.kind != Access::MemoryRead)
+    internal_error("a result is written through a view that is not memory");
+  if (!lanes_) {
+    std::string statement = lvalue(dest) + " = " + print(value) + ";";
+    if (at_work_group_level() && target.memory->space != AddressSpace::Private)
+      line(single_writer_guard() + " " + statement);
+    else
+      line(statement);
+    return;
+  }
+  if (!substitution_.empty())
+    target = substitute(target, substitution_);
+  const Memory& m = *target.memory;
+  std::string v = value_text(value, m.element);
+  if (vector_names_.count(m.name)) { // a private vector: one element per lane
+    if (mentions_variable(target.index, lane_var_))
+      throw VectorFallback("a lane writes another lane's private value");
+    bool declare = m.is_scalar_var && pending_declarations_.erase(m.name);
+    line(
+        cat(declare ? declared_type(m.element) + " " : "", printer_.access(target), " = ", v, ";"));
+    return;
+  }
+  auto base = contiguous_base(target.index, lane_var_, lanes_);
+  if (m.is_scalar_var || m.space == AddressSpace::Private || !base ||
+      prove_divisible(*base, lanes_) != Truth::Yes)
+    throw VectorFallback("the lanes' results are not contiguous and aligned");
+  line(cat("vstore", lanes_, "(", v, ", 0, ", address_of(printer_, m, *base), ");"));
 }
 
 void Emitter::write_map(const Node& f, const Operand& in, const View& dest, const Type& result) {
@@ -606,6 +648,8 @@ void Emitter::write_map(const Node& f, const Operand& in, const View& dest, cons
     sequential_loop(in.type.length(), false, "i", body);
     return;
   case MapKind::SeqUnroll:
+    if (write_vector_lanes(f, in, dest, result))
+      return;
     sequential_loop(in.type.length(), true, "i", body);
     return;
   }
@@ -615,7 +659,7 @@ void Emitter::write_map(const Node& f, const Operand& in, const View& dest, cons
 // current window in private memory and rotating it, so that each element is loaded once:
 //   win = x[0 .. n-2];  for i: win[n-1] = x[i+n-1]; out[i] = f(win); win[e] = win[e+1]
 bool Emitter::stream_windows(const Node& f, const Operand& in, const View& dest) {
-  if (in.view->kind != ViewKind::Slide || in.view->a != ArithExpr(1))
+  if (lanes_ || in.view->kind != ViewKind::Slide || in.view->a != ArithExpr(1))
     return false;
   const Type& window = in.type.element();
   const Type& element = window.element();
@@ -675,16 +719,19 @@ void Emitter::write_reduce(const Node& f, const Operand& in, const View& dest) {
   Access target = resolve(index_view(dest, 0), {});
   bool direct = target.memory->is_scalar_var; // accumulate straight into a private scalar
   std::string acc = direct ? target.memory->name : fresh("acc");
-  std::string init_text = print(resolve(init.view, {}));
-  if (direct)
-    line(lvalue(index_view(dest, 0)) + " = " + init_text + ";");
-  else
-    line(cat(scalar_c_type(init.type.scalar_kind()), " ", acc, " = ", init_text, ";"));
+  ScalarKind kind = init.type.scalar_kind();
+  if (direct) {
+    assign(index_view(dest, 0), resolve(init.view, {}));
+  } else {
+    line(cat(declared_type(kind), " ", acc, " = ", value_text(resolve(init.view, {}), kind), ";"));
+    if (lanes_)
+      vector_names_[acc] = kind;
+  }
   Type element = in.type.element();
   sequential_loop(in.type.length(), f.reduce_kind == ReduceKind::SeqUnroll, "j", [&](ArithExpr j) {
     Operand next = apply_value(f.children[0], {Operand{scalar_view(acc), init.type},
                                                Operand{index_view(in.view, j), element}});
-    line(acc + " = " + print(resolve(next.view, {})) + ";");
+    line(acc + " = " + value_text(resolve(next.view, {}), kind) + ";");
   });
   if (!direct)
     copy(Operand{scalar_view(acc), init.type}, index_view(dest, 0));
@@ -700,6 +747,118 @@ void Emitter::write_iterate(const Node& f, const Operand& in, const View& dest) 
   for (int64_t step = 0; step + 1 < k; ++step)
     cur = materialize(f.children[0], {cur}, result_type(f.children[0], {cur}), std::nullopt);
   apply_write(f.children[0], {cur}, dest);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lane mode (codegen/Vector.h): a MapSeqUnroll of N in {2, 4, 8, 16} whose lanes each produce
+// one scalar, landing at memory[base + k] in global or local memory with base a multiple of N,
+// is printed once for all lanes on N-vectors, its results stored with one vstoreN. When the
+// function needs something lane mode does not cover, the unrolled scalar code is printed instead.
+
+bool Emitter::write_vector_lanes(const Node& f, const Operand& in, const View& dest,
+                                 const Type& result) {
+  if (lanes_ || at_work_group_level())
+    return false;
+  auto n = in.type.length().as_constant();
+  const Type& element = result.element();
+  auto count = element.scalar_count().as_constant();
+  if (!n || !is_vector_lane_count(*n) || !count || *count != 1 ||
+      !is_vector_kind(element.innermost().scalar_kind()))
+    return false;
+  const std::string lane = "lane$"; // never printed: every access is resolved per lane
+  ArithExpr var = ArithExpr::var(lane, 0, *n - 1);
+  View lane_dest = index_view(dest, var);
+  Access target = resolve(lane_dest, Path(static_cast<std::size_t>(element.rank()), Step::at(0)));
+  if (target.kind != Access::MemoryRead || target.memory->is_scalar_var ||
+      target.memory->space == AddressSpace::Private)
+    return false;
+  if (!substitution_.empty())
+    target = substitute(target, substitution_);
+  auto base = contiguous_base(target.index, lane, static_cast<int>(*n));
+  if (!base || prove_divisible(*base, *n) != Truth::Yes)
+    return false;
+
+  // Everything lane mode may change, restored when it falls back to scalar code.
+  std::string saved_body = body_.str();
+  auto saved_indent = indent_;
+  auto saved_counters = counters_;
+  auto saved_pending = pending_declarations_;
+  auto saved_user_funs = user_funs_;
+  auto saved_user_fun_keys = user_fun_keys_;
+  auto saved_signatures = user_fun_signatures_;
+  auto saved_vector_funs = vector_funs_;
+  auto saved_printer = printer_;
+  auto saved_env = env_;
+  auto saved_fp64 = uses_fp64_;
+  auto saved_depths = std::array<int, 4>{glb_depth_, wrg_depth_, lcl_depth_, seq_depth_};
+  lanes_ = static_cast<int>(*n);
+  lane_var_ = lane;
+  try {
+    apply_write(f.children[0], {Operand{index_view(in.view, var), in.type.element()}}, lane_dest);
+    lanes_ = 0;
+    vector_names_.clear();
+    return true;
+  } catch (const VectorFallback&) {
+    lanes_ = 0;
+    vector_names_.clear();
+    body_.str("");
+    body_.clear();
+    body_ << saved_body;
+    indent_ = saved_indent;
+    counters_ = saved_counters;
+    pending_declarations_ = saved_pending;
+    user_funs_ = saved_user_funs;
+    user_fun_keys_ = saved_user_fun_keys;
+    user_fun_signatures_ = saved_signatures;
+    vector_funs_ = saved_vector_funs;
+    printer_ = saved_printer;
+    env_ = saved_env;
+    uses_fp64_ = saved_fp64;
+    glb_depth_ = saved_depths[0];
+    wrg_depth_ = saved_depths[1];
+    lcl_depth_ = saved_depths[2];
+    seq_depth_ = saved_depths[3];
+    return false;
+  }
+}
+
+LanePrinter Emitter::lane_printer() {
+  LanePrinter::Context c;
+  c.scalar = &printer_;
+  c.lane = lane_var_;
+  c.lanes = lanes_;
+  c.vector_names = &vector_names_;
+  c.signature = [this](const std::string& name) -> const UserFunSignature* {
+    auto it = user_fun_signatures_.find(name);
+    return it == user_fun_signatures_.end() ? nullptr : &it->second;
+  };
+  c.vector_function = [this](const std::string& name) { return vector_function(name); };
+  return LanePrinter(std::move(c));
+}
+
+std::string Emitter::value_text(const Access& value, ScalarKind kind) {
+  if (!lanes_)
+    return print(value);
+  return lane_printer().vector(substitution_.empty() ? value : substitute(value, substitution_),
+                               kind);
+}
+
+std::string Emitter::declared_type(ScalarKind kind) {
+  return lanes_ ? vector_type(kind, lanes_) : scalar_c_type(kind);
+}
+
+// The N-lane version of an emitted scalar user function, defined on first use: f_v4.
+std::string Emitter::vector_function(const std::string& scalar_name) {
+  std::string key = cat(scalar_name, "/", lanes_);
+  if (auto it = vector_funs_.find(key); it != vector_funs_.end())
+    return it->second;
+  std::string name = cat(scalar_name, "_v", lanes_);
+  while (user_funs_.count(name) || taken_names_.count(name))
+    name += "_";
+  user_funs_[name] =
+      vector_user_fun_definition(scalar_name, name, user_fun_signatures_.at(scalar_name), lanes_);
+  vector_funs_[key] = name;
+  return name;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -730,6 +889,8 @@ void Emitter::sequential_loop(const ArithExpr& n, bool unroll, const std::string
 
 void Emitter::parallel_loop(const Node& map, const ArithExpr& n,
                             const std::function<void(ArithExpr)>& body) {
+  if (lanes_)
+    throw VectorFallback("a parallel map inside a vectorised work-item");
   int d = map.dim;
   launch_.dims = std::max(launch_.dims, d + 1);
   switch (map.map_kind) {
@@ -976,8 +1137,14 @@ Kernel Emitter::run() {
   if (uses_fp64_)
     src << "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
   src << floor_helpers(printer_.uses_floor_div(), printer_.uses_floor_mod());
+  // A scalar function whose N-lane version computes on vectors directly may be unused.
+  std::string uses = body_.str();
   for (const auto& [name, def] : user_funs_)
-    src << def << "\n";
+    if (!user_fun_signatures_.count(name))
+      uses += def; // the N-lane versions
+  for (const auto& [name, def] : user_funs_)
+    if (!user_fun_signatures_.count(name) || calls(uses, name))
+      src << def << "\n";
   src << "\n__kernel void " << kernel.name << "(";
   for (std::size_t i = 0; i < kernel.params.size(); ++i) {
     const auto& p = kernel.params[i];

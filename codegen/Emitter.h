@@ -20,6 +20,7 @@
 
 #include "codegen/CExpr.h"
 #include "codegen/Kernel.h"
+#include "codegen/Vector.h"
 #include "codegen/View.h"
 #include "core/TypeCheck.h"
 
@@ -54,8 +55,17 @@ private:
   void write_iterate(const Node& f, const Operand& in, const View& dest);
   void write_user_fun(const Node& f, const std::vector<Operand>& args, const View& dest);
   void copy(const Operand& src, const View& dest);
+  // dest = value; in lane mode a vector store or a private vector assignment.
+  void assign(const View& dest, const Access& value);
   Operand materialize(const Expr& f, const std::vector<Operand>& args, const Type& result,
                       std::optional<AddressSpace> requested);
+
+  // ---- lane mode: N neighbouring results per work-item (codegen/Vector.h)
+  bool write_vector_lanes(const Node& f, const Operand& in, const View& dest, const Type& result);
+  std::string value_text(const Access& value, ScalarKind kind); // scalar or N-vector C text
+  std::string declared_type(ScalarKind kind);                   // float or floatN
+  std::string vector_function(const std::string& scalar_name);
+  LanePrinter lane_printer();
 
   // ---- loops
   struct Loop {
@@ -106,6 +116,11 @@ private:
   std::vector<Loop> glb_loops_;
   int glb_depth_ = 0, wrg_depth_ = 0, lcl_depth_ = 0, seq_depth_ = 0;
   bool uses_fp64_ = false;
+  std::map<std::string, UserFunSignature> user_fun_signatures_; // emitted name -> signature
+  std::map<std::string, std::string> vector_funs_;              // "name/N" -> its N-lane version
+  int lanes_ = 0;                                               // lane mode: N; 0 in scalar code
+  std::string lane_var_;                           // the lane index in index expressions
+  std::map<std::string, ScalarKind> vector_names_; // lane mode's private vectors
 };
 
 } // namespace tessera::codegen

@@ -1,0 +1,215 @@
+#include "codegen/Vector.h"
+
+#include "core/Error.h"
+
+namespace tessera::codegen {
+
+bool is_vector_lane_count(int64_t n) {
+  return n == 2 || n == 4 || n == 8 || n == 16;
+}
+
+bool is_vector_kind(ScalarKind k) {
+  return k != ScalarKind::Bool;
+}
+
+std::string vector_type(ScalarKind k, int lanes) {
+  if (!is_vector_kind(k))
+    throw VectorFallback("OpenCL C has no vectors of " + opencl_name(k));
+  return cat(opencl_name(k), lanes);
+}
+
+std::string lane_component(int lane) {
+  return cat(".s", "0123456789abcdef"[lane]);
+}
+
+std::optional<ArithExpr> contiguous_base(const ArithExpr& index, const std::string& lane,
+                                         int lanes) {
+  ArithExpr base = index.substitute({{lane, ArithExpr(0)}});
+  for (int k = 1; k < lanes; ++k) {
+    auto step = (index.substitute({{lane, ArithExpr(k)}}) - base).as_constant();
+    if (!step || *step != k)
+      return std::nullopt;
+  }
+  return base;
+}
+
+std::string address_of(CPrinter& printer, const Memory& memory, const ArithExpr& index) {
+  if (auto c = index.as_constant(); c && *c == 0)
+    return memory.name;
+  std::string i = printer.arith(index);
+  bool atomic = index.kind() == ArithKind::Var || (index.is_constant() && index.value() > 0);
+  return memory.name + " + " + (atomic ? i : "(" + i + ")");
+}
+
+namespace {
+
+// Only + - * / and negation over values of the floating kind `k`: the same on vectors.
+bool lane_wise(const ScalarExpr& e, const std::vector<ScalarKind>& kinds, ScalarKind k) {
+  switch (e.op()) {
+  case ScalarOp::Param:
+    return true;
+  case ScalarOp::Const:
+    return e.is_weak() || e.value().kind == k || !is_floating(e.value().kind);
+  case ScalarOp::Add:
+  case ScalarOp::Sub:
+  case ScalarOp::Mul:
+  case ScalarOp::Div:
+  case ScalarOp::Neg:
+    break;
+  default:
+    return false;
+  }
+  bool has_param = e.max_param_index() >= 0;
+  if (has_param && e.infer(kinds, "user function") != k)
+    return false;
+  for (const auto& a : e.args())
+    if (!lane_wise(a, kinds, k))
+      return false;
+  return true;
+}
+
+} // namespace
+
+std::string vector_user_fun_definition(const std::string& scalar_name,
+                                       const std::string& vector_name, const UserFunSignature& sig,
+                                       int lanes) {
+  std::vector<std::string> names;
+  std::string signature;
+  for (std::size_t i = 0; i < sig.params.size(); ++i) {
+    names.push_back(i < 26 ? std::string(1, static_cast<char>('a' + i)) : cat("p", i));
+    signature += cat(i ? ", " : "", vector_type(sig.params[i], lanes), " ", names.back());
+  }
+  std::string result = vector_type(sig.result, lanes);
+  bool direct = is_floating(sig.result) && !sig.params.empty();
+  for (auto k : sig.params)
+    direct &= k == sig.result;
+  direct = direct && lane_wise(sig.def.body, sig.params, sig.result);
+  std::string body;
+  if (direct) {
+    body = sig.def.body.to_c(names, sig.params);
+  } else {
+    body = cat("(", result, ")(");
+    for (int k = 0; k < lanes; ++k) {
+      body += cat(k ? ", " : "", scalar_name, "(");
+      for (std::size_t i = 0; i < names.size(); ++i)
+        body += cat(i ? ", " : "", names[i], lane_component(k));
+      body += ")";
+    }
+    body += ")";
+  }
+  return cat(result, " ", vector_name, "(", signature, ") { return ", body, "; }");
+}
+
+// ---------------------------------------------------------------------------------------------
+
+bool LanePrinter::mentions_lane(const ArithExpr& e) const {
+  for (const auto& v : e.variables())
+    if (v == c_.lane)
+      return true;
+  return false;
+}
+
+bool LanePrinter::is_vector_memory(const Access& a) const {
+  return a.memory && c_.vector_names->count(a.memory->name) > 0;
+}
+
+bool LanePrinter::lane_invariant(const Access& a) const {
+  switch (a.kind) {
+  case Access::MemoryRead:
+    return !is_vector_memory(a) && !mentions_lane(a.index);
+  case Access::Text:
+    return c_.vector_names->count(a.text) == 0;
+  case Access::Integer:
+    return !mentions_lane(a.index);
+  case Access::Call:
+    for (const auto& x : a.args)
+      if (!lane_invariant(x))
+        return false;
+    return true;
+  case Access::Guarded:
+    return !mentions_lane(a.condition) && lane_invariant(*a.inside);
+  }
+  return false;
+}
+
+Access LanePrinter::at_lane(const Access& access, int k) {
+  Access a = substitute(access, {{c_.lane, ArithExpr(k)}});
+  switch (a.kind) {
+  case Access::MemoryRead:
+    if (is_vector_memory(a)) // lane k's value of a private vector element is its component k
+      return Access::literal(c_.scalar->access(a) + lane_component(k));
+    return a;
+  case Access::Text:
+    if (c_.vector_names->count(a.text))
+      return Access::literal(a.text + lane_component(k));
+    return a;
+  case Access::Integer:
+    return a;
+  case Access::Call:
+    for (auto& x : a.args)
+      x = at_lane(x, k);
+    return a;
+  case Access::Guarded:
+    a.inside = std::make_shared<const Access>(at_lane(*a.inside, k));
+    return a;
+  }
+  return a;
+}
+
+std::string LanePrinter::converted(const std::string& text, ScalarKind from, ScalarKind to) {
+  return from == to ? text : cat("convert_", vector_type(to, c_.lanes), "(", text, ")");
+}
+
+std::string LanePrinter::gather(const Access& access, ScalarKind kind) {
+  std::string s = cat("(", vector_type(kind, c_.lanes), ")(");
+  for (int k = 0; k < c_.lanes; ++k)
+    s += cat(k ? ", " : "", c_.scalar->access(at_lane(access, k)));
+  return s + ")";
+}
+
+std::string LanePrinter::vector(const Access& a, ScalarKind kind) {
+  std::string type = vector_type(kind, c_.lanes);
+  if (lane_invariant(a))
+    return cat("(", type, ")(", c_.scalar->access(a), ")");
+  switch (a.kind) {
+  case Access::Text: // a vector variable
+    return converted(a.text, c_.vector_names->at(a.text), kind);
+  case Access::MemoryRead:
+    if (is_vector_memory(a))
+      return mentions_lane(a.index) ? gather(a, kind)
+                                    : converted(c_.scalar->access(a), a.memory->element, kind);
+    if (a.memory->element == kind)
+      if (auto base = contiguous_base(a.index, c_.lane, c_.lanes))
+        return cat("vload", c_.lanes, "(0, ", address_of(*c_.scalar, *a.memory, *base), ")");
+    return gather(a, kind);
+  case Access::Integer:
+    return gather(a, kind);
+  case Access::Call: {
+    const UserFunSignature* sig = c_.signature(a.text);
+    bool vectorizable = sig && sig->result == kind && sig->params.size() == a.args.size();
+    for (std::size_t i = 0; vectorizable && i < sig->params.size(); ++i)
+      vectorizable = is_vector_kind(sig->params[i]);
+    if (!vectorizable)
+      return gather(a, kind);
+    std::string s = c_.vector_function(a.text) + "(";
+    for (std::size_t i = 0; i < a.args.size(); ++i)
+      s += (i ? ", " : "") + vector(a.args[i], sig->params[i]);
+    return s + ")";
+  }
+  case Access::Guarded: {
+    if (auto c = a.condition.as_constant()) {
+      if (*c)
+        return vector(*a.inside, kind);
+      return cat("(", type, ")(", a.outside.to_string(), ")");
+    }
+    if (mentions_lane(a.condition))
+      return gather(a, kind);
+    c_.scalar->count_guard();
+    return cat("(", c_.scalar->arith(a.condition), " ? ", vector(*a.inside, kind), " : (", type,
+               ")(", a.outside.to_string(), "))");
+  }
+  }
+  internal_error("unknown access kind");
+}
+
+} // namespace tessera::codegen
