@@ -6,6 +6,15 @@
 //   map-seq      Map(f) -> MapSeq(f)
 //   map-seq-unroll Map(f) -> MapSeqUnroll(f)          constant length <= 16
 //   reduce-seq   Reduce(f, z) -> ReduceSeq(f, z), ReduceSeqUnroll(f, z) (constant length <= 16)
+//   vectorize-4  the program's Map nest -> MapGlb with 4 neighbouring results per work-item:
+//                  Map(...Map(f)...) $ x ->
+//                  MapGlb(d-1)(...MapGlb(1)(Join o MapGlb(0)(MapSeqUnroll(f)) o Split(4))...) $ x
+//                (the code generator reads and writes the 4 lanes with vload4/vstore4, see
+//                codegen/Vector.h)
+#include <functional>
+
+#include "core/Error.h"
+#include "core/Substitute.h"
 #include "rewrite/Pattern.h"
 #include "rewrite/rules/Rules.h"
 
@@ -69,6 +78,131 @@ RuleResult reduce_seq(const Expr& e, const RuleContext& ctx) {
   return out;
 }
 
+// ---- vectorize-4
+//
+// It rewrites the whole program (it fires at the program's root only): whether the innermost
+// computed dimension is contiguous in the output depends on what happens to the result after
+// it is computed. Join and Split keep the row-major order; Transpose and the like do not.
+// The innermost level of the nest is the Map whose elements are single scalars (f32, or [f32]_1
+// as a Reduce leaves it); its length must be a multiple of 4, which also makes the first of the
+// 4 results of every work-item a multiple of 4 in the output (aligned vector stores).
+
+constexpr int kLanes = 4;
+
+bool is_program(const Expr& e) {
+  if (e->kind != NodeKind::Lambda)
+    return false;
+  for (const auto& p : e->params())
+    if (!p->declared_type)
+      return false;
+  return true;
+}
+
+bool is_computing_map(const Expr& f) {
+  return is_high_level_map(f) && !is_layout_only(f->children[0]);
+}
+
+// Rearrangements of a result that keep its row-major order.
+bool keeps_order(const Expr& f) {
+  switch (f->kind) {
+  case NodeKind::Join:
+  case NodeKind::Split:
+    return true;
+  case NodeKind::Map:
+    return f->map_kind == MapKind::Map && keeps_order(f->children[0]);
+  default:
+    return false;
+  }
+}
+
+// The Map of the next level inside `map`'s function: Map(Map(g)) or Map(p => Map(g) $ a(p)).
+Expr inner_map(const Expr& map) {
+  const Expr& g = map->children[0];
+  if (is_computing_map(g))
+    return g;
+  if (g->kind == NodeKind::Lambda && g->params().size() == 1 && is_computing_map_call(g->body()))
+    return g->body()->callee();
+  return {};
+}
+
+// Levels from `map` (whose result has type `result`) down to the Map of single scalars; 0 and
+// the reason when the nest does not get there.
+int nest_depth(const Expr& map, const Type& result, std::string& why) {
+  const Type& element = result.element();
+  auto count =
+      element.innermost().is_scalar() ? element.scalar_count().as_constant() : std::nullopt;
+  if (count && *count == 1)
+    return 1;
+  Expr inner = inner_map(map);
+  if (!inner || !element.is_array()) {
+    why = cat("the innermost computed elements have type ", element,
+              " and are not computed by a nested Map: 4 neighbouring results would not be "
+              "contiguous in memory");
+    return 0;
+  }
+  int depth = nest_depth(inner, element, why);
+  return depth ? depth + 1 : 0;
+}
+
+// `map` applied to `arg` at `level` (0: outermost) of `total`, lowered.
+Expr lower_level(const Expr& map, const Expr& arg, int level, int total) {
+  if (level + 1 == total) {
+    Expr lanes = make_map(MapKind::Glb, 0, make_map(MapKind::SeqUnroll, 0, map->children[0]));
+    return call1(make_join(), call1(lanes, call1(make_split(kLanes), arg)));
+  }
+  const Expr& g = map->children[0];
+  Expr p, inner, inner_arg;
+  if (g->kind == NodeKind::Lambda) {
+    p = g->params()[0];
+    inner = g->body()->callee();
+    inner_arg = arg0(g->body());
+  } else {
+    p = make_param();
+    inner = g;
+    inner_arg = p;
+  }
+  Expr body = lower_level(inner, inner_arg, level + 1, total);
+  return call1(make_map(MapKind::Glb, total - 1 - level, make_lambda({p}, body)), arg);
+}
+
+RuleResult vectorize_4(const Expr& e, const RuleContext& ctx) {
+  if (!is_program(e))
+    return RuleResult::none("");
+  // The computing call under the rearrangements of the result.
+  Expr compute = e->body();
+  while (compute->kind == NodeKind::Call && compute->children.size() == 2 &&
+         is_layout_only(compute->callee())) {
+    if (!keeps_order(compute->callee()))
+      return RuleResult::none(cat(kind_name(compute->callee()->kind),
+                                  " rearranges the result: its innermost computed dimension is "
+                                  "not contiguous in memory"));
+    compute = arg0(compute);
+  }
+  if (!is_computing_map_call(compute))
+    return RuleResult::none("the program's result is not computed by a Map");
+  const Type& result = ctx.type_of(compute);
+  if (!result.innermost().is_scalar() || result.innermost().scalar_kind() == ScalarKind::Bool)
+    return RuleResult::none(cat("the result has type ", result,
+                                ": only f32, f64, i32 and u8 have OpenCL vector types"));
+  std::string why;
+  int depth = nest_depth(compute->callee(), result, why);
+  if (depth == 0)
+    return RuleResult::none(why);
+  if (depth > 3)
+    return RuleResult::none(cat(depth, " nested Maps: MapGlb has 3 dimensions"));
+  Type level = result;
+  for (int i = 1; i < depth; ++i)
+    level = level.element();
+  if (prove_divisible(level.length(), kLanes) != Truth::Yes)
+    return RuleResult::none(
+        cat("the innermost length ", level.length().to_string(), " is not a multiple of ", kLanes));
+  Expr lowered = lower_level(compute->callee(), arg0(compute), 0, depth);
+  std::function<Expr(const Expr&)> rebuild = [&](const Expr& x) -> Expr {
+    return x.same_as(compute) ? lowered : call1(x->callee(), rebuild(arg0(x)));
+  };
+  return {{{make_lambda(e->params(), rebuild(e->body())), {{"lanes", kLanes}}}}, ""};
+}
+
 } // namespace
 
 std::vector<Rule> lowering_rules() {
@@ -78,6 +212,10 @@ std::vector<Rule> lowering_rules() {
       {"map-seq", "Map(f) -> MapSeq(f)", map_seq},
       {"map-seq-unroll", "Map(f) -> MapSeqUnroll(f) for a small constant length", map_seq_unroll},
       {"reduce-seq", "Reduce(f, z) -> ReduceSeq(f, z) | ReduceSeqUnroll(f, z)", reduce_seq},
+      {"vectorize-4",
+       "Map(...Map(f)...) -> MapGlb(d-1)(...(Join o MapGlb(0)(MapSeqUnroll(f)) o Split(4))) on "
+       "the program's result: 4 neighbouring results per work-item, vload4/vstore4",
+       vectorize_4},
   };
 }
 
