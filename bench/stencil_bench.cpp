@@ -6,6 +6,9 @@
 //   ...
 //
 // GB/s counts the bytes one sweep must move: every input read once and the output written once.
+// With --steps 2,3,4 it also measures overlapped temporal tiling: k steps fused into one kernel
+// against k sweeps of the best single-sweep kernel, with the effective bandwidth k * bytes of a
+// sweep / time (above the copy bandwidth when fusing saves more traffic than it recomputes).
 // Every variant's output is compared with the plain lowering's (itself compared with the
 // hand-written kernel where there is one); a mismatch is reported, never timed as a success.
 #include <algorithm>
@@ -29,8 +32,10 @@
 #include "explore/runtime/Launch.h"
 #include "explore/runtime/Session.h"
 #include "explore/runtime/Timing.h"
+#include "rewrite/Lower.h"
 #include "rewrite/Variants.h"
 #include "stencils/Catalog.h"
+#include "stencils/Iterated.h"
 
 using namespace tessera;
 
@@ -123,9 +128,111 @@ std::string history_text(const rewrite::Variant& v) {
   return s.empty() ? "plain" : s;
 }
 
+// k steps fused by temporal tiling against k sweeps of the best single-sweep kernel. The
+// reference is the plain single-sweep kernel applied k times (itself checked above).
+nlohmann::json bench_temporal(runtime::Session& session, double copy_gbps, const std::string& name,
+                              const std::vector<int64_t>& extents,
+                              const std::vector<int64_t>& tiles, int k, const std::vector<float>& x,
+                              const std::vector<float>& one_sweep, double best_single_ms) {
+  std::vector<ArithExpr> ext(extents.begin(), extents.end());
+  double bytes = 2.0 * 4.0 * static_cast<double>(x.size());
+  std::map<std::string, int64_t> sizes;
+  auto plain =
+      codegen::generate_kernel(rewrite::lower_default(stencils::find_stencil(name).build(ext)));
+  std::vector<float> reference = one_sweep;
+  for (int s = 1; s < k; ++s)
+    reference = explore::execute_flat(session, plain, {&reference}, sizes, {0, 1}).output;
+  double sweeps_ms = k * best_single_ms;
+  std::printf("  -- %d steps: %d sweeps of the best single-sweep kernel %.3f ms = %.1f GB/s "
+              "effective (%.1f%% of copy)\n",
+              k, k, sweeps_ms, k * bytes / (sweeps_ms * 1e6),
+              100 * k * bytes / (sweeps_ms * 1e6) / copy_gbps);
+  nlohmann::json out = {{"steps", k}, {"sweeps_ms", sweeps_ms}};
+  rewrite::EnumerateOptions options;
+  options.depth = 1;
+  options.tile_sizes = tiles;
+  options.temporal_steps = {k};
+  auto variants = rewrite::lowered_variants(stencils::iterated_stencil(name, ext, k), options);
+  runtime::TimingOptions timing{2, 7};
+  double best_ms = 1e30;
+  std::string best_label;
+  // Work-groups are tried with a few explicit sizes too (MapLcl then loops over its extent,
+  // which may exceed the device's work-group limit).
+  const std::vector<std::array<int64_t, 3>> local_sizes =
+      extents.size() == 3
+          ? std::vector<std::array<int64_t, 3>>{{32, 4, 2}, {16, 8, 4}, {32, 8, 1}}
+          : std::vector<std::array<int64_t, 3>>{{32, 8, 1}, {32, 4, 1}, {64, 4, 1}, {16, 16, 1}};
+  for (std::size_t i = 0; i < variants.variants.size(); ++i) {
+    const auto& v = variants.variants[i];
+    bool fused = false;
+    for (const auto& step : v.history)
+      fused |= step.rule == "temporal-tiling";
+    if (!fused)
+      continue;
+    auto first = codegen::generate_kernel(v.program);
+    bool tunable = first.launch.dims > 0;
+    for (std::size_t l = 0; l <= (tunable ? local_sizes.size() : 0); ++l) {
+      codegen::CodegenOptions co;
+      std::string label = cat("v", i, " ", history_text(v));
+      if (l > 0) {
+        co.local_size = local_sizes[l - 1];
+        for (int d = first.launch.dims; d < 3; ++d)
+          co.local_size[d] = 0;
+        if (first.launch.dims == 1)
+          co.local_size[1] = 0;
+        label += cat(" [local ", co.local_size[0], "x", co.local_size[1], "]");
+      }
+      Measurement m{label, print(v.program)};
+      try {
+        auto kernel = codegen::generate_kernel(v.program, co);
+        auto run = explore::execute_flat(session, kernel, {&x}, sizes, {0, 1});
+        bool slow = run.timing.median_ms > 2 * sweeps_ms;
+        if (!slow)
+          run = explore::execute_flat(session, kernel, {&x}, sizes, timing);
+        m.ms = run.timing.median_ms;
+        if (slow)
+          m.label += " (one launch: slow)";
+        double err = max_error(run.output, reference);
+        if (err > 1e-4) {
+          m.ok = false;
+          m.error = cat("max relative difference ", err, " from ", k, " single sweeps");
+        }
+      } catch (const Error& e) {
+        m.ok = false;
+        m.error = e.what();
+      }
+      m.gbps = m.ok ? k * bytes / (m.ms * 1e6) : 0;
+      m.fraction = m.gbps / copy_gbps;
+      std::printf("  %-78s %9.3f ms %8.1f GB/s eff. %6.1f%% of copy%s\n",
+                  m.label.substr(0, 78).c_str(), m.ms, m.gbps, 100 * m.fraction,
+                  m.ok ? "" : ("  FAILED: " + m.error).c_str());
+      out["measurements"].push_back({{"label", m.label},
+                                     {"program", m.program},
+                                     {"ms", m.ms},
+                                     {"effective_gbps", m.gbps},
+                                     {"fraction_of_copy", m.fraction},
+                                     {"ok", m.ok},
+                                     {"error", m.error}});
+      if (m.ok && m.ms < best_ms) {
+        best_ms = m.ms;
+        best_label = m.label;
+      }
+    }
+  }
+  if (best_ms < 1e30)
+    std::printf("  best fused (%d steps): %s\n  %.3f ms, %.1f GB/s effective = %.1f%% of copy; "
+                "%.2fx faster than %d sweeps\n",
+                k, best_label.c_str(), best_ms, k * bytes / (best_ms * 1e6),
+                100 * k * bytes / (best_ms * 1e6) / copy_gbps, sweeps_ms / best_ms, k);
+  out["best_ms"] = best_ms;
+  out["best"] = best_label;
+  out["speedup_over_sweeps"] = best_ms < 1e30 ? sweeps_ms / best_ms : 0;
+  return out;
+}
+
 nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, const std::string& name,
-                             const std::vector<int64_t>& extents,
-                             const std::vector<int64_t>& tiles) {
+                             const std::vector<int64_t>& extents, const std::vector<int64_t>& tiles,
+                             const std::vector<int>& steps) {
   const auto& info = stencils::find_stencil(name);
   std::vector<ArithExpr> ext(extents.begin(), extents.end());
   Expr program = info.build(ext);
@@ -276,6 +383,9 @@ nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, const 
   out["baseline_ms"] = baseline_ms;
   out["best_ms"] = best_ms;
   out["best"] = best_label;
+  for (int k : steps)
+    out["temporal"].push_back(
+        bench_temporal(session, copy_gbps, name, extents, tiles, k, x, baseline_out, best_ms));
   return out;
 }
 
@@ -284,6 +394,7 @@ nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, const 
 int main(int argc, char** argv) try {
   std::string device, json_path;
   std::vector<int64_t> tiles{8, 16, 32, 64};
+  std::vector<int> steps;
   std::vector<std::pair<std::string, std::vector<int64_t>>> runs;
   for (int a = 1; a < argc; ++a) {
     std::string arg = argv[a];
@@ -295,11 +406,15 @@ int main(int argc, char** argv) try {
       tiles.clear();
       for (auto t : parse_extents(std::string(argv[++a]) + ""))
         tiles.push_back(t);
+    } else if (arg == "--steps" && a + 1 < argc) {
+      for (auto k : parse_extents(argv[++a]))
+        steps.push_back(static_cast<int>(k));
     } else if (arg.find('=') != std::string::npos)
       runs.push_back({arg.substr(0, arg.find('=')), parse_extents(arg.substr(arg.find('=') + 1))});
     else
       user_error(
-          "usage: stencil_bench [--device SPEC] [--json FILE] [--tiles AxBx..] NAME=AxB ...");
+          "usage: stencil_bench [--device SPEC] [--json FILE] [--tiles AxBx..] [--steps 2x3x4] "
+          "NAME=AxB ...");
   }
   if (runs.empty())
     runs = {{"j2d5pt", {1024, 1024}}, {"j3d7pt", {128, 128, 128}}};
@@ -310,7 +425,8 @@ int main(int argc, char** argv) try {
   nlohmann::json report = {{"device", session.device().description()},
                            {"copy_gbps", copy.gb_per_s}};
   for (const auto& [name, extents] : runs)
-    report["stencils"].push_back(bench_stencil(session, copy.gb_per_s, name, extents, tiles));
+    report["stencils"].push_back(
+        bench_stencil(session, copy.gb_per_s, name, extents, tiles, steps));
   if (!json_path.empty())
     std::ofstream(json_path) << report.dump(2) << "\n";
   return 0;

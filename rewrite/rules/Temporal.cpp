@@ -176,17 +176,29 @@ Expr apply_step(const Step& s, const Expr& arg, const Expr& flags) {
   return call1(map_nest(s.d, make_lambda({q}, selected)), zip_nd_expr(s.d, {arg, flags}));
 }
 
-// The fused form of k steps (s is the outermost; x the grid the first step reads).
-Expr fuse(const Step& s, const Expr& x, const Expr& first_windows, int k, int64_t T,
-          const std::vector<ArithExpr>& N) {
+// Overlapping tiles of T[l] + 2*halo elements with step T[l] in each level l.
+Expr tiles_with_halo(int d, const std::vector<int64_t>& T, const ArithExpr& halo, const Expr& x) {
+  return windows_nd_expr(
+      d,
+      [&](int l) {
+        int64_t t = T[static_cast<std::size_t>(l)];
+        return make_slide(t + 2 * halo, t);
+      },
+      x);
+}
+
+// The fused form of k steps (s is the outermost; x the grid the first step reads), with tiles
+// of T[l] results in dimension l.
+Expr fuse(const Step& s, const Expr& x, const Expr& first_windows, int k,
+          const std::vector<int64_t>& T, const std::vector<ArithExpr>& N) {
   const int d = s.d;
   const ArithExpr& r = s.r;
   std::vector<ArithExpr> tiles;
-  for (const auto& n : N)
-    tiles.push_back(n / T);
+  for (std::size_t l = 0; l < N.size(); ++l)
+    tiles.push_back(N[l] / T[l]);
   // Tiles of the constant inputs for layer j (0-based: layer j has halo (k-1-j)r).
   auto const_tiles = [&](const Expr& c, const ArithExpr& halo, Boundary b) {
-    return slide_nd_expr(d, T + 2 * halo, T, pad_nd_expr(d, halo, halo, b, c));
+    return tiles_with_halo(d, T, halo, pad_nd_expr(d, halo, halo, b, c));
   };
   std::vector<Expr> outer; // zipped per tile: the tile, constant tiles, flag tiles, indices
   Expr per_tile;
@@ -199,7 +211,7 @@ Expr fuse(const Step& s, const Expr& x, const Expr& first_windows, int k, int64_
 
   if (s.boundary.kind == Boundary::Wrap) {
     ArithExpr halo = k * r;
-    outer.push_back(slide_nd_expr(d, T + 2 * halo, T, pad_nd_expr(d, halo, halo, s.boundary, x)));
+    outer.push_back(tiles_with_halo(d, T, halo, pad_nd_expr(d, halo, halo, s.boundary, x)));
     for (int j = 0; j < k; ++j)
       for (const auto& c : s.consts)
         outer.push_back(const_tiles(c, (k - 1 - j) * r, s.boundary));
@@ -220,8 +232,7 @@ Expr fuse(const Step& s, const Expr& x, const Expr& first_windows, int k, int64_
     const bool constant = s.boundary.kind == Boundary::Constant;
     Boundary positions = constant ? Boundary::clamp() : s.boundary;
     ArithExpr h1 = (k - 1) * r;
-    outer.push_back(
-        slide_nd_expr(d, T + 2 * h1, T, pad_nd_expr(d, h1, h1, positions, first_windows)));
+    outer.push_back(tiles_with_halo(d, T, h1, pad_nd_expr(d, h1, h1, positions, first_windows)));
     std::vector<std::vector<std::size_t>> const_index(k); // layer -> components
     for (int j = 1; j < k; ++j)
       for (const auto& c : s.consts) {
@@ -233,8 +244,8 @@ Expr fuse(const Step& s, const Expr& x, const Expr& first_windows, int k, int64_
       for (int j = 0; j + 1 < k; ++j) {
         flag_index[j] = outer.size();
         ArithExpr halo = (k - 1 - j) * r;
-        outer.push_back(slide_nd_expr(
-            d, T + 2 * halo, T,
+        outer.push_back(tiles_with_halo(
+            d, T, halo,
             pad_nd_expr(d, halo, halo, Boundary::constant(ScalarValue::make(ScalarKind::I32, 0)),
                         ones_grid(N))));
       }
@@ -251,8 +262,8 @@ Expr fuse(const Step& s, const Expr& x, const Expr& first_windows, int k, int64_
           d,
           [&](int level) {
             Expr a = make_param();
-            Expr slide =
-                make_tile_slide(s.n, r, N[static_cast<std::size_t>(level)], T, halo, positions);
+            auto l = static_cast<std::size_t>(level);
+            Expr slide = make_tile_slide(s.n, r, N[l], T[l], halo, positions);
             return make_lambda({a}, make_call(slide, {a, tile_index[level]}));
           },
           layer);
@@ -294,22 +305,33 @@ RuleResult temporal_tiling(const Expr& e, const RuleContext& ctx) {
     if (k < 2 || k > static_cast<int64_t>(chain.size()))
       continue;
     const Step& first = chain[static_cast<std::size_t>(k - 1)];
-    for (int64_t T : ctx.tile_sizes) {
-      bool fits = true;
-      for (const auto& n : N) {
-        fits = fits && prove_divisible(n, T) == Truth::Yes && prove_lt(T, n) == Truth::Yes;
-        if (top->boundary.kind == Boundary::Wrap || top->boundary.kind == Boundary::Mirror)
-          fits = fits && prove_le(k * top->r, n) == Truth::Yes;
+    // Square tiles T^d, and in 2-D/3-D tiles 4x wider in the innermost (contiguous)
+    // dimension, whose rows make longer coalesced reads.
+    for (int64_t T : ctx.tile_sizes)
+      for (int64_t widen : {int64_t{1}, int64_t{4}}) {
+        if (widen > 1 && d == 1)
+          continue;
+        std::vector<int64_t> tile(static_cast<std::size_t>(d), T);
+        tile.back() = T * widen;
+        bool fits = true;
+        for (std::size_t l = 0; l < N.size(); ++l) {
+          fits = fits && prove_divisible(N[l], tile[l]) == Truth::Yes &&
+                 prove_lt(tile[l], N[l]) == Truth::Yes;
+          if (top->boundary.kind == Boundary::Wrap || top->boundary.kind == Boundary::Mirror)
+            fits = fits && prove_le(k * top->r, N[l]) == Truth::Yes;
+        }
+        // TileSlide reads the boundary's source positions inside the tile: T >= (k-1)r.
+        fits = fits && prove_le((k - 1) * top->r, T) == Truth::Yes;
+        if (!fits) {
+          why = "no candidate tile divides the grid and covers the halo of the fused steps";
+          continue;
+        }
+        Expr fused = fuse(*top, first.input, first.windows, static_cast<int>(k), tile, N);
+        Params params{{"dims", d}, {"steps", k}, {"tile", T}};
+        if (widen > 1)
+          params["tile_inner"] = T * widen;
+        result.alternatives.push_back({fused, params});
       }
-      // TileSlide reads the boundary's source positions inside the tile: T >= (k-1)r.
-      fits = fits && prove_le((k - 1) * top->r, T) == Truth::Yes;
-      if (!fits) {
-        why = "no candidate tile divides the grid and covers the halo of the fused steps";
-        continue;
-      }
-      Expr fused = fuse(*top, first.input, first.windows, static_cast<int>(k), T, N);
-      result.alternatives.push_back({fused, {{"dims", d}, {"steps", k}, {"tile", T}}});
-    }
   }
   if (result.alternatives.empty())
     result.why_not = why.empty() ? "no candidate number of steps" : why;
