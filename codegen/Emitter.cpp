@@ -171,6 +171,34 @@ bool is_reserved(const std::string& name) {
   if (name.size() > 1 && std::string("ijclrv").find(name[0]) != std::string::npos &&
       name.find_first_not_of("0123456789", 1) == std::string::npos)
     return true;
+  // Families of OpenCL C built-ins and the macros of its headers (M_PI, INFINITY, FLT_MAX, ...).
+  for (const char* prefix :
+       {"as_",     "convert_", "native_",     "half_",      "vload", "vstore",     "async_",
+        "atomic_", "atom_",    "work_group_", "sub_group_", "get_",  "read_image", "write_image",
+        "M_",      "FLT_",     "DBL_",        "HALF_",      "CL_",   "CLK_",       "CHAR_",
+        "SCHAR_",  "UCHAR_",   "SHRT_",       "USHRT_",     "INT_",  "UINT_",      "LONG_",
+        "ULONG_",  "FP_",      "HUGE_VAL"})
+    if (name.rfind(prefix, 0) == 0)
+      return true;
+  static const std::set<std::string> more = {
+      "main",      "printf",   "degrees",   "radians",  "MAXFLOAT",  "INFINITY",
+      "NAN",       "uint",     "char",      "short",    "ushort",    "ulong",
+      "quad",      "vec_step", "shuffle",   "shuffle2", "mad24",     "mul24",
+      "popcount",  "clz",      "rotate",    "hadd",     "rhadd",     "mad_hi",
+      "mad_sat",   "add_sat",  "sub_sat",   "abs_diff", "upsample",  "smoothstep",
+      "fract",     "frexp",    "ldexp",     "lgamma",   "modf",      "nan",
+      "nextafter", "remquo",   "sincos",    "tgamma",   "ilogb",     "logb",
+      "copysign",  "fdim",     "asinh",     "acosh",    "atanh",     "erf",
+      "erfc",      "maxmag",   "minmag",    "isfinite", "isnormal",  "signbit",
+      "isequal",   "isless",   "isgreater", "prefetch", "mem_fence", "wait_group_events"};
+  if (more.count(name))
+    return true;
+  // Vector types: int2, float4, double16, ...
+  for (const char* scalar : {"bool", "char", "uchar", "short", "ushort", "int", "uint", "long",
+                             "ulong", "half", "float", "double"})
+    for (const char* width : {"2", "3", "4", "8", "16"})
+      if (name == std::string(scalar) + width)
+        return true;
   return reserved.count(name) > 0 || name.rfind("__", 0) == 0;
 }
 
