@@ -1165,13 +1165,21 @@ Kernel Emitter::run() {
   if (uses_fp64_)
     src << "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
   src << floor_helpers(printer_.uses_floor_div(), printer_.uses_floor_mod());
-  // A scalar function whose N-lane version computes on vectors directly may be unused.
+  // The functions the kernel calls, directly or through the N-lane versions (a scalar function
+  // whose N-lane version computes on vectors directly may be unused).
+  std::set<std::string> used;
   std::string uses = body_.str();
+  for (bool more = true; more;) {
+    more = false;
+    for (const auto& [name, def] : user_funs_)
+      if (!used.count(name) && calls(uses, name)) {
+        used.insert(name);
+        uses += def;
+        more = true;
+      }
+  }
   for (const auto& [name, def] : user_funs_)
-    if (!user_fun_signatures_.count(name))
-      uses += def; // the N-lane versions
-  for (const auto& [name, def] : user_funs_)
-    if (!user_fun_signatures_.count(name) || calls(uses, name))
+    if (used.count(name))
       src << def << "\n";
   src << "\n__kernel void " << kernel.name << "(";
   for (std::size_t i = 0; i < kernel.params.size(); ++i) {
