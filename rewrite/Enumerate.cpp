@@ -1,62 +1,102 @@
 #include "rewrite/Enumerate.h"
 
+#include <algorithm>
 #include <chrono>
-#include <unordered_map>
+#include <random>
 
 #include "core/Error.h"
 #include "rewrite/Normalize.h"
 
 namespace tessera::rewrite {
 
-std::string EnumerationStats::summary() const {
-  std::string s = cat(variants, " variants (depth ", depth_reached, ", ", rewrites, " rewrites, ",
-                      duplicates, " duplicates");
-  if (ill_typed)
-    s += cat(", ", ill_typed, " ill-typed");
-  s += cat(") in ", seconds, " s");
+std::string EnumerationStats::cuts() const {
+  std::vector<std::string> parts;
   if (hit_limit)
-    s += "; stopped at the variant limit";
+    parts.push_back(cat("stopped at the variant limit during depth ", depth_reached));
+  if (hit_deadline)
+    parts.push_back(cat("stopped at the deadline during depth ", depth_reached));
+  if (not_expanded)
+    parts.push_back(cat("frontier sampled: ", not_expanded, " variants not rewritten further"));
+  if (exhausted)
+    parts.push_back(cat("no new variants past depth ", depth_reached - 1));
+  std::string s;
+  for (const auto& p : parts)
+    s += (s.empty() ? "" : "; ") + p;
   return s;
 }
 
-namespace {
-
-// Distinct programs by structural hash, with structural equality on collisions.
-class Seen {
-public:
-  bool insert(const Expr& e) {
-    auto& bucket = table_[structural_hash(e)];
-    for (const auto& other : bucket)
-      if (structurally_equal(other, e))
-        return false;
-    bucket.push_back(e);
-    return true;
+std::string EnumerationStats::summary() const {
+  std::string s = cat(variants, " variants (depth ", depth_reached);
+  if (depth_requested)
+    s += cat(" of ", depth_requested);
+  if (!per_depth.empty()) {
+    s += ": ";
+    for (std::size_t d = 0; d < per_depth.size(); ++d)
+      s += cat(d ? " + " : "", per_depth[d]);
   }
+  s += cat(", ", rewrites, " rewrites, ", duplicates, " duplicates");
+  if (ill_typed)
+    s += cat(", ", ill_typed, " ill-typed");
+  s += cat(") in ", seconds, " s");
+  if (std::string c = cuts(); !c.empty())
+    s += "; " + c;
+  return s;
+}
 
-private:
-  std::unordered_map<std::size_t, std::vector<Expr>> table_;
-};
+bool ProgramSet::contains(const Expr& e, std::size_t hash) const {
+  auto it = table_.find(hash);
+  if (it == table_.end())
+    return false;
+  for (const auto& other : it->second)
+    if (structurally_equal(other, e))
+      return true;
+  return false;
+}
 
-} // namespace
+bool ProgramSet::insert(const Expr& e, std::size_t hash) {
+  auto& bucket = table_[hash];
+  for (const auto& other : bucket)
+    if (structurally_equal(other, e))
+      return false;
+  bucket.push_back(e);
+  ++size_;
+  return true;
+}
 
 Enumeration enumerate(const Expr& program, const std::vector<Rule>& rules,
                       const EnumerateOptions& options) {
   auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  auto out_of_time = [&] {
+    return options.deadline_seconds > 0 && elapsed() > options.deadline_seconds;
+  };
   Enumeration out;
-  Seen seen;
+  EnumerationStats& stats = out.stats;
+  stats.depth_requested = options.depth;
+  ProgramSet seen;
   Expr start_program = beta_normalize(program);
   seen.insert(start_program);
   out.variants.push_back({start_program, {}});
+  stats.per_depth.push_back(1);
   std::vector<std::size_t> frontier{0};
   RuleContext base;
   base.tile_sizes = options.tile_sizes;
   base.coarsening = options.coarsening;
   base.temporal_steps = options.temporal_steps;
+  auto stopped = [&] { return stats.hit_limit || stats.hit_deadline; };
 
-  for (int depth = 1; depth <= options.depth && !frontier.empty() && !out.stats.hit_limit;
-       ++depth) {
+  for (int depth = 1; depth <= options.depth && !frontier.empty() && !stopped(); ++depth) {
     std::vector<std::size_t> next;
+    stats.depth_reached = depth;
     for (std::size_t index : frontier) {
+      if (stopped())
+        break;
+      if (out_of_time()) {
+        stats.hit_deadline = true;
+        break;
+      }
       // Copy: variants grows while we iterate.
       Variant parent = out.variants[index];
       TypeChecker types;
@@ -64,48 +104,62 @@ Enumeration enumerate(const Expr& program, const std::vector<Rule>& rules,
       RuleContext ctx = base;
       ctx.types = &types;
       for_each_node(parent.program, [&](const Expr& node, const Position& at, bool inside) {
-        if (out.stats.hit_limit)
+        if (stopped())
           return;
         ctx.inside_function = inside;
         for (const auto& rule : rules) {
           RuleResult r = rule.apply(node, ctx);
           if (r.alternatives.empty()) {
             if (!r.why_not.empty())
-              ++out.stats.not_applicable[rule.name + ": " + r.why_not];
+              ++stats.not_applicable[rule.name + ": " + r.why_not];
             continue;
           }
           for (const auto& alt : r.alternatives) {
-            ++out.stats.rewrites;
+            ++stats.rewrites;
             Expr candidate = replace_at(parent.program, at, alt.replacement);
+            // Duplicates first: only new programs need the (costlier) type check.
+            std::size_t hash = structural_hash(candidate);
+            if (seen.contains(candidate, hash)) {
+              ++stats.duplicates;
+              continue;
+            }
             try {
               TypeChecker check;
               check.apply(candidate, input_types(candidate));
             } catch (const Error&) {
-              ++out.stats.ill_typed;
+              ++stats.ill_typed;
               continue;
             }
-            if (!seen.insert(candidate)) {
-              ++out.stats.duplicates;
-              continue;
-            }
+            seen.insert(candidate, hash);
             Variant child{candidate, parent.history};
             child.history.push_back({rule.name, at, alt.params});
             out.variants.push_back(std::move(child));
             next.push_back(out.variants.size() - 1);
             if (out.variants.size() >= options.limit) {
-              out.stats.hit_limit = true;
+              stats.hit_limit = true;
               return;
             }
           }
         }
+        if (out_of_time())
+          stats.hit_deadline = true;
       });
     }
-    out.stats.depth_reached = depth;
+    stats.per_depth.push_back(next.size());
+    if (next.empty() && !stopped())
+      stats.exhausted = true;
+    if (options.frontier_limit && next.size() > options.frontier_limit && depth < options.depth &&
+        !stopped()) {
+      std::mt19937 rng(options.seed + static_cast<uint32_t>(depth));
+      std::shuffle(next.begin(), next.end(), rng);
+      stats.not_expanded += next.size() - options.frontier_limit;
+      next.resize(options.frontier_limit);
+      std::sort(next.begin(), next.end());
+    }
     frontier = std::move(next);
   }
-  out.stats.variants = out.variants.size();
-  out.stats.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats.variants = out.variants.size();
+  stats.seconds = elapsed();
   return out;
 }
 

@@ -1,10 +1,18 @@
 // The variant enumerator: applies rules breadth-first at every position up to a depth,
 // removes duplicates by structural hash, and reports what it found and why branches were cut.
+//
+// Branches are cut by: the depth; the variant limit (enumeration stops when `limit` distinct
+// variants are found); the deadline (it stops when `deadline_seconds` have passed); the frontier
+// limit (of the variants found at one depth, only a seeded sample of `frontier_limit` is
+// rewritten further; the others stay in the result); duplicates (a result seen before is not
+// rewritten again); and rules that do not apply (counted per rule and reason). The statistics
+// say which of these happened, and how many variants each depth added.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "rewrite/Rule.h"
@@ -17,6 +25,14 @@ struct EnumerateOptions {
   std::vector<int64_t> tile_sizes{4, 8, 16, 32, 64};
   std::vector<int64_t> coarsening{2, 4};
   std::vector<int64_t> temporal_steps{2, 3, 4};
+  // Stop after this many seconds (0: no deadline). lowered_variants counts its lowering too.
+  double deadline_seconds = 0;
+  // Rewrite at most this many of the variants found at each depth further, a sample drawn with
+  // `seed` (0: all of them). Reaches deep variants of spaces too big to enumerate completely.
+  std::size_t frontier_limit = 0;
+  uint32_t seed = 1;
+  // Threads with which lowered_variants generates the candidates' kernels (0: one per core).
+  int threads = 1;
 };
 
 struct EnumerationStats {
@@ -25,10 +41,20 @@ struct EnumerationStats {
   std::size_t duplicates = 0; // results already seen
   std::size_t ill_typed = 0;  // results rejected by the type checker (a rule bug if > 0)
   bool hit_limit = false;
-  int depth_reached = 0;
+  bool hit_deadline = false;
+  // True when a depth found nothing new: every variant up to that depth was found (unless the
+  // frontier was sampled).
+  bool exhausted = false;
+  int depth_requested = 0;
+  int depth_reached = 0;              // the deepest level explored (completely or not)
+  std::vector<std::size_t> per_depth; // new distinct variants per depth; [0] is the original
+  std::size_t not_expanded = 0;       // variants left out of the frontier by frontier_limit
   double seconds = 0;
   std::map<std::string, std::size_t> not_applicable; // rule -> "why not" counts, summarised
+  // "N variants (depth d of D: 1 + 26 + 357 + ..., R rewrites, U duplicates) in S s; <cuts>"
   std::string summary() const;
+  // Why branches were cut, one clause each (empty when the enumeration was complete).
+  std::string cuts() const;
 };
 
 struct Enumeration {
@@ -38,5 +64,20 @@ struct Enumeration {
 
 Enumeration enumerate(const Expr& program, const std::vector<Rule>& rules,
                       const EnumerateOptions& options = {});
+
+// A set of programs up to structural equality (hash buckets, structural equality on collision).
+class ProgramSet {
+public:
+  bool contains(const Expr& e) const { return contains(e, structural_hash(e)); }
+  bool contains(const Expr& e, std::size_t hash) const;
+  // False when an equal program was already there. `hash` is structural_hash(e).
+  bool insert(const Expr& e) { return insert(e, structural_hash(e)); }
+  bool insert(const Expr& e, std::size_t hash);
+  std::size_t size() const { return size_; }
+
+private:
+  std::unordered_map<std::size_t, std::vector<Expr>> table_;
+  std::size_t size_ = 0;
+};
 
 } // namespace tessera::rewrite
