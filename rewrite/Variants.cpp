@@ -1,5 +1,12 @@
 #include "rewrite/Variants.h"
 
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <mutex>
+#include <set>
+#include <thread>
+
 #include "codegen/Kernel.h"
 #include "core/Error.h"
 #include "core/Substitute.h"
@@ -102,6 +109,11 @@ Expr map_intermediates(const Expr& e, const Mapping& m, std::size_t level) {
     if (!mapped)
       return {};
     bool local = level < m.levels.size() && m.levels[level].first == MapKind::Lcl;
+    // Local memory is the work-group's: only an intermediate that the whole work-group computes
+    // (its MapLcl right inside the MapWrg) can live there. Inside another MapLcl, each work-item
+    // of that MapLcl has its own tile, and one buffer for all of them would be a race.
+    if (local && !(level > 0 && m.levels[level - 1].first == MapKind::Wrg))
+      return {};
     children[0] = make_to_mem(local ? AddressSpace::Local : AddressSpace::Private, mapped);
   }
   return with_children(e, children);
@@ -158,55 +170,154 @@ bool streamed(const Variant& v) {
   return false;
 }
 
-int tiled_dims(const Variant& v) {
-  for (auto it = v.history.rbegin(); it != v.history.rend(); ++it) {
-    auto d = it->params.find("dims");
-    if (d != it->params.end())
-      return static_cast<int>(d->second);
-    if (it->rule == "split-join")
-      return 1;
+// The numbers of tiled dimensions the derivation introduced (split-join: 1). In a program of
+// several steps they may belong to different steps; the mappings that do not fit the computing
+// call fail to apply.
+std::set<int> tiled_dims(const Variant& v) {
+  std::set<int> dims;
+  for (const auto& step : v.history) {
+    auto d = step.params.find("dims");
+    if (d != step.params.end())
+      dims.insert(static_cast<int>(d->second));
+    else if (step.rule == "split-join")
+      dims.insert(1);
   }
-  return 0;
+  return dims;
+}
+
+// The mapping strategies for a high-level variant: none (the default lowering) when the
+// computing call was not tiled (no rearrangement of its result above it), streaming when it was
+// streamed (the result is transposed back), otherwise the tiled mappings for each number of
+// tiled dimensions of the derivation.
+std::vector<Mapping> mappings_of(const Variant& v) {
+  std::set<int> dims = tiled_dims(v);
+  const Expr& body = v.program->body();
+  Expr compute = find_compute(body);
+  if (dims.empty() || compute.same_as(body))
+    return {};
+  if (streamed(v) && body->kind == NodeKind::Call && body->callee()->kind == NodeKind::Transpose) {
+    for (const auto& s : v.history)
+      if (s.rule == "stream-nd")
+        return stream_mappings(static_cast<int>(s.params.at("dims")));
+  }
+  std::vector<Mapping> all;
+  for (int d : dims)
+    for (auto& m : mappings_for(d))
+      all.push_back(std::move(m));
+  return all;
 }
 
 } // namespace
 
+std::string LoweredVariants::summary() const {
+  std::string s = cat(variants.size(), " executable variants from ", stats.summary(), "; ",
+                      candidates, " lowered candidates, ", lowered_duplicates, " duplicates, ",
+                      rejected_by_codegen, " rejected by the code generator");
+  if (not_generated || not_lowered)
+    s += cat(", deadline: ", not_lowered, " high-level variants not lowered, ", not_generated,
+             " candidates not generated");
+  return s + cat(", ", seconds, " s in all");
+}
+
 LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& options) {
+  auto start = std::chrono::steady_clock::now();
+  auto late = [&] {
+    return options.deadline_seconds > 0 &&
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >
+               options.deadline_seconds;
+  };
   LoweredVariants result;
   Enumeration high = enumerate(program, exploration_rules(), options);
   result.stats = high.stats;
-  std::vector<Expr> seen;
-  auto keep = [&](Expr lowered, std::vector<Step> history, const std::string& mapping) {
-    for (const auto& s : seen)
-      if (structurally_equal(s, lowered))
-        return;
-    try {
-      codegen::generate_kernel(lowered);
-    } catch (const Error& e) {
-      ++result.rejected_by_codegen;
-      ++result.rejection_reasons[e.what()];
-      return;
-    }
-    seen.push_back(lowered);
-    history.push_back({"mapping: " + mapping, {}, {}});
-    result.variants.push_back({lowered, std::move(history)});
+
+  // The distinct lowered programs, in the order of the high-level variants.
+  struct Candidate {
+    Expr program;
+    const Variant* from;
+    std::string mapping;
   };
-  for (const auto& v : high.variants) {
-    int d = tiled_dims(v);
-    if (streamed(v)) {
-      for (const auto& m : stream_mappings(d))
-        if (Expr mapped = apply_mapping(v.program, m))
-          keep(mapped, v.history, m.name);
+  std::vector<Candidate> candidates;
+  ProgramSet tried;
+  auto add = [&](const Expr& lowered, const Variant& from, const std::string& mapping) {
+    ++result.candidates;
+    if (tried.insert(lowered))
+      candidates.push_back({lowered, &from, mapping});
+    else
+      ++result.lowered_duplicates;
+  };
+  for (std::size_t i = 0; i < high.variants.size(); ++i) {
+    if (late()) {
+      result.not_lowered = high.variants.size() - i;
+      break;
+    }
+    const Variant& v = high.variants[i];
+    std::vector<Mapping> mappings = mappings_of(v);
+    if (mappings.empty()) {
+      add(lower_default(v.program), v, "global");
       continue;
     }
-    if (d == 0) {
-      keep(lower_default(v.program), v.history, "global");
-      continue;
-    }
-    for (const auto& m : mappings_for(d))
+    for (const auto& m : mappings)
       if (Expr mapped = apply_mapping(v.program, m))
-        keep(mapped, v.history, m.name);
+        add(mapped, v, m.name);
   }
+
+  // Code generation decides which are executable; candidates are independent, so several
+  // threads can generate them (expressions are immutable and shared read-only).
+  enum Verdict : char { NotGenerated, Accepted, Rejected };
+  std::vector<Verdict> verdicts(candidates.size(), NotGenerated);
+  std::vector<std::string> reasons(candidates.size());
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  auto work = [&] {
+    for (std::size_t i = next++; i < candidates.size(); i = next++) {
+      if (late())
+        return;
+      try {
+        codegen::generate_kernel(candidates[i].program);
+        verdicts[i] = Accepted;
+      } catch (const Error& e) {
+        verdicts[i] = Rejected;
+        reasons[i] = e.what();
+      } catch (...) {
+        std::lock_guard lock(failure_mutex);
+        if (!failure)
+          failure = std::current_exception();
+        next = candidates.size();
+        return;
+      }
+    }
+  };
+  std::size_t threads = options.threads ? static_cast<std::size_t>(options.threads)
+                                        : std::max(1u, std::thread::hardware_concurrency());
+  threads = std::min(threads, std::max<std::size_t>(1, candidates.size()));
+  std::vector<std::thread> helpers;
+  for (std::size_t t = 1; t < threads; ++t)
+    helpers.emplace_back(work);
+  work();
+  for (auto& h : helpers)
+    h.join();
+  if (failure)
+    std::rethrow_exception(failure);
+
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    switch (verdicts[i]) {
+    case NotGenerated:
+      ++result.not_generated;
+      break;
+    case Rejected:
+      ++result.rejected_by_codegen;
+      ++result.rejection_reasons[reasons[i]];
+      break;
+    case Accepted: {
+      std::vector<Step> history = candidates[i].from->history;
+      history.push_back({"mapping: " + candidates[i].mapping, {}, {}});
+      result.variants.push_back({candidates[i].program, std::move(history)});
+      break;
+    }
+    }
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
 

@@ -1,6 +1,14 @@
 // Executable variants of a high-level program: the rewrite catalog is enumerated, every
-// result is completed by the default lowering, and duplicates and programs the code generator
-// cannot turn into one kernel are dropped. This is what the explorer builds and times.
+// result is completed by mapping strategies (the default lowering, work-groups with or without
+// local memory, coarsened work-items, streaming), and duplicates and programs the code
+// generator cannot turn into one kernel are dropped. This is what the explorer builds and times.
+//
+// Programs of several steps (stencils::iterated_stencil): the mapping goes to the computation
+// that produces the result (the last step, or the fused steps of a temporally tiled variant);
+// the earlier steps it reads are lowered sequentially (MapSeq), so that every work-item
+// computes them whole in its private memory: one kernel is correct, but does k times (and for
+// the earlier steps grid-size times) the work. Temporal tiling is the form that recomputes only
+// a tile's halo.
 #pragma once
 
 #include "rewrite/Enumerate.h"
@@ -9,11 +17,22 @@ namespace tessera::rewrite {
 
 struct LoweredVariants {
   std::vector<Variant> variants; // variants[0] is the default lowering (the baseline)
-  EnumerationStats stats;
+  EnumerationStats stats;        // of the enumeration of high-level variants
+  std::size_t candidates = 0;    // lowered programs tried (a high-level variant with a mapping)
+  std::size_t lowered_duplicates = 0; // candidates equal to one tried before (not generated again)
   std::size_t rejected_by_codegen = 0;
   std::map<std::string, std::size_t> rejection_reasons; // code generator message -> count
+  // Cut by the deadline (options.deadline_seconds, for the enumeration and the lowering
+  // together): high-level variants not lowered, and candidates not code-generated.
+  std::size_t not_lowered = 0;
+  std::size_t not_generated = 0;
+  double seconds = 0; // enumeration and lowering
+  // "N executable variants from <enumeration summary>; C lowered candidates, U duplicates, R
+  // rejected by the code generator[, deadline: ...], S s in all"
+  std::string summary() const;
 };
 
+// Candidates are code-generated on options.threads threads (default 1; 0: one per core).
 LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& options = {});
 
 } // namespace tessera::rewrite
