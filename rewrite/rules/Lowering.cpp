@@ -227,6 +227,8 @@ std::vector<Rule> all_rules() {
     rules.push_back(r);
   for (auto& r : staging_rules())
     rules.push_back(r);
+  for (auto& r : coarsening_rules())
+    rules.push_back(r);
   for (auto& r : lowering_rules())
     rules.push_back(r);
   return rules;

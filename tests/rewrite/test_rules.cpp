@@ -27,6 +27,7 @@ int check_rule_on_random_programs(const Rule& rule, int wanted, uint32_t seed) {
     ctx.types = &types;
     ctx.tile_sizes = {2, 3, 4, 8};
     ctx.temporal_steps = {2, 3, 4};
+    ctx.coarsening = {2, 4};
     auto inputs = random_inputs(rp.program, seed + attempt);
     Data expected = evaluate(rp.program, inputs);
     for_each_node(rp.program, [&](const Expr& node, const Position& at, bool inside) {

@@ -1,0 +1,83 @@
+// Thread coarsening along any dimension: each work-item computes c neighbouring results of one
+// chosen dimension i of the program's Map nest, sequentially (i = the innermost dimension gives
+// contiguous results per work-item; an outer one, rows or planes per work-item).
+//
+//   coarsen-nd  Map^d(f) $ a ->
+//     Join_i o (level d back to i+1) o MapGlb^d(MapSeq(f)) o (level i+1 to d) o Split_i(c) $ a
+//
+// Split_i(c) splits level i into [N_i/c][c]; transposes move the [c] level innermost, so the d
+// global dimensions stay in their order (dimension 0 walks the innermost data dimension) and the
+// sequential loop runs over the c results of one work-item; the result is put back in place by
+// the inverse rearrangement, which the code generator turns into the write addresses.
+#include "core/Error.h"
+#include "core/Substitute.h"
+#include "rewrite/Lower.h"
+#include "rewrite/Pattern.h"
+#include "rewrite/rules/Rules.h"
+
+namespace tessera::rewrite {
+
+namespace {
+
+Expr at_level(int level, const Expr& f, const Expr& x) {
+  return call1(map_n(level, f), x);
+}
+
+RuleResult coarsen_nd(const Expr& e, const RuleContext& ctx) {
+  if (e->kind != NodeKind::Lambda || e->params().empty() || !e->params().front()->declared_type)
+    return RuleResult::none("");
+  // The computing call under the rearrangements of the result.
+  Expr compute = e->body();
+  while (compute->kind == NodeKind::Call && compute->children.size() == 2 &&
+         is_layout_only(compute->callee()))
+    compute = arg0(compute);
+  if (!is_computing_map_call(compute))
+    return RuleResult::none("the program's result is not computed by a Map");
+  Expr f;
+  int d = std::min(map_depth(compute->callee(), &f), 3);
+  Expr body = compute->callee();
+  for (int l = 0; l < d; ++l)
+    body = body->children[0];
+  std::vector<ArithExpr> extents;
+  const Type* t = &ctx.type_of(compute);
+  for (int l = 0; l < d; ++l, t = &t->element())
+    extents.push_back(t->length());
+  Expr arg = lower_sequential(arg0(compute));
+  Expr element = make_map(MapKind::Seq, 0, lower_sequential(body));
+  RuleResult r;
+  for (int i = 0; i < d; ++i)
+    for (int64_t c : ctx.coarsening) {
+      const ArithExpr& n = extents[static_cast<std::size_t>(i)];
+      if (c < 2 || prove_divisible(n, c) != Truth::Yes || prove_lt(c, n) != Truth::Yes)
+        continue;
+      Expr x = at_level(i, make_split(c), arg);
+      for (int l = i + 1; l < d; ++l)
+        x = at_level(l, make_transpose(), x);
+      Expr g = element;
+      for (int l = d - 1; l >= 0; --l)
+        g = make_map(MapKind::Glb, d - 1 - l, g);
+      Expr y = call1(g, x);
+      for (int l = d - 1; l > i; --l)
+        y = at_level(l, make_transpose(), y);
+      y = at_level(i, make_join(), y);
+      std::function<Expr(const Expr&)> rebuild = [&](const Expr& v) -> Expr {
+        return v.same_as(compute) ? y : call1(v->callee(), rebuild(arg0(v)));
+      };
+      r.alternatives.push_back(
+          {make_lambda(e->params(), rebuild(e->body())), {{"dim", i}, {"factor", c}}});
+    }
+  if (r.alternatives.empty())
+    r.why_not = "no coarsening factor divides a dimension of the result";
+  return r;
+}
+
+} // namespace
+
+std::vector<Rule> coarsening_rules() {
+  return {{"coarsen-nd",
+           "Map^d(f) -> Join_i o MapGlb^d(MapSeq(f)) o Split_i(c): c results of dimension i per "
+           "work-item",
+           coarsen_nd}};
+}
+
+} // namespace tessera::rewrite

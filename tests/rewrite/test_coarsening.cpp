@@ -1,0 +1,52 @@
+// Thread coarsening along each dimension: the coarsened kernels of catalog stencils run on PoCL
+// and match the interpreter, each work-item computing c results of the chosen dimension.
+#include <doctest/doctest.h>
+
+#include "core/Printer.h"
+#include "core/RandomData.h"
+#include "rewrite/Normalize.h"
+#include "rewrite/Rule.h"
+#include "rewrite/rules/Rules.h"
+#include "stencils/Catalog.h"
+#include "tests/codegen/CodegenCheck.h"
+
+using namespace tessera;
+using namespace tessera::rewrite;
+
+TEST_CASE("coarsen-nd: c results of any one dimension per work-item") {
+  const Rule rule = coarsening_rules().front();
+  for (auto [name, extents] : {std::pair<std::string, std::vector<ArithExpr>>{"j1d3pt", {32}},
+                               {"j2d5pt", {16, 12}},
+                               {"j3d7pt", {8, 6, 4}}}) {
+    CAPTURE(name);
+    Expr program = beta_normalize(stencils::find_stencil(name).build(extents));
+    TypeChecker types;
+    types.apply(program, input_types(program));
+    RuleContext ctx;
+    ctx.types = &types;
+    ctx.coarsening = {2, 4, 5};
+    auto r = rule.apply(program, ctx);
+    // Every dimension with every factor that divides it (5 divides none of the extents).
+    std::size_t expected = 0;
+    for (const auto& n : extents)
+      for (int64_t c : {2, 4})
+        expected += n.value() % c == 0 && c < n.value();
+    CHECK(r.alternatives.size() == expected);
+    auto inputs = random_inputs(program, 8);
+    for (const auto& alt : r.alternatives) {
+      CAPTURE(alt.params.at("dim"));
+      CAPTURE(alt.params.at("factor"));
+      auto kernel = testing::check_kernel(alt.replacement, inputs, {}, 1e-6);
+      CHECK(kernel.source.find("for (int") != std::string::npos); // the sequential results
+    }
+  }
+  Expr odd = beta_normalize(stencils::find_stencil("j1d3pt").build({7}));
+  TypeChecker types;
+  types.apply(odd, input_types(odd));
+  RuleContext ctx;
+  ctx.types = &types;
+  ctx.coarsening = {2, 4};
+  auto none = rule.apply(odd, ctx);
+  CHECK(none.alternatives.empty());
+  CHECK(none.why_not.find("divides") != std::string::npos);
+}
