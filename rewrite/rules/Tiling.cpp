@@ -9,6 +9,12 @@
 //   halo, which the lowering can stage in local memory:
 //     Map^d(f) $ SlideND(n, 1) $ x
 //       -> untile_d $ Map^d(t => Map^d(f) $ SlideND(n, 1) $ t) $ SlideND(k + n - 1, k) $ x
+//   and with zipped inputs (windowed ones with their halos, plain ones in tiles of k):
+//     Map^d(f) $ ZipND(SlideND(n, 1) $ x, c)
+//       -> untile_d $ Map^d(t => Map^d(f) $ ZipND(SlideND(n,1) $ t.0, t.1))
+//                  $ ZipND(SlideND(k + n - 1, k) $ x, tile_d(k) $ c)
+#include <optional>
+
 #include "core/Error.h"
 #include "core/Substitute.h"
 #include "rewrite/Pattern.h"
@@ -101,6 +107,22 @@ bool match_slide_nd(const Expr& a, int d, Expr* x, ArithExpr* n) {
   return false;
 }
 
+// The components of ZipND(parts..) over d levels, or nothing.
+std::optional<std::vector<Expr>> match_zip_nd(const Expr& a, int d) {
+  Expr zip = a;
+  if (d > 1) {
+    if (zip->kind != NodeKind::Call || zip->children.size() != 2)
+      return std::nullopt;
+    zip = arg0(zip);
+  }
+  if (zip->kind != NodeKind::Call || zip->callee()->kind != NodeKind::Zip)
+    return std::nullopt;
+  auto parts = zip->call_args();
+  if (parts.size() < 2 || !structurally_equal(zip_nd_expr(d, parts), a))
+    return std::nullopt;
+  return parts;
+}
+
 RuleResult overlapped_tiling_nd(const Expr& e, const RuleContext& ctx) {
   if (!is_computing_map_call(e))
     return RuleResult::none("");
@@ -109,19 +131,58 @@ RuleResult overlapped_tiling_nd(const Expr& e, const RuleContext& ctx) {
   Expr body = e->callee();
   for (int i = 0; i < d; ++i)
     body = body->children[0];
-  Expr x;
-  ArithExpr n;
-  if (!match_slide_nd(arg0(e), d, &x, &n))
-    return RuleResult::none("");
   auto extents = outer_extents(ctx.type_of(arg0(e)), d); // number of windows per dimension
   RuleResult r;
-  for (int64_t k : ctx.tile_sizes) {
-    if (!divides_all(k, extents))
-      continue;
-    Expr t = make_param();
-    Expr per_tile = make_lambda({t}, call1(map_nest(d, body), slide_nd_expr(d, n, 1, t)));
-    Expr computed = call1(map_nest(d, per_tile), slide_nd_expr(d, k + n - 1, k, x));
-    r.alternatives.push_back({untile_expr(d, computed), {{"dims", d}, {"tile", k}}});
+  Expr x;
+  ArithExpr n;
+  if (match_slide_nd(arg0(e), d, &x, &n)) {
+    for (int64_t k : ctx.tile_sizes) {
+      if (!divides_all(k, extents))
+        continue;
+      Expr t = make_param();
+      Expr per_tile = make_lambda({t}, call1(map_nest(d, body), slide_nd_expr(d, n, 1, t)));
+      Expr computed = call1(map_nest(d, per_tile), slide_nd_expr(d, k + n - 1, k, x));
+      r.alternatives.push_back({untile_expr(d, computed), {{"dims", d}, {"tile", k}}});
+    }
+  } else if (auto parts = match_zip_nd(arg0(e), d)) {
+    // Zipped inputs: each windowed input gets its own halo, each plain input (a right-hand
+    // side, coefficients) is cut into the same tiles without one.
+    std::vector<std::optional<std::pair<Expr, ArithExpr>>> windowed;
+    bool any = false;
+    for (const auto& part : *parts) {
+      Expr base;
+      ArithExpr size;
+      if (match_slide_nd(part, d, &base, &size)) {
+        windowed.push_back(std::make_pair(base, size));
+        any = true;
+      } else {
+        windowed.push_back(std::nullopt);
+      }
+    }
+    if (!any)
+      return RuleResult::none("");
+    for (int64_t k : ctx.tile_sizes) {
+      if (!divides_all(k, extents))
+        continue;
+      std::vector<Expr> tiles, per_tile_parts;
+      Expr t = make_param();
+      for (std::size_t i = 0; i < parts->size(); ++i) {
+        Expr component = call1(make_get(static_cast<int>(i)), t);
+        if (windowed[i]) {
+          auto [base, size] = *windowed[i];
+          tiles.push_back(slide_nd_expr(d, k + size - 1, k, base));
+          per_tile_parts.push_back(slide_nd_expr(d, size, 1, component));
+        } else {
+          tiles.push_back(tile_expr(d, k, (*parts)[i]));
+          per_tile_parts.push_back(component);
+        }
+      }
+      Expr per_tile = make_lambda({t}, call1(map_nest(d, body), zip_nd_expr(d, per_tile_parts)));
+      Expr computed = call1(map_nest(d, per_tile), zip_nd_expr(d, tiles));
+      r.alternatives.push_back({untile_expr(d, computed), {{"dims", d}, {"tile", k}}});
+    }
+  } else {
+    return RuleResult::none("");
   }
   if (r.alternatives.empty())
     r.why_not = "no candidate tile divides the number of windows";

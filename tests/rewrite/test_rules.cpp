@@ -95,3 +95,27 @@ TEST_CASE("rules fire where their pattern matches and explain why not otherwise"
   CHECK(rule_named("slide-tiling").apply(slide_call, ctx).why_not.find("fits") !=
         std::string::npos);
 }
+
+TEST_CASE("overlapped tiling tiles zipped inputs: windows with halos, plain inputs without") {
+  Val x = input("x", array_of(f32(), {8, 12}));
+  Val y = input("y", array_of(f32(), {8, 12}));
+  Val rhs = input("rhs", array_of(f32(), {8, 12}));
+  auto f = user_fun("f", [](auto a, auto b, auto c) { return a * 0.5 + b * 0.25 + c; });
+  auto windows = [](Val v) { return v | pad_nd(2, 1, 1, mirror) | slide_nd(2, 3, 1); };
+  Expr p = rewrite::beta_normalize(program(
+      {x, y, rhs}, zip_nd(2, {windows(x), windows(y), rhs}) |
+                       map_nd(2, Fun([&](Val t) {
+                                return f(t.get(0).at(1).at(1), t.get(1).at(0).at(1), t.get(2));
+                              }))));
+  TypeChecker types;
+  types.apply(p, input_types(p));
+  RuleContext ctx;
+  ctx.types = &types;
+  ctx.tile_sizes = {2, 4, 5};
+  auto r = rule_named("overlapped-tiling-nd").apply(p->body(), ctx);
+  REQUIRE(r.alternatives.size() == 2); // 2 and 4 divide 8 and 12
+  auto inputs = random_inputs(p, 3);
+  auto expected = evaluate(p, inputs).flatten();
+  for (const auto& alt : r.alternatives)
+    CHECK(evaluate(make_lambda(p->params(), alt.replacement), inputs).flatten() == expected);
+}
