@@ -486,6 +486,13 @@ Operand Emitter::materialize(const Expr& f, const std::vector<Operand>& args, co
     memory->is_scalar_var = true;
     pending_declarations_.insert(memory->name); // declared where it is first assigned
   } else {
+    // A work-item's private array lives in registers or, on CPU implementations, on a small
+    // per-work-item stack: a big one spills on GPUs and overflows the stack on PoCL.
+    constexpr int64_t kMaxPrivateElements = 2048;
+    if (*count > kMaxPrivateElements)
+      user_error(cat("the intermediate of type ", result, " would need a private array of ", *count,
+                     " elements per work-item (at most ", kMaxPrivateElements,
+                     "): use smaller tiles, or compute it with the work-group in local memory"));
     memory->name = fresh("priv");
     line(cat(declared_type(memory->element), " ", memory->name, "[", *count, "];"));
   }

@@ -159,3 +159,16 @@ TEST_CASE("temporally tiled kernels of iterated catalog stencils run on PoCL") {
     CHECK(temporal >= 2); // work-groups with local memory, and coarsened work-items
   }
 }
+
+TEST_CASE("temporal tiles too big for one work-item's private memory are rejected, not run") {
+  Expr program = stencils::iterated_stencil("j2d5pt", {64, 256}, 4);
+  EnumerateOptions options;
+  options.depth = 1;
+  options.tile_sizes = {32};
+  options.temporal_steps = {4};
+  auto variants = lowered_variants(program, options);
+  bool rejected = false;
+  for (const auto& [reason, count] : variants.rejection_reasons)
+    rejected |= reason.find("private array of 5092 elements") != std::string::npos;
+  CHECK(rejected); // the coarsened 32x128 tile: 38x134 first-step values per work-item
+}
