@@ -441,6 +441,12 @@ Operand Emitter::materialize(const Expr& f, const std::vector<Operand>& args, co
   if (requested == AddressSpace::Local) {
     if (wrg_depth_ == 0)
       user_error("toLocal can only be used inside MapWrg: local memory belongs to a work-group");
+    // Inside a MapLcl every work-item would fill the one buffer of its work-group with its own
+    // values at the same time.
+    if (lcl_depth_ > 0)
+      user_error(cat("toLocal of an intermediate of type ", result,
+                     " inside MapLcl: the work-items would share one buffer for their own "
+                     "values; compute it with MapLcl at work-group level, or use toPrivate"));
     space = AddressSpace::Local;
   } else if (requested == AddressSpace::Private) {
     if (cooperative && at_work_group_level())

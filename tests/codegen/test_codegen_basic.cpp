@@ -85,3 +85,18 @@ TEST_CASE("tiles with MapWrg and MapLcl staged in local memory") {
   CHECK(k.source.find("__local float") != std::string::npos);
   CHECK(k.source.find("barrier(CLK_LOCAL_MEM_FENCE)") != std::string::npos);
 }
+
+TEST_CASE("toLocal inside MapLcl is refused: the work-items would share one buffer") {
+  const int64_t n = 24;
+  Val x = input("x", Type::array(f32(), n));
+  Expr p = program({x}, x | pad(1, 1, clamp) | slide(8, 6) | map_wrg(0, [](Val tile) {
+                          return tile | slide(3, 1) | map_lcl(0, [](Val nbh) {
+                                   return nbh | to_local(map_seq(id_fun())) |
+                                          reduce_seq(add_fun(), 0.0f) |
+                                          map_seq(to_global(id_fun()));
+                                 });
+                        }) | join());
+  CHECK_THROWS_WITH_AS(codegen::generate_kernel(p),
+                       doctest::Contains("inside MapLcl: the work-items would share one buffer"),
+                       Error);
+}
