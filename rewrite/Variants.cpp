@@ -207,6 +207,25 @@ std::vector<Mapping> mappings_of(const Variant& v) {
   return all;
 }
 
+// The lowering rules that complete a whole program at its root: the plain program with 4
+// results per work-item in vector registers, and thread coarsening along each dimension.
+template <class Add>
+void add_root_lowerings(const Variant& v, const EnumerateOptions& options, const Add& add) {
+  TypeChecker types;
+  types.apply(v.program, input_types(v.program));
+  RuleContext ctx;
+  ctx.types = &types;
+  ctx.coarsening = options.coarsening;
+  for (const auto& rule : lowering_rules())
+    if (rule.name == "vectorize-4")
+      for (const auto& alt : rule.apply(v.program, ctx).alternatives)
+        add(alt.replacement, v, "vectorized, 4 results per work-item");
+  for (const auto& rule : coarsening_rules())
+    for (const auto& alt : rule.apply(v.program, ctx).alternatives)
+      add(alt.replacement, v,
+          cat("coarsened ", alt.params.at("factor"), "x along dimension ", alt.params.at("dim")));
+}
+
 } // namespace
 
 std::string LoweredVariants::summary() const {
@@ -254,6 +273,8 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
     std::vector<Mapping> mappings = mappings_of(v);
     if (mappings.empty()) {
       add(lower_default(v.program), v, "global");
+      if (i == 0)
+        add_root_lowerings(v, options, add);
       continue;
     }
     for (const auto& m : mappings)
