@@ -907,16 +907,21 @@ std::string Emitter::vector_function(const std::string& scalar_name) {
 
 void Emitter::sequential_loop(const ArithExpr& n, bool unroll, const std::string& prefix,
                               const std::function<void(ArithExpr)>& body) {
+  // Every form runs inside one work-item: global and work-group maps may not appear in it.
   if (unroll) {
     auto count = n.as_constant();
     if (!count)
       user_error("an unrolled loop needs a constant trip count, got " + n.to_string());
+    ++seq_depth_;
     for (int64_t i = 0; i < *count; ++i)
       body(ArithExpr(i));
+    --seq_depth_;
     return;
   }
   if (auto count = n.as_constant(); count && *count == 1) {
+    ++seq_depth_;
     body(ArithExpr(0)); // a single iteration needs no loop
+    --seq_depth_;
     return;
   }
   std::string name = fresh(prefix);

@@ -1,5 +1,7 @@
 #include "rewrite/Rule.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "core/Error.h"
@@ -91,6 +93,17 @@ Expr replay(const Expr& program, const std::vector<Step>& history, const std::ve
     types.apply(cur, input_types(cur));
     RuleContext ctx = context;
     ctx.types = &types;
+    // The step's own parameters are candidates too: a history replays with any context.
+    auto add = [](std::vector<int64_t>& domain, const Params& params, const char* key) {
+      if (auto it = params.find(key); it != params.end())
+        if (std::find(domain.begin(), domain.end(), it->second) == domain.end())
+          domain.push_back(it->second);
+    };
+    add(ctx.tile_sizes, step.params, "tile");
+    add(ctx.tile_sizes, step.params, "chunk");
+    add(ctx.tile_sizes, step.params, "segment");
+    add(ctx.coarsening, step.params, "factor");
+    add(ctx.temporal_steps, step.params, "steps");
     RuleResult result = rule->apply(node_at(cur, step.position), ctx);
     bool found = false;
     for (const auto& alt : result.alternatives)
