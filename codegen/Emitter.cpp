@@ -493,8 +493,9 @@ Operand Emitter::materialize(const Expr& f, const std::vector<Operand>& args, co
     pending_declarations_.insert(memory->name); // declared where it is first assigned
   } else {
     // A work-item's private array lives in registers or, on CPU implementations, on a small
-    // per-work-item stack: a big one spills on GPUs and overflows the stack on PoCL.
-    constexpr int64_t kMaxPrivateElements = 2048;
+    // per-work-item stack: a big one spills on GPUs and, times the work-group size, overflows the
+    // stack on PoCL (34x34 floats per work-item crashed it).
+    constexpr int64_t kMaxPrivateElements = 1024;
     if (*count > kMaxPrivateElements)
       user_error(cat("the intermediate of type ", result, " would need a private array of ", *count,
                      " elements per work-item (at most ", kMaxPrivateElements,
