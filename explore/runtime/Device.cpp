@@ -119,6 +119,12 @@ std::string Device::identity() const {
 }
 
 std::vector<Device> list_devices() {
+  // PoCL runs a work-group on one thread and keeps every work-item's private arrays on that
+  // thread's stack; left to choose, it picks work-groups of thousands of work-items, and kernels
+  // with private arrays then overflow the stack (a segmentation fault inside the kernel, seen
+  // with 64x32). 1024, the usual GPU limit, keeps the same variants launchable on both. Set
+  // before PoCL initialises; a user's value wins.
+  ::setenv("POCL_MAX_WORK_GROUP_SIZE", "1024", 0);
   std::vector<cl::Platform> platforms;
   cl_int err = cl::Platform::get(&platforms);
   if (err != CL_SUCCESS)
