@@ -155,11 +155,15 @@ std::vector<Mapping> mappings_for(int d) {
           {glb_seq, false, "coarsened"}};
 }
 
-// Streaming (stream-nd): a 2-D grid of work-items around the marching map, which is
-// sequential; dimension 0 walks x (columns x segments in 2-D, y x x in 3-D).
-std::vector<Mapping> stream_mappings(int d) {
+// Streaming (stream-nd): a grid of work-items around the marching map, which is sequential;
+// dimension 0 walks x (columns x segments in 2-D; y x x, and z-segments in dimension 2, in 3-D).
+std::vector<Mapping> stream_mappings(int d, bool segmented) {
   if (d == 2)
     return {{{{MapKind::Glb, 0}, {MapKind::Glb, 1}, {MapKind::Seq, 0}}, false, "streaming"}};
+  if (segmented)
+    return {{{{MapKind::Glb, 1}, {MapKind::Glb, 0}, {MapKind::Glb, 2}, {MapKind::Seq, 0}},
+             false,
+             "streaming"}};
   return {{{{MapKind::Glb, 1}, {MapKind::Glb, 0}, {MapKind::Seq, 0}}, false, "streaming"}};
 }
 
@@ -198,7 +202,7 @@ std::vector<Mapping> mappings_of(const Variant& v) {
   if (streamed(v) && body->kind == NodeKind::Call && body->callee()->kind == NodeKind::Transpose) {
     for (const auto& s : v.history)
       if (s.rule == "stream-nd")
-        return stream_mappings(static_cast<int>(s.params.at("dims")));
+        return stream_mappings(static_cast<int>(s.params.at("dims")), s.params.count("segment"));
   }
   std::vector<Mapping> all;
   for (int d : dims)

@@ -197,10 +197,13 @@ RuleResult overlapped_tiling_nd(const Expr& e, const RuleContext& ctx) {
 //      -> Transpose $ Map(Join) $ Map(col => Map(seg => Map(f) $ Slide(n,1) $ seg)
 //                                              $ Slide(c+n-1, c) $ col)
 //           $ Transpose $ Map(row => Slide(n,1) $ row) $ x
-//  3-D (2.5-D: a 2-D grid of work-items marching along z):
+//  3-D (2.5-D: a 2-D grid of work-items marching along z, the whole column or segments of c
+//  planes, so that a third grid dimension of work-items keeps a large GPU busy):
 //    Map^3(f) $ Slide3D(n,1) $ x
-//      -> Transpose $ Map(Transpose) $ Map(Map(col => Map(f) $ Slide(n,1) $ col))
-//           $ Map(Transpose) $ Transpose $ Map(plane => Slide2D(n,1) $ plane) $ x
+//      -> Transpose $ Map(Transpose) $ Map(Map(march)) $ Map(Transpose) $ Transpose
+//           $ Map(plane => Slide2D(n,1) $ plane) $ x
+//    march = col => Map(f) $ Slide(n,1) $ col, or with segments
+//    march = col => Join $ Map(seg => Map(f) $ Slide(n,1) $ seg) $ Slide(c+n-1, c) $ col
 RuleResult stream_nd(const Expr& e, const RuleContext& ctx) {
   if (!is_computing_map_call(e))
     return RuleResult::none("");
@@ -219,13 +222,27 @@ RuleResult stream_nd(const Expr& e, const RuleContext& ctx) {
         call1(make_map(MapKind::Map, 0, make_lambda({plane}, slide_nd_expr(2, n, 1, plane))), x);
     Expr columns =
         call1(make_map(MapKind::Map, 0, make_transpose()), call1(make_transpose(), planes));
+    auto untranspose = [&](const Expr& computed) {
+      return call1(make_transpose(), call1(make_map(MapKind::Map, 0, make_transpose()), computed));
+    };
     Expr col = make_param();
     Expr march =
         make_lambda({col}, call1(make_map(MapKind::Map, 0, f), call1(make_slide(n, 1), col)));
-    Expr computed = call1(map_nest(2, march), columns);
-    Expr out =
-        call1(make_transpose(), call1(make_map(MapKind::Map, 0, make_transpose()), computed));
-    r.alternatives.push_back({out, {{"dims", 3}}});
+    r.alternatives.push_back({untranspose(call1(map_nest(2, march), columns)), {{"dims", 3}}});
+    const ArithExpr& depth = ctx.type_of(arg0(e)).length(); // outputs per column
+    for (int64_t c : ctx.tile_sizes) {
+      if (prove_divisible(depth, c) != Truth::Yes || depth.as_constant() == c)
+        continue;
+      Expr seg = make_param();
+      Expr per_segment =
+          make_lambda({seg}, call1(make_map(MapKind::Map, 0, f), call1(make_slide(n, 1), seg)));
+      Expr segments = make_param();
+      Expr per_column = make_lambda({segments}, call1(make_map(MapKind::Map, 0, per_segment),
+                                                      call1(make_slide(c + n - 1, c), segments)));
+      Expr computed = call1(map_nest(2, per_column), columns);
+      Expr joined = call1(map_nest(2, make_join()), computed);
+      r.alternatives.push_back({untranspose(joined), {{"dims", 3}, {"segment", c}}});
+    }
     return r;
   }
   const ArithExpr& height = ctx.type_of(arg0(e)).length(); // outputs per column

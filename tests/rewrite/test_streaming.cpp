@@ -1,0 +1,104 @@
+// stream-nd among the executable variants: the 2.5-D streaming variants of the 3-D 7-point
+// stencil (whole columns and z-segments) and the column marching of the 2-D 5-point stencil.
+// Their kernels read like hand-written ones: inside the march, a work-item loads one new plane
+// (row) of its window, each element once, and rotates the window in registers. Every kernel is
+// checked against the interpreter on PoCL.
+#include <doctest/doctest.h>
+
+#include <regex>
+#include <set>
+#include <string>
+
+#include "core/Error.h"
+#include "core/Printer.h"
+#include "core/RandomData.h"
+#include "rewrite/Variants.h"
+#include "stencils/Catalog.h"
+#include "tests/codegen/CodegenCheck.h"
+
+using namespace tessera;
+
+namespace {
+
+rewrite::LoweredVariants depth1_variants(const Expr& program) {
+  rewrite::EnumerateOptions options;
+  options.depth = 1;
+  options.tile_sizes = {4, 8};
+  return rewrite::lowered_variants(program, options);
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+    ++n;
+  return n;
+}
+
+// The first marching loop of a kernel: its loads (from `for (` to the result's store) and the
+// rest of its body.
+struct March {
+  std::string window; // the private array's name
+  std::string loads, rest;
+};
+
+March first_march(const std::string& source) {
+  std::smatch m;
+  REQUIRE(std::regex_search(source, m, std::regex("float (win[0-9]+)\\[")));
+  auto begin = source.find("for (", static_cast<std::size_t>(m.position(0)));
+  REQUIRE(begin != std::string::npos);
+  auto store = source.find("out[", begin);
+  REQUIRE(store != std::string::npos);
+  auto end = source.find("\n    }", store);
+  return {m[1], source.substr(begin, store - begin), source.substr(store, end - store)};
+}
+
+// Checks every streaming variant of `stencil`: it matches the interpreter, loads `per_step`
+// input elements per step of its march and none elsewhere in the loop, and rotates its window.
+// Returns the segment lengths seen (0: whole columns).
+std::set<int64_t> check_streaming(const std::string& stencil, const std::vector<ArithExpr>& extents,
+                                  std::size_t per_step) {
+  Expr program = stencils::find_stencil(stencil).build(extents);
+  auto lowered = depth1_variants(program);
+  auto inputs = random_inputs(program, 3);
+  std::set<int64_t> segments;
+  for (const auto& v : lowered.variants) {
+    auto step = std::find_if(v.history.begin(), v.history.end(),
+                             [](const rewrite::Step& s) { return s.rule == "stream-nd"; });
+    if (step == v.history.end())
+      continue;
+    CAPTURE(print(v.program));
+    auto segment = step->params.find("segment");
+    segments.insert(segment == step->params.end() ? 0 : segment->second);
+    auto kernel = testing::check_kernel(v.program, inputs, {}, 1e-5);
+    March march = first_march(kernel.source);
+    CHECK(count(march.loads, "x[") == per_step); // one new plane (row) per step
+    CHECK(count(march.rest, "x[") == 0);
+    CHECK(march.rest.find(march.window + "[0] = " + march.window + "[") !=
+          std::string::npos); // the window rotates in registers
+  }
+  return segments;
+}
+
+} // namespace
+
+TEST_CASE("stream-nd: 2.5-D streaming of the 3-D 7-point stencil, whole columns and z-segments") {
+  auto segments = check_streaming("j3d7pt", {32, 32, 32}, 9);
+  CHECK(segments == std::set<int64_t>{0, 4, 8});
+}
+
+TEST_CASE("stream-nd: column marching of the 2-D 5-point stencil in segments of rows") {
+  auto segments = check_streaming("j2d5pt", {32, 32}, 3);
+  CHECK(segments == std::set<int64_t>{4, 8});
+}
+
+TEST_CASE("the 3-D 7-point stencil's variants include coarsening along each dimension") {
+  auto lowered = depth1_variants(stencils::find_stencil("j3d7pt").build({16, 16, 16}));
+  std::set<std::string> coarsened;
+  for (const auto& v : lowered.variants)
+    for (const auto& s : v.history)
+      if (s.rule.rfind("mapping: coarsened", 0) == 0)
+        coarsened.insert(s.rule);
+  for (int dim = 0; dim < 3; ++dim)
+    for (int factor : {2, 4})
+      CHECK(coarsened.count(cat("mapping: coarsened ", factor, "x along dimension ", dim)) == 1);
+}
