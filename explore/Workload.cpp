@@ -1,9 +1,11 @@
 #include "explore/Workload.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <random>
+#include <thread>
 
 #include "core/Error.h"
 #include "core/TypeCheck.h"
@@ -59,6 +61,36 @@ std::vector<unsigned char> pack(ScalarKind kind, const std::vector<double>& valu
     break;
   }
   return bytes;
+}
+
+// max_relative_difference over result[0 .. reference.size()).
+template <class T> double max_difference(const T* result, const std::vector<double>& reference) {
+  // Over chunks on several threads for large grids (the explorer checks every variant).
+  auto chunk = [&](std::size_t begin, std::size_t end) {
+    double worst = 0;
+    for (std::size_t i = begin; i < end; ++i) {
+      double a = static_cast<double>(result[i]), b = reference[i];
+      if (std::isnan(a) || std::isnan(b)) {
+        if (std::isnan(a) != std::isnan(b))
+          return double(INFINITY);
+        continue;
+      }
+      worst = std::max(worst, std::fabs(a - b) / std::max(1.0, std::fabs(b)));
+    }
+    return worst;
+  };
+  const std::size_t n = reference.size(), per_thread = std::size_t{1} << 22;
+  std::size_t threads = std::min<std::size_t>(
+      {std::max(1u, std::thread::hardware_concurrency()), 8, (n + per_thread - 1) / per_thread});
+  if (threads <= 1)
+    return chunk(0, n);
+  std::vector<double> worst(threads, 0);
+  std::vector<std::thread> helpers;
+  for (std::size_t t = 0; t < threads; ++t)
+    helpers.emplace_back([&, t] { worst[t] = chunk(n * t / threads, n * (t + 1) / threads); });
+  for (auto& h : helpers)
+    h.join();
+  return *std::max_element(worst.begin(), worst.end());
 }
 
 std::vector<double> unpack(ScalarKind kind, const std::vector<unsigned char>& bytes) {
@@ -230,6 +262,30 @@ std::vector<runtime::KernelArg> Workload::arguments(const codegen::Kernel& kerne
 }
 
 std::vector<double> Workload::run(const codegen::Kernel& kernel, runtime::Kernel& built) {
+  launch_and_read(kernel, built);
+  return unpack(output_kind_, output_bytes_);
+}
+
+double Workload::run_and_compare(const codegen::Kernel& kernel, runtime::Kernel& built,
+                                 const std::vector<double>& reference) {
+  launch_and_read(kernel, built);
+  if (reference.size() != output_count_)
+    return INFINITY;
+  switch (output_kind_) {
+  case ScalarKind::F32:
+    return max_difference(reinterpret_cast<const float*>(output_bytes_.data()), reference);
+  case ScalarKind::F64:
+    return max_difference(reinterpret_cast<const double*>(output_bytes_.data()), reference);
+  case ScalarKind::I32:
+    return max_difference(reinterpret_cast<const int32_t*>(output_bytes_.data()), reference);
+  case ScalarKind::U8:
+  case ScalarKind::Bool:
+    return max_difference(output_bytes_.data(), reference);
+  }
+  internal_error("unknown scalar kind");
+}
+
+void Workload::launch_and_read(const codegen::Kernel& kernel, runtime::Kernel& built) {
   auto args = arguments(kernel);
   if (is_floating(output_kind_)) {
     if (output_kind_ == ScalarKind::F32) {
@@ -242,10 +298,9 @@ std::vector<double> Workload::run(const codegen::Kernel& kernel, runtime::Kernel
   }
   auto range = launch_range(kernel);
   runtime::run(*session_, built, args, range.global, range.local);
-  std::vector<unsigned char> bytes(output_count_ * bytes_of(output_kind_));
-  if (!bytes.empty())
-    output_.read(bytes.data(), bytes.size());
-  return unpack(output_kind_, bytes);
+  output_bytes_.resize(output_count_ * bytes_of(output_kind_));
+  if (!output_bytes_.empty())
+    output_.read(output_bytes_.data(), output_bytes_.size());
 }
 
 runtime::Timing Workload::time(const codegen::Kernel& kernel, runtime::Kernel& built,
@@ -278,17 +333,7 @@ double max_relative_difference(const std::vector<double>& result,
                                const std::vector<double>& reference) {
   if (result.size() != reference.size())
     return INFINITY;
-  double worst = 0;
-  for (std::size_t i = 0; i < result.size(); ++i) {
-    double a = result[i], b = reference[i];
-    if (std::isnan(a) || std::isnan(b)) {
-      if (std::isnan(a) != std::isnan(b))
-        return INFINITY;
-      continue;
-    }
-    worst = std::max(worst, std::fabs(a - b) / std::max(1.0, std::fabs(b)));
-  }
-  return worst;
+  return max_difference(result.data(), reference);
 }
 
 bool has_nonzero(const std::vector<double>& values) {

@@ -49,6 +49,11 @@ public:
   // Runs the kernel once on the inputs, the output buffer first filled with NaN (for floating
   // outputs) so that elements a kernel forgets to write are caught, and returns the output.
   std::vector<double> run(const codegen::Kernel& kernel, runtime::Kernel& built);
+  // The same run, compared with `reference` as it is read back: max_relative_difference of the
+  // output, without a copy of the output as doubles (grids of 10^8 points are checked for every
+  // variant the explorer times, so the check must cost little more than the transfer).
+  double run_and_compare(const codegen::Kernel& kernel, runtime::Kernel& built,
+                         const std::vector<double>& reference);
   // Times the kernel (warm-up, median of repeats) on the inputs.
   runtime::Timing time(const codegen::Kernel& kernel, runtime::Kernel& built,
                        runtime::TimingOptions options);
@@ -60,6 +65,8 @@ public:
 
 private:
   std::vector<runtime::KernelArg> arguments(const codegen::Kernel& kernel);
+  // Launches once on a NaN-filled output and reads the output into output_bytes_.
+  void launch_and_read(const codegen::Kernel& kernel, runtime::Kernel& built);
 
   runtime::Session* session_;
   std::vector<HostArray> inputs_;
@@ -67,6 +74,7 @@ private:
   runtime::RawBuffer output_;
   ScalarKind output_kind_ = ScalarKind::F32;
   std::size_t output_count_ = 0;
+  std::vector<unsigned char> output_bytes_; // the last output read back, reused between runs
 };
 
 // Largest |result - reference| / max(1, |reference|); infinite when exactly one of a pair is

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "RuntimeFixture.h"
+#include "codegen/Kernel.h"
 #include "core/Error.h"
 #include "core/Printer.h"
 #include "core/RandomData.h"
@@ -82,6 +83,28 @@ TEST_CASE("workload: flat random inputs are the interpreter's random inputs") {
   CHECK(std::isinf(max_relative_difference({1, NAN}, {1, 2})));
   CHECK(max_relative_difference({2.0001}, {2}) == doctest::Approx(0.00005));
   CHECK_FALSE(has_nonzero({0, 0, NAN}));
+}
+
+TEST_CASE("workload: run_and_compare is max_relative_difference of the output, on many threads") {
+  // 2^24 points: the comparison runs on several threads where the machine has several cores.
+  const int64_t n = int64_t{1} << 24;
+  Expr glb = stencil(n, [](Fun f) { return map_glb(0, f); });
+  Workload workload(test_session(), glb);
+  auto kernel = codegen::generate_kernel(glb);
+  auto built = test_session().build_kernel(kernel.source, kernel.name);
+  std::vector<double> reference = workload.run(kernel, built);
+  REQUIRE(has_nonzero(reference));
+  CHECK(workload.run_and_compare(kernel, built, reference) == 0);
+  std::vector<double> off = reference;
+  off[n - 3] += 4; // in the last thread's chunk
+  double expected = 4 / std::max(1.0, std::fabs(off[n - 3]));
+  CHECK(workload.run_and_compare(kernel, built, off) == doctest::Approx(expected));
+  CHECK(workload.run_and_compare(kernel, built, off) ==
+        max_relative_difference(workload.run(kernel, built), off));
+  off[5] = NAN; // a NaN where the output has a number
+  CHECK(std::isinf(workload.run_and_compare(kernel, built, off)));
+  off.pop_back();
+  CHECK(std::isinf(workload.run_and_compare(kernel, built, off)));
 }
 
 TEST_CASE("space: work-group sizes are filtered by the device's limits and divisibility") {
