@@ -2,8 +2,11 @@
 // same run: the device's copy bandwidth, a hand-written OpenCL kernel (j2d5pt, j3d7pt), a plain
 // C++ loop on the host, and tessera's plain MapGlb lowering.
 //
-//   ./build/bench/stencil_bench [--device SPEC] [--json FILE] [--tiles 8,16,32] j2d5pt=2048x2048
+//   ./build/bench/stencil_bench [--device SPEC] [--json FILE] [--tiles 8x16x32] j2d5pt=2048x2048
 //   ...
+//
+// --only stream,coarsened measures only the variants whose description contains one of the
+// words (the plain lowering and the baselines always run).
 //
 // GB/s counts the bytes one sweep must move: every input read once and the output written once.
 // With --steps 2,3,4 it also measures overlapped temporal tiling: k steps fused into one kernel
@@ -230,9 +233,19 @@ nlohmann::json bench_temporal(runtime::Session& session, double copy_gbps, const
   return out;
 }
 
+// Whether a variant's description contains one of the --only words (all variants without any).
+bool selected(const std::string& description, const std::vector<std::string>& only) {
+  if (only.empty())
+    return true;
+  for (const auto& word : only)
+    if (description.find(word) != std::string::npos)
+      return true;
+  return false;
+}
+
 nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, const std::string& name,
                              const std::vector<int64_t>& extents, const std::vector<int64_t>& tiles,
-                             const std::vector<int>& steps) {
+                             const std::vector<int>& steps, const std::vector<std::string>& only) {
   const auto& info = stencils::find_stencil(name);
   std::vector<ArithExpr> ext(extents.begin(), extents.end());
   Expr program = info.build(ext);
@@ -325,6 +338,8 @@ nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, const 
       {32, 8, 1}, {64, 4, 1}, {128, 1, 1}, {256, 1, 1}};
   for (std::size_t i = 0; i < variants.variants.size(); ++i) {
     const auto& v = variants.variants[i];
+    if (i > 0 && !selected(history_text(v), only))
+      continue;
     auto plain = codegen::generate_kernel(v.program);
     bool tunable = plain.launch.local[0] == 0 && plain.launch.dims > 0;
     for (std::size_t l = 0; l <= (tunable ? local_sizes.size() : 0); ++l) {
@@ -395,6 +410,7 @@ int main(int argc, char** argv) try {
   std::string device, json_path;
   std::vector<int64_t> tiles{8, 16, 32, 64};
   std::vector<int> steps;
+  std::vector<std::string> only;
   std::vector<std::pair<std::string, std::vector<int64_t>>> runs;
   for (int a = 1; a < argc; ++a) {
     std::string arg = argv[a];
@@ -409,12 +425,20 @@ int main(int argc, char** argv) try {
     } else if (arg == "--steps" && a + 1 < argc) {
       for (auto k : parse_extents(argv[++a]))
         steps.push_back(static_cast<int>(k));
+    } else if (arg == "--only" && a + 1 < argc) {
+      std::string words = argv[++a];
+      for (std::size_t at = 0; at <= words.size();) {
+        auto comma = std::min(words.find(',', at), words.size());
+        if (comma > at)
+          only.push_back(words.substr(at, comma - at));
+        at = comma + 1;
+      }
     } else if (arg.find('=') != std::string::npos)
       runs.push_back({arg.substr(0, arg.find('=')), parse_extents(arg.substr(arg.find('=') + 1))});
     else
       user_error(
           "usage: stencil_bench [--device SPEC] [--json FILE] [--tiles AxBx..] [--steps 2x3x4] "
-          "NAME=AxB ...");
+          "[--only WORD,...] NAME=AxB ...");
   }
   if (runs.empty())
     runs = {{"j2d5pt", {1024, 1024}}, {"j3d7pt", {128, 128, 128}}};
@@ -426,7 +450,7 @@ int main(int argc, char** argv) try {
                            {"copy_gbps", copy.gb_per_s}};
   for (const auto& [name, extents] : runs)
     report["stencils"].push_back(
-        bench_stencil(session, copy.gb_per_s, name, extents, tiles, steps));
+        bench_stencil(session, copy.gb_per_s, name, extents, tiles, steps, only));
   if (!json_path.empty())
     std::ofstream(json_path) << report.dump(2) << "\n";
   return 0;
