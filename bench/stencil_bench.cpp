@@ -407,6 +407,8 @@ nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, const 
 } // namespace
 
 int main(int argc, char** argv) try {
+  // Line by line even into a file: a run stopped by a time limit keeps what it measured.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   std::string device, json_path;
   std::vector<int64_t> tiles{8, 16, 32, 64};
   std::vector<int> steps;
