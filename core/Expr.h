@@ -27,8 +27,9 @@ namespace tessera {
 #define TESSERA_FOR_EACH_FUNCTION_KIND(X)                                                          \
   X(Lambda)                                                                                        \
   X(UserFun)                                                                                       \
-  X(Map) X(Reduce) X(Zip) X(Split) X(Join) X(Slide) X(Pad) X(Drop) X(Transpose) X(Iterate) X(At)   \
-      X(Get) X(Generate) X(ToMem) X(TileSlide)
+  X(Map)                                                                                           \
+  X(Reduce) X(Zip) X(Split) X(Join) X(Slide) X(Pad) X(Drop) X(Transpose) X(Iterate) X(At) X(Get)   \
+      X(Generate) X(ToMem) X(TileSlide)
 
 enum class NodeKind {
   Param,

@@ -7,7 +7,9 @@
 #include <set>
 #include <sstream>
 
+#include "core/AtomicFile.h"
 #include "core/Error.h"
+#include "core/JsonInteger.h"
 
 namespace tessera {
 
@@ -189,7 +191,7 @@ private:
       for (auto k : {MapKind::Map, MapKind::Glb, MapKind::Wrg, MapKind::Lcl, MapKind::Seq,
                      MapKind::SeqUnroll})
         if (m == map_kind_name(k))
-          return make_map(k, field(j, "dim", where).get<int>(), children[0]);
+          return make_map(k, int_field(j, "dim", where), children[0]);
       fail(where, "unknown map kind '" + m + "'");
     }
     if (kind == "Reduce") {
@@ -290,6 +292,13 @@ private:
     return j[key];
   }
 
+  static int int_field(const json& j, const char* key, const std::string& where) {
+    const json& v = field(j, key, where);
+    if (auto i = json_integer<int>(v))
+      return *i;
+    fail(where, cat("\"", key, "\" must be an integer of 32 bits, got ", v.dump()));
+  }
+
   // A parameter: defined at its first appearance (with its name and type), which must come in
   // order of ids; later appearances refer to it. `binding`: a lambda's parameter list.
   Expr param(const json& j, const std::string& where, bool binding) {
@@ -323,7 +332,7 @@ private:
   Expr user_fun(const json& j, const std::string& where) {
     auto def = std::make_shared<UserFunDef>();
     def->name = field(j, "name", where).get<std::string>();
-    def->arity = field(j, "arity", where).get<int>();
+    def->arity = int_field(j, "arity", where);
     if (j.contains("signature")) {
       if (!j["signature"].is_array())
         fail(where, "\"signature\" must be an array");
@@ -373,26 +382,15 @@ Expr load_expr(const std::string& text) {
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
+    // parse_error, and out_of_range for a number that overflows a double (1e400)
     user_error(cat("expression file is not valid JSON: ", e.what()));
   }
   return expr_from_json(j);
 }
 
 void save_expr_file(const Expr& e, const std::string& path) {
-  std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    if (!out)
-      user_error("cannot write '" + tmp + "'");
-    out << save_expr(e);
-    if (!out.flush())
-      user_error("cannot write '" + tmp + "'");
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec)
-    user_error(cat("cannot rename '", tmp, "' to '", path, "': ", ec.message()));
+  write_file_atomically(path, save_expr(e));
 }
 
 Expr load_expr_file(const std::string& path) {

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/Error.h"
+#include "core/JsonInteger.h"
 
 namespace tessera {
 
@@ -716,9 +717,10 @@ ScalarExpr scalar_expr_from_json(const nlohmann::json& j) {
       bad(cat("'", name, "' needs ", n, " argument(s)"));
   };
   if (name == "param") {
-    if (!j.contains("index") || !j["index"].is_number_integer() || j["index"].get<int>() < 0)
-      return bad("param needs a non-negative \"index\"");
-    return ScalarExpr::param(j["index"].get<int>());
+    auto index = j.contains("index") ? json_integer<int>(j["index"]) : std::nullopt;
+    if (!index || *index < 0)
+      return bad("param needs a non-negative \"index\" of 32 bits");
+    return ScalarExpr::param(*index);
   }
   if (name == "const") {
     if (!j.contains("value"))

@@ -62,6 +62,29 @@ KernelArg upload(runtime::Session& s, Buffers& b, ScalarKind kind, const std::ve
   internal_error("unknown scalar kind");
 }
 
+// A zero-filled device buffer of `count` elements (filled on the device: no host copy, so that a
+// result too large for the device is refused before the host allocates anything).
+KernelArg zeroed(runtime::Session& s, Buffers& b, ScalarKind kind, std::size_t count) {
+  auto make = [&](auto& list) -> KernelArg {
+    using T = typename std::decay_t<decltype(list)>::value_type::value_type;
+    auto& buffer = list.emplace_back(s, count);
+    buffer.fill(T{0});
+    return buffer;
+  };
+  switch (kind) {
+  case ScalarKind::F32:
+    return make(b.f32);
+  case ScalarKind::F64:
+    return make(b.f64);
+  case ScalarKind::I32:
+    return make(b.i32);
+  case ScalarKind::U8:
+  case ScalarKind::Bool:
+    return make(b.u8);
+  }
+  internal_error("unknown scalar kind");
+}
+
 KernelArg scalar_arg(ScalarKind kind, double v) {
   switch (kind) {
   case ScalarKind::F32:
@@ -124,8 +147,7 @@ Execution execute(runtime::Session& session, const codegen::Kernel& kernel,
     }
     case codegen::KernelParam::Output:
       out_count = p.element_count.evaluate(run.sizes);
-      args.push_back(upload(session, buffers, p.element,
-                            std::vector<double>(static_cast<std::size_t>(out_count), 0.0)));
+      args.push_back(zeroed(session, buffers, p.element, static_cast<std::size_t>(out_count)));
       break;
     case codegen::KernelParam::Size: {
       auto it = run.sizes.find(p.name);

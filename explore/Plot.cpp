@@ -6,6 +6,7 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "core/AtomicFile.h"
 #include "core/Error.h"
 #include "explore/Space.h"
 

@@ -8,12 +8,14 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <limits>
 #include <sstream>
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
+#include "core/AtomicFile.h"
 #include "core/Error.h"
+#include "core/JsonInteger.h"
 #include "explore/Space.h"
 
 namespace tessera::explore {
@@ -103,6 +105,13 @@ private:
     if constexpr (std::is_same_v<T, double>) {
       if (v.is_null())
         return NAN;
+    }
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      if (auto i = json_integer<T>(v))
+        return *i;
+      user_error(cat(where_, ": \"", key, "\" must be an integer in [",
+                     std::numeric_limits<T>::min(), ", ", std::numeric_limits<T>::max(), "], got ",
+                     v.dump()));
     }
     try {
       return v.get<T>();
@@ -299,46 +308,31 @@ Report report_from_json(const json& j, const std::string& source) {
     for (const auto& e : tr) {
       if (!e.is_array() || e.size() < 3)
         user_error(cat(source, ": \"trace\" entries are [t_s, point, median_ms, repeats]"));
-      try {
-        rep.trace.push_back({e[0].is_null() ? 0.0 : e[0].get<double>(), e[1].get<int>(),
-                             e[2].is_null() ? 0.0 : e[2].get<double>(),
-                             e.size() > 3 ? e[3].get<int>() : 0});
-      } catch (const json::exception&) {
+      auto point = json_integer<int>(e[1]);
+      auto repeats = e.size() > 3 ? json_integer<int>(e[3]) : std::optional<int>(0);
+      auto seconds = [](const json& v) { return v.is_null() || v.is_number(); };
+      if (!point || !repeats || !seconds(e[0]) || !seconds(e[2]))
         user_error(cat(source, ": \"trace\" entries are [t_s, point, median_ms, repeats]"));
-      }
+      rep.trace.push_back({e[0].is_null() ? 0.0 : e[0].get<double>(), *point,
+                           e[2].is_null() ? 0.0 : e[2].get<double>(), *repeats});
     }
   }
   return rep;
 }
 
-void write_file_atomically(const std::string& path, const std::string& text) {
-  namespace fs = std::filesystem;
-  fs::path target(path);
-  fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
-  std::ostringstream name;
-  name << "." << target.filename().string() << ".tmp-" << ::getpid();
-  std::string tmp = (dir / name.str()).string();
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out)
-      user_error(cat("cannot write '", path, "': cannot create a file in ", dir.string()));
-    out << text;
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      user_error(cat("cannot write '", path, "' (disk full?)"));
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    user_error(cat("cannot write '", path, "': ", ec.message()));
-  }
-}
-
 void write_report(const Report& report, const std::string& path) {
   write_file_atomically(path, report_to_json(report).dump(1) + "\n");
+}
+
+Report parse_report(const std::string& text, const std::string& source) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::exception& e) {
+    // parse_error, and out_of_range for a number that overflows a double (1e400)
+    user_error(cat("cannot read report ", source, ": invalid JSON (", e.what(), ")"));
+  }
+  return report_from_json(j, source);
 }
 
 Report read_report(const std::string& path) {
@@ -347,13 +341,7 @@ Report read_report(const std::string& path) {
     user_error(cat("cannot read report '", path, "': no such file or not readable"));
   std::stringstream buffer;
   buffer << in.rdbuf();
-  json j;
-  try {
-    j = json::parse(buffer.str());
-  } catch (const json::parse_error& e) {
-    user_error(cat("cannot read report '", path, "': invalid JSON (", e.what(), ")"));
-  }
-  return report_from_json(j, cat("'", path, "'"));
+  return parse_report(buffer.str(), cat("'", path, "'"));
 }
 
 std::string utc_now() {
@@ -394,8 +382,11 @@ std::string timing_line(const PointResult& p) {
 
 std::string format_report(const Report& r, std::size_t top) {
   std::ostringstream out;
-  out << "tessera report: " << r.stencil << " " << size_text(r.size) << " on " << r.device_name
-      << " (" << r.device_platform << ")\n";
+  std::string extents;
+  for (std::size_t i = 0; i < r.size.size(); ++i)
+    extents += cat(i ? "x" : "", r.size[i]);
+  out << "tessera report: " << r.stencil << " " << extents << " on " << r.device_name << " ("
+      << r.device_platform << ")\n";
   out << "  date " << r.date << ", strategy " << r.strategy << ", budget " << fixed(r.budget_s, 0)
       << " s, elapsed " << fixed(r.elapsed_s, 1) << " s";
   if (r.runs > 1)

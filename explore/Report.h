@@ -108,9 +108,8 @@ Report report_from_json(const nlohmann::json& json, const std::string& source = 
 void write_report(const Report& report, const std::string& path);
 // Reads and validates a report; Error for an unreadable file, bad JSON or a wrong format.
 Report read_report(const std::string& path);
-
-// Writes text to path atomically (temporary file in the same directory, then rename).
-void write_file_atomically(const std::string& path, const std::string& text);
+// The same for the text of a report file; `source` names it in errors (e.g. "'r.json'").
+Report parse_report(const std::string& text, const std::string& source = "report");
 
 // "2024-05-01T12:00:00Z"
 std::string utc_now();

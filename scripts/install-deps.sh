@@ -7,4 +7,5 @@ apt-get install -y --no-install-recommends \
   cmake make g++ git ca-certificates \
   libboost-dev nlohmann-json3-dev doctest-dev libcli11-dev \
   ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers pocl-opencl-icd clinfo oclgrind \
-  libclblast-dev gnuplot-nox clang-format
+  libclblast-dev gnuplot-nox clang-format \
+  clang libclang-rt-14-dev

@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <new>
 
 #include "core/Error.h"
 #include "tools/Commands.h"
@@ -70,6 +71,20 @@ int run_cli(int argc, const char* const* argv) {
   plot->add_option("file", report_file, "Report written by `tessera explore --json`")->required();
   plot->add_option("-o,--output", svg_file, "SVG file to write")->required();
 
+  // A word that is not a command (CLI11 would only say that a command is required).
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string word = argv[1], names;
+    bool known = false;
+    for (const auto* cmd : app.get_subcommands([](const CLI::App*) { return true; })) {
+      known |= cmd->get_name() == word;
+      names += (names.empty() ? "" : ", ") + cmd->get_name();
+    }
+    if (!known) {
+      std::cerr << "error: unknown command '" << word << "' (the commands are " << names
+                << "; run with --help for the usage)\n";
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
     if (list->parsed())
@@ -99,6 +114,10 @@ int run_cli(int argc, const char* const* argv) {
     return 2;
   } catch (const tessera::Error& e) {
     std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "error: out of host memory: the problem is too large for this machine (try a "
+                 "smaller --size)\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "internal error: " << e.what() << "\n";

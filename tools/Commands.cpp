@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "codegen/Kernel.h"
+#include "core/AtomicFile.h"
 #include "core/Error.h"
 #include "core/Interpreter.h"
 #include "core/Printer.h"
@@ -76,7 +77,7 @@ void write_text(const std::string& path, const std::string& text) {
     std::cout << text;
     return;
   }
-  explore::write_file_atomically(path, text);
+  write_file_atomically(path, text);
 }
 
 std::vector<int64_t> parse_local(const std::string& text) {
@@ -134,6 +135,8 @@ int list_command() {
 
 int devices_command() {
   auto devices = runtime::list_devices();
+  if (devices.empty())
+    user_error(runtime::missing_device_message(devices, ""));
   for (std::size_t i = 0; i < devices.size(); ++i)
     std::cout << i << ": " << devices[i].description() << "\n";
   return 0;
@@ -197,6 +200,10 @@ int emit_command(const CommonOptions& o) {
 
 int run_command(const CommonOptions& o) {
   const auto& info = stencils::find_stencil(o.stencil);
+  // The interpreter and the kernel run on concrete grids: numeric extents, addressable with
+  // 32-bit indices.
+  if (!o.size.empty())
+    parse_numeric_size(o.size, info.dims, info.name);
   Expr p = build(o, info);
   std::cout << "stencil  " << info.name << " (" << info.description << ")\n";
   std::cout << "program  " << print(p) << "\n";

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/Error.h"
+#include "core/JsonInteger.h"
 #include "core/arith/ArithNode.h"
 
 namespace tessera {
@@ -88,9 +89,10 @@ ArithExpr read(const nlohmann::json& j) {
   if (!j.is_object())
     user_error(cat("arithmetic JSON: expected an object, got ", j.dump()));
   if (j.contains("cst")) {
-    if (!j["cst"].is_number_integer())
-      user_error(cat("arithmetic JSON: 'cst' must be an integer in ", j.dump()));
-    return ArithExpr(j["cst"].get<int64_t>());
+    auto c = json_integer<int64_t>(j["cst"]);
+    if (!c)
+      user_error(cat("arithmetic JSON: 'cst' must be an integer of 64 bits in ", j.dump()));
+    return ArithExpr(*c);
   }
   if (j.contains("var")) {
     if (!j["var"].is_string())

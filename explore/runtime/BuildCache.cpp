@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/AtomicFile.h"
 #include "core/Error.h"
 #include "explore/runtime/BuildLog.h"
 #include "explore/runtime/ClError.h"
@@ -122,7 +123,10 @@ BuildCache::BuildCache(Device device, cl::Context context, fs::path directory)
     disk_disabled_reason_ =
         cat("cannot create the cache directory ", directory_.string(), ": ", ec.message());
     directory_.clear();
+    return;
   }
+  // Temporary files of writers that were killed before their rename.
+  remove_stale_temporaries(directory_);
 }
 
 uint64_t BuildCache::key(const std::string& source, const std::string& options) const {
@@ -220,11 +224,18 @@ bool BuildCache::load_from_disk(uint64_t key, const std::string& options, cl::Pr
   fs::path path = entry_path(key);
   if (path.empty())
     return false;
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return false; // not cached yet
-  std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  in.close();
+  std::error_code status_error;
+  if (!fs::is_regular_file(path, status_error))
+    return false; // not cached yet (or something else holds the name: the store will fail too)
+  std::string data;
+  try {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+      return false; // unreadable: build as if it were not cached
+    data.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  } catch (const std::exception&) {
+    return false; // a read error: build as if it were not cached
+  }
 
   auto reject = [&]() {
     std::error_code ec;

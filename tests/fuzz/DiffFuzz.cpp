@@ -1,0 +1,749 @@
+#include "tests/fuzz/DiffFuzz.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <regex>
+#include <unistd.h>
+
+#include "codegen/Kernel.h"
+#include "core/Error.h"
+#include "core/Interpreter.h"
+#include "core/Json.h"
+#include "core/Printer.h"
+#include "core/RandomData.h"
+#include "core/TypeCheck.h"
+#include "explore/Execute.h"
+#include "rewrite/Lower.h"
+#include "rewrite/Variants.h"
+#include "rewrite/rules/Rules.h"
+#include "tests/fuzz/Reproducers.h"
+
+namespace tessera::fuzz {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+using rewrite::Position;
+using rewrite::Step;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// Every position of a program with whether it lies inside a function (as the enumerator and
+// the rule tests see it: below any function node other than the program itself).
+void visit(const Expr& e, Position& pos, bool inside,
+           const std::function<void(const Expr&, const Position&, bool)>& f) {
+  f(e, pos, inside);
+  bool child_inside = inside || (e->is_function() && !pos.empty());
+  for (std::size_t i = 0; i < e->children.size(); ++i) {
+    pos.push_back(static_cast<int>(i));
+    visit(e->children[i], pos, child_inside, f);
+    pos.pop_back();
+  }
+}
+
+bool inside_function_at(const Expr& program, const Position& position) {
+  Expr cur = program;
+  for (std::size_t depth = 0; depth < position.size(); ++depth) {
+    if (depth > 0 && cur->is_function())
+      return true;
+    cur = rewrite::node_at(cur, {position[depth]});
+  }
+  return false;
+}
+
+bool same_steps(const std::vector<Step>& a, const std::vector<Step>& b) {
+  if (a.size() != b.size())
+    return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i].rule != b[i].rule || a[i].position != b[i].position || a[i].params != b[i].params)
+      return false;
+  return true;
+}
+
+json steps_to_json(const std::vector<Step>& steps) {
+  json out = json::array();
+  for (const auto& s : steps)
+    out.push_back({{"rule", s.rule},
+                   {"position", s.position},
+                   {"params", s.params},
+                   {"text", rewrite::describe(s)}});
+  return out;
+}
+
+std::vector<Step> steps_from_json(const json& j) {
+  std::vector<Step> steps;
+  for (const auto& s : j) {
+    Step step;
+    step.rule = s.at("rule").get<std::string>();
+    step.position = s.at("position").get<Position>();
+    step.params = s.at("params").get<rewrite::Params>();
+    steps.push_back(step);
+  }
+  return steps;
+}
+
+std::vector<Data> make_inputs(const CaseSpec& spec) {
+  std::vector<Data> inputs;
+  uint32_t k = 0;
+  for (const auto& t : spec.input_types)
+    inputs.push_back(random_value(t, spec.input_seed * 7919 + k++));
+  return inputs;
+}
+
+// Bit-exact comparison of two interpreter results (NaNs compare equal).
+bool identical(const Data& a, const Data& b) {
+  auto x = a.flatten(), y = b.flatten();
+  if (x.size() != y.size())
+    return false;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    if (!(x[i] == y[i] || (std::isnan(x[i]) && std::isnan(y[i]))))
+      return false;
+  return true;
+}
+
+struct Comparison {
+  bool ok = true;
+  double max_error = 0;
+  std::string detail;
+};
+
+// Kernel vs. interpreter: floating results within 1e-5 of max(1, |reference|), integers exact.
+Comparison compare(const Data& got, const Data& expected, ScalarKind kind) {
+  Comparison c;
+  try {
+    c.max_error = explore::max_relative_error(got, expected); // also checks the shapes
+  } catch (const Error& e) {
+    c.ok = false;
+    c.detail = cat("the kernel's result has another shape: ", e.what());
+    return c;
+  }
+  auto g = got.flatten(), x = expected.flatten();
+  if (g.size() != x.size()) {
+    c.ok = false;
+    c.detail = cat("the kernel returned ", g.size(), " values, the interpreter ", x.size());
+    return c;
+  }
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < g.size(); ++i) {
+    bool same = (std::isnan(g[i]) && std::isnan(x[i])) || g[i] == x[i];
+    if (!same && is_floating(kind))
+      same = std::fabs(g[i] - x[i]) <= 1e-5 * std::max(1.0, std::fabs(x[i]));
+    if (!same) {
+      if (bad < 5)
+        c.detail += cat(bad ? "; " : "", "value ", i, ": kernel ", g[i], ", interpreter ", x[i]);
+      ++bad;
+    }
+  }
+  if (bad) {
+    c.ok = false;
+    c.detail =
+        cat(bad, " of ", g.size(), " values differ (", c.detail, bad > 5 ? "; ..." : "", ")");
+  }
+  return c;
+}
+
+// A Step chosen among the places where rules fire.
+struct Site {
+  std::size_t rule;
+  Position position;
+  std::size_t alternatives;
+};
+
+int rule_weight(const std::string& rule) {
+  if (rule == "temporal-tiling")
+    return 8;
+  for (const char* r : {"slide-tiling", "tile-nd", "overlapped-tiling-nd", "stream-nd",
+                        "split-join", "join-split-cancel", "transpose-cancel", "split-map",
+                        "map-join", "map-fusion", "map-fission"})
+    if (rule == r)
+      return 2;
+  return 1;
+}
+
+// Crash reporting: the case being run is written to a file first; a fatal signal names it.
+char g_in_progress[4096] = {0};
+
+extern "C" void on_fatal_signal(int sig) {
+  const char* head =
+      sig == SIGALRM ? "\ntessera_fuzz: a case ran too long (watchdog); its reproducer: "
+                     : "\ntessera_fuzz: crashed on a fatal signal; the reproducer of the case: ";
+  ssize_t ignored = ::write(2, head, std::strlen(head));
+  ignored = ::write(2, g_in_progress, std::strlen(g_in_progress));
+  ignored = ::write(2, "\n(tessera_fuzz --replay FILE runs it again)\n", 44);
+  (void)ignored;
+  std::signal(sig == SIGALRM ? SIGABRT : sig, SIG_DFL);
+  std::raise(sig == SIGALRM ? SIGABRT : sig);
+}
+
+void write_file(const fs::path& path, const std::string& text) {
+  fs::path tmp = path;
+  tmp += ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << text;
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+}
+
+template <class Map>
+void print_counts(const std::string& title, const Map& counts, std::size_t limit = 60) {
+  std::vector<std::pair<std::size_t, std::string>> rows;
+  for (const auto& [k, v] : counts)
+    rows.push_back({v, k});
+  std::sort(rows.rbegin(), rows.rend());
+  std::cout << title << "\n";
+  for (std::size_t i = 0; i < rows.size() && i < limit; ++i)
+    std::cout << "  " << rows[i].first << "  " << rows[i].second << "\n";
+  if (rows.size() > limit)
+    std::cout << "  ... " << rows.size() - limit << " more\n";
+}
+
+} // namespace
+
+rewrite::RuleContext fuzz_rule_context() {
+  rewrite::RuleContext ctx;
+  ctx.tile_sizes = {2, 3, 4, 8};
+  ctx.coarsening = {2, 4};
+  ctx.temporal_steps = {2, 3};
+  return ctx;
+}
+
+Expr apply_history(const Expr& program, const std::vector<Step>& history,
+                   const std::vector<rewrite::Rule>& rules) {
+  Expr cur = program;
+  for (const auto& step : history) {
+    const rewrite::Rule* rule = nullptr;
+    for (const auto& r : rules)
+      if (r.name == step.rule)
+        rule = &r;
+    if (!rule)
+      user_error(cat("unknown rule '", step.rule, "'"));
+    TypeChecker types;
+    types.apply(cur, input_types(cur));
+    rewrite::RuleContext ctx = fuzz_rule_context();
+    ctx.types = &types;
+    ctx.inside_function = inside_function_at(cur, step.position);
+    rewrite::RuleResult r = rule->apply(rewrite::node_at(cur, step.position), ctx);
+    bool found = false;
+    for (const auto& alt : r.alternatives)
+      if (alt.params == step.params) {
+        cur = rewrite::replace_at(cur, step.position, alt.replacement);
+        found = true;
+        break;
+      }
+    if (!found)
+      user_error(cat(rewrite::describe(step), " does not apply"));
+  }
+  return cur;
+}
+
+std::string normalize_reason(const std::string& message) {
+  std::string s = message;
+  auto at = s.find(" [at ");
+  if (at != std::string::npos)
+    s = s.substr(0, at);
+  s = std::regex_replace(s, std::regex("[0-9]+"), "N");
+  s = std::regex_replace(s, std::regex("'[^']*'"), "'...'");
+  if (s.size() > 160)
+    s = s.substr(0, 160) + "...";
+  return s;
+}
+
+Fuzzer::Fuzzer(runtime::Session& session, FuzzOptions options)
+    : session_(session), options_(std::move(options)), rules_(rewrite::all_rules()) {}
+
+CaseSpec Fuzzer::make_case(uint64_t index) {
+  CaseSpec spec;
+  spec.seed = options_.seed;
+  spec.index = index;
+  std::mt19937 rng(static_cast<uint32_t>(options_.seed * 1000003u + index * 7919u + 17u));
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  std::string last_error;
+  for (int attempt = 0;; ++attempt) {
+    if (attempt == 50)
+      user_error("the program generator found no well-typed recipe: " + last_error);
+    spec.recipe = random_recipe(rng);
+    try {
+      spec.program = build_program(spec.recipe);
+      infer_type(spec.program);
+      break;
+    } catch (const Error& e) {
+      last_error = e.what();
+    }
+  }
+  const Recipe& r = spec.recipe;
+  for (std::size_t k = 0; k < r.kinds.size(); ++k)
+    spec.input_types.push_back(
+        array_of(Type::scalar(r.kinds[k]), std::vector<ArithExpr>(r.shape.begin(), r.shape.end())));
+  if (r.size_mode == 2)
+    spec.baked_sizes = size_values(r);
+  spec.input_seed = static_cast<uint32_t>(rng());
+  spec.split_interior = pick(1, 100) <= 80;
+  spec.lowering = pick(1, 100) <= 30 ? "variant" : "default";
+  spec.variant_pick = static_cast<uint32_t>(rng());
+
+  // Random rewrites: a rule among those that fire somewhere, then a place and an alternative.
+  int steps = pick(0, options_.max_steps);
+  Expr cur = spec.program;
+  for (int s = 0; s < steps; ++s) {
+    TypeChecker types;
+    try {
+      types.apply(cur, input_types(cur));
+    } catch (const Error&) {
+      break; // an ill-typed intermediate: run() reports it
+    }
+    rewrite::RuleContext ctx = fuzz_rule_context();
+    ctx.types = &types;
+    std::map<std::size_t, std::vector<Site>> firing;
+    Position pos;
+    visit(cur, pos, false, [&](const Expr& node, const Position& at, bool inside) {
+      ctx.inside_function = inside;
+      for (std::size_t i = 0; i < rules_.size(); ++i) {
+        rewrite::RuleResult res;
+        try {
+          res = rules_[i].apply(node, ctx);
+        } catch (const Error&) {
+          continue; // a rule that cannot type a node does not fire there
+        }
+        if (!res.alternatives.empty())
+          firing[i].push_back({i, at, res.alternatives.size()});
+      }
+    });
+    if (firing.empty())
+      break;
+    // A firing rule, weighted: rules that fire on few programs (temporal tiling fires only on
+    // repeated stencil steps, and not after a lowering rule) get more weight than the lowering
+    // rules that fire almost everywhere.
+    int total = 0;
+    for (const auto& [rule, sites] : firing)
+      total += rule_weight(rules_[rule].name);
+    int ticket = pick(0, total - 1);
+    auto it = firing.begin();
+    while ((ticket -= rule_weight(rules_[it->first].name)) >= 0)
+      ++it;
+    const Site& site =
+        it->second[static_cast<std::size_t>(pick(0, static_cast<int>(it->second.size()) - 1))];
+    ctx.inside_function = inside_function_at(cur, site.position);
+    auto res = rules_[site.rule].apply(rewrite::node_at(cur, site.position), ctx);
+    const auto& alt = res.alternatives[static_cast<std::size_t>(
+        pick(0, static_cast<int>(res.alternatives.size()) - 1))];
+    spec.history.push_back({rules_[site.rule].name, site.position, alt.params});
+    cur = rewrite::replace_at(cur, site.position, alt.replacement);
+  }
+  return spec;
+}
+
+Outcome Fuzzer::run(const CaseSpec& spec) {
+  Outcome o;
+  auto t0 = Clock::now();
+  auto fail = [&](const std::string& stage, const std::string& message) {
+    o.status = Outcome::Failure;
+    o.stage = stage;
+    o.message = message;
+    o.seconds = seconds_since(t0);
+    return o;
+  };
+  auto reject = [&](const std::string& stage, const std::string& message) {
+    o.status = Outcome::Rejected;
+    o.stage = stage;
+    o.message = message;
+    o.seconds = seconds_since(t0);
+    return o;
+  };
+  std::string stage = "interpreter";
+  try {
+    auto inputs = make_inputs(spec);
+    Data expected = evaluate(spec.program, inputs);
+    ScalarKind kind = infer_type(spec.program).innermost().scalar_kind();
+
+    // Rewrites.
+    stage = "rewrite";
+    o.rewritten = apply_history(spec.program, spec.history, rules_);
+    try {
+      infer_type(o.rewritten);
+    } catch (const Error& e) {
+      return fail("rewrite", cat("the rewritten program is ill-typed: ", e.what()));
+    }
+    if (!identical(evaluate(o.rewritten, inputs), expected))
+      return fail("rewrite", "the interpreter evaluates the rewritten program differently");
+
+    // Lowering.
+    stage = "lowering";
+    if (spec.lowering == "variant") {
+      rewrite::EnumerateOptions eo;
+      eo.depth = 1;
+      eo.tile_sizes = {2, 4};
+      eo.limit = 400;
+      rewrite::LoweredVariants lv;
+      try {
+        lv = rewrite::lowered_variants(o.rewritten, eo);
+      } catch (const Error& e) {
+        return reject("lowering", e.what());
+      }
+      const rewrite::Variant* chosen = nullptr;
+      if (lv.variants.empty()) {
+        // Nothing executable around this program: its default lowering still is a case.
+        o.lowered = rewrite::lower_default(o.rewritten);
+      } else if (spec.variant_steps.empty()) {
+        chosen = &lv.variants[spec.variant_pick % lv.variants.size()];
+      } else {
+        for (const auto& v : lv.variants)
+          if (same_steps(v.history, spec.variant_steps))
+            chosen = &v;
+        if (!chosen)
+          return reject("lowering", "the recorded variant is not among the variants");
+      }
+      if (chosen) {
+        o.lowered = chosen->program;
+        o.variant_steps = chosen->history;
+      }
+    } else if (spec.lowering == "none") {
+      o.lowered = o.rewritten;
+    } else {
+      try {
+        o.lowered = rewrite::lower_default(o.rewritten);
+      } catch (const Error& e) {
+        return reject("lowering", e.what());
+      }
+    }
+    try {
+      infer_type(o.lowered);
+    } catch (const Error& e) {
+      return fail("lowering", cat("the lowered program is ill-typed: ", e.what()));
+    }
+    if (!identical(evaluate(o.lowered, inputs), expected))
+      return fail("lowering", "the interpreter evaluates the lowered program differently");
+
+    // Code generation.
+    stage = "codegen";
+    codegen::CodegenOptions options;
+    options.kernel_name = "fuzz";
+    options.baked_sizes = spec.baked_sizes;
+    options.split_interior = spec.split_interior;
+    codegen::Kernel kernel;
+    try {
+      kernel = codegen::generate_kernel(o.lowered, options);
+    } catch (const Error& e) {
+      return reject("codegen", e.what());
+    }
+    o.kernel_source = kernel.source;
+
+    // The device.
+    stage = "device";
+    auto td = Clock::now();
+    explore::Execution run = explore::execute(session_, kernel, inputs);
+    o.device_seconds = seconds_since(td);
+    stage = "compare";
+    Comparison c = compare(run.output, expected, kind);
+    o.max_error = c.max_error;
+    if (!c.ok)
+      return fail("compare", c.detail);
+  } catch (const Error& e) {
+    return fail(stage, cat("tessera::Error: ", e.what()));
+  } catch (const InternalError& e) {
+    return fail(stage, e.what());
+  } catch (const std::exception& e) {
+    return fail(stage, cat("unexpected exception: ", e.what()));
+  }
+  o.seconds = seconds_since(t0);
+  return o;
+}
+
+json Fuzzer::reproducer(const CaseSpec& spec, const Outcome& o) {
+  json types = json::array();
+  for (const auto& t : spec.input_types) {
+    json tj;
+    to_json(tj, t);
+    types.push_back(tj);
+  }
+  json j = {{"format", "tessera-fuzz-case"},
+            {"version", 1},
+            {"seed", spec.seed},
+            {"case", spec.index},
+            {"recipe", spec.recipe.to_json()},
+            {"program_text", print(spec.program)},
+            {"program", expr_to_json(spec.program)},
+            {"history", steps_to_json(spec.history)},
+            {"lowering", spec.lowering},
+            {"variant_pick", spec.variant_pick},
+            {"variant_steps",
+             steps_to_json(o.variant_steps.empty() ? spec.variant_steps : o.variant_steps)},
+            {"split_interior", spec.split_interior},
+            {"baked_sizes", spec.baked_sizes},
+            {"input_types", types},
+            {"input_seed", spec.input_seed}};
+  if (o.status != Outcome::Pass) {
+    j["stage"] = o.stage;
+    j["message"] = o.message;
+  }
+  if (o.rewritten)
+    j["rewritten_text"] = print(o.rewritten);
+  if (o.lowered) {
+    j["lowered_text"] = print(o.lowered);
+    j["lowered"] = expr_to_json(o.lowered);
+  }
+  if (!o.kernel_source.empty())
+    j["kernel_source"] = o.kernel_source;
+  return j;
+}
+
+CaseSpec Fuzzer::spec_from_reproducer(const json& j) {
+  if (!j.is_object() || j.value("format", "") != "tessera-fuzz-case")
+    user_error("not a tessera_fuzz reproducer (\"format\": \"tessera-fuzz-case\")");
+  CaseSpec spec;
+  spec.seed = j.value("seed", 0ull);
+  spec.index = j.value("case", 0ull);
+  spec.program = expr_from_json(j.at("program"));
+  spec.history = steps_from_json(j.at("history"));
+  spec.lowering = j.value("lowering", "default");
+  spec.variant_pick = j.value("variant_pick", 0u);
+  spec.variant_steps = steps_from_json(j.value("variant_steps", json::array()));
+  spec.split_interior = j.value("split_interior", true);
+  spec.baked_sizes = j.value("baked_sizes", std::map<std::string, int64_t>{});
+  for (const auto& t : j.at("input_types"))
+    spec.input_types.push_back(type_from_json(t));
+  spec.input_seed = j.value("input_seed", 1u);
+  if (j.contains("recipe")) {
+    // Informational only; the program above is what runs.
+    spec.recipe.fn_seed = j["recipe"].value("fn_seed", 1u);
+  }
+  return spec;
+}
+
+CaseSpec Fuzzer::shrink(const CaseSpec& spec, const Outcome& failure) {
+  auto t0 = Clock::now();
+  CaseSpec best = spec;
+  int attempts = 0;
+  auto still_fails = [&](CaseSpec candidate) {
+    if (attempts >= 200 || seconds_since(t0) > 90)
+      return false;
+    ++attempts;
+    Outcome o = run(candidate);
+    return o.status == Outcome::Failure && o.stage == failure.stage;
+  };
+  // Pin the variant by its steps, so that it stays the same while other things shrink.
+  if (best.lowering == "variant" && best.variant_steps.empty())
+    best.variant_steps = failure.variant_steps;
+  bool progress = true;
+  while (progress) {
+    progress = false;
+    // Fewer rewrites.
+    for (std::size_t i = 0; i < best.history.size(); ++i) {
+      CaseSpec c = best;
+      c.history.erase(c.history.begin() + static_cast<std::ptrdiff_t>(i));
+      try {
+        apply_history(c.program, c.history, rules_);
+      } catch (const Error&) {
+        continue;
+      }
+      if (still_fails(c)) {
+        best = c;
+        progress = true;
+        break;
+      }
+    }
+    if (progress)
+      continue;
+    // The default lowering, and the interior split off.
+    if (best.lowering == "variant") {
+      CaseSpec c = best;
+      c.lowering = "default";
+      c.variant_steps.clear();
+      if (still_fails(c)) {
+        best = c;
+        progress = true;
+        continue;
+      }
+    }
+    if (best.split_interior) {
+      CaseSpec c = best;
+      c.split_interior = false;
+      if (still_fails(c)) {
+        best = c;
+        progress = true;
+        continue;
+      }
+    }
+    // Simpler programs, with the same rewrites where they still apply.
+    if (best.recipe.shape.empty())
+      break; // loaded from a reproducer: no recipe
+    for (const Recipe& r : simpler_recipes(best.recipe)) {
+      CaseSpec c = best;
+      c.recipe = r;
+      try {
+        c.program = build_program(r);
+        infer_type(c.program);
+        apply_history(c.program, c.history, rules_);
+      } catch (const Error&) {
+        continue;
+      }
+      c.input_types.clear();
+      for (std::size_t k = 0; k < r.kinds.size(); ++k)
+        c.input_types.push_back(array_of(Type::scalar(r.kinds[k]),
+                                         std::vector<ArithExpr>(r.shape.begin(), r.shape.end())));
+      c.baked_sizes = r.size_mode == 2 ? size_values(r) : std::map<std::string, int64_t>{};
+      if (still_fails(c)) {
+        best = c;
+        progress = true;
+        break;
+      }
+    }
+  }
+  if (options_.verbose)
+    std::cout << "shrinking took " << attempts << " runs, " << seconds_since(t0) << " s\n";
+  return best;
+}
+
+int Fuzzer::campaign() {
+  auto t0 = Clock::now();
+  fs::path out_dir = options_.out_dir;
+  std::error_code ec;
+  fs::create_directories(out_dir, ec);
+  fs::path in_progress = out_dir / "in-progress-case.json";
+  std::snprintf(g_in_progress, sizeof g_in_progress, "%s", in_progress.c_str());
+  for (int sig : {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGALRM})
+    std::signal(sig, on_fatal_signal);
+
+  std::size_t passed = 0, rejected = 0, failures = 0, generator_failures = 0;
+  std::map<std::string, std::size_t> reasons, rules_used, lowerings, kinds_covered, lowered_kinds,
+      features, steps_hist, failure_list;
+  double device_seconds = 0, slowest = 0;
+  uint64_t n = 0;
+  for (; n < options_.cases; ++n) {
+    if (options_.minutes > 0 && seconds_since(t0) > options_.minutes * 60)
+      break;
+    ::alarm(60); // watchdog: no case takes nearly as long
+    CaseSpec spec;
+    try {
+      spec = make_case(n);
+    } catch (const Error& e) {
+      ++generator_failures;
+      ++reasons["generator: " + normalize_reason(e.what())];
+      continue;
+    }
+    write_file(in_progress, reproducer(spec, {}).dump(2) + "\n");
+    Outcome o = run(spec);
+    session_.cache().clear_memory();
+    device_seconds += o.device_seconds;
+    slowest = std::max(slowest, o.seconds);
+
+    std::map<std::string, std::size_t> counts;
+    count_kinds(spec.program, counts);
+    for (const auto& [k, v] : counts)
+      ++kinds_covered[k];
+    if (o.lowered) {
+      counts.clear();
+      count_kinds(o.lowered, counts);
+      for (const auto& [k, v] : counts)
+        ++lowered_kinds[k];
+    }
+    for (const auto& s : spec.history)
+      ++rules_used[s.rule];
+    ++steps_hist[cat(spec.history.size(), " rewrites")];
+    std::string lowering = spec.lowering;
+    if (!o.variant_steps.empty())
+      lowering += " (" + o.variant_steps.back().rule + ")";
+    ++lowerings[lowering];
+    const Recipe& r = spec.recipe;
+    ++features[cat(r.dims, "-D")];
+    for (auto k : r.kinds)
+      ++features["input " + to_string(k)];
+    ++features[cat(r.kinds.size(), " input(s)")];
+    if (r.generate)
+      ++features["generate"];
+    if (r.size_mode)
+      ++features[r.size_mode == 1 ? "symbolic sizes" : "baked sizes"];
+    if (r.names)
+      ++features[r.names == 1 ? "same user function names" : "tricky names"];
+
+    if (options_.verbose)
+      std::cout << "case " << n << ": " << r.describe() << " | " << spec.history.size()
+                << " rewrites, " << lowering << " -> "
+                << (o.status == Outcome::Pass       ? "ok"
+                    : o.status == Outcome::Rejected ? "rejected"
+                                                    : "FAILED")
+                << (o.stage.empty() ? "" : " at " + o.stage) << " (" << o.seconds << " s)\n";
+    if (o.status == Outcome::Pass) {
+      ++passed;
+    } else if (o.status == Outcome::Rejected) {
+      ++rejected;
+      ++reasons[o.stage + ": " + normalize_reason(o.message)];
+    } else {
+      ++failures;
+      std::cout << "\nFAILURE in case " << n << " (seed " << options_.seed << ") at " << o.stage
+                << ": " << o.message << "\n";
+      CaseSpec small = spec;
+      Outcome so = o;
+      if (options_.shrink) {
+        ::alarm(0);
+        small = shrink(spec, o);
+        so = run(small);
+        if (so.status != Outcome::Failure) { // flaky: keep the original
+          small = spec;
+          so = o;
+        }
+      }
+      json repro = reproducer(small, so);
+      repro["original_case"] = reproducer(spec, o);
+      fs::path file = out_dir / cat("failure-seed", options_.seed, "-case", n, ".json");
+      write_file(file, repro.dump(2) + "\n");
+      ++failure_list[cat(o.stage, ": ", normalize_reason(o.message))];
+      std::cout << "minimal reproducer (" << file.string() << "; replay with tessera_fuzz --replay "
+                << file.string() << "):\n";
+      json brief = repro;
+      brief.erase("original_case");
+      brief.erase("program");
+      brief.erase("lowered");
+      std::cout << brief.dump(2) << "\n";
+      if (static_cast<int>(failures) >= options_.max_failures) {
+        ++n;
+        break;
+      }
+    }
+    if ((n + 1) % 50 == 0)
+      std::cout << "[" << n + 1 << " cases, " << static_cast<int>(seconds_since(t0)) << " s] "
+                << passed << " passed, " << rejected << " rejected, " << failures << " failed"
+                << std::endl;
+  }
+  ::alarm(0);
+  fs::remove(in_progress, ec);
+  double total = seconds_since(t0);
+
+  std::cout << "\n=== tessera_fuzz summary (seed " << options_.seed << ") ===\n";
+  std::cout << n << " cases in " << total << " s (" << device_seconds
+            << " s building and running kernels; "
+            << "slowest case " << slowest << " s)\n";
+  std::cout << "passed " << passed << ", rejected " << rejected << ", failed " << failures
+            << ", generator gave up " << generator_failures << "\n";
+  if (!open_bug_names().empty()) {
+    std::cout << "names left out while a known bug is open (tests/fuzz/KnownBugs.cpp):";
+    for (const auto& name : open_bug_names())
+      std::cout << " " << name;
+    std::cout << "\n";
+  }
+  print_counts("rejections and generator problems by reason:", reasons);
+  print_counts("failures:", failure_list);
+  print_counts("rewrites per case:", steps_hist);
+  print_counts("rules applied:", rules_used);
+  print_counts("lowerings:", lowerings);
+  print_counts("recipe features:", features);
+  print_counts("programs containing each node kind (original programs):", kinds_covered, 100);
+  print_counts("lowered programs containing each node kind:", lowered_kinds, 100);
+  std::cout << (failures ? "FAILED" : "OK") << ": " << failures << " failure(s) in " << n
+            << " cases\n";
+  return static_cast<int>(failures);
+}
+
+} // namespace tessera::fuzz

@@ -1,0 +1,944 @@
+#include "tests/fuzz/FuzzProgram.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "core/Error.h"
+#include "dsl/Dsl.h"
+#include "rewrite/Normalize.h"
+#include "tests/fuzz/Reproducers.h"
+
+namespace tessera::fuzz {
+
+namespace {
+
+// Layouts before the stencil (Recipe::prep).
+enum Prep {
+  PrepNone,
+  PrepSplitJoin,      // Join o Split(k) on the outer level
+  PrepTransposeTwice, // Transpose o Transpose (2-D and 3-D)
+  PrepTranspose,      // Transpose (2-D and 3-D: the result is transposed too)
+  PrepDropPad,        // PadND(1, 1, b') o DropND(1, 1)
+  PrepPadDrop,        // DropND(1, 2) o PadND(2, 1, b')
+  PrepIterateLayout,  // Iterate(2, Transpose) of a square grid, or Iterate(2, shift)
+  PrepMap,            // MapND(g): a computing map before the stencil
+  PrepIterateShift,   // Iterate(2, DropND(0, 1) o PadND(1, 0, b'))
+  PrepCount
+};
+
+// What happens to the result (Recipe::post).
+enum Post {
+  PostNone,
+  PostMap,       // MapND(g)
+  PostTranspose, // Transpose (2-D and 3-D)
+  PostSplitJoin, // Join o Split(k)
+  PostIterate,   // Iterate(k, MapND(step))
+  PostDrop,      // DropND(1, 0) of the result
+  PostReshape,   // Join (2-D, 3-D) or Split(k) (1-D) of the result
+  PostSteps,     // 2-3 more stencil steps MapND(f) o SlideND(2r+1, 1) o PadND(r, r, b), the
+                 // same f each time (what the temporal-tiling rule fuses)
+  PostCount
+};
+
+constexpr int kWindowFunctions = 11;
+
+const char* prep_name(int p) {
+  static const char* names[] = {"none",           "split-join", "transpose-twice",
+                                "transpose",      "drop-pad",   "pad-drop",
+                                "iterate-layout", "map",        "iterate-shift"};
+  return p >= 0 && p < PrepCount ? names[p] : "?";
+}
+const char* post_name(int p) {
+  static const char* names[] = {"none",    "map",  "transpose", "split-join",
+                                "iterate", "drop", "reshape",   "steps"};
+  return p >= 0 && p < PostCount ? names[p] : "?";
+}
+const char* window_name(int w) {
+  static const char* names[] = {
+      "sum",          "points",         "max",    "map-reduce",  "iterate-reduce", "drop-fold",
+      "split-reduce", "transpose-fold", "centre", "slide-inner", "zip-inner"};
+  return w >= 0 && w < kWindowFunctions ? names[w] : "?";
+}
+const char* boundary_name(int b) {
+  static const char* names[] = {"clamp", "mirror", "wrap", "constant"};
+  return b >= 0 && b < 4 ? names[b] : "?";
+}
+
+ScalarKind primary_kind(const std::vector<ScalarKind>& kinds) {
+  bool f64 = false, f32 = false;
+  for (auto k : kinds) {
+    f64 |= k == ScalarKind::F64;
+    f32 |= k == ScalarKind::F32;
+  }
+  return f64 ? ScalarKind::F64 : f32 ? ScalarKind::F32 : ScalarKind::I32;
+}
+
+Boundary boundary_for(int b, ScalarKind kind) {
+  switch (b % 4) {
+  case 0:
+    return clamp;
+  case 1:
+    return mirror;
+  case 2:
+    return wrap;
+  default:
+    if (kind == ScalarKind::I32)
+      return constant(3);
+    if (kind == ScalarKind::F64)
+      return constant(-0.5);
+    return constant(0.25f);
+  }
+}
+
+Val zero_of(ScalarKind kind) {
+  if (kind == ScalarKind::I32)
+    return Val(0);
+  if (kind == ScalarKind::F64)
+    return Val(0.0);
+  return Val(0.0f);
+}
+Val lowest_of(ScalarKind kind) {
+  if (kind == ScalarKind::I32)
+    return Val(-1000000);
+  if (kind == ScalarKind::F64)
+    return Val(-1000.0);
+  return Val(-1000.0f);
+}
+
+// A scalar with a bound on its magnitude. Bounds keep float values small (so that contracted
+// multiply-adds on the device stay far inside the tolerance) and integers far from overflow.
+struct Term {
+  Sym sym;
+  double bound;
+};
+
+// Random scalar functions from one seed.
+class FnFactory {
+public:
+  FnFactory(const Recipe& r) : rng_(r.fn_seed), depth_(r.fn_depth), names_(r.names) {}
+
+  int pick(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
+
+  std::string name(const std::string& base) {
+    if (names_ == 1)
+      return "fn";
+    if (names_ >= 2 && coin(0.5)) {
+      // Distinct functions keep distinct names (sharing one is names_ == 1).
+      std::string n = pick_name();
+      if (fun_names_.insert(n).second)
+        return n;
+    }
+    return cat(base, counter_++);
+  }
+  std::string input_name(std::size_t k) {
+    if (names_ >= 2 && coin(0.6))
+      return pick_name();
+    return cat("x", k);
+  }
+
+  // A user function of `leaves.size()` parameters (of the given kinds) computing `kind`.
+  // Parameters of another kind are cast to `kind` first. Returns the function and its bound.
+  std::pair<Fun, double> function(const std::string& base, ScalarKind kind,
+                                  const std::vector<ScalarKind>& param_kinds,
+                                  const std::vector<double>& bounds) {
+    std::vector<Term> leaves;
+    for (std::size_t i = 0; i < param_kinds.size(); ++i) {
+      Sym p(ScalarExpr::param(static_cast<int>(i)));
+      if (param_kinds[i] != kind)
+        p = cast(kind, p);
+      leaves.push_back({p, bounds[i]});
+    }
+    next_leaf_ = 0;
+    Term t = expr(leaves, kind, depth_);
+    // Every parameter is used at least once.
+    for (; next_leaf_ < leaves.size(); ++next_leaf_)
+      t = combine_add(t, leaves[next_leaf_], kind);
+    // Integers stay far from overflow in whatever uses the result.
+    if (kind == ScalarKind::I32 && t.bound > (1 << 20))
+      t = {t.sym % 100003, 100003};
+    // A part made of literals alone is f64 (only a literal next to a typed operand adopts its
+    // type): the result is cast back to the function's kind when it differs.
+    std::vector<ScalarKind> used(param_kinds.size(), kind);
+    if (t.sym.expr().infer(used, "fuzz") != kind)
+      t.sym = cast(kind, t.sym);
+    Fun f = detail::make_user_fun_value(name(base), static_cast<int>(param_kinds.size()), {},
+                                        t.sym.expr());
+    return {f, t.bound};
+  }
+
+  // Binary reduction operators (acc, x) -> acc.
+  Fun add() {
+    return user_fun(name("add"), [](auto a, auto b) { return a + b; });
+  }
+  Fun max() {
+    return user_fun(name("max"), [](auto a, auto b) { return select(a > b, a, b); });
+  }
+  // An order-dependent fold, so that a wrong element order shows.
+  Fun fold(ScalarKind kind) {
+    if (kind == ScalarKind::I32)
+      return user_fun(name("fold"), [](auto acc, auto x) { return (acc * 3 + x) % 10007; });
+    return user_fun(name("fold"), [](auto acc, auto x) { return acc * 0.5 + x; });
+  }
+  // A contractive step for Iterate.
+  Fun step(ScalarKind kind) {
+    int k = pick(0, 2);
+    if (kind == ScalarKind::I32) {
+      if (k == 0)
+        return user_fun(name("step"), [](auto a) { return a / 2 + 1; });
+      if (k == 1)
+        return user_fun(name("step"), [](auto a) { return (a * 3) % 101; });
+      return user_fun(name("step"), [](auto a) { return select(a > 0, a - 1, a + 1); });
+    }
+    if (k == 0)
+      return user_fun(name("step"), [](auto a) { return a * 0.5 + 0.25; });
+    if (k == 1)
+      return user_fun(name("step"), [](auto a) { return sin(a); });
+    return user_fun(name("step"), [](auto a) { return fmax(a * 0.5, -0.5); });
+  }
+  Fun scale(double factor) {
+    return user_fun(name("scale"), [factor](auto a) { return a * factor; });
+  }
+
+private:
+  bool coin(double p) { return std::uniform_real_distribution<double>(0, 1)(rng_) < p; }
+
+  Term leaf(const std::vector<Term>& leaves, ScalarKind kind) {
+    if (next_leaf_ < leaves.size())
+      return leaves[next_leaf_++];
+    if (coin(0.2)) {
+      if (kind == ScalarKind::I32) {
+        int c = pick(-5, 5);
+        return {Sym(c), static_cast<double>(std::abs(c))};
+      }
+      double c = pick(-8, 8) * 0.125;
+      return {Sym(c), std::fabs(c)};
+    }
+    return leaves[static_cast<std::size_t>(pick(0, static_cast<int>(leaves.size()) - 1))];
+  }
+
+  Term combine_add(const Term& a, const Term& b, ScalarKind kind) {
+    if (kind != ScalarKind::I32 && a.bound + b.bound > 64)
+      return {a.sym * 0.25 + b.sym * 0.25, (a.bound + b.bound) * 0.25};
+    return {a.sym + b.sym, a.bound + b.bound};
+  }
+
+  Term expr(const std::vector<Term>& leaves, ScalarKind kind, int depth) {
+    if (depth <= 0 || coin(0.25))
+      return leaf(leaves, kind);
+    Term a = expr(leaves, kind, depth - 1);
+    return kind == ScalarKind::I32 ? int_op(a, leaves, depth) : float_op(a, leaves, kind, depth);
+  }
+
+  Term float_op(const Term& a, const std::vector<Term>& leaves, ScalarKind kind, int depth) {
+    const double limit = 64;
+    auto other = [&] { return expr(leaves, kind, depth - 1); };
+    switch (pick(0, 15)) {
+    case 0: {
+      Term b = other();
+      return combine_add(a, b, kind);
+    }
+    case 1: {
+      Term b = other();
+      if (a.bound + b.bound > limit)
+        return {(a.sym - b.sym) * 0.25, (a.bound + b.bound) * 0.25};
+      return {a.sym - b.sym, a.bound + b.bound};
+    }
+    case 2: {
+      static const double factors[] = {0.5, 0.25, -0.75, 1.5};
+      double c = factors[pick(0, 3)];
+      if (a.bound * std::fabs(c) > limit)
+        c = 0.125;
+      return {a.sym * c, a.bound * std::fabs(c)};
+    }
+    case 3: {
+      Term b = other();
+      if (a.bound * b.bound > 8)
+        return {sin(a.sym) * sin(b.sym), 1};
+      return {a.sym * b.sym, a.bound * b.bound};
+    }
+    case 4: {
+      Term b = other();
+      return {select(a.sym > b.sym, a.sym, b.sym), std::max(a.bound, b.bound)};
+    }
+    case 5: {
+      Term b = other();
+      return {fmin(a.sym, b.sym), std::max(a.bound, b.bound)};
+    }
+    case 6: {
+      Term b = other();
+      return {fmax(a.sym, b.sym), std::max(a.bound, b.bound)};
+    }
+    case 7:
+      return {fabs(a.sym), a.bound};
+    case 8:
+      return {sqrt(fabs(a.sym) + 1.0), std::sqrt(a.bound + 1)};
+    case 9:
+      return {sin(a.sym), 1};
+    case 10:
+      return {cos(a.sym), 1};
+    case 11:
+      return {exp(fmin(a.sym, 1.0)), 2.72};
+    case 12: {
+      Term b = other();
+      return {a.sym / (fabs(b.sym) + 1.0), a.bound};
+    }
+    case 13: {
+      Term b = other();
+      return {select(a.sym < 0.25, b.sym, a.sym), std::max(a.bound, b.bound)};
+    }
+    case 14:
+      return {log(fabs(a.sym) + 1.0), std::log(a.bound + 1) + 0.01};
+    default:
+      return {-a.sym, a.bound};
+    }
+  }
+
+  Term int_op(const Term& a, const std::vector<Term>& leaves, int depth) {
+    const double limit = 1 << 26;
+    auto other = [&] { return expr(leaves, ScalarKind::I32, depth - 1); };
+    switch (pick(0, 10)) {
+    case 0: {
+      Term b = other();
+      if (a.bound + b.bound > limit)
+        return {a.sym % 1000 + b.sym % 1000, 2000};
+      return {a.sym + b.sym, a.bound + b.bound};
+    }
+    case 1: {
+      Term b = other();
+      if (a.bound + b.bound > limit)
+        return {a.sym % 1000 - b.sym % 1000, 2000};
+      return {a.sym - b.sym, a.bound + b.bound};
+    }
+    case 2: {
+      static const int factors[] = {2, 3, -1, -2};
+      int c = factors[pick(0, 3)];
+      if (a.bound * std::abs(c) > limit)
+        return {a.sym % 1000, 1000};
+      return {a.sym * c, a.bound * std::abs(c)};
+    }
+    case 3: {
+      Term b = other();
+      if (a.bound * b.bound > limit)
+        return {(a.sym % 100) * (b.sym % 100), 10000};
+      return {a.sym * b.sym, a.bound * b.bound};
+    }
+    case 4: {
+      Term b = other();
+      return {select(a.sym > b.sym, a.sym, b.sym), std::max(a.bound, b.bound)};
+    }
+    case 5: {
+      Term b = other();
+      return {select(a.sym < b.sym, a.sym, b.sym), std::max(a.bound, b.bound)};
+    }
+    case 6: {
+      static const int divisors[] = {2, 3, -4, 7};
+      return {a.sym / divisors[pick(0, 3)], a.bound};
+    }
+    case 7: {
+      static const int divisors[] = {3, 5, 7, -6};
+      int c = divisors[pick(0, 3)];
+      return {a.sym % c, static_cast<double>(std::abs(c))};
+    }
+    case 8: {
+      Term b = other();
+      return {select(a.sym % 2 == 0, a.sym, b.sym), std::max(a.bound, b.bound)};
+    }
+    case 9:
+      return {select(a.sym < 0, -a.sym, a.sym), a.bound};
+    default:
+      return {-a.sym, a.bound};
+    }
+  }
+
+  std::mt19937 rng_;
+  int depth_;
+  std::string pick_name() {
+    // Less the names of an open bug (Reproducers.h), which the fuzzer would only find again.
+    static const std::vector<std::string> pool = [] {
+      std::vector<std::string> v;
+      for (const auto& n : tricky_names())
+        if (!open_bug_names().count(n))
+          v.push_back(n);
+      return v;
+    }();
+    return pool[static_cast<std::size_t>(pick(0, static_cast<int>(pool.size()) - 1))];
+  }
+
+  int names_;
+  std::set<std::string> fun_names_;
+  int counter_ = 0;
+  std::size_t next_leaf_ = 0;
+};
+
+// A value with a bound on its magnitude.
+struct Bounded {
+  Val v;
+  double bound;
+};
+
+class Builder {
+public:
+  explicit Builder(const Recipe& r) : r_(r), fns_(r), d_(r.dims) {}
+
+  Expr build() {
+    std::vector<ArithExpr> extents;
+    for (int i = 0; i < d_; ++i)
+      extents.push_back(r_.size_mode == 0 ? ArithExpr(r_.shape.at(static_cast<std::size_t>(i)))
+                                          : size(cat("N", i)));
+    primary_ = primary_kind(r_.kinds);
+    std::vector<Val> inputs;
+    for (std::size_t k = 0; k < r_.kinds.size(); ++k)
+      inputs.push_back(input(fns_.input_name(k), array_of(Type::scalar(r_.kinds[k]), extents)));
+    bool windowed = r_.left + r_.right > 0;
+    std::vector<Val> comps;
+    std::vector<double> bounds;
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+      Val v = prep(inputs[k], r_.kinds[k]);
+      if (windowed && (k == 0 || r_.windows_for_all))
+        v = window(v, r_.kinds[k]);
+      comps.push_back(v);
+    }
+    if (r_.generate) {
+      std::vector<ArithExpr> shape = comps[0].type().shape();
+      shape.resize(static_cast<std::size_t>(d_));
+      Val g = generate_grid(shape);
+      if (windowed && r_.windows_for_all)
+        g = window(g, g.type().innermost().scalar_kind());
+      comps.push_back(g);
+    }
+    auto compute = [&]() -> Val {
+      if (comps.size() == 1)
+        return comps[0] | map_nd(d_, Fun([this](Val e) { return component(e, 0).v; }));
+      std::size_t m = comps.size();
+      return zip_nd(d_, comps) |
+             map_nd(d_, Fun([this, m](Val t) {
+                      std::vector<Bounded> parts;
+                      for (std::size_t i = 0; i < m; ++i)
+                        parts.push_back(component(t.get(static_cast<int>(i)), i));
+                      return combine(parts);
+                    }));
+    };
+    Val out = post(compute());
+    Expr p = program(inputs, out);
+    return r_.normalize ? rewrite::beta_normalize(p) : p;
+  }
+
+private:
+  double input_bound(ScalarKind kind) const { return kind == ScalarKind::I32 ? 100 : 1; }
+
+  Val window(Val v, ScalarKind kind) {
+    return v | pad_nd(d_, r_.left, r_.right, boundary_for(r_.boundary, kind)) |
+           slide_nd(d_, r_.left + r_.right + 1, 1);
+  }
+
+  int64_t outer_extent(const Val& v) const {
+    auto c = v.type().length().as_constant();
+    return c ? *c : 0;
+  }
+
+  // A divisor of n in [2, n) if there is one, else 0.
+  int64_t divisor(int64_t n) {
+    std::vector<int64_t> ds;
+    for (int64_t k = 2; k < n && k <= 8; ++k)
+      if (n % k == 0)
+        ds.push_back(k);
+    if (ds.empty())
+      return 0;
+    return ds[static_cast<std::size_t>(fns_.pick(0, static_cast<int>(ds.size()) - 1))];
+  }
+
+  Val prep(Val v, ScalarKind kind) {
+    Boundary b2 = boundary_for(r_.boundary + 1, kind);
+    switch (r_.prep) {
+    case PrepSplitJoin: {
+      int64_t k = divisor(outer_extent(v));
+      return k ? v | split(k) | join() : v;
+    }
+    case PrepTransposeTwice:
+      return d_ >= 2 ? v | transpose() | transpose() : v;
+    case PrepTranspose:
+      return d_ >= 2 ? v | transpose() : v;
+    case PrepDropPad:
+      return v | drop_nd(d_, 1, 1) | pad_nd(d_, 1, 1, b2);
+    case PrepPadDrop:
+      return v | pad_nd(d_, 2, 1, b2) | drop_nd(d_, 1, 2);
+    case PrepIterateLayout:
+      if (d_ == 2)
+        return v | iterate(2, transpose());
+      return v | iterate(2, pad_nd(d_, 1, 0, b2) >> drop_nd(d_, 0, 1));
+    case PrepMap: {
+      auto [g, bound] = fns_.function("pre", kind, {kind}, {input_bound(kind)});
+      // The stencil reads the mapped values: keep them within the input's bound.
+      if (kind == ScalarKind::I32)
+        return v | map_nd(d_, g);
+      return v | map_nd(d_, g >> fns_.scale(1.0 / std::max(1.0, bound)));
+    }
+    case PrepIterateShift:
+      return v | iterate(2, pad_nd(d_, 1, 0, b2) >> drop_nd(d_, 0, 1));
+    default:
+      return v;
+    }
+  }
+
+  Val generate_grid(const std::vector<ArithExpr>& shape) {
+    bool as_int = primary_ == ScalarKind::I32 || fns_.pick(0, 1) == 0;
+    std::vector<ScalarKind> idx(static_cast<std::size_t>(d_), ScalarKind::I32);
+    ScalarExpr body;
+    if (as_int) {
+      // The red/black colour of the point.
+      Sym s(ScalarExpr::param(0));
+      for (int i = 1; i < d_; ++i)
+        s = s + Sym(ScalarExpr::param(i));
+      body = (s % 2).expr();
+    } else {
+      Sym s(ScalarExpr::param(0));
+      for (int i = 1; i < d_; ++i)
+        s = s * (2 * i + 1) + Sym(ScalarExpr::param(i));
+      body = (cast(ScalarKind::F32, s % 11) * 0.125).expr();
+    }
+    Fun f = detail::make_user_fun_value(fns_.name("colour"), d_, {}, body);
+    std::vector<Expr> params;
+    for (int i = 0; i < d_; ++i)
+      params.push_back(make_param(cat("i", i)));
+    Expr grid = make_call(f.build(std::vector<Type>(static_cast<std::size_t>(d_), i32())), params);
+    for (int i = d_ - 1; i >= 0; --i)
+      grid = make_call(make_generate(shape[static_cast<std::size_t>(i)],
+                                     make_lambda({params[static_cast<std::size_t>(i)]}, grid)),
+                       {});
+    return Val(grid, array_of(as_int ? i32() : f32(), shape));
+  }
+
+  // The scalar computed from one zip component: the component itself, or a function of its
+  // neighbourhood.
+  Bounded component(Val c, std::size_t index) {
+    ScalarKind kind = c.type().innermost().scalar_kind();
+    if (c.type().is_scalar())
+      return {c, kind == ScalarKind::I32 ? 100 : 1.25};
+    int family = (r_.window_fn + 3 * static_cast<int>(index)) % kWindowFunctions;
+    return neighbourhood(c, kind, family);
+  }
+
+  Bounded mean(Val s, ScalarKind kind, double bound, int64_t count) {
+    if (kind == ScalarKind::I32)
+      return {s, bound};
+    return {fns_.scale(1.0 / static_cast<double>(count))(s), bound / static_cast<double>(count)};
+  }
+
+  Bounded neighbourhood(Val w, ScalarKind kind, int family) {
+    const int side = r_.left + r_.right + 1;
+    int64_t count = 1;
+    for (int i = 0; i < d_; ++i)
+      count *= side;
+    const double in = input_bound(kind);
+    Val flat = w | join_nd(d_);
+    switch (family) {
+    case 0:
+      return mean((flat | reduce(fns_.add(), zero_of(kind))).at(0), kind, in * count, count);
+    case 1: {
+      int p = fns_.pick(1, static_cast<int>(std::min<int64_t>(5, count)));
+      std::vector<Val> args;
+      for (int i = 0; i < p; ++i) {
+        Val v = w;
+        for (int dd = 0; dd < d_; ++dd)
+          v = v.at(fns_.pick(0, side - 1));
+        args.push_back(v);
+      }
+      auto [f, bound] = fns_.function("pts", kind, std::vector<ScalarKind>(args.size(), kind),
+                                      std::vector<double>(args.size(), in));
+      return {f.apply(args), bound};
+    }
+    case 2:
+      return {(flat | reduce(fns_.max(), lowest_of(kind))).at(0), in};
+    case 3: {
+      auto [g, bound] = fns_.function("elem", kind, {kind}, {in});
+      return mean((flat | map(g) | reduce(fns_.add(), zero_of(kind))).at(0), kind, bound * count,
+                  count);
+    }
+    case 4: {
+      int k = fns_.pick(1, 3);
+      double bound = kind == ScalarKind::I32 ? std::max(in, 101.0) : std::max(in, 1.0);
+      return mean(
+          (flat | iterate(k, map(fns_.step(kind))) | reduce(fns_.add(), zero_of(kind))).at(0), kind,
+          bound * count, count);
+    }
+    case 5: {
+      if (count < 2)
+        return {flat.at(0), in};
+      Val kept = count >= 3 ? flat | drop(1, 1) : flat | drop(1, 0);
+      return {(kept | reduce(fns_.fold(kind), zero_of(kind))).at(0),
+              kind == ScalarKind::I32 ? 10007 : 2 * in};
+    }
+    case 6: {
+      int64_t c = divisor(count);
+      if (c == 0)
+        c = count;
+      Fun add = fns_.add();
+      Val zero = zero_of(kind);
+      Val sums = flat | split(c) |
+                 map(Fun([add, zero](Val chunk) { return (chunk | reduce(add, zero)).at(0); }));
+      return {(sums | reduce(fns_.max(), lowest_of(kind))).at(0), in * c};
+    }
+    case 7: {
+      Val src = d_ >= 2 ? w | transpose() | join_nd(d_) : flat;
+      return {(src | reduce(fns_.fold(kind), zero_of(kind))).at(0),
+              kind == ScalarKind::I32 ? 10007 : 2 * in};
+    }
+    case 8: {
+      Val v = w;
+      for (int dd = 0; dd < d_; ++dd)
+        v = v.at(r_.left);
+      auto [g, bound] = fns_.function("centre", kind, {kind}, {in});
+      return {g(v), bound};
+    }
+    case 9: {
+      if (count < 2)
+        return {flat.at(0), in};
+      Fun fold = fns_.fold(kind);
+      Val zero = zero_of(kind);
+      Val pairs = flat | slide(2, 1) |
+                  map(Fun([fold, zero](Val p) { return (p | reduce(fold, zero)).at(0); }));
+      double bound = kind == ScalarKind::I32 ? 10007 : 2 * in;
+      return mean((pairs | reduce(fns_.add(), zero_of(kind))).at(0), kind, bound * (count - 1),
+                  count - 1);
+    }
+    default: {
+      auto [g, gb] = fns_.function("elem", kind, {kind}, {in});
+      auto [pair, pb] = fns_.function("pair", kind, {kind, kind}, {in, gb});
+      Fun pf = pair;
+      Val zipped =
+          zip({flat, flat | map(g)}) | map(Fun([pf](Val t) { return pf(t.get(0), t.get(1)); }));
+      return mean((zipped | reduce(fns_.add(), zero_of(kind))).at(0), kind, pb * count, count);
+    }
+    }
+  }
+
+  Val combine(const std::vector<Bounded>& parts) {
+    std::vector<ScalarKind> kinds;
+    std::vector<double> bounds;
+    std::vector<Val> args;
+    for (const auto& p : parts) {
+      kinds.push_back(p.v.type().scalar_kind());
+      bounds.push_back(p.bound);
+      args.push_back(p.v);
+    }
+    auto [f, bound] = fns_.function("combine", primary_, kinds, bounds);
+    result_bound_ = bound;
+    return f.apply(args);
+  }
+
+  Val post(Val out) {
+    switch (r_.post) {
+    case PostMap: {
+      ScalarKind kind = out.type().innermost().scalar_kind();
+      auto [g, bound] = fns_.function("post", kind, {kind}, {result_bound_});
+      (void)bound;
+      return out | map_nd(d_, g);
+    }
+    case PostTranspose:
+      return d_ >= 2 ? out | transpose() : out;
+    case PostSplitJoin: {
+      int64_t k = divisor(outer_extent(out));
+      return k ? out | split(k) | join() : out;
+    }
+    case PostIterate: {
+      ScalarKind kind = out.type().innermost().scalar_kind();
+      return out | iterate(fns_.pick(1, 3), map_nd(d_, fns_.step(kind)));
+    }
+    case PostDrop:
+      return out | drop_nd(d_, 1, 0);
+    case PostSteps: {
+      ScalarKind kind = out.type().innermost().scalar_kind();
+      const int d = d_, r = d_ == 1 ? fns_.pick(1, 2) : 1;
+      double count = 1;
+      for (int i = 0; i < d; ++i)
+        count *= 2 * r + 1;
+      Fun add = fns_.add(), max = fns_.max(), scale = fns_.scale(1.0 / count);
+      Val zero = zero_of(kind), lowest = lowest_of(kind);
+      // Values stay bounded: the mean of the neighbourhood, or its maximum for integers.
+      Fun f = kind == ScalarKind::I32
+                  ? Fun([=](Val w) { return (w | join_nd(d) | reduce(max, lowest)).at(0); })
+                  : Fun([=](Val w) { return scale((w | join_nd(d) | reduce(add, zero)).at(0)); });
+      Boundary b = boundary_for(r_.boundary, kind);
+      for (int k = fns_.pick(2, 3); k > 0; --k)
+        out = out | pad_nd(d, r, r, b) | slide_nd(d, 2 * r + 1, 1) | map_nd(d, f);
+      return out;
+    }
+    case PostReshape: {
+      if (d_ >= 2)
+        return out | join();
+      int64_t k = divisor(outer_extent(out));
+      return k ? out | split(k) : out;
+    }
+    default:
+      return out;
+    }
+  }
+
+  const Recipe& r_;
+  FnFactory fns_;
+  int d_;
+  ScalarKind primary_ = ScalarKind::F32;
+  double result_bound_ = 1;
+};
+
+} // namespace
+
+std::string Recipe::describe() const {
+  std::string s = cat(dims, "-D ");
+  for (std::size_t i = 0; i < shape.size(); ++i)
+    s += cat(i ? "x" : "", shape[i]);
+  s += size_mode == 0 ? "" : size_mode == 1 ? " (symbolic)" : " (symbolic, baked)";
+  s += " ";
+  for (std::size_t i = 0; i < kinds.size(); ++i)
+    s += cat(i ? "," : "", to_string(kinds[i]));
+  if (left + right > 0)
+    s += cat(" halo ", left, "/", right, " ", boundary_name(boundary),
+             windows_for_all ? "" : " (first only)");
+  else
+    s += " pointwise";
+  if (generate)
+    s += " +generate";
+  s += cat(" prep=", prep_name(prep), " window=", window_name(window_fn), " post=", post_name(post),
+           " fn-depth=", fn_depth);
+  if (names == 1)
+    s += " same-names";
+  if (names == 2)
+    s += " tricky-names";
+  if (!normalize)
+    s += " unnormalised";
+  return s;
+}
+
+nlohmann::json Recipe::to_json() const {
+  nlohmann::json kinds_json = nlohmann::json::array();
+  for (auto k : kinds)
+    kinds_json.push_back(to_string(k));
+  return {{"dims", dims},           {"shape", shape},
+          {"size_mode", size_mode}, {"kinds", kinds_json},
+          {"left", left},           {"right", right},
+          {"boundary", boundary},   {"windows_for_all", windows_for_all},
+          {"generate", generate},   {"prep", prep},
+          {"window_fn", window_fn}, {"post", post},
+          {"fn_depth", fn_depth},   {"fn_seed", fn_seed},
+          {"names", names},         {"normalize", normalize},
+          {"text", describe()}};
+}
+
+Recipe random_recipe(std::mt19937& rng) {
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  auto coin = [&](double p) { return std::uniform_real_distribution<double>(0, 1)(rng) < p; };
+  Recipe r;
+  int roll = pick(1, 100);
+  r.dims = roll <= 45 ? 1 : roll <= 80 ? 2 : 3;
+  r.shape.clear();
+  for (int i = 0; i < r.dims; ++i)
+    r.shape.push_back(r.dims == 1 ? pick(3, 24) : r.dims == 2 ? pick(3, 10) : pick(3, 6));
+  roll = pick(1, 100);
+  r.size_mode = roll <= 70 ? 0 : roll <= 85 ? 1 : 2;
+  roll = pick(1, 100);
+  int inputs = roll <= 60 ? 1 : roll <= 88 ? 2 : 3;
+  auto random_kind = [&] {
+    int k = pick(1, 100);
+    return k <= 75 ? ScalarKind::F32 : k <= 93 ? ScalarKind::I32 : ScalarKind::F64;
+  };
+  r.kinds = {random_kind()};
+  for (int i = 1; i < inputs; ++i)
+    r.kinds.push_back(coin(0.7) ? r.kinds[0] : random_kind());
+  if (coin(0.08)) {
+    r.left = r.right = 0;
+  } else {
+    int max_halo = r.dims == 3 ? 1 : 2;
+    r.left = pick(0, max_halo);
+    r.right = coin(0.6) ? r.left : pick(0, max_halo);
+    if (r.left + r.right == 0)
+      r.left = r.right = 1;
+  }
+  r.boundary = pick(0, 3);
+  r.windows_for_all = coin(0.7);
+  r.generate = coin(0.2);
+  r.prep = coin(0.45) ? 0 : pick(1, PrepCount - 1);
+  if (r.prep == PrepIterateLayout && r.dims == 2)
+    r.shape[1] = r.shape[0]; // Iterate(Transpose)
+  r.window_fn = pick(0, kWindowFunctions - 1);
+  // Stencil steps (what temporal tiling fuses) more often than the other endings.
+  r.post = coin(0.45) ? 0 : coin(0.25) ? PostSteps : pick(1, PostCount - 1);
+  r.fn_depth = pick(0, 3);
+  r.fn_seed = static_cast<uint32_t>(rng());
+  roll = pick(1, 100);
+  r.names = roll <= 80 ? 0 : roll <= 88 ? 1 : 2;
+  r.normalize = coin(0.85);
+  return r;
+}
+
+Expr build_program(const Recipe& recipe) {
+  return Builder(recipe).build();
+}
+
+std::vector<Recipe> simpler_recipes(const Recipe& r) {
+  std::vector<Recipe> out;
+  auto add = [&](auto change) {
+    Recipe s = r;
+    change(s);
+    if (s.to_json() != r.to_json())
+      out.push_back(s);
+  };
+  add([](Recipe& s) {
+    s.kinds.resize(1);
+    s.generate = false;
+  });
+  add([](Recipe& s) { s.generate = false; });
+  add([](Recipe& s) {
+    if (s.kinds.size() > 1)
+      s.kinds.pop_back();
+  });
+  add([](Recipe& s) { s.post = 0; });
+  add([](Recipe& s) { s.prep = 0; });
+  add([](Recipe& s) { s.fn_depth = 0; });
+  add([](Recipe& s) { s.size_mode = 0; });
+  add([](Recipe& s) { s.names = 0; });
+  add([](Recipe& s) { s.normalize = true; });
+  add([](Recipe& s) { s.window_fn = 0; });
+  add([](Recipe& s) { s.boundary = 0; });
+  add([](Recipe& s) { s.windows_for_all = true; });
+  add([](Recipe& s) { s.left = s.right = 1; });
+  add([](Recipe& s) {
+    if (s.left > 0)
+      --s.left;
+  });
+  add([](Recipe& s) {
+    if (s.right > 0)
+      --s.right;
+  });
+  add([](Recipe& s) {
+    for (auto& k : s.kinds)
+      k = ScalarKind::F32;
+  });
+  add([](Recipe& s) {
+    if (s.dims > 1) {
+      --s.dims;
+      s.shape.pop_back();
+    }
+  });
+  for (std::size_t i = 0; i < r.shape.size(); ++i) {
+    add([i](Recipe& s) { s.shape[i] = std::max<int64_t>(3, s.shape[i] / 2); });
+    add([i](Recipe& s) { s.shape[i] = std::max<int64_t>(3, s.shape[i] - 1); });
+  }
+  return out;
+}
+
+const std::vector<std::string>& tricky_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (const char* n : {"out",
+                          "min",
+                          "max",
+                          "sqrt",
+                          "exp",
+                          "select",
+                          "clamp",
+                          "abs",
+                          "int",
+                          "float",
+                          "double",
+                          "bool",
+                          "kernel",
+                          "global",
+                          "local",
+                          "private",
+                          "constant",
+                          "dot",
+                          "floor_div",
+                          "fuzz",
+                          "tessera_kernel",
+                          "x",
+                          "a",
+                          "b",
+                          "in0",
+                          "x0",
+                          "x1",
+                          "add",
+                          "f",
+                          "half",
+                          "sign",
+                          "tan",
+                          "round",
+                          "length",
+                          "normalize",
+                          "degrees",
+                          "isnan",
+                          "exp2",
+                          "trunc",
+                          "rint",
+                          "acos",
+                          "if",
+                          "for",
+                          "while",
+                          "return",
+                          "void",
+                          "long",
+                          "unsigned",
+                          "const",
+                          "restrict",
+                          "inline",
+                          "struct",
+                          "int2",
+                          "float4",
+                          "uint",
+                          "size_t",
+                          "double2",
+                          "event_t",
+                          "get_global_id",
+                          "printf",
+                          "as_float",
+                          "convert_int",
+                          "native_sin",
+                          "M_PI",
+                          "INFINITY",
+                          "NAN",
+                          "MAXFLOAT",
+                          "true",
+                          "false",
+                          "main",
+                          "r0",
+                          "r1",
+                          "j0",
+                          "i0",
+                          "priv0",
+                          "win1",
+                          "tile0",
+                          "v0",
+                          "gid0",
+                          "lid0",
+                          "wg0",
+                          "gidx",
+                          "lidar",
+                          "wgt"})
+      v.push_back(n);
+    return v;
+  }();
+  return names;
+}
+
+std::map<std::string, int64_t> size_values(const Recipe& r) {
+  std::map<std::string, int64_t> sizes;
+  if (r.size_mode != 0)
+    for (std::size_t i = 0; i < r.shape.size(); ++i)
+      sizes[cat("N", i)] = r.shape[i];
+  return sizes;
+}
+
+void count_kinds(const Expr& e, std::map<std::string, std::size_t>& counts) {
+  std::string name = kind_name(e->kind);
+  if (e->kind == NodeKind::Map)
+    name = map_kind_name(e->map_kind);
+  if (e->kind == NodeKind::Reduce)
+    name = reduce_kind_name(e->reduce_kind);
+  if (e->kind == NodeKind::Pad)
+    name += " " + e->boundary.to_string().substr(0, e->boundary.to_string().find('('));
+  ++counts[name];
+  for (const auto& c : e->children)
+    count_kinds(c, counts);
+}
+
+} // namespace tessera::fuzz
