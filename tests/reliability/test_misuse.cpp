@@ -41,6 +41,7 @@
 #include "rewrite/Lower.h"
 #include "rewrite/Rule.h"
 #include "stencils/Catalog.h"
+#include "tests/TempDir.h"
 
 using namespace tessera;
 namespace fs = std::filesystem;
@@ -76,19 +77,7 @@ std::string corpus_report() {
 }
 
 fs::path temp_dir() {
-  static fs::path dir = [] {
-    std::string pattern = (fs::temp_directory_path() / "tessera-misuse-XXXXXX").string();
-    if (!::mkdtemp(pattern.data()))
-      throw std::runtime_error("mkdtemp failed");
-    static struct Cleanup {
-      fs::path dir;
-      ~Cleanup() {
-        std::error_code ec;
-        fs::remove_all(dir, ec);
-      }
-    } cleanup{pattern};
-    return fs::path(pattern);
-  }();
+  static fs::path dir = testing::make_temp_dir("tessera-misuse");
   return dir;
 }
 

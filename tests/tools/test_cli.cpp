@@ -19,6 +19,7 @@
 
 #include "explore/Plot.h"
 #include "explore/Report.h"
+#include "tests/TempDir.h"
 #include "tools/Cli.h"
 
 using namespace tessera;
@@ -55,19 +56,10 @@ bool has(const std::string& text, const std::string& part) {
 
 fs::path temp_dir() {
   static fs::path dir = [] {
-    std::string pattern = (fs::temp_directory_path() / "tessera-cli-XXXXXX").string();
-    if (!::mkdtemp(pattern.data()))
-      throw std::runtime_error("mkdtemp failed");
+    fs::path made = testing::make_temp_dir("tessera-cli");
     // Kernels built by these tests go to a private cache.
-    ::setenv("TESSERA_CACHE_DIR", (fs::path(pattern) / "cache").c_str(), 1);
-    static struct Cleanup {
-      fs::path dir;
-      ~Cleanup() {
-        std::error_code ec;
-        fs::remove_all(dir, ec);
-      }
-    } cleanup{pattern};
-    return fs::path(pattern);
+    ::setenv("TESSERA_CACHE_DIR", (made / "cache").c_str(), 1);
+    return made;
   }();
   return dir;
 }
