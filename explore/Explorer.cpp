@@ -305,9 +305,9 @@ private:
         if (once->median_ms / 1e3 > left)
           user_error(cat("not measured: one launch takes ", once->median_ms / 1e3,
                          " s, more than the ", std::max(0.0, left), " s left of the budget"));
-        // A first launch may include the driver's one-time setup of the kernel: slowness is
-        // judged on a second one.
-        if (far_slower(once->median_ms, repeats))
+        // A first launch may include the driver's one-time setup of the kernel (milliseconds):
+        // slowness is judged on a second one, unless the first took longer than such a setup.
+        if (far_slower(once->median_ms, repeats) && once->median_ms < 100)
           once = workload_.time(kernel, built, {0, 1});
       }
       auto c0 = Clock::now();
