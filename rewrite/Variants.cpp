@@ -157,14 +157,18 @@ std::vector<Mapping> mappings_for(int d) {
 
 // Streaming (stream-nd): a grid of work-items around the marching map, which is sequential;
 // dimension 0 walks x (columns x segments in 2-D; y x x, and z-segments in dimension 2, in 3-D).
-std::vector<Mapping> stream_mappings(int d, bool segmented) {
+// The results of one step along x (factor) are unrolled, so that the window stays in registers.
+std::vector<Mapping> stream_mappings(const Step& step) {
+  int d = static_cast<int>(step.params.at("dims"));
   if (d == 2)
     return {{{{MapKind::Glb, 0}, {MapKind::Glb, 1}, {MapKind::Seq, 0}}, false, "streaming"}};
-  if (segmented)
-    return {{{{MapKind::Glb, 1}, {MapKind::Glb, 0}, {MapKind::Glb, 2}, {MapKind::Seq, 0}},
-             false,
-             "streaming"}};
-  return {{{{MapKind::Glb, 1}, {MapKind::Glb, 0}, {MapKind::Seq, 0}}, false, "streaming"}};
+  std::vector<std::pair<MapKind, int>> levels{{MapKind::Glb, 1}, {MapKind::Glb, 0}};
+  if (step.params.count("segment"))
+    levels.push_back({MapKind::Glb, 2});
+  levels.push_back({MapKind::Seq, 0});
+  if (step.params.count("factor"))
+    levels.push_back({MapKind::SeqUnroll, 0});
+  return {{levels, false, "streaming"}};
 }
 
 bool streamed(const Variant& v) {
@@ -202,7 +206,7 @@ std::vector<Mapping> mappings_of(const Variant& v) {
   if (streamed(v) && body->kind == NodeKind::Call && body->callee()->kind == NodeKind::Transpose) {
     for (const auto& s : v.history)
       if (s.rule == "stream-nd")
-        return stream_mappings(static_cast<int>(s.params.at("dims")), s.params.count("segment"));
+        return stream_mappings(s);
   }
   std::vector<Mapping> all;
   for (int d : dims)

@@ -198,12 +198,61 @@ RuleResult overlapped_tiling_nd(const Expr& e, const RuleContext& ctx) {
 //                                              $ Slide(c+n-1, c) $ col)
 //           $ Transpose $ Map(row => Slide(n,1) $ row) $ x
 //  3-D (2.5-D: a 2-D grid of work-items marching along z, the whole column or segments of c
-//  planes, so that a third grid dimension of work-items keeps a large GPU busy):
+//  planes, so that a third grid dimension of work-items keeps a large GPU busy; optionally
+//  several results along x per work-item, sharing their loads: stream_3d):
 //    Map^3(f) $ Slide3D(n,1) $ x
 //      -> Transpose $ Map(Transpose) $ Map(Map(march)) $ Map(Transpose) $ Transpose
 //           $ Map(plane => Slide2D(n,1) $ plane) $ x
 //    march = col => Map(f) $ Slide(n,1) $ col, or with segments
 //    march = col => Join $ Map(seg => Map(f) $ Slide(n,1) $ seg) $ Slide(c+n-1, c) $ col
+// The 2.5-D form of stream-nd (see above) with `factor` results along x per work-item and the
+// column marched whole (segment 0) or in segments of `segment` planes. With factor c > 1 a
+// work-item's window is n planes of n x (n+c-1) values, and each step computes c results:
+//   planes  = Map(plane => Map(Transpose) $ Slide(n,1) $ Map(Slide(n+c-1, c)) $ plane) $ x
+//   step    = w => Map(f) $ Transpose $ Map(Transpose) $ Map(Map(Slide(n,1))) $ w
+//   march   = col => Map(step) $ Slide(n,1) $ col   (or in segments, as in 2-D)
+//   result  = Transpose $ Map(Map(Join)) $ Map(Transpose) $ Map^2(march) $ columns
+Expr stream_3d(const Expr& f, const Expr& x, const ArithExpr& n, int64_t factor, int64_t segment) {
+  Expr plane = make_param();
+  Expr plane_windows =
+      factor == 1 ? slide_nd_expr(2, n, 1, plane)
+                  : windows_nd_expr(
+                        2,
+                        [&](int level) {
+                          return level == 0 ? make_slide(n, 1) : make_slide(n + factor - 1, factor);
+                        },
+                        plane);
+  Expr planes = call1(make_map(MapKind::Map, 0, make_lambda({plane}, plane_windows)), x);
+  Expr columns =
+      call1(make_map(MapKind::Map, 0, make_transpose()), call1(make_transpose(), planes));
+  Expr step = f;
+  if (factor > 1) {
+    Expr w = make_param();
+    Expr split = call1(map_nest(2, make_slide(n, 1)), w); // [n][n][c][n]
+    Expr regrouped =
+        call1(make_transpose(), call1(make_map(MapKind::Map, 0, make_transpose()), split));
+    step = make_lambda({w}, call1(make_map(MapKind::Map, 0, f), regrouped));
+  }
+  auto march_over = [&](const Expr& col) {
+    return call1(make_map(MapKind::Map, 0, step), call1(make_slide(n, 1), col));
+  };
+  Expr col = make_param();
+  Expr computed; // [y'][x''][z'] (factor 1) or [y'][x''][z'][c]
+  if (segment == 0) {
+    computed = call1(map_nest(2, make_lambda({col}, march_over(col))), columns);
+  } else {
+    Expr seg = make_param();
+    Expr per_segment = make_lambda({seg}, march_over(seg));
+    Expr per_column = make_lambda({col}, call1(make_map(MapKind::Map, 0, per_segment),
+                                               call1(make_slide(segment + n - 1, segment), col)));
+    computed = call1(map_nest(2, make_join()), call1(map_nest(2, per_column), columns));
+  }
+  Expr by_plane = call1(make_map(MapKind::Map, 0, make_transpose()), computed); // [y'][z'][x'']..
+  if (factor > 1)
+    by_plane = call1(map_nest(2, make_join()), by_plane);
+  return call1(make_transpose(), by_plane);
+}
+
 RuleResult stream_nd(const Expr& e, const RuleContext& ctx) {
   if (!is_computing_map_call(e))
     return RuleResult::none("");
@@ -217,32 +266,25 @@ RuleResult stream_nd(const Expr& e, const RuleContext& ctx) {
     return RuleResult::none("");
   RuleResult r;
   if (d == 3) {
-    Expr plane = make_param();
-    Expr planes =
-        call1(make_map(MapKind::Map, 0, make_lambda({plane}, slide_nd_expr(2, n, 1, plane))), x);
-    Expr columns =
-        call1(make_map(MapKind::Map, 0, make_transpose()), call1(make_transpose(), planes));
-    auto untranspose = [&](const Expr& computed) {
-      return call1(make_transpose(), call1(make_map(MapKind::Map, 0, make_transpose()), computed));
-    };
-    Expr col = make_param();
-    Expr march =
-        make_lambda({col}, call1(make_map(MapKind::Map, 0, f), call1(make_slide(n, 1), col)));
-    r.alternatives.push_back({untranspose(call1(map_nest(2, march), columns)), {{"dims", 3}}});
-    const ArithExpr& depth = ctx.type_of(arg0(e)).length(); // outputs per column
-    for (int64_t c : ctx.tile_sizes) {
-      if (prove_divisible(depth, c) != Truth::Yes || depth.as_constant() == c)
-        continue;
-      Expr seg = make_param();
-      Expr per_segment =
-          make_lambda({seg}, call1(make_map(MapKind::Map, 0, f), call1(make_slide(n, 1), seg)));
-      Expr segments = make_param();
-      Expr per_column = make_lambda({segments}, call1(make_map(MapKind::Map, 0, per_segment),
-                                                      call1(make_slide(c + n - 1, c), segments)));
-      Expr computed = call1(map_nest(2, per_column), columns);
-      Expr joined = call1(map_nest(2, make_join()), computed);
-      r.alternatives.push_back({untranspose(joined), {{"dims", 3}, {"segment", c}}});
-    }
+    const Type& windows = ctx.type_of(arg0(e));
+    const ArithExpr& depth = windows.length();                     // outputs per column
+    const ArithExpr& width = windows.element().element().length(); // outputs per row
+    std::vector<int64_t> factors{1}, segments{0};
+    for (int64_t factor : ctx.coarsening)
+      if (factor > 1 && prove_divisible(width, factor) == Truth::Yes)
+        factors.push_back(factor);
+    for (int64_t c : ctx.tile_sizes)
+      if (prove_divisible(depth, c) == Truth::Yes && depth.as_constant() != c)
+        segments.push_back(c);
+    for (int64_t factor : factors)
+      for (int64_t segment : segments) {
+        Params params{{"dims", 3}};
+        if (segment)
+          params["segment"] = segment;
+        if (factor > 1)
+          params["factor"] = factor;
+        r.alternatives.push_back({stream_3d(f, x, n, factor, segment), params});
+      }
     return r;
   }
   const ArithExpr& height = ctx.type_of(arg0(e)).length(); // outputs per column

@@ -5,9 +5,11 @@
 // checked against the interpreter on PoCL.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <regex>
 #include <set>
 #include <string>
+#include <utility>
 
 #include "core/Error.h"
 #include "core/Printer.h"
@@ -23,7 +25,7 @@ namespace {
 rewrite::LoweredVariants depth1_variants(const Expr& program) {
   rewrite::EnumerateOptions options;
   options.depth = 1;
-  options.tile_sizes = {4, 8};
+  options.tile_sizes = {4, 8, 16};
   return rewrite::lowered_variants(program, options);
 }
 
@@ -34,8 +36,8 @@ std::size_t count(const std::string& text, const std::string& what) {
   return n;
 }
 
-// The first marching loop of a kernel: its loads (from `for (` to the result's store) and the
-// rest of its body.
+// The first marching loop of a kernel: its loads (from `for (` to the result's first store) and
+// the rest of its body.
 struct March {
   std::string window; // the private array's name
   std::string loads, rest;
@@ -46,49 +48,61 @@ March first_march(const std::string& source) {
   REQUIRE(std::regex_search(source, m, std::regex("float (win[0-9]+)\\[")));
   auto begin = source.find("for (", static_cast<std::size_t>(m.position(0)));
   REQUIRE(begin != std::string::npos);
-  auto store = source.find("out[", begin);
+  // The result's store: out[..] = .., or vstoreN(.., out + ..) for several results along x.
+  auto store = std::min(source.find("out[", begin), source.find("vstore", begin));
   REQUIRE(store != std::string::npos);
   auto end = source.find("\n    }", store);
   return {m[1], source.substr(begin, store - begin), source.substr(store, end - store)};
 }
 
-// Checks every streaming variant of `stencil`: it matches the interpreter, loads `per_step`
-// input elements per step of its march and none elsewhere in the loop, and rotates its window.
-// Returns the segment lengths seen (0: whole columns).
-std::set<int64_t> check_streaming(const std::string& stencil, const std::vector<ArithExpr>& extents,
-                                  std::size_t per_step) {
+// Checks every streaming variant of `stencil` (window n): it matches the interpreter, loads one
+// new plane (row) of its window per step of its march, each element once (n^(d-1) elements; n
+// x (n+c-1) with c results along x per work-item), and nothing else in the loop, and rotates
+// its window. Returns the (segment, factor) pairs seen (0: whole columns, 1: one result).
+std::set<std::pair<int64_t, int64_t>>
+check_streaming(const std::string& stencil, const std::vector<ArithExpr>& extents, std::size_t n) {
   Expr program = stencils::find_stencil(stencil).build(extents);
   auto lowered = depth1_variants(program);
   auto inputs = random_inputs(program, 3);
-  std::set<int64_t> segments;
+  std::set<std::pair<int64_t, int64_t>> seen;
   for (const auto& v : lowered.variants) {
     auto step = std::find_if(v.history.begin(), v.history.end(),
                              [](const rewrite::Step& s) { return s.rule == "stream-nd"; });
     if (step == v.history.end())
       continue;
     CAPTURE(print(v.program));
-    auto segment = step->params.find("segment");
-    segments.insert(segment == step->params.end() ? 0 : segment->second);
+    auto param = [&](const char* key, int64_t fallback) {
+      auto it = step->params.find(key);
+      return it == step->params.end() ? fallback : it->second;
+    };
+    int64_t factor = param("factor", 1);
+    seen.insert({param("segment", 0), factor});
     auto kernel = testing::check_kernel(v.program, inputs, {}, 1e-5);
     March march = first_march(kernel.source);
+    std::size_t per_step = extents.size() == 3 ? n * (n + factor - 1) : n;
     CHECK(count(march.loads, "x[") == per_step); // one new plane (row) per step
     CHECK(count(march.rest, "x[") == 0);
     CHECK(march.rest.find(march.window + "[0] = " + march.window + "[") !=
           std::string::npos); // the window rotates in registers
   }
-  return segments;
+  return seen;
 }
 
 } // namespace
 
-TEST_CASE("stream-nd: 2.5-D streaming of the 3-D 7-point stencil, whole columns and z-segments") {
-  auto segments = check_streaming("j3d7pt", {32, 32, 32}, 9);
-  CHECK(segments == std::set<int64_t>{0, 4, 8});
+TEST_CASE("stream-nd: 2.5-D streaming of the 3-D 7-point stencil: whole columns or z-segments, "
+          "1, 2 or 4 results along x per work-item") {
+  auto seen = check_streaming("j3d7pt", {32, 32, 32}, 3);
+  std::set<std::pair<int64_t, int64_t>> expected;
+  for (int64_t segment : {0, 4, 8, 16})
+    for (int64_t factor : {1, 2, 4})
+      expected.insert({segment, factor});
+  CHECK(seen == expected);
 }
 
 TEST_CASE("stream-nd: column marching of the 2-D 5-point stencil in segments of rows") {
-  auto segments = check_streaming("j2d5pt", {32, 32}, 3);
-  CHECK(segments == std::set<int64_t>{4, 8});
+  auto seen = check_streaming("j2d5pt", {32, 32}, 3);
+  CHECK(seen == std::set<std::pair<int64_t, int64_t>>{{4, 1}, {8, 1}, {16, 1}});
 }
 
 TEST_CASE("the 3-D 7-point stencil's variants include coarsening along each dimension") {
