@@ -14,6 +14,7 @@
 #include "core/Error.h"
 #include "core/Printer.h"
 #include "core/RandomData.h"
+#include "dsl/Dsl.h"
 #include "rewrite/Variants.h"
 #include "stencils/Catalog.h"
 #include "tests/codegen/CodegenCheck.h"
@@ -115,4 +116,40 @@ TEST_CASE("the 3-D 7-point stencil's variants include coarsening along each dime
   for (int dim = 0; dim < 3; ++dim)
     for (int factor : {2, 4})
       CHECK(coarsened.count(cat("mapping: coarsened ", factor, "x along dimension ", dim)) == 1);
+}
+
+TEST_CASE("stream-nd in 3-D keeps every boundary and radius: each streaming form matches") {
+  // Radius r star stencils on a 16^3 grid (non-square windows of 2r+1, all four boundaries):
+  // the streaming forms (whole columns, segments of 4; 1 or 2 results along x) run on PoCL.
+  auto weighted = user_fun("weighted", [](auto c, auto a, auto b, auto d, auto e, auto f, auto g) {
+    return c * 0.5 + (a - b) * 0.25 + (d + e) * 0.125 - (f + g) * 0.0625;
+  });
+  for (int r : {1, 2})
+    for (Boundary b : {clamp, mirror, wrap, constant(0.5f)}) {
+      CAPTURE(r);
+      CAPTURE(b.to_string());
+      Val x = input("x", array_of(f32(), {16, 16, 16}));
+      Fun point([&](Val w) {
+        auto at = [&](int z, int y, int xx) { return w.at(z).at(y).at(xx); };
+        return weighted(at(r, r, r), at(0, r, r), at(2 * r, r, r), at(r, 0, r), at(r, 2 * r, r),
+                        at(r, r, 0), at(r, r, 2 * r));
+      });
+      Expr program = tessera::program({x}, x | pad_nd(3, r, r, b) | slide_nd(3, 2 * r + 1, 1) |
+                                               map_nd(3, point));
+      rewrite::EnumerateOptions options;
+      options.depth = 1;
+      options.tile_sizes = {4};
+      options.coarsening = {2};
+      auto lowered = rewrite::lowered_variants(program, options);
+      auto inputs = random_inputs(program, 5);
+      int streamed = 0;
+      for (const auto& v : lowered.variants)
+        if (std::any_of(v.history.begin(), v.history.end(),
+                        [](const rewrite::Step& s) { return s.rule == "stream-nd"; })) {
+          CAPTURE(print(v.program));
+          testing::check_kernel(v.program, inputs, {}, 1e-5);
+          ++streamed;
+        }
+      CHECK(streamed == 4);
+    }
 }
