@@ -205,6 +205,7 @@ RuleResult overlapped_tiling_nd(const Expr& e, const RuleContext& ctx) {
 //           $ Map(plane => Slide2D(n,1) $ plane) $ x
 //    march = col => Map(f) $ Slide(n,1) $ col, or with segments
 //    march = col => Join $ Map(seg => Map(f) $ Slide(n,1) $ seg) $ Slide(c+n-1, c) $ col
+
 // The 2.5-D form of stream-nd (see above) with `factor` results along x per work-item and the
 // column marched whole (segment 0) or in segments of `segment` planes. With factor c > 1 a
 // work-item's window is n planes of n x (n+c-1) values, and each step computes c results:
