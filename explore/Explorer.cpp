@@ -230,9 +230,11 @@ private:
     const PointResult* best = report_.best ? report_.find(*report_.best) : nullptr;
     if (best && best->status == "ok" && ms > 10 * best->median_ms)
       return true;
-    double left = options_.budget_s - reserve() - now();
-    return (options_.warmup + repeats) * ms / 1e3 > left;
+    return (options_.warmup + repeats) * ms / 1e3 > budget_left();
   }
+
+  // Seconds until the budget, less the reserve for the confirmation and the report.
+  double budget_left() const { return options_.budget_s - reserve() - now(); }
 
   void set_timing(PointResult& p, double median_ms, double min_ms, int repeats) const {
     p.median_ms = median_ms;
@@ -301,7 +303,7 @@ private:
       std::optional<runtime::Timing> once;
       if (!reference_.empty()) {
         once = workload_.time(kernel, built, {0, 1});
-        double left = options_.budget_s - reserve() - now();
+        double left = budget_left();
         if (once->median_ms / 1e3 > left)
           user_error(cat("not measured: one launch takes ", once->median_ms / 1e3,
                          " s, more than the ", std::max(0.0, left), " s left of the budget"));
