@@ -39,19 +39,6 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-// Every position of a program with whether it lies inside a function (as the enumerator and
-// the rule tests see it: below any function node other than the program itself).
-void visit(const Expr& e, Position& pos, bool inside,
-           const std::function<void(const Expr&, const Position&, bool)>& f) {
-  f(e, pos, inside);
-  bool child_inside = inside || (e->is_function() && !pos.empty());
-  for (std::size_t i = 0; i < e->children.size(); ++i) {
-    pos.push_back(static_cast<int>(i));
-    visit(e->children[i], pos, child_inside, f);
-    pos.pop_back();
-  }
-}
-
 bool inside_function_at(const Expr& program, const Position& position) {
   Expr cur = program;
   for (std::size_t depth = 0; depth < position.size(); ++depth) {
@@ -307,8 +294,7 @@ CaseSpec Fuzzer::make_case(uint64_t index) {
     rewrite::RuleContext ctx = fuzz_rule_context();
     ctx.types = &types;
     std::map<std::size_t, std::vector<Site>> firing;
-    Position pos;
-    visit(cur, pos, false, [&](const Expr& node, const Position& at, bool inside) {
+    rewrite::for_each_node(cur, [&](const Expr& node, const Position& at, bool inside) {
       ctx.inside_function = inside;
       for (std::size_t i = 0; i < rules_.size(); ++i) {
         rewrite::RuleResult res;
