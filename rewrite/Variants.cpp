@@ -171,11 +171,12 @@ std::vector<Mapping> stream_mappings(const Step& step) {
   return {{levels, false, "streaming"}};
 }
 
-bool streamed(const Variant& v) {
+// The stream-nd step of the derivation, or null.
+const Step* stream_step(const Variant& v) {
   for (const auto& s : v.history)
     if (s.rule == "stream-nd")
-      return true;
-  return false;
+      return &s;
+  return nullptr;
 }
 
 // The numbers of tiled dimensions the derivation introduced (split-join: 1). In a program of
@@ -203,11 +204,9 @@ std::vector<Mapping> mappings_of(const Variant& v) {
   Expr compute = find_compute(body);
   if (dims.empty() || compute.same_as(body))
     return {};
-  if (streamed(v) && body->kind == NodeKind::Call && body->callee()->kind == NodeKind::Transpose) {
-    for (const auto& s : v.history)
-      if (s.rule == "stream-nd")
-        return stream_mappings(s);
-  }
+  const Step* stream = stream_step(v);
+  if (stream && body->kind == NodeKind::Call && body->callee()->kind == NodeKind::Transpose)
+    return stream_mappings(*stream);
   std::vector<Mapping> all;
   for (int d : dims)
     for (auto& m : mappings_for(d))
