@@ -80,4 +80,10 @@ Boundary zero_boundary(const Level& level) {
   }
 }
 
+Boundary adapt(const Boundary& bc, const Level& level) {
+  if (bc.kind != Boundary::Constant)
+    return bc;
+  return Boundary::constant(ScalarValue::make(level.kind, bc.value.as_double()));
+}
+
 } // namespace tessera::multigrid::detail

@@ -35,5 +35,7 @@ Fun duplicate_nd(int dims);
 
 // A boundary value of the level's element kind (constant(0) of the right type).
 Boundary zero_boundary(const Level& level);
+// `bc` with a constant boundary's value converted to the level's element kind.
+Boundary adapt(const Boundary& bc, const Level& level);
 
 } // namespace tessera::multigrid::detail

@@ -18,7 +18,7 @@ Expr star_operator(const Level& level, Boundary bc, const std::string& name,
   std::vector<ScalarKind> kinds(2 * d + 2, level.kind);
   kinds.insert(kinds.end(), extra_kinds.begin(), extra_kinds.end());
   Fun point = formula(name, kinds, body);
-  std::vector<Val> zipped{u | pad_nd(d, 1, 1, bc) | slide_nd(d, 3, 1), f};
+  std::vector<Val> zipped{u | pad_nd(d, 1, 1, adapt(bc, level)) | slide_nd(d, 3, 1), f};
   zipped.insert(zipped.end(), extras.begin(), extras.end());
   Fun apply([=](Val t) {
     Val nbh = t.get(0);

@@ -109,7 +109,7 @@ Expr prolong_add(const Level& coarse, Interpolation kind, Boundary bc) {
   //   vertex-centred W[I/2]     = (e[I/2 - 1], e[I/2])      (drop the last),
   // and the parity of I selects the weights of the window's two corners per dimension.
   const bool cell = coarse.centring == Centring::Cell;
-  Boundary pad_with = cell ? bc : zero_boundary(coarse);
+  Boundary pad_with = cell ? adapt(bc, coarse) : zero_boundary(coarse);
   Val windows = e | pad_nd(d, 1, 1, pad_with) | slide_nd(d, 2, 1) | duplicate_nd(d) |
                 (cell ? drop_nd(d, 1, 1) : drop_nd(d, 0, 1));
   const int count = 1 << d;

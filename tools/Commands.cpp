@@ -155,7 +155,7 @@ int show_command(const CommonOptions& o) {
 int variants_command(const CommonOptions& o) {
   const auto& info = stencils::find_stencil(o.stencil);
   Expr p = build(o, info);
-  auto v = enumerate_variants(p, o.depth);
+  auto v = explore::enumerate_variants(p, o.depth);
   std::cout << info.name << " " << (o.size.empty() ? default_size(info.dims) : o.size) << ", depth "
             << o.depth << ": " << v.summary << "\n";
   std::cout << "program  " << print(p) << "\n";
@@ -179,7 +179,7 @@ int emit_command(const CommonOptions& o) {
   if (o.variant == 0 && o.depth <= 1) {
     lowered = rewrite::lower_default(build(o, info));
   } else {
-    auto v = enumerate_variants(build(o, info), o.depth);
+    auto v = explore::enumerate_variants(build(o, info), o.depth);
     if (o.variant < 0 || o.variant >= static_cast<int>(v.variants.size()))
       user_error(cat("no variant ", o.variant, ": ", info.name, " has ", v.variants.size(),
                      " variants at depth ", o.depth, " (0 to ", v.variants.size() - 1,
