@@ -80,7 +80,7 @@ void check_problem(const PoissonProblem& p, const SolverOptions& o) {
     user_error(cat("the grid needs at least 2 points per side, got ", p.n));
   if (!finest.can_coarsen() || finest.n <= o.coarsest)
     user_error(cat("the grid ", finest.describe(),
-                   " does not coarsen: multigrid needs at least two levels (a cell count ",
+                   " does not coarsen: multigrid needs at least two levels (a point count per side ",
                    p.centring == Centring::Cell ? "divisible by 2, such as 2^k"
                                                 : "of the form 2m+1, such as 2^k - 1",
                    ", larger than the coarsest size ", o.coarsest, ")"));
