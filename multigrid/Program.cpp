@@ -1,6 +1,7 @@
 #include "multigrid/Program.h"
 
 #include "core/Error.h"
+#include "explore/runtime/ClError.h"
 #include "explore/runtime/KernelArg.h"
 #include "explore/runtime/Launch.h"
 #include "explore/runtime/Session.h"
@@ -134,9 +135,13 @@ double Schedule::run(DeviceMemory& memory, Breakdown* breakdown) const {
       break;
     }
     case Step::Fill: {
+      // A zero pattern of one element: the buffer's size is a multiple of it.
       const auto& b = memory.buffer(s.output);
       const uint64_t zero = 0;
-      session.queue().enqueueFillBuffer(b.handle(), zero, 0, b.bytes(), nullptr, &events[i]);
+      runtime::check_cl(clEnqueueFillBuffer(session.queue()(), b.handle()(), &zero,
+                                            element_bytes(memory.kind(s.output)), 0, b.bytes(), 0,
+                                            nullptr, &events[i]()),
+                        cat("filling ", memory.name(s.output), " with zeros"));
       break;
     }
     case Step::Copy: {
@@ -144,8 +149,9 @@ double Schedule::run(DeviceMemory& memory, Breakdown* breakdown) const {
       const auto& to = memory.buffer(s.output);
       if (from.bytes() != to.bytes())
         internal_error("copy between buffers of different sizes");
-      session.queue().enqueueCopyBuffer(from.handle(), to.handle(), 0, 0, from.bytes(), nullptr,
-                                        &events[i]);
+      runtime::check_cl(session.queue().enqueueCopyBuffer(from.handle(), to.handle(), 0, 0,
+                                                          from.bytes(), nullptr, &events[i]),
+                        cat("copying ", memory.name(s.inputs[0]), " to ", memory.name(s.output)));
       break;
     }
     }

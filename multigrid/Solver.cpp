@@ -79,11 +79,12 @@ void check_problem(const PoissonProblem& p, const SolverOptions& o) {
   if (p.n < 2)
     user_error(cat("the grid needs at least 2 points per side, got ", p.n));
   if (!finest.can_coarsen() || finest.n <= o.coarsest)
-    user_error(cat("the grid ", finest.describe(),
-                   " does not coarsen: multigrid needs at least two levels (a point count per side ",
-                   p.centring == Centring::Cell ? "divisible by 2, such as 2^k"
-                                                : "of the form 2m+1, such as 2^k - 1",
-                   ", larger than the coarsest size ", o.coarsest, ")"));
+    user_error(
+        cat("the grid ", finest.describe(),
+            " does not coarsen: multigrid needs at least two levels (a point count per side ",
+            p.centring == Centring::Cell ? "divisible by 2, such as 2^k"
+                                         : "of the form 2m+1, such as 2^k - 1",
+            ", larger than the coarsest size ", o.coarsest, ")"));
   if (static_cast<int64_t>(p.rhs.size()) != finest.points())
     user_error(
         cat("the right-hand side has ", p.rhs.size(), " values; the grid has ", finest.points()));
