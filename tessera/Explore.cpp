@@ -61,4 +61,18 @@ const VariantInfo& best_variant(const explore::Problem& problem, const explore::
   return problem.variants[static_cast<std::size_t>(best->variant)];
 }
 
+std::vector<int64_t> best_local_size(const explore::Report& report) {
+  const explore::PointResult* best = report.best ? report.find(*report.best) : nullptr;
+  std::vector<int64_t> local;
+  if (!best || best->local == "auto")
+    return local;
+  std::size_t start = 0;
+  while (start <= best->local.size()) {
+    std::size_t end = std::min(best->local.find('x', start), best->local.size());
+    local.push_back(std::stoll(best->local.substr(start, end - start)));
+    start = end + 1;
+  }
+  return local;
+}
+
 } // namespace tessera

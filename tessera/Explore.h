@@ -44,6 +44,10 @@ explore::Report explore_program(runtime::Session& device, const explore::Problem
 // The variant of the report's best point; Error when no point passed its check.
 const VariantInfo& best_variant(const explore::Problem& problem, const explore::Report& report);
 
+// The work-group size of the report's best point (empty: the implementation chooses), for
+// EmitOptions::local, so that an emitted kernel launches as it was measured.
+std::vector<int64_t> best_local_size(const explore::Report& report);
+
 // A grid of at most ~4096 cells with the same number of dimensions (each extent at most the
 // real one), on which the plain lowering is checked with the interpreter.
 std::vector<int64_t> small_extents(const std::vector<int64_t>& extents);

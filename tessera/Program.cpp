@@ -31,10 +31,10 @@ Expr at_size(const Expr& program, const std::vector<int64_t>& extents) {
   for (std::size_t d = 0; d < extents.size(); ++d)
     if (extents[d] <= 0)
       user_error(cat("extent ", d, " is ", extents[d], ": extents must be positive"));
-  return at_size(program, std::vector<ArithExpr>(extents.begin(), extents.end()));
+  return with_extents(program, std::vector<ArithExpr>(extents.begin(), extents.end()));
 }
 
-Expr at_size(const Expr& program, const std::vector<ArithExpr>& extents) {
+Expr with_extents(const Expr& program, const std::vector<ArithExpr>& extents) {
   auto grid = grid_extents(program);
   if (grid.size() != extents.size())
     user_error(cat("the program's input '", program->params().front()->name, "' has ", grid.size(),

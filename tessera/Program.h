@@ -35,7 +35,7 @@ std::vector<ArithExpr> grid_extents(const Expr& program);
 // input (it could not be bound from a grid size).
 Expr at_size(const Expr& program, const std::vector<int64_t>& extents);
 // The same with extents that may be size variables themselves (renaming N to M, say).
-Expr at_size(const Expr& program, const std::vector<ArithExpr>& extents);
+Expr with_extents(const Expr& program, const std::vector<ArithExpr>& extents);
 
 // The program applied `steps` times in a row (each step reads the previous step's result, the
 // boundary applied at every step); its variants include temporal tiling. Error unless the

@@ -42,7 +42,7 @@ ProgramSource from_file(const std::string& path) {
   s.info.dims = static_cast<int>(grid.size());
   s.info.inputs = static_cast<int>(program->params().size());
   s.info.build = [program](const std::vector<ArithExpr>& extents) {
-    return at_size(program, extents);
+    return with_extents(program, extents);
   };
   std::vector<int64_t> constant;
   for (const auto& e : grid)
