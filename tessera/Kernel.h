@@ -12,8 +12,8 @@
 //    "arguments": [{"name": "x", "role": "input", "element": "f32", "count": 4096,
 //                   "type": "[[f32]_64]_64", "meaning": "..."}, ...],
 //    "local_memory_bytes": 0, "program": "...", "history": ["..."]}
-// Extents that are size variables appear as their names ("N"): the host passes them as int
-// arguments (role "size") and computes the counts.
+// Extents over size variables appear as expressions ("N", "((N + 7) / 8) * 8"): the host passes
+// the variables as int arguments (role "size") and computes the counts.
 #pragma once
 
 #include <cstdint>
