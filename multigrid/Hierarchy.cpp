@@ -14,12 +14,9 @@ std::string level_name(const std::string& op, std::size_t l) {
 OperatorSpec spec(const std::string& name, const Level& level,
                   std::function<Expr(const Level&)> build) {
   return {name, std::vector<int64_t>(level.dims, level.n),
-          [level, build](const std::vector<ArithExpr>& e) {
+          [level, build](const std::vector<int64_t>& extents) {
             Level at = level;
-            auto n = e.at(0).as_constant();
-            if (!n)
-              internal_error("a multigrid operator at a symbolic size");
-            at.n = *n;
+            at.n = extents.at(0);
             return build(at);
           }};
 }

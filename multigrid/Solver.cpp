@@ -135,8 +135,8 @@ struct Solver::Impl {
       r64 = memory.allocate("r f64", ScalarKind::F64, wide.points());
       e64 = memory.allocate("e f64", ScalarKind::F64, wide.points());
       Boundary bc = problem.boundary;
-      auto at = [](Level l, const std::vector<ArithExpr>& e) {
-        l.n = *e.at(0).as_constant();
+      auto at = [](Level l, const std::vector<int64_t>& extents) {
+        l.n = extents.at(0);
         return l;
       };
       std::vector<int64_t> extents(wide.dims, wide.n);
@@ -239,6 +239,8 @@ struct Solver::Impl {
           found = repeated.emplace(parity, std::make_pair(std::move(s), levels->finest().current))
                       .first;
         }
+        if (result.bytes_per_cycle.empty())
+          result.bytes_per_cycle = found->second.first.bytes_by_label(memory);
         rec.device_ms = found->second.first.run(memory, &result.breakdown);
         levels->finest().current = found->second.second;
       }

@@ -13,6 +13,7 @@
 // correction computed by an f32 V-cycle on the f32 copy of the residual: iterative refinement).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -77,6 +78,8 @@ struct SolveResult {
   std::vector<std::string> levels;  // "64^3 f64 cell-centred", finest first
   std::vector<std::string> kernels; // "gsrb L0: v3 local=32x8 (explored)", ...
   std::size_t memory_bytes = 0;
+  // The bytes a repeated cycle's kernels must move, per operator (for bandwidth bounds).
+  std::map<std::string, double> bytes_per_cycle;
   std::vector<double> solution;
   // The geometric mean of the convergence factors of all cycles but the first.
   double mean_factor() const;

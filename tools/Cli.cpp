@@ -6,6 +6,7 @@
 
 #include "core/Error.h"
 #include "tools/Commands.h"
+#include "tools/ProgramSource.h"
 #include "tools/SolveCommand.h"
 
 namespace tessera::tools {
@@ -13,6 +14,7 @@ namespace tessera::tools {
 int run_cli(int argc, const char* const* argv) {
   CLI::App app{"tessera: functional stencil programs, rewritten, compiled to OpenCL and explored"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("tessera ") + TESSERA_VERSION);
   CommonOptions o;
   ExploreCommandOptions x;
   std::string report_file, svg_file;
@@ -26,8 +28,9 @@ int run_cli(int argc, const char* const* argv) {
   auto* run = app.add_subcommand(
       "run", "Evaluate a stencil with the interpreter, run its kernel on a device and compare");
   for (auto* cmd : {show, variants, emit, run}) {
-    cmd->add_option("stencil", o.stencil, "Stencil name (see `tessera list`)")->required();
-    cmd->add_option("--size", o.size, "Grid extents, e.g. 64x64 (names make sizes symbolic)");
+    cmd->add_option("stencil", o.stencil, "Stencil name (see `tessera list`), or --program");
+    cmd->add_option("--size", o.size, size_help());
+    add_program_options(cmd, o.program, o.steps);
   }
   for (auto* cmd : {variants, emit})
     cmd->add_option("--depth", o.depth, "Rewrite depth of the enumeration (default 1)")
@@ -36,11 +39,14 @@ int run_cli(int argc, const char* const* argv) {
                    "Index of the variant (see `tessera variants`; 0 = plain MapGlb lowering)");
   emit->add_option("--local", o.local, "Work-group size, e.g. 32x8 (for automatic ones)");
   emit->add_option("-o,--output", o.output, "Write the kernel to this file (default: stdout)");
+  emit->add_option("--json", o.launch_json,
+                   "Write the launch description (sizes, arguments) to this JSON file");
   run->add_option("--device", o.device, "OpenCL device: name substring or index (default: PoCL)");
 
   auto* explore = app.add_subcommand(
       "explore", "Build, check and time a stencil's variants on a device and keep the fastest");
-  explore->add_option("stencil", x.stencil, "Stencil name (see `tessera list`)")->required();
+  explore->add_option("stencil", x.stencil, "Stencil name (see `tessera list`), or --program");
+  add_program_options(explore, x.program, x.steps);
   explore->add_option("--size", x.size, "Grid extents, e.g. 4096x4096")->required();
   explore->add_option(
       "--device", x.device,
@@ -114,6 +120,8 @@ int run_cli(int argc, const char* const* argv) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "error: " << e.what() << "\n(run with --help for the usage)\n";

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "codegen/Kernel.h"
 #include "core/AtomicFile.h"
@@ -18,7 +19,9 @@
 #include "explore/runtime/Session.h"
 #include "rewrite/Lower.h"
 #include "stencils/Catalog.h"
+#include "tessera/Kernel.h"
 #include "tools/Problem.h"
+#include "tools/ProgramSource.h"
 
 namespace tessera::tools {
 
@@ -63,13 +66,16 @@ std::vector<ArithExpr> parse_size(const std::string& text, int dims, const std::
   return extents;
 }
 
-std::string default_size(int dims) {
-  return dims == 1 ? "64" : dims == 2 ? "32x32" : "16x16x16";
+ProgramSource resolve(const CommonOptions& o) {
+  return resolve_program(o.stencil, o.program, o.steps);
 }
 
-Expr build(const CommonOptions& o, const stencils::StencilInfo& info) {
-  return info.build(
-      parse_size(o.size.empty() ? default_size(info.dims) : o.size, info.dims, info.name));
+std::string size_of(const CommonOptions& o, const ProgramSource& source) {
+  return o.size.empty() ? source.default_size : o.size;
+}
+
+Expr build(const CommonOptions& o, const ProgramSource& source) {
+  return source.info.build(parse_size(size_of(o, source), source.info.dims, source.info.name));
 }
 
 void write_text(const std::string& path, const std::string& text) {
@@ -143,8 +149,9 @@ int devices_command() {
 }
 
 int show_command(const CommonOptions& o) {
-  const auto& info = stencils::find_stencil(o.stencil);
-  Expr p = build(o, info);
+  auto source = resolve(o);
+  const auto& info = source.info;
+  Expr p = build(o, source);
   std::cout << info.name << ": " << info.description << "\n";
   std::cout << "  program: " << print(p) << "\n";
   std::cout << "  type:    " << infer_type(p) << "\n";
@@ -153,11 +160,12 @@ int show_command(const CommonOptions& o) {
 }
 
 int variants_command(const CommonOptions& o) {
-  const auto& info = stencils::find_stencil(o.stencil);
-  Expr p = build(o, info);
-  auto v = explore::enumerate_variants(p, o.depth);
-  std::cout << info.name << " " << (o.size.empty() ? default_size(info.dims) : o.size) << ", depth "
-            << o.depth << ": " << v.summary << "\n";
+  auto source = resolve(o);
+  const auto& info = source.info;
+  Expr p = build(o, source);
+  auto v = enumerate_variants(p, o.depth);
+  std::cout << info.name << " " << size_of(o, source) << ", depth " << o.depth << ": " << v.summary
+            << "\n";
   std::cout << "program  " << print(p) << "\n";
   for (std::size_t i = 0; i < v.variants.size(); ++i) {
     const auto& var = v.variants[i];
@@ -166,45 +174,50 @@ int variants_command(const CommonOptions& o) {
       steps += (steps.empty() ? "" : "; ") + h;
     if (i == 0)
       steps += " (the plain MapGlb lowering: the baseline)";
-    std::cout << std::setw(4) << i << "  " << steps << "\n      " << var.text << "\n";
+    std::cout << std::setw(4) << i << "  [" << variant_family(var.history) << "] " << steps
+              << "\n      " << var.text << "\n";
   }
   return 0;
 }
 
 int emit_command(const CommonOptions& o) {
-  const auto& info = stencils::find_stencil(o.stencil);
+  auto source = resolve(o);
+  const auto& info = source.info;
   codegen::CodegenOptions options;
   options.kernel_name = info.name;
-  Expr lowered;
+  explore::VariantInfo variant;
   if (o.variant == 0 && o.depth <= 1) {
-    lowered = rewrite::lower_default(build(o, info));
+    variant = variant_info({rewrite::lower_default(build(o, source)), {}});
   } else {
-    auto v = explore::enumerate_variants(build(o, info), o.depth);
+    auto v = enumerate_variants(build(o, source), o.depth);
     if (o.variant < 0 || o.variant >= static_cast<int>(v.variants.size()))
       user_error(cat("no variant ", o.variant, ": ", info.name, " has ", v.variants.size(),
                      " variants at depth ", o.depth, " (0 to ", v.variants.size() - 1,
                      "; see `tessera variants ", info.name, "`)"));
-    lowered = v.variants[static_cast<std::size_t>(o.variant)].program;
+    variant = v.variants[static_cast<std::size_t>(o.variant)];
   }
   if (!o.local.empty()) {
     auto local = parse_local(o.local);
     for (std::size_t d = 0; d < local.size(); ++d)
       options.local_size[d] = local[d];
   }
-  auto kernel = codegen::generate_kernel(lowered, options);
-  write_text(o.output, kernel.source);
+  auto kernel = codegen::generate_kernel(variant.program, options);
+  write_text(o.output, kernel_file(kernel, variant));
+  if (!o.launch_json.empty())
+    write_text(o.launch_json, launch_description(kernel, variant).dump(2) + "\n");
   if (!o.output.empty() && o.output != "-")
     std::cerr << kernel.describe();
   return 0;
 }
 
 int run_command(const CommonOptions& o) {
-  const auto& info = stencils::find_stencil(o.stencil);
+  auto source = resolve(o);
+  const auto& info = source.info;
   // The interpreter and the kernel run on concrete grids: numeric extents, addressable with
   // 32-bit indices.
   if (!o.size.empty())
     parse_numeric_size(o.size, info.dims, info.name);
-  Expr p = build(o, info);
+  Expr p = build(o, source);
   std::cout << "stencil  " << info.name << " (" << info.description << ")\n";
   std::cout << "program  " << print(p) << "\n";
   auto inputs = random_inputs(p, 1);

@@ -10,12 +10,15 @@ namespace tessera::tools {
 
 struct CommonOptions {
   std::string stencil;
-  std::string size;   // "64x64", or symbolic "NxM"
-  std::string device; // platform/device name substring or index; empty: TESSERA_DEVICE or PoCL
-  std::string output; // -o FILE
-  int depth = 1;      // rewrite depth of the variant enumeration
-  int variant = 0;    // emit: index in the lowered variants (0 = plain MapGlb lowering)
-  std::string local;  // emit: work-group size "32x8" for kernels with an automatic one
+  std::string size;        // "64x64", or symbolic "NxM"
+  std::string device;      // platform/device name substring or index; empty: TESSERA_DEVICE or PoCL
+  std::string output;      // -o FILE
+  int depth = 1;           // rewrite depth of the variant enumeration
+  int variant = 0;         // emit: index in the lowered variants (0 = plain MapGlb lowering)
+  std::string local;       // emit: work-group size "32x8" for kernels with an automatic one
+  std::string program;     // --program FILE.json: the user's program instead of a stencil
+  int steps = 1;           // --steps K: K time steps of the program
+  std::string launch_json; // emit --json FILE: the launch description
 };
 
 struct ExploreCommandOptions {
@@ -32,6 +35,8 @@ struct ExploreCommandOptions {
   bool resume = false;   // continue the report in `json`
   bool progress = false; // force the progress bar (default: when stderr is a terminal)
   bool quiet = false;    // no summary on stdout
+  std::string program;   // --program FILE.json
+  int steps = 1;         // --steps K
 };
 
 int list_command();

@@ -18,6 +18,7 @@
 #include "stencils/Catalog.h"
 #include "tools/Commands.h"
 #include "tools/Problem.h"
+#include "tools/ProgramSource.h"
 
 namespace tessera::tools {
 
@@ -50,7 +51,8 @@ std::string fixed(double v, int digits) {
 
 int explore_command(const ExploreCommandOptions& x) {
   const auto start = std::chrono::steady_clock::now();
-  const auto& info = stencils::find_stencil(x.stencil);
+  auto source = resolve_program(x.stencil, x.program, x.steps);
+  const auto& info = source.info;
   auto extents = parse_numeric_size(x.size, info.dims, info.name);
   explore::Strategy strategy = explore::parse_strategy(x.strategy);
   if (!(x.budget_s > 0))
