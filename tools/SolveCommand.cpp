@@ -158,6 +158,8 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
   solve->add_option("--interpolation", o.interpolation, "linear (default) or constant");
   solve->add_option("--coarse-sweeps", o.coarse_sweeps,
                     "Smoothing steps on the coarsest level (default 40)");
+  solve->add_option("--coarsest", o.coarsest,
+                    "Coarsen while the grid has more points per side than this (default 2)");
   solve->add_option("--device", o.device, "OpenCL device: name substring or index (default PoCL)");
   solve->add_option("--json", o.json, "Write the residual history, timings and error as JSON");
   solve->add_option("--tune", o.tune,
@@ -196,6 +198,9 @@ int solve_command(const SolveCommandOptions& o) {
   s.tolerance = o.tolerance;
   s.max_cycles = o.max_cycles;
   s.coarse_sweeps = o.coarse_sweeps;
+  if (o.coarsest < 1)
+    user_error(cat("--coarsest must be at least 1, got ", o.coarsest));
+  s.coarsest = o.coarsest;
   if (!(o.tune_budget_s > 0))
     user_error(cat("--tune-budget must be positive, got ", o.tune_budget_s));
   s.tuning.budget_s = o.tune_budget_s;
