@@ -27,7 +27,7 @@ int main(int argc, char** argv) try {
   }
 
   // The problem: cell centres x = (i + 1/2) h, two bumps at (0.3, 0.3) and (0.7, 0.6).
-  mg::PoissonProblem problem;
+  mg::Problem problem;
   problem.name = "two-bumps";
   problem.dims = 2;
   problem.n = n;

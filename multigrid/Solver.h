@@ -1,7 +1,7 @@
-// The geometric multigrid solver for -lap(u) = f (and, later, other operators of Operators.h)
-// on one device. Every operator at every level is a tessera kernel chosen by the Tuner; a cycle
-// is one Schedule enqueued back to back over buffers of one memory plan; CLBlast computes the
-// residual norms (and, in mixed precision, the f64 update).
+// The geometric multigrid solver for -lap(u) = f and for the variable-coefficient Helmholtz
+// operator (Helmholtz.h) on one device. Every operator at every level is a tessera kernel chosen by
+// the Tuner; a cycle is one Schedule enqueued back to back over buffers of one memory plan; CLBlast
+// computes the residual norms (and, in mixed precision, the f64 update).
 //
 // Cycles: V (one coarse-grid correction per level), W (two), F (full multigrid: the right-hand
 // side restricted to every level, the coarsest level solved, then per level upwards the solution
@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "multigrid/Helmholtz.h"
 #include "multigrid/Operators.h"
 #include "multigrid/Program.h"
 #include "multigrid/Tuning.h"
@@ -47,15 +48,24 @@ struct SolverOptions {
 };
 
 // The problem on the finest grid: level (dims, n, centring), the boundary condition as a Pad
-// boundary, the right-hand side, and the exact solution when it is known (to report the error).
-struct PoissonProblem {
+// boundary, the right-hand side, the operator (the Poisson Laplacian, or the variable-coefficient
+// Helmholtz operator of Helmholtz.h with its coefficients on the finest grid), and the exact
+// solution when it is known (to report the error).
+struct VariableCoefficients {
+  HelmholtzCoefficients constants;
+  std::vector<double> alpha;             // n^dims values
+  std::vector<std::vector<double>> beta; // per dimension, n^dims values (low faces)
+};
+
+struct Problem {
   std::string name;
   int dims = 3;
   int64_t n = 0;
   Centring centring = Centring::Cell;
   Boundary boundary = Boundary::clamp();
-  std::vector<double> rhs;                  // f, row-major, n^dims values
-  std::optional<std::vector<double>> exact; // u
+  std::vector<double> rhs;                       // f, row-major, n^dims values
+  std::optional<VariableCoefficients> helmholtz; // none: -lap(u) = f
+  std::optional<std::vector<double>> exact;      // u
 };
 
 struct CycleRecord {
@@ -87,7 +97,7 @@ struct SolveResult {
 
 class Solver {
 public:
-  Solver(runtime::Session& session, const PoissonProblem& problem, SolverOptions options);
+  Solver(runtime::Session& session, const Problem& problem, SolverOptions options);
   ~Solver();
   Solver(const Solver&) = delete;
   Solver& operator=(const Solver&) = delete;

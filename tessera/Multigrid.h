@@ -1,6 +1,6 @@
 // tessera's public C++ API: the geometric multigrid solver.
 //
-//   tessera::multigrid::PoissonProblem problem;          // -lap(u) = f on the unit square/cube
+//   tessera::multigrid::Problem problem;          // -lap(u) = f on the unit square/cube
 //   problem.dims = 2; problem.n = 256;                    // 256^2 cells
 //   problem.boundary = tessera::multigrid::dirichlet(tessera::multigrid::Centring::Cell,
 //                                                    tessera::ScalarKind::F64);

@@ -21,7 +21,7 @@ runtime::Session& session() {
   return *s;
 }
 
-SolveResult solve(const PoissonProblem& p, SolverOptions o) {
+SolveResult solve(const Problem& p, SolverOptions o) {
   Solver solver(session(), p, std::move(o));
   return solver.solve();
 }
