@@ -105,6 +105,24 @@ TEST_CASE("tiles with MapWrg and MapLcl staged in local memory") {
   CHECK(k.source.find("barrier(CLK_LOCAL_MEM_FENCE)") != std::string::npos);
 }
 
+TEST_CASE("antisymmetric tiles staged in local memory (run under Oclgrind by CTest)") {
+  const int64_t n = 24;
+  Val x = input("x", Type::array(f32(), n));
+  auto weighted =
+      user_fun("weighted", [](auto a, auto b, auto c) { return a * 0.25 + b + c * 0.5; });
+  // Overlapped tiles of 6 outputs with their halo in local memory: the work-items at the ends of
+  // the first and the last tile copy negated ghosts.
+  Expr p = program({x}, x | pad(1, 1, antisymmetric) | slide(8, 6) | map_wrg(0, [&](Val tile) {
+                          return tile | to_local(map_lcl(0, id_fun())) | slide(3, 1) |
+                                 map_lcl(0, [&](Val nbh) {
+                                   return to_global(weighted)(nbh.at(0), nbh.at(1), nbh.at(2));
+                                 });
+                        }) | join());
+  auto k = check_kernel(p, {random_f32({n}, 7)});
+  CHECK(k.source.find("__local float") != std::string::npos);
+  CHECK(k.source.find("? 1 : (-1)) * x[") != std::string::npos);
+}
+
 TEST_CASE("toLocal inside MapLcl is refused: the work-items would share one buffer") {
   const int64_t n = 24;
   Val x = input("x", Type::array(f32(), n));
