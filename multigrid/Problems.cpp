@@ -12,7 +12,7 @@ Boundary dirichlet(Centring centring, ScalarKind kind) {
   Level level{1, 2, kind, centring};
   // Cell-centred: the ghost cell mirrors the inside with the opposite sign, so that the value
   // halfway between them, on the boundary, is zero. Vertex-centred: the boundary vertex is zero.
-  return centring == Centring::Cell ? Boundary::mirror() : detail::zero_boundary(level);
+  return centring == Centring::Cell ? Boundary::antisymmetric() : detail::zero_boundary(level);
 }
 
 Problem manufactured_poisson(int dims, int64_t n, Centring centring) {

@@ -77,7 +77,9 @@ std::vector<Case> cases() {
 }
 
 std::vector<std::pair<Boundary, std::string>> boundaries() {
-  return {{Boundary::mirror(), "mirror"}, {Boundary::wrap(), "wrap"}};
+  return {{Boundary::antisymmetric(), "antisymmetric"},
+          {Boundary::mirror(), "mirror"},
+          {Boundary::wrap(), "wrap"}};
 }
 
 } // namespace
