@@ -123,6 +123,13 @@ void store_entry(const std::filesystem::path& database, const std::string& key, 
   write_file_atomically(database.string(), db.dump(1) + "\n");
 }
 
+int64_t points(const std::vector<int64_t>& extents) {
+  int64_t p = 1;
+  for (int64_t e : extents)
+    p *= e;
+  return p;
+}
+
 } // namespace
 
 Tuner::Tuner(runtime::Session& session, TuningOptions options)
@@ -159,7 +166,7 @@ std::shared_ptr<CompiledKernel> Tuner::kernel(const OperatorSpec& spec) {
                      named->second));
     k = compile(*session_, generate(variants[named->second].program, spec.name), {},
                 cat("v", named->second, " (named)"));
-  } else if (options_.mode == TuneMode::Default) {
+  } else if (options_.mode == TuneMode::Default || points(spec.extents) < options_.min_points) {
     k = compile(*session_, generate(rewrite::lower_default(program), spec.name), {},
                 "default lowering");
   } else {

@@ -105,6 +105,7 @@ TEST_CASE("multigrid tuning: explored choices are stored, reused, and rebuilt wh
   SolverOptions o;
   o.tuning.mode = TuneMode::Explore;
   o.tuning.budget_s = 2;
+  o.tuning.min_points = 1; // explore every level, even 1^2
   o.tuning.database = dir / "tuning.json";
   o.max_cycles = 3;
   std::vector<std::string> log;
