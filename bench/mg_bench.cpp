@@ -9,8 +9,7 @@
 // The residual after each cycle of both is printed: they must converge alike.
 //
 //   ./build/bench/mg_bench [--device SPEC] [--cycles 6] [--tune off|explore] [--tune-budget 6]
-//                          [--no-host]
-//                          [--copy-mib 256] [--json FILE] 64 128
+//                          [--no-host] [--copy-mib 256] [--json FILE] 64 128
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
