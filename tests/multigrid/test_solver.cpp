@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <unistd.h>
 
+#include "../TempDir.h"
 #include "explore/runtime/Session.h"
 #include "multigrid/Problems.h"
 #include "multigrid/Solver.h"
@@ -98,9 +98,7 @@ TEST_CASE("multigrid solver: bad problems and options are refused with a reason"
 
 TEST_CASE("multigrid tuning: explored choices are stored, reused, and rebuilt when corrupt") {
   namespace fs = std::filesystem;
-  fs::path dir = fs::temp_directory_path() / ("tessera-tuning-test-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  fs::path dir = testing::make_temp_dir("tessera-tuning");
   auto p = manufactured_poisson(2, 15, Centring::Vertex);
   SolverOptions o;
   o.tuning.mode = TuneMode::Explore;
@@ -153,7 +151,6 @@ TEST_CASE("multigrid tuning: explored choices are stored, reused, and rebuilt wh
   std::ofstream(o.tuning.database) << "not json";
   auto fourth = solve(p, o);
   CHECK(fourth.converged == first.converged);
-  fs::remove_all(dir);
 }
 
 // The scheme of an independent implementation (cell-centred, 2^d average, trilinear, V(2,2)),
