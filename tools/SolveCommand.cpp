@@ -165,7 +165,7 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
   solve->add_option("--precision", o.precision, "f64 (default), f32 or mixed");
   solve->add_option("--interpolation", o.interpolation, "linear (default) or constant");
   solve->add_option("--coarse-sweeps", o.coarse_sweeps,
-                    "Smoothing steps on the coarsest level (default 40)");
+                    "Smoothing steps on the coarsest level (default 8)");
   solve->add_option("--coarsest", o.coarsest,
                     "Coarsen while the grid has more points per side than this (default 2)");
   solve->add_option("--device", o.device, "OpenCL device: name substring or index (default PoCL)");

@@ -22,7 +22,7 @@ struct SolveCommandOptions {
   int max_cycles = 20;
   std::string precision = "f64";
   std::string interpolation = "linear";
-  int coarse_sweeps = 40;
+  int coarse_sweeps = 8;
   int64_t coarsest = 2;
   std::string device;
   std::string json;
