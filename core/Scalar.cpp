@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -293,8 +294,16 @@ std::string ScalarValue::to_string() const {
   switch (kind) {
   case ScalarKind::F32:
   case ScalarKind::F64: {
+    // f32: 9 significant digits always read back as the same float. f64: the shortest of 15 to
+    // 17 digits that reads back as the same double (9 would lose precision in f64 kernels).
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.9g", real);
+    if (kind == ScalarKind::F64)
+      for (int digits = 15; digits <= 17; ++digits) {
+        std::snprintf(buf, sizeof buf, "%.*g", digits, real);
+        if (std::strtod(buf, nullptr) == real)
+          break;
+      }
     std::string s = buf;
     if (s.find_first_of(".eEni") == std::string::npos)
       s += ".0";
