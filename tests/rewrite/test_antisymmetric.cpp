@@ -3,6 +3,8 @@
 // matches the interpreter, in f32 and f64; temporal tiling refuses it with its reason.
 #include <doctest/doctest.h>
 
+#include <set>
+
 #include "core/Printer.h"
 #include "core/RandomData.h"
 #include "dsl/Dsl.h"
@@ -38,9 +40,9 @@ Expr dirichlet_stencil(ScalarKind kind, const std::vector<ArithExpr>& shape, int
                  x | pad_nd(d, r, r, antisymmetric) | slide_nd(d, 2 * r + 1, 1) | map_nd(d, point));
 }
 
-// Every executable variant against the interpreter; returns how many ran.
-std::size_t check_all_variants(const Expr& program, int depth, uint32_t seed,
-                               double tolerance = 1e-5) {
+// Every executable variant against the interpreter; returns the mappings they used.
+std::set<std::string> check_all_variants(const Expr& program, int depth, uint32_t seed,
+                                         double tolerance = 1e-5) {
   rewrite::EnumerateOptions options;
   options.depth = depth;
   options.tile_sizes = {2, 4};
@@ -48,11 +50,15 @@ std::size_t check_all_variants(const Expr& program, int depth, uint32_t seed,
   MESSAGE(print(program) << ": " << variants.summary());
   REQUIRE(variants.variants.size() > 1);
   auto inputs = random_inputs(program, seed);
+  std::set<std::string> mappings;
   for (const auto& v : variants.variants) {
     CAPTURE(print(v.program));
     testing::check_kernel(v.program, inputs, {}, tolerance);
+    for (const auto& step : v.history)
+      if (step.rule.rfind("mapping: ", 0) == 0)
+        mappings.insert(step.rule.substr(9));
   }
-  return variants.variants.size();
+  return mappings;
 }
 
 } // namespace
@@ -61,8 +67,14 @@ TEST_CASE("every variant of antisymmetric stencils in 1-D, 2-D and 3-D, radius 1
   for (int r : {1, 2}) {
     CAPTURE(r);
     check_all_variants(dirichlet_stencil(ScalarKind::F32, {32}, r), 1, 1);
-    check_all_variants(dirichlet_stencil(ScalarKind::F32, {8, 8}, r), 1, 2);
-    check_all_variants(dirichlet_stencil(ScalarKind::F32, {4, 4, 8}, r), 1, 3);
+    // Tiles staged in local memory and streaming read the ghosts through the Pad's view too.
+    for (const auto& mappings :
+         {check_all_variants(dirichlet_stencil(ScalarKind::F32, {8, 8}, r), 1, 2),
+          check_all_variants(dirichlet_stencil(ScalarKind::F32, {4, 4, 8}, r), 1, 3)}) {
+      CHECK(mappings.count("work-groups, local memory") == 1);
+      CHECK(mappings.count("streaming") == 1);
+      CHECK(mappings.count("vectorized, 4 results per work-item") == 1);
+    }
   }
 }
 
