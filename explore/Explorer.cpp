@@ -257,9 +257,18 @@ private:
         codegen_options(point, kernel_name_));
   }
 
+  // Bytes and cells of one sweep, from the first kernel built (the same for every variant).
+  void learn_sizes(const codegen::Kernel& kernel) {
+    if (bytes_moved_ != 0)
+      return;
+    bytes_moved_ = workload_.bytes_moved(kernel);
+    output_cells_ = workload_.output_cells(kernel);
+  }
+
   void retime(PointResult& p, int repeats, std::vector<double>* samples) {
     const Point& point = space_.points[static_cast<std::size_t>(p.id)];
     codegen::Kernel kernel = kernel_of(point);
+    learn_sizes(kernel); // a resumed point re-timed before any new one is measured
     auto built = session_.build_kernel(kernel.source, kernel.name);
     auto t0 = Clock::now();
     auto timing = workload_.time(kernel, built, {options_.warmup, repeats});
@@ -294,16 +303,14 @@ private:
       auto built = session_.build_kernel(kernel.source, kernel.name);
       r.build_ms = built.build_ms;
       r.build_origin = runtime::to_string(built.origin);
-      if (bytes_moved_ == 0) {
-        bytes_moved_ = workload_.bytes_moved(kernel);
-        output_cells_ = workload_.output_cells(kernel);
-      }
+      learn_sizes(kernel);
       // One launch first: a variant whose single launch takes longer than the budget has left
       // is not checked, and one far slower than the best so far is not timed again.
       std::optional<runtime::Timing> once;
       if (!reference_.empty()) {
         once = workload_.time(kernel, built, {0, 1});
         double left = budget_left();
+        r.launch_s = once->median_ms / 1e3; // kept for the budget advice if refused
         if (once->median_ms / 1e3 > left)
           user_error(cat("not measured: one launch takes ", once->median_ms / 1e3,
                          " s, more than the ", std::max(0.0, left), " s left of the budget"));
@@ -369,6 +376,33 @@ private:
 
 } // namespace
 
+void check_resumable(const Report& old, const std::string& stencil,
+                     const std::vector<int64_t>& size, const ExploreOptions& options) {
+  if (old.stencil != stencil || old.size != size)
+    user_error(cat("cannot resume: the report is for ", old.stencil, " ", size_text(old.size),
+                   ", not ", stencil, " ", size_text(size)));
+  auto differs = [](const std::string& option, const auto& then, const auto& now) {
+    user_error(cat("cannot resume: the report was explored with ", option, " ", then,
+                   ", this run asks for ", option, " ", now, " (a different space or order: ",
+                   "points would be dropped or measured differently); resume with ", option, " ",
+                   then, ", or start a new report without --resume"));
+  };
+  if (old.depth != options.depth)
+    differs("--depth", old.depth, options.depth);
+  if (old.strategy != to_string(options.strategy))
+    differs("--strategy", old.strategy, to_string(options.strategy));
+  if (old.seed != options.seed)
+    differs("--seed", old.seed, options.seed);
+  if (old.repeats != options.repeats)
+    differs("--repeats", old.repeats, options.repeats);
+  if (old.complete && !old.interrupted)
+    user_error(cat("cannot resume: the report is complete (all ", old.points.size(),
+                   " points of the space were measured",
+                   old.speedup > 0 ? cat(", best / baseline ", old.speedup, "x") : std::string(),
+                   "): there is nothing left to measure; run without --resume to explore again ",
+                   "(the report is replaced)"));
+}
+
 std::string point_key(const Point& point, const VariantInfo& variant) {
   return cat("v", point.variant, " local=", point.local_text(), " #",
              runtime::hex64(runtime::fnv1a64(variant.text)).substr(0, 12));
@@ -411,9 +445,7 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
   double trace_offset = 0;
   if (options.resume) {
     const Report& old = *options.resume;
-    if (old.stencil != problem.name || old.size != problem.extents)
-      user_error(cat("cannot resume: the report is for ", old.stencil, " ", size_text(old.size),
-                     ", not ", problem.name, " ", size_text(problem.extents)));
+    check_resumable(old, problem.name, problem.extents, options);
     if (old.device_name != device.name)
       user_error(cat("cannot resume: the report was measured on '", old.device_name,
                      "', this run uses '", device.name, "'"));
@@ -498,6 +530,10 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
   double search_start = evaluator.now();
   search(evaluator, space.points, so);
   const PointResult* base = report.find(0);
+  if (!base && evaluator.stop_requested()) {
+    report.interrupted = true;
+    return report;
+  }
   if (!base)
     user_error("the exploration stopped before the baseline was measured");
   if (base->status == "failed" && cells(problem.extents) > options.interpreter_limit)

@@ -3,19 +3,22 @@
 // ("error: ..." and a non-zero exit code in run_cli).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
+
+#include "core/Expr.h"
 
 namespace tessera::tools {
 
 struct CommonOptions {
   std::string stencil;
-  std::string size;   // "64x64", or symbolic "NxM"
-  std::string device; // platform/device name substring or index; empty: TESSERA_DEVICE or PoCL
-  std::string output; // -o FILE
-  int depth = 1;      // rewrite depth of the variant enumeration
-  int variant = 0;    // emit: index in the lowered variants (0 = plain MapGlb lowering)
-  std::string local;  // emit: work-group size "32x8" for kernels with an automatic one
+  std::string size;    // "64x64", or symbolic "NxM"
+  std::string device;  // platform/device name substring or index; empty: TESSERA_DEVICE or PoCL
+  std::string output;  // -o FILE
+  int depth = 1;       // rewrite depth of the variant enumeration
+  int64_t variant = 0; // emit, run: index in the lowered variants (0 = plain MapGlb lowering)
+  std::string local;   // emit: work-group size "32x8" for kernels with an automatic one
 };
 
 struct ExploreCommandOptions {
@@ -43,6 +46,15 @@ int run_command(const CommonOptions& options);
 int explore_command(const ExploreCommandOptions& options);
 int report_command(const std::string& path);
 int plot_command(const std::string& path, const std::string& svg);
+
+// The size a command uses without --size: 64, 32x32, 16x16x16.
+std::string default_size(int dims);
+// Error when the grid has more than 2^31 points (32-bit kernel indices); every command that
+// gets numeric extents checks them here.
+void check_point_count(const std::string& text, const std::vector<int64_t>& extents);
+// Variant `variant` of the executable variants at `depth` (0: the plain MapGlb lowering); Error
+// naming the valid range otherwise.
+Expr select_variant(const Expr& program, int64_t variant, int depth, const std::string& name);
 
 // "64x64" -> {64, 64} (exactly `dims` positive integers); Error naming the problem otherwise.
 std::vector<int64_t> parse_numeric_size(const std::string& text, int dims,

@@ -25,8 +25,7 @@ explore::VariantInfo variant_info(const rewrite::Variant& variant) {
   return info;
 }
 
-Variants enumerate_variants(const Expr& program, int depth) {
-  rewrite::EnumerateOptions options;
+Variants enumerate_variants(const Expr& program, int depth, rewrite::EnumerateOptions options) {
   options.depth = depth;
   auto lowered = rewrite::lowered_variants(program, options);
   Variants result;
@@ -39,6 +38,10 @@ Variants enumerate_variants(const Expr& program, int depth) {
   result.summary =
       cat(result.variants.size(), " executable variants from ", lowered.stats.summary(), "; ",
           lowered.rejected_by_codegen, " rejected by the code generator");
+  if (lowered.not_lowered || lowered.not_generated)
+    result.summary +=
+        cat("; cut by the deadline: ", lowered.not_lowered, " high-level variants not lowered, ",
+            lowered.not_generated, " candidates not generated");
   return result;
 }
 
@@ -51,13 +54,14 @@ std::vector<int64_t> small_extents(const std::vector<int64_t>& extents) {
 }
 
 explore::Problem make_problem(const stencils::StencilInfo& info,
-                              const std::vector<int64_t>& extents, int depth) {
+                              const std::vector<int64_t>& extents, int depth,
+                              rewrite::EnumerateOptions control) {
   explore::Problem p;
   p.name = info.name;
   p.extents = extents;
   std::vector<ArithExpr> sizes(extents.begin(), extents.end());
   p.program = info.build(sizes);
-  auto variants = enumerate_variants(p.program, depth);
+  auto variants = enumerate_variants(p.program, depth, std::move(control));
   p.variants = std::move(variants.variants);
   p.enumeration = variants.summary;
   p.small_extents = small_extents(extents);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "explore/Explorer.h"
+#include "rewrite/Enumerate.h"
 #include "rewrite/Rule.h"
 #include "stencils/Catalog.h"
 
@@ -20,13 +21,15 @@ struct Variants {
   std::vector<explore::VariantInfo> variants; // [0] = plain MapGlb lowering
   std::string summary;                        // enumeration statistics in one line
 };
-Variants enumerate_variants(const Expr& program, int depth);
+// `control` sets the deadline and the progress callback (its depth is replaced by `depth`).
+Variants enumerate_variants(const Expr& program, int depth, rewrite::EnumerateOptions control = {});
 
 // A grid of at most ~4096 cells with the same number of dimensions (each extent at most the
 // real one), for checking the trusted variant with the interpreter.
 std::vector<int64_t> small_extents(const std::vector<int64_t>& extents);
 
 explore::Problem make_problem(const stencils::StencilInfo& info,
-                              const std::vector<int64_t>& extents, int depth);
+                              const std::vector<int64_t>& extents, int depth,
+                              rewrite::EnumerateOptions control = {});
 
 } // namespace tessera::tools
