@@ -160,7 +160,7 @@ int explore_command(const ExploreCommandOptions& x) {
   explore::ProgressBar bar(std::cerr, bar_enabled);
   // The enumeration counts in the budget and may take a share of it.
   rewrite::EnumerateOptions control;
-  double enumeration_s = std::max(0.1, kEnumerationShare * x.budget_s - seconds_since(start));
+  double enumeration_s = std::max(0.1, kEnumerationShare * x.budget_s);
   control.deadline_seconds = enumeration_s;
   EnumerationDisplay display(bar, bar_enabled, x.quiet);
   control.on_progress = [&](const rewrite::EnumerationProgress& p) {

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <fstream>
 #include <iostream>
+#include <sys/resource.h>
 
 #include "codegen/Kernel.h"
 #include "core/Error.h"
@@ -30,16 +31,29 @@ constexpr std::size_t kInterpreterPoints = std::size_t{1} << 18;
 constexpr double kInterpreterBytesPerPoint = 1200;
 constexpr double kTolerance = 1e-5;
 
-// MemAvailable of /proc/meminfo in bytes; 0 when unknown.
+// The host memory this process may use, in bytes: MemAvailable of /proc/meminfo, less when
+// the address space (ulimit -v) or the cgroup (a container's memory.max) allows less; 0 when
+// unknown.
 double available_memory() {
-  std::ifstream in("/proc/meminfo");
-  std::string key;
+  double available = 0;
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key, unit;
   double kb = 0;
-  std::string unit;
-  while (in >> key >> kb >> unit)
+  while (meminfo >> key >> kb >> unit)
     if (key == "MemAvailable:")
-      return kb * 1024;
-  return 0;
+      available = kb * 1024;
+  auto lower = [&](double limit) {
+    if (limit > 0 && (available == 0 || limit < available))
+      available = limit;
+  };
+  rlimit as{};
+  if (::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY)
+    lower(static_cast<double>(as.rlim_cur));
+  std::ifstream cgroup("/sys/fs/cgroup/memory.max");
+  double cgroup_max = 0;
+  if (cgroup >> cgroup_max)
+    lower(cgroup_max);
+  return available;
 }
 
 std::string gigabytes(double bytes) {
@@ -62,8 +76,8 @@ void check_memory(const std::string& size, std::size_t points, std::size_t input
   if (available > 0 && needed > 0.8 * available)
     user_error(cat("run ", size, " needs about ", gigabytes(needed), " of host memory (", points,
                    " points", interpreter ? ", checked by the interpreter" : "",
-                   "), more than the ", gigabytes(0.8 * available), " this machine can spare (",
-                   gigabytes(available), " available): give a smaller --size"));
+                   "), more than the ", gigabytes(0.8 * available), " it can use (",
+                   gigabytes(available), " available to this process): give a smaller --size"));
 }
 
 codegen::Kernel kernel_of(const Expr& lowered, const std::string& name) {

@@ -47,27 +47,48 @@ struct Run {
   std::string out, err;
 };
 
-// Runs the tessera binary with extra environment variables; stdout and stderr are captured.
-inline Run run_tessera(const std::vector<std::string>& args,
-                       const std::vector<std::pair<std::string, std::string>>& env = {},
-                       const std::vector<std::string>& unset = {}) {
+// A tessera process started by start_tessera; finish() waits for it and reads its output.
+struct Child {
+  pid_t pid = -1;
+  fs::path out, err;
+  Run finish() const {
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    Run r;
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status)
+                               : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    r.out = read_text(out);
+    r.err = read_text(err);
+    return r;
+  }
+};
+
+// Starts the tessera binary with extra environment variables, stdout and stderr captured;
+// `in_child` runs in the child before exec (resource limits, signal dispositions).
+inline Child start_tessera(const std::vector<std::string>& args,
+                           const std::vector<std::pair<std::string, std::string>>& env = {},
+                           const std::vector<std::string>& unset = {},
+                           void (*in_child)() = nullptr) {
   static int counter = 0;
-  fs::path out = temp_dir() / cat("out-", counter, ".txt"),
-           err = temp_dir() / cat("err-", counter, ".txt");
+  Child child;
+  child.out = temp_dir() / cat("out-", counter, ".txt");
+  child.err = temp_dir() / cat("err-", counter, ".txt");
   ++counter;
   std::fflush(nullptr);
-  pid_t pid = ::fork();
-  if (pid == 0) {
+  child.pid = ::fork();
+  if (child.pid == 0) {
     for (const auto& [k, v] : env)
       ::setenv(k.c_str(), v.c_str(), 1);
     for (const auto& k : unset)
       ::unsetenv(k.c_str());
-    int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int o = ::open(child.out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int e = ::open(child.err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (o < 0 || e < 0)
       ::_exit(126);
     ::dup2(o, 1);
     ::dup2(e, 2);
+    if (in_child)
+      in_child();
     std::vector<std::string> all = {TESSERA_BINARY};
     all.insert(all.end(), args.begin(), args.end());
     std::vector<char*> argv;
@@ -77,14 +98,14 @@ inline Run run_tessera(const std::vector<std::string>& args,
     ::execv(argv[0], argv.data());
     ::_exit(127);
   }
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  Run r;
-  r.code =
-      WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-  r.out = read_text(out);
-  r.err = read_text(err);
-  return r;
+  return child;
+}
+
+// Runs the tessera binary to its end (see start_tessera).
+inline Run run_tessera(const std::vector<std::string>& args,
+                       const std::vector<std::pair<std::string, std::string>>& env = {},
+                       const std::vector<std::string>& unset = {}, void (*in_child)() = nullptr) {
+  return start_tessera(args, env, unset, in_child).finish();
 }
 
 // A misuse of the command line: exit status 2, "error: " and the specific message on stderr.
