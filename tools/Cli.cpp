@@ -10,6 +10,7 @@
 
 #include "core/Error.h"
 #include "tools/Commands.h"
+#include "tools/SolveCommand.h"
 
 namespace tessera::tools {
 
@@ -128,6 +129,9 @@ int run_cli(int argc, const char* const* argv) {
       ->required()
       ->check(not_empty("report.svg"));
 
+  SolveCommandOptions solve_options;
+  auto* solve = add_solve_command(app, solve_options);
+
   // A word that is not a command (CLI11 would only say that a command is required).
   if (argc > 1 && argv[1][0] != '-') {
     std::string word = argv[1], names;
@@ -162,6 +166,8 @@ int run_cli(int argc, const char* const* argv) {
       return report_command(report_file);
     if (plot->parsed())
       return plot_command(report_file, svg_file);
+    if (solve->parsed())
+      return solve_command(solve_options);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

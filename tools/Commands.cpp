@@ -123,7 +123,7 @@ void check_point_count(const std::string& text, const std::vector<int64_t>& exte
 Expr select_variant(const Expr& program, int64_t variant, int depth, const std::string& name) {
   if (variant == 0 && depth <= 1)
     return rewrite::lower_default(program);
-  auto v = enumerate_variants(program, depth);
+  auto v = explore::enumerate_variants(program, depth);
   if (variant < 0 || variant >= static_cast<int64_t>(v.variants.size()))
     user_error(cat("no variant ", variant, ": ", name, " has ", v.variants.size(),
                    " variants at depth ", depth, " (0 to ", v.variants.size() - 1,
@@ -174,7 +174,7 @@ int show_command(const CommonOptions& o) {
 int variants_command(const CommonOptions& o) {
   const auto& info = stencils::find_stencil(o.stencil);
   Expr p = build(o, info);
-  auto v = enumerate_variants(p, o.depth);
+  auto v = explore::enumerate_variants(p, o.depth);
   std::cout << info.name << " " << (o.size.empty() ? default_size(info.dims) : o.size) << ", depth "
             << o.depth << ": " << v.summary << "\n";
   std::cout << "program  " << print(p) << "\n";

@@ -89,7 +89,7 @@ codegen::Kernel kernel_of(const Expr& lowered, const std::string& name) {
 // The plain MapGlb lowering against the interpreter on a small grid of the same stencil.
 double check_baseline_small(runtime::Session& session, const stencils::StencilInfo& info,
                             const std::vector<int64_t>& extents) {
-  auto small = small_extents(extents);
+  auto small = explore::small_extents(extents);
   Expr program = info.build(std::vector<ArithExpr>(small.begin(), small.end()));
   explore::Workload workload(session, program, 1);
   auto kernel = kernel_of(rewrite::lower_default(program), info.name);
@@ -134,7 +134,7 @@ int run_command(const CommonOptions& o) {
     double small_error = check_baseline_small(session, info, extents);
     std::cout << "check    " << points << " points are beyond the interpreter's "
               << kInterpreterPoints << ": the plain MapGlb lowering matches it on "
-              << explore::size_text(small_extents(extents)) << " (max relative difference "
+              << explore::size_text(explore::small_extents(extents)) << " (max relative difference "
               << small_error << ")";
     if (!(small_error <= kTolerance)) {
       std::cout << "\nMISMATCH: the plain MapGlb lowering disagrees with the interpreter\n";

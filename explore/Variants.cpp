@@ -1,0 +1,73 @@
+#include "explore/Variants.h"
+
+#include <algorithm>
+
+#include "core/Error.h"
+#include "core/Printer.h"
+#include "rewrite/Lower.h"
+#include "rewrite/Variants.h"
+
+namespace tessera::explore {
+
+std::string describe_step(const rewrite::Step& step) {
+  if (step.position.empty() && step.params.empty())
+    return step.rule;
+  return rewrite::describe(step);
+}
+
+VariantInfo variant_info(const rewrite::Variant& variant) {
+  VariantInfo info;
+  info.program = variant.program;
+  info.text = print(variant.program);
+  for (const auto& step : variant.history) {
+    info.history.push_back(describe_step(step));
+    for (const auto& [k, v] : step.params)
+      info.params[k] = v;
+  }
+  return info;
+}
+
+Variants enumerate_variants(const Expr& program, int depth, rewrite::EnumerateOptions options) {
+  options.depth = depth;
+  auto lowered = rewrite::lowered_variants(program, options);
+  Variants result;
+  for (const auto& v : lowered.variants)
+    result.variants.push_back(variant_info(v));
+  if (result.variants.empty()) {
+    // The enumeration always keeps the default lowering first; be robust if it does not.
+    result.variants.push_back(variant_info({rewrite::lower_default(program), {}}));
+  }
+  result.summary =
+      cat(result.variants.size(), " executable variants from ", lowered.stats.summary(), "; ",
+          lowered.rejected_by_codegen, " rejected by the code generator");
+  if (lowered.not_lowered || lowered.not_generated)
+    result.summary +=
+        cat("; cut by the deadline: ", lowered.not_lowered, " high-level variants not lowered, ",
+            lowered.not_generated, " candidates not generated");
+  return result;
+}
+
+std::vector<int64_t> small_extents(const std::vector<int64_t>& extents) {
+  int64_t side = extents.size() == 1 ? 4096 : extents.size() == 2 ? 64 : 16;
+  std::vector<int64_t> small;
+  for (auto e : extents)
+    small.push_back(std::min(e, side));
+  return small;
+}
+
+Problem make_problem(const std::string& name, const std::vector<int64_t>& extents,
+                     const ProgramBuilder& build, int depth, rewrite::EnumerateOptions control) {
+  Problem p;
+  p.name = name;
+  p.extents = extents;
+  p.program = build(std::vector<ArithExpr>(extents.begin(), extents.end()));
+  auto variants = enumerate_variants(p.program, depth, std::move(control));
+  p.variants = std::move(variants.variants);
+  p.enumeration = variants.summary;
+  p.small_extents = small_extents(extents);
+  p.small_program = build(std::vector<ArithExpr>(p.small_extents.begin(), p.small_extents.end()));
+  p.small_baseline = rewrite::lower_default(p.small_program);
+  return p;
+}
+
+} // namespace tessera::explore
