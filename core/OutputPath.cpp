@@ -55,12 +55,18 @@ OutputTarget resolve_output(const std::string& path, const std::string& what) {
   if (path.empty())
     user_error(cat(what, " needs a file name, got an empty one"));
   OutputTarget target;
-  target.path = path;
   target.path = follow_links(path, what).string();
   struct stat info {};
-  if (::stat(target.path.c_str(), &info) != 0) {
-    if (errno != ENOENT)
-      user_error(cat("cannot write ", what, " '", path, "': ", std::strerror(errno)));
+  bool exists = ::stat(target.path.c_str(), &info) == 0;
+  if (!exists && errno != ENOENT)
+    user_error(cat("cannot write ", what, " '", path, "': ", std::strerror(errno)));
+  if (exists && S_ISCHR(info.st_mode)) {
+    target.exists = true;
+    target.kind = OutputKind::WriteThrough;
+    return target;
+  }
+  if (!exists || S_ISREG(info.st_mode)) {
+    // Replacing needs a temporary file in the directory.
     fs::path dir = fs::path(target.path).parent_path();
     if (dir.empty())
       dir = ".";
@@ -71,13 +77,10 @@ OutputTarget resolve_output(const std::string& path, const std::string& what) {
     if (::access(dir.c_str(), W_OK) != 0)
       user_error(cat("cannot write ", what, " '", path, "': the directory ", dir.string(),
                      " is not writable"));
-    return target;
   }
+  if (!exists)
+    return target;
   target.exists = true;
-  if (S_ISCHR(info.st_mode)) {
-    target.kind = OutputKind::WriteThrough;
-    return target;
-  }
   if (!S_ISREG(info.st_mode))
     user_error(cat("cannot write ", what, " '", path, "': it is ", node_name(info.st_mode),
                    "; give the name of a regular file (it is replaced) or of a character "
