@@ -90,7 +90,7 @@ int main(int argc, char** argv) try {
                         {"copy_mib", args.copy_mib},
                         {"sizes", nlohmann::json::array()}};
   for (int64_t n : args.sizes) {
-    PoissonProblem problem = manufactured_poisson(3, n, Centring::Cell);
+    Problem problem = manufactured_poisson(3, n, Centring::Cell);
     SolverOptions o;
     o.max_cycles = args.cycles;
     o.tolerance = 1e-300; // time a fixed number of cycles

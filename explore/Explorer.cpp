@@ -418,7 +418,7 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
   double trace_offset = 0;
   if (options.resume) {
     const Report& old = *options.resume;
-    check_resumable(old, problem.name, problem.extents, options);
+    check_resumable(old, problem.name, problem.extents, options, report.program);
     if (old.device_name != device.name)
       user_error(cat("cannot resume: the report was measured on '", old.device_name,
                      "', this run uses '", device.name, "'"));

@@ -77,10 +77,13 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
 
 // Error unless `old` can be continued exactly by a run of `stencil` at `size` with `options`:
 // the same problem, depth, strategy, seed and repeats (other values would drop or re-measure
-// points), and not complete (nothing would be left to measure). The device is checked by
-// explore().
+// points), and not complete (nothing would be left to measure). `program`, when given, is the
+// high-level program in Lift notation (Report::program): a report of another program of the
+// same name and size (another --program file, another --steps) is refused too. The device is
+// checked by explore().
 void check_resumable(const Report& old, const std::string& stencil,
-                     const std::vector<int64_t>& size, const ExploreOptions& options);
+                     const std::vector<int64_t>& size, const ExploreOptions& options,
+                     const std::string& program = "");
 
 // Key identifying a point across runs: "v<variant> local=<local> #<hash of the program text>".
 std::string point_key(const Point& point, const VariantInfo& variant);

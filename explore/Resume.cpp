@@ -8,10 +8,16 @@
 namespace tessera::explore {
 
 void check_resumable(const Report& old, const std::string& stencil,
-                     const std::vector<int64_t>& size, const ExploreOptions& options) {
+                     const std::vector<int64_t>& size, const ExploreOptions& options,
+                     const std::string& program) {
   if (old.stencil != stencil || old.size != size)
     user_error(cat("cannot resume: the report is for ", old.stencil, " ", size_text(old.size),
                    ", not ", stencil, " ", size_text(size)));
+  if (!program.empty() && !old.program.empty() && old.program != program)
+    user_error(cat("cannot resume: the report is for another program named ", stencil, " (",
+                   old.program, "), not ", program,
+                   " (another --program or --steps: no point would be reused); start a new ",
+                   "report without --resume"));
   auto differs = [](const std::string& option, const auto& then, const auto& now) {
     user_error(cat("cannot resume: the report was explored with ", option, " ", then,
                    ", this run asks for ", option, " ", now, " (a different space or order: ",

@@ -116,6 +116,17 @@ void Schedule::append(const Schedule& other) {
   steps_.insert(steps_.end(), other.steps_.begin(), other.steps_.end());
 }
 
+std::map<std::string, double> Schedule::bytes_by_label(const DeviceMemory& memory) const {
+  std::map<std::string, double> bytes;
+  for (const Step& s : steps_) {
+    double moved = static_cast<double>(memory.buffer(s.output).bytes());
+    for (BufferId in : s.inputs)
+      moved += static_cast<double>(memory.buffer(in).bytes());
+    bytes[s.label] += moved;
+  }
+  return bytes;
+}
+
 double Schedule::run(DeviceMemory& memory, Breakdown* breakdown) const {
   runtime::Session& session = memory.session();
   std::vector<cl::Event> events(steps_.size());

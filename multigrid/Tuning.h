@@ -43,7 +43,7 @@ struct TuningOptions {
 struct OperatorSpec {
   std::string name;
   std::vector<int64_t> extents;
-  std::function<Expr(const std::vector<ArithExpr>&)> build;
+  std::function<Expr(const std::vector<int64_t>&)> build;
 };
 
 class Tuner {

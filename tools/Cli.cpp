@@ -10,6 +10,7 @@
 
 #include "core/Error.h"
 #include "tools/Commands.h"
+#include "tools/ProgramSource.h"
 #include "tools/SolveCommand.h"
 
 namespace tessera::tools {
@@ -51,11 +52,26 @@ CLI::Validator not_empty(const std::string& example) {
       "");
 }
 
+// --program FILE.json and --steps K of a command (tools/ProgramSource.h).
+void add_program_options(CLI::App* command, std::string& program_file, int& steps) {
+  command
+      ->add_option("--program", program_file,
+                   "The user's own program: a JSON file written by save_expr_file (its first "
+                   "input is the grid; --size binds its size variables)")
+      ->check(not_empty("program.json"));
+  command
+      ->add_option("--steps", steps,
+                   "Time steps: the program applied K times in a row, fused by temporal tiling "
+                   "among the variants (default 1)")
+      ->check(integer_in(1, 64));
+}
+
 } // namespace
 
 int run_cli(int argc, const char* const* argv) {
   CLI::App app{"tessera: functional stencil programs, rewritten, compiled to OpenCL and explored"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("tessera ") + TESSERA_VERSION);
   CommonOptions o;
   ExploreCommandOptions x;
   std::string report_file, svg_file;
@@ -69,9 +85,9 @@ int run_cli(int argc, const char* const* argv) {
   auto* run = app.add_subcommand(
       "run", "Evaluate a stencil with the interpreter, run its kernel on a device and compare");
   for (auto* cmd : {show, variants, emit, run}) {
-    cmd->add_option("stencil", o.stencil, "Stencil name (see `tessera list`)")->required();
-    cmd->add_option("--size", o.size, "Grid extents, e.g. 64x64 (names make sizes symbolic)")
-        ->check(not_empty("64x64"));
+    cmd->add_option("stencil", o.stencil, "Stencil name (see `tessera list`), or --program");
+    cmd->add_option("--size", o.size, size_help())->check(not_empty("64x64"));
+    add_program_options(cmd, o.program, o.steps);
   }
   for (auto* cmd : {variants, emit, run})
     cmd->add_option("--depth", o.depth, "Rewrite depth of the enumeration (default 1)")
@@ -84,11 +100,15 @@ int run_cli(int argc, const char* const* argv) {
       ->check(not_empty("32x8"));
   emit->add_option("-o,--output", o.output, "Write the kernel to this file (default: stdout)")
       ->check(not_empty("kernel.cl"));
+  emit->add_option("--json", o.launch_json,
+                   "Write the launch description (sizes, arguments) to this JSON file")
+      ->check(not_empty("launch.json"));
   run->add_option("--device", o.device, "OpenCL device: name substring or index (default: PoCL)");
 
   auto* explore = app.add_subcommand(
       "explore", "Build, check and time a stencil's variants on a device and keep the fastest");
-  explore->add_option("stencil", x.stencil, "Stencil name (see `tessera list`)")->required();
+  explore->add_option("stencil", x.stencil, "Stencil name (see `tessera list`), or --program");
+  add_program_options(explore, x.program, x.steps);
   explore->add_option("--size", x.size, "Grid extents, e.g. 4096x4096")
       ->required()
       ->check(not_empty("4096x4096"));
@@ -171,6 +191,8 @@ int run_cli(int argc, const char* const* argv) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "error: " << e.what() << "\n(run with --help for the usage)\n";

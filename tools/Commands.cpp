@@ -2,6 +2,8 @@
 
 #include <iomanip>
 #include <iostream>
+#include <nlohmann/json.hpp>
+#include <optional>
 
 #include "codegen/Kernel.h"
 #include "core/AtomicFile.h"
@@ -13,7 +15,9 @@
 #include "explore/runtime/Device.h"
 #include "rewrite/Lower.h"
 #include "stencils/Catalog.h"
+#include "tessera/Kernel.h"
 #include "tools/Problem.h"
+#include "tools/ProgramSource.h"
 
 namespace tessera::tools {
 
@@ -58,18 +62,18 @@ std::vector<ArithExpr> parse_size(const std::string& text, int dims, const std::
   return extents;
 }
 
-// The stencil at --size (or the default size). Numeric sizes get the same check on every
-// command (check_point_count), so that no command accepts a grid that another refuses.
-Expr build(const CommonOptions& o, const stencils::StencilInfo& info) {
-  std::string text = o.size.empty() ? default_size(info.dims) : o.size;
-  auto extents = parse_size(text, info.dims, info.name);
+// The stencil or program at --size (or the default size). Numeric sizes get the same check on
+// every command (check_point_count), so that no command accepts a grid that another refuses.
+Expr build(const CommonOptions& o, const ProgramSource& source) {
+  std::string text = size_of(o, source);
+  auto extents = parse_size(text, source.info.dims, source.info.name);
   std::vector<int64_t> numeric;
   for (const auto& e : extents)
     if (auto c = e.as_constant())
       numeric.push_back(*c);
   if (numeric.size() == extents.size())
     check_point_count(text, numeric);
-  return info.build(extents);
+  return source.info.build(extents);
 }
 
 void write_text(const std::string& path, const std::string& text) {
@@ -105,10 +109,37 @@ std::vector<int64_t> parse_local(const std::string& text) {
   return local;
 }
 
+// emit's files, checked before the work (docs/cli.md, "Outputs"): each may be written, the
+// kernel and the launch description are not one file, and neither is the --program read.
+void check_emit_outputs(const CommonOptions& o) {
+  auto is_file = [](const std::string& path) { return !path.empty() && path != "-"; };
+  std::optional<OutputTarget> kernel, launch;
+  if (is_file(o.output))
+    kernel = resolve_output(o.output, "-o");
+  if (is_file(o.launch_json))
+    launch = resolve_output(o.launch_json, "--json");
+  if (kernel && launch && kernel->kind == OutputKind::Replace && same_file(o.output, o.launch_json))
+    user_error(cat("-o and --json name the same file '", o.launch_json,
+                   "': the launch description would replace the kernel; give them two names"));
+  auto not_the_program = [&](const std::optional<OutputTarget>& target, const std::string& path,
+                             const std::string& what) {
+    if (target && target->kind == OutputKind::Replace && !o.program.empty() &&
+        same_file(path, o.program))
+      user_error(cat(what, " names the --program file itself ('", path,
+                     "'): the program would be replaced; give the output another name"));
+  };
+  not_the_program(kernel, o.output, "-o");
+  not_the_program(launch, o.launch_json, "--json");
+}
+
 } // namespace
 
-std::string default_size(int dims) {
-  return dims == 1 ? "64" : dims == 2 ? "32x32" : "16x16x16";
+ProgramSource source_of(const CommonOptions& o) {
+  return resolve_program(o.stencil, o.program, o.steps);
+}
+
+std::string size_of(const CommonOptions& o, const ProgramSource& source) {
+  return o.size.empty() ? source.default_size : o.size;
 }
 
 void check_point_count(const std::string& text, const std::vector<int64_t>& extents) {
@@ -120,15 +151,16 @@ void check_point_count(const std::string& text, const std::vector<int64_t>& exte
                    " points is more than the 2^31 that 32-bit kernel indices can address"));
 }
 
-Expr select_variant(const Expr& program, int64_t variant, int depth, const std::string& name) {
+explore::VariantInfo select_variant(const Expr& program, int64_t variant, int depth,
+                                    const std::string& name) {
   if (variant == 0 && depth <= 1)
-    return rewrite::lower_default(program);
-  auto v = explore::enumerate_variants(program, depth);
+    return variant_info({rewrite::lower_default(program), {}});
+  auto v = enumerate_variants(program, depth);
   if (variant < 0 || variant >= static_cast<int64_t>(v.variants.size()))
     user_error(cat("no variant ", variant, ": ", name, " has ", v.variants.size(),
                    " variants at depth ", depth, " (0 to ", v.variants.size() - 1,
                    "; see `tessera variants ", name, "`)"));
-  return v.variants[static_cast<std::size_t>(variant)].program;
+  return v.variants[static_cast<std::size_t>(variant)];
 }
 
 std::vector<int64_t> parse_numeric_size(const std::string& text, int dims,
@@ -162,8 +194,9 @@ int devices_command() {
 }
 
 int show_command(const CommonOptions& o) {
-  const auto& info = stencils::find_stencil(o.stencil);
-  Expr p = build(o, info);
+  auto source = source_of(o);
+  const auto& info = source.info;
+  Expr p = build(o, source);
   std::cout << info.name << ": " << info.description << "\n";
   std::cout << "  program: " << print(p) << "\n";
   std::cout << "  type:    " << infer_type(p) << "\n";
@@ -172,11 +205,12 @@ int show_command(const CommonOptions& o) {
 }
 
 int variants_command(const CommonOptions& o) {
-  const auto& info = stencils::find_stencil(o.stencil);
-  Expr p = build(o, info);
-  auto v = explore::enumerate_variants(p, o.depth);
-  std::cout << info.name << " " << (o.size.empty() ? default_size(info.dims) : o.size) << ", depth "
-            << o.depth << ": " << v.summary << "\n";
+  auto source = source_of(o);
+  const auto& info = source.info;
+  Expr p = build(o, source);
+  auto v = enumerate_variants(p, o.depth);
+  std::cout << info.name << " " << size_of(o, source) << ", depth " << o.depth << ": " << v.summary
+            << "\n";
   std::cout << "program  " << print(p) << "\n";
   for (std::size_t i = 0; i < v.variants.size(); ++i) {
     const auto& var = v.variants[i];
@@ -185,21 +219,22 @@ int variants_command(const CommonOptions& o) {
       steps += (steps.empty() ? "" : "; ") + h;
     if (i == 0)
       steps += " (the plain MapGlb lowering: the baseline)";
-    std::cout << std::setw(4) << i << "  " << steps << "\n      " << var.text << "\n";
+    std::cout << std::setw(4) << i << "  [" << variant_family(var.history) << "] " << steps
+              << "\n      " << var.text << "\n";
   }
   return 0;
 }
 
 int emit_command(const CommonOptions& o) {
-  const auto& info = stencils::find_stencil(o.stencil);
-  if (!o.output.empty() && o.output != "-")
-    resolve_output(o.output, "-o"); // before the work, not after it
+  auto source = source_of(o);
+  const auto& info = source.info;
+  check_emit_outputs(o);
   codegen::CodegenOptions options;
   options.kernel_name = info.name;
-  Expr lowered = select_variant(build(o, info), o.variant, o.depth, info.name);
+  explore::VariantInfo variant = select_variant(build(o, source), o.variant, o.depth, info.name);
   if (!o.local.empty()) {
     auto local = parse_local(o.local);
-    int dims = codegen::generate_kernel(lowered, options).launch.dims;
+    int dims = codegen::generate_kernel(variant.program, options).launch.dims;
     if (static_cast<int>(local.size()) > dims)
       user_error(cat("bad work-group size '", o.local, "': it has ", local.size(),
                      " dimensions, the kernel of ", info.name, "'s variant ", o.variant,
@@ -211,8 +246,10 @@ int emit_command(const CommonOptions& o) {
     for (std::size_t d = 0; d < local.size(); ++d)
       options.local_size[d] = local[d];
   }
-  auto kernel = codegen::generate_kernel(lowered, options);
-  write_text(o.output, kernel.source);
+  auto kernel = codegen::generate_kernel(variant.program, options);
+  write_text(o.output, kernel_file(kernel, variant));
+  if (!o.launch_json.empty())
+    write_text(o.launch_json, launch_description(kernel, variant).dump(2) + "\n");
   if (!o.output.empty() && o.output != "-")
     std::cerr << kernel.describe();
   return 0;

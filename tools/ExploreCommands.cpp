@@ -11,6 +11,7 @@
 #include "core/Error.h"
 #include "core/FileLock.h"
 #include "core/OutputPath.h"
+#include "core/Printer.h"
 #include "explore/Explorer.h"
 #include "explore/Plot.h"
 #include "explore/ProgressBar.h"
@@ -22,6 +23,7 @@
 #include "tools/Commands.h"
 #include "tools/Interrupt.h"
 #include "tools/Problem.h"
+#include "tools/ProgramSource.h"
 
 namespace tessera::tools {
 
@@ -53,7 +55,8 @@ int interrupted_early(const ExploreCommandOptions& x) {
 }
 
 // The options' files: every output may be written (a regular file, a link to one, or a
-// character device), the picture is not the report, and the report is locked for this run.
+// character device), the picture is not the report, neither is the --program read, and the
+// report is locked for this run.
 std::unique_ptr<FileLock> check_files(const ExploreCommandOptions& x) {
   std::optional<OutputTarget> json;
   if (!x.json.empty())
@@ -66,7 +69,14 @@ std::unique_ptr<FileLock> check_files(const ExploreCommandOptions& x) {
     if (explore::find_gnuplot().empty())
       user_error("--plot needs gnuplot, which was not found: install it (apt-get install "
                  "gnuplot-nox) or leave out --plot");
+    if (plot.kind == OutputKind::Replace && !x.program.empty() && same_file(x.plot, x.program))
+      user_error(cat("--plot names the --program file itself ('", x.plot,
+                     "'): the picture would replace the program; give the picture another name"));
   }
+  if (json && json->kind == OutputKind::Replace && !x.program.empty() &&
+      same_file(x.json, x.program))
+    user_error(cat("--json names the --program file itself ('", x.json,
+                   "'): the report would replace the program; give the report another name"));
   if (json && json->kind == OutputKind::Replace)
     return std::make_unique<FileLock>(json->path, "the report");
   return nullptr;
@@ -125,7 +135,8 @@ void print_result(const explore::Report& report, double elapsed, double budget_s
 int explore_command(const ExploreCommandOptions& x) {
   InterruptGuard guard; // first of all: no moment of the run may lose a Ctrl-C
   const auto start = Clock::now();
-  const auto& info = stencils::find_stencil(x.stencil);
+  auto source = resolve_program(x.stencil, x.program, x.steps);
+  const auto& info = source.info;
   auto extents = parse_numeric_size(x.size, info.dims, info.name);
   explore::Strategy strategy = explore::parse_strategy(x.strategy);
   if (!(x.budget_s > 0))
@@ -144,7 +155,9 @@ int explore_command(const ExploreCommandOptions& x) {
   if (x.resume) {
     if (std::filesystem::exists(x.json)) {
       options.resume = explore::read_report(x.json);
-      explore::check_resumable(*options.resume, info.name, extents, options);
+      explore::check_resumable(
+          *options.resume, info.name, extents, options,
+          print(info.build(std::vector<ArithExpr>(extents.begin(), extents.end()))));
     } else {
       std::cerr << "note: " << x.json << " does not exist yet: starting a new exploration\n";
     }
@@ -167,7 +180,7 @@ int explore_command(const ExploreCommandOptions& x) {
     display.show(p, enumeration_s);
     return !guard.interrupted();
   };
-  explore::Problem problem = make_problem(info, extents, x.depth, control);
+  explore::Problem problem = make_problem(source, extents, x.depth, control);
   guard.reclaim();
   if (guard.interrupted())
     return interrupted_early(x);

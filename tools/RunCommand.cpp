@@ -5,7 +5,8 @@
 // point. The interpreter (Data again) runs on the whole grid only up to kInterpreterPoints;
 // beyond, the plain MapGlb lowering is checked against the interpreter on a small grid of the
 // same stencil, and the chosen variant is compared with that trusted kernel on the whole grid,
-// as the explorer does. Host memory is estimated before anything is allocated.
+// as the explorer does (a --program of constant extents has no smaller grid: the interpreter
+// checks the whole one). Host memory is estimated before anything is allocated.
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -86,7 +87,8 @@ codegen::Kernel kernel_of(const Expr& lowered, const std::string& name) {
   return codegen::generate_kernel(lowered, options);
 }
 
-// The plain MapGlb lowering against the interpreter on a small grid of the same stencil.
+// The plain MapGlb lowering against the interpreter on a small grid of the same stencil or
+// program.
 double check_baseline_small(runtime::Session& session, const stencils::StencilInfo& info,
                             const std::vector<int64_t>& extents) {
   auto small = explore::small_extents(extents);
@@ -102,20 +104,21 @@ double check_baseline_small(runtime::Session& session, const stencils::StencilIn
 } // namespace
 
 int run_command(const CommonOptions& o) {
-  const auto& info = stencils::find_stencil(o.stencil);
-  auto extents =
-      parse_numeric_size(o.size.empty() ? default_size(info.dims) : o.size, info.dims, info.name);
+  auto source = source_of(o);
+  const auto& info = source.info;
+  std::string size = size_of(o, source);
+  auto extents = parse_numeric_size(size, info.dims, info.name);
   std::size_t points = 1;
   for (auto e : extents)
     points *= static_cast<std::size_t>(e);
   Expr p = info.build(std::vector<ArithExpr>(extents.begin(), extents.end()));
-  bool interpreter = points <= kInterpreterPoints;
-  check_memory(o.size.empty() ? default_size(info.dims) : o.size, points, input_types(p).size(),
-               interpreter);
+  // A fixed-size --program has no smaller grid: the interpreter checks the whole one.
+  bool interpreter = points <= kInterpreterPoints || source.fixed_size;
+  check_memory(size, points, input_types(p).size(), interpreter);
   std::cout << "stencil  " << info.name << " (" << info.description << ")\n";
   std::cout << "program  " << print(p) << "\n";
 
-  Expr lowered = select_variant(p, o.variant, o.depth, info.name);
+  Expr lowered = select_variant(p, o.variant, o.depth, info.name).program;
   auto kernel = kernel_of(lowered, info.name);
   runtime::Session session = runtime::Session::from_env(o.device);
   std::cout << "device   " << session.device().description() << "\n";

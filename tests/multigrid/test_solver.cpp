@@ -2,6 +2,10 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <unistd.h>
 
 #include "explore/runtime/Session.h"
 #include "multigrid/Problems.h"
@@ -17,7 +21,7 @@ runtime::Session& session() {
   return *s;
 }
 
-SolveResult solve(const PoissonProblem& p, SolverOptions o) {
+SolveResult solve(const Problem& p, SolverOptions o) {
   Solver solver(session(), p, std::move(o));
   return solver.solve();
 }
@@ -93,4 +97,63 @@ TEST_CASE("multigrid solver: bad problems and options are refused with a reason"
                     doctest::Contains("cycle limit"));
   CHECK_THROWS_WITH(manufactured_poisson(4, 16, Centring::Cell),
                     doctest::Contains("1, 2 or 3 dimensions"));
+}
+
+TEST_CASE("multigrid tuning: explored choices are stored, reused, and rebuilt when corrupt") {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("tessera-tuning-test-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  auto p = manufactured_poisson(2, 15, Centring::Vertex);
+  SolverOptions o;
+  o.tuning.mode = TuneMode::Explore;
+  o.tuning.budget_s = 2;
+  o.tuning.database = dir / "tuning.json";
+  o.max_cycles = 3;
+  std::vector<std::string> log;
+  o.tuning.log = [&](const std::string& line) { log.push_back(line); };
+  auto first = solve(p, o);
+  REQUIRE(fs::exists(o.tuning.database));
+  std::string text;
+  {
+    std::ifstream in(o.tuning.database);
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  CHECK(text.find("tessera-tuning") != std::string::npos);
+  // Operators whose exploration measured nothing within the budget are not stored.
+  std::set<std::string> unmeasured;
+  for (const auto& line : log)
+    if (line.rfind("no variant of ", 0) == 0)
+      unmeasured.insert(line.substr(14, line.find(' ', 14) - 14));
+  CHECK(log.size() > 2 * unmeasured.size()); // some operator was explored and stored
+  // A second solve takes every stored operator from the database and converges alike.
+  log.clear();
+  auto second = solve(p, o);
+  for (const auto& line : log) {
+    INFO(line);
+    if (line.rfind("exploring ", 0) == 0)
+      CHECK(unmeasured.count(line.substr(10, line.find(' ', 10) - 10)) == 1);
+  }
+  REQUIRE(second.cycles.size() == first.cycles.size());
+  CHECK(std::abs(second.cycles.back().relative - first.cycles.back().relative) <
+        1e-6 * first.cycles.back().relative);
+  // A corrupted lowered program is dropped and explored again, never used.
+  auto pos = text.find("\"lowered\"");
+  REQUIRE(pos != std::string::npos);
+  text.replace(pos, 9, "\"lowerex\"");
+  std::ofstream(o.tuning.database) << text;
+  log.clear();
+  auto third = solve(p, o);
+  CHECK_FALSE(log.empty());
+  bool dropped = false;
+  for (const auto& line : log)
+    dropped |= line.find("dropped") != std::string::npos;
+  CHECK(dropped);
+  CHECK(third.cycles.back().relative ==
+        doctest::Approx(first.cycles.back().relative).epsilon(1e-6));
+  // A file that is not JSON at all is replaced.
+  std::ofstream(o.tuning.database) << "not json";
+  auto fourth = solve(p, o);
+  CHECK(fourth.converged == first.converged);
+  fs::remove_all(dir);
 }

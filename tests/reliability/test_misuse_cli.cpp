@@ -21,8 +21,10 @@
 #include <vector>
 
 #include "core/FileLock.h"
+#include "core/Json.h"
 #include "explore/Plot.h"
 #include "explore/Report.h"
+#include "stencils/Catalog.h"
 #include "tests/reliability/CliRunner.h"
 
 using namespace tessera;
@@ -86,6 +88,14 @@ void ignore_sigint() {
 void limit_address_space() {
   rlimit limit{std::size_t{2} << 30, std::size_t{2} << 30};
   ::setrlimit(RLIMIT_AS, &limit);
+}
+
+// j1d3pt over N points saved as the user's own program (what --program reads).
+fs::path saved_program() {
+  fs::path p = temp_dir() / "user-j1d3pt.json";
+  if (!fs::exists(p))
+    save_expr_file(stencils::find_stencil("j1d3pt").build({ArithExpr::size_var("N")}), p.string());
+  return p;
 }
 
 std::string report_with(const std::function<void(nlohmann::json&)>& change) {
@@ -171,6 +181,22 @@ TEST_CASE("misuse catalogue (1): an output that is also an input is refused (by 
   check_cli_error({"plot", report.string(), "-o", dotted}, "-o names the report itself");
   CHECK(read_text(report) == before);
   CHECK_FALSE(fs::exists(dir / "new.json"));
+
+  // emit's two outputs, and the --program file that a command reads.
+  check_cli_error({"emit", "j1d3pt", "-o", report.string(), "--json", dotted},
+                  "-o and --json name the same file");
+  fs::path program = dir / "p.json";
+  fs::copy_file(saved_program(), program);
+  std::string program_text = read_text(program);
+  check_cli_error({"emit", "--program", program.string(), "-o", (dir / "." / "p.json").string()},
+                  "-o names the --program file itself");
+  check_cli_error({"emit", "--program", program.string(), "--json", program.string()},
+                  "--json names the --program file itself");
+  check_cli_error({"explore", "--program", program.string(), "--size", "64", "--json",
+                   (dir / "." / "p.json").string()},
+                  "--json names the --program file itself");
+  CHECK(read_text(report) == before);
+  CHECK(read_text(program) == program_text);
 }
 
 TEST_CASE("misuse catalogue (1): a second exploration on a report in use fails at once") {
@@ -221,6 +247,9 @@ TEST_CASE("misuse catalogue (2): --resume of a complete report or with other opt
                   "explored with --strategy halving, this run asks for --strategy random");
   check_cli_error(with(again, "--seed", "7"), "explored with --seed 1, this run asks for --seed 7");
   check_cli_error(with(again, "--repeats", "3"), "explored with --repeats 5");
+  // Another program under the same name and size: --steps, or another --program file.
+  check_cli_error(with(again, "--steps", "2"),
+                  "cannot resume: the report is for another program named j1d3pt");
   CHECK(read_text(json) == before); // no point deleted, none measured again
 }
 
@@ -264,7 +293,9 @@ TEST_CASE("misuse catalogue (4): a budget too small for the problem says what wo
   auto finished = [](const Run& r) {
     return r.code == 0 || (r.code == 1 && has(r.out, "result: none"));
   };
-  Run part = run_tessera({"explore", "j1d3pt", "--size", "65536", "--depth", "1", "--budget", "5",
+  // Depth 2 (about 1000 points): at depth 1 (141 points), with PoCL's kernel cache warm from an
+  // earlier run, the whole space was measured within the 5 s and there was nothing to advise.
+  Run part = run_tessera({"explore", "j1d3pt", "--size", "65536", "--depth", "2", "--budget", "5",
                           "--strategy", "exhaustive", "-q"},
                          cache_env());
   CAPTURE(part.out);
@@ -323,6 +354,10 @@ TEST_CASE("misuse catalogue (6): every command refuses grids 32-bit indices cann
   for (const char* command : {"show", "variants", "emit", "run", "explore"})
     check_cli_error({command, "j3d7pt", "--size", "2048x2048x1024"},
                     "bad size '2048x2048x1024': 4.29497e+09 points is more than the 2^31");
+  // The same for the user's own programs.
+  for (const char* command : {"show", "variants", "emit", "run", "explore"})
+    check_cli_error({command, "--program", saved_program().string(), "--size", "4294967296"},
+                    "bad size '4294967296': 4.29497e+09 points is more than the 2^31");
 }
 
 // ---- 7. messages --------------------------------------------------------------------------------
@@ -344,6 +379,11 @@ TEST_CASE("misuse catalogue (7): options given wrong values say what they expect
                   "--seed: expected an integer from 0 to 4294967295, got '-1'");
   check_cli_error({"show", "j2d5pt", "--size", ""},
                   "--size: expected a value like 64x64, got an empty one");
+  check_cli_error({"show", "--program", ""},
+                  "--program: expected a value like program.json, got an empty one");
+  check_cli_error({"variants", "j2d5pt", "--steps", "0"},
+                  "--steps: expected an integer from 1 to 64, got '0'");
+  check_cli_error({"run", "j1d3pt", "--steps", "x"}, "--steps: expected an integer from 1 to 64");
   check_cli_error({"emit", "j2d5pt", "--local", "32x8x2"},
                   "bad work-group size '32x8x2': it has 3 dimensions, the kernel of j2d5pt's "
                   "variant 0 launches 2");
