@@ -7,10 +7,6 @@ namespace tessera::multigrid {
 
 namespace {
 
-std::string level_name(const std::string& op, std::size_t l) {
-  return cat(op, " L", l);
-}
-
 OperatorSpec spec(const std::string& name, const Level& level,
                   std::function<Expr(const Level&)> build) {
   return {name, std::vector<int64_t>(level.dims, level.n),
@@ -70,6 +66,14 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
       auto kind = options.interpolation;
       s.correct_from_coarser = tuner.kernel(spec(
           "prolong", coarse, [kind, bc](const Level& at) { return prolong_add(at, kind, bc); }));
+      if (options.cycle == CycleKind::F) {
+        // Third order where it exists (cell-centred): enough for one V-cycle per level to
+        // reach the discretisation error.
+        auto start = cell ? Interpolation::Quadratic : Interpolation::Linear;
+        s.start_from_coarser =
+            tuner.kernel(spec("fmg-prolong", coarse,
+                              [start, bc](const Level& at) { return prolong_add(at, start, bc); }));
+      }
       if (helmholtz) {
         if (!cell)
           user_error("the variable-coefficient operator is defined on cell-centred grids");
@@ -117,11 +121,10 @@ void Hierarchy::residual(Schedule& s, std::size_t l) {
   s.launch("residual", L.residual, operator_inputs(L), L.r);
 }
 
-// u_l += P u_{l+1}
-void Hierarchy::correct(Schedule& s, std::size_t l) {
+void Hierarchy::correct(Schedule& s, std::size_t l, bool full_multigrid) {
   LevelState &fine = levels_[l], &coarse = levels_[l + 1];
-  s.launch("prolong", fine.correct_from_coarser, {fine.solution(), coarse.solution()},
-           fine.u[1 - fine.current]);
+  s.launch("prolong", full_multigrid ? fine.start_from_coarser : fine.correct_from_coarser,
+           {fine.solution(), coarse.solution()}, fine.u[1 - fine.current]);
   fine.current = 1 - fine.current;
 }
 
@@ -150,7 +153,7 @@ void Hierarchy::full_multigrid(Schedule& s) {
   cycle(s, levels_.size() - 1, CycleKind::V); // the coarse solve
   for (std::size_t l = levels_.size() - 1; l-- > 0;) {
     s.fill_zero("zero", levels_[l].solution());
-    correct(s, l);
+    correct(s, l, true);
     cycle(s, l, CycleKind::V);
   }
 }

@@ -28,6 +28,7 @@ struct LevelState {
   std::shared_ptr<CompiledKernel> residual;
   std::shared_ptr<CompiledKernel> restrict_to_coarser;  // none on the coarsest level
   std::shared_ptr<CompiledKernel> correct_from_coarser; // u + P e; none on the coarsest level
+  std::shared_ptr<CompiledKernel> start_from_coarser;   // full multigrid's interpolation
   std::vector<std::shared_ptr<CompiledKernel>> restrict_coefficients; // to the coarser level
   BufferId solution() const { return u[current]; }
 };
@@ -54,7 +55,8 @@ public:
   void restrict_coefficients(Schedule& s);
 
 private:
-  void correct(Schedule& s, std::size_t l);
+  // u_l += P u_{l+1}, with the cycles' interpolation or full multigrid's.
+  void correct(Schedule& s, std::size_t l, bool full_multigrid = false);
   // u, f and the coefficients: the inputs of the smoothers and the residual.
   std::vector<BufferId> operator_inputs(const LevelState& L) const;
 

@@ -92,6 +92,8 @@ std::size_t DeviceMemory::total_bytes() const {
 
 void Schedule::launch(const std::string& label, std::shared_ptr<CompiledKernel> kernel,
                       std::vector<BufferId> inputs, BufferId output) {
+  if (!kernel)
+    internal_error(cat("the ", label, " step has no kernel"));
   std::size_t expected = 0;
   for (const auto& p : kernel->code.params)
     expected += p.role == codegen::KernelParam::Input;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -28,6 +29,7 @@ struct SolveCommandOptions {
   std::string tune = "off"; // off: default lowering; explore: the tuning database
   double tune_budget_s = 10;
   std::string tuning_db;
+  std::vector<std::string> variants; // "gsrb-red=3": a named variant of an operator
   bool quiet = false;
 };
 

@@ -133,7 +133,8 @@ inline Grid restrict_full_weighting(const Grid& r, const Shape& fine) {
   return out;
 }
 
-// u + P e: "constant", "linear" (cell-centred, ghosts from bc) or "vertex" (linear, zero ends).
+// u + P e: "constant", "linear" or "quadratic" (cell-centred, ghosts from bc), or "vertex"
+// (linear, zero ends).
 inline Grid prolong_add(const Grid& u, const Grid& e, const Shape& coarse, const std::string& kind,
                         const std::string& bc) {
   const bool vertex = kind == "vertex";
@@ -152,7 +153,10 @@ inline Grid prolong_add(const Grid& u, const Grid& e, const Shape& coarse, const
     std::vector<std::vector<std::pair<int64_t, double>>> terms(fine.dims);
     for (int d = 0; d < fine.dims; ++d) {
       int64_t i = idx[d];
-      if (vertex)
+      if (kind == "quadratic") {
+        const double w[2][3] = {{5.0 / 32, 30.0 / 32, -3.0 / 32}, {-3.0 / 32, 30.0 / 32, 5.0 / 32}};
+        terms[d] = {{i / 2 - 1, w[i % 2][0]}, {i / 2, w[i % 2][1]}, {i / 2 + 1, w[i % 2][2]}};
+      } else if (vertex)
         terms[d] = i % 2 == 1
                        ? std::vector<std::pair<int64_t, double>>{{(i - 1) / 2, 1.0}}
                        : std::vector<std::pair<int64_t, double>>{{i / 2 - 1, 0.5}, {i / 2, 0.5}};

@@ -129,6 +129,8 @@ TEST_CASE("multigrid: interpolations added to the fine grid match loops") {
       CAPTURE(bc_name);
       check(prolong_add(coarse, Interpolation::Linear, bc), in,
             mg::prolong_add(u, e, {d, coarse.n}, "linear", bc_name), kind);
+      check(prolong_add(coarse, Interpolation::Quadratic, bc), in,
+            mg::prolong_add(u, e, {d, coarse.n}, "quadratic", bc_name), kind);
     }
     Level vcoarse{d, 3, kind, Centring::Vertex};
     Level vfine = vcoarse;

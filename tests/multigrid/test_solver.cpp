@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <unistd.h>
 
+#include "../TempDir.h"
 #include "explore/runtime/Session.h"
 #include "multigrid/Problems.h"
 #include "multigrid/Solver.h"
@@ -33,12 +33,9 @@ TEST_CASE("multigrid solver: vertex-centred 3-D Poisson, V(2,2) with Gauss-Seide
   SolverOptions o;
   o.max_cycles = 12;
   auto r = solve(p, o);
-  for (const auto& c : r.cycles)
-    MESSAGE("cycle " << c.cycle << " residual " << c.relative << " factor " << c.factor);
   CHECK(r.converged);
   CHECK(r.mean_factor() < 0.2);
   REQUIRE(r.max_error);
-  MESSAGE("max error " << *r.max_error);
   CHECK(*r.max_error < 0.01);
 }
 
@@ -101,13 +98,12 @@ TEST_CASE("multigrid solver: bad problems and options are refused with a reason"
 
 TEST_CASE("multigrid tuning: explored choices are stored, reused, and rebuilt when corrupt") {
   namespace fs = std::filesystem;
-  fs::path dir = fs::temp_directory_path() / ("tessera-tuning-test-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  fs::path dir = testing::make_temp_dir("tessera-tuning");
   auto p = manufactured_poisson(2, 15, Centring::Vertex);
   SolverOptions o;
   o.tuning.mode = TuneMode::Explore;
   o.tuning.budget_s = 2;
+  o.tuning.min_points = 1; // explore every level, even 1^2
   o.tuning.database = dir / "tuning.json";
   o.max_cycles = 3;
   std::vector<std::string> log;
@@ -155,5 +151,87 @@ TEST_CASE("multigrid tuning: explored choices are stored, reused, and rebuilt wh
   std::ofstream(o.tuning.database) << "not json";
   auto fourth = solve(p, o);
   CHECK(fourth.converged == first.converged);
-  fs::remove_all(dir);
+}
+
+// The scheme of an independent implementation (cell-centred, 2^d average, trilinear, V(2,2)),
+// which measures 0.12 with red-black Gauss-Seidel and 0.27 with weighted Jacobi (omega 6/7).
+TEST_CASE("multigrid solver: cell-centred 3-D Poisson, convergence factors and error from 32^3 "
+          "to 128^3") {
+  std::vector<double> gsrb, jacobi, errors;
+  for (int64_t n : {32, 64, 128}) {
+    auto p = manufactured_poisson(3, n, Centring::Cell);
+    SolverOptions o;
+    auto r = solve(p, o);
+    CHECK(r.converged);
+    gsrb.push_back(r.mean_factor());
+    REQUIRE(r.max_error);
+    errors.push_back(*r.max_error);
+    o.smoother = SmootherKind::Jacobi;
+    o.omega = 6.0 / 7.0;
+    o.max_cycles = 30;
+    auto j = solve(p, o);
+    CHECK(j.converged);
+    jacobi.push_back(j.mean_factor());
+    MESSAGE(n << "^3: V(2,2) factor gsrb " << gsrb.back() << ", jacobi " << jacobi.back()
+              << ", max error " << errors.back());
+  }
+  for (std::size_t i = 0; i < 3; ++i) {
+    CHECK(gsrb[i] <= 0.13);
+    CHECK(jacobi[i] <= 0.28);
+    CHECK(std::abs(gsrb[i] - gsrb[0]) <= 0.02);
+    CHECK(std::abs(jacobi[i] - jacobi[0]) <= 0.02);
+  }
+  // Second order: the error falls about 4x per halving of h.
+  for (std::size_t i = 1; i < 3; ++i) {
+    double ratio = errors[i - 1] / errors[i];
+    CHECK(ratio >= 3.6);
+    CHECK(ratio <= 4.4);
+  }
+
+  // One F(2,2)-cycle (full multigrid) at 128^3 comes within 1.5x of the discretisation error
+  // (the error of the converged solution above).
+  auto p = manufactured_poisson(3, 128, Centring::Cell);
+  SolverOptions f;
+  f.cycle = CycleKind::F;
+  f.max_cycles = 1;
+  auto one = solve(p, f);
+  REQUIRE(one.max_error);
+  MESSAGE("one F(2,2)-cycle at 128^3: error " << *one.max_error << ", discretisation error "
+                                              << errors[2]);
+  CHECK(*one.max_error <= 1.5 * errors[2]);
+}
+
+TEST_CASE("multigrid solver: the thesis's V-cycle 64^3 -> 32^3 -> 16^3 runs as one program") {
+  auto p = manufactured_poisson(3, 64, Centring::Cell);
+  SolverOptions o;
+  o.pre = o.post = 3;
+  o.coarsest = 16;
+  o.max_cycles = 3;
+  auto r = solve(p, o);
+  CHECK(r.levels.size() == 3);
+  for (const char* op : {"smooth", "residual", "restrict", "prolong", "coarse solve"}) {
+    CAPTURE(op);
+    REQUIRE(r.breakdown.count(op) == 1);
+    CHECK(r.breakdown.at(op).ms > 0);
+  }
+  // 3 cycles, 2 levels above the coarsest: per cycle 2 x (3 + 3) steps of two half-sweeps.
+  CHECK(r.breakdown.at("smooth").launches == 3 * 2 * 12);
+  CHECK(r.cycles.back().relative < r.cycles.front().relative);
+}
+
+TEST_CASE(
+    "multigrid solver: the variable-coefficient Helmholtz problem converges at second order") {
+  std::vector<double> errors;
+  for (int64_t n : {16, 32}) {
+    auto r = solve(manufactured_helmholtz(3, n), {});
+    CHECK(r.converged);
+    CHECK(r.mean_factor() < 0.15);
+    REQUIRE(r.max_error);
+    errors.push_back(*r.max_error);
+  }
+  CHECK(errors[0] / errors[1] > 3.5);
+  auto mixed = SolverOptions{};
+  mixed.precision = Precision::Mixed;
+  auto r = solve(manufactured_helmholtz(2, 64), mixed);
+  CHECK(r.converged);
 }
