@@ -266,9 +266,18 @@ private:
         codegen_options(point, kernel_name_));
   }
 
+  // Bytes and cells of one sweep, from the first kernel built (the same for every variant).
+  void learn_sizes(const codegen::Kernel& kernel) {
+    if (bytes_moved_ != 0)
+      return;
+    bytes_moved_ = workload_.bytes_moved(kernel);
+    output_cells_ = workload_.output_cells(kernel);
+  }
+
   void retime(PointResult& p, int repeats, std::vector<double>* samples) {
     const Point& point = space_.points[static_cast<std::size_t>(p.id)];
     codegen::Kernel kernel = kernel_of(point);
+    learn_sizes(kernel); // a resumed point re-timed before any new one is measured
     auto built = session_.build_kernel(kernel.source, kernel.name);
     auto t0 = Clock::now();
     auto timing = workload_.time(kernel, built, {options_.warmup, repeats});
@@ -303,16 +312,14 @@ private:
       auto built = session_.build_kernel(kernel.source, kernel.name);
       r.build_ms = built.build_ms;
       r.build_origin = runtime::to_string(built.origin);
-      if (bytes_moved_ == 0) {
-        bytes_moved_ = workload_.bytes_moved(kernel);
-        output_cells_ = workload_.output_cells(kernel);
-      }
+      learn_sizes(kernel);
       // One launch first: a variant whose single launch takes longer than the budget has left
       // is not checked, and one far slower than the best so far is not timed again.
       std::optional<runtime::Timing> once;
       if (!reference_.empty()) {
         once = workload_.time(kernel, built, {0, 1});
         double left = budget_left();
+        r.launch_s = once->median_ms / 1e3; // kept for the budget advice if refused
         if (once->median_ms / 1e3 > left)
           user_error(cat("not measured: one launch takes ", once->median_ms / 1e3,
                          " s, more than the ", std::max(0.0, left), " s left of the budget"));
@@ -420,9 +427,7 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
   double trace_offset = 0;
   if (options.resume) {
     const Report& old = *options.resume;
-    if (old.stencil != problem.name || old.size != problem.extents)
-      user_error(cat("cannot resume: the report is for ", old.stencil, " ", size_text(old.size),
-                     ", not ", problem.name, " ", size_text(problem.extents)));
+    check_resumable(old, problem.name, problem.extents, options, report.program);
     if (old.device_name != device.name)
       user_error(cat("cannot resume: the report was measured on '", old.device_name,
                      "', this run uses '", device.name, "'"));
@@ -507,6 +512,10 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
   double search_start = evaluator.now();
   search(evaluator, space.points, so);
   const PointResult* base = report.find(0);
+  if (!base && evaluator.stop_requested()) {
+    report.interrupted = true;
+    return report;
+  }
   if (!base)
     user_error("the exploration stopped before the baseline was measured");
   if (base->status == "failed" && cells(problem.extents) > options.interpreter_limit)

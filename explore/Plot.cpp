@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/AtomicFile.h"
@@ -281,7 +282,17 @@ void plot_report(const Report& r, const std::string& svg_path) {
     std::ifstream log(dir / "gnuplot.log");
     std::stringstream text;
     text << log.rdbuf();
-    user_error(cat("gnuplot failed (exit status ", status, "): ", text.str()));
+    std::string log_text = text.str();
+    while (!log_text.empty() && (log_text.back() == '\n' || log_text.back() == ' '))
+      log_text.pop_back();
+    std::string how = status == -1          ? std::string("could not be started")
+                      : WIFSIGNALED(status) ? cat("was killed by signal ", WTERMSIG(status))
+                      : WEXITSTATUS(status) != 0
+                          ? cat("failed with exit status ", WEXITSTATUS(status))
+                          : std::string("wrote no SVG picture");
+    user_error(cat("gnuplot ('", gnuplot, "') ", how,
+                   log_text.empty() ? std::string(" and printed nothing") : cat(": ", log_text),
+                   "; no picture was written"));
   }
   write_file_atomically(svg_path, content.str());
 }

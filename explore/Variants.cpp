@@ -27,10 +27,9 @@ VariantInfo variant_info(const rewrite::Variant& variant) {
   return info;
 }
 
-Variants enumerate_variants(const Expr& program, int depth) {
+Variants enumerate_variants(const Expr& program, int depth, rewrite::EnumerateOptions options) {
   if (depth < 0)
     user_error(cat("the rewrite depth must be at least 0, got ", depth));
-  rewrite::EnumerateOptions options;
   options.depth = depth;
   auto lowered = rewrite::lowered_variants(program, options);
   Variants result;
@@ -43,6 +42,10 @@ Variants enumerate_variants(const Expr& program, int depth) {
   result.summary =
       cat(result.variants.size(), " executable variants from ", lowered.stats.summary(), "; ",
           lowered.rejected_by_codegen, " rejected by the code generator");
+  if (lowered.not_lowered || lowered.not_generated)
+    result.summary +=
+        cat("; cut by the deadline: ", lowered.not_lowered, " high-level variants not lowered, ",
+            lowered.not_generated, " candidates not generated");
   return result;
 }
 
@@ -55,12 +58,13 @@ std::vector<int64_t> small_extents(const std::vector<int64_t>& extents) {
 }
 
 Problem make_problem(const std::string& name, const ProgramAt& build,
-                     const std::vector<int64_t>& extents, int depth) {
+                     const std::vector<int64_t>& extents, int depth,
+                     rewrite::EnumerateOptions control) {
   Problem p;
   p.name = name;
   p.extents = extents;
   p.program = build(extents);
-  auto variants = enumerate_variants(p.program, depth);
+  auto variants = enumerate_variants(p.program, depth, std::move(control));
   p.variants = std::move(variants.variants);
   p.enumeration = variants.summary;
   p.small_extents = small_extents(extents);

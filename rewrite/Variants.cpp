@@ -272,10 +272,17 @@ std::string LoweredVariants::summary() const {
 
 LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& options) {
   auto start = std::chrono::steady_clock::now();
+  auto seconds = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  std::atomic<bool> cancelled{false};
   auto late = [&] {
-    return options.deadline_seconds > 0 &&
-           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >
-               options.deadline_seconds;
+    return cancelled || (options.deadline_seconds > 0 && seconds() > options.deadline_seconds);
+  };
+  // Progress from the calling thread only; false from the callback cancels like the deadline.
+  auto report = [&](const char* phase, std::size_t done, std::size_t total) {
+    if (options.on_progress && !options.on_progress({phase, done, total, seconds()}))
+      cancelled = true;
   };
   LoweredVariants result;
   Enumeration high = enumerate(program, exploration_rules(), options);
@@ -299,6 +306,7 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
       ++result.lowered_duplicates;
   };
   for (std::size_t i = 0; i < high.variants.size(); ++i) {
+    report("lowering", i, high.variants.size());
     if (late()) {
       result.not_lowered = high.variants.size() - i;
       break;
@@ -331,8 +339,10 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
   std::atomic<std::size_t> next{0};
   std::exception_ptr failure;
   std::mutex failure_mutex;
-  auto work = [&] {
+  auto work = [&](bool caller) {
     for (std::size_t i = next++; i < candidates.size(); i = next++) {
+      if (caller)
+        report("generating kernels", i, candidates.size());
       if (late())
         return;
       try {
@@ -355,8 +365,8 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
   threads = std::min(threads, std::max<std::size_t>(1, candidates.size()));
   std::vector<std::thread> helpers;
   for (std::size_t t = 1; t < threads; ++t)
-    helpers.emplace_back(work);
-  work();
+    helpers.emplace_back(work, false);
+  work(true);
   for (auto& h : helpers)
     h.join();
   if (failure)

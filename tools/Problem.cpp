@@ -2,12 +2,16 @@
 
 namespace tessera::tools {
 
-explore::Problem make_problem(const stencils::StencilInfo& info,
-                              const std::vector<int64_t>& extents, int depth) {
+explore::Problem make_problem(const ProgramSource& source, const std::vector<int64_t>& extents,
+                              int depth, rewrite::EnumerateOptions control) {
   auto build = [&](const std::vector<int64_t>& at) {
-    return info.build(std::vector<ArithExpr>(at.begin(), at.end()));
+    const auto& sized = source.fixed_size ? extents : at;
+    return source.info.build(std::vector<ArithExpr>(sized.begin(), sized.end()));
   };
-  return tessera::make_problem(info.name, build, extents, depth);
+  auto problem = explore::make_problem(source.info.name, build, extents, depth, std::move(control));
+  if (source.fixed_size)
+    problem.small_extents = extents;
+  return problem;
 }
 
 } // namespace tessera::tools

@@ -9,6 +9,7 @@
 #include "stencils/Catalog.h"
 #include "tessera/Explore.h"
 #include "tessera/Variants.h"
+#include "tools/ProgramSource.h"
 
 namespace tessera::tools {
 
@@ -18,7 +19,9 @@ using tessera::small_extents;
 using tessera::variant_info;
 using Variants = tessera::VariantList;
 
-explore::Problem make_problem(const stencils::StencilInfo& info,
-                              const std::vector<int64_t>& extents, int depth);
+// `control`: the enumeration's deadline and progress callback (explore::enumerate_variants).
+// A fixed-size program (ProgramSource::fixed_size) is its own small program.
+explore::Problem make_problem(const ProgramSource& source, const std::vector<int64_t>& extents,
+                              int depth, rewrite::EnumerateOptions control = {});
 
 } // namespace tessera::tools

@@ -1,6 +1,6 @@
 #include "tools/ProgramSource.h"
 
-#include <CLI/CLI.hpp>
+#include <cctype>
 #include <filesystem>
 
 #include "core/Error.h"
@@ -48,8 +48,8 @@ ProgramSource from_file(const std::string& path) {
   for (const auto& e : grid)
     if (auto c = e.as_constant())
       constant.push_back(*c);
-  s.default_size = constant.size() == grid.size() ? explore::size_text(constant)
-                                                  : catalog_default_size(s.info.dims);
+  s.fixed_size = constant.size() == grid.size();
+  s.default_size = s.fixed_size ? explore::size_text(constant) : catalog_default_size(s.info.dims);
   return s;
 }
 
@@ -83,17 +83,6 @@ ProgramSource resolve_program(const std::string& stencil, const std::string& pro
 std::string size_help() {
   return "Grid extents, e.g. 64x64 (names make sizes symbolic); default 64 (1-D), 32x32 (2-D), "
          "16x16x16 (3-D), or a --program's own constant extents";
-}
-
-void add_program_options(CLI::App* command, std::string& program_file, int& steps) {
-  command->add_option("--program", program_file,
-                      "The user's own program: a JSON file written by save_expr_file (its first "
-                      "input is the grid; --size binds its size variables)");
-  command
-      ->add_option("--steps", steps,
-                   "Time steps: the program applied K times in a row, fused by temporal tiling "
-                   "among the variants (default 1)")
-      ->check(CLI::Range(1, 64));
 }
 
 } // namespace tessera::tools

@@ -7,16 +7,15 @@
 
 #include "stencils/Catalog.h"
 
-namespace CLI {
-class App;
-}
-
 namespace tessera::tools {
 
 struct ProgramSource {
   stencils::StencilInfo info;
   // --size when none is given: the program's own constant extents, else 64, 32x32 or 16x16x16.
   std::string default_size;
+  // A --program whose extents are all constants: it exists at its own size only, so it is its
+  // own small program (the interpreter checks it on the whole grid, as tessera::make_problem).
+  bool fixed_size = false;
 };
 
 // Exactly one of `stencil` and `program_file` must be given. A program file's first input is
@@ -28,8 +27,5 @@ ProgramSource resolve_program(const std::string& stencil, const std::string& pro
 
 // The help text of --size, with the default sizes.
 std::string size_help();
-
-// --program FILE.json and --steps K of a command.
-void add_program_options(CLI::App* command, std::string& program_file, int& steps);
 
 } // namespace tessera::tools

@@ -7,6 +7,7 @@
 
 #include "core/AtomicFile.h"
 #include "core/Error.h"
+#include "core/OutputPath.h"
 #include "explore/Report.h"
 #include "explore/runtime/Session.h"
 #include "multigrid/Problems.h"
@@ -236,6 +237,8 @@ int solve_command(const SolveCommandOptions& o) {
 
   if (helmholtz && centring != Centring::Cell)
     user_error("the Helmholtz problems are cell-centred: leave out --centring vertex");
+  if (!o.json.empty())
+    resolve_output(o.json, "--json"); // before the work, not after it (docs/cli.md)
   Problem problem =
       helmholtz ? manufactured_helmholtz(dims, n) : manufactured_poisson(dims, n, centring);
   auto session = runtime::Session::from_env(o.device);
