@@ -445,7 +445,7 @@ TEST_CASE("misuse catalogue: the command line gives specific errors and exit sta
       {{}, "A subcommand is required"},
       {{"frobnicate"}, "unknown command 'frobnicate' (the commands are list, devices"},
       {{"list", "--bogus"}, "--bogus"},
-      {{"show"}, "stencil is required"},
+      {{"show"}, "give a stencil name (see `tessera list`) or --program FILE.json"},
       {{"show", "nosuch"}, "unknown stencil 'nosuch'"},
       {{"show", "j2d5pt", "--size", "64"}, "j2d5pt is 2-D: give 2 extents"},
       {{"show", "j2d5pt", "--size", "0x64"}, "'0' is not a positive integer"},
