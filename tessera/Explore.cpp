@@ -1,45 +1,25 @@
 #include "tessera/Explore.h"
 
 #include "core/Error.h"
-#include "rewrite/Lower.h"
 #include "tessera/Program.h"
 
 namespace tessera {
-
-std::vector<int64_t> small_extents(const std::vector<int64_t>& extents) {
-  int64_t side = extents.size() == 1 ? 4096 : extents.size() == 2 ? 64 : 16;
-  std::vector<int64_t> small;
-  for (auto e : extents)
-    small.push_back(std::min(e, side));
-  return small;
-}
-
-explore::Problem make_problem(const std::string& name, const ProgramAt& build,
-                              const std::vector<int64_t>& extents, int depth) {
-  explore::Problem p;
-  p.name = name;
-  p.extents = extents;
-  p.program = build(extents);
-  auto variants = enumerate_variants(p.program, depth);
-  p.variants = std::move(variants.variants);
-  p.enumeration = variants.summary;
-  p.small_extents = small_extents(extents);
-  p.small_program = build(p.small_extents);
-  p.small_baseline = rewrite::lower_default(p.small_program);
-  return p;
-}
 
 explore::Problem make_problem(const std::string& name, const Expr& program,
                               const std::vector<int64_t>& extents, int depth, int steps) {
   bool symbolic = false;
   for (const auto& e : grid_extents(program))
     symbolic |= !e.as_constant().has_value();
-  auto build = [&](const std::vector<int64_t>& at) {
+  std::vector<ArithExpr> own(extents.begin(), extents.end());
+  auto build = [&](const std::vector<ArithExpr>& at) {
     // A program of constant sizes exists at its own size only: it is its own small program.
-    Expr sized = at_size(program, symbolic ? at : extents);
+    Expr sized = with_extents(program, symbolic ? at : own);
     return steps > 1 ? iterate_steps(sized, steps) : sized;
   };
-  return make_problem(name, build, extents, depth);
+  for (auto e : extents)
+    if (e <= 0)
+      user_error(cat("extents must be positive, got ", explore::size_text(extents)));
+  return explore::make_problem(name, extents, build, depth);
 }
 
 explore::Report explore_program(runtime::Session& device, const explore::Problem& problem,

@@ -1,6 +1,6 @@
 // tessera's public C++ API, part 2: the executable rewrite variants of a program.
 //
-//   auto list = tessera::enumerate_variants(prog, /*depth=*/1);
+//   tessera::VariantList list = tessera::enumerate_variants(prog, /*depth=*/1);
 //   for (const auto& v : list.variants)            // variants[0]: the plain MapGlb lowering
 //     std::cout << tessera::variant_family(v.history) << ": " << v.text << "\n";
 //
@@ -9,29 +9,16 @@
 // "tile-nd at [1] {dims=2, tile=16}" then "work-groups". docs/rewriting.md lists the rules.
 #pragma once
 
-#include <string>
-#include <vector>
-
 #include "explore/Family.h"
-#include "explore/Space.h"
-#include "rewrite/Rule.h"
+#include "explore/Variants.h"
 
 namespace tessera {
 
+using explore::describe_step;
+using explore::enumerate_variants; // (program, depth): variants[0] is the plain MapGlb lowering
 using explore::variant_family;
+using explore::variant_info;
 using explore::VariantInfo;
-
-struct VariantList {
-  std::vector<VariantInfo> variants; // [0] = the plain MapGlb lowering (the baseline)
-  std::string summary;               // the enumeration's statistics in one line
-};
-
-// Enumerates the rewrite catalog up to `depth` steps and lowers every result with the mapping
-// strategies; duplicates and programs the code generator cannot handle are dropped.
-VariantList enumerate_variants(const Expr& program, int depth = 1);
-
-// "tile-nd at [1] {dims=2, tile=16}"; a step without position or parameters is its name.
-std::string describe_step(const rewrite::Step& step);
-VariantInfo variant_info(const rewrite::Variant& variant);
+using VariantList = explore::Variants; // {variants, summary}
 
 } // namespace tessera

@@ -7,6 +7,7 @@
 #include "core/Error.h"
 #include "tools/Commands.h"
 #include "tools/ProgramSource.h"
+#include "tools/SolveCommand.h"
 
 namespace tessera::tools {
 
@@ -77,6 +78,9 @@ int run_cli(int argc, const char* const* argv) {
   plot->add_option("file", report_file, "Report written by `tessera explore --json`")->required();
   plot->add_option("-o,--output", svg_file, "SVG file to write")->required();
 
+  SolveCommandOptions solve_options;
+  auto* solve = add_solve_command(app, solve_options);
+
   // A word that is not a command (CLI11 would only say that a command is required).
   if (argc > 1 && argv[1][0] != '-') {
     std::string word = argv[1], names;
@@ -111,6 +115,8 @@ int run_cli(int argc, const char* const* argv) {
       return report_command(report_file);
     if (plot->parsed())
       return plot_command(report_file, svg_file);
+    if (solve->parsed())
+      return solve_command(solve_options);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

@@ -4,10 +4,7 @@ namespace tessera::tools {
 
 explore::Problem make_problem(const stencils::StencilInfo& info,
                               const std::vector<int64_t>& extents, int depth) {
-  auto build = [&](const std::vector<int64_t>& at) {
-    return info.build(std::vector<ArithExpr>(at.begin(), at.end()));
-  };
-  return tessera::make_problem(info.name, build, extents, depth);
+  return explore::make_problem(info.name, extents, info.build, depth);
 }
 
 } // namespace tessera::tools

@@ -1,11 +1,13 @@
-#include "tessera/Variants.h"
+#include "explore/Variants.h"
+
+#include <algorithm>
 
 #include "core/Error.h"
 #include "core/Printer.h"
 #include "rewrite/Lower.h"
 #include "rewrite/Variants.h"
 
-namespace tessera {
+namespace tessera::explore {
 
 std::string describe_step(const rewrite::Step& step) {
   if (step.position.empty() && step.params.empty())
@@ -25,13 +27,13 @@ VariantInfo variant_info(const rewrite::Variant& variant) {
   return info;
 }
 
-VariantList enumerate_variants(const Expr& program, int depth) {
+Variants enumerate_variants(const Expr& program, int depth) {
   if (depth < 0)
     user_error(cat("the rewrite depth must be at least 0, got ", depth));
   rewrite::EnumerateOptions options;
   options.depth = depth;
   auto lowered = rewrite::lowered_variants(program, options);
-  VariantList result;
+  Variants result;
   for (const auto& v : lowered.variants)
     result.variants.push_back(variant_info(v));
   if (result.variants.empty()) {
@@ -44,4 +46,27 @@ VariantList enumerate_variants(const Expr& program, int depth) {
   return result;
 }
 
-} // namespace tessera
+std::vector<int64_t> small_extents(const std::vector<int64_t>& extents) {
+  int64_t side = extents.size() == 1 ? 4096 : extents.size() == 2 ? 64 : 16;
+  std::vector<int64_t> small;
+  for (auto e : extents)
+    small.push_back(std::min(e, side));
+  return small;
+}
+
+Problem make_problem(const std::string& name, const std::vector<int64_t>& extents,
+                     const ProgramBuilder& build, int depth) {
+  Problem p;
+  p.name = name;
+  p.extents = extents;
+  p.program = build(std::vector<ArithExpr>(extents.begin(), extents.end()));
+  auto variants = enumerate_variants(p.program, depth);
+  p.variants = std::move(variants.variants);
+  p.enumeration = variants.summary;
+  p.small_extents = small_extents(extents);
+  p.small_program = build(std::vector<ArithExpr>(p.small_extents.begin(), p.small_extents.end()));
+  p.small_baseline = rewrite::lower_default(p.small_program);
+  return p;
+}
+
+} // namespace tessera::explore
