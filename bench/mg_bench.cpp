@@ -8,8 +8,8 @@
 //     red-black Gauss-Seidel in place, as one would write it by hand).
 // The residual after each cycle of both is printed: they must converge alike.
 //
-//   ./build/bench/mg_bench [--device SPEC] [--cycles 6] [--tune off|explore] [--no-host]
-//                          [--copy-mib 256] [--json FILE] 64 128
+//   ./build/bench/mg_bench [--device SPEC] [--cycles 6] [--tune off|explore] [--tune-budget 6]
+//                          [--no-host] [--copy-mib 256] [--json FILE] 64 128
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -41,6 +41,7 @@ double median(std::vector<double> v) {
 struct Args {
   std::string device, json, tune = "off";
   int cycles = 6;
+  double tune_budget_s = 6;
   bool host = true;
   std::size_t copy_mib = 256;
   std::vector<int64_t> sizes;
@@ -61,6 +62,8 @@ Args parse(int argc, char** argv) {
       a.json = value();
     else if (s == "--tune")
       a.tune = value();
+    else if (s == "--tune-budget")
+      a.tune_budget_s = std::stod(value());
     else if (s == "--cycles")
       a.cycles = std::stoi(value());
     else if (s == "--copy-mib")
@@ -90,11 +93,12 @@ int main(int argc, char** argv) try {
                         {"copy_mib", args.copy_mib},
                         {"sizes", nlohmann::json::array()}};
   for (int64_t n : args.sizes) {
-    PoissonProblem problem = manufactured_poisson(3, n, Centring::Cell);
+    Problem problem = manufactured_poisson(3, n, Centring::Cell);
     SolverOptions o;
     o.max_cycles = args.cycles;
     o.tolerance = 1e-300; // time a fixed number of cycles
     o.tuning.mode = args.tune == "explore" ? TuneMode::Explore : TuneMode::Default;
+    o.tuning.budget_s = args.tune_budget_s;
     o.tuning.log = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
     Solver solver(session, problem, o);
     SolveResult r = solver.solve();

@@ -122,13 +122,17 @@ bool LanePrinter::lane_invariant(const Access& a) const {
     return c_.vector_names->count(a.text) == 0;
   case Access::Integer:
     return !mentions_lane(a.index);
+  case Access::Signed:
+    if (mentions_lane(a.index))
+      return false;
+    [[fallthrough]];
   case Access::Call:
     for (const auto& x : a.args)
       if (!lane_invariant(x))
         return false;
     return true;
   case Access::Guarded:
-    return !mentions_lane(a.condition) && lane_invariant(*a.inside);
+    return !mentions_lane(a.condition) && lane_invariant(*a.inside) && lane_invariant(*a.outside);
   }
   return false;
 }
@@ -147,11 +151,13 @@ Access LanePrinter::at_lane(const Access& access, int k) {
   case Access::Integer:
     return a;
   case Access::Call:
+  case Access::Signed:
     for (auto& x : a.args)
       x = at_lane(x, k);
     return a;
   case Access::Guarded:
     a.inside = std::make_shared<const Access>(at_lane(*a.inside, k));
+    a.outside = std::make_shared<const Access>(at_lane(*a.outside, k));
     return a;
   }
   return a;
@@ -197,17 +203,22 @@ std::string LanePrinter::vector(const Access& a, ScalarKind kind) {
       s += (i ? ", " : "") + vector(a.args[i], sig->params[i]);
     return s + ")";
   }
+  case Access::Signed: {
+    if (mentions_lane(a.index))
+      return gather(a, kind);
+    std::string v = vector(a.args.at(0), kind);
+    if (auto c = a.index.as_constant())
+      return *c == 1 ? v : "(-" + v + ")";
+    return cat("(", c_.scalar->arith(a.index), " < 0 ? -", v, " : ", v, ")");
+  }
   case Access::Guarded: {
-    if (auto c = a.condition.as_constant()) {
-      if (*c)
-        return vector(*a.inside, kind);
-      return cat("(", type, ")(", a.outside.to_string(), ")");
-    }
+    if (auto c = a.condition.as_constant())
+      return vector(*c ? *a.inside : *a.outside, kind);
     if (mentions_lane(a.condition))
       return gather(a, kind);
     c_.scalar->count_guard();
-    return cat("(", c_.scalar->arith(a.condition), " ? ", vector(*a.inside, kind), " : (", type,
-               ")(", a.outside.to_string(), "))");
+    return cat("(", c_.scalar->arith(a.condition), " ? ", vector(*a.inside, kind), " : ",
+               vector(*a.outside, kind), ")");
   }
   }
   internal_error("unknown access kind");

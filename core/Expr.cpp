@@ -75,6 +75,8 @@ std::string Boundary::to_string() const {
     return "mirror";
   case Wrap:
     return "wrap";
+  case Antisymmetric:
+    return "antisymmetric";
   case Constant:
     return "constant(" + value.to_string() + ")";
   }
@@ -89,11 +91,29 @@ ArithExpr boundary_index(const Boundary& b, const ArithExpr& i, const ArithExpr&
   case Boundary::Clamp:
     return min(max(i, 0), n - 1);
   case Boundary::Mirror:
+  case Boundary::Antisymmetric:
     return select(lt(i, 0), -1 - i, select(lt(i, n), i, 2 * n - 1 - i));
   case Boundary::Wrap:
     return select(lt(i, 0), i + n, select(lt(i, n), i, i - n));
   case Boundary::Constant:
     return i;
+  }
+  internal_error("unknown boundary kind");
+}
+
+bool negates_outside(const Boundary& b) {
+  return b.kind == Boundary::Antisymmetric;
+}
+
+bool remaps_positions_only(const Boundary& b) {
+  switch (b.kind) {
+  case Boundary::Clamp:
+  case Boundary::Mirror:
+  case Boundary::Wrap:
+    return true;
+  case Boundary::Antisymmetric:
+  case Boundary::Constant:
+    return false;
   }
   internal_error("unknown boundary kind");
 }

@@ -57,6 +57,8 @@ const char* boundary_name(Boundary::Kind k) {
     return "mirror";
   case Boundary::Wrap:
     return "wrap";
+  case Boundary::Antisymmetric:
+    return "antisymmetric";
   case Boundary::Constant:
     return "constant";
   }
@@ -215,7 +217,8 @@ private:
     if (kind == "Pad" || kind == "TileSlide") {
       need(0, kind == "Pad" ? 2 : 5);
       std::string b = field(j, "boundary", where).get<std::string>();
-      for (auto k : {Boundary::Clamp, Boundary::Mirror, Boundary::Wrap, Boundary::Constant})
+      for (auto k : {Boundary::Clamp, Boundary::Mirror, Boundary::Wrap, Boundary::Antisymmetric,
+                     Boundary::Constant})
         if (b == boundary_name(k)) {
           Boundary boundary{k, {}};
           if (k == Boundary::Constant)
@@ -224,7 +227,8 @@ private:
             return make_tile_slide(sizes[0], sizes[1], sizes[2], sizes[3], sizes[4], boundary);
           return make_pad(sizes[0], sizes[1], boundary);
         }
-      fail(where, "unknown boundary '" + b + "'");
+      fail(where, "unknown boundary '" + b +
+                      "' (expected clamp, mirror, wrap, antisymmetric or constant)");
     }
     if (kind == "Drop")
       return need(0, 2), make_drop(sizes[0], sizes[1]);

@@ -54,19 +54,41 @@ std::vector<int64_t> small_extents(const std::vector<int64_t>& extents) {
   return small;
 }
 
-Problem make_problem(const std::string& name, const std::vector<int64_t>& extents,
-                     const ProgramBuilder& build, int depth) {
+Problem make_problem(const std::string& name, const ProgramAt& build,
+                     const std::vector<int64_t>& extents, int depth) {
   Problem p;
   p.name = name;
   p.extents = extents;
-  p.program = build(std::vector<ArithExpr>(extents.begin(), extents.end()));
+  p.program = build(extents);
   auto variants = enumerate_variants(p.program, depth);
   p.variants = std::move(variants.variants);
   p.enumeration = variants.summary;
   p.small_extents = small_extents(extents);
-  p.small_program = build(std::vector<ArithExpr>(p.small_extents.begin(), p.small_extents.end()));
+  p.small_program = build(p.small_extents);
   p.small_baseline = rewrite::lower_default(p.small_program);
   return p;
+}
+
+std::vector<int64_t> parse_local_size(const std::string& text) {
+  std::vector<int64_t> local;
+  if (text == "auto" || text.empty())
+    return local;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = std::min(text.find('x', start), text.size());
+    std::size_t used = 0;
+    long long v = 0;
+    try {
+      v = std::stoll(text.substr(start, end - start), &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != end - start || v <= 0)
+      user_error(cat("bad work-group size '", text, "': expected 'auto' or sizes like 32x8"));
+    local.push_back(v);
+    start = end + 1;
+  }
+  return local;
 }
 
 } // namespace tessera::explore

@@ -20,17 +20,24 @@ struct Variants {
   std::vector<VariantInfo> variants; // [0] = plain MapGlb lowering
   std::string summary;               // enumeration statistics in one line
 };
-Variants enumerate_variants(const Expr& program, int depth);
+// Enumerates the rewrite catalog up to `depth` steps and lowers every result with the mapping
+// strategies; duplicates and programs the code generator cannot handle are dropped.
+Variants enumerate_variants(const Expr& program, int depth = 1);
 
 // A grid of at most ~4096 cells with the same number of dimensions (each extent at most the
 // real one), for checking the trusted variant with the interpreter.
 std::vector<int64_t> small_extents(const std::vector<int64_t>& extents);
 
-// A program of the given extents (constant sizes): a catalog entry's or an operator's builder.
-using ProgramBuilder = std::function<Expr(const std::vector<ArithExpr>&)>;
-// The explorer's problem: the program at `extents`, its variants at `depth`, and the same
-// program on small_extents(extents) with its default lowering for the interpreter check.
-Problem make_problem(const std::string& name, const std::vector<int64_t>& extents,
-                     const ProgramBuilder& build, int depth);
+// Builds the high-level program at a grid size (extents outermost first).
+using ProgramAt = std::function<Expr(const std::vector<int64_t>& extents)>;
+// The explorer's problem: the program at `extents`, its variants up to `depth` rewrite steps,
+// and the same program on small_extents(extents) with its plain lowering, whose check against
+// the interpreter makes the plain lowering the reference of grids too large for it.
+Problem make_problem(const std::string& name, const ProgramAt& build,
+                     const std::vector<int64_t>& extents, int depth = 1);
+
+// A point's work-group size from its text: "auto" -> {} (the implementation chooses),
+// "32x8" -> {32, 8}.
+std::vector<int64_t> parse_local_size(const std::string& text);
 
 } // namespace tessera::explore

@@ -5,7 +5,10 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <vector>
+
+#include "multigrid/Helmholtz.h"
 
 #include "multigrid/Program.h"
 #include "multigrid/Tuning.h"
@@ -19,20 +22,24 @@ struct LevelState {
   Level level;
   std::array<BufferId, 2> u; // ping-pong
   BufferId f, r;
-  int current = 0; // which u holds the solution (while a schedule is built)
+  std::vector<BufferId> coefficients; // Helmholtz: alpha, beta_0 .. beta_{d-1}
+  int current = 0;                    // which u holds the solution (while a schedule is built)
   std::array<std::shared_ptr<CompiledKernel>, 2> smooth; // red/black half-sweeps, or [0] Jacobi
   std::shared_ptr<CompiledKernel> residual;
   std::shared_ptr<CompiledKernel> restrict_to_coarser;  // none on the coarsest level
   std::shared_ptr<CompiledKernel> correct_from_coarser; // u + P e; none on the coarsest level
+  std::shared_ptr<CompiledKernel> start_from_coarser;   // full multigrid's interpolation
+  std::vector<std::shared_ptr<CompiledKernel>> restrict_coefficients; // to the coarser level
   BufferId solution() const { return u[current]; }
 };
 
 class Hierarchy {
 public:
   // Levels from `finest` down while the grid coarsens and has more than options.coarsest
-  // points per side; buffers from `memory`, kernels from `tuner`.
-  Hierarchy(const Level& finest, Boundary bc, const SolverOptions& options, DeviceMemory& memory,
-            Tuner& tuner);
+  // points per side; buffers from `memory`, kernels from `tuner`. With `helmholtz`, the
+  // operator is the variable-coefficient one and every level holds its coefficients.
+  Hierarchy(const Level& finest, Boundary bc, std::optional<HelmholtzCoefficients> helmholtz,
+            const SolverOptions& options, DeviceMemory& memory, Tuner& tuner);
 
   std::vector<LevelState>& levels() { return levels_; }
   LevelState& finest() { return levels_.front(); }
@@ -44,9 +51,14 @@ public:
   void full_multigrid(Schedule& s);
   void residual(Schedule& s, std::size_t l);
   void smooth(Schedule& s, std::size_t l, int steps);
+  // The coefficients of every coarser level from the finest one's (Helmholtz only).
+  void restrict_coefficients(Schedule& s);
 
 private:
-  void correct(Schedule& s, std::size_t l);
+  // u_l += P u_{l+1}, with the cycles' interpolation or full multigrid's.
+  void correct(Schedule& s, std::size_t l, bool full_multigrid = false);
+  // u, f and the coefficients: the inputs of the smoothers and the residual.
+  std::vector<BufferId> operator_inputs(const LevelState& L) const;
 
   std::vector<LevelState> levels_;
   const SolverOptions* options_;

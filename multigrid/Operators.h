@@ -58,12 +58,15 @@ Expr restrict_average(const Level& fine);
 // prod_k w(o_k) * fine(2I + 1 + o), w(0) = 1/2, w(+-1) = 1/4. Input the fine grid r.
 Expr restrict_full_weighting(const Level& fine);
 
-enum class Interpolation { Constant, Linear };
-// u_fine + P e_coarse, where P is piecewise-constant or (bi/tri)linear interpolation:
+enum class Interpolation { Constant, Linear, Quadratic };
+// u_fine + P e_coarse, where P is piecewise-constant, (bi/tri)linear or quadratic interpolation:
 //   cell-centred linear: per dimension fine 2i gets 3/4 e[i] + 1/4 e[i-1] and fine 2i+1 gets
 //   3/4 e[i] + 1/4 e[i+1], the ghosts e[-1], e[n] given by the boundary `bc`;
 //   vertex-centred linear: fine 2i+1 = e[i], fine 2i = (e[i-1] + e[i]) / 2, e[-1] = e[n] = 0;
-//   constant (cell-centred): fine i = e[i/2].
+//   constant (cell-centred): fine i = e[i/2];
+//   quadratic (cell-centred, third order, for the full-multigrid start of each level): per
+//   dimension fine 2i gets (5 e[i-1] + 30 e[i] - 3 e[i+1]) / 32 and fine 2i+1 the mirror image
+//   (the Lagrange polynomial through e[i-1], e[i], e[i+1] at -1/4 and +1/4 of a coarse cell).
 // Inputs u (fine), e (coarse); `coarse` is e's level.
 Expr prolong_add(const Level& coarse, Interpolation kind, Boundary bc);
 

@@ -92,6 +92,8 @@ std::size_t DeviceMemory::total_bytes() const {
 
 void Schedule::launch(const std::string& label, std::shared_ptr<CompiledKernel> kernel,
                       std::vector<BufferId> inputs, BufferId output) {
+  if (!kernel)
+    internal_error(cat("the ", label, " step has no kernel"));
   std::size_t expected = 0;
   for (const auto& p : kernel->code.params)
     expected += p.role == codegen::KernelParam::Input;
@@ -114,6 +116,17 @@ void Schedule::copy(const std::string& label, BufferId from, BufferId to) {
 
 void Schedule::append(const Schedule& other) {
   steps_.insert(steps_.end(), other.steps_.begin(), other.steps_.end());
+}
+
+std::map<std::string, double> Schedule::bytes_by_label(const DeviceMemory& memory) const {
+  std::map<std::string, double> bytes;
+  for (const Step& s : steps_) {
+    double moved = static_cast<double>(memory.buffer(s.output).bytes());
+    for (BufferId in : s.inputs)
+      moved += static_cast<double>(memory.buffer(in).bytes());
+    bytes[s.label] += moved;
+  }
+  return bytes;
 }
 
 double Schedule::run(DeviceMemory& memory, Breakdown* breakdown) const {

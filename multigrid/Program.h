@@ -79,6 +79,9 @@ public:
   // Enqueues every step, waits for the queue once, and adds the profiled time of each step to
   // `breakdown` under its label (when given). Returns the total device time in milliseconds.
   double run(DeviceMemory& memory, Breakdown* breakdown = nullptr) const;
+  // The bytes each step must move (every input read once, the output written once; a fill
+  // writes its buffer, a copy reads and writes it), summed per label.
+  std::map<std::string, double> bytes_by_label(const DeviceMemory& memory) const;
   std::size_t size() const { return steps_.size(); }
 
 private:

@@ -72,7 +72,7 @@ std::vector<double> read_values(DeviceMemory& memory, BufferId id) {
   return std::vector<double>(f.begin(), f.end());
 }
 
-void check_problem(const PoissonProblem& p, const SolverOptions& o) {
+void check_problem(const Problem& p, const SolverOptions& o) {
   if (p.dims < 1 || p.dims > 3)
     user_error(cat("multigrid grids have 1, 2 or 3 dimensions, got ", p.dims));
   Level finest{p.dims, p.n, ScalarKind::F64, p.centring};
@@ -90,6 +90,24 @@ void check_problem(const PoissonProblem& p, const SolverOptions& o) {
         cat("the right-hand side has ", p.rhs.size(), " values; the grid has ", finest.points()));
   if (p.exact && p.exact->size() != p.rhs.size())
     user_error("the exact solution and the right-hand side differ in size");
+  if (p.helmholtz) {
+    const auto& c = *p.helmholtz;
+    if (c.alpha.size() != p.rhs.size() || static_cast<int>(c.beta.size()) != p.dims)
+      user_error(cat("the Helmholtz coefficients need alpha and ", p.dims,
+                     " beta arrays of the grid's size"));
+    for (const auto& beta : c.beta) {
+      if (beta.size() != p.rhs.size())
+        user_error("a beta array differs in size from the grid");
+      for (double b : beta)
+        if (!(b > 0))
+          user_error(cat("the face coefficients beta must be positive, got ", b));
+    }
+    for (double a : c.alpha)
+      if (!(c.constants.a * a >= 0))
+        user_error(cat("a * alpha must be non-negative, got a = ", c.constants.a, ", alpha ", a));
+    if (!(c.constants.b > 0))
+      user_error(cat("the Helmholtz constant b must be positive, got ", c.constants.b));
+  }
   if (o.pre < 0 || o.post < 0 || o.pre + o.post == 0)
     user_error(cat("smoothing steps must be non-negative and not both zero, got pre ", o.pre,
                    " and post ", o.post));
@@ -105,17 +123,18 @@ void check_problem(const PoissonProblem& p, const SolverOptions& o) {
 
 struct Solver::Impl {
   runtime::Session& session;
-  PoissonProblem problem;
+  Problem problem;
   SolverOptions options;
   DeviceMemory memory;
   Tuner tuner;
   std::unique_ptr<Hierarchy> levels; // the cycles' precision
   // Mixed precision: the f64 solution, right-hand side, residual and correction.
   BufferId u64, f64, r64, e64;
+  std::vector<BufferId> coefficients64;
   std::shared_ptr<CompiledKernel> residual64, to_single, to_double;
   std::unique_ptr<Blas> blas;
 
-  Impl(runtime::Session& s, const PoissonProblem& p, SolverOptions o)
+  Impl(runtime::Session& s, const Problem& p, SolverOptions o)
       : session(s), problem(p), options(std::move(o)), memory(s), tuner(s, options.tuning) {
     check_problem(problem, options);
     if (options.precision == Precision::F64 && !session.device().supports_double)
@@ -123,7 +142,11 @@ struct Solver::Impl {
                      " has no double precision: use --precision f32"));
     ScalarKind kind = options.precision == Precision::F64 ? ScalarKind::F64 : ScalarKind::F32;
     Level finest{problem.dims, problem.n, kind, problem.centring};
-    levels = std::make_unique<Hierarchy>(finest, problem.boundary, options, memory, tuner);
+    std::optional<HelmholtzCoefficients> helmholtz;
+    if (problem.helmholtz)
+      helmholtz = problem.helmholtz->constants;
+    levels =
+        std::make_unique<Hierarchy>(finest, problem.boundary, helmholtz, options, memory, tuner);
     if (options.precision == Precision::Mixed) {
       if (!session.device().supports_double)
         user_error(cat("mixed precision needs double precision, which ", session.device().name,
@@ -135,14 +158,19 @@ struct Solver::Impl {
       r64 = memory.allocate("r f64", ScalarKind::F64, wide.points());
       e64 = memory.allocate("e f64", ScalarKind::F64, wide.points());
       Boundary bc = problem.boundary;
-      auto at = [](Level l, const std::vector<ArithExpr>& e) {
-        l.n = *e.at(0).as_constant();
+      auto at = [](Level l, const std::vector<int64_t>& extents) {
+        l.n = extents.at(0);
         return l;
       };
       std::vector<int64_t> extents(wide.dims, wide.n);
       residual64 = tuner.kernel({"residual-f64", extents, [=](const auto& e) {
-                                   return multigrid::residual(at(wide, e), bc);
+                                   return helmholtz
+                                              ? helmholtz_residual(at(wide, e), bc, *helmholtz)
+                                              : multigrid::residual(at(wide, e), bc);
                                  }});
+      for (BufferId c : levels->finest().coefficients)
+        coefficients64.push_back(
+            memory.allocate(memory.name(c) + " f64", ScalarKind::F64, memory.count(c)));
       to_single = tuner.kernel({"convert-to-f32", extents, [=](const auto& e) {
                                   return convert(at(wide, e), ScalarKind::F32);
                                 }});
@@ -200,7 +228,9 @@ struct Solver::Impl {
       Schedule zero;
       zero.fill_zero("zero", u64);
       zero.run(memory);
-      residual_f64.launch("residual", residual64, {u64, f64}, r64);
+      std::vector<BufferId> inputs{u64, f64};
+      inputs.insert(inputs.end(), coefficients64.begin(), coefficients64.end());
+      residual_f64.launch("residual", residual64, inputs, r64);
     } else {
       write_values(memory, levels->finest().f, problem.rhs);
       levels->finest().current = 0;
@@ -208,6 +238,7 @@ struct Solver::Impl {
       zero.fill_zero("zero", levels->finest().solution());
       zero.run(memory);
     }
+    upload_coefficients();
     result.initial_residual = std::sqrt(dot_host(problem.rhs));
     if (!(result.initial_residual > 0))
       user_error("the right-hand side is zero: the solution is zero");
@@ -239,6 +270,8 @@ struct Solver::Impl {
           found = repeated.emplace(parity, std::make_pair(std::move(s), levels->finest().current))
                       .first;
         }
+        if (result.bytes_per_cycle.empty())
+          result.bytes_per_cycle = found->second.first.bytes_by_label(memory);
         rec.device_ms = found->second.first.run(memory, &result.breakdown);
         levels->finest().current = found->second.second;
       }
@@ -281,6 +314,24 @@ struct Solver::Impl {
     return result;
   }
 
+  // The finest level's coefficients (and their f64 copies), then every coarser level's.
+  void upload_coefficients() {
+    if (!problem.helmholtz)
+      return;
+    std::vector<const std::vector<double>*> host{&problem.helmholtz->alpha};
+    for (const auto& b : problem.helmholtz->beta)
+      host.push_back(&b);
+    const auto& finest = levels->finest().coefficients;
+    for (std::size_t c = 0; c < host.size(); ++c) {
+      write_values(memory, finest[c], *host[c]);
+      if (!coefficients64.empty())
+        write_values(memory, coefficients64[c], *host[c]);
+    }
+    Schedule coarsen;
+    levels->restrict_coefficients(coarsen);
+    coarsen.run(memory);
+  }
+
   static double dot_host(const std::vector<double>& v) {
     double s = 0;
     for (double x : v)
@@ -289,7 +340,7 @@ struct Solver::Impl {
   }
 };
 
-Solver::Solver(runtime::Session& session, const PoissonProblem& problem, SolverOptions options)
+Solver::Solver(runtime::Session& session, const Problem& problem, SolverOptions options)
     : impl_(std::make_unique<Impl>(session, problem, std::move(options))) {}
 Solver::~Solver() = default;
 

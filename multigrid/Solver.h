@@ -1,7 +1,7 @@
-// The geometric multigrid solver for -lap(u) = f (and, later, other operators of Operators.h)
-// on one device. Every operator at every level is a tessera kernel chosen by the Tuner; a cycle
-// is one Schedule enqueued back to back over buffers of one memory plan; CLBlast computes the
-// residual norms (and, in mixed precision, the f64 update).
+// The geometric multigrid solver for -lap(u) = f and for the variable-coefficient Helmholtz
+// operator (Helmholtz.h) on one device. Every operator at every level is a tessera kernel chosen by
+// the Tuner; a cycle is one Schedule enqueued back to back over buffers of one memory plan; CLBlast
+// computes the residual norms (and, in mixed precision, the f64 update).
 //
 // Cycles: V (one coarse-grid correction per level), W (two), F (full multigrid: the right-hand
 // side restricted to every level, the coarsest level solved, then per level upwards the solution
@@ -13,10 +13,12 @@
 // correction computed by an f32 V-cycle on the f32 copy of the residual: iterative refinement).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "multigrid/Helmholtz.h"
 #include "multigrid/Operators.h"
 #include "multigrid/Program.h"
 #include "multigrid/Tuning.h"
@@ -46,15 +48,24 @@ struct SolverOptions {
 };
 
 // The problem on the finest grid: level (dims, n, centring), the boundary condition as a Pad
-// boundary, the right-hand side, and the exact solution when it is known (to report the error).
-struct PoissonProblem {
+// boundary, the right-hand side, the operator (the Poisson Laplacian, or the variable-coefficient
+// Helmholtz operator of Helmholtz.h with its coefficients on the finest grid), and the exact
+// solution when it is known (to report the error).
+struct VariableCoefficients {
+  HelmholtzCoefficients constants;
+  std::vector<double> alpha;             // n^dims values
+  std::vector<std::vector<double>> beta; // per dimension, n^dims values (low faces)
+};
+
+struct Problem {
   std::string name;
   int dims = 3;
   int64_t n = 0;
   Centring centring = Centring::Cell;
   Boundary boundary = Boundary::clamp();
-  std::vector<double> rhs;                  // f, row-major, n^dims values
-  std::optional<std::vector<double>> exact; // u
+  std::vector<double> rhs;                       // f, row-major, n^dims values
+  std::optional<VariableCoefficients> helmholtz; // none: -lap(u) = f
+  std::optional<std::vector<double>> exact;      // u
 };
 
 struct CycleRecord {
@@ -77,6 +88,8 @@ struct SolveResult {
   std::vector<std::string> levels;  // "64^3 f64 cell-centred", finest first
   std::vector<std::string> kernels; // "gsrb L0: v3 local=32x8 (explored)", ...
   std::size_t memory_bytes = 0;
+  // The bytes a repeated cycle's kernels must move, per operator (for bandwidth bounds).
+  std::map<std::string, double> bytes_per_cycle;
   std::vector<double> solution;
   // The geometric mean of the convergence factors of all cycles but the first.
   double mean_factor() const;
@@ -84,7 +97,7 @@ struct SolveResult {
 
 class Solver {
 public:
-  Solver(runtime::Session& session, const PoissonProblem& problem, SolverOptions options);
+  Solver(runtime::Session& session, const Problem& problem, SolverOptions options);
   ~Solver();
   Solver(const Solver&) = delete;
   Solver& operator=(const Solver&) = delete;

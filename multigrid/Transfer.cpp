@@ -44,6 +44,52 @@ Sym parity_bit(const Sym& code, int k, int dims) {
   return (code / (1 << (dims - 1 - k))) % 2;
 }
 
+// Per dimension, the weights of the coarse values at offsets -1, 0, 1 for a fine point of
+// parity p (0: the coarse cell's low child, at -1/4 of a coarse cell; 1: the high child).
+constexpr double kQuadratic[2][3] = {{5.0 / 32, 30.0 / 32, -3.0 / 32},
+                                     {-3.0 / 32, 30.0 / 32, 5.0 / 32}};
+
+// u + the tensor-product quadratic interpolation of e: every fine point reads the 3^d coarse
+// neighbourhood of its coarse cell I/2 (windows duplicated along each dimension), and the
+// parity of its index selects the weights.
+Expr prolong_quadratic(const Level& coarse, const Level& fine, Boundary bc) {
+  const int d = coarse.dims;
+  Val u = grid_input("u", fine), e = grid_input("e", coarse);
+  Val windows = e | pad_nd(d, 1, 1, adapt(bc, coarse)) | slide_nd(d, 3, 1) | duplicate_nd(d);
+  int count = 1;
+  for (int k = 0; k < d; ++k)
+    count *= 3;
+  std::vector<ScalarKind> kinds(static_cast<std::size_t>(count + 1), fine.kind);
+  kinds.push_back(ScalarKind::I32);
+  Fun interpolate = formula("prolongQuadratic", kinds, [=](const std::vector<Sym>& v) {
+    const Sym& code = v[count + 1];
+    Sym sum = v[0];
+    for (int c = 0; c < count; ++c) {
+      // The weight of neighbour c: per dimension k its offset o_k in {0, 1, 2} (row-major).
+      auto weight = [&](int k) {
+        int o = c;
+        for (int j = d - 1; j > k; --j)
+          o /= 3;
+        o %= 3;
+        return select(parity_bit(code, k, d) == 0, Sym(kQuadratic[0][o]), Sym(kQuadratic[1][o]));
+      };
+      Sym w = weight(0);
+      for (int k = 1; k < d; ++k)
+        w = w * weight(k);
+      sum = sum + cast(fine.kind, w) * v[1 + c];
+    }
+    return sum;
+  });
+  Fun apply([=](Val t) {
+    std::vector<Val> args{t.get(0)};
+    for (const Val& x : block_elements(t.get(1), d, 3))
+      args.push_back(x);
+    args.push_back(t.get(2));
+    return interpolate.apply(args);
+  });
+  return program({u, e}, zip_nd(d, {u, windows, parity_grid(fine)}) | map_nd(d, apply));
+}
+
 } // namespace
 
 Expr restrict_average(const Level& fine) {
@@ -101,6 +147,12 @@ Expr prolong_add(const Level& coarse, Interpolation kind, Boundary bc) {
                        [](const std::vector<Sym>& v) { return v[0] + v[1]; });
     Fun apply([=](Val t) { return plus(t.get(0), t.get(1)); });
     return program({u, e}, zip_nd(d, {u, e | duplicate_nd(d)}) | map_nd(d, apply));
+  }
+
+  if (kind == Interpolation::Quadratic) {
+    if (coarse.centring != Centring::Cell)
+      user_error("quadratic interpolation is for cell-centred grids");
+    return prolong_quadratic(coarse, fine, bc);
   }
 
   // Linear: every fine point reads the 2^d window of coarse values around it. Windows W[j] of

@@ -41,18 +41,6 @@ codegen::Kernel generate(const Expr& lowered, const std::string& op) {
   return codegen::generate_kernel(lowered, options);
 }
 
-// "auto" -> {}, "32x8" -> {32, 8}.
-std::vector<int64_t> parse_local(const std::string& text) {
-  std::vector<int64_t> local;
-  if (text == "auto" || text.empty())
-    return local;
-  std::stringstream in(text);
-  std::string part;
-  while (std::getline(in, part, 'x'))
-    local.push_back(std::stoll(part));
-  return local;
-}
-
 json read_database(const std::filesystem::path& path) {
   json empty = {{"format", kFormat}, {"version", kVersion}, {"entries", json::object()}};
   std::ifstream in(path);
@@ -135,6 +123,13 @@ void store_entry(const std::filesystem::path& database, const std::string& key, 
   write_file_atomically(database.string(), db.dump(1) + "\n");
 }
 
+int64_t points(const std::vector<int64_t>& extents) {
+  int64_t p = 1;
+  for (int64_t e : extents)
+    p *= e;
+  return p;
+}
+
 } // namespace
 
 Tuner::Tuner(runtime::Session& session, TuningOptions options)
@@ -153,7 +148,7 @@ void Tuner::log(const std::string& line) const {
 }
 
 std::shared_ptr<CompiledKernel> Tuner::kernel(const OperatorSpec& spec) {
-  Expr program = spec.build(std::vector<ArithExpr>(spec.extents.begin(), spec.extents.end()));
+  Expr program = spec.build(spec.extents);
   const std::string key = runtime::hex64(runtime::Hasher()
                                              .add(session_->device().identity())
                                              .add(spec.name)
@@ -171,7 +166,7 @@ std::shared_ptr<CompiledKernel> Tuner::kernel(const OperatorSpec& spec) {
                      named->second));
     k = compile(*session_, generate(variants[named->second].program, spec.name), {},
                 cat("v", named->second, " (named)"));
-  } else if (options_.mode == TuneMode::Default) {
+  } else if (options_.mode == TuneMode::Default || points(spec.extents) < options_.min_points) {
     k = compile(*session_, generate(rewrite::lower_default(program), spec.name), {},
                 "default lowering");
   } else {
@@ -213,7 +208,7 @@ std::shared_ptr<CompiledKernel> Tuner::from_entry(const OperatorSpec& spec, cons
 std::shared_ptr<CompiledKernel> Tuner::tuned(const OperatorSpec& spec, const Expr& program,
                                              const std::string& key) {
   log(cat("exploring ", spec.name, " (budget ", options_.budget_s, " s)"));
-  explore::Problem problem = explore::make_problem(spec.name, spec.extents, spec.build, 1);
+  explore::Problem problem = explore::make_problem(spec.name, spec.build, spec.extents, 1);
   explore::ExploreOptions o;
   o.budget_s = options_.budget_s;
   o.repeats = 3;
@@ -226,7 +221,7 @@ std::shared_ptr<CompiledKernel> Tuner::tuned(const OperatorSpec& spec, const Exp
   }
   const explore::PointResult& best = *report.find(*report.best);
   const explore::VariantInfo& variant = problem.variants.at(static_cast<std::size_t>(best.variant));
-  auto local = parse_local(best.local);
+  auto local = explore::parse_local_size(best.local);
   json entry = {{"operator", spec.name},
                 {"extents", spec.extents},
                 {"device", session_->device().name},

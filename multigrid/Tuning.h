@@ -31,6 +31,9 @@ enum class TuneMode {
 struct TuningOptions {
   TuneMode mode = TuneMode::Default;
   double budget_s = 10;           // per operator explored
+  // Operators on grids of fewer points use the plain lowering: on small grids a kernel's time
+  // is its launch, which no variant changes, and exploring costs more than it can gain.
+  int64_t min_points = 32 * 32 * 32;
   std::filesystem::path database; // empty: tuning.json in the build-cache directory
   // Variants the user names, by operator name ("gsrb", "jacobi", "residual", "restrict",
   // "prolong", ...): the index in the operator's list of executable variants (0: default).
@@ -43,7 +46,7 @@ struct TuningOptions {
 struct OperatorSpec {
   std::string name;
   std::vector<int64_t> extents;
-  std::function<Expr(const std::vector<ArithExpr>&)> build;
+  std::function<Expr(const std::vector<int64_t>&)> build;
 };
 
 class Tuner {

@@ -1,6 +1,7 @@
 #include "tessera/Explore.h"
 
 #include "core/Error.h"
+#include "rewrite/Lower.h"
 #include "tessera/Program.h"
 
 namespace tessera {
@@ -10,16 +11,12 @@ explore::Problem make_problem(const std::string& name, const Expr& program,
   bool symbolic = false;
   for (const auto& e : grid_extents(program))
     symbolic |= !e.as_constant().has_value();
-  std::vector<ArithExpr> own(extents.begin(), extents.end());
-  auto build = [&](const std::vector<ArithExpr>& at) {
+  auto build = [&](const std::vector<int64_t>& at) {
     // A program of constant sizes exists at its own size only: it is its own small program.
-    Expr sized = with_extents(program, symbolic ? at : own);
+    Expr sized = at_size(program, symbolic ? at : extents);
     return steps > 1 ? iterate_steps(sized, steps) : sized;
   };
-  for (auto e : extents)
-    if (e <= 0)
-      user_error(cat("extents must be positive, got ", explore::size_text(extents)));
-  return explore::make_problem(name, extents, build, depth);
+  return make_problem(name, build, extents, depth);
 }
 
 explore::Report explore_program(runtime::Session& device, const explore::Problem& problem,
@@ -43,16 +40,7 @@ const VariantInfo& best_variant(const explore::Problem& problem, const explore::
 
 std::vector<int64_t> best_local_size(const explore::Report& report) {
   const explore::PointResult* best = report.best ? report.find(*report.best) : nullptr;
-  std::vector<int64_t> local;
-  if (!best || best->local == "auto")
-    return local;
-  std::size_t start = 0;
-  while (start <= best->local.size()) {
-    std::size_t end = std::min(best->local.find('x', start), best->local.size());
-    local.push_back(std::stoll(best->local.substr(start, end - start)));
-    start = end + 1;
-  }
-  return local;
+  return best ? explore::parse_local_size(best->local) : std::vector<int64_t>{};
 }
 
 } // namespace tessera

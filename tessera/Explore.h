@@ -19,19 +19,19 @@
 
 #include "explore/Explorer.h"
 #include "explore/Report.h"
-#include "explore/Variants.h"
 #include "tessera/Variants.h"
 
 namespace tessera {
 
-// explore::make_problem(name, extents, build, depth): the exploration problem of a program
-// builder at `extents`: its variants up to `depth` rewrite steps, and for grids larger than the
-// interpreter can check, the program on a small grid (small_extents: at most 64x64 in 2-D) with
-// its plain lowering, whose check makes the plain lowering the reference.
+// ProgramAt builds the high-level program at a grid size (extents outermost first).
+// make_problem(name, build, extents, depth = 1): the exploration problem of `build` at
+// `extents`: its variants up to `depth` rewrite steps, and for grids larger than the
+// interpreter can check, the program on a small grid (at most 64x64 in 2-D) with its plain
+// lowering, whose check makes the plain lowering the reference.
 using explore::make_problem;
-using explore::small_extents;
+using explore::ProgramAt;
 
-// The problem of a program whose first input's extents are size variables (or constants equal
+// The same for a program whose first input's extents are size variables (or constants equal
 // to `extents`), `steps` time steps of it (iterate_steps) when steps > 1.
 explore::Problem make_problem(const std::string& name, const Expr& program,
                               const std::vector<int64_t>& extents, int depth = 1, int steps = 1);
@@ -46,5 +46,9 @@ const VariantInfo& best_variant(const explore::Problem& problem, const explore::
 // The work-group size of the report's best point (empty: the implementation chooses), for
 // EmitOptions::local, so that an emitted kernel launches as it was measured.
 std::vector<int64_t> best_local_size(const explore::Report& report);
+
+// small_extents: a grid of at most ~4096 cells with the same number of dimensions (each extent
+// at most the real one), on which the plain lowering is checked with the interpreter.
+using explore::small_extents;
 
 } // namespace tessera

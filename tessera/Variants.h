@@ -1,6 +1,6 @@
 // tessera's public C++ API, part 2: the executable rewrite variants of a program.
 //
-//   tessera::VariantList list = tessera::enumerate_variants(prog, /*depth=*/1);
+//   auto list = tessera::enumerate_variants(prog, /*depth=*/1);
 //   for (const auto& v : list.variants)            // variants[0]: the plain MapGlb lowering
 //     std::cout << tessera::variant_family(v.history) << ": " << v.text << "\n";
 //
@@ -9,16 +9,29 @@
 // "tile-nd at [1] {dims=2, tile=16}" then "work-groups". docs/rewriting.md lists the rules.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "explore/Family.h"
+#include "explore/Space.h"
 #include "explore/Variants.h"
+#include "rewrite/Rule.h"
 
 namespace tessera {
 
-using explore::describe_step;
-using explore::enumerate_variants; // (program, depth): variants[0] is the plain MapGlb lowering
 using explore::variant_family;
-using explore::variant_info;
 using explore::VariantInfo;
-using VariantList = explore::Variants; // {variants, summary}
+
+// variants: [0] = the plain MapGlb lowering (the baseline); summary: the enumeration's
+// statistics in one line.
+using VariantList = explore::Variants;
+
+// enumerate_variants(program, depth = 1): the rewrite catalog up to `depth` steps, every result
+// lowered with the mapping strategies; duplicates and programs the code generator cannot handle
+// are dropped. describe_step: "tile-nd at [1] {dims=2, tile=16}". variant_info: a rewrite
+// variant as the explorer sees it.
+using explore::describe_step;
+using explore::enumerate_variants;
+using explore::variant_info;
 
 } // namespace tessera

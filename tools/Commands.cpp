@@ -14,7 +14,6 @@
 #include "core/RandomData.h"
 #include "core/TypeCheck.h"
 #include "explore/Execute.h"
-#include "explore/Family.h"
 #include "explore/Report.h"
 #include "explore/runtime/Device.h"
 #include "explore/runtime/Session.h"
@@ -164,7 +163,7 @@ int variants_command(const CommonOptions& o) {
   auto source = resolve(o);
   const auto& info = source.info;
   Expr p = build(o, source);
-  auto v = explore::enumerate_variants(p, o.depth);
+  auto v = enumerate_variants(p, o.depth);
   std::cout << info.name << " " << size_of(o, source) << ", depth " << o.depth << ": " << v.summary
             << "\n";
   std::cout << "program  " << print(p) << "\n";
@@ -175,7 +174,7 @@ int variants_command(const CommonOptions& o) {
       steps += (steps.empty() ? "" : "; ") + h;
     if (i == 0)
       steps += " (the plain MapGlb lowering: the baseline)";
-    std::cout << std::setw(4) << i << "  [" << explore::variant_family(var.history) << "] " << steps
+    std::cout << std::setw(4) << i << "  [" << variant_family(var.history) << "] " << steps
               << "\n      " << var.text << "\n";
   }
   return 0;
@@ -188,9 +187,9 @@ int emit_command(const CommonOptions& o) {
   options.kernel_name = info.name;
   explore::VariantInfo variant;
   if (o.variant == 0 && o.depth <= 1) {
-    variant = explore::variant_info({rewrite::lower_default(build(o, source)), {}});
+    variant = variant_info({rewrite::lower_default(build(o, source)), {}});
   } else {
-    auto v = explore::enumerate_variants(build(o, source), o.depth);
+    auto v = enumerate_variants(build(o, source), o.depth);
     if (o.variant < 0 || o.variant >= static_cast<int>(v.variants.size()))
       user_error(cat("no variant ", o.variant, ": ", info.name, " has ", v.variants.size(),
                      " variants at depth ", o.depth, " (0 to ", v.variants.size() - 1,

@@ -1,16 +1,22 @@
 // From a catalog stencil to what the explorer needs: the program at a size, its executable
-// variants (rewrite::lowered_variants) as explore::VariantInfo, and the small grid on which
-// the trusted variant is checked against the interpreter.
+// variants and the small grid on which the trusted variant is checked against the interpreter
+// (the public API's tessera/Explore.h and tessera/Variants.h, used by the commands).
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "explore/Explorer.h"
-#include "explore/Variants.h"
 #include "stencils/Catalog.h"
+#include "tessera/Explore.h"
+#include "tessera/Variants.h"
 
 namespace tessera::tools {
+
+using tessera::describe_step;
+using tessera::enumerate_variants;
+using tessera::small_extents;
+using tessera::variant_info;
+using Variants = tessera::VariantList;
 
 explore::Problem make_problem(const stencils::StencilInfo& info,
                               const std::vector<int64_t>& extents, int depth);

@@ -30,13 +30,18 @@ T pick(const std::string& what, const std::string& value,
   user_error(cat("unknown ", what, " '", value, "' (expected one of ", names, ")"));
 }
 
-// "poisson3d" -> 3; Error for anything else.
-int problem_dims(const std::string& name) {
-  for (int d = 1; d <= 3; ++d)
+// "poisson3d" -> {3, false}, "helmholtz2d" -> {2, true}; Error for anything else.
+std::pair<int, bool> parse_problem(const std::string& name) {
+  for (int d = 1; d <= 3; ++d) {
     if (name == cat("poisson", d, "d"))
-      return d;
-  user_error(cat("unknown problem '", name, "' (the problems are poisson1d, poisson2d and ",
-                 "poisson3d: -lap(u) = f with a manufactured sine solution)"));
+      return {d, false};
+    if (d > 1 && name == cat("helmholtz", d, "d"))
+      return {d, true};
+  }
+  user_error(cat("unknown problem '", name,
+                 "' (the problems are poisson1d, poisson2d, poisson3d: -lap(u) = f, and "
+                 "helmholtz2d, helmholtz3d: a alpha u - b div(beta grad u) = f with variable "
+                 "coefficients; both with a manufactured sine solution)"));
 }
 
 // "64", "64x64x64" -> 64; every extent must be the same.
@@ -143,7 +148,10 @@ void print_result(const SolveResult& r, std::ostream& out) {
 
 CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
   auto* solve = app.add_subcommand("solve", "Solve a PDE with the multigrid solver on a device");
-  solve->add_option("problem", o.problem, "poisson1d, poisson2d or poisson3d")->required();
+  solve
+      ->add_option("problem", o.problem,
+                   "poisson1d, poisson2d, poisson3d, helmholtz2d or helmholtz3d")
+      ->required();
   solve->add_option("--size", o.size, "Grid side, e.g. 64 (cells per side; default 64)")
       ->default_val("64");
   solve->add_option("--centring", o.centring, "cell (default) or vertex (n = 2^k - 1)");
@@ -158,6 +166,8 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
   solve->add_option("--interpolation", o.interpolation, "linear (default) or constant");
   solve->add_option("--coarse-sweeps", o.coarse_sweeps,
                     "Smoothing steps on the coarsest level (default 40)");
+  solve->add_option("--coarsest", o.coarsest,
+                    "Coarsen while the grid has more points per side than this (default 2)");
   solve->add_option("--device", o.device, "OpenCL device: name substring or index (default PoCL)");
   solve->add_option("--json", o.json, "Write the residual history, timings and error as JSON");
   solve->add_option("--tune", o.tune,
@@ -172,7 +182,7 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
 }
 
 int solve_command(const SolveCommandOptions& o) {
-  const int dims = problem_dims(o.problem);
+  const auto [dims, helmholtz] = parse_problem(o.problem);
   const int64_t n = parse_side(o.size, dims);
   SolverOptions s;
   Centring centring = pick<Centring>("centring", o.centring,
@@ -196,6 +206,9 @@ int solve_command(const SolveCommandOptions& o) {
   s.tolerance = o.tolerance;
   s.max_cycles = o.max_cycles;
   s.coarse_sweeps = o.coarse_sweeps;
+  if (o.coarsest < 1)
+    user_error(cat("--coarsest must be at least 1, got ", o.coarsest));
+  s.coarsest = o.coarsest;
   if (!(o.tune_budget_s > 0))
     user_error(cat("--tune-budget must be positive, got ", o.tune_budget_s));
   s.tuning.budget_s = o.tune_budget_s;
@@ -204,7 +217,10 @@ int solve_command(const SolveCommandOptions& o) {
   if (o.omega != 0 && !(o.omega > 0 && o.omega < 2))
     user_error(cat("--omega must be between 0 and 2, got ", o.omega));
 
-  PoissonProblem problem = manufactured_poisson(dims, n, centring);
+  if (helmholtz && centring != Centring::Cell)
+    user_error("the Helmholtz problems are cell-centred: leave out --centring vertex");
+  Problem problem =
+      helmholtz ? manufactured_helmholtz(dims, n) : manufactured_poisson(dims, n, centring);
   auto session = runtime::Session::from_env(o.device);
   if (!o.quiet)
     std::cout << "problem " << o.problem << " " << n << "^" << dims << " (" << o.centring

@@ -22,6 +22,7 @@ struct SolveCommandOptions {
   std::string precision = "f64";
   std::string interpolation = "linear";
   int coarse_sweeps = 40;
+  int64_t coarsest = 2;
   std::string device;
   std::string json;
   std::string tune = "off"; // off: default lowering; explore: the tuning database

@@ -19,7 +19,9 @@
 //   - constant(c): positions outside the grid hold c; layers are computed as for clamp and a
 //     flag tile (PadND(constant 0) of ones) selects c outside the grid;
 //   - wrap: padding the input once by k*r is exact (a periodic grid has no boundary), which is
-//     the thesis's form (Listings 3.3/3.4), and it is used for wrap only.
+//     the thesis's form (Listings 3.3/3.4), and it is used for wrap only;
+//   - antisymmetric: a halo value is the negated value at the mirror position, which Map(f)
+//     keeps only for odd f: the rule refuses.
 //
 //   S^k(x) -> untile $ Map^d(tile => layers..) $ ZipND(SlideND(T + 2(k-1)r, T) $ PadND((k-1)r)
 //                                                       $ W1, const tiles.., flags.., t_0..)
@@ -295,6 +297,12 @@ RuleResult temporal_tiling(const Expr& e, const RuleContext& ctx) {
   }
   if (chain.size() < 2)
     return RuleResult::none("a single stencil step (temporal tiling fuses two or more)");
+  // The halo of an intermediate step holds values of the padded grid. For antisymmetric padding
+  // they are negated source values, and PadND(b) o Map^d(f) = Map^d(f) o PadND(b) holds only for
+  // an odd f, which the rule cannot prove: it keeps the per-step semantics by not fusing.
+  if (negates_outside(top->boundary))
+    return RuleResult::none("antisymmetric padding negates the halo's intermediate values: "
+                            "Pad(b) o Map(f) = Map(f) o Pad(b) needs an odd f, not proved here");
   const int d = top->d;
   // A step keeps the extents of its grid (the matched nodes are normalised copies: the type
   // checker knows only e).

@@ -140,7 +140,7 @@ TEST_CASE("user functions that are not plain arithmetic run per lane in their ve
 TEST_CASE("a reduction per output point accumulates on vectors") {
   // out[i] = sum of x[i-1..i+1] (constant boundary) scaled, with ReduceSeq: the accumulator is a
   // float4, the padding a guarded read outside the interior.
-  for (Boundary b : {clamp, mirror, wrap, constant(0.25f)}) {
+  for (Boundary b : {clamp, mirror, wrap, constant(0.25f), antisymmetric}) {
     CAPTURE(b.to_string());
     Val x = input("x", Type::array(f32(), 32));
     auto scale = user_fun("scale", [](auto a) { return a * 0.5; });

@@ -111,6 +111,7 @@ TEST_CASE("printer: parameter names are unique and deterministic") {
 TEST_CASE("printer: functions and values outside programs") {
   CHECK(print(make_split(4)) == "Split(4)");
   CHECK(print(make_pad(1, 2, Boundary::mirror())) == "Pad(1,2,mirror)");
+  CHECK(print(make_pad(2, 1, Boundary::antisymmetric())) == "Pad(2,1,antisymmetric)");
   CHECK(print(compose({make_split(2), make_join()})) == "Join() o Split(2)");
   Val x = input("x", Type::array(f32(), 8));
   CHECK(print(x.expr()) == "x");

@@ -133,7 +133,8 @@ inline Grid restrict_full_weighting(const Grid& r, const Shape& fine) {
   return out;
 }
 
-// u + P e: "constant", "linear" (cell-centred, ghosts from bc) or "vertex" (linear, zero ends).
+// u + P e: "constant", "linear" or "quadratic" (cell-centred, ghosts from bc), or "vertex"
+// (linear, zero ends).
 inline Grid prolong_add(const Grid& u, const Grid& e, const Shape& coarse, const std::string& kind,
                         const std::string& bc) {
   const bool vertex = kind == "vertex";
@@ -152,7 +153,10 @@ inline Grid prolong_add(const Grid& u, const Grid& e, const Shape& coarse, const
     std::vector<std::vector<std::pair<int64_t, double>>> terms(fine.dims);
     for (int d = 0; d < fine.dims; ++d) {
       int64_t i = idx[d];
-      if (vertex)
+      if (kind == "quadratic") {
+        const double w[2][3] = {{5.0 / 32, 30.0 / 32, -3.0 / 32}, {-3.0 / 32, 30.0 / 32, 5.0 / 32}};
+        terms[d] = {{i / 2 - 1, w[i % 2][0]}, {i / 2, w[i % 2][1]}, {i / 2 + 1, w[i % 2][2]}};
+      } else if (vertex)
         terms[d] = i % 2 == 1
                        ? std::vector<std::pair<int64_t, double>>{{(i - 1) / 2, 1.0}}
                        : std::vector<std::pair<int64_t, double>>{{i / 2 - 1, 0.5}, {i / 2, 0.5}};
@@ -174,6 +178,81 @@ inline Grid prolong_add(const Grid& u, const Grid& e, const Shape& coarse, const
       if (d < 0)
         break;
     }
+  }
+  return out;
+}
+
+// The variable-coefficient Helmholtz operator: beta[k][p] is the coefficient of the face between
+// p - e_k and p; the face after the last cell reads the last one (clamped).
+struct Helmholtz {
+  double a, b;
+  const Grid& alpha;
+  const std::vector<Grid>& beta;
+};
+
+// (L u)_p and the diagonal D_p.
+inline std::pair<double, double> helmholtz_at(const Grid& u, const Shape& s, double h,
+                                              const Helmholtz& c, int64_t p,
+                                              const std::string& bc) {
+  auto idx = s.index(p);
+  double flux = 0, faces = 0;
+  for (int k = 0; k < s.dims; ++k) {
+    auto lo = idx, hi = idx, hi_face = idx;
+    lo[k] -= 1;
+    hi[k] += 1;
+    hi_face[k] = std::min(hi[k], s.n - 1);
+    double b_lo = c.beta[k][p], b_hi = c.beta[k][s.flat(hi_face)];
+    flux += b_hi * (read(u, s, hi, bc) - u[p]) - b_lo * (u[p] - read(u, s, lo, bc));
+    faces += b_lo + b_hi;
+  }
+  double h2inv = 1 / (h * h);
+  return {c.a * c.alpha[p] * u[p] - c.b * h2inv * flux, c.a * c.alpha[p] + c.b * h2inv * faces};
+}
+
+inline Grid helmholtz_residual(const Grid& u, const Grid& f, const Shape& s, double h,
+                               const Helmholtz& c, const std::string& bc) {
+  Grid r(u.size());
+  for (int64_t p = 0; p < s.points(); ++p)
+    r[p] = f[p] - helmholtz_at(u, s, h, c, p, bc).first;
+  return r;
+}
+
+inline Grid helmholtz_jacobi(const Grid& u, const Grid& f, const Shape& s, double h,
+                             const Helmholtz& c, double omega, const std::string& bc) {
+  Grid out(u.size());
+  for (int64_t p = 0; p < s.points(); ++p) {
+    auto [lu, diag] = helmholtz_at(u, s, h, c, p, bc);
+    out[p] = u[p] + omega * (f[p] - lu) / diag;
+  }
+  return out;
+}
+
+inline Grid helmholtz_gsrb(const Grid& u, const Grid& f, const Shape& s, double h,
+                           const Helmholtz& c, int colour, const std::string& bc) {
+  Grid out = u;
+  for (int64_t p = 0; p < s.points(); ++p) {
+    int64_t sum = colour;
+    for (auto i : s.index(p))
+      sum += i;
+    if (sum % 2 != 0)
+      continue;
+    auto [lu, diag] = helmholtz_at(u, s, h, c, p, bc);
+    out[p] = u[p] + (f[p] - lu) / diag;
+  }
+  return out;
+}
+
+// The coarse low face of cell I in dimension k: the mean of the fine faces 2I + o, o_k = 0.
+inline Grid restrict_face(const Grid& beta, const Shape& fine, int k) {
+  Shape coarse{fine.dims, fine.n / 2};
+  Grid out(coarse.points(), 0.0);
+  for (int64_t p = 0; p < fine.points(); ++p) {
+    auto idx = fine.index(p);
+    if (idx[k] % 2 != 0)
+      continue;
+    for (auto& i : idx)
+      i /= 2;
+    out[coarse.flat(idx)] += beta[p] / (1 << (fine.dims - 1));
   }
   return out;
 }

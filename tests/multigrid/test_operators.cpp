@@ -11,6 +11,7 @@
 #include "core/Interpreter.h"
 #include "explore/Execute.h"
 #include "explore/runtime/Session.h"
+#include "multigrid/Helmholtz.h"
 #include "multigrid/Operators.h"
 #include "rewrite/Lower.h"
 
@@ -76,7 +77,9 @@ std::vector<Case> cases() {
 }
 
 std::vector<std::pair<Boundary, std::string>> boundaries() {
-  return {{Boundary::mirror(), "mirror"}, {Boundary::wrap(), "wrap"}};
+  return {{Boundary::antisymmetric(), "antisymmetric"},
+          {Boundary::mirror(), "mirror"},
+          {Boundary::wrap(), "wrap"}};
 }
 
 } // namespace
@@ -126,6 +129,8 @@ TEST_CASE("multigrid: interpolations added to the fine grid match loops") {
       CAPTURE(bc_name);
       check(prolong_add(coarse, Interpolation::Linear, bc), in,
             mg::prolong_add(u, e, {d, coarse.n}, "linear", bc_name), kind);
+      check(prolong_add(coarse, Interpolation::Quadratic, bc), in,
+            mg::prolong_add(u, e, {d, coarse.n}, "quadratic", bc_name), kind);
     }
     Level vcoarse{d, 3, kind, Centring::Vertex};
     Level vfine = vcoarse;
@@ -144,4 +149,41 @@ TEST_CASE("multigrid: levels coarsen only when the sizes allow it") {
   Level vertex{2, 15, ScalarKind::F32, Centring::Vertex};
   CHECK(vertex.coarser().n == 7);
   CHECK_THROWS_WITH(jacobi(odd, Boundary::mirror(), 2.5), doctest::Contains("0 < omega < 2"));
+}
+
+TEST_CASE("multigrid: the variable-coefficient Helmholtz operators match loops") {
+  for (auto [d, kind] : cases())
+    for (const auto& [bc, bc_name] : boundaries()) {
+      Level level{d, d == 3 ? 6 : 8, kind, Centring::Cell};
+      CAPTURE(level.describe());
+      CAPTURE(bc_name);
+      mg::Shape s{d, level.n};
+      mg::Grid u = random_grid(level, 41), f = random_grid(level, 42);
+      // Positive coefficients: 1.5 + a random value in [-1, 1).
+      auto positive = [&](uint32_t seed) {
+        mg::Grid g = random_grid(level, seed);
+        for (auto& x : g)
+          x = kind == ScalarKind::F32 ? static_cast<float>(1.5 + x) : 1.5 + x;
+        return g;
+      };
+      mg::Grid alpha = positive(43);
+      std::vector<mg::Grid> beta;
+      for (int k = 0; k < d; ++k)
+        beta.push_back(positive(44 + k));
+      HelmholtzCoefficients c{0.7, 1.3};
+      mg::Helmholtz ref{c.a, c.b, alpha, beta};
+      std::vector<Data> in{to_data(u, level), to_data(f, level), to_data(alpha, level)};
+      for (const auto& b : beta)
+        in.push_back(to_data(b, level));
+      check(helmholtz_residual(level, bc, c), in,
+            mg::helmholtz_residual(u, f, s, level.h(), ref, bc_name), kind);
+      check(helmholtz_jacobi(level, bc, c, 0.8), in,
+            mg::helmholtz_jacobi(u, f, s, level.h(), ref, 0.8, bc_name), kind);
+      for (int colour : {0, 1})
+        check(helmholtz_gsrb_half_sweep(level, bc, c, colour), in,
+              mg::helmholtz_gsrb(u, f, s, level.h(), ref, colour, bc_name), kind);
+      for (int k = 0; k < d; ++k)
+        check(restrict_face_coefficient(level, k), {to_data(beta[k], level)},
+              mg::restrict_face(beta[k], s, k), kind);
+    }
 }
