@@ -1,7 +1,7 @@
 // A plain C++ geometric multigrid with the operators of tessera's solver, the baseline of
 // mg_bench: 3-D cell-centred Poisson, homogeneous Dirichlet by antisymmetric ghosts, red-black
 // Gauss-Seidel in place, the 8-cell average restriction, trilinear interpolation, V-cycles down
-// to 2^3 cells solved by 40 smoothing steps. f64, OpenMP over the outer loops, as a user would
+// to 2^3 cells solved by 8 smoothing steps. f64, OpenMP over the outer loops, as a user would
 // write it by hand.
 #pragma once
 
@@ -14,7 +14,7 @@ namespace tessera::bench {
 class HostMultigrid {
 public:
   HostMultigrid(int64_t n, const std::vector<double>& rhs, int pre, int post, int coarsest = 2,
-                int coarse_sweeps = 40)
+                int coarse_sweeps = 8)
       : pre_(pre), post_(post), coarse_sweeps_(coarse_sweeps) {
     for (int64_t m = n; m >= coarsest; m /= 2) {
       Level l;

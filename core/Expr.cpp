@@ -105,19 +105,6 @@ bool negates_outside(const Boundary& b) {
   return b.kind == Boundary::Antisymmetric;
 }
 
-bool remaps_positions_only(const Boundary& b) {
-  switch (b.kind) {
-  case Boundary::Clamp:
-  case Boundary::Mirror:
-  case Boundary::Wrap:
-    return true;
-  case Boundary::Antisymmetric:
-  case Boundary::Constant:
-    return false;
-  }
-  internal_error("unknown boundary kind");
-}
-
 namespace {
 
 Expr make_node(Node node) {

@@ -77,9 +77,6 @@ struct Boundary {
 ArithExpr boundary_index(const Boundary& b, const ArithExpr& i, const ArithExpr& n);
 // Whether the boundary negates the element it reads outside the array (antisymmetric).
 bool negates_outside(const Boundary& b);
-// Whether every padded element is an element of the array at another position (clamp, mirror,
-// wrap): then Pad commutes with any elementwise Map, Pad(b) o Map(f) = Map(f) o Pad(b).
-bool remaps_positions_only(const Boundary& b);
 
 struct Node;
 

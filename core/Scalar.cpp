@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>

@@ -24,7 +24,16 @@ std::string kernel_identifier(const std::string& name) {
   std::string id;
   for (char c : name)
     id += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  if (id.empty() || std::isdigit(static_cast<unsigned char>(id[0])))
+  // OpenCL C's keywords and type names cannot name a kernel ("restrict", "half", ...).
+  static const std::set<std::string> reserved = {
+      "auto",     "bool",     "break",  "case",    "char",     "const",     "constant",
+      "continue", "default",  "do",     "double",  "else",     "enum",      "extern",
+      "float",    "for",      "global", "goto",    "half",     "if",        "inline",
+      "int",      "kernel",   "local",  "long",    "private",  "read_only", "read_write",
+      "register", "restrict", "return", "short",   "signed",   "size_t",    "sizeof",
+      "static",   "struct",   "switch", "typedef", "uchar",    "uint",      "ulong",
+      "union",    "unsigned", "ushort", "void",    "volatile", "while",     "write_only"};
+  if (id.empty() || std::isdigit(static_cast<unsigned char>(id[0])) || reserved.count(id))
     id = std::string("k_").append(id);
   return id;
 }

@@ -7,10 +7,6 @@ namespace tessera::multigrid {
 
 namespace {
 
-std::string level_name(const std::string& op, std::size_t l) {
-  return cat(op, " L", l);
-}
-
 OperatorSpec spec(const std::string& name, const Level& level,
                   std::function<Expr(const Level&)> build) {
   return {name, std::vector<int64_t>(level.dims, level.n),

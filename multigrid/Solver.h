@@ -42,7 +42,7 @@ struct SolverOptions {
   int max_cycles = 20;
   Precision precision = Precision::F64;
   int64_t coarsest = 2; // coarsen while the grid has more points per side than this
-  int coarse_sweeps = 40;
+  int coarse_sweeps = 8;
   Interpolation interpolation = Interpolation::Linear;
   TuningOptions tuning;
 };

@@ -158,17 +158,19 @@ std::shared_ptr<CompiledKernel> Tuner::kernel(const OperatorSpec& spec) {
     return found->second;
 
   std::shared_ptr<CompiledKernel> k;
-  if (auto named = options_.named.find(spec.name); named != options_.named.end()) {
-    auto variants = explore::enumerate_variants(program, 1).variants;
-    if (named->second < 0 || named->second >= static_cast<int>(variants.size()))
-      user_error(cat("operator ", spec.name, " has ", variants.size(),
-                     " executable variants (0 to ", variants.size() - 1, "), got variant ",
-                     named->second));
-    k = compile(*session_, generate(variants[named->second].program, spec.name), {},
-                cat("v", named->second, " (named)"));
-  } else if (options_.mode == TuneMode::Default || points(spec.extents) < options_.min_points) {
+  auto named = options_.named.find(spec.name);
+  if ((options_.mode == TuneMode::Default && named == options_.named.end()) ||
+      points(spec.extents) < options_.min_points) {
     k = compile(*session_, generate(rewrite::lower_default(program), spec.name), {},
                 "default lowering");
+  } else if (named != options_.named.end()) {
+    auto variants = explore::enumerate_variants(program, 1).variants;
+    if (named->second < 0 || named->second >= static_cast<int>(variants.size()))
+      user_error(cat("operator ", spec.name, " on a grid of ", points(spec.extents), " points has ",
+                     variants.size(), " executable variants (0 to ", variants.size() - 1,
+                     "), got variant ", named->second));
+    k = compile(*session_, generate(variants[named->second].program, spec.name), {},
+                cat("v", named->second, " (named)"));
   } else {
     k = from_entry(spec, program, key);
     if (!k)

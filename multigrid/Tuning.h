@@ -30,13 +30,15 @@ enum class TuneMode {
 
 struct TuningOptions {
   TuneMode mode = TuneMode::Default;
-  double budget_s = 10;           // per operator explored
-  // Operators on grids of fewer points use the plain lowering: on small grids a kernel's time
-  // is its launch, which no variant changes, and exploring costs more than it can gain.
+  double budget_s = 10; // per operator explored
+  // Operators on grids of fewer points use the plain lowering (whatever the mode or the named
+  // variants): on small grids a kernel's time is its launch, which no variant changes, and
+  // exploring costs more than it can gain.
   int64_t min_points = 32 * 32 * 32;
   std::filesystem::path database; // empty: tuning.json in the build-cache directory
-  // Variants the user names, by operator name ("gsrb", "jacobi", "residual", "restrict",
-  // "prolong", ...): the index in the operator's list of executable variants (0: default).
+  // Variants the user names, by operator name ("gsrb-red", "gsrb-black", "jacobi", "residual",
+  // "restrict", "prolong", ...): the index in the operator's list of executable variants
+  // (0: the plain lowering), on every level of at least min_points points.
   std::map<std::string, int> named;
   std::function<void(const std::string&)> log; // progress lines (exploring, loaded, rebuilt)
 };

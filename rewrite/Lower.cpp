@@ -4,6 +4,7 @@
 
 #include "core/Error.h"
 #include "core/Substitute.h"
+#include "rewrite/StoreOrder.h"
 
 namespace tessera::rewrite {
 
@@ -37,12 +38,33 @@ int map_nesting(const Expr& f) {
   return 0;
 }
 
+// The dimension of each of the `dims` outer levels of a nest of `levels`: dimension 0 for the
+// one stored most contiguously, and so on. Without rearrangements of the result that is the
+// innermost of them; unknown rearrangements keep that order.
+std::vector<int> global_dims(const Expr& body, const Expr& computed, int levels, int dims) {
+  std::vector<int> result;
+  for (int l = 0; l < dims; ++l)
+    result.push_back(dims - 1 - l);
+  auto order = store_order(body, computed, levels);
+  if (!order)
+    return result;
+  int next = 0; // from the contiguous end of the store order
+  for (auto it = order->rbegin(); it != order->rend(); ++it)
+    if (*it < dims)
+      result[static_cast<std::size_t>(*it)] = next++;
+  return result;
+}
+
 struct Lowerer {
+  // The global dimension of each MapGlb level, outermost first (empty: none).
+  std::vector<int> level_dims;
+
   Expr function(const Expr& f, int glb_dims_left) {
     if (is_computing_map(f)) {
-      if (glb_dims_left > 0)
-        return make_map(MapKind::Glb, glb_dims_left - 1,
-                        function(f->children[0], glb_dims_left - 1));
+      if (glb_dims_left > 0) {
+        int dim = level_dims[level_dims.size() - static_cast<std::size_t>(glb_dims_left)];
+        return make_map(MapKind::Glb, dim, function(f->children[0], glb_dims_left - 1));
+      }
       return make_map(MapKind::Seq, 0, function(f->children[0], 0));
     }
     switch (f->kind) {
@@ -94,8 +116,10 @@ Expr lower_default(const Expr& program) {
          is_layout_only(computed->callee()))
     computed = computed->children[1];
   Expr top = outermost_function(computed);
-  int dims = top ? std::min(3, map_nesting(top)) : 0;
+  int levels = top ? map_nesting(top) : 0;
+  int dims = std::min(3, levels);
   Lowerer lowerer;
+  lowerer.level_dims = global_dims(program->body(), computed, levels, dims);
   return make_lambda(program->params(), lowerer.value(program->body(), dims));
 }
 

@@ -165,7 +165,7 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
   solve->add_option("--precision", o.precision, "f64 (default), f32 or mixed");
   solve->add_option("--interpolation", o.interpolation, "linear (default) or constant");
   solve->add_option("--coarse-sweeps", o.coarse_sweeps,
-                    "Smoothing steps on the coarsest level (default 40)");
+                    "Smoothing steps on the coarsest level (default 8)");
   solve->add_option("--coarsest", o.coarsest,
                     "Coarsen while the grid has more points per side than this (default 2)");
   solve->add_option("--device", o.device, "OpenCL device: name substring or index (default PoCL)");
@@ -177,6 +177,9 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
                     "Exploration budget per operator in seconds (default 10)");
   solve->add_option("--tuning-db", o.tuning_db,
                     "Tuning database file (default: tuning.json in the cache directory)");
+  solve->add_option("--variant", o.variants,
+                    "OPERATOR=K: run variant K of an operator (gsrb-red, gsrb-black, jacobi, "
+                    "residual, restrict, prolong; see `tessera solve --help`), repeatable");
   solve->add_flag("-q,--quiet", o.quiet, "Print only the summary");
   return solve;
 }
@@ -214,6 +217,20 @@ int solve_command(const SolveCommandOptions& o) {
   s.tuning.budget_s = o.tune_budget_s;
   s.tuning.database = o.tuning_db;
   s.tuning.log = [](const std::string& line) { std::cerr << line << "\n"; };
+  for (const auto& v : o.variants) {
+    auto eq = v.find('=');
+    std::size_t used = 0;
+    int index = -1;
+    try {
+      if (eq != std::string::npos)
+        index = std::stoi(v.substr(eq + 1), &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (eq == std::string::npos || eq == 0 || used == 0 || eq + 1 + used != v.size())
+      user_error(cat("bad --variant '", v, "': expected OPERATOR=K, e.g. residual=3"));
+    s.tuning.named[v.substr(0, eq)] = index;
+  }
   if (o.omega != 0 && !(o.omega > 0 && o.omega < 2))
     user_error(cat("--omega must be between 0 and 2, got ", o.omega));
 

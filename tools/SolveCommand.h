@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -21,13 +22,14 @@ struct SolveCommandOptions {
   int max_cycles = 20;
   std::string precision = "f64";
   std::string interpolation = "linear";
-  int coarse_sweeps = 40;
+  int coarse_sweeps = 8;
   int64_t coarsest = 2;
   std::string device;
   std::string json;
   std::string tune = "off"; // off: default lowering; explore: the tuning database
   double tune_budget_s = 10;
   std::string tuning_db;
+  std::vector<std::string> variants; // "gsrb-red=3": a named variant of an operator
   bool quiet = false;
 };
 

@@ -54,6 +54,14 @@ TEST_CASE("tessera solve: bad input is an error with exit status 2; not convergi
     CHECK(r.code == 2);
     CHECK(has(r.err, c.message));
   }
+  auto named = cli({"solve", "poisson3d", "--size", "32", "--variant", "residual=1"});
+  CHECK(named.code == 0);
+  auto too_far = cli({"solve", "poisson3d", "--size", "32", "--variant", "residual=100000"});
+  CHECK(too_far.code == 2);
+  CHECK(has(too_far.err, "executable variants"));
+  auto malformed = cli({"solve", "poisson3d", "--size", "32", "--variant", "residual"});
+  CHECK(malformed.code == 2);
+  CHECK(has(malformed.err, "expected OPERATOR=K"));
   auto stuck = cli({"solve", "poisson2d", "--size", "16", "--max-cycles", "2"});
   CHECK(stuck.code == 1);
   CHECK(has(stuck.err, "was not reached in 2 cycles"));
