@@ -1,5 +1,7 @@
 #include "codegen/Vector.h"
 
+#include "codegen/Names.h"
+
 #include "core/Error.h"
 
 namespace tessera::codegen {
@@ -73,11 +75,10 @@ bool lane_wise(const ScalarExpr& e, const std::vector<ScalarKind>& kinds, Scalar
 std::string vector_user_fun_definition(const std::string& scalar_name,
                                        const std::string& vector_name, const UserFunSignature& sig,
                                        int lanes) {
-  std::vector<std::string> names;
+  std::vector<std::string> names = user_fun_param_names(sig.def, sig.params.size());
   std::string signature;
   for (std::size_t i = 0; i < sig.params.size(); ++i) {
-    names.push_back(i < 26 ? std::string(1, static_cast<char>('a' + i)) : cat("p", i));
-    signature += cat(i ? ", " : "", vector_type(sig.params[i], lanes), " ", names.back());
+    signature += cat(i ? ", " : "", vector_type(sig.params[i], lanes), " ", names[i]);
   }
   std::string result = vector_type(sig.result, lanes);
   bool direct = is_floating(sig.result) && !sig.params.empty();

@@ -1,5 +1,6 @@
 #include "core/Expr.h"
 
+#include <cctype>
 #include <functional>
 #include <map>
 
@@ -190,6 +191,18 @@ Expr make_user_fun(std::shared_ptr<const UserFunDef> def) {
   if (!def->signature.empty() && static_cast<int>(def->signature.size()) != def->arity)
     user_error(cat("UserFun '", def->name, "': signature has ", def->signature.size(),
                    " types for ", def->arity, " parameters"));
+  if (!def->param_names.empty() && static_cast<int>(def->param_names.size()) != def->arity)
+    user_error(cat("UserFun '", def->name, "': ", def->param_names.size(), " parameter names for ",
+                   def->arity, " parameters"));
+  for (const auto& p : def->param_names) {
+    bool identifier = !p.empty() && !std::isdigit(static_cast<unsigned char>(p[0]));
+    for (char c : p)
+      identifier &= std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    if (!identifier)
+      user_error(cat("UserFun '", def->name, "': parameter name '", p,
+                     "' is not an identifier (letters, digits and '_', not starting with a "
+                     "digit)"));
+  }
   Node n = function_node(NodeKind::UserFun);
   n.user_fun = std::move(def);
   return make_node(std::move(n));

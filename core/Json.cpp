@@ -95,6 +95,8 @@ public:
       for (auto k : d.signature)
         sig.push_back(to_string(k));
       j["signature"] = sig;
+      if (!d.param_names.empty())
+        j["params"] = d.param_names;
       j["body"] = d.body;
       return j;
     }
@@ -342,6 +344,15 @@ private:
         fail(where, "\"signature\" must be an array");
       for (const auto& k : j["signature"])
         def->signature.push_back(scalar_kind_from_string(k));
+    }
+    if (j.contains("params")) {
+      if (!j["params"].is_array())
+        fail(where, "\"params\" must be an array of parameter names");
+      for (const auto& p : j["params"]) {
+        if (!p.is_string())
+          fail(where, "\"params\" must be an array of parameter names");
+        def->param_names.push_back(p.get<std::string>());
+      }
     }
     def->body = scalar_expr_from_json(field(j, "body", where));
     return make_user_fun(def);

@@ -22,9 +22,10 @@ namespace {
 
 // The stencil: a weighted 5-point blur with mirrored boundaries, on an N x M grid.
 Expr blur_program() {
-  auto blur = user_fun("blur", [](auto north, auto west, auto centre, auto east, auto south) {
-    return 0.4 * centre + 0.15 * (north + west + east + south);
-  });
+  auto blur = user_fun("blur", {"north", "west", "centre", "east", "south"},
+                       [](auto north, auto west, auto centre, auto east, auto south) {
+                         return 0.4 * centre + 0.15 * (north + west + east + south);
+                       });
   ArithExpr N = size("N"), M = size("M");
   Val grid = input("grid", Type::array(Type::array(f32(), M), N));
   return program({grid}, grid | pad_nd(2, 1, 1, mirror) | slide_nd(2, 3, 1) | map_nd(2, [&](Val w) {
