@@ -12,6 +12,7 @@
 #include "explore/runtime/Session.h"
 #include "multigrid/Problems.h"
 #include "multigrid/Solver.h"
+#include "tools/Commands.h"
 
 namespace tessera::tools {
 
@@ -45,37 +46,20 @@ std::pair<int, bool> parse_problem(const std::string& name) {
                  "coefficients; both with a manufactured sine solution)"));
 }
 
-// "64", "64x64x64" -> 64; every extent must be the same.
-int64_t parse_side(const std::string& text, int dims) {
-  if (text.empty())
-    user_error("--size is empty: give the grid side, e.g. --size 64");
-  int64_t side = 0;
-  std::size_t start = 0;
-  int parts = 0;
-  while (start <= text.size()) {
-    std::size_t end = text.find('x', start);
-    if (end == std::string::npos)
-      end = text.size();
-    std::string part = text.substr(start, end - start);
-    std::size_t used = 0;
-    long long v = 0;
-    try {
-      v = std::stoll(part, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (part.empty() || used != part.size() || v <= 0 || v > (1 << 20))
-      user_error(cat("bad size '", text, "': '", part,
-                     "' is not a grid side between 1 and 2^20 (give e.g. --size 64)"));
-    if (side != 0 && v != side)
-      user_error(cat("bad size '", text, "': the multigrid problems are cubes, give one side"));
-    side = v;
-    ++parts;
-    start = end + 1;
+// "64", "64x64x64" -> 64: one side, or dims equal extents (checked as every command's sizes).
+int64_t parse_side(const std::string& text, int dims, const std::string& problem) {
+  std::string extents = text;
+  if (text.find('x') == std::string::npos) {
+    const int64_t side = parse_numeric_size(text, 1, problem)[0];
+    extents = std::to_string(side);
+    for (int d = 1; d < dims; ++d)
+      extents += "x" + std::to_string(side);
   }
-  if (parts != 1 && parts != dims)
-    user_error(cat("bad size '", text, "': give one side or ", dims, " equal extents"));
-  return side;
+  auto sides = parse_numeric_size(extents, dims, problem);
+  for (int64_t side : sides)
+    if (side != sides[0])
+      user_error(cat("bad size '", text, "': the multigrid problems are cubes, give one side"));
+  return sides[0];
 }
 
 nlohmann::json to_json(const SolveResult& r, const SolveCommandOptions& o,
@@ -187,7 +171,7 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
 
 int solve_command(const SolveCommandOptions& o) {
   const auto [dims, helmholtz] = parse_problem(o.problem);
-  const int64_t n = parse_side(o.size, dims);
+  const int64_t n = parse_side(o.size, dims, o.problem);
   SolverOptions s;
   Centring centring = pick<Centring>("centring", o.centring,
                                      {{"cell", Centring::Cell}, {"vertex", Centring::Vertex}});

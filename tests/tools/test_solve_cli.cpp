@@ -38,7 +38,7 @@ TEST_CASE("tessera solve: bad input is an error with exit status 2; not convergi
   std::vector<Case> cases = {
       {{"solve", "heat9d"}, "unknown problem 'heat9d'"},
       {{"solve", "poisson3d", "--size", "15"}, "does not coarsen"},
-      {{"solve", "poisson3d", "--size", "-4"}, "not a grid side"},
+      {{"solve", "poisson3d", "--size", "-4"}, "bad size"},
       {{"solve", "poisson3d", "--size", "16x32x16"}, "cubes"},
       {{"solve", "poisson3d", "--size", "16", "--cycle", "X"}, "unknown cycle 'X'"},
       {{"solve", "poisson3d", "--size", "16", "--smoother", "sor"}, "unknown smoother 'sor'"},
