@@ -41,7 +41,11 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
     }
     const double omega =
         options.omega > 0 ? options.omega : 2.0 * level.dims / (2 * level.dims + 1);
-    if (options.smoother == SmootherKind::GaussSeidel) {
+    if (options.smoother == SmootherKind::GaussSeidel && options.fused_gauss_seidel && !helmholtz &&
+        level.n >= 2) {
+      s.smooth[0] = tuner.kernel(
+          spec("gsrb-step", level, [=](const Level& at) { return gsrb_step(at, bc); }));
+    } else if (options.smoother == SmootherKind::GaussSeidel) {
       for (int colour = 0; colour < 2; ++colour)
         s.smooth[colour] =
             tuner.kernel(spec(colour == 0 ? "gsrb-red" : "gsrb-black", level, [=](const Level& at) {
@@ -107,7 +111,7 @@ void Hierarchy::restrict_coefficients(Schedule& s) {
 
 void Hierarchy::smooth(Schedule& s, std::size_t l, int steps) {
   LevelState& L = levels_[l];
-  const int sweeps = options_->smoother == SmootherKind::GaussSeidel ? 2 : 1;
+  const int sweeps = L.smooth[1] ? 2 : 1; // two half-sweeps, or one kernel a step
   const std::string label = l + 1 == levels_.size() ? "coarse solve" : "smooth";
   for (int step = 0; step < steps; ++step)
     for (int half = 0; half < sweeps; ++half) {

@@ -24,7 +24,8 @@ struct LevelState {
   BufferId f, r;
   std::vector<BufferId> coefficients; // Helmholtz: alpha, beta_0 .. beta_{d-1}
   int current = 0;                    // which u holds the solution (while a schedule is built)
-  std::array<std::shared_ptr<CompiledKernel>, 2> smooth; // red/black half-sweeps, or [0] Jacobi
+  // Red and black half-sweeps; or [0] alone: a Jacobi step, or a fused red-black step.
+  std::array<std::shared_ptr<CompiledKernel>, 2> smooth;
   std::shared_ptr<CompiledKernel> residual;
   std::shared_ptr<CompiledKernel> restrict_to_coarser;  // none on the coarsest level
   std::shared_ptr<CompiledKernel> correct_from_coarser; // u + P e; none on the coarsest level

@@ -50,6 +50,10 @@ Expr jacobi(const Level& level, Boundary bc, double omega);
 // (0: red, 1: black) get (h^2 f + sum of neighbours) / (2d); the others keep u. The colour
 // comes from the index (Generate), not from an array. Inputs u, f.
 Expr gsrb_half_sweep(const Level& level, Boundary bc, int colour);
+// A whole red-black Gauss-Seidel step (the red half-sweep, then the black one) in one program:
+// the same values as gsrb_half_sweep(.., 0) followed by gsrb_half_sweep(.., 1), with u and f
+// read once (GaussSeidel.cpp). Inputs u, f; n >= 2.
+Expr gsrb_step(const Level& level, Boundary bc);
 
 // Cell-centred restriction by the 2^d average: coarse(I) = mean of the fine cells 2I + {0,1}^d.
 // Input the fine grid r; `fine` is its level.

@@ -36,6 +36,9 @@ const char* to_string(Precision p);
 struct SolverOptions {
   CycleKind cycle = CycleKind::V;
   SmootherKind smoother = SmootherKind::GaussSeidel;
+  // Red-black Gauss-Seidel of the Poisson operator as one kernel a step (gsrb_step: u and f
+  // read once) instead of two half-sweeps; the same values either way.
+  bool fused_gauss_seidel = true;
   int pre = 2, post = 2;
   double omega = 0;         // weighted Jacobi; 0: 2d/(2d+1), the best smoothing weight
   double tolerance = 1e-10; // on ||r|| / ||f||

@@ -207,6 +207,7 @@ TEST_CASE("multigrid solver: the thesis's V-cycle 64^3 -> 32^3 -> 16^3 runs as o
   o.pre = o.post = 3;
   o.coarsest = 16;
   o.max_cycles = 3;
+  o.fused_gauss_seidel = false; // the thesis's two half-sweep kernels a step
   auto r = solve(p, o);
   CHECK(r.levels.size() == 3);
   for (const char* op : {"smooth", "residual", "restrict", "prolong", "coarse solve"}) {
@@ -217,6 +218,13 @@ TEST_CASE("multigrid solver: the thesis's V-cycle 64^3 -> 32^3 -> 16^3 runs as o
   // 3 cycles, 2 levels above the coarsest: per cycle 2 x (3 + 3) steps of two half-sweeps.
   CHECK(r.breakdown.at("smooth").launches == 3 * 2 * 12);
   CHECK(r.cycles.back().relative < r.cycles.front().relative);
+  // The fused red-black step: one launch a step, the same residual history.
+  o.fused_gauss_seidel = true;
+  auto fused = solve(p, o);
+  CHECK(fused.breakdown.at("smooth").launches == 3 * 2 * 6);
+  REQUIRE(fused.cycles.size() == r.cycles.size());
+  for (std::size_t c = 0; c < r.cycles.size(); ++c)
+    CHECK(fused.cycles[c].relative == doctest::Approx(r.cycles[c].relative).epsilon(1e-9));
 }
 
 TEST_CASE(
