@@ -37,8 +37,10 @@ struct SolverOptions {
   CycleKind cycle = CycleKind::V;
   SmootherKind smoother = SmootherKind::GaussSeidel;
   // Red-black Gauss-Seidel of the Poisson operator as one kernel a step (gsrb_step: u and f
-  // read once) instead of two half-sweeps; the same values either way.
-  bool fused_gauss_seidel = true;
+  // read once) instead of two half-sweeps; the same values either way. Off by default: each
+  // point then computes both colours' updates (7 red updates for a black point), which made a
+  // 512^3 f64 V(2,2)-cycle 1.7x slower on an H100 and slower on PoCL (BENCHMARKS.md).
+  bool fused_gauss_seidel = false;
   int pre = 2, post = 2;
   double omega = 0;         // weighted Jacobi; 0: 2d/(2d+1), the best smoothing weight
   double tolerance = 1e-10; // on ||r|| / ||f||
