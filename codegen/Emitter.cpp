@@ -350,9 +350,15 @@ Operand Emitter::apply_value(const Expr& f, const std::vector<Operand>& args) {
     return {join_view(arg(0).view, arg(0).type.element().length()), result_type(f, args)};
   case NodeKind::Slide:
     return {slide_view(arg(0).view, n.sizes[1]), result_type(f, args)};
-  case NodeKind::Pad:
-    return {pad_view(arg(0).view, n.sizes[0], arg(0).type.length(), n.boundary),
+  case NodeKind::Pad: {
+    // The constant as a value of the elements' type (a literal 0 pads an f32 grid with 0.0f).
+    Boundary boundary = n.boundary;
+    if (boundary.kind == Boundary::Constant)
+      boundary.value =
+          ScalarValue::make(arg(0).type.innermost().scalar_kind(), boundary.value.as_double());
+    return {pad_view(arg(0).view, n.sizes[0], arg(0).type.length(), boundary),
             result_type(f, args)};
+  }
   case NodeKind::Drop:
     return {drop_view(arg(0).view, n.sizes[0]), result_type(f, args)};
   case NodeKind::Transpose:
@@ -1123,11 +1129,14 @@ Kernel Emitter::run() {
   }
   auto inputs = input_types(program_);
   Type out_type = types_.apply(program_, inputs);
-  for (const auto& a : types_.assumptions())
-    if (auto c = a.must_be_zero.as_constant(); c && *c != 0)
-      user_error(a.message);
-
   Kernel kernel;
+  for (const auto& a : types_.assumptions()) {
+    auto c = a.must_be_zero.as_constant();
+    if (c && *c != 0)
+      user_error(a.message);
+    if (!c)
+      kernel.size_conditions.push_back(a);
+  }
   kernel.name = sanitize(options_.kernel_name);
   taken_names_.insert(kernel.name);
   kernel.output_type = out_type;

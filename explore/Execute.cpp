@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/Error.h"
+#include "core/SizeBinding.h"
 #include "explore/runtime/Buffer.h"
 #include "explore/runtime/Launch.h"
 
@@ -13,9 +14,9 @@ namespace {
 using runtime::Buffer;
 using runtime::KernelArg;
 
-// Binds size variables from the data's lengths and checks the shape against the type.
-void bind_sizes(const Data& d, const Type& t, std::map<std::string, int64_t>& sizes,
-                const std::string& where) {
+// Checks the data's shape against the type once the sizes are bound.
+void check_shape(const Data& d, const Type& t, std::map<std::string, int64_t>& sizes,
+                 const std::string& where) {
   if (t.is_scalar()) {
     if (!d.is_scalar())
       user_error(cat(where, ": expected a scalar of type ", t));
@@ -26,13 +27,17 @@ void bind_sizes(const Data& d, const Type& t, std::map<std::string, int64_t>& si
                    d.is_tuple() ? "a tuple" : "a scalar"));
   const ArithExpr& n = t.length();
   auto actual = static_cast<int64_t>(d.size());
-  if (n.kind() == ArithKind::Var && !sizes.count(n.name()))
-    sizes[n.name()] = actual;
-  int64_t expected = n.evaluate(sizes);
+  int64_t expected = 0;
+  try {
+    expected = n.evaluate(sizes);
+  } catch (const Error&) {
+    user_error(cat(where, ": cannot determine the length ", n.to_string(), " of ", t,
+                   " from the inputs (got an array of ", actual, ")"));
+  }
   if (expected != actual)
     user_error(cat(where, ": expected length ", n.to_string(), " = ", expected, ", got ", actual));
   if (actual > 0)
-    bind_sizes(d[0], t.element(), sizes, where);
+    check_shape(d[0], t.element(), sizes, where);
 }
 
 // Device buffers of every element kind, kept alive for the launch.
@@ -129,9 +134,15 @@ Execution execute(runtime::Session& session, const codegen::Kernel& kernel,
   if (in_params.size() != inputs.size())
     user_error(
         cat("kernel ", kernel.name, " takes ", in_params.size(), " input(s), got ", inputs.size()));
+  // Sizes from all inputs together (in any order), then the shapes and the deferred conditions.
+  std::vector<SizeEquation> equations;
   for (std::size_t i = 0; i < inputs.size(); ++i)
-    bind_sizes(inputs[i], in_params[i]->type, run.sizes,
-               cat("kernel ", kernel.name, " input '", in_params[i]->name, "'"));
+    collect_size_equations(inputs[i], in_params[i]->type, equations);
+  solve_sizes(equations, run.sizes);
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    check_shape(inputs[i], in_params[i]->type, run.sizes,
+                cat("kernel ", kernel.name, " input '", in_params[i]->name, "'"));
+  check_assumptions(kernel.size_conditions, run.sizes, cat("kernel ", kernel.name));
 
   Buffers buffers;
   std::vector<KernelArg> args;
@@ -202,6 +213,7 @@ FlatExecution execute_flat(runtime::Session& session, const codegen::Kernel& ker
                            const std::vector<const std::vector<float>*>& inputs,
                            const std::map<std::string, int64_t>& sizes,
                            runtime::TimingOptions timing) {
+  check_assumptions(kernel.size_conditions, sizes, cat("kernel ", kernel.name));
   std::vector<Buffer<float>> buffers;
   buffers.reserve(kernel.params.size());
   std::vector<KernelArg> args;

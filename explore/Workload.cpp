@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "core/Error.h"
+#include "core/SizeBinding.h"
 #include "core/TypeCheck.h"
 #include "explore/runtime/Launch.h"
 
@@ -202,6 +203,11 @@ LaunchRange launch_range(const codegen::Kernel& kernel) {
 
 Workload::Workload(runtime::Session& session, const Expr& program, uint32_t seed)
     : session_(&session), inputs_(random_host_inputs(program, seed)) {
+  // With its sizes bound, every condition the type checker deferred is decided: a program whose
+  // windows or tiles do not fit these sizes is refused here, before any variant runs.
+  TypeChecker checker;
+  checker.apply(program, input_types(program));
+  check_assumptions(checker.assumptions(), {});
   for (const auto& in : inputs_) {
     if (in.shape.empty()) {
       input_buffers_.emplace_back();
