@@ -466,7 +466,8 @@ Operand Emitter::materialize(const Expr& f, const std::vector<Operand>& args, co
   } else if (contains_map(f, MapKind::Glb) || contains_map(f, MapKind::Wrg)) {
     user_error(cat("cannot generate one kernel: an intermediate result of type ", result,
                    " is computed by all work-items and read by others, which needs a global "
-                   "barrier; fuse the computations (map fusion) or use separate kernels"));
+                   "barrier: generate a program of kernels with codegen::generate_program (one "
+                   "launch per step, the intermediate in a buffer)"));
   } else {
     space = AddressSpace::Private; // a sequential program run by one work-item
   }
@@ -481,7 +482,8 @@ Operand Emitter::materialize(const Expr& f, const std::vector<Operand>& args, co
   if (!count)
     user_error(cat("the intermediate of type ", result, " in ", address_space_name(space),
                    " memory needs a constant size, got ", result.scalar_count().to_string(),
-                   " (bake the sizes or tile with constant tile sizes)"));
+                   " (bake the sizes, tile with constant tile sizes, or lower the computation "
+                   "that produces it as a launch of its own: docs/codegen-limits.md)"));
   auto memory = std::make_shared<Memory>();
   memory->space = space;
   memory->element = inner.scalar_kind();
@@ -505,7 +507,11 @@ Operand Emitter::materialize(const Expr& f, const std::vector<Operand>& args, co
     if (*count > kMaxPrivateElements)
       user_error(cat("the intermediate of type ", result, " would need a private array of ", *count,
                      " elements per work-item (at most ", kMaxPrivateElements,
-                     "): use smaller tiles, or compute it with the work-group in local memory"));
+                     "): lower the computation that produces it as a launch of its own "
+                     "(rewrite::lower_default "
+                     "and codegen::generate_program), tile it smaller (tile-nd, "
+                     "overlapped-tiling-nd), or stage it in local memory with the work-groups "
+                     "mapping (stage-local); docs/codegen-limits.md"));
     memory->name = fresh("priv");
     line(cat(declared_type(memory->element), " ", memory->name, "[", *count, "];"));
   }

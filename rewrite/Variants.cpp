@@ -7,7 +7,7 @@
 #include <set>
 #include <thread>
 
-#include "codegen/Kernel.h"
+#include "codegen/Program.h"
 #include "core/Error.h"
 #include "core/Substitute.h"
 #include "rewrite/Lower.h"
@@ -302,7 +302,7 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
       if (late())
         return;
       try {
-        codegen::generate_kernel(candidates[i].program);
+        codegen::generate_program(candidates[i].program);
         verdicts[i] = Accepted;
       } catch (const Error& e) {
         verdicts[i] = Rejected;

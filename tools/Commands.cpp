@@ -5,7 +5,7 @@
 #include <iomanip>
 #include <iostream>
 
-#include "codegen/Kernel.h"
+#include "codegen/Program.h"
 #include "core/AtomicFile.h"
 #include "core/Error.h"
 #include "core/Interpreter.h"
@@ -191,10 +191,15 @@ int emit_command(const CommonOptions& o) {
     for (std::size_t d = 0; d < local.size(); ++d)
       options.local_size[d] = local[d];
   }
-  auto kernel = codegen::generate_kernel(lowered, options);
-  write_text(o.output, kernel.source);
+  // One kernel, or one per launch of a program of kernels (all in one OpenCL source).
+  auto kernels = codegen::generate_program(lowered, options);
+  std::string source;
+  for (const auto& k : kernels.kernels)
+    source += k.source;
+  write_text(o.output, source);
   if (!o.output.empty() && o.output != "-")
-    std::cerr << kernel.describe();
+    std::cerr << (kernels.launches.size() == 1 ? kernels.kernels[0].describe()
+                                               : kernels.describe());
   return 0;
 }
 
@@ -219,13 +224,16 @@ int run_command(const CommonOptions& o) {
   Expr lowered = rewrite::lower_default(p);
   codegen::CodegenOptions options;
   options.kernel_name = info.name;
-  auto kernel = codegen::generate_kernel(lowered, options);
+  auto kernel = codegen::generate_program(lowered, options);
   runtime::Session session = runtime::Session::from_env(o.device);
   std::cout << "device   " << session.device().description() << "\n";
   std::cout << "lowered  " << print(lowered) << "\n";
   auto run = explore::execute(session, kernel, inputs);
   double error = explore::max_relative_error(run.output, reference);
-  std::cout << "kernel   " << kernel.source.size() << " characters, ran in " << run.kernel_ms
+  std::size_t characters = 0;
+  for (const auto& k : kernel.kernels)
+    characters += k.source.size();
+  std::cout << "kernel   " << characters << " characters, ran in " << run.kernel_ms
             << " ms; max relative difference to the interpreter " << error << "\n";
   if (error > 1e-5) {
     std::cout << "MISMATCH: the generated kernel disagrees with the interpreter\n";
