@@ -1,5 +1,6 @@
 #include "codegen/Stages.h"
 
+#include <algorithm>
 #include <map>
 
 #include "core/Error.h"
@@ -28,9 +29,11 @@ public:
   }
 
   std::vector<Stage> run(const Expr& program) {
-    Expr last = detach(program->body());
+    Expr last = detach(program->body(), true);
     if (stages_.empty())
       return {}; // no cut: the program itself is the one stage
+    if (!has_parallel_map(last))
+      last = copied(last); // e.g. Pad $ tmp: a computed interior in a ghost ring
     add_output_stage(last);
     return std::move(stages_);
   }
@@ -38,7 +41,10 @@ public:
 private:
   // e with every parallel computation that another computation reads moved into a stage of
   // its own (replaced by a parameter standing for its buffer).
-  Expr detach(const Expr& e) {
+  // `to_output`: e's value reaches the program's output through layout calls only. Join, Split
+  // and Transpose there become views of the output; the others (Pad, Drop, Slide, Zip, ...)
+  // read a computed array at other positions than they write it, so it gets a buffer.
+  Expr detach(const Expr& e, bool to_output = false) {
     if (e->kind != NodeKind::Call)
       return e;
     const Expr& callee = e->callee();
@@ -47,10 +53,13 @@ private:
         callee->sizes[0].is_constant() && args.size() == 1)
       return unroll(callee, detach_argument(args[0]));
     bool computes = !is_layout_only(callee);
+    bool writes_through = callee->kind == NodeKind::Join || callee->kind == NodeKind::Split ||
+                          callee->kind == NodeKind::Transpose;
     std::vector<Expr> children{callee};
     bool changed = false;
     for (const auto& a : args) {
-      Expr d = computes ? detach_argument(a) : detach(a);
+      Expr d =
+          computes || (to_output && !writes_through) ? detach_argument(a) : detach(a, to_output);
       changed |= !d.same_as(a);
       children.push_back(std::move(d));
     }
@@ -119,6 +128,27 @@ private:
     if (original)
       memo_[original.get()] = param;
     return param;
+  }
+
+  // MapGlb(...(MapGlb(id))) $ value: a copy with a work-item per element (three dimensions
+  // at most, deeper levels sequential).
+  Expr copied(const Expr& value) {
+    std::vector<Expr> params;
+    std::vector<BufferRef> inputs;
+    collect_sources(value, params, inputs);
+    Type type = infer_type(make_lambda(params, value));
+    if (!type.is_array() || !type.innermost().is_scalar())
+      return value;
+    int depth = static_cast<int>(type.shape().size());
+    auto def = std::make_shared<UserFunDef>();
+    def->name = "id";
+    def->arity = 1;
+    def->body = ScalarExpr::param(0);
+    Expr f = make_user_fun(def);
+    for (int level = depth - 1; level >= 0; --level)
+      f = level < 3 ? make_map(MapKind::Glb, std::min(depth, 3) - 1 - level, f)
+                    : make_map(MapKind::Seq, 0, f);
+    return make_call(f, {value});
   }
 
   // The last stage: the program's output.

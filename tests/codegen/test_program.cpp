@@ -72,3 +72,24 @@ TEST_CASE("two composed whole-grid steps are two launches") {
   REQUIRE(one.kernels.size() == 1);
   CHECK(one.kernels[0].source == codegen::generate_kernel(single).source);
 }
+
+TEST_CASE("a computed interior written into a grid with a ghost ring is a program of kernels") {
+  // A 3-D-style weighted Jacobi stored with its ghost ring, in 2-D: the interior is computed
+  // from the grid with its ring, and the ring is put back around it (zero Dirichlet values).
+  auto jacobi = user_fun("jacobi5", [](auto c, auto n, auto s, auto w, auto e) {
+    return c * 0.5f + (n + s + w + e) * 0.125f;
+  });
+  ArithExpr n = size("N");
+  Val x = input("x", Type::array(Type::array(f32(), n + 2), n + 2));
+  Val interior =
+      x | slide_nd(2, 3, 1) | map_nd(2, [=](Val b) {
+        return jacobi(b.at(1).at(1), b.at(0).at(1), b.at(2).at(1), b.at(1).at(0), b.at(1).at(2));
+      });
+  Expr p = program({x}, interior | pad_nd(2, 1, 1, constant(0)));
+  Expr lowered = rewrite::lower_default(p);
+  auto kernels = check_program(lowered, {random_f32({18, 18}, 6)});
+  CHECK(kernels.launches.size() == 2); // the interior, then the grid with its ring
+  codegen::CodegenOptions baked;
+  baked.baked_sizes["N"] = 30;
+  check_program(lowered, {random_f32({32, 32}, 7)}, baked);
+}
