@@ -20,6 +20,29 @@ bool has_parallel_map(const Expr& e) {
 
 namespace {
 
+// Join, Split and Transpose (also mapped, or composed in a lambda) on the way to the output: the
+// code generator writes through them (views of the output buffer).
+bool is_output_view(const Expr& f) {
+  switch (f->kind) {
+  case NodeKind::Join:
+  case NodeKind::Split:
+  case NodeKind::Transpose:
+    return true;
+  case NodeKind::Map:
+    return f->map_kind == MapKind::Map && is_output_view(f->children[0]);
+  case NodeKind::Lambda: {
+    if (f->params().size() != 1)
+      return false;
+    Expr e = f->body();
+    while (e->kind == NodeKind::Call && e->children.size() == 2 && is_output_view(e->callee()))
+      e = e->children[1];
+    return e.same_as(f->params()[0]);
+  }
+  default:
+    return false;
+  }
+}
+
 class StageSplitter {
 public:
   explicit StageSplitter(const Expr& program) {
@@ -53,8 +76,7 @@ private:
         callee->sizes[0].is_constant() && args.size() == 1)
       return unroll(callee, detach_argument(args[0]));
     bool computes = !is_layout_only(callee);
-    bool writes_through = callee->kind == NodeKind::Join || callee->kind == NodeKind::Split ||
-                          callee->kind == NodeKind::Transpose;
+    bool writes_through = is_output_view(callee);
     std::vector<Expr> children{callee};
     bool changed = false;
     for (const auto& a : args) {
