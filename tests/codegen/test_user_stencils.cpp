@@ -106,3 +106,20 @@ TEST_CASE("a constant boundary literal adapts to the element type on every path"
   Val ints = input("k", Type::array(i32(), 8));
   CHECK_ERROR(ints | pad(1, 1, constant(0.5)), "0.5", "not exactly representable");
 }
+
+TEST_CASE("a program of kernels checks the deferred size conditions of every launch") {
+  // Smooth, then restrict: two launches; the restriction's windows fit only for odd M.
+  auto average = user_fun("average3", [](auto a, auto b, auto c) { return (a + b + c) / 3.0f; });
+  ArithExpr m = size("M");
+  Val x = input("x", Type::array(f32(), m));
+  Val smoothed = x | pad(1, 1, clamp) | slide(3, 1) |
+                 map([=](Val w) { return average(w.at(0), w.at(1), w.at(2)); });
+  Expr p = program({x}, smoothed | pad(1, 1, clamp) | slide(3, 2) |
+                            map([](Val w) { return w | reduce(add_fun(), 0.0f); }));
+  auto kernels = codegen::generate_program(rewrite::lower_default(p));
+  CHECK(kernels.launches.size() == 2);
+  CHECK(!kernels.size_conditions.empty());
+  testing::check_program(rewrite::lower_default(p), {random_f32({33}, 8)});
+  CHECK_ERROR(explore::execute(test_session(), kernels, {random_f32({32}, 8)}),
+              "not a multiple of the step 2", "M = 32");
+}
