@@ -112,12 +112,17 @@ std::string CPrinter::access(const Access& a) {
       s += (i ? ", " : "") + access(a.args[i]);
     return s + ")";
   }
+  case Access::Signed: {
+    // A sign of -1 is exact negation for every kind (floats: x * -1 == -x, bit for bit).
+    if (auto c = a.index.as_constant())
+      return *c == 1 ? access(a.args.at(0)) : "(-" + access(a.args.at(0)) + ")";
+    return cat("(", operand(a.index), " * ", access(a.args.at(0)), ")");
+  }
   case Access::Guarded: {
     if (auto c = a.condition.as_constant())
-      return *c ? access(*a.inside) : a.outside.to_string();
+      return access(*c ? *a.inside : *a.outside);
     ++guards_;
-    return cat("((", arith(a.condition), ") ? ", access(*a.inside), " : ", a.outside.to_string(),
-               ")");
+    return cat("((", arith(a.condition), ") ? ", access(*a.inside), " : ", access(*a.outside), ")");
   }
   }
   internal_error("unknown access kind");

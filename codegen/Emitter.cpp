@@ -4,6 +4,7 @@
 #include <functional>
 #include <set>
 
+#include "codegen/Names.h"
 #include "core/Error.h"
 #include "core/Printer.h"
 #include "core/Substitute.h"
@@ -20,186 +21,6 @@ bool contains_map(const Expr& e, MapKind kind) {
     if (contains_map(c, kind))
       return true;
   return false;
-}
-
-std::string sanitize(const std::string& name) {
-  std::string s;
-  for (char c : name)
-    s += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0])))
-    s = "in_" + s;
-  return s;
-}
-
-// Names the generator itself uses or OpenCL C reserves (keywords, types, built-in functions).
-bool is_reserved(const std::string& name) {
-  static const std::set<std::string> reserved = {"out",
-                                                 "auto",
-                                                 "break",
-                                                 "case",
-                                                 "char",
-                                                 "const",
-                                                 "continue",
-                                                 "default",
-                                                 "do",
-                                                 "double",
-                                                 "else",
-                                                 "enum",
-                                                 "extern",
-                                                 "float",
-                                                 "for",
-                                                 "goto",
-                                                 "if",
-                                                 "inline",
-                                                 "int",
-                                                 "long",
-                                                 "register",
-                                                 "restrict",
-                                                 "return",
-                                                 "short",
-                                                 "signed",
-                                                 "sizeof",
-                                                 "static",
-                                                 "struct",
-                                                 "switch",
-                                                 "typedef",
-                                                 "union",
-                                                 "unsigned",
-                                                 "void",
-                                                 "volatile",
-                                                 "while",
-                                                 "bool",
-                                                 "true",
-                                                 "false",
-                                                 "half",
-                                                 "uchar",
-                                                 "ushort",
-                                                 "uint",
-                                                 "ulong",
-                                                 "size_t",
-                                                 "ptrdiff_t",
-                                                 "intptr_t",
-                                                 "uintptr_t",
-                                                 "kernel",
-                                                 "global",
-                                                 "local",
-                                                 "private",
-                                                 "constant",
-                                                 "read_only",
-                                                 "write_only",
-                                                 "read_write",
-                                                 "complex",
-                                                 "imaginary",
-                                                 "event_t",
-                                                 "sampler_t",
-                                                 "image2d_t",
-                                                 "image3d_t",
-                                                 "min",
-                                                 "max",
-                                                 "clamp",
-                                                 "mix",
-                                                 "step",
-                                                 "sign",
-                                                 "abs",
-                                                 "sqrt",
-                                                 "rsqrt",
-                                                 "cbrt",
-                                                 "exp",
-                                                 "exp2",
-                                                 "exp10",
-                                                 "expm1",
-                                                 "log",
-                                                 "log2",
-                                                 "log10",
-                                                 "log1p",
-                                                 "pow",
-                                                 "pown",
-                                                 "powr",
-                                                 "fabs",
-                                                 "floor",
-                                                 "ceil",
-                                                 "round",
-                                                 "rint",
-                                                 "trunc",
-                                                 "fmod",
-                                                 "remainder",
-                                                 "fmin",
-                                                 "fmax",
-                                                 "fma",
-                                                 "mad",
-                                                 "sin",
-                                                 "cos",
-                                                 "tan",
-                                                 "asin",
-                                                 "acos",
-                                                 "atan",
-                                                 "atan2",
-                                                 "sinh",
-                                                 "cosh",
-                                                 "tanh",
-                                                 "hypot",
-                                                 "select",
-                                                 "dot",
-                                                 "cross",
-                                                 "length",
-                                                 "distance",
-                                                 "normalize",
-                                                 "barrier",
-                                                 "floor_div",
-                                                 "floor_mod",
-                                                 "get_global_id",
-                                                 "get_local_id",
-                                                 "get_group_id",
-                                                 "get_global_size",
-                                                 "get_local_size",
-                                                 "get_num_groups",
-                                                 "get_work_dim",
-                                                 "vload4",
-                                                 "vstore4",
-                                                 "isnan",
-                                                 "isinf",
-                                                 "any",
-                                                 "all",
-                                                 "bitselect",
-                                                 "convert_int",
-                                                 "convert_float"};
-  // The generator's own index and buffer names.
-  for (const char* prefix : {"gid", "lid", "wg", "win", "priv", "tile", "acc"})
-    if (name.rfind(prefix, 0) == 0)
-      return true;
-  // Loop variables and private scalars: a letter and a number (i0, j1, r2, ...).
-  if (name.size() > 1 && std::string("ijclrv").find(name[0]) != std::string::npos &&
-      name.find_first_not_of("0123456789", 1) == std::string::npos)
-    return true;
-  // Families of OpenCL C built-ins and the macros of its headers (M_PI, INFINITY, FLT_MAX, ...).
-  for (const char* prefix :
-       {"as_",     "convert_", "native_",     "half_",      "vload", "vstore",     "async_",
-        "atomic_", "atom_",    "work_group_", "sub_group_", "get_",  "read_image", "write_image",
-        "M_",      "FLT_",     "DBL_",        "HALF_",      "CL_",   "CLK_",       "CHAR_",
-        "SCHAR_",  "UCHAR_",   "SHRT_",       "USHRT_",     "INT_",  "UINT_",      "LONG_",
-        "ULONG_",  "FP_",      "HUGE_VAL"})
-    if (name.rfind(prefix, 0) == 0)
-      return true;
-  static const std::set<std::string> more = {
-      "main",      "printf",   "degrees",   "radians",  "MAXFLOAT",  "INFINITY",
-      "NAN",       "uint",     "char",      "short",    "ushort",    "ulong",
-      "quad",      "vec_step", "shuffle",   "shuffle2", "mad24",     "mul24",
-      "popcount",  "clz",      "rotate",    "hadd",     "rhadd",     "mad_hi",
-      "mad_sat",   "add_sat",  "sub_sat",   "abs_diff", "upsample",  "smoothstep",
-      "fract",     "frexp",    "ldexp",     "lgamma",   "modf",      "nan",
-      "nextafter", "remquo",   "sincos",    "tgamma",   "ilogb",     "logb",
-      "copysign",  "fdim",     "asinh",     "acosh",    "atanh",     "erf",
-      "erfc",      "maxmag",   "minmag",    "isfinite", "isnormal",  "signbit",
-      "isequal",   "isless",   "isgreater", "prefetch", "mem_fence", "wait_group_events"};
-  if (more.count(name))
-    return true;
-  // Vector types: int2, float4, double16, ...
-  for (const char* scalar : {"bool", "char", "uchar", "short", "ushort", "int", "uint", "long",
-                             "ulong", "half", "float", "double"})
-    for (const char* width : {"2", "3", "4", "8", "16"})
-      if (name == std::string(scalar) + width)
-        return true;
-  return reserved.count(name) > 0 || name.rfind("__", 0) == 0;
 }
 
 std::string scalar_c_type(ScalarKind k) {
@@ -281,11 +102,10 @@ std::string Emitter::user_fun_name(const UserFunDef& def, const std::vector<Scal
                    // and its arguments
   for (int suffix = 2; user_funs_.count(name); ++suffix)
     name = cat(sanitize(def.name), "_", suffix);
-  std::vector<std::string> params;
+  std::vector<std::string> params = user_fun_param_names(def, kinds.size());
   std::string signature;
   for (std::size_t i = 0; i < kinds.size(); ++i) {
-    params.push_back(i < 26 ? std::string(1, static_cast<char>('a' + i)) : cat("p", i));
-    signature += cat(i ? ", " : "", scalar_c_type(kinds[i]), " ", params.back());
+    signature += cat(i ? ", " : "", scalar_c_type(kinds[i]), " ", params[i]);
     if (kinds[i] == ScalarKind::F64)
       uses_fp64_ = true;
   }

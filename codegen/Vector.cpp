@@ -1,5 +1,7 @@
 #include "codegen/Vector.h"
 
+#include "codegen/Names.h"
+
 #include "core/Error.h"
 
 namespace tessera::codegen {
@@ -73,11 +75,10 @@ bool lane_wise(const ScalarExpr& e, const std::vector<ScalarKind>& kinds, Scalar
 std::string vector_user_fun_definition(const std::string& scalar_name,
                                        const std::string& vector_name, const UserFunSignature& sig,
                                        int lanes) {
-  std::vector<std::string> names;
+  std::vector<std::string> names = user_fun_param_names(sig.def, sig.params.size());
   std::string signature;
   for (std::size_t i = 0; i < sig.params.size(); ++i) {
-    names.push_back(i < 26 ? std::string(1, static_cast<char>('a' + i)) : cat("p", i));
-    signature += cat(i ? ", " : "", vector_type(sig.params[i], lanes), " ", names.back());
+    signature += cat(i ? ", " : "", vector_type(sig.params[i], lanes), " ", names[i]);
   }
   std::string result = vector_type(sig.result, lanes);
   bool direct = is_floating(sig.result) && !sig.params.empty();
@@ -121,13 +122,17 @@ bool LanePrinter::lane_invariant(const Access& a) const {
     return c_.vector_names->count(a.text) == 0;
   case Access::Integer:
     return !mentions_lane(a.index);
+  case Access::Signed:
+    if (mentions_lane(a.index))
+      return false;
+    [[fallthrough]];
   case Access::Call:
     for (const auto& x : a.args)
       if (!lane_invariant(x))
         return false;
     return true;
   case Access::Guarded:
-    return !mentions_lane(a.condition) && lane_invariant(*a.inside);
+    return !mentions_lane(a.condition) && lane_invariant(*a.inside) && lane_invariant(*a.outside);
   }
   return false;
 }
@@ -146,11 +151,13 @@ Access LanePrinter::at_lane(const Access& access, int k) {
   case Access::Integer:
     return a;
   case Access::Call:
+  case Access::Signed:
     for (auto& x : a.args)
       x = at_lane(x, k);
     return a;
   case Access::Guarded:
     a.inside = std::make_shared<const Access>(at_lane(*a.inside, k));
+    a.outside = std::make_shared<const Access>(at_lane(*a.outside, k));
     return a;
   }
   return a;
@@ -196,17 +203,22 @@ std::string LanePrinter::vector(const Access& a, ScalarKind kind) {
       s += (i ? ", " : "") + vector(a.args[i], sig->params[i]);
     return s + ")";
   }
+  case Access::Signed: {
+    if (mentions_lane(a.index))
+      return gather(a, kind);
+    std::string v = vector(a.args.at(0), kind);
+    if (auto c = a.index.as_constant())
+      return *c == 1 ? v : "(-" + v + ")";
+    return cat("(", c_.scalar->arith(a.index), " < 0 ? -", v, " : ", v, ")");
+  }
   case Access::Guarded: {
-    if (auto c = a.condition.as_constant()) {
-      if (*c)
-        return vector(*a.inside, kind);
-      return cat("(", type, ")(", a.outside.to_string(), ")");
-    }
+    if (auto c = a.condition.as_constant())
+      return vector(*c ? *a.inside : *a.outside, kind);
     if (mentions_lane(a.condition))
       return gather(a, kind);
     c_.scalar->count_guard();
-    return cat("(", c_.scalar->arith(a.condition), " ? ", vector(*a.inside, kind), " : (", type,
-               ")(", a.outside.to_string(), "))");
+    return cat("(", c_.scalar->arith(a.condition), " ? ", vector(*a.inside, kind), " : ",
+               vector(*a.outside, kind), ")");
   }
   }
   internal_error("unknown access kind");

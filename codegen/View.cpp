@@ -87,6 +87,31 @@ Access Access::call(std::string function, std::vector<Access> args) {
   return a;
 }
 
+Access Access::signed_by(ArithExpr sign, Access operand) {
+  if (operand.kind == Signed) {
+    sign = sign * operand.index;
+    operand = Access(operand.args.at(0));
+  }
+  if (auto c = sign.as_constant(); c && *c == 1)
+    return operand;
+  Access a;
+  a.kind = Signed;
+  a.index = std::move(sign);
+  a.args = {std::move(operand)};
+  return a;
+}
+
+Access Access::guarded(ArithExpr condition, Access inside, Access outside) {
+  if (auto c = condition.as_constant())
+    return *c ? inside : outside;
+  Access a;
+  a.kind = Guarded;
+  a.condition = std::move(condition);
+  a.inside = std::make_shared<const Access>(std::move(inside));
+  a.outside = std::make_shared<const Access>(std::move(outside));
+  return a;
+}
+
 View call_view(std::string function, std::vector<View> args) {
   ViewNode n{ViewKind::Call, std::move(args)};
   n.expression = std::move(function);
@@ -203,21 +228,15 @@ Access resolve_in(const View& view, const Path& path_in, const Bindings& env) {
   }
   case ViewKind::Pad: { // [i] -> [boundary(i - l, n)]
     ArithExpr i = pop_index(path, "Pad").index - v.a;
-    if (v.boundary.kind != Boundary::Constant)
-      return resolve(child(), with_front(path, Step::at(boundary_index(v.boundary, i, v.b))));
     ArithExpr in_range = logical_and(le(0, i), lt(i, v.b));
-    Access inner = resolve(child(), with_front(path, Step::at(i)));
-    if (auto c = in_range.as_constant()) {
-      if (*c)
-        return inner;
-      return Access::literal(v.boundary.value.to_string());
-    }
-    Access a;
-    a.kind = Access::Guarded;
-    a.condition = in_range;
-    a.inside = std::make_shared<const Access>(std::move(inner));
-    a.outside = v.boundary.value;
-    return a;
+    if (v.boundary.kind == Boundary::Constant)
+      return Access::guarded(in_range, resolve(child(), with_front(path, Step::at(i))),
+                             Access::literal(v.boundary.value.to_string()));
+    Access source =
+        resolve(child(), with_front(path, Step::at(boundary_index(v.boundary, i, v.b))));
+    if (!negates_outside(v.boundary))
+      return source;
+    return Access::signed_by(select(in_range, 1, -1), std::move(source));
   }
   case ViewKind::Drop: { // [i] -> [i + l]
     ArithExpr i = pop_index(path, "Drop").index;
@@ -273,6 +292,9 @@ Access substitute(const Access& access, const std::map<std::string, ArithExpr>& 
     break;
   case Access::Text:
     break;
+  case Access::Signed:
+    return Access::signed_by(a.index.substitute(replacement),
+                             substitute(a.args.at(0), replacement));
   case Access::Call:
     for (auto& arg : a.args)
       arg = substitute(arg, replacement);
@@ -280,6 +302,7 @@ Access substitute(const Access& access, const std::map<std::string, ArithExpr>& 
   case Access::Guarded:
     a.condition = a.condition.substitute(replacement);
     a.inside = std::make_shared<const Access>(substitute(*a.inside, replacement));
+    a.outside = std::make_shared<const Access>(substitute(*a.outside, replacement));
     break;
   }
   return a;

@@ -7,7 +7,8 @@
 //   Split(m)      [i, j, ...]   -> child [i*m + j, ...]
 //   Join(m)       [k, ...]      -> child [k / m, k % m, ...]
 //   Slide(step)   [w, e, ...]   -> child [w*step + e, ...]
-//   Pad(l, n, b)  [i, ...]      -> child [boundary(b, i - l, n), ...]   (constant: guarded)
+//   Pad(l, n, b)  [i, ...]      -> child [boundary(b, i - l, n), ...]   (constant: guarded;
+//                                  antisymmetric: guarded, the mirror's element negated outside)
 //   Drop(l)       [i, ...]      -> child [i + l, ...]
 //   Transpose     [i, j, ...]   -> child [j, i, ...]
 //   Zip           [i, .k, ...]  -> child_k [i, ...]          (.k is a tuple component)
@@ -59,21 +60,27 @@ struct Memory {
 //   Text        fixed C text (a literal, a private variable)
 //   Integer     an index value used as data (Generate's argument)
 //   Call        function(args...) of a user function
-//   Guarded     condition ? inside : outside   (constant padding)
+//   Signed      sign * args[0], sign an index expression of value 1 or -1 (antisymmetric
+//               padding: -1 outside the array; nested pads multiply their signs)
+//   Guarded     condition ? inside : outside    (constant padding)
 struct Access {
-  enum Kind { MemoryRead, Text, Integer, Call, Guarded } kind = Text;
-  std::shared_ptr<const Memory> memory; // MemoryRead
-  ArithExpr index;                      // MemoryRead: flat index; Integer: the value
-  std::string text;                     // Text; Call: the function name
-  std::vector<Access> args;             // Call
-  ArithExpr condition;                  // Guarded
-  std::shared_ptr<const Access> inside; // Guarded
-  ScalarValue outside;                  // Guarded
+  enum Kind { MemoryRead, Text, Integer, Call, Signed, Guarded } kind = Text;
+  std::shared_ptr<const Memory> memory;  // MemoryRead
+  ArithExpr index;                       // MemoryRead: flat index; Integer: the value; Signed: sign
+  std::string text;                      // Text; Call: the function name
+  std::vector<Access> args;              // Call; Signed: its operand
+  ArithExpr condition;                   // Guarded
+  std::shared_ptr<const Access> inside;  // Guarded
+  std::shared_ptr<const Access> outside; // Guarded
 
   static Access read(std::shared_ptr<const Memory> m, ArithExpr index);
   static Access literal(std::string text);
   static Access integer(ArithExpr value);
   static Access call(std::string function, std::vector<Access> args);
+  // sign * operand; the signs of nested Signed accesses are multiplied into one.
+  static Access signed_by(ArithExpr sign, Access operand);
+  // condition ? inside : outside, or one of them when the condition is a constant.
+  static Access guarded(ArithExpr condition, Access inside, Access outside);
 };
 
 enum class ViewKind {

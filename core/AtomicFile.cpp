@@ -5,9 +5,11 @@
 #include <cstring>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/Error.h"
+#include "core/OutputPath.h"
 
 namespace tessera {
 
@@ -53,16 +55,48 @@ std::size_t remove_stale_temporaries(const fs::path& dir, const std::string& pre
   return removed;
 }
 
+namespace {
+
+// Writes to a character device (/dev/null, a terminal) without replacing it.
+void write_through(const std::string& path, const std::string& text) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0)
+    user_error(cat("cannot write '", path, "': ", std::strerror(errno)));
+  std::size_t done = 0;
+  while (done < text.size()) {
+    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      int error = n < 0 ? errno : ENOSPC;
+      ::close(fd);
+      user_error(cat("cannot write '", path, "': ", std::strerror(error)));
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+}
+
+} // namespace
+
 void write_file_atomically(const std::string& path, const std::string& text) {
-  fs::path target(path);
+  OutputTarget output = resolve_output(path);
+  if (output.kind == OutputKind::WriteThrough) {
+    write_through(output.path, text);
+    return;
+  }
+  fs::path target(output.path);
   fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
   static std::atomic<unsigned> counter{0};
   std::string prefix = cat(".", target.filename().string(), ".tmp-");
   fs::path tmp = dir / cat(prefix, ::getpid(), "-", counter++);
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd < 0)
     user_error(cat("cannot write '", path, "': cannot create a file in ", dir.string(), ": ",
                    std::strerror(errno)));
+  // The replacement keeps the permissions of the file it replaces (new files: 0666 less umask).
+  if (output.exists)
+    ::fchmod(fd, static_cast<mode_t>(output.mode));
   std::size_t done = 0;
   int error = 0;
   while (done < text.size()) {

@@ -3,7 +3,9 @@
 // A reader sees the old file or the new one, whatever happens to the writer (a crash, SIGKILL,
 // a full disk). On failure the temporary file is removed, the old file is left as it was, and
 // an Error says why. Temporary files that killed writers left behind (their process is gone)
-// are removed by the next write to the same directory.
+// are removed by the next write to the same directory. What may be written at all (regular
+// files, links, character devices, read-only files) is core/OutputPath.h's decision: an
+// existing file keeps its permission bits, a character device is written through.
 #pragma once
 
 #include <filesystem>

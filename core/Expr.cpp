@@ -1,5 +1,6 @@
 #include "core/Expr.h"
 
+#include <cctype>
 #include <functional>
 #include <map>
 
@@ -74,6 +75,8 @@ std::string Boundary::to_string() const {
     return "mirror";
   case Wrap:
     return "wrap";
+  case Antisymmetric:
+    return "antisymmetric";
   case Constant:
     return "constant(" + value.to_string() + ")";
   }
@@ -88,6 +91,7 @@ ArithExpr boundary_index(const Boundary& b, const ArithExpr& i, const ArithExpr&
   case Boundary::Clamp:
     return min(max(i, 0), n - 1);
   case Boundary::Mirror:
+  case Boundary::Antisymmetric:
     return select(lt(i, 0), -1 - i, select(lt(i, n), i, 2 * n - 1 - i));
   case Boundary::Wrap:
     return select(lt(i, 0), i + n, select(lt(i, n), i, i - n));
@@ -95,6 +99,10 @@ ArithExpr boundary_index(const Boundary& b, const ArithExpr& i, const ArithExpr&
     return i;
   }
   internal_error("unknown boundary kind");
+}
+
+bool negates_outside(const Boundary& b) {
+  return b.kind == Boundary::Antisymmetric;
 }
 
 namespace {
@@ -183,6 +191,18 @@ Expr make_user_fun(std::shared_ptr<const UserFunDef> def) {
   if (!def->signature.empty() && static_cast<int>(def->signature.size()) != def->arity)
     user_error(cat("UserFun '", def->name, "': signature has ", def->signature.size(),
                    " types for ", def->arity, " parameters"));
+  if (!def->param_names.empty() && static_cast<int>(def->param_names.size()) != def->arity)
+    user_error(cat("UserFun '", def->name, "': ", def->param_names.size(), " parameter names for ",
+                   def->arity, " parameters"));
+  for (const auto& p : def->param_names) {
+    bool identifier = !p.empty() && !std::isdigit(static_cast<unsigned char>(p[0]));
+    for (char c : p)
+      identifier &= std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    if (!identifier)
+      user_error(cat("UserFun '", def->name, "': parameter name '", p,
+                     "' is not an identifier (letters, digits and '_', not starting with a "
+                     "digit)"));
+  }
   Node n = function_node(NodeKind::UserFun);
   n.user_fun = std::move(def);
   return make_node(std::move(n));

@@ -56,22 +56,27 @@ const char* address_space_name(AddressSpace s); // "Global", "Local", "Private"
 //   clamp:       min(max(i, 0), n-1)
 //   mirror:      symmetric reflection: -1 -> 0, -2 -> 1, n -> n-1, n+1 -> n-2
 //   wrap:        i mod n
-// Mirror and wrap pad at most n elements on each side (one reflection or wrap).
+//   antisymmetric: mirror's element negated: -1 -> -x[0], n -> -x[n-1] (the ghost value of a
+//                cell-centred grid with a homogeneous Dirichlet boundary)
+// Mirror, antisymmetric and wrap pad at most n elements on each side (one reflection or wrap).
 //   constant(c): the value c instead of an element
 struct Boundary {
-  enum Kind { Clamp, Mirror, Wrap, Constant } kind = Clamp;
+  enum Kind { Clamp, Mirror, Wrap, Constant, Antisymmetric } kind = Clamp;
   ScalarValue value; // Constant only
   static Boundary clamp() { return {Clamp, {}}; }
   static Boundary mirror() { return {Mirror, {}}; }
+  static Boundary antisymmetric() { return {Antisymmetric, {}}; }
   static Boundary wrap() { return {Wrap, {}}; }
   static Boundary constant(ScalarValue v) { return {Constant, v}; }
   std::string to_string() const; // "clamp", "constant(0.0f)"
   bool operator==(const Boundary& o) const { return kind == o.kind && value == o.value; }
 };
 // The source index of padded index i (in [-n, 2n)) in an array of length n for the
-// index-remapping boundaries (clamp, mirror, wrap); for constant it is i itself (callers test
-// the range first).
+// index-remapping boundaries (clamp, mirror, antisymmetric, wrap); for constant it is i itself
+// (callers test the range first).
 ArithExpr boundary_index(const Boundary& b, const ArithExpr& i, const ArithExpr& n);
+// Whether the boundary negates the element it reads outside the array (antisymmetric).
+bool negates_outside(const Boundary& b);
 
 struct Node;
 

@@ -57,6 +57,8 @@ const char* boundary_name(Boundary::Kind k) {
     return "mirror";
   case Boundary::Wrap:
     return "wrap";
+  case Boundary::Antisymmetric:
+    return "antisymmetric";
   case Boundary::Constant:
     return "constant";
   }
@@ -93,6 +95,8 @@ public:
       for (auto k : d.signature)
         sig.push_back(to_string(k));
       j["signature"] = sig;
+      if (!d.param_names.empty())
+        j["params"] = d.param_names;
       j["body"] = d.body;
       return j;
     }
@@ -213,7 +217,8 @@ private:
     if (kind == "Pad" || kind == "TileSlide") {
       need(0, kind == "Pad" ? 2 : 5);
       std::string b = field(j, "boundary", where).get<std::string>();
-      for (auto k : {Boundary::Clamp, Boundary::Mirror, Boundary::Wrap, Boundary::Constant})
+      for (auto k : {Boundary::Clamp, Boundary::Mirror, Boundary::Wrap, Boundary::Antisymmetric,
+                     Boundary::Constant})
         if (b == boundary_name(k)) {
           Boundary boundary{k, {}};
           if (k == Boundary::Constant)
@@ -222,7 +227,8 @@ private:
             return make_tile_slide(sizes[0], sizes[1], sizes[2], sizes[3], sizes[4], boundary);
           return make_pad(sizes[0], sizes[1], boundary);
         }
-      fail(where, "unknown boundary '" + b + "'");
+      fail(where, "unknown boundary '" + b +
+                      "' (expected clamp, mirror, wrap, antisymmetric or constant)");
     }
     if (kind == "Drop")
       return need(0, 2), make_drop(sizes[0], sizes[1]);
@@ -338,6 +344,15 @@ private:
         fail(where, "\"signature\" must be an array");
       for (const auto& k : j["signature"])
         def->signature.push_back(scalar_kind_from_string(k));
+    }
+    if (j.contains("params")) {
+      if (!j["params"].is_array())
+        fail(where, "\"params\" must be an array of parameter names");
+      for (const auto& p : j["params"]) {
+        if (!p.is_string())
+          fail(where, "\"params\" must be an array of parameter names");
+        def->param_names.push_back(p.get<std::string>());
+      }
     }
     def->body = scalar_expr_from_json(field(j, "body", where));
     return make_user_fun(def);

@@ -1,7 +1,9 @@
 #include "core/Scalar.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -293,8 +295,15 @@ std::string ScalarValue::to_string() const {
   switch (kind) {
   case ScalarKind::F32:
   case ScalarKind::F64: {
+    // f32: 9 significant digits identify every float; f64: the shortest text that reads back
+    // as the same double (up to 17 digits), so that a kernel computes with the exact constant.
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.9g", real);
+    for (int digits = 9; kind == ScalarKind::F64 && digits <= 17; ++digits) {
+      std::snprintf(buf, sizeof buf, "%.*g", digits, real);
+      if (std::strtod(buf, nullptr) == real || !std::isfinite(real))
+        break;
+    }
     std::string s = buf;
     if (s.find_first_of(".eEni") == std::string::npos)
       s += ".0";

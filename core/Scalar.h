@@ -113,6 +113,9 @@ struct UserFunDef {
   int arity = 0;
   std::vector<ScalarKind> signature; // empty: polymorphic, typed at each use
   ScalarExpr body;
+  // The parameters' names in generated code (empty: a, b, c, ...); identifiers, one per
+  // parameter. They do not change the function's meaning, hash or equality.
+  std::vector<std::string> param_names;
 };
 
 } // namespace tessera

@@ -17,6 +17,7 @@ using Loc = std::source_location;
 inline const Boundary clamp = Boundary::clamp();
 inline const Boundary mirror = Boundary::mirror();
 inline const Boundary wrap = Boundary::wrap();
+inline const Boundary antisymmetric = Boundary::antisymmetric(); // mirror, negated outside
 Boundary constant(float value);
 Boundary constant(double value);
 Boundary constant(int value);

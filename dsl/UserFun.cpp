@@ -8,12 +8,14 @@ void detail::rethrow_in_user_fun(const Error& e, const std::string& name,
 }
 
 Fun detail::make_user_fun_value(std::string name, int arity, std::vector<ScalarKind> signature,
-                                ScalarExpr body, std::source_location loc) {
+                                ScalarExpr body, std::source_location loc,
+                                std::vector<std::string> param_names) {
   auto def = std::make_shared<UserFunDef>();
   def->name = std::move(name);
   def->arity = arity;
   def->signature = std::move(signature);
   def->body = std::move(body);
+  def->param_names = std::move(param_names);
   try {
     return Fun::of(make_user_fun(def), loc);
   } catch (const Error& e) {

@@ -153,8 +153,8 @@ template <class T> constexpr ScalarKind scalar_kind_of() {
 
 // The Fun of a user function; `loc` is the user's line, which errors of applying it carry.
 Fun make_user_fun_value(std::string name, int arity, std::vector<ScalarKind> signature,
-                        ScalarExpr body,
-                        std::source_location loc = std::source_location::current());
+                        ScalarExpr body, std::source_location loc = std::source_location::current(),
+                        std::vector<std::string> param_names = {});
 
 } // namespace detail
 
@@ -164,6 +164,17 @@ Fun user_fun(std::string name, F f, std::source_location loc = std::source_locat
   constexpr int arity = detail::user_fun_arity<F>();
   ScalarExpr body = detail::user_fun_body<arity>(name, f, loc);
   return detail::make_user_fun_value(std::move(name), arity, {}, std::move(body), loc);
+}
+
+// The same with names for the parameters, which generated kernels use (a C++ lambda's
+// parameter names cannot be seen): user_fun("blur", {"north", "west", "centre"}, ...).
+template <class F>
+Fun user_fun(std::string name, std::vector<std::string> param_names, F f,
+             std::source_location loc = std::source_location::current()) {
+  constexpr int arity = detail::user_fun_arity<F>();
+  ScalarExpr body = detail::user_fun_body<arity>(name, f, loc);
+  return detail::make_user_fun_value(std::move(name), arity, {}, std::move(body), loc,
+                                     std::move(param_names));
 }
 
 // A user function with a typed signature, e.g. hana::tuple_t<float, float> (a hana::tuple of

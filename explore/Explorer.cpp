@@ -24,7 +24,16 @@ std::string kernel_identifier(const std::string& name) {
   std::string id;
   for (char c : name)
     id += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  if (id.empty() || std::isdigit(static_cast<unsigned char>(id[0])))
+  // OpenCL C's keywords and type names cannot name a kernel ("restrict", "half", ...).
+  static const std::set<std::string> reserved = {
+      "auto",     "bool",     "break",  "case",    "char",     "const",     "constant",
+      "continue", "default",  "do",     "double",  "else",     "enum",      "extern",
+      "float",    "for",      "global", "goto",    "half",     "if",        "inline",
+      "int",      "kernel",   "local",  "long",    "private",  "read_only", "read_write",
+      "register", "restrict", "return", "short",   "signed",   "size_t",    "sizeof",
+      "static",   "struct",   "switch", "typedef", "uchar",    "uint",      "ulong",
+      "union",    "unsigned", "ushort", "void",    "volatile", "while",     "write_only"};
+  if (id.empty() || std::isdigit(static_cast<unsigned char>(id[0])) || reserved.count(id))
     id = std::string("k_").append(id);
   return id;
 }
@@ -257,9 +266,18 @@ private:
         codegen_options(point, kernel_name_));
   }
 
+  // Bytes and cells of one sweep, from the first kernel built (the same for every variant).
+  void learn_sizes(const codegen::KernelProgram& kernel) {
+    if (bytes_moved_ != 0)
+      return;
+    bytes_moved_ = workload_.bytes_moved(kernel);
+    output_cells_ = workload_.output_cells(kernel);
+  }
+
   void retime(PointResult& p, int repeats, std::vector<double>* samples) {
     const Point& point = space_.points[static_cast<std::size_t>(p.id)];
     codegen::KernelProgram kernel = kernel_of(point);
+    learn_sizes(kernel); // a resumed point re-timed before any new one is measured
     auto built = build_program(session_, kernel);
     auto t0 = Clock::now();
     auto timing = workload_.time(kernel, built, {options_.warmup, repeats});
@@ -301,16 +319,14 @@ private:
       for (const auto& b : built)
         r.build_ms += b.build_ms;
       r.build_origin = runtime::to_string(built.back().origin);
-      if (bytes_moved_ == 0) {
-        bytes_moved_ = workload_.bytes_moved(kernel);
-        output_cells_ = workload_.output_cells(kernel);
-      }
+      learn_sizes(kernel);
       // One launch first: a variant whose single launch takes longer than the budget has left
       // is not checked, and one far slower than the best so far is not timed again.
       std::optional<runtime::Timing> once;
       if (!reference_.empty()) {
         once = workload_.time(kernel, built, {0, 1});
         double left = budget_left();
+        r.launch_s = once->median_ms / 1e3; // kept for the budget advice if refused
         if (once->median_ms / 1e3 > left)
           user_error(cat("not measured: one launch takes ", once->median_ms / 1e3,
                          " s, more than the ", std::max(0.0, left), " s left of the budget"));
@@ -418,9 +434,7 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
   double trace_offset = 0;
   if (options.resume) {
     const Report& old = *options.resume;
-    if (old.stencil != problem.name || old.size != problem.extents)
-      user_error(cat("cannot resume: the report is for ", old.stencil, " ", size_text(old.size),
-                     ", not ", problem.name, " ", size_text(problem.extents)));
+    check_resumable(old, problem.name, problem.extents, options, report.program);
     if (old.device_name != device.name)
       user_error(cat("cannot resume: the report was measured on '", old.device_name,
                      "', this run uses '", device.name, "'"));
@@ -505,6 +519,10 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
   double search_start = evaluator.now();
   search(evaluator, space.points, so);
   const PointResult* base = report.find(0);
+  if (!base && evaluator.stop_requested()) {
+    report.interrupted = true;
+    return report;
+  }
   if (!base)
     user_error("the exploration stopped before the baseline was measured");
   if (base->status == "failed" && cells(problem.extents) > options.interpreter_limit)

@@ -70,8 +70,20 @@ struct ExploreOptions {
 
 // Explores the problem on the session's device. Throws Error only for problems with the whole
 // exploration (unusable reference, a resumed report of another problem); everything about a
-// single point goes into its PointResult.
+// single point goes into its PointResult. Stopped (options.stop) before the baseline was
+// measured, it returns the report with `interrupted` set, no baseline, and no checkpoint
+// written: nothing new was measured.
 Report explore(runtime::Session& session, const Problem& problem, const ExploreOptions& options);
+
+// Error unless `old` can be continued exactly by a run of `stencil` at `size` with `options`:
+// the same problem, depth, strategy, seed and repeats (other values would drop or re-measure
+// points), and not complete (nothing would be left to measure). `program`, when given, is the
+// high-level program in Lift notation (Report::program): a report of another program of the
+// same name and size (another --program file, another --steps) is refused too. The device is
+// checked by explore().
+void check_resumable(const Report& old, const std::string& stencil,
+                     const std::vector<int64_t>& size, const ExploreOptions& options,
+                     const std::string& program = "");
 
 // Key identifying a point across runs: "v<variant> local=<local> #<hash of the program text>".
 std::string point_key(const Point& point, const VariantInfo& variant);

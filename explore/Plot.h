@@ -1,7 +1,11 @@
-// Pictures of reports, drawn by gnuplot (SVG): every measured point's achieved bandwidth
-// against its point number (variants in rewrite order, each followed by its work-group sizes),
-// the baseline and the best marked, failed points at zero, and the device's measured copy
-// bandwidth as a horizontal line: the roofline of these bandwidth-bound kernels.
+// Pictures of reports, drawn by gnuplot (SVG), in two panels:
+//   1. every measured point's achieved bandwidth, one column per variant family (plain,
+//      coarsened, tiled, streaming, temporal, ...; explore/Family.h) in its own colour, the
+//      fastest point of each family labelled with its variant and work-group size, the
+//      baseline and the overall best marked, failed points at zero, and the device's measured
+//      copy bandwidth as a horizontal line: the roofline of these bandwidth-bound kernels;
+//   2. the best bandwidth found so far against the exploration time (the measured run's
+//      trace), with the time at which each strategy came within 5% of the best.
 #pragma once
 
 #include <string>

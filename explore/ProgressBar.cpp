@@ -33,9 +33,13 @@ std::string progress_line(const Progress& p, int width) {
 }
 
 void ProgressBar::update(const Progress& progress) {
+  show_text(progress_line(progress));
+}
+
+void ProgressBar::show_text(const std::string& text) {
   if (!enabled_)
     return;
-  std::string line = progress_line(progress);
+  std::string line = text;
   std::size_t length = line.size();
   if (length < last_length_)
     line += std::string(last_length_ - length, ' ');

@@ -18,6 +18,8 @@ public:
   ProgressBar(std::ostream& out, bool enabled) : out_(out), enabled_(enabled) {}
   ~ProgressBar() { finish(); }
   void update(const Progress& progress);
+  // Draws a line of text in the bar's place (e.g. the enumeration's progress, before points).
+  void show_text(const std::string& line);
   // Ends the line (once).
   void finish();
 

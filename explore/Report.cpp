@@ -242,6 +242,10 @@ Report report_from_json(const json& j, const std::string& source) {
   rep.device_description = dev.get<std::string>("description", "");
   rep.copy_gb_per_s = dev.get<double>("copy_gb_per_s", 0.0);
   rep.copy_bytes = dev.get<std::size_t>("copy_bytes", 0);
+  if (rep.size.empty() || rep.size.size() > 3 ||
+      std::any_of(rep.size.begin(), rep.size.end(), [](int64_t e) { return e <= 0; }))
+    user_error(
+        cat(source, ": \"size\" must be 1 to 3 positive extents, got ", r.at("size").dump()));
   rep.date = r.get<std::string>("date", "");
   rep.budget_s = r.get<double>("budget_s", 0.0);
   rep.elapsed_s = r.get<double>("elapsed_s", 0.0);
@@ -282,6 +286,10 @@ Report report_from_json(const json& j, const std::string& source) {
       user_error(cat(source, ": \"", key, "\" names point ", id, ", which is not in \"points\""));
     return id;
   };
+  // Every point's bandwidth is a fraction of the copy bandwidth: it must have been measured.
+  if (!rep.points.empty() && !(rep.copy_gb_per_s > 0 && std::isfinite(rep.copy_gb_per_s)))
+    user_error(cat(source, ": \"device\": \"copy_gb_per_s\" must be a positive number (the ",
+                   "device's measured copy bandwidth), got ", rep.copy_gb_per_s));
   rep.best = point_ref("best");
   rep.baseline = point_ref("baseline");
   rep.speedup = r.get<double>("speedup", 0.0);
@@ -380,6 +388,18 @@ std::string timing_line(const PointResult& p) {
 
 } // namespace
 
+namespace {
+
+const PointResult* fastest_ok(const Report& r) {
+  const PointResult* fastest = nullptr;
+  for (const auto& p : r.points)
+    if (p.status == "ok" && (!fastest || p.median_ms < fastest->median_ms))
+      fastest = &p;
+  return fastest;
+}
+
+} // namespace
+
 std::string format_report(const Report& r, std::size_t top) {
   std::ostringstream out;
   std::string extents;
@@ -416,6 +436,19 @@ std::string format_report(const Report& r, std::size_t top) {
   if (best && base && r.speedup > 0)
     out << "  best / baseline: " << fixed(r.speedup, 2) << "x faster than the plain MapGlb "
         << "lowering" << (r.confirmation.empty() ? "" : " (" + r.confirmation + ")") << "\n";
+  if (const PointResult* faster = fastest_ok(r);
+      best && faster && faster != best && faster->median_ms < best->median_ms)
+    out << "  note: " << describe_point(*faster) << " measured faster ("
+        << fixed(faster->median_ms, 3) << " ms"
+        << (base && base->status == "ok" && faster->median_ms > 0
+                ? cat(", ", fixed(base->median_ms / faster->median_ms, 2), "x the baseline")
+                : std::string())
+        << ") from " << faster->repeats << " launch" << (faster->repeats == 1 ? "" : "es")
+        << "; the best is chosen among fully timed points"
+        << (r.interrupted ? " and the run was interrupted before the finalists were re-timed: "
+                            "--resume to confirm"
+                          : "")
+        << "\n";
   if (!r.strategies.empty()) {
     out << "  time to within 5% of the best:\n";
     for (const auto& s : r.strategies) {

@@ -1,6 +1,7 @@
 // Pad(l, r, b) : [T]_n -> [T]_{l+n+r}
 //   element i -> x[boundary_index(b, i - l, n)] for clamp, mirror and wrap; for constant(c),
-//   x[i - l] inside and c outside. Mirror and wrap reflect at most once: l, r <= n.
+//   x[i - l] inside and c outside; for antisymmetric, mirror's element, negated outside.
+//   Mirror, antisymmetric and wrap reflect at most once: l, r <= n.
 // Drop(l, r)   : [T]_n -> [T]_{n-l-r}     element i -> x[i + l]; requires l + r <= n
 #include "core/Error.h"
 #include "primitives/Primitives.h"
@@ -42,6 +43,32 @@ int64_t floor_mod(int64_t a, int64_t b) {
   return ((a % b) + b) % b;
 }
 
+// Whether every scalar of a value of type t has a negation of its own kind (i32, f32, f64).
+bool is_negatable(const Type& t) {
+  if (t.is_array())
+    return is_negatable(t.element());
+  if (t.is_tuple()) {
+    for (const auto& m : t.elements())
+      if (!is_negatable(m))
+        return false;
+    return true;
+  }
+  ScalarKind k = t.scalar_kind();
+  return k == ScalarKind::F32 || k == ScalarKind::F64 || k == ScalarKind::I32;
+}
+
+// -x for every scalar of x, with OpenCL C's semantics (i32 wraps).
+Data negated(const Data& x) {
+  if (x.is_scalar()) {
+    static const ScalarExpr negation = ScalarExpr::unary(ScalarOp::Neg, ScalarExpr::param(0));
+    return Data::scalar(negation.evaluate({x.as_scalar()}));
+  }
+  std::vector<Data> items;
+  for (const auto& e : x.elements())
+    items.push_back(negated(e));
+  return x.is_array() ? Data::array(std::move(items)) : Data::tuple(std::move(items));
+}
+
 } // namespace
 
 Type pad_type(TypeChecker& checker, const Node& f, const Types& args) {
@@ -65,6 +92,13 @@ Type pad_type(TypeChecker& checker, const Node& f, const Types& args) {
     checker.record_argument(&f, in);
     break;
   }
+  case Boundary::Antisymmetric:
+    if (!is_negatable(in.element()))
+      user_error(cat(name,
+                     ": antisymmetric padding negates the elements it reflects, so they "
+                     "must be signed numbers (i32, f32, f64), got the elements of ",
+                     in));
+    [[fallthrough]];
   case Boundary::Mirror:
   case Boundary::Wrap: {
     std::string why = cat(name, ": ", f.boundary.to_string(),
@@ -90,7 +124,9 @@ Data pad_eval(Interpreter& interp, const Node& f, const Values& args) {
   std::string name = cat("Pad(", l, ",", r, ",", b.to_string(), ")");
   if (b.kind != Boundary::Constant && n == 0)
     user_error(cat(name, ": cannot pad an empty array with ", b.to_string()));
-  if ((b.kind == Boundary::Mirror || b.kind == Boundary::Wrap) && (l > n || r > n))
+  if ((b.kind == Boundary::Mirror || b.kind == Boundary::Antisymmetric ||
+       b.kind == Boundary::Wrap) &&
+      (l > n || r > n))
     user_error(cat(name, ": ", b.to_string(), " padding can add at most the length ", n,
                    " on each side, got ", l, " and ", r));
   // The constant's shape: like an element, or from the type around an empty array.
@@ -117,6 +153,9 @@ Data pad_eval(Interpreter& interp, const Node& f, const Values& args) {
       break;
     case Boundary::Mirror:
       out.push_back(x[i < 0 ? -1 - i : 2 * n - 1 - i]);
+      break;
+    case Boundary::Antisymmetric:
+      out.push_back(negated(x[i < 0 ? -1 - i : 2 * n - 1 - i]));
       break;
     case Boundary::Wrap:
       out.push_back(x[floor_mod(i, n)]);

@@ -69,8 +69,9 @@ Enumeration enumerate(const Expr& program, const std::vector<Rule>& rules,
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
+  bool cancelled = false;
   auto out_of_time = [&] {
-    return options.deadline_seconds > 0 && elapsed() > options.deadline_seconds;
+    return cancelled || (options.deadline_seconds > 0 && elapsed() > options.deadline_seconds);
   };
   Enumeration out;
   EnumerationStats& stats = out.stats;
@@ -93,6 +94,9 @@ Enumeration enumerate(const Expr& program, const std::vector<Rule>& rules,
     for (std::size_t index : frontier) {
       if (stopped())
         break;
+      if (options.on_progress &&
+          !options.on_progress({cat("depth ", depth), out.variants.size(), 0, elapsed()}))
+        cancelled = true;
       if (out_of_time()) {
         stats.hit_deadline = true;
         break;

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -18,6 +19,14 @@
 #include "rewrite/Rule.h"
 
 namespace tessera::rewrite {
+
+// What a long enumeration is doing, for a progress display: "depth 2" with the variants found
+// so far, "lowering" or "generating kernels" with done/total.
+struct EnumerationProgress {
+  std::string phase;
+  std::size_t done = 0, total = 0; // total 0: not known
+  double seconds = 0;
+};
 
 struct EnumerateOptions {
   int depth = 4;
@@ -33,6 +42,10 @@ struct EnumerateOptions {
   uint32_t seed = 1;
   // Threads with which lowered_variants generates the candidates' kernels (0: one per core).
   int threads = 1;
+  // Called from the calling thread between units of work (a frontier variant, a lowering, a
+  // generated candidate); returning false stops the enumeration as the deadline would (e.g. on
+  // Ctrl-C). Keep it cheap: it is called often.
+  std::function<bool(const EnumerationProgress&)> on_progress;
 };
 
 struct EnumerationStats {

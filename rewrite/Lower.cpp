@@ -4,6 +4,7 @@
 
 #include "core/Error.h"
 #include "core/Substitute.h"
+#include "rewrite/StoreOrder.h"
 
 namespace tessera::rewrite {
 
@@ -37,26 +38,70 @@ int map_nesting(const Expr& f) {
   return 0;
 }
 
-// The number of global dimensions a whole-array computation gets: its outermost nest of
-// computing Maps (through the layout calls that rearrange its result), at most 3.
-int global_dims(const Expr& value) {
+// The dimension of each of the `dims` outer levels of a nest of `levels`: dimension 0 for the
+// one stored most contiguously, and so on. Without rearrangements of the result that is the
+// innermost of them; unknown rearrangements keep that order.
+std::vector<int> global_dims(const Expr& body, const Expr& computed, int levels, int dims) {
+  std::vector<int> result;
+  for (int l = 0; l < dims; ++l)
+    result.push_back(dims - 1 - l);
+  auto order = store_order(body, computed, levels);
+  if (!order)
+    return result;
+  int next = 0; // from the contiguous end of the store order
+  for (auto it = order->rbegin(); it != order->rend(); ++it)
+    if (*it < dims)
+      result[static_cast<std::size_t>(*it)] = next++;
+  return result;
+}
+
+// The global dimensions of a whole-array computation, one per level of its outermost nest of
+// computing Maps (through the layout calls that rearrange its result, at most 3), outermost
+// level first, chosen by store order.
+std::vector<int> stage_dims(const Expr& value) {
   Expr computed = value;
   while (computed->kind == NodeKind::Call && computed->children.size() == 2 &&
          is_layout_only(computed->callee()))
     computed = computed->children[1];
   Expr top = outermost_function(computed);
-  return top ? std::min(3, map_nesting(top)) : 0;
+  int levels = top ? map_nesting(top) : 0;
+  return global_dims(value, computed, levels, std::min(3, levels));
+}
+
+// The global dimensions of an Iterate step (a function applied to the whole array).
+std::vector<int> step_dims(const Expr& step) {
+  if (step->kind == NodeKind::Lambda)
+    return stage_dims(step->body());
+  int dims = std::min(3, map_nesting(step));
+  std::vector<int> result;
+  for (int l = 0; l < dims; ++l)
+    result.push_back(dims - 1 - l);
+  return result;
 }
 
 struct Lowerer {
+  // The global dimension of each MapGlb level of the current stage, outermost first (empty:
+  // none).
+  std::vector<int> level_dims;
+
+  // Runs `lower` with the global dimensions of a stage of its own, then restores the current
+  // stage's.
+  template <class F> Expr in_stage(std::vector<int> dims, F lower) {
+    std::swap(level_dims, dims);
+    Expr result = lower(static_cast<int>(level_dims.size()));
+    std::swap(level_dims, dims);
+    return result;
+  }
+
   // `stage`: f is applied to a whole array in the program's data flow (not inside another
   // computation's function), so that its arguments' computations and the steps of an Iterate
   // are stages of their own with their own global mapping (one launch each, codegen/Stages.h).
   Expr function(const Expr& f, int glb_dims_left, bool stage = false) {
     if (is_computing_map(f)) {
-      if (glb_dims_left > 0)
-        return make_map(MapKind::Glb, glb_dims_left - 1,
-                        function(f->children[0], glb_dims_left - 1));
+      if (glb_dims_left > 0) {
+        int dim = level_dims[level_dims.size() - static_cast<std::size_t>(glb_dims_left)];
+        return make_map(MapKind::Glb, dim, function(f->children[0], glb_dims_left - 1));
+      }
       return make_map(MapKind::Seq, 0, function(f->children[0], 0));
     }
     switch (f->kind) {
@@ -72,9 +117,8 @@ struct Lowerer {
       if (stage && !is_layout_only(f)) {
         // Every step is a launch of its own: the step's own mapping.
         const Expr& step = f->children[0];
-        int dims = step->kind == NodeKind::Lambda ? global_dims(step->body())
-                                                  : std::min(3, map_nesting(step));
-        return with_children(f, {function(step, dims, true)});
+        return with_children(
+            f, {in_stage(step_dims(step), [&](int dims) { return function(step, dims, true); })});
       }
       break;
     default:
@@ -113,7 +157,7 @@ struct Lowerer {
         children.push_back(argument_stage(x));
       return with_children(a, children);
     }
-    return value(a, global_dims(a), true);
+    return in_stage(stage_dims(a), [&](int dims) { return value(a, dims, true); });
   }
 };
 bool has_work_groups(const Expr& e) {
@@ -147,8 +191,9 @@ Expr lower_default(const Expr& program) {
   if (program->kind != NodeKind::Lambda)
     user_error("lower_default expects a program (a lambda)");
   Lowerer lowerer;
-  Expr lowered = make_lambda(program->params(),
-                             lowerer.value(program->body(), global_dims(program->body()), true));
+  Expr lowered = lowerer.in_stage(stage_dims(program->body()), [&](int dims) {
+    return make_lambda(program->params(), lowerer.value(program->body(), dims, true));
+  });
   return has_work_groups(lowered) ? lowered : local_to_private(lowered);
 }
 

@@ -254,6 +254,31 @@ std::vector<Mapping> mappings_of(const Variant& v) {
   return all;
 }
 
+bool mentions_glb(const Expr& e) {
+  if (e->kind == NodeKind::Map && e->map_kind == MapKind::Glb)
+    return true;
+  for (const auto& c : e->children)
+    if (mentions_glb(c))
+      return true;
+  return false;
+}
+
+// The other orders of the outermost MapGlb nest of a lowered program (glb-order), each with
+// its step.
+std::vector<std::pair<Expr, Step>> glb_orders(const Expr& lowered) {
+  static const Rule rule = thread_mapping_rules().front();
+  std::vector<std::pair<Expr, Step>> orders;
+  RuleContext ctx;
+  for_each_node(lowered, [&](const Expr& node, const Position& at, bool) {
+    if (!orders.empty())
+      return;
+    for (auto& alt : rule.apply(node, ctx).alternatives)
+      orders.push_back(
+          {replace_at(lowered, at, alt.replacement), Step{rule.name, at, std::move(alt.params)}});
+  });
+  return orders;
+}
+
 // The lowering rules that complete a whole program at its root: the plain program with 4
 // results per work-item in vector registers, and thread coarsening along each dimension.
 template <class Add>
@@ -287,10 +312,17 @@ std::string LoweredVariants::summary() const {
 
 LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& options) {
   auto start = std::chrono::steady_clock::now();
+  auto seconds = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  std::atomic<bool> cancelled{false};
   auto late = [&] {
-    return options.deadline_seconds > 0 &&
-           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >
-               options.deadline_seconds;
+    return cancelled || (options.deadline_seconds > 0 && seconds() > options.deadline_seconds);
+  };
+  // Progress from the calling thread only; false from the callback cancels like the deadline.
+  auto report = [&](const char* phase, std::size_t done, std::size_t total) {
+    if (options.on_progress && !options.on_progress({phase, done, total, seconds()}))
+      cancelled = true;
   };
   LoweredVariants result;
   Enumeration high = enumerate(program, exploration_rules(), options);
@@ -301,17 +333,20 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
     Expr program;
     const Variant* from;
     std::string mapping;
+    std::vector<Step> after_mapping; // rules applied to the lowered program (glb-order)
   };
   std::vector<Candidate> candidates;
   ProgramSet tried;
-  auto add = [&](const Expr& lowered, const Variant& from, const std::string& mapping) {
+  auto add = [&](const Expr& lowered, const Variant& from, const std::string& mapping,
+                 std::vector<Step> after_mapping = {}) {
     ++result.candidates;
     if (tried.insert(lowered))
-      candidates.push_back({lowered, &from, mapping});
+      candidates.push_back({lowered, &from, mapping, std::move(after_mapping)});
     else
       ++result.lowered_duplicates;
   };
   for (std::size_t i = 0; i < high.variants.size(); ++i) {
+    report("lowering", i, high.variants.size());
     if (late()) {
       result.not_lowered = high.variants.size() - i;
       break;
@@ -319,9 +354,16 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
     const Variant& v = high.variants[i];
     std::vector<Mapping> mappings = mappings_of(v);
     if (mappings.empty()) {
-      add(lower_default(v.program), v, "global");
-      if (i == 0)
+      Expr lowered = lower_default(v.program);
+      add(lowered, v, "global");
+      if (i == 0) {
+        // The other orders of the global dimensions the lowering chose, for the program as
+        // written (a program written with MapGlb gets them from the enumeration instead).
+        if (!mentions_glb(v.program))
+          for (auto& [reordered, step] : glb_orders(lowered))
+            add(reordered, v, "global", {std::move(step)});
         add_root_lowerings(v, options, add);
+      }
       continue;
     }
     for (const auto& m : mappings)
@@ -337,8 +379,10 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
   std::atomic<std::size_t> next{0};
   std::exception_ptr failure;
   std::mutex failure_mutex;
-  auto work = [&] {
+  auto work = [&](bool caller) {
     for (std::size_t i = next++; i < candidates.size(); i = next++) {
+      if (caller)
+        report("generating kernels", i, candidates.size());
       if (late())
         return;
       try {
@@ -361,8 +405,8 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
   threads = std::min(threads, std::max<std::size_t>(1, candidates.size()));
   std::vector<std::thread> helpers;
   for (std::size_t t = 1; t < threads; ++t)
-    helpers.emplace_back(work);
-  work();
+    helpers.emplace_back(work, false);
+  work(true);
   for (auto& h : helpers)
     h.join();
   if (failure)
@@ -380,6 +424,8 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
     case Accepted: {
       std::vector<Step> history = candidates[i].from->history;
       history.push_back({"mapping: " + candidates[i].mapping, {}, {}});
+      for (const auto& step : candidates[i].after_mapping)
+        history.push_back(step);
       result.variants.push_back({candidates[i].program, std::move(history)});
       break;
     }

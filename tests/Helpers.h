@@ -30,18 +30,23 @@ inline Data f32_array(const std::vector<double>& values) {
   return Data::from_flat(ScalarKind::F32, {static_cast<int64_t>(values.size())}, values);
 }
 
-// Index of a padded position in [0, n) for the four boundary kinds, as a plain loop would do it.
+// Index of a padded position in [0, n) for the boundary kinds, as a plain loop would do it.
 // Returns -1 for a constant boundary outside the array.
 inline int64_t reference_boundary(const std::string& kind, int64_t i, int64_t n) {
   if (i >= 0 && i < n)
     return i;
   if (kind == "clamp")
     return i < 0 ? 0 : n - 1;
-  if (kind == "mirror")
+  if (kind == "mirror" || kind == "antisymmetric")
     return i < 0 ? -1 - i : 2 * n - 1 - i;
   if (kind == "wrap")
     return ((i % n) + n) % n;
   return -1;
+}
+
+// The factor of the element read at padded position i: -1 outside the array for antisymmetric.
+inline double reference_sign(const std::string& kind, int64_t i, int64_t n) {
+  return kind == "antisymmetric" && (i < 0 || i >= n) ? -1.0 : 1.0;
 }
 
 } // namespace tessera::testing

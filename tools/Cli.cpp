@@ -1,17 +1,77 @@
 #include "tools/Cli.h"
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <iostream>
+#include <limits>
 #include <new>
 
 #include "core/Error.h"
 #include "tools/Commands.h"
+#include "tools/ProgramSource.h"
+#include "tools/SolveCommand.h"
 
 namespace tessera::tools {
+
+namespace {
+
+// Validators that say what the option expects and what it got (CLI11's own print "Could not
+// convert" or a range up to 1.8e308). CLI11 puts "--option: " in front of the message.
+CLI::Validator integer_in(long long low, long long high) {
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        errno = 0;
+        char* end = nullptr;
+        long long v = std::strtoll(text.c_str(), &end, 10);
+        if (text.empty() || *end != '\0' || errno == ERANGE || v < low || v > high)
+          return cat("expected an integer from ", low, " to ", high, ", got '", text, "'");
+        return "";
+      },
+      cat("INT in [", low, " - ", high, "]"));
+}
+
+CLI::Validator positive_seconds() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        char* end = nullptr;
+        double v = std::strtod(text.c_str(), &end);
+        if (text.empty() || *end != '\0' || !(v > 0) || !std::isfinite(v))
+          return cat("expected a positive number of seconds, got '", text, "'");
+        return "";
+      },
+      "SECONDS > 0");
+}
+
+CLI::Validator not_empty(const std::string& example) {
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        return text.empty() ? cat("expected a value like ", example, ", got an empty one") : "";
+      },
+      "");
+}
+
+// --program FILE.json and --steps K of a command (tools/ProgramSource.h).
+void add_program_options(CLI::App* command, std::string& program_file, int& steps) {
+  command
+      ->add_option("--program", program_file,
+                   "The user's own program: a JSON file written by save_expr_file (its first "
+                   "input is the grid; --size binds its size variables)")
+      ->check(not_empty("program.json"));
+  command
+      ->add_option("--steps", steps,
+                   "Time steps: the program applied K times in a row, fused by temporal tiling "
+                   "among the variants (default 1)")
+      ->check(integer_in(1, 64));
+}
+
+} // namespace
 
 int run_cli(int argc, const char* const* argv) {
   CLI::App app{"tessera: functional stencil programs, rewritten, compiled to OpenCL and explored"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("tessera ") + TESSERA_VERSION);
   CommonOptions o;
   ExploreCommandOptions x;
   std::string report_file, svg_file;
@@ -25,38 +85,54 @@ int run_cli(int argc, const char* const* argv) {
   auto* run = app.add_subcommand(
       "run", "Evaluate a stencil with the interpreter, run its kernel on a device and compare");
   for (auto* cmd : {show, variants, emit, run}) {
-    cmd->add_option("stencil", o.stencil, "Stencil name (see `tessera list`)")->required();
-    cmd->add_option("--size", o.size, "Grid extents, e.g. 64x64 (names make sizes symbolic)");
+    cmd->add_option("stencil", o.stencil, "Stencil name (see `tessera list`), or --program");
+    cmd->add_option("--size", o.size, size_help())->check(not_empty("64x64"));
+    add_program_options(cmd, o.program, o.steps);
   }
-  for (auto* cmd : {variants, emit})
+  for (auto* cmd : {variants, emit, run})
     cmd->add_option("--depth", o.depth, "Rewrite depth of the enumeration (default 1)")
-        ->check(CLI::Range(0, 8));
-  emit->add_option("--variant", o.variant,
-                   "Index of the variant (see `tessera variants`; 0 = plain MapGlb lowering)");
-  emit->add_option("--local", o.local, "Work-group size, e.g. 32x8 (for automatic ones)");
-  emit->add_option("-o,--output", o.output, "Write the kernel to this file (default: stdout)");
+        ->check(integer_in(0, 8));
+  for (auto* cmd : {emit, run})
+    cmd->add_option("--variant", o.variant,
+                    "Index of the variant (see `tessera variants`; 0 = plain MapGlb lowering)")
+        ->check(integer_in(0, std::numeric_limits<int64_t>::max()));
+  emit->add_option("--local", o.local, "Work-group size, e.g. 32x8 (for automatic ones)")
+      ->check(not_empty("32x8"));
+  emit->add_option("-o,--output", o.output, "Write the kernel to this file (default: stdout)")
+      ->check(not_empty("kernel.cl"));
+  emit->add_option("--json", o.launch_json,
+                   "Write the launch description (sizes, arguments) to this JSON file")
+      ->check(not_empty("launch.json"));
   run->add_option("--device", o.device, "OpenCL device: name substring or index (default: PoCL)");
 
   auto* explore = app.add_subcommand(
       "explore", "Build, check and time a stencil's variants on a device and keep the fastest");
-  explore->add_option("stencil", x.stencil, "Stencil name (see `tessera list`)")->required();
-  explore->add_option("--size", x.size, "Grid extents, e.g. 4096x4096")->required();
+  explore->add_option("stencil", x.stencil, "Stencil name (see `tessera list`), or --program");
+  add_program_options(explore, x.program, x.steps);
+  explore->add_option("--size", x.size, "Grid extents, e.g. 4096x4096")
+      ->required()
+      ->check(not_empty("4096x4096"));
   explore->add_option(
       "--device", x.device,
       "OpenCL device: name substring or index (default: TESSERA_DEVICE, else PoCL)");
   explore
       ->add_option("--budget", x.budget_s,
-                   "Wall-clock budget in seconds, building included (default 60)")
-      ->check(CLI::PositiveNumber);
-  explore->add_option("--json", x.json,
-                      "Write the report to this file (atomically, after every point)");
-  explore->add_option("--plot", x.plot, "Also draw the report as an SVG picture (gnuplot)");
+                   "Wall-clock budget in seconds, enumeration and building included (default 60)")
+      ->check(positive_seconds());
+  explore
+      ->add_option("--json", x.json,
+                   "Write the report to this file (atomically, after every point; locked while "
+                   "the run owns it)")
+      ->check(not_empty("report.json"));
+  explore->add_option("--plot", x.plot, "Also draw the report as an SVG picture (gnuplot)")
+      ->check(not_empty("report.svg"));
   explore->add_option("--strategy", x.strategy, "exhaustive, random or halving (default halving)");
   explore->add_option("--depth", x.depth, "Rewrite depth of the enumeration (default 1)")
-      ->check(CLI::Range(0, 8));
+      ->check(integer_in(0, 8));
   explore->add_option("--repeats", x.repeats, "Timed launches per measurement (default 5)")
-      ->check(CLI::Range(1, 1000));
-  explore->add_option("--seed", x.seed, "Seed of the random inputs and orders (default 1)");
+      ->check(integer_in(1, 1000));
+  explore->add_option("--seed", x.seed, "Seed of the random inputs and orders (default 1)")
+      ->check(integer_in(0, std::numeric_limits<uint32_t>::max()));
   explore->add_flag("--resume", x.resume,
                     "Continue the report given by --json: skip measured points");
   explore->add_flag("--progress", x.progress,
@@ -69,7 +145,12 @@ int run_cli(int argc, const char* const* argv) {
       "plot",
       "Draw an exploration report: variants' bandwidth against the copy-bandwidth roofline");
   plot->add_option("file", report_file, "Report written by `tessera explore --json`")->required();
-  plot->add_option("-o,--output", svg_file, "SVG file to write")->required();
+  plot->add_option("-o,--output", svg_file, "SVG file to write")
+      ->required()
+      ->check(not_empty("report.svg"));
+
+  SolveCommandOptions solve_options;
+  auto* solve = add_solve_command(app, solve_options);
 
   // A word that is not a command (CLI11 would only say that a command is required).
   if (argc > 1 && argv[1][0] != '-') {
@@ -105,9 +186,13 @@ int run_cli(int argc, const char* const* argv) {
       return report_command(report_file);
     if (plot->parsed())
       return plot_command(report_file, svg_file);
+    if (solve->parsed())
+      return solve_command(solve_options);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "error: " << e.what() << "\n(run with --help for the usage)\n";

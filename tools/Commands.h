@@ -3,19 +3,27 @@
 // ("error: ..." and a non-zero exit code in run_cli).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
+
+#include "core/Expr.h"
+#include "explore/Space.h"
+#include "tools/ProgramSource.h"
 
 namespace tessera::tools {
 
 struct CommonOptions {
   std::string stencil;
-  std::string size;   // "64x64", or symbolic "NxM"
-  std::string device; // platform/device name substring or index; empty: TESSERA_DEVICE or PoCL
-  std::string output; // -o FILE
-  int depth = 1;      // rewrite depth of the variant enumeration
-  int variant = 0;    // emit: index in the lowered variants (0 = plain MapGlb lowering)
-  std::string local;  // emit: work-group size "32x8" for kernels with an automatic one
+  std::string size;        // "64x64", or symbolic "NxM"
+  std::string device;      // platform/device name substring or index; empty: TESSERA_DEVICE or PoCL
+  std::string output;      // -o FILE
+  int depth = 1;           // rewrite depth of the variant enumeration
+  int64_t variant = 0;     // emit, run: index in the lowered variants (0 = plain MapGlb lowering)
+  std::string local;       // emit: work-group size "32x8" for kernels with an automatic one
+  std::string program;     // --program FILE.json: the user's program instead of a stencil
+  int steps = 1;           // --steps K: K time steps of the program
+  std::string launch_json; // emit --json FILE: the launch description
 };
 
 struct ExploreCommandOptions {
@@ -32,6 +40,8 @@ struct ExploreCommandOptions {
   bool resume = false;   // continue the report in `json`
   bool progress = false; // force the progress bar (default: when stderr is a terminal)
   bool quiet = false;    // no summary on stdout
+  std::string program;   // --program FILE.json
+  int steps = 1;         // --steps K
 };
 
 int list_command();
@@ -43,6 +53,19 @@ int run_command(const CommonOptions& options);
 int explore_command(const ExploreCommandOptions& options);
 int report_command(const std::string& path);
 int plot_command(const std::string& path, const std::string& svg);
+
+// What a command works on: its stencil or --program, --steps time steps of it.
+ProgramSource source_of(const CommonOptions& options);
+// The size a command uses: --size, else the source's default (64, 32x32, 16x16x16, or a
+// --program's own constant extents).
+std::string size_of(const CommonOptions& options, const ProgramSource& source);
+// Error when the grid has more than 2^31 points (32-bit kernel indices); every command that
+// gets numeric extents checks them here.
+void check_point_count(const std::string& text, const std::vector<int64_t>& extents);
+// Variant `variant` of the executable variants at `depth` (0: the plain MapGlb lowering); Error
+// naming the valid range otherwise.
+explore::VariantInfo select_variant(const Expr& program, int64_t variant, int depth,
+                                    const std::string& name);
 
 // "64x64" -> {64, 64} (exactly `dims` positive integers); Error naming the problem otherwise.
 std::vector<int64_t> parse_numeric_size(const std::string& text, int dims,

@@ -1,14 +1,17 @@
 // tessera explore / report / plot.
-#include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <unistd.h>
 
 #include "core/Error.h"
+#include "core/FileLock.h"
+#include "core/OutputPath.h"
+#include "core/Printer.h"
 #include "explore/Explorer.h"
 #include "explore/Plot.h"
 #include "explore/ProgressBar.h"
@@ -16,29 +19,20 @@
 #include "explore/runtime/Device.h"
 #include "explore/runtime/Session.h"
 #include "stencils/Catalog.h"
+#include "tools/Budget.h"
 #include "tools/Commands.h"
+#include "tools/Interrupt.h"
 #include "tools/Problem.h"
+#include "tools/ProgramSource.h"
 
 namespace tessera::tools {
 
 namespace {
 
-std::atomic<bool> interrupted{false};
+using Clock = std::chrono::steady_clock;
 
-extern "C" void on_interrupt(int) {
-  interrupted.store(true);
-  std::signal(SIGINT, SIG_DFL); // a second Ctrl-C ends the program at once
-}
-
-// Installs the Ctrl-C handler for the lifetime of an exploration.
-struct InterruptGuard {
-  InterruptGuard() {
-    interrupted.store(false);
-    previous = std::signal(SIGINT, on_interrupt);
-  }
-  ~InterruptGuard() { std::signal(SIGINT, previous == SIG_ERR ? SIG_DFL : previous); }
-  void (*previous)(int) = SIG_DFL;
-};
+// The share of the budget the enumeration of variants may take; the rest is for measuring.
+constexpr double kEnumerationShare = 0.4;
 
 std::string fixed(double v, int digits) {
   std::ostringstream s;
@@ -46,31 +40,110 @@ std::string fixed(double v, int digits) {
   return s.str();
 }
 
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Ctrl-C before the baseline was measured: nothing new to write, and the exit status says so.
+int interrupted_early(const ExploreCommandOptions& x) {
+  std::cerr << "interrupted before any point was measured: nothing was written"
+            << (x.json.empty()                    ? ""
+                : std::filesystem::exists(x.json) ? cat(" (", x.json, " was left as it was)")
+                                                  : std::string(" (no report)"))
+            << "\n";
+  return 130;
+}
+
+// The options' files: every output may be written (a regular file, a link to one, or a
+// character device), the picture is not the report, neither is the --program read, and the
+// report is locked for this run.
+std::unique_ptr<FileLock> check_files(const ExploreCommandOptions& x) {
+  std::optional<OutputTarget> json;
+  if (!x.json.empty())
+    json = resolve_output(x.json, "--json");
+  if (!x.plot.empty()) {
+    OutputTarget plot = resolve_output(x.plot, "--plot");
+    if (json && plot.kind == OutputKind::Replace && same_file(x.json, x.plot))
+      user_error(cat("--json and --plot name the same file '", x.plot,
+                     "': the picture would replace the report; give the picture another name"));
+    if (explore::find_gnuplot().empty())
+      user_error("--plot needs gnuplot, which was not found: install it (apt-get install "
+                 "gnuplot-nox) or leave out --plot");
+    if (plot.kind == OutputKind::Replace && !x.program.empty() && same_file(x.plot, x.program))
+      user_error(cat("--plot names the --program file itself ('", x.plot,
+                     "'): the picture would replace the program; give the picture another name"));
+  }
+  if (json && json->kind == OutputKind::Replace && !x.program.empty() &&
+      same_file(x.json, x.program))
+    user_error(cat("--json names the --program file itself ('", x.json,
+                   "'): the report would replace the program; give the report another name"));
+  if (json && json->kind == OutputKind::Replace)
+    return std::make_unique<FileLock>(json->path, "the report");
+  return nullptr;
+}
+
+// Progress of the enumeration: redrawn in place on a terminal, else a line every 2 s after the
+// first second (none with -q).
+class EnumerationDisplay {
+public:
+  EnumerationDisplay(explore::ProgressBar& bar, bool bar_enabled, bool quiet)
+      : bar_(bar), bar_enabled_(bar_enabled), quiet_(quiet) {}
+  void show(const rewrite::EnumerationProgress& p, double budget_share) {
+    auto now = Clock::now();
+    double since = std::chrono::duration<double>(now - last_).count();
+    if (bar_enabled_ ? since < 0.2 : (quiet_ || p.seconds < 1 || since < 2))
+      return;
+    last_ = now;
+    std::string what = p.total ? cat(p.phase, " ", p.done, "/", p.total)
+                               : cat(p.phase, ", ", p.done, " variants so far");
+    std::string line = cat("enumerating variants: ", what, "  ", fixed(p.seconds, 1), "/",
+                           fixed(budget_share, 1), " s");
+    if (bar_enabled_)
+      bar_.show_text(line);
+    else
+      std::cerr << line << "\n";
+  }
+
+private:
+  explore::ProgressBar& bar_;
+  bool bar_enabled_, quiet_;
+  Clock::time_point last_{};
+};
+
+void print_result(const explore::Report& report, double elapsed, double budget_s) {
+  const explore::PointResult* best = report.best ? report.find(*report.best) : nullptr;
+  const explore::PointResult* base = report.baseline ? report.find(*report.baseline) : nullptr;
+  if (best && base && report.speedup > 0)
+    std::cout << "result: best " << fixed(best->median_ms, 3) << " ms, " << fixed(best->gb_per_s, 2)
+              << " GB/s (" << fixed(100 * best->fraction_of_copy, 1) << "% of the copy bandwidth "
+              << fixed(report.copy_gb_per_s, 2) << " GB/s); plain MapGlb lowering "
+              << fixed(base->median_ms, 3) << " ms; best / baseline = " << fixed(report.speedup, 2)
+              << "x" << (ok_points(report) == 1 ? " (only the baseline was measured)" : "")
+              << (report.interrupted ? " (interrupted: not confirmed)" : "") << "\n";
+  else
+    std::cout << "result: none: no point was measured successfully"
+              << (base ? cat(" (the baseline: ", base->status, ": ", first_line(base->error), ")")
+                       : std::string())
+              << "\n";
+  std::cout << "finished in " << fixed(elapsed, 1) << " s of the " << cat(budget_s) << " s budget"
+            << (elapsed <= budget_s ? "" : " (OVER BUDGET)")
+            << (report.interrupted ? " (interrupted: continue with --resume)" : "") << "\n";
+}
+
 } // namespace
 
 int explore_command(const ExploreCommandOptions& x) {
-  const auto start = std::chrono::steady_clock::now();
-  const auto& info = stencils::find_stencil(x.stencil);
+  InterruptGuard guard; // first of all: no moment of the run may lose a Ctrl-C
+  const auto start = Clock::now();
+  auto source = resolve_program(x.stencil, x.program, x.steps);
+  const auto& info = source.info;
   auto extents = parse_numeric_size(x.size, info.dims, info.name);
   explore::Strategy strategy = explore::parse_strategy(x.strategy);
   if (!(x.budget_s > 0))
     user_error(cat("--budget must be a positive number of seconds, got ", x.budget_s));
   if (x.resume && x.json.empty())
     user_error("--resume needs --json FILE: the report to continue");
-  std::optional<explore::Report> previous;
-  if (x.resume) {
-    if (std::filesystem::exists(x.json))
-      previous = explore::read_report(x.json);
-    else
-      std::cerr << "note: " << x.json << " does not exist yet: starting a new exploration\n";
-  }
-  if (!x.plot.empty() && explore::find_gnuplot().empty())
-    user_error("--plot needs gnuplot, which was not found: install it (apt-get install "
-               "gnuplot-nox) or leave out --plot");
-
-  // The device first: an unknown device should fail before the enumeration's work.
-  runtime::Session session = runtime::Session::from_env(x.device);
-  explore::Problem problem = make_problem(info, extents, x.depth);
+  std::unique_ptr<FileLock> lock = check_files(x);
 
   explore::ExploreOptions options;
   options.budget_s = x.budget_s;
@@ -79,47 +152,73 @@ int explore_command(const ExploreCommandOptions& x) {
   options.repeats = x.repeats;
   options.seed = x.seed;
   options.depth = x.depth;
-  options.resume = previous;
-  options.stop = &interrupted;
+  if (x.resume) {
+    if (std::filesystem::exists(x.json)) {
+      options.resume = explore::read_report(x.json);
+      explore::check_resumable(
+          *options.resume, info.name, extents, options,
+          print(info.build(std::vector<ArithExpr>(extents.begin(), extents.end()))));
+    } else {
+      std::cerr << "note: " << x.json << " does not exist yet: starting a new exploration\n";
+    }
+  }
+
+  // The device first: an unknown device should fail before the enumeration's work.
+  runtime::Session session = runtime::Session::from_env(x.device);
+  guard.reclaim();
+  if (guard.interrupted())
+    return interrupted_early(x);
+
   bool bar_enabled = x.progress || ::isatty(STDERR_FILENO);
   explore::ProgressBar bar(std::cerr, bar_enabled);
-  options.on_progress = [&](const explore::Progress& p) { bar.update(p); };
+  // The enumeration counts in the budget and may take a share of it.
+  rewrite::EnumerateOptions control;
+  double enumeration_s = std::max(0.1, kEnumerationShare * x.budget_s);
+  control.deadline_seconds = enumeration_s;
+  EnumerationDisplay display(bar, bar_enabled, x.quiet);
+  control.on_progress = [&](const rewrite::EnumerationProgress& p) {
+    display.show(p, enumeration_s);
+    return !guard.interrupted();
+  };
+  explore::Problem problem = make_problem(source, extents, x.depth, control);
+  guard.reclaim();
+  if (guard.interrupted())
+    return interrupted_early(x);
+
+  options.stop = &guard.flag();
+  options.on_progress = [&](const explore::Progress& p) {
+    guard.reclaim(); // PoCL's compiler installs its own handler when it first runs
+    bar.update(p);
+  };
   if (!x.json.empty())
     options.on_checkpoint = [&](const explore::Report& r) { explore::write_report(r, x.json); };
 
   if (!x.quiet) {
+    bar.finish();
     std::cout << "explore " << info.name << " " << x.size << " on " << session.device().name << " ("
               << session.device().platform_name << "), budget " << x.budget_s << " s, "
               << x.strategy << "\n";
     std::cout << "variants: " << problem.enumeration << "\n" << std::flush;
   }
-  explore::Report report;
-  {
-    InterruptGuard guard;
-    report = explore::explore(session, problem, options);
-  }
+  explore::Report report = explore::explore(session, problem, options);
   bar.finish();
-  double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (report.interrupted && !report.baseline)
+    return interrupted_early(x);
+  double elapsed = seconds_since(start);
   if (!x.quiet)
     std::cout << explore::format_report(report, 5);
-  const explore::PointResult* best = report.best ? report.find(*report.best) : nullptr;
-  const explore::PointResult* base = report.baseline ? report.find(*report.baseline) : nullptr;
-  if (best && base && report.speedup > 0)
-    std::cout << "result: best " << fixed(best->median_ms, 3) << " ms, " << fixed(best->gb_per_s, 2)
-              << " GB/s (" << fixed(100 * best->fraction_of_copy, 1) << "% of the copy bandwidth "
-              << fixed(report.copy_gb_per_s, 2) << " GB/s); plain MapGlb lowering "
-              << fixed(base->median_ms, 3) << " ms; best / baseline = " << fixed(report.speedup, 2)
-              << "x\n";
-  std::cout << "finished in " << fixed(elapsed, 1) << " s of the " << fixed(x.budget_s, 0)
-            << " s budget" << (elapsed <= x.budget_s ? "" : " (OVER BUDGET)")
-            << (report.interrupted ? " (interrupted: continue with --resume)" : "") << "\n";
+  print_result(report, elapsed, x.budget_s);
+  if (std::string advice = budget_advice(report, problem, enumeration_s); !advice.empty())
+    std::cout << advice;
   if (!x.json.empty())
     std::cout << "report: " << x.json << "\n";
-  if (!x.plot.empty()) {
+  if (!x.plot.empty() && ok_points(report) > 0) {
     explore::plot_report(report, x.plot);
     std::cout << "plot: " << x.plot << "\n";
   }
-  return report.interrupted ? 130 : 0;
+  if (report.interrupted)
+    return 130;
+  return ok_points(report) > 0 ? 0 : 1;
 }
 
 int report_command(const std::string& path) {
@@ -129,6 +228,10 @@ int report_command(const std::string& path) {
 }
 
 int plot_command(const std::string& path, const std::string& svg) {
+  OutputTarget target = resolve_output(svg, "-o");
+  if (target.kind == OutputKind::Replace && same_file(path, svg))
+    user_error(cat("-o names the report itself ('", svg,
+                   "'): the picture would replace the report; give the picture another name"));
   auto report = explore::read_report(path);
   explore::plot_report(report, svg);
   std::cout << "wrote " << svg << "\n";

@@ -1,70 +1,17 @@
 #include "tools/Problem.h"
 
-#include "core/Error.h"
-#include "core/Printer.h"
-#include "rewrite/Lower.h"
-#include "rewrite/Variants.h"
-
 namespace tessera::tools {
 
-std::string describe_step(const rewrite::Step& step) {
-  if (step.position.empty() && step.params.empty())
-    return step.rule;
-  return rewrite::describe(step);
-}
-
-explore::VariantInfo variant_info(const rewrite::Variant& variant) {
-  explore::VariantInfo info;
-  info.program = variant.program;
-  info.text = print(variant.program);
-  for (const auto& step : variant.history) {
-    info.history.push_back(describe_step(step));
-    for (const auto& [k, v] : step.params)
-      info.params[k] = v;
-  }
-  return info;
-}
-
-Variants enumerate_variants(const Expr& program, int depth) {
-  rewrite::EnumerateOptions options;
-  options.depth = depth;
-  auto lowered = rewrite::lowered_variants(program, options);
-  Variants result;
-  for (const auto& v : lowered.variants)
-    result.variants.push_back(variant_info(v));
-  if (result.variants.empty()) {
-    // The enumeration always keeps the default lowering first; be robust if it does not.
-    result.variants.push_back(variant_info({rewrite::lower_default(program), {}}));
-  }
-  result.summary =
-      cat(result.variants.size(), " executable variants from ", lowered.stats.summary(), "; ",
-          lowered.rejected_by_codegen, " rejected by the code generator");
-  return result;
-}
-
-std::vector<int64_t> small_extents(const std::vector<int64_t>& extents) {
-  int64_t side = extents.size() == 1 ? 4096 : extents.size() == 2 ? 64 : 16;
-  std::vector<int64_t> small;
-  for (auto e : extents)
-    small.push_back(std::min(e, side));
-  return small;
-}
-
-explore::Problem make_problem(const stencils::StencilInfo& info,
-                              const std::vector<int64_t>& extents, int depth) {
-  explore::Problem p;
-  p.name = info.name;
-  p.extents = extents;
-  std::vector<ArithExpr> sizes(extents.begin(), extents.end());
-  p.program = info.build(sizes);
-  auto variants = enumerate_variants(p.program, depth);
-  p.variants = std::move(variants.variants);
-  p.enumeration = variants.summary;
-  p.small_extents = small_extents(extents);
-  std::vector<ArithExpr> small(p.small_extents.begin(), p.small_extents.end());
-  p.small_program = info.build(small);
-  p.small_baseline = rewrite::lower_default(p.small_program);
-  return p;
+explore::Problem make_problem(const ProgramSource& source, const std::vector<int64_t>& extents,
+                              int depth, rewrite::EnumerateOptions control) {
+  auto build = [&](const std::vector<int64_t>& at) {
+    const auto& sized = source.fixed_size ? extents : at;
+    return source.info.build(std::vector<ArithExpr>(sized.begin(), sized.end()));
+  };
+  auto problem = explore::make_problem(source.info.name, build, extents, depth, std::move(control));
+  if (source.fixed_size)
+    problem.small_extents = extents;
+  return problem;
 }
 
 } // namespace tessera::tools

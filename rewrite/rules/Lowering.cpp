@@ -231,6 +231,8 @@ std::vector<Rule> all_rules() {
     rules.push_back(r);
   for (auto& r : lowering_rules())
     rules.push_back(r);
+  for (auto& r : thread_mapping_rules())
+    rules.push_back(r);
   return rules;
 }
 
@@ -243,6 +245,8 @@ std::vector<Rule> exploration_rules() {
   for (auto& r : tiling_rules())
     rules.push_back(r);
   for (auto& r : temporal_rules())
+    rules.push_back(r);
+  for (auto& r : thread_mapping_rules())
     rules.push_back(r);
   return rules;
 }

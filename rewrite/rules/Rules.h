@@ -13,9 +13,11 @@ std::vector<Rule> temporal_rules();   // overlapped temporal tiling (several ste
 std::vector<Rule> staging_rules();    // copies into local / private memory (placements)
 std::vector<Rule> coarsening_rules(); // c results of one dimension per work-item
 std::vector<Rule> lowering_rules();   // Map -> MapGlb/MapWrg+MapLcl/MapSeq, Reduce -> ReduceSeq
+std::vector<Rule> thread_mapping_rules(); // glb-order: the global dimension of each MapGlb level
 // Everything above.
 std::vector<Rule> all_rules();
-// The high-level rules used to enumerate variants before lowering.
+// The rules used to enumerate variants before lowering (high-level rules, and glb-order for
+// programs written with MapGlb already).
 std::vector<Rule> exploration_rules();
 
 } // namespace tessera::rewrite

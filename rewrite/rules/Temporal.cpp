@@ -18,6 +18,11 @@
 //     applied to each neighbourhood's centre (primitives/TileSlide.cpp);
 //   - constant(c): positions outside the grid hold c; layers are computed as for clamp and a
 //     flag tile (PadND(constant 0) of ones) selects c outside the grid;
+//   - antisymmetric: a position outside the grid holds the negated value at its mirror position
+//     (negated once per dimension it lies outside), and PadND(b) o Map^d(f) = Map^d(f) o PadND(b)
+//     holds only for an odd f. So layers are computed as for mirror (the value at the mirror
+//     position) and a sign tile (PadND(antisymmetric) of ones: -1 or 1) negates them outside
+//     the grid; a negation is exact, so the results stay bit-identical;
 //   - wrap: padding the input once by k*r is exact (a periodic grid has no boundary), which is
 //     the thesis's form (Listings 3.3/3.4), and it is used for wrap only.
 //
@@ -166,13 +171,27 @@ Expr inside_or(const ScalarValue& c) {
   return make_user_fun(def);
 }
 
-// Map^d(f) over `arg`; with a flag tile, c outside the grid: Map^d(q => sel(q.1, f(q.0))).
+// (sign, v) -> sign < 0 ? -v : v
+Expr negated_outside() {
+  auto def = std::make_shared<UserFunDef>();
+  def->name = "negated_outside";
+  def->arity = 2;
+  def->body = ScalarExpr::select(
+      ScalarExpr::binary(ScalarOp::Lt, ScalarExpr::param(0),
+                         ScalarExpr::constant(ScalarValue::make(ScalarKind::I32, 0), false)),
+      ScalarExpr::unary(ScalarOp::Neg, ScalarExpr::param(1)), ScalarExpr::param(1));
+  return make_user_fun(def);
+}
+
+// Map^d(f) over `arg`; with a flag tile, c outside the grid: Map^d(q => sel(q.1, f(q.0))); with
+// a sign tile (antisymmetric), the value negated outside the grid.
 Expr apply_step(const Step& s, const Expr& arg, const Expr& flags) {
   if (!flags)
     return call1(map_nest(s.d, s.f), arg);
   Expr q = make_param();
   Expr value = call1(s.f, call1(make_get(0), q));
-  Expr selected = make_call(inside_or(s.boundary.value), {call1(make_get(1), q), std::move(value)});
+  Expr outside = negates_outside(s.boundary) ? negated_outside() : inside_or(s.boundary.value);
+  Expr selected = make_call(outside, {call1(make_get(1), q), std::move(value)});
   return call1(map_nest(s.d, make_lambda({q}, selected)), zip_nd_expr(s.d, {arg, flags}));
 }
 
@@ -230,7 +249,13 @@ Expr fuse(const Step& s, const Expr& x, const Expr& first_windows, int k,
     per_tile = make_lambda({p}, layer);
   } else {
     const bool constant = s.boundary.kind == Boundary::Constant;
-    Boundary positions = constant ? Boundary::clamp() : s.boundary;
+    const bool flagged = constant || negates_outside(s.boundary); // flag or sign tiles
+    Boundary positions = constant                      ? Boundary::clamp()
+                         : negates_outside(s.boundary) ? Boundary::mirror()
+                                                       : s.boundary;
+    // Flags are 1 inside the grid, 0 (constant) or -1 (antisymmetric, per dimension) outside.
+    Boundary flag_boundary =
+        constant ? Boundary::constant(ScalarValue::make(ScalarKind::I32, 0)) : s.boundary;
     ArithExpr h1 = (k - 1) * r;
     outer.push_back(tiles_with_halo(d, T, h1, pad_nd_expr(d, h1, h1, positions, first_windows)));
     std::vector<std::vector<std::size_t>> const_index(k); // layer -> components
@@ -240,21 +265,19 @@ Expr fuse(const Step& s, const Expr& x, const Expr& first_windows, int k,
         outer.push_back(const_tiles(c, (k - 1 - j) * r, positions));
       }
     std::vector<std::size_t> flag_index(k, 0);
-    if (constant)
+    if (flagged)
       for (int j = 0; j + 1 < k; ++j) {
         flag_index[j] = outer.size();
         ArithExpr halo = (k - 1 - j) * r;
-        outer.push_back(tiles_with_halo(
-            d, T, halo,
-            pad_nd_expr(d, halo, halo, Boundary::constant(ScalarValue::make(ScalarKind::I32, 0)),
-                        ones_grid(N))));
+        outer.push_back(
+            tiles_with_halo(d, T, halo, pad_nd_expr(d, halo, halo, flag_boundary, ones_grid(N))));
       }
     std::vector<Expr> tile_index;
     for (int i = 0; i < d; ++i) {
       tile_index.push_back(component(outer.size()));
       outer.push_back(tile_index_grid(tiles, i));
     }
-    auto flags = [&](int j) { return constant && j + 1 < k ? component(flag_index[j]) : Expr(); };
+    auto flags = [&](int j) { return flagged && j + 1 < k ? component(flag_index[j]) : Expr(); };
     Expr layer = apply_step(s, component(0), flags(0));
     for (int j = 1; j < k; ++j) {
       ArithExpr halo = (k - j) * r; // of the layer read
@@ -317,7 +340,7 @@ RuleResult temporal_tiling(const Expr& e, const RuleContext& ctx) {
         for (std::size_t l = 0; l < N.size(); ++l) {
           fits = fits && prove_divisible(N[l], tile[l]) == Truth::Yes &&
                  prove_lt(tile[l], N[l]) == Truth::Yes;
-          if (top->boundary.kind == Boundary::Wrap || top->boundary.kind == Boundary::Mirror)
+          if (top->boundary.kind != Boundary::Clamp && top->boundary.kind != Boundary::Constant)
             fits = fits && prove_le(k * top->r, N[l]) == Truth::Yes;
         }
         // TileSlide reads the boundary's source positions inside the tile: T >= (k-1)r.

@@ -32,7 +32,7 @@ TEST_CASE("copy kernel with a symbolic size passed as argument") {
 }
 
 TEST_CASE("1-D 3-point stencil for every boundary kind, baked and symbolic sizes") {
-  for (Boundary b : {clamp, mirror, wrap, constant(0.5f)}) {
+  for (Boundary b : {clamp, mirror, wrap, constant(0.5f), antisymmetric}) {
     CAPTURE(b.to_string());
     for (int64_t n : {5, 13, 64}) {
       check_kernel(jacobi3(n, b), {random_f32({n}, 2)});
@@ -52,6 +52,25 @@ TEST_CASE("the interior of a clamped stencil has no boundary conditionals") {
   interior = interior.substr(interior.find("if (gid0 >= 1"));
   CHECK(interior.find("min(") == std::string::npos);
   CHECK(interior.find("max(") == std::string::npos);
+}
+
+TEST_CASE("antisymmetric padding reads the mirror's element once, with the product of signs") {
+  const int64_t n = 9, m = 6;
+  Val x = input("x", array_of(f32(), {n, m}));
+  auto corner = user_fun("corner", [](auto a, auto b) { return a * 0.75 + b * 0.25; });
+  Expr p = program({x}, x | pad_nd(2, 1, 1, antisymmetric) | slide_nd(2, 3, 1) |
+                            map_glb(1, map_glb(0, [&](Val nbh) {
+                                      return corner(nbh.at(1).at(1), nbh.at(0).at(0));
+                                    })));
+  auto k = check_kernel(p, {random_f32({n, m}, 6)});
+  INFO(k.source);
+  auto split = k.source.find("} else {");
+  REQUIRE(split != std::string::npos);
+  // The interior reads plainly; the boundary reads the corner once, times both pads' signs.
+  CHECK(k.source.substr(0, split).find(" : (-1)") == std::string::npos);
+  std::string boundary = k.source.substr(split);
+  CHECK(boundary.find("? 1 : (-1)) * ((1 <= gid1) ? 1 : (-1))) * x[") != std::string::npos);
+  CHECK(boundary.find("-x[") == std::string::npos);
 }
 
 TEST_CASE("2-D 5-point stencil with nested MapGlb") {
@@ -84,6 +103,24 @@ TEST_CASE("tiles with MapWrg and MapLcl staged in local memory") {
   auto k = check_kernel(p, {random_f32({n}, 5)});
   CHECK(k.source.find("__local float") != std::string::npos);
   CHECK(k.source.find("barrier(CLK_LOCAL_MEM_FENCE)") != std::string::npos);
+}
+
+TEST_CASE("antisymmetric tiles staged in local memory (run under Oclgrind by CTest)") {
+  const int64_t n = 24;
+  Val x = input("x", Type::array(f32(), n));
+  auto weighted =
+      user_fun("weighted", [](auto a, auto b, auto c) { return a * 0.25 + b + c * 0.5; });
+  // Overlapped tiles of 6 outputs with their halo in local memory: the work-items at the ends of
+  // the first and the last tile copy negated ghosts.
+  Expr p = program({x}, x | pad(1, 1, antisymmetric) | slide(8, 6) | map_wrg(0, [&](Val tile) {
+                          return tile | to_local(map_lcl(0, id_fun())) | slide(3, 1) |
+                                 map_lcl(0, [&](Val nbh) {
+                                   return to_global(weighted)(nbh.at(0), nbh.at(1), nbh.at(2));
+                                 });
+                        }) | join());
+  auto k = check_kernel(p, {random_f32({n}, 7)});
+  CHECK(k.source.find("__local float") != std::string::npos);
+  CHECK(k.source.find("? 1 : (-1)) * x[") != std::string::npos);
 }
 
 TEST_CASE("toLocal inside MapLcl is refused: the work-items would share one buffer") {

@@ -111,11 +111,16 @@ TEST_CASE("printer: parameter names are unique and deterministic") {
 TEST_CASE("printer: functions and values outside programs") {
   CHECK(print(make_split(4)) == "Split(4)");
   CHECK(print(make_pad(1, 2, Boundary::mirror())) == "Pad(1,2,mirror)");
+  CHECK(print(make_pad(2, 1, Boundary::antisymmetric())) == "Pad(2,1,antisymmetric)");
   CHECK(print(compose({make_split(2), make_join()})) == "Join() o Split(2)");
   Val x = input("x", Type::array(f32(), 8));
   CHECK(print(x.expr()) == "x");
   CHECK(print((x | slide(3, 1)).expr()) == "Slide(3,1) $ x");
   CHECK(print(make_literal(ScalarValue::make(ScalarKind::F32, 0.5))) == "0.5f");
+  // f64 literals keep every digit they need to read back as the same double.
+  CHECK(print(make_literal(ScalarValue::make(ScalarKind::F64, 1.0 / 9))) == "0.1111111111111111");
+  CHECK(print(make_literal(ScalarValue::make(ScalarKind::F64, 0.1))) == "0.1");
+  CHECK(print(make_literal(ScalarValue::make(ScalarKind::F64, 2))) == "2.0");
   CHECK(print(make_literal(ScalarValue::make(ScalarKind::Bool, 1))) == "true");
 }
 

@@ -147,6 +147,21 @@ TEST_CASE("Pad with a boundary that does not fit the array") {
   CHECK_NOTHROW(k | pad(1, 1, constant(2.0)));
 }
 
+TEST_CASE("antisymmetric Pad needs signed numbers and at most the length on each side") {
+  Val x = input("x", Type::array(f32(), 3));
+  CHECK_ERROR(x | pad(4, 0, antisymmetric), "Pad(4,0,antisymmetric)", "at most", "[f32]_3",
+              "got 4");
+  CHECK_NOTHROW(x | pad(3, 3, antisymmetric));
+  Val bytes = input("b", Type::array(u8(), 4));
+  CHECK_ERROR(bytes | pad(1, 1, antisymmetric), "Pad(1,1,antisymmetric)", "negates",
+              "signed numbers", "[u8]_4");
+  Val flags = input("f", array_of(boolean(), {4, 4}));
+  CHECK_ERROR(flags | pad(1, 1, antisymmetric), "antisymmetric", "signed numbers", "bool");
+  Val s = input("s", Type::array(f32(), size("N")));
+  CHECK_ERROR(evaluate(program({s}, s | pad(0, 4, antisymmetric)), {random_f32({3}, 3)}), "Pad",
+              "antisymmetric", "3");
+}
+
 // With a symbolic length the side conditions l <= N of Pad(l,r,mirror|wrap), l + r <= N of
 // Drop(l,r) and size <= N of Slide(size,step) cannot be proven; they are recorded as assumptions
 // (like those of Split and At), which evaluate() checks on the actual sizes.

@@ -178,6 +178,25 @@ TEST_CASE("plot: gnuplot draws an SVG of the points and the roofline") {
   CHECK(script.find("failed or mismatch") != std::string::npos);
 }
 
+TEST_CASE("plot: families in their own colours, the best of each labelled, best so far in time") {
+  Report r = sample_report();
+  r.points[2].history = {"tile-nd at [1] {dims=2, tile=16}", "mapping: work-groups"};
+  std::string script = gnuplot_script(r, "/data", "/out.svg");
+  CHECK(script.find("set xtics ('plain' 0, 'tiled' 1)") == std::string::npos); // in family order
+  CHECK(script.find("set xtics ('tiled' 0, 'plain' 1)") != std::string::npos);
+  CHECK(script.find("'/data/family0.dat' using 1:2 with points pt 7 ps 0.7 lc rgb '#ee6677' title "
+                    "'tiled'") != std::string::npos);
+  CHECK(script.find("'/data/family1.dat' using 1:2 with points pt 7 ps 0.7 lc rgb '#228833' title "
+                    "'plain'") != std::string::npos);
+  CHECK(script.find("set label 1 'v1 32x8: 8.00'") != std::string::npos); // best tiled point
+  CHECK(script.find("set label 2 'v0: 4.00'") != std::string::npos);      // best plain point
+  CHECK(script.find("best: v1 32x8 (tiled) 8.00 GB/s, 2.00x") != std::string::npos);
+  CHECK(script.find("set multiplot layout 2,1") != std::string::npos);
+  CHECK(script.find("exploration time [s]") != std::string::npos);
+  CHECK(script.find("'halving (measured)' at 1.500") != std::string::npos);
+  CHECK(script.find("best so far (halving, measured)") != std::string::npos);
+}
+
 TEST_CASE("plot: a missing gnuplot or an empty report is a clear error") {
   fs::path dir = testing::make_temp_dir("plot");
   ::setenv("TESSERA_GNUPLOT", "/nonexistent/gnuplot", 1);

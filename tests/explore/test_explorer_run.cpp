@@ -184,6 +184,33 @@ TEST_CASE("explorer: large grids are checked against the trusted variant") {
                        doctest::Contains("disagrees with the interpreter"), Error);
 }
 
+TEST_CASE("explorer: resumed points re-timed before any new one keep their bandwidth") {
+  // Interrupted while its last point was measured: complete, but the finalists were not
+  // re-timed. The resumed run re-times them first (the bandwidth used to come out 0).
+  auto& session = test_session();
+  Problem p = problem(4096);
+  std::atomic<bool> stop{false};
+  ExploreOptions o = quick_options();
+  o.stop = &stop;
+  o.on_checkpoint = [&](const Report& r) {
+    if (r.points.size() + 1 >= r.space_points)
+      stop = true;
+  };
+  Report first = explore::explore(session, p, o);
+  REQUIRE(first.interrupted);
+  ExploreOptions again = quick_options();
+  again.resume = first;
+  Report resumed = explore::explore(session, p, again);
+  CHECK(resumed.complete);
+  CHECK_FALSE(resumed.interrupted);
+  CHECK_FALSE(resumed.confirmation.empty());
+  for (const auto& q : resumed.points) {
+    CAPTURE(q.key);
+    if (q.status == "ok")
+      CHECK(q.gb_per_s > 0);
+  }
+}
+
 TEST_CASE("explorer: an interrupted run keeps its report and --resume continues it") {
   auto& session = test_session();
   Problem p = problem(4096);
@@ -215,6 +242,17 @@ TEST_CASE("explorer: an interrupted run keeps its report and --resume continues 
     CHECK(now->key == old.key);
     CHECK(now->finished_at_s == old.finished_at_s);
   }
+  // A complete report, or other options, cannot be continued exactly: refused.
+  ExploreOptions done = quick_options();
+  done.resume = resumed;
+  CHECK_THROWS_WITH_AS(explore::explore(session, p, done),
+                       doctest::Contains("cannot resume: the report is complete"), Error);
+  ExploreOptions deeper = quick_options();
+  deeper.depth = 2;
+  deeper.resume = first;
+  CHECK_THROWS_WITH_AS(explore::explore(session, p, deeper),
+                       doctest::Contains("explored with --depth 1, this run asks for --depth 2"),
+                       Error);
   // A report of another problem cannot be resumed.
   Problem other = problem(2048);
   ExploreOptions wrong = quick_options();

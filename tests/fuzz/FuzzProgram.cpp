@@ -64,8 +64,8 @@ const char* window_name(int w) {
   return w >= 0 && w < kWindowFunctions ? names[w] : "?";
 }
 const char* boundary_name(int b) {
-  static const char* names[] = {"clamp", "mirror", "wrap", "constant"};
-  return b >= 0 && b < 4 ? names[b] : "?";
+  static const char* names[] = {"clamp", "mirror", "wrap", "constant", "antisymmetric"};
+  return b >= 0 && b < 5 ? names[b] : "?";
 }
 
 ScalarKind primary_kind(const std::vector<ScalarKind>& kinds) {
@@ -78,13 +78,15 @@ ScalarKind primary_kind(const std::vector<ScalarKind>& kinds) {
 }
 
 Boundary boundary_for(int b, ScalarKind kind) {
-  switch (b % 4) {
+  switch (b % 5) {
   case 0:
     return clamp;
   case 1:
     return mirror;
   case 2:
     return wrap;
+  case 4: // the inputs are f32, f64 or i32: all can be negated
+    return antisymmetric;
   default:
     if (kind == ScalarKind::I32)
       return constant(3);
@@ -187,7 +189,8 @@ private:
   }
 
   Val prep(Val v, ScalarKind kind) {
-    Boundary b2 = boundary_for(r_.boundary + 1, kind);
+    // The next of the first four kinds (recipes saved before antisymmetric keep their meaning).
+    Boundary b2 = boundary_for((r_.boundary + 1) % 4, kind);
     switch (r_.prep) {
     case PrepSplitJoin: {
       int64_t k = divisor(outer_extent(v));
@@ -496,7 +499,7 @@ Recipe random_recipe(std::mt19937& rng) {
     if (r.left + r.right == 0)
       r.left = r.right = 1;
   }
-  r.boundary = pick(0, 3);
+  r.boundary = pick(0, 4);
   r.windows_for_all = coin(0.7);
   r.generate = coin(0.2);
   r.prep = coin(0.45) ? 0 : pick(1, PrepCount - 1);

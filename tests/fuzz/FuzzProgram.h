@@ -28,7 +28,7 @@ struct Recipe {
   int size_mode = 0;
   std::vector<ScalarKind> kinds{ScalarKind::F32}; // one per input (1-3)
   int left = 1, right = 1;                        // halo; 0/0: a pointwise program
-  int boundary = 0;                               // 0 clamp, 1 mirror, 2 wrap, 3 constant
+  int boundary = 0;            // 0 clamp, 1 mirror, 2 wrap, 3 constant, 4 antisymmetric
   bool windows_for_all = true; // every input gets neighbourhoods (else only the first)
   bool generate = false;       // a Generate grid zipped with the inputs
   int prep = 0;                // layout before the stencil (see FuzzProgram.cpp)

@@ -10,6 +10,7 @@
 #include "core/Printer.h"
 #include "core/RandomData.h"
 #include "core/TypeCheck.h"
+#include "rewrite/Lower.h"
 #include "rewrite/rules/Rules.h"
 #include "tests/fuzz/DiffFuzz.h"
 #include "tests/fuzz/FuzzProgram.h"
@@ -50,8 +51,8 @@ TEST_CASE("fuzz: random recipes build well-typed programs that the interpreter e
   }
   CHECK(ill_typed * 50 < built); // under 2%
   for (const char* k : {"Map", "Reduce", "Zip", "Split", "Join", "Slide", "Pad clamp", "Pad mirror",
-                        "Pad wrap", "Pad constant", "Drop", "Transpose", "Iterate", "At", "Get",
-                        "Generate", "UserFun", "Lambda"}) {
+                        "Pad wrap", "Pad constant", "Pad antisymmetric", "Drop", "Transpose",
+                        "Iterate", "At", "Get", "Generate", "UserFun", "Lambda"}) {
     CAPTURE(k);
     CHECK(kinds[k] > 0);
   }
@@ -102,6 +103,12 @@ TEST_CASE("fuzz: every rule of the catalog fires on some random program") {
         walk(c, inside || (e->is_function() && !root), false);
     };
     walk(p, false, true);
+    // Rules of lowered programs (glb-order) fire on the default lowering.
+    Expr lowered = rewrite::lower_default(p);
+    TypeChecker lowered_types;
+    lowered_types.apply(lowered, input_types(lowered));
+    ctx.types = &lowered_types;
+    walk(lowered, false, true);
   }
   for (const auto& r : rules) {
     CAPTURE(r.name);

@@ -9,6 +9,7 @@ using namespace tessera;
 using tessera::testing::f32_array;
 using tessera::testing::random_f32;
 using tessera::testing::reference_boundary;
+using tessera::testing::reference_sign;
 
 namespace {
 
@@ -53,13 +54,16 @@ TEST_CASE("zip and get build tuples") {
 }
 
 TEST_CASE("pad matches a plain loop for every boundary kind") {
-  const std::vector<std::pair<std::string, Boundary>> kinds = {
-      {"clamp", clamp}, {"mirror", mirror}, {"wrap", wrap}, {"constant", constant(0.5f)}};
+  const std::vector<std::pair<std::string, Boundary>> kinds = {{"clamp", clamp},
+                                                               {"mirror", mirror},
+                                                               {"wrap", wrap},
+                                                               {"constant", constant(0.5f)},
+                                                               {"antisymmetric", antisymmetric}};
   for (const auto& [name, boundary] : kinds) {
     for (int64_t n : {1, 2, 5, 9}) {
       for (int64_t l : {0, 1, 2}) {
         for (int64_t r : {0, 1, 3}) {
-          if ((name == "mirror" || name == "wrap") && (l > n || r > n))
+          if (name != "clamp" && name != "constant" && (l > n || r > n))
             continue;
           CAPTURE(name);
           CAPTURE(n);
@@ -69,13 +73,29 @@ TEST_CASE("pad matches a plain loop for every boundary kind") {
           REQUIRE(out.size() == static_cast<std::size_t>(l + n + r));
           for (int64_t i = 0; i < l + n + r; ++i) {
             int64_t src = reference_boundary(name, i - l, n);
-            double expected = src < 0 ? 0.5 : x[src].number();
+            double expected = src < 0 ? 0.5 : reference_sign(name, i - l, n) * x[src].number();
             CHECK(out[i].number() == expected);
           }
         }
       }
     }
   }
+}
+
+TEST_CASE("antisymmetric pad negates the mirrored element outside, for f32, f64 and i32") {
+  // Ghosts of a cell-centred homogeneous Dirichlet boundary: -1 -> -x0, -2 -> -x1, n -> -x(n-1).
+  Val in = input("x", Type::array(f32(), 3));
+  CHECK(numbers(evaluate(program({in}, in | pad(2, 2, antisymmetric)), {f32_array({1, 2, 3})})) ==
+        std::vector<double>{-2, -1, 1, 2, 3, -3, -2});
+  Val d = input("d", Type::array(f64(), 2));
+  Data doubles = Data::from_flat(ScalarKind::F64, {2}, {0.1, -0.7});
+  Data out = evaluate(program({d}, d | pad(1, 2, antisymmetric)), {doubles});
+  CHECK(out[0].as_scalar().kind == ScalarKind::F64);
+  CHECK(numbers(out) == std::vector<double>{-0.1, 0.1, -0.7, 0.7, -0.1});
+  Val i = input("i", Type::array(i32(), 2));
+  Data ints = Data::from_flat(ScalarKind::I32, {2}, {5, -9});
+  CHECK(numbers(evaluate(program({i}, i | pad(1, 1, antisymmetric)), {ints})) ==
+        std::vector<double>{-5, 5, -9, 9});
 }
 
 TEST_CASE("slide, split, drop and transpose match plain loops on random data") {
@@ -115,8 +135,12 @@ TEST_CASE("generate computes elements from their index") {
 }
 
 TEST_CASE("2-D and 3-D forms match plain loops") {
-  for (const auto& [name, boundary] : std::vector<std::pair<std::string, Boundary>>{
-           {"clamp", clamp}, {"mirror", mirror}, {"wrap", wrap}, {"constant", constant(0.0f)}}) {
+  for (const auto& [name, boundary] :
+       std::vector<std::pair<std::string, Boundary>>{{"clamp", clamp},
+                                                     {"mirror", mirror},
+                                                     {"wrap", wrap},
+                                                     {"constant", constant(0.0f)},
+                                                     {"antisymmetric", antisymmetric}}) {
     CAPTURE(name);
     const int64_t n0 = 4, n1 = 5;
     Data x = random_f32({n0, n1}, 11);
@@ -131,7 +155,9 @@ TEST_CASE("2-D and 3-D forms match plain loops") {
           for (int64_t b = 0; b < 3; ++b) {
             int64_t si = reference_boundary(name, i + a - 1, n0);
             int64_t sj = reference_boundary(name, j + b - 1, n1);
-            double expected = (si < 0 || sj < 0) ? 0.0 : x[si][sj].number();
+            // Antisymmetric: a corner's ghost is negated once per dimension it lies outside.
+            double sign = reference_sign(name, i + a - 1, n0) * reference_sign(name, j + b - 1, n1);
+            double expected = (si < 0 || sj < 0) ? 0.0 : sign * x[si][sj].number();
             CHECK(nbh[i][j][a][b].number() == expected);
           }
   }

@@ -42,9 +42,11 @@
 #include "rewrite/Rule.h"
 #include "stencils/Catalog.h"
 #include "tests/TempDir.h"
+#include "tests/reliability/CliRunner.h"
 
 using namespace tessera;
 namespace fs = std::filesystem;
+using namespace tessera::misuse;
 
 namespace {
 
@@ -76,22 +78,6 @@ std::string corpus_report() {
   return text.str();
 }
 
-fs::path temp_dir() {
-  static fs::path dir = testing::make_temp_dir("tessera-misuse");
-  return dir;
-}
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 // The message of the tessera::Error that f throws; "(no error)" when it throws none.
 std::string error_of(const std::function<void()>& f) {
   try {
@@ -115,86 +101,6 @@ std::vector<std::string> temporaries(const fs::path& dir) {
     if (has(it->path().filename().string(), ".tmp"))
       found.push_back(it->path().filename().string());
   return found;
-}
-
-// ---- the binary ------------------------------------------------------------------------------
-
-struct Run {
-  int code = -1; // exit status, or 128 + signal
-  std::string out, err;
-};
-
-// Runs the tessera binary with extra environment variables; stdout and stderr are captured.
-Run run_tessera(const std::vector<std::string>& args,
-                const std::vector<std::pair<std::string, std::string>>& env = {},
-                const std::vector<std::string>& unset = {}) {
-  static int counter = 0;
-  fs::path out = temp_dir() / cat("out-", counter, ".txt"),
-           err = temp_dir() / cat("err-", counter, ".txt");
-  ++counter;
-  std::fflush(nullptr);
-  pid_t pid = ::fork();
-  if (pid == 0) {
-    for (const auto& [k, v] : env)
-      ::setenv(k.c_str(), v.c_str(), 1);
-    for (const auto& k : unset)
-      ::unsetenv(k.c_str());
-    int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (o < 0 || e < 0)
-      ::_exit(126);
-    ::dup2(o, 1);
-    ::dup2(e, 2);
-    std::vector<std::string> all = {TESSERA_BINARY};
-    all.insert(all.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& a : all)
-      argv.push_back(a.data());
-    argv.push_back(nullptr);
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  Run r;
-  r.code =
-      WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-  r.out = read_text(out);
-  r.err = read_text(err);
-  return r;
-}
-
-// A misuse of the command line: exit status 2, "error: " and the specific message on stderr.
-void check_cli_error(const std::vector<std::string>& args, const std::string& message,
-                     const std::vector<std::pair<std::string, std::string>>& env = {}) {
-  Run r = run_tessera(args, env);
-  std::string command = "tessera";
-  for (const auto& a : args)
-    command += " " + a;
-  for (const auto& [k, v] : env)
-    command = k + "=" + v + " " + command;
-  CAPTURE(command);
-  CAPTURE(r.err);
-  CHECK(r.code == 2);
-  CHECK(has(r.err, "error: "));
-  CHECK(has(r.err, message));
-  CHECK_FALSE(has(r.err, "internal error"));
-  CHECK_FALSE(has(r.err, "terminate called"));
-  CHECK_FALSE(has(r.err, "Sanitizer"));
-  CHECK_FALSE(has(r.err, "runtime error"));
-}
-
-// An exploration report of j1d3pt at size 64 (written by the binary, once).
-fs::path small_report() {
-  static fs::path path = [] {
-    fs::path p = temp_dir() / "j1d3pt-64.json";
-    Run r = run_tessera({"explore", "j1d3pt", "--size", "64", "--depth", "0", "--budget", "20",
-                         "--json", p.string(), "-q"},
-                        {{"TESSERA_CACHE_DIR", (temp_dir() / "cli-cache").string()}});
-    REQUIRE(r.code == 0);
-    return p;
-  }();
-  return path;
 }
 
 // While alive, files of this process may not grow beyond `bytes`: writes fail with EFBIG, as on
@@ -445,7 +351,7 @@ TEST_CASE("misuse catalogue: the command line gives specific errors and exit sta
       {{}, "A subcommand is required"},
       {{"frobnicate"}, "unknown command 'frobnicate' (the commands are list, devices"},
       {{"list", "--bogus"}, "--bogus"},
-      {{"show"}, "stencil is required"},
+      {{"show"}, "give a stencil name (see `tessera list`) or --program FILE.json"},
       {{"show", "nosuch"}, "unknown stencil 'nosuch'"},
       {{"show", "j2d5pt", "--size", "64"}, "j2d5pt is 2-D: give 2 extents"},
       {{"show", "j2d5pt", "--size", "0x64"}, "'0' is not a positive integer"},

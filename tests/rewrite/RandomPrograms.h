@@ -19,8 +19,8 @@ inline RandomProgram random_program(std::mt19937& rng) {
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   int dims = pick(1, 10) <= 5 ? 1 : pick(1, 10) <= 7 ? 2 : 3;
   int radius = dims == 3 ? 1 : pick(1, 2);
-  const std::vector<Boundary> boundaries = {clamp, mirror, wrap, constant(0.25f)};
-  Boundary b = boundaries[pick(0, 3)];
+  const std::vector<Boundary> boundaries = {clamp, mirror, wrap, constant(0.25f), antisymmetric};
+  Boundary b = boundaries[pick(0, 4)];
   std::vector<int> choices = dims == 1   ? std::vector<int>{8, 12, 16, 24, 32}
                              : dims == 2 ? std::vector<int>{4, 6, 8, 12}
                                          : std::vector<int>{4, 6};
@@ -81,8 +81,8 @@ inline RandomProgram random_multistep_program(std::mt19937& rng) {
   int dims = pick(1, 10) <= 4 ? 1 : pick(1, 10) <= 7 ? 2 : 3;
   int radius = dims == 3 ? 1 : pick(1, 2);
   int steps = dims == 3 ? pick(2, 3) : pick(2, 4);
-  const std::vector<Boundary> boundaries = {clamp, mirror, wrap, constant(0.25f)};
-  Boundary b = boundaries[pick(0, 3)];
+  const std::vector<Boundary> boundaries = {clamp, mirror, wrap, constant(0.25f), antisymmetric};
+  Boundary b = boundaries[pick(0, 4)];
   std::vector<int> choices = dims == 1   ? std::vector<int>{8, 12, 16, 24}
                              : dims == 2 ? std::vector<int>{6, 8, 12}
                                          : std::vector<int>{4, 6};

@@ -407,6 +407,25 @@ TEST_CASE("the enumerator reports why branches were cut") {
     CHECK(lowered.not_lowered > 0);
     CHECK(lowered.summary().find("deadline: ") != std::string::npos);
   }
+  SUBCASE("the progress callback: phases in order, and false stops like the deadline") {
+    options.depth = 2;
+    std::vector<std::string> phases;
+    options.on_progress = [&](const rewrite::EnumerationProgress& p) {
+      if (phases.empty() || phases.back() != p.phase)
+        phases.push_back(p.phase);
+      return true;
+    };
+    auto all = rewrite::lowered_variants(program, options);
+    CHECK(phases.front() == "depth 1");
+    CHECK(std::find(phases.begin(), phases.end(), "depth 2") != phases.end());
+    CHECK(std::find(phases.begin(), phases.end(), "lowering") != phases.end());
+    CHECK(phases.back() == "generating kernels");
+    int calls = 0;
+    options.on_progress = [&](const rewrite::EnumerationProgress&) { return ++calls < 3; };
+    auto stopped = rewrite::lowered_variants(program, options);
+    CHECK(stopped.stats.hit_deadline);
+    CHECK(stopped.variants.size() < all.variants.size());
+  }
   SUBCASE("a sampled frontier, the same for the same seed") {
     options.depth = 4;
     options.frontier_limit = 5;

@@ -20,39 +20,16 @@
 #include "explore/Plot.h"
 #include "explore/Report.h"
 #include "tests/TempDir.h"
-#include "tools/Cli.h"
+#include "tests/tools/CliRunner.h"
 
 using namespace tessera;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-  int code = 0;
-  std::string out, err;
-};
-
-// Runs the command line in-process with stdout and stderr captured.
-Result cli(std::vector<std::string> args) {
-  args.insert(args.begin(), "tessera");
-  std::vector<const char*> argv;
-  for (const auto& a : args)
-    argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  auto* old_out = std::cout.rdbuf(out.rdbuf());
-  auto* old_err = std::cerr.rdbuf(err.rdbuf());
-  Result r;
-  r.code = tools::run_cli(static_cast<int>(argv.size()), argv.data());
-  std::cout.rdbuf(old_out);
-  std::cerr.rdbuf(old_err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
-
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using testing::cli;
+using testing::has;
+using testing::Result;
 
 fs::path temp_dir() {
   static fs::path dir = [] {

@@ -1,0 +1,187 @@
+// Multigrid benchmark: time per V(2,2)-cycle of tessera's solver (3-D cell-centred Poisson,
+// red-black Gauss-Seidel, f64) against baselines measured in the same run:
+//   - the sum of its kernels' bandwidth bounds: the bytes each kernel of a cycle must move
+//     (inputs read once, output written once) divided by the device's copy bandwidth, measured
+//     with buffers of --copy-mib MiB (use at least 8x the last-level cache: 256 on a CPU,
+//     1024 on a GPU);
+//   - on the host: the same multigrid written as plain C++ loops with OpenMP (HostMultigrid.h,
+//     red-black Gauss-Seidel in place, as one would write it by hand).
+// The residual after each cycle of both is printed: they must converge alike.
+//
+//   ./build/bench/mg_bench [--device SPEC] [--cycles 6] [--tune off|explore] [--tune-budget 6]
+//                          [--no-host] [--copy-mib 256] [--json FILE] 64 128
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "HostMultigrid.h"
+#include "core/Error.h"
+#include "explore/runtime/Bandwidth.h"
+#include "explore/runtime/Session.h"
+#include "multigrid/Problems.h"
+#include "multigrid/Solver.h"
+
+using namespace tessera;
+using namespace tessera::multigrid;
+
+namespace {
+
+double median(std::vector<double> v) {
+  if (v.empty())
+    return 0;
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+struct Args {
+  std::string device, json, tune = "off";
+  int cycles = 6;
+  double tune_budget_s = 6;
+  bool host = true;
+  std::size_t copy_mib = 256;
+  std::vector<int64_t> sizes;
+};
+
+Args parse(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i < argc; ++i) {
+    std::string s = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc)
+        user_error(cat(s, " needs a value"));
+      return argv[++i];
+    };
+    if (s == "--device")
+      a.device = value();
+    else if (s == "--json")
+      a.json = value();
+    else if (s == "--tune")
+      a.tune = value();
+    else if (s == "--tune-budget")
+      a.tune_budget_s = std::stod(value());
+    else if (s == "--cycles")
+      a.cycles = std::stoi(value());
+    else if (s == "--copy-mib")
+      a.copy_mib = std::stoul(value());
+    else if (s == "--no-host")
+      a.host = false;
+    else
+      a.sizes.push_back(std::stoll(s));
+  }
+  if (a.sizes.empty())
+    a.sizes = {64, 128};
+  if (a.cycles < 2)
+    user_error("--cycles must be at least 2 (the first cycle is not timed)");
+  return a;
+}
+
+// The plain C++ multigrid's median time per cycle (cycles 2..) and relative residuals.
+struct HostRun {
+  double ms = 0;
+  std::vector<double> relative;
+};
+HostRun run_host(int64_t n, const std::vector<double>& rhs, int cycles) {
+  bench::HostMultigrid host(n, rhs, 2, 2);
+  double initial = 0;
+  for (double v : rhs)
+    initial += v * v;
+  initial = std::sqrt(initial);
+  HostRun run;
+  std::vector<double> times;
+  for (int c = 0; c < cycles; ++c) {
+    auto t0 = std::chrono::steady_clock::now();
+    double residual = host.cycle();
+    double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (c > 0)
+      times.push_back(ms);
+    run.relative.push_back(residual / initial);
+  }
+  run.ms = median(times);
+  return run;
+}
+
+} // namespace
+
+int main(int argc, char** argv) try {
+  Args args = parse(argc, argv);
+  // The host baseline runs first, before any OpenCL device exists: PoCL's worker threads and
+  // OpenMP's would otherwise compete for the cores while the other one measures.
+  std::map<int64_t, HostRun> host;
+  if (args.host)
+    for (int64_t n : args.sizes)
+      host[n] = run_host(n, manufactured_poisson(3, n, Centring::Cell).rhs, args.cycles);
+  auto session = runtime::Session::from_env(args.device);
+  auto copy = runtime::measure_copy_bandwidth(session, args.copy_mib << 20);
+  std::printf("device %s\ncopy bandwidth %.1f GB/s (%zu MiB buffers)\n",
+              session.device().name.c_str(), copy.gb_per_s, args.copy_mib);
+  nlohmann::json out = {{"device", session.device().name},
+                        {"copy_gb_per_s", copy.gb_per_s},
+                        {"copy_mib", args.copy_mib},
+                        {"sizes", nlohmann::json::array()}};
+  for (int64_t n : args.sizes) {
+    Problem problem = manufactured_poisson(3, n, Centring::Cell);
+    SolverOptions o;
+    o.max_cycles = args.cycles;
+    o.tolerance = 1e-300; // time a fixed number of cycles
+    o.tuning.mode = args.tune == "explore" ? TuneMode::Explore : TuneMode::Default;
+    o.tuning.budget_s = args.tune_budget_s;
+    o.tuning.log = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
+    Solver solver(session, problem, o);
+    SolveResult r = solver.solve();
+    std::vector<double> device_ms, wall_ms;
+    for (std::size_t c = 1; c < r.cycles.size(); ++c) {
+      device_ms.push_back(r.cycles[c].device_ms);
+      wall_ms.push_back(r.cycles[c].wall_ms);
+    }
+    double bytes = 0;
+    for (const auto& [op, b] : r.bytes_per_cycle)
+      bytes += b;
+    const double bound_ms = bytes / (copy.gb_per_s * 1e9) * 1e3;
+    const double t_device = median(device_ms), t_wall = median(wall_ms);
+    std::printf("\n%lld^3 V(2,2) gsrb f64, %zu levels: tessera %.3f ms per cycle (kernels %.3f "
+                "ms), bound %.3f ms -> %.2fx the bound (kernels %.2fx), mean factor %.4f\n",
+                static_cast<long long>(n), r.levels.size(), t_wall, t_device, bound_ms,
+                t_wall / bound_ms, t_device / bound_ms, r.mean_factor());
+    nlohmann::json ops = nlohmann::json::object();
+    const double cycles = static_cast<double>(r.cycles.size());
+    for (const auto& [op, t] : r.breakdown) {
+      double op_bytes = r.bytes_per_cycle.count(op) ? r.bytes_per_cycle.at(op) : 0;
+      double op_bound = op_bytes / (copy.gb_per_s * 1e9) * 1e3;
+      std::printf("  %-13s %9.3f ms per cycle, bound %9.3f ms (%.2fx), %6.1f GB/s\n", op.c_str(),
+                  t.ms / cycles, op_bound, op_bound > 0 ? t.ms / cycles / op_bound : 0,
+                  op_bytes / (t.ms / cycles * 1e-3) / 1e9);
+      ops[op] = {{"ms_per_cycle", t.ms / cycles}, {"bound_ms", op_bound}};
+    }
+    nlohmann::json entry = {{"n", n},
+                            {"tessera_ms", t_wall},
+                            {"tessera_kernel_ms", t_device},
+                            {"bound_ms", bound_ms},
+                            {"bytes_per_cycle", bytes},
+                            {"mean_factor", r.mean_factor()},
+                            {"operators", ops}};
+    if (args.host) {
+      const HostRun& h = host.at(n);
+      for (std::size_t c = 0; c < h.relative.size() && c < r.cycles.size(); ++c)
+        std::printf("  cycle %zu: relative residual %.3e (plain C++ %.3e)\n", c + 1,
+                    r.cycles[c].relative, h.relative[c]);
+      std::printf("  plain C++ + OpenMP %.3f ms per cycle: tessera is %.2fx its speed\n", h.ms,
+                  h.ms / t_wall);
+      entry["host_ms"] = h.ms;
+      entry["speed_vs_host"] = h.ms / t_wall;
+    }
+    out["sizes"].push_back(entry);
+  }
+  if (!args.json.empty())
+    std::ofstream(args.json) << out.dump(2) << "\n";
+  return 0;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "error: %s\n", e.what());
+  return 2;
+}

@@ -1,0 +1,98 @@
+#include "explore/Variants.h"
+
+#include <algorithm>
+
+#include "core/Error.h"
+#include "core/Printer.h"
+#include "rewrite/Lower.h"
+#include "rewrite/Variants.h"
+
+namespace tessera::explore {
+
+std::string describe_step(const rewrite::Step& step) {
+  if (step.position.empty() && step.params.empty())
+    return step.rule;
+  return rewrite::describe(step);
+}
+
+VariantInfo variant_info(const rewrite::Variant& variant) {
+  VariantInfo info;
+  info.program = variant.program;
+  info.text = print(variant.program);
+  for (const auto& step : variant.history) {
+    info.history.push_back(describe_step(step));
+    for (const auto& [k, v] : step.params)
+      info.params[k] = v;
+  }
+  return info;
+}
+
+Variants enumerate_variants(const Expr& program, int depth, rewrite::EnumerateOptions options) {
+  if (depth < 0)
+    user_error(cat("the rewrite depth must be at least 0, got ", depth));
+  options.depth = depth;
+  auto lowered = rewrite::lowered_variants(program, options);
+  Variants result;
+  for (const auto& v : lowered.variants)
+    result.variants.push_back(variant_info(v));
+  if (result.variants.empty()) {
+    // The enumeration always keeps the default lowering first; be robust if it does not.
+    result.variants.push_back(variant_info({rewrite::lower_default(program), {}}));
+  }
+  result.summary =
+      cat(result.variants.size(), " executable variants from ", lowered.stats.summary(), "; ",
+          lowered.rejected_by_codegen, " rejected by the code generator");
+  if (lowered.not_lowered || lowered.not_generated)
+    result.summary +=
+        cat("; cut by the deadline: ", lowered.not_lowered, " high-level variants not lowered, ",
+            lowered.not_generated, " candidates not generated");
+  return result;
+}
+
+std::vector<int64_t> small_extents(const std::vector<int64_t>& extents) {
+  int64_t side = extents.size() == 1 ? 4096 : extents.size() == 2 ? 64 : 16;
+  std::vector<int64_t> small;
+  for (auto e : extents)
+    small.push_back(std::min(e, side));
+  return small;
+}
+
+Problem make_problem(const std::string& name, const ProgramAt& build,
+                     const std::vector<int64_t>& extents, int depth,
+                     rewrite::EnumerateOptions control) {
+  Problem p;
+  p.name = name;
+  p.extents = extents;
+  p.program = build(extents);
+  auto variants = enumerate_variants(p.program, depth, std::move(control));
+  p.variants = std::move(variants.variants);
+  p.enumeration = variants.summary;
+  p.small_extents = small_extents(extents);
+  p.small_program = build(p.small_extents);
+  p.small_baseline = rewrite::lower_default(p.small_program);
+  return p;
+}
+
+std::vector<int64_t> parse_local_size(const std::string& text) {
+  std::vector<int64_t> local;
+  if (text == "auto" || text.empty())
+    return local;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = std::min(text.find('x', start), text.size());
+    std::size_t used = 0;
+    long long v = 0;
+    try {
+      v = std::stoll(text.substr(start, end - start), &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != end - start || v <= 0)
+      user_error(cat("bad work-group size '", text, "': expected 'auto' or sizes like 32x8"));
+    local.push_back(v);
+    start = end + 1;
+  }
+  return local;
+}
+
+} // namespace tessera::explore

@@ -1,0 +1,49 @@
+// From a high-level program to the explorer's problem: its executable rewrite variants
+// (rewrite::lowered_variants) as VariantInfo, numbered, variant 0 the plain MapGlb lowering.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "explore/Explorer.h"
+#include "explore/Space.h"
+#include "rewrite/Enumerate.h"
+#include "rewrite/Rule.h"
+
+namespace tessera::explore {
+
+// "tile-nd at [1] {dims=2, tile=16}"; a step without position or parameters is its name.
+std::string describe_step(const rewrite::Step& step);
+VariantInfo variant_info(const rewrite::Variant& variant);
+
+struct Variants {
+  std::vector<VariantInfo> variants; // [0] = plain MapGlb lowering
+  std::string summary;               // enumeration statistics in one line
+};
+// Enumerates the rewrite catalog up to `depth` steps and lowers every result with the mapping
+// strategies; duplicates and programs the code generator cannot handle are dropped. `control`
+// sets the deadline and the progress callback (its depth is replaced by `depth`); a summary of
+// a cut enumeration says "cut by the deadline".
+Variants enumerate_variants(const Expr& program, int depth = 1,
+                            rewrite::EnumerateOptions control = {});
+
+// A grid of at most ~4096 cells with the same number of dimensions (each extent at most the
+// real one), for checking the trusted variant with the interpreter.
+std::vector<int64_t> small_extents(const std::vector<int64_t>& extents);
+
+// Builds the high-level program at a grid size (extents outermost first).
+using ProgramAt = std::function<Expr(const std::vector<int64_t>& extents)>;
+// The explorer's problem: the program at `extents`, its variants up to `depth` rewrite steps
+// (enumerated under `control`), and the same program on small_extents(extents) with its plain
+// lowering, whose check against the interpreter makes the plain lowering the reference of
+// grids too large for it.
+Problem make_problem(const std::string& name, const ProgramAt& build,
+                     const std::vector<int64_t>& extents, int depth = 1,
+                     rewrite::EnumerateOptions control = {});
+
+// A point's work-group size from its text: "auto" -> {} (the implementation chooses),
+// "32x8" -> {32, 8}.
+std::vector<int64_t> parse_local_size(const std::string& text);
+
+} // namespace tessera::explore

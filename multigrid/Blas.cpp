@@ -1,0 +1,82 @@
+#include "multigrid/Blas.h"
+
+#include <clblast.h>
+
+#include "core/Error.h"
+#include "explore/runtime/Session.h"
+
+namespace tessera::multigrid {
+
+namespace {
+
+void check(clblast::StatusCode status, const char* routine) {
+  if (status != clblast::StatusCode::kSuccess)
+    user_error(cat("CLBlast ", routine, " failed with status ", static_cast<int>(status)));
+}
+
+bool is_real(ScalarKind kind) {
+  return kind == ScalarKind::F32 || kind == ScalarKind::F64;
+}
+
+} // namespace
+
+Blas::Blas(DeviceMemory& memory) : memory_(&memory) {
+  scratch_ = memory.allocate("blas scratch", ScalarKind::F64, 1);
+}
+
+void Blas::check_pair(BufferId x, BufferId y, const char* routine) const {
+  if (memory_->kind(x) != memory_->kind(y) || memory_->count(x) != memory_->count(y))
+    internal_error(cat("CLBlast ", routine, " on buffers ", memory_->name(x), " and ",
+                       memory_->name(y), " of different kinds or sizes"));
+  if (!is_real(memory_->kind(x)))
+    internal_error(cat("CLBlast ", routine, " needs f32 or f64 buffers"));
+}
+
+double Blas::read_scratch(ScalarKind kind) {
+  if (kind == ScalarKind::F64) {
+    double v = 0;
+    memory_->buffer(scratch_).read(&v, sizeof v);
+    return v;
+  }
+  float v = 0;
+  memory_->buffer(scratch_).read(&v, sizeof v);
+  return v;
+}
+
+double Blas::nrm2(BufferId x) {
+  check_pair(x, x, "Nrm2");
+  auto n = static_cast<std::size_t>(memory_->count(x));
+  cl_command_queue queue = memory_->session().queue()();
+  cl_mem out = memory_->buffer(scratch_).handle()(), in = memory_->buffer(x).handle()();
+  if (memory_->kind(x) == ScalarKind::F64)
+    check(clblast::Nrm2<double>(n, out, 0, in, 0, 1, &queue), "Nrm2");
+  else
+    check(clblast::Nrm2<float>(n, out, 0, in, 0, 1, &queue), "Nrm2");
+  return read_scratch(memory_->kind(x));
+}
+
+double Blas::dot(BufferId x, BufferId y) {
+  check_pair(x, y, "Dot");
+  auto n = static_cast<std::size_t>(memory_->count(x));
+  cl_command_queue queue = memory_->session().queue()();
+  cl_mem out = memory_->buffer(scratch_).handle()();
+  cl_mem a = memory_->buffer(x).handle()(), b = memory_->buffer(y).handle()();
+  if (memory_->kind(x) == ScalarKind::F64)
+    check(clblast::Dot<double>(n, out, 0, a, 0, 1, b, 0, 1, &queue), "Dot");
+  else
+    check(clblast::Dot<float>(n, out, 0, a, 0, 1, b, 0, 1, &queue), "Dot");
+  return read_scratch(memory_->kind(x));
+}
+
+void Blas::axpy(double alpha, BufferId x, BufferId y) {
+  check_pair(x, y, "Axpy");
+  auto n = static_cast<std::size_t>(memory_->count(x));
+  cl_command_queue queue = memory_->session().queue()();
+  cl_mem a = memory_->buffer(x).handle()(), b = memory_->buffer(y).handle()();
+  if (memory_->kind(x) == ScalarKind::F64)
+    check(clblast::Axpy<double>(n, alpha, a, 0, 1, b, 0, 1, &queue), "Axpy");
+  else
+    check(clblast::Axpy<float>(n, static_cast<float>(alpha), a, 0, 1, b, 0, 1, &queue), "Axpy");
+}
+
+} // namespace tessera::multigrid

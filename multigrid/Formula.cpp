@@ -1,0 +1,89 @@
+#include "multigrid/Formula.h"
+
+#include "core/Error.h"
+
+namespace tessera::multigrid::detail {
+
+Type grid_type(const Level& level) {
+  return array_of(Type::scalar(level.kind), level.extents());
+}
+
+Val grid_input(const std::string& name, const Level& level) {
+  return input(name, grid_type(level));
+}
+
+Fun formula(const std::string& name, const std::vector<ScalarKind>& params, const Body& body) {
+  std::vector<Sym> symbols;
+  for (std::size_t i = 0; i < params.size(); ++i)
+    symbols.emplace_back(ScalarExpr::param(static_cast<int>(i)));
+  return tessera::detail::make_user_fun_value(name, static_cast<int>(params.size()), params,
+                                              body(symbols).expr());
+}
+
+Val at_offset(Val neighbourhood, const std::vector<int>& offset, int radius) {
+  for (int o : offset)
+    neighbourhood = neighbourhood.at(radius + o);
+  return neighbourhood;
+}
+
+std::vector<std::vector<int>> star_offsets(int dims) {
+  std::vector<std::vector<int>> offsets;
+  for (int d = 0; d < dims; ++d)
+    for (int sign : {-1, 1}) {
+      std::vector<int> o(dims, 0);
+      o[d] = sign;
+      offsets.push_back(o);
+    }
+  return offsets;
+}
+
+std::vector<std::vector<int>> corners(int dims) {
+  std::vector<std::vector<int>> all;
+  for (int code = 0; code < (1 << dims); ++code) {
+    std::vector<int> c(dims);
+    for (int d = 0; d < dims; ++d)
+      c[d] = (code >> (dims - 1 - d)) & 1;
+    all.push_back(c);
+  }
+  return all;
+}
+
+// Built from the IR constructors: nested generate() calls would type-check each inner function on
+// its own, where the captured index of an enclosing Generate has no type yet; the program's type
+// check binds them in order.
+Val index_grid(const Level& level, const Fun& g) {
+  std::vector<Expr> indices;
+  for (int d = 0; d < level.dims; ++d)
+    indices.push_back(make_param());
+  Expr grid = make_call(g.build(std::vector<Type>(level.dims, i32())), indices);
+  for (int d = level.dims - 1; d >= 0; --d)
+    grid = make_call(make_generate(ArithExpr(level.n), make_lambda({indices[d]}, grid)), {});
+  return Val(grid, array_of(i32(), level.extents()));
+}
+
+Fun duplicate_nd(int dims) {
+  // Split(1) then Pad(0, 1, clamp) turns each element into a pair of copies; Join flattens.
+  Fun f = split(1) >> map(pad(0, 1, clamp)) >> join();
+  for (int level = 1; level < dims; ++level)
+    f = f >> map_nd(level, split(1) >> map(pad(0, 1, clamp)) >> join());
+  return f;
+}
+
+Boundary zero_boundary(const Level& level) {
+  switch (level.kind) {
+  case ScalarKind::F32:
+    return constant(0.0f);
+  case ScalarKind::F64:
+    return constant(0.0);
+  default:
+    user_error(cat("multigrid grids hold f32 or f64 values, got ", opencl_name(level.kind)));
+  }
+}
+
+Boundary adapt(const Boundary& bc, const Level& level) {
+  if (bc.kind != Boundary::Constant)
+    return bc;
+  return Boundary::constant(ScalarValue::make(level.kind, bc.value.as_double()));
+}
+
+} // namespace tessera::multigrid::detail

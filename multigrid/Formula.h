@@ -1,0 +1,41 @@
+// Small building blocks of the multigrid operators (internal to multigrid/): grid inputs, point
+// formulas of run-time arity, neighbourhood reads by offset, and index-computed grids.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "dsl/Dsl.h"
+#include "multigrid/Operators.h"
+
+namespace tessera::multigrid::detail {
+
+Type grid_type(const Level& level);
+Val grid_input(const std::string& name, const Level& level);
+
+// A user function of the given parameter kinds whose body is built from one Sym per parameter.
+using Body = std::function<Sym(const std::vector<Sym>&)>;
+Fun formula(const std::string& name, const std::vector<ScalarKind>& params, const Body& body);
+
+// The element of a (2r+1)^d neighbourhood at `offset` from its centre (outermost first).
+Val at_offset(Val neighbourhood, const std::vector<int>& offset, int radius);
+// The 2d star offsets of a d-dimensional grid: (-1,0,..), (1,0,..), (0,-1,..), ...
+std::vector<std::vector<int>> star_offsets(int dims);
+// All corners of {0,1}^d in row-major order.
+std::vector<std::vector<int>> corners(int dims);
+
+// An i32 grid of `level`'s shape whose value at index (i_0, ..., i_{d-1}) is g(i_0, ...), for a
+// user function g of d i32 parameters: index-aware values without an input array.
+Val index_grid(const Level& level, const Fun& g);
+
+// Every element of the outermost d levels repeated twice along each of them:
+// [n]^d of T -> [2n]^d of T, element I = x[I/2] (a view: no memory).
+Fun duplicate_nd(int dims);
+
+// A boundary value of the level's element kind (constant(0) of the right type).
+Boundary zero_boundary(const Level& level);
+// `bc` with a constant boundary's value converted to the level's element kind.
+Boundary adapt(const Boundary& bc, const Level& level);
+
+} // namespace tessera::multigrid::detail

@@ -1,0 +1,161 @@
+#include "multigrid/Hierarchy.h"
+
+#include "core/Error.h"
+#include "multigrid/Solver.h"
+
+namespace tessera::multigrid {
+
+namespace {
+
+OperatorSpec spec(const std::string& name, const Level& level,
+                  std::function<Expr(const Level&)> build) {
+  return {name, std::vector<int64_t>(level.dims, level.n),
+          [level, build](const std::vector<int64_t>& extents) {
+            Level at = level;
+            at.n = extents.at(0);
+            return build(at);
+          }};
+}
+
+} // namespace
+
+Hierarchy::Hierarchy(const Level& finest, Boundary bc,
+                     std::optional<HelmholtzCoefficients> helmholtz, const SolverOptions& options,
+                     DeviceMemory& memory, Tuner& tuner)
+    : options_(&options) {
+  Level level = finest;
+  while (true) {
+    LevelState s;
+    s.level = level;
+    const std::size_t l = levels_.size();
+    const std::string tag = cat("L", l, " ", level.describe());
+    for (int i = 0; i < 2; ++i)
+      s.u[i] = memory.allocate(cat("u", i, " ", tag), level.kind, level.points());
+    s.f = memory.allocate("f " + tag, level.kind, level.points());
+    s.r = memory.allocate("r " + tag, level.kind, level.points());
+    if (helmholtz) {
+      s.coefficients.push_back(memory.allocate("alpha " + tag, level.kind, level.points()));
+      for (int k = 0; k < level.dims; ++k)
+        s.coefficients.push_back(
+            memory.allocate(cat("beta", k, " ", tag), level.kind, level.points()));
+    }
+    const double omega =
+        options.omega > 0 ? options.omega : 2.0 * level.dims / (2 * level.dims + 1);
+    if (options.smoother == SmootherKind::GaussSeidel) {
+      for (int colour = 0; colour < 2; ++colour)
+        s.smooth[colour] =
+            tuner.kernel(spec(colour == 0 ? "gsrb-red" : "gsrb-black", level, [=](const Level& at) {
+              return helmholtz ? helmholtz_gsrb_half_sweep(at, bc, *helmholtz, colour)
+                               : gsrb_half_sweep(at, bc, colour);
+            }));
+    } else {
+      s.smooth[0] = tuner.kernel(spec("jacobi", level, [=](const Level& at) {
+        return helmholtz ? helmholtz_jacobi(at, bc, *helmholtz, omega) : jacobi(at, bc, omega);
+      }));
+    }
+    s.residual = tuner.kernel(spec("residual", level, [=](const Level& at) {
+      return helmholtz ? helmholtz_residual(at, bc, *helmholtz) : multigrid::residual(at, bc);
+    }));
+    const bool coarsest = !level.can_coarsen() || level.n <= options.coarsest;
+    if (!coarsest) {
+      const bool cell = level.centring == Centring::Cell;
+      s.restrict_to_coarser = tuner.kernel(spec("restrict", level, [cell](const Level& at) {
+        return cell ? restrict_average(at) : restrict_full_weighting(at);
+      }));
+      Level coarse = level.coarser();
+      auto kind = options.interpolation;
+      s.correct_from_coarser = tuner.kernel(spec(
+          "prolong", coarse, [kind, bc](const Level& at) { return prolong_add(at, kind, bc); }));
+      if (options.cycle == CycleKind::F) {
+        // Third order where it exists (cell-centred): enough for one V-cycle per level to
+        // reach the discretisation error.
+        auto start = cell ? Interpolation::Quadratic : Interpolation::Linear;
+        s.start_from_coarser =
+            tuner.kernel(spec("fmg-prolong", coarse,
+                              [start, bc](const Level& at) { return prolong_add(at, start, bc); }));
+      }
+      if (helmholtz) {
+        if (!cell)
+          user_error("the variable-coefficient operator is defined on cell-centred grids");
+        s.restrict_coefficients.push_back(s.restrict_to_coarser);
+        for (int k = 0; k < level.dims; ++k)
+          s.restrict_coefficients.push_back(
+              tuner.kernel(spec(cat("restrict-beta", k), level, [k](const Level& at) {
+                return restrict_face_coefficient(at, k);
+              })));
+      }
+    }
+    levels_.push_back(std::move(s));
+    if (coarsest)
+      break;
+    level = level.coarser();
+  }
+}
+
+std::vector<BufferId> Hierarchy::operator_inputs(const LevelState& L) const {
+  std::vector<BufferId> inputs{L.solution(), L.f};
+  inputs.insert(inputs.end(), L.coefficients.begin(), L.coefficients.end());
+  return inputs;
+}
+
+void Hierarchy::restrict_coefficients(Schedule& s) {
+  for (std::size_t l = 0; l + 1 < levels_.size(); ++l)
+    for (std::size_t c = 0; c < levels_[l].coefficients.size(); ++c)
+      s.launch("coefficients", levels_[l].restrict_coefficients[c], {levels_[l].coefficients[c]},
+               levels_[l + 1].coefficients[c]);
+}
+
+void Hierarchy::smooth(Schedule& s, std::size_t l, int steps) {
+  LevelState& L = levels_[l];
+  const int sweeps = options_->smoother == SmootherKind::GaussSeidel ? 2 : 1;
+  const std::string label = l + 1 == levels_.size() ? "coarse solve" : "smooth";
+  for (int step = 0; step < steps; ++step)
+    for (int half = 0; half < sweeps; ++half) {
+      s.launch(label, L.smooth[half], operator_inputs(L), L.u[1 - L.current]);
+      L.current = 1 - L.current;
+    }
+}
+
+void Hierarchy::residual(Schedule& s, std::size_t l) {
+  LevelState& L = levels_[l];
+  s.launch("residual", L.residual, operator_inputs(L), L.r);
+}
+
+void Hierarchy::correct(Schedule& s, std::size_t l, bool full_multigrid) {
+  LevelState &fine = levels_[l], &coarse = levels_[l + 1];
+  s.launch("prolong", full_multigrid ? fine.start_from_coarser : fine.correct_from_coarser,
+           {fine.solution(), coarse.solution()}, fine.u[1 - fine.current]);
+  fine.current = 1 - fine.current;
+}
+
+void Hierarchy::cycle(Schedule& s, std::size_t l, CycleKind kind) {
+  if (l + 1 == levels_.size()) {
+    smooth(s, l, options_->coarse_sweeps);
+    return;
+  }
+  LevelState &fine = levels_[l], &coarse = levels_[l + 1];
+  smooth(s, l, options_->pre);
+  residual(s, l);
+  s.launch("restrict", fine.restrict_to_coarser, {fine.r}, coarse.f);
+  s.fill_zero("zero", coarse.solution());
+  // V: one coarse-grid correction per level; W: two.
+  const int corrections = kind == CycleKind::W ? 2 : 1;
+  for (int i = 0; i < corrections; ++i)
+    cycle(s, l + 1, kind);
+  correct(s, l);
+  smooth(s, l, options_->post);
+}
+
+void Hierarchy::full_multigrid(Schedule& s) {
+  for (std::size_t l = 0; l + 1 < levels_.size(); ++l)
+    s.launch("restrict", levels_[l].restrict_to_coarser, {levels_[l].f}, levels_[l + 1].f);
+  s.fill_zero("zero", levels_.back().solution());
+  cycle(s, levels_.size() - 1, CycleKind::V); // the coarse solve
+  for (std::size_t l = levels_.size() - 1; l-- > 0;) {
+    s.fill_zero("zero", levels_[l].solution());
+    correct(s, l, true);
+    cycle(s, l, CycleKind::V);
+  }
+}
+
+} // namespace tessera::multigrid

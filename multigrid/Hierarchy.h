@@ -1,0 +1,67 @@
+// The levels of one precision with their buffers and kernels, and the cycles as schedules over
+// them. Which of a level's two solution buffers holds u is tracked while a schedule is built
+// (a kernel never reads and writes the same buffer), so a schedule is valid for the parity it
+// was built from.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <vector>
+
+#include "multigrid/Helmholtz.h"
+
+#include "multigrid/Program.h"
+#include "multigrid/Tuning.h"
+
+namespace tessera::multigrid {
+
+struct SolverOptions;
+enum class CycleKind;
+
+struct LevelState {
+  Level level;
+  std::array<BufferId, 2> u; // ping-pong
+  BufferId f, r;
+  std::vector<BufferId> coefficients; // Helmholtz: alpha, beta_0 .. beta_{d-1}
+  int current = 0;                    // which u holds the solution (while a schedule is built)
+  std::array<std::shared_ptr<CompiledKernel>, 2> smooth; // red/black half-sweeps, or [0] Jacobi
+  std::shared_ptr<CompiledKernel> residual;
+  std::shared_ptr<CompiledKernel> restrict_to_coarser;  // none on the coarsest level
+  std::shared_ptr<CompiledKernel> correct_from_coarser; // u + P e; none on the coarsest level
+  std::shared_ptr<CompiledKernel> start_from_coarser;   // full multigrid's interpolation
+  std::vector<std::shared_ptr<CompiledKernel>> restrict_coefficients; // to the coarser level
+  BufferId solution() const { return u[current]; }
+};
+
+class Hierarchy {
+public:
+  // Levels from `finest` down while the grid coarsens and has more than options.coarsest
+  // points per side; buffers from `memory`, kernels from `tuner`. With `helmholtz`, the
+  // operator is the variable-coefficient one and every level holds its coefficients.
+  Hierarchy(const Level& finest, Boundary bc, std::optional<HelmholtzCoefficients> helmholtz,
+            const SolverOptions& options, DeviceMemory& memory, Tuner& tuner);
+
+  std::vector<LevelState>& levels() { return levels_; }
+  LevelState& finest() { return levels_.front(); }
+
+  // Appends to `s`: one V- or W-cycle at level l; full multigrid (the right-hand side
+  // restricted to every level, the coarsest solved, then per level upwards the solution
+  // interpolated and one V-cycle); the residual of level l into its r; smoothing steps.
+  void cycle(Schedule& s, std::size_t l, CycleKind kind);
+  void full_multigrid(Schedule& s);
+  void residual(Schedule& s, std::size_t l);
+  void smooth(Schedule& s, std::size_t l, int steps);
+  // The coefficients of every coarser level from the finest one's (Helmholtz only).
+  void restrict_coefficients(Schedule& s);
+
+private:
+  // u_l += P u_{l+1}, with the cycles' interpolation or full multigrid's.
+  void correct(Schedule& s, std::size_t l, bool full_multigrid = false);
+  // u, f and the coefficients: the inputs of the smoothers and the residual.
+  std::vector<BufferId> operator_inputs(const LevelState& L) const;
+
+  std::vector<LevelState> levels_;
+  const SolverOptions* options_;
+};
+
+} // namespace tessera::multigrid

@@ -1,0 +1,78 @@
+// The multigrid operators as tessera programs, written with the public DSL for grids of 1, 2 or
+// 3 dimensions. Every function returns a high-level program (Map, Slide, Pad, Zip, Generate, ...)
+// over grids of constant size, which the rewrite system lowers and the explorer tunes like any
+// other stencil; the multigrid solver runs them as kernels.
+//
+// Grids are d-dimensional cubes of n cells per side, stored row-major, outermost dimension first.
+// The discrete operator is the (2d+1)-point Laplacian of the Poisson problem -lap(u) = f,
+//   (A u)_p = (2d u_p - sum of the 2d neighbours of p) / h^2,
+// with the boundary condition given as the Pad boundary of the ghost layer: antisymmetric
+// reflection (cell-centred homogeneous Dirichlet, the ghost is -u inside), mirror (homogeneous
+// Neumann) or wrap (periodic).
+//
+// Cell-centred grids have n = 2^k cells of width h = 1/n; coarsening halves n. Vertex-centred
+// grids have n = 2^k - 1 interior vertices of spacing h = 1/(n+1); coarsening maps n to (n-1)/2.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/Expr.h"
+#include "core/Type.h"
+
+namespace tessera::multigrid {
+
+enum class Centring { Cell, Vertex };
+
+// One grid level: d dimensions of n points each.
+struct Level {
+  int dims = 3;
+  int64_t n = 0;
+  ScalarKind kind = ScalarKind::F64;
+  Centring centring = Centring::Cell;
+
+  double h() const; // the mesh width on the unit interval
+  int64_t points() const;
+  std::vector<ArithExpr> extents() const;
+  // The next coarser level; throws Error when n does not coarsen (odd cell count, or a vertex
+  // count that is not 2m+1).
+  Level coarser() const;
+  bool can_coarsen() const;
+  std::string describe() const; // "64^3 f64 cell-centred"
+};
+
+// r = f - A u. Inputs u, f.
+Expr residual(const Level& level, Boundary bc);
+// Weighted Jacobi: u + omega * h^2/(2d) * (f - A u). Inputs u, f.
+Expr jacobi(const Level& level, Boundary bc, double omega);
+// One half-sweep of red-black Gauss-Seidel: the points whose index sum has the parity `colour`
+// (0: red, 1: black) get (h^2 f + sum of neighbours) / (2d); the others keep u. The colour
+// comes from the index (Generate), not from an array. Inputs u, f.
+Expr gsrb_half_sweep(const Level& level, Boundary bc, int colour);
+
+// Cell-centred restriction by the 2^d average: coarse(I) = mean of the fine cells 2I + {0,1}^d.
+// Input the fine grid r; `fine` is its level.
+Expr restrict_average(const Level& fine);
+// Vertex-centred full weighting: coarse(I) = sum over offsets o in {-1,0,1}^d of
+// prod_k w(o_k) * fine(2I + 1 + o), w(0) = 1/2, w(+-1) = 1/4. Input the fine grid r.
+Expr restrict_full_weighting(const Level& fine);
+
+enum class Interpolation { Constant, Linear, Quadratic };
+// u_fine + P e_coarse, where P is piecewise-constant, (bi/tri)linear or quadratic interpolation:
+//   cell-centred linear: per dimension fine 2i gets 3/4 e[i] + 1/4 e[i-1] and fine 2i+1 gets
+//   3/4 e[i] + 1/4 e[i+1], the ghosts e[-1], e[n] given by the boundary `bc`;
+//   vertex-centred linear: fine 2i+1 = e[i], fine 2i = (e[i-1] + e[i]) / 2, e[-1] = e[n] = 0;
+//   constant (cell-centred): fine i = e[i/2];
+//   quadratic (cell-centred, third order, for the full-multigrid start of each level): per
+//   dimension fine 2i gets (5 e[i-1] + 30 e[i] - 3 e[i+1]) / 32 and fine 2i+1 the mirror image
+//   (the Lagrange polynomial through e[i-1], e[i], e[i+1] at -1/4 and +1/4 of a coarse cell).
+// Inputs u (fine), e (coarse); `coarse` is e's level.
+Expr prolong_add(const Level& coarse, Interpolation kind, Boundary bc);
+
+// The update of a correction scheme on the host side of a cycle, as one kernel: u + e.
+Expr add(const Level& level);
+// A grid converted to another precision: inputs x of `level`, output of kind `to`.
+Expr convert(const Level& level, ScalarKind to);
+
+} // namespace tessera::multigrid

@@ -1,0 +1,186 @@
+#include "multigrid/Program.h"
+
+#include "core/Error.h"
+#include "explore/runtime/ClError.h"
+#include "explore/runtime/KernelArg.h"
+#include "explore/runtime/Launch.h"
+#include "explore/runtime/Session.h"
+
+namespace tessera::multigrid {
+
+namespace {
+
+std::size_t element_bytes(ScalarKind kind) {
+  switch (kind) {
+  case ScalarKind::F64:
+    return 8;
+  case ScalarKind::F32:
+  case ScalarKind::I32:
+    return 4;
+  case ScalarKind::U8:
+  case ScalarKind::Bool:
+    return 1;
+  }
+  internal_error("unknown scalar kind");
+}
+
+} // namespace
+
+std::shared_ptr<CompiledKernel> compile(runtime::Session& session, codegen::Kernel code,
+                                        std::vector<int64_t> local, std::string variant) {
+  for (const auto& p : code.params)
+    if (p.role == codegen::KernelParam::Size)
+      user_error(cat("kernel ", code.name, " takes the size argument '", p.name,
+                     "': multigrid kernels are generated with every size baked in"));
+  auto k = std::make_shared<CompiledKernel>();
+  std::vector<std::size_t> global, work_group;
+  bool any_local = false;
+  for (int d = 0; d < code.launch.dims; ++d) {
+    auto g = code.launch.global[d].as_constant();
+    if (!g)
+      internal_error(cat("kernel ", code.name, " has a symbolic global size"));
+    global.push_back(static_cast<std::size_t>(*g));
+    int64_t l = d < static_cast<int>(local.size()) ? local[d] : code.launch.local[d];
+    any_local |= l > 0;
+    work_group.push_back(static_cast<std::size_t>(std::max<int64_t>(1, l)));
+  }
+  k->global = runtime::Range::of(global);
+  if (any_local)
+    k->local = runtime::Range::of(work_group);
+  k->built = session.build_kernel(code.source, code.name);
+  k->code = std::move(code);
+  k->variant = std::move(variant);
+  return k;
+}
+
+BufferId DeviceMemory::allocate(const std::string& name, ScalarKind kind, int64_t count) {
+  if (count <= 0)
+    internal_error(cat("buffer ", name, " of ", count, " elements"));
+  std::size_t bytes = static_cast<std::size_t>(count) * element_bytes(kind);
+  entries_.push_back({name, kind, count, runtime::RawBuffer(*session_, bytes)});
+  return BufferId{static_cast<int>(entries_.size()) - 1};
+}
+
+const DeviceMemory::Entry& DeviceMemory::entry(BufferId id) const {
+  if (id.index < 0 || id.index >= static_cast<int>(entries_.size()))
+    internal_error(cat("no buffer number ", id.index));
+  return entries_[static_cast<std::size_t>(id.index)];
+}
+
+const runtime::RawBuffer& DeviceMemory::buffer(BufferId id) const {
+  return entry(id).buffer;
+}
+runtime::RawBuffer& DeviceMemory::buffer(BufferId id) {
+  return const_cast<Entry&>(entry(id)).buffer;
+}
+ScalarKind DeviceMemory::kind(BufferId id) const {
+  return entry(id).kind;
+}
+int64_t DeviceMemory::count(BufferId id) const {
+  return entry(id).count;
+}
+const std::string& DeviceMemory::name(BufferId id) const {
+  return entry(id).name;
+}
+
+std::size_t DeviceMemory::total_bytes() const {
+  std::size_t total = 0;
+  for (const auto& e : entries_)
+    total += e.buffer.bytes();
+  return total;
+}
+
+void Schedule::launch(const std::string& label, std::shared_ptr<CompiledKernel> kernel,
+                      std::vector<BufferId> inputs, BufferId output) {
+  if (!kernel)
+    internal_error(cat("the ", label, " step has no kernel"));
+  std::size_t expected = 0;
+  for (const auto& p : kernel->code.params)
+    expected += p.role == codegen::KernelParam::Input;
+  if (inputs.size() != expected)
+    internal_error(cat("kernel ", kernel->code.name, " takes ", expected, " inputs, the ", label,
+                       " step gives ", inputs.size()));
+  for (BufferId in : inputs)
+    if (in == output)
+      internal_error(cat("the ", label, " step reads and writes the same buffer"));
+  steps_.push_back({Step::Launch, label, std::move(kernel), std::move(inputs), output});
+}
+
+void Schedule::fill_zero(const std::string& label, BufferId buffer) {
+  steps_.push_back({Step::Fill, label, nullptr, {}, buffer});
+}
+
+void Schedule::copy(const std::string& label, BufferId from, BufferId to) {
+  steps_.push_back({Step::Copy, label, nullptr, {from}, to});
+}
+
+void Schedule::append(const Schedule& other) {
+  steps_.insert(steps_.end(), other.steps_.begin(), other.steps_.end());
+}
+
+std::map<std::string, double> Schedule::bytes_by_label(const DeviceMemory& memory) const {
+  std::map<std::string, double> bytes;
+  for (const Step& s : steps_) {
+    double moved = static_cast<double>(memory.buffer(s.output).bytes());
+    for (BufferId in : s.inputs)
+      moved += static_cast<double>(memory.buffer(in).bytes());
+    bytes[s.label] += moved;
+  }
+  return bytes;
+}
+
+double Schedule::run(DeviceMemory& memory, Breakdown* breakdown) const {
+  runtime::Session& session = memory.session();
+  std::vector<cl::Event> events(steps_.size());
+  for (std::size_t i = 0; i < steps_.size(); ++i) {
+    const Step& s = steps_[i];
+    switch (s.kind) {
+    case Step::Launch: {
+      // Parameters in order: the inputs as listed, then the output.
+      std::vector<runtime::KernelArg> args;
+      std::size_t next = 0;
+      for (const auto& p : s.kernel->code.params)
+        args.emplace_back(
+            memory.buffer(p.role == codegen::KernelParam::Output ? s.output : s.inputs[next++])
+                .handle());
+      runtime::set_args(s.kernel->built, args);
+      events[i] = runtime::enqueue(session, s.kernel->built, s.kernel->global, s.kernel->local);
+      break;
+    }
+    case Step::Fill: {
+      // A zero pattern of one element: the buffer's size is a multiple of it.
+      const auto& b = memory.buffer(s.output);
+      const uint64_t zero = 0;
+      runtime::check_cl(clEnqueueFillBuffer(session.queue()(), b.handle()(), &zero,
+                                            element_bytes(memory.kind(s.output)), 0, b.bytes(), 0,
+                                            nullptr, &events[i]()),
+                        cat("filling ", memory.name(s.output), " with zeros"));
+      break;
+    }
+    case Step::Copy: {
+      const auto& from = memory.buffer(s.inputs[0]);
+      const auto& to = memory.buffer(s.output);
+      if (from.bytes() != to.bytes())
+        internal_error("copy between buffers of different sizes");
+      runtime::check_cl(session.queue().enqueueCopyBuffer(from.handle(), to.handle(), 0, 0,
+                                                          from.bytes(), nullptr, &events[i]),
+                        cat("copying ", memory.name(s.inputs[0]), " to ", memory.name(s.output)));
+      break;
+    }
+    }
+  }
+  session.finish();
+  double total = 0;
+  for (std::size_t i = 0; i < steps_.size(); ++i) {
+    double ms = runtime::event_ms(events[i]);
+    total += ms;
+    if (breakdown) {
+      auto& t = (*breakdown)[steps_[i].label];
+      t.launches += 1;
+      t.ms += ms;
+    }
+  }
+  return total;
+}
+
+} // namespace tessera::multigrid

@@ -1,0 +1,98 @@
+// A program of kernels: the solver's unit of execution on one device. Buffers come from a memory
+// plan (allocated once, reused by every run); a schedule is a list of steps (kernel launches,
+// fills, copies) over those buffers that is enqueued back to back with no host round trip, each
+// step timed by its profiling event and accounted to an operator label.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "codegen/Kernel.h"
+#include "explore/runtime/Buffer.h"
+#include "explore/runtime/Kernel.h"
+#include "explore/runtime/Range.h"
+
+namespace tessera::runtime {
+class Session;
+}
+
+namespace tessera::multigrid {
+
+// A generated kernel built for the session's device, with its launch sizes.
+struct CompiledKernel {
+  codegen::Kernel code;
+  runtime::Kernel built;
+  runtime::Range global, local;
+  std::string variant; // which variant it is ("default lowering", "v12 local=32x8", ...)
+};
+// Builds `code` on the session's device; `local` overrides the kernel's own work-group size.
+std::shared_ptr<CompiledKernel> compile(runtime::Session& session, codegen::Kernel code,
+                                        std::vector<int64_t> local, std::string variant);
+
+struct BufferId {
+  int index = -1;
+  bool operator==(const BufferId&) const = default;
+};
+
+// The memory plan: every device buffer of the solver, allocated once.
+class DeviceMemory {
+public:
+  explicit DeviceMemory(runtime::Session& session) : session_(&session) {}
+  BufferId allocate(const std::string& name, ScalarKind kind, int64_t count);
+  const runtime::RawBuffer& buffer(BufferId id) const;
+  runtime::RawBuffer& buffer(BufferId id);
+  ScalarKind kind(BufferId id) const;
+  int64_t count(BufferId id) const;
+  const std::string& name(BufferId id) const;
+  std::size_t total_bytes() const;
+  runtime::Session& session() const { return *session_; }
+
+private:
+  struct Entry {
+    std::string name;
+    ScalarKind kind;
+    int64_t count;
+    runtime::RawBuffer buffer;
+  };
+  const Entry& entry(BufferId id) const;
+  runtime::Session* session_;
+  std::vector<Entry> entries_;
+};
+
+// Time spent per operator label.
+struct OperatorTime {
+  int64_t launches = 0;
+  double ms = 0;
+};
+using Breakdown = std::map<std::string, OperatorTime>;
+
+class Schedule {
+public:
+  void launch(const std::string& label, std::shared_ptr<CompiledKernel> kernel,
+              std::vector<BufferId> inputs, BufferId output);
+  void fill_zero(const std::string& label, BufferId buffer);
+  void copy(const std::string& label, BufferId from, BufferId to);
+  void append(const Schedule& other);
+
+  // Enqueues every step, waits for the queue once, and adds the profiled time of each step to
+  // `breakdown` under its label (when given). Returns the total device time in milliseconds.
+  double run(DeviceMemory& memory, Breakdown* breakdown = nullptr) const;
+  // The bytes each step must move (every input read once, the output written once; a fill
+  // writes its buffer, a copy reads and writes it), summed per label.
+  std::map<std::string, double> bytes_by_label(const DeviceMemory& memory) const;
+  std::size_t size() const { return steps_.size(); }
+
+private:
+  struct Step {
+    enum Kind { Launch, Fill, Copy } kind;
+    std::string label;
+    std::shared_ptr<CompiledKernel> kernel;
+    std::vector<BufferId> inputs;
+    BufferId output;
+  };
+  std::vector<Step> steps_;
+};
+
+} // namespace tessera::multigrid

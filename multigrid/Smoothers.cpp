@@ -1,0 +1,87 @@
+// The Poisson residual and the point smoothers: (2d+1)-point neighbourhoods of u, zipped with f.
+#include "core/Error.h"
+#include "multigrid/Formula.h"
+
+namespace tessera::multigrid {
+
+using namespace detail;
+
+namespace {
+
+// zip(neighbourhoods of u, f, extras...) mapped by `point`, whose arguments are the centre of
+// u, its 2d star neighbours, f, then the extras.
+Expr star_operator(const Level& level, Boundary bc, const std::string& name,
+                   std::vector<ScalarKind> extra_kinds, const std::vector<Val>& extras,
+                   const Body& body) {
+  const int d = level.dims;
+  Val u = grid_input("u", level), f = grid_input("f", level);
+  std::vector<ScalarKind> kinds(2 * d + 2, level.kind);
+  kinds.insert(kinds.end(), extra_kinds.begin(), extra_kinds.end());
+  Fun point = formula(name, kinds, body);
+  std::vector<Val> zipped{u | pad_nd(d, 1, 1, adapt(bc, level)) | slide_nd(d, 3, 1), f};
+  zipped.insert(zipped.end(), extras.begin(), extras.end());
+  Fun apply([=](Val t) {
+    Val nbh = t.get(0);
+    std::vector<Val> args{at_offset(nbh, std::vector<int>(d, 0), 1)};
+    for (const auto& o : star_offsets(d))
+      args.push_back(at_offset(nbh, o, 1));
+    for (int i = 1; i < static_cast<int>(zipped.size()); ++i)
+      args.push_back(t.get(i));
+    return point.apply(args);
+  });
+  return program({u, f}, zip_nd(d, zipped) | map_nd(d, apply));
+}
+
+// 2d u - (sum of the star neighbours), from the formula's parameters.
+Sym star_difference(const std::vector<Sym>& v, int d) {
+  Sym sum = v[1];
+  for (int k = 2; k <= 2 * d; ++k)
+    sum = sum + v[k];
+  return static_cast<double>(2 * d) * v[0] - sum;
+}
+
+} // namespace
+
+Expr residual(const Level& level, Boundary bc) {
+  const int d = level.dims;
+  const double h2inv = 1.0 / (level.h() * level.h());
+  return star_operator(level, bc, "residual", {}, {}, [=](const std::vector<Sym>& v) {
+    return v[2 * d + 1] - h2inv * star_difference(v, d);
+  });
+}
+
+Expr jacobi(const Level& level, Boundary bc, double omega) {
+  if (!(omega > 0 && omega < 2))
+    user_error(cat("weighted Jacobi needs 0 < omega < 2, got ", omega));
+  const int d = level.dims;
+  const double h2 = level.h() * level.h(), scale = omega / (2 * d);
+  return star_operator(level, bc, "jacobi", {}, {}, [=](const std::vector<Sym>& v) {
+    return v[0] + scale * (h2 * v[2 * d + 1] - star_difference(v, d));
+  });
+}
+
+Expr gsrb_half_sweep(const Level& level, Boundary bc, int colour) {
+  if (colour != 0 && colour != 1)
+    user_error(cat("a red-black colour is 0 (red) or 1 (black), got ", colour));
+  const int d = level.dims;
+  const double h2 = level.h() * level.h();
+  // 1 where the index sum has the colour's parity.
+  Fun is_updated = formula("isColour" + std::to_string(colour),
+                           std::vector<ScalarKind>(d, ScalarKind::I32), [=](const auto& idx) {
+                             Sym sum = idx[0];
+                             for (int k = 1; k < d; ++k)
+                               sum = sum + idx[k];
+                             return cast(ScalarKind::I32, (sum + colour) % 2 == 0);
+                           });
+  Val mask = index_grid(level, is_updated);
+  return star_operator(level, bc, "gsrb", {ScalarKind::I32}, {mask},
+                       [=](const std::vector<Sym>& v) {
+                         Sym sum = v[1];
+                         for (int k = 2; k <= 2 * d; ++k)
+                           sum = sum + v[k];
+                         Sym updated = (h2 * v[2 * d + 1] + sum) / static_cast<double>(2 * d);
+                         return select(v[2 * d + 2] != 0, updated, v[0]);
+                       });
+}
+
+} // namespace tessera::multigrid

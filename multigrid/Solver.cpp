@@ -1,0 +1,351 @@
+#include "multigrid/Solver.h"
+
+#include <chrono>
+#include <cmath>
+
+#include "core/Error.h"
+#include "explore/runtime/Session.h"
+#include "multigrid/Blas.h"
+#include "multigrid/Hierarchy.h"
+
+namespace tessera::multigrid {
+
+const char* to_string(CycleKind c) {
+  switch (c) {
+  case CycleKind::V:
+    return "V";
+  case CycleKind::W:
+    return "W";
+  case CycleKind::F:
+    return "F";
+  }
+  return "?";
+}
+const char* to_string(SmootherKind s) {
+  return s == SmootherKind::GaussSeidel ? "gsrb" : "jacobi";
+}
+const char* to_string(Precision p) {
+  switch (p) {
+  case Precision::F64:
+    return "f64";
+  case Precision::F32:
+    return "f32";
+  case Precision::Mixed:
+    return "mixed";
+  }
+  return "?";
+}
+
+double SolveResult::mean_factor() const {
+  double log_sum = 0;
+  int count = 0;
+  for (std::size_t i = 1; i < cycles.size(); ++i)
+    if (cycles[i].factor > 0) {
+      log_sum += std::log(cycles[i].factor);
+      ++count;
+    }
+  return count ? std::exp(log_sum / count) : 0;
+}
+
+namespace {
+
+void write_values(DeviceMemory& memory, BufferId id, const std::vector<double>& values) {
+  if (static_cast<int64_t>(values.size()) != memory.count(id))
+    internal_error("host values of the wrong size");
+  if (memory.kind(id) == ScalarKind::F64) {
+    memory.buffer(id).write(values.data(), values.size() * sizeof(double));
+    return;
+  }
+  std::vector<float> f(values.begin(), values.end());
+  memory.buffer(id).write(f.data(), f.size() * sizeof(float));
+}
+
+std::vector<double> read_values(DeviceMemory& memory, BufferId id) {
+  auto n = static_cast<std::size_t>(memory.count(id));
+  if (memory.kind(id) == ScalarKind::F64) {
+    std::vector<double> v(n);
+    memory.buffer(id).read(v.data(), n * sizeof(double));
+    return v;
+  }
+  std::vector<float> f(n);
+  memory.buffer(id).read(f.data(), n * sizeof(float));
+  return std::vector<double>(f.begin(), f.end());
+}
+
+void check_problem(const Problem& p, const SolverOptions& o) {
+  if (p.dims < 1 || p.dims > 3)
+    user_error(cat("multigrid grids have 1, 2 or 3 dimensions, got ", p.dims));
+  Level finest{p.dims, p.n, ScalarKind::F64, p.centring};
+  if (p.n < 2)
+    user_error(cat("the grid needs at least 2 points per side, got ", p.n));
+  if (!finest.can_coarsen() || finest.n <= o.coarsest)
+    user_error(
+        cat("the grid ", finest.describe(),
+            " does not coarsen: multigrid needs at least two levels (a point count per side ",
+            p.centring == Centring::Cell ? "divisible by 2, such as 2^k"
+                                         : "of the form 2m+1, such as 2^k - 1",
+            ", larger than the coarsest size ", o.coarsest, ")"));
+  if (static_cast<int64_t>(p.rhs.size()) != finest.points())
+    user_error(
+        cat("the right-hand side has ", p.rhs.size(), " values; the grid has ", finest.points()));
+  if (p.exact && p.exact->size() != p.rhs.size())
+    user_error("the exact solution and the right-hand side differ in size");
+  if (p.helmholtz) {
+    const auto& c = *p.helmholtz;
+    if (c.alpha.size() != p.rhs.size() || static_cast<int>(c.beta.size()) != p.dims)
+      user_error(cat("the Helmholtz coefficients need alpha and ", p.dims,
+                     " beta arrays of the grid's size"));
+    for (const auto& beta : c.beta) {
+      if (beta.size() != p.rhs.size())
+        user_error("a beta array differs in size from the grid");
+      for (double b : beta)
+        if (!(b > 0))
+          user_error(cat("the face coefficients beta must be positive, got ", b));
+    }
+    for (double a : c.alpha)
+      if (!(c.constants.a * a >= 0))
+        user_error(cat("a * alpha must be non-negative, got a = ", c.constants.a, ", alpha ", a));
+    if (!(c.constants.b > 0))
+      user_error(cat("the Helmholtz constant b must be positive, got ", c.constants.b));
+  }
+  if (o.pre < 0 || o.post < 0 || o.pre + o.post == 0)
+    user_error(cat("smoothing steps must be non-negative and not both zero, got pre ", o.pre,
+                   " and post ", o.post));
+  if (o.max_cycles < 1)
+    user_error(cat("the cycle limit must be at least 1, got ", o.max_cycles));
+  if (!(o.tolerance > 0))
+    user_error(cat("the tolerance must be positive, got ", o.tolerance));
+  if (o.coarse_sweeps < 1)
+    user_error("the coarsest level needs at least one smoothing step");
+}
+
+} // namespace
+
+struct Solver::Impl {
+  runtime::Session& session;
+  Problem problem;
+  SolverOptions options;
+  DeviceMemory memory;
+  Tuner tuner;
+  std::unique_ptr<Hierarchy> levels; // the cycles' precision
+  // Mixed precision: the f64 solution, right-hand side, residual and correction.
+  BufferId u64, f64, r64, e64;
+  std::vector<BufferId> coefficients64;
+  std::shared_ptr<CompiledKernel> residual64, to_single, to_double;
+  std::unique_ptr<Blas> blas;
+
+  Impl(runtime::Session& s, const Problem& p, SolverOptions o)
+      : session(s), problem(p), options(std::move(o)), memory(s), tuner(s, options.tuning) {
+    check_problem(problem, options);
+    if (options.precision == Precision::F64 && !session.device().supports_double)
+      user_error(cat("the device ", session.device().name,
+                     " has no double precision: use --precision f32"));
+    ScalarKind kind = options.precision == Precision::F64 ? ScalarKind::F64 : ScalarKind::F32;
+    Level finest{problem.dims, problem.n, kind, problem.centring};
+    std::optional<HelmholtzCoefficients> helmholtz;
+    if (problem.helmholtz)
+      helmholtz = problem.helmholtz->constants;
+    levels =
+        std::make_unique<Hierarchy>(finest, problem.boundary, helmholtz, options, memory, tuner);
+    if (options.precision == Precision::Mixed) {
+      if (!session.device().supports_double)
+        user_error(cat("mixed precision needs double precision, which ", session.device().name,
+                       " lacks: use --precision f32"));
+      Level wide = finest;
+      wide.kind = ScalarKind::F64;
+      u64 = memory.allocate("u f64", ScalarKind::F64, wide.points());
+      f64 = memory.allocate("f f64", ScalarKind::F64, wide.points());
+      r64 = memory.allocate("r f64", ScalarKind::F64, wide.points());
+      e64 = memory.allocate("e f64", ScalarKind::F64, wide.points());
+      Boundary bc = problem.boundary;
+      auto at = [](Level l, const std::vector<int64_t>& extents) {
+        l.n = extents.at(0);
+        return l;
+      };
+      std::vector<int64_t> extents(wide.dims, wide.n);
+      residual64 = tuner.kernel({"residual-f64", extents, [=](const auto& e) {
+                                   return helmholtz
+                                              ? helmholtz_residual(at(wide, e), bc, *helmholtz)
+                                              : multigrid::residual(at(wide, e), bc);
+                                 }});
+      for (BufferId c : levels->finest().coefficients)
+        coefficients64.push_back(
+            memory.allocate(memory.name(c) + " f64", ScalarKind::F64, memory.count(c)));
+      to_single = tuner.kernel({"convert-to-f32", extents, [=](const auto& e) {
+                                  return convert(at(wide, e), ScalarKind::F32);
+                                }});
+      to_double = tuner.kernel({"convert-to-f64", extents, [=](const auto& e) {
+                                  return convert(at(finest, e), ScalarKind::F64);
+                                }});
+    }
+    blas = std::make_unique<Blas>(memory);
+  }
+
+  // The buffers the norm and the solution are read from.
+  BufferId residual_buffer() {
+    return options.precision == Precision::Mixed ? r64 : levels->finest().r;
+  }
+  BufferId solution_buffer() {
+    return options.precision == Precision::Mixed ? u64 : levels->finest().solution();
+  }
+
+  // One cycle of the hierarchy's precision, ending with the finest residual.
+  Schedule single_precision_cycle(bool first) {
+    Schedule s;
+    if (first && options.cycle == CycleKind::F)
+      levels->full_multigrid(s);
+    else
+      levels->cycle(s, 0, options.cycle == CycleKind::W ? CycleKind::W : CycleKind::V);
+    levels->residual(s, 0);
+    return s;
+  }
+
+  // Mixed: r (f64) -> f32 right-hand side, a zero f32 start, one cycle, the f32 correction as
+  // f64 in e64. The update u += e (CLBlast) and the f64 residual follow.
+  Schedule correction_cycle(bool first) {
+    Schedule s;
+    LevelState& top = levels->finest();
+    top.current = 0;
+    s.launch("convert", to_single, {r64}, top.f);
+    s.fill_zero("zero", top.solution());
+    if (first && options.cycle == CycleKind::F)
+      levels->full_multigrid(s);
+    else
+      levels->cycle(s, 0, options.cycle == CycleKind::W ? CycleKind::W : CycleKind::V);
+    s.launch("convert", to_double, {top.solution()}, e64);
+    return s;
+  }
+
+  SolveResult solve() {
+    SolveResult result;
+    for (auto& l : levels->levels())
+      result.levels.push_back(l.level.describe());
+    const bool mixed = options.precision == Precision::Mixed;
+    Schedule residual_f64;
+    if (mixed) {
+      write_values(memory, f64, problem.rhs);
+      write_values(memory, r64, problem.rhs); // u = 0
+      Schedule zero;
+      zero.fill_zero("zero", u64);
+      zero.run(memory);
+      std::vector<BufferId> inputs{u64, f64};
+      inputs.insert(inputs.end(), coefficients64.begin(), coefficients64.end());
+      residual_f64.launch("residual", residual64, inputs, r64);
+    } else {
+      write_values(memory, levels->finest().f, problem.rhs);
+      levels->finest().current = 0;
+      Schedule zero;
+      zero.fill_zero("zero", levels->finest().solution());
+      zero.run(memory);
+    }
+    upload_coefficients();
+    result.initial_residual = std::sqrt(dot_host(problem.rhs));
+    if (!(result.initial_residual > 0))
+      user_error("the right-hand side is zero: the solution is zero");
+
+    // Schedules by the parity of the finest solution buffer at their start.
+    std::map<int, std::pair<Schedule, int>> repeated;
+    double previous = result.initial_residual;
+    int stagnant = 0;
+    result.stop_reason = "cycle limit";
+    for (int c = 1; c <= options.max_cycles; ++c) {
+      auto start = std::chrono::steady_clock::now();
+      CycleRecord rec;
+      rec.cycle = c;
+      const bool first = c == 1;
+      rec.kind = first && options.cycle == CycleKind::F ? "F"
+                 : options.cycle == CycleKind::W        ? "W"
+                                                        : "V";
+      if (mixed) {
+        rec.device_ms = correction_cycle(first).run(memory, &result.breakdown);
+        blas->axpy(1.0, e64, u64);
+        rec.device_ms += residual_f64.run(memory, &result.breakdown);
+      } else if (first && options.cycle == CycleKind::F) {
+        rec.device_ms = single_precision_cycle(true).run(memory, &result.breakdown);
+      } else {
+        int parity = levels->finest().current;
+        auto found = repeated.find(parity);
+        if (found == repeated.end()) {
+          Schedule s = single_precision_cycle(false);
+          found = repeated.emplace(parity, std::make_pair(std::move(s), levels->finest().current))
+                      .first;
+        }
+        if (result.bytes_per_cycle.empty())
+          result.bytes_per_cycle = found->second.first.bytes_by_label(memory);
+        rec.device_ms = found->second.first.run(memory, &result.breakdown);
+        levels->finest().current = found->second.second;
+      }
+      rec.residual = blas->nrm2(residual_buffer());
+      rec.wall_ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+              .count();
+      rec.relative = rec.residual / result.initial_residual;
+      rec.factor = rec.residual / previous;
+      result.cycles.push_back(rec);
+      if (!std::isfinite(rec.residual) || rec.relative > 1e6) {
+        result.stop_reason = "diverged";
+        break;
+      }
+      if (rec.relative <= options.tolerance) {
+        result.converged = true;
+        result.stop_reason = "converged";
+        break;
+      }
+      stagnant = rec.factor > 0.95 ? stagnant + 1 : 0;
+      if (stagnant >= 3) {
+        result.stop_reason = "stagnated";
+        break;
+      }
+      previous = rec.residual;
+    }
+    result.solution = read_values(memory, solution_buffer());
+    if (problem.exact) {
+      double e = 0;
+      for (std::size_t i = 0; i < result.solution.size(); ++i)
+        e = std::max(e, std::abs(result.solution[i] - (*problem.exact)[i]));
+      result.max_error = e;
+    }
+    result.memory_bytes = memory.total_bytes();
+    for (std::size_t l = 0; l < levels->levels().size(); ++l) {
+      const LevelState& s = levels->levels()[l];
+      result.kernels.push_back(
+          cat("L", l, " smooth: ", s.smooth[0]->variant, ", residual: ", s.residual->variant));
+    }
+    return result;
+  }
+
+  // The finest level's coefficients (and their f64 copies), then every coarser level's.
+  void upload_coefficients() {
+    if (!problem.helmholtz)
+      return;
+    std::vector<const std::vector<double>*> host{&problem.helmholtz->alpha};
+    for (const auto& b : problem.helmholtz->beta)
+      host.push_back(&b);
+    const auto& finest = levels->finest().coefficients;
+    for (std::size_t c = 0; c < host.size(); ++c) {
+      write_values(memory, finest[c], *host[c]);
+      if (!coefficients64.empty())
+        write_values(memory, coefficients64[c], *host[c]);
+    }
+    Schedule coarsen;
+    levels->restrict_coefficients(coarsen);
+    coarsen.run(memory);
+  }
+
+  static double dot_host(const std::vector<double>& v) {
+    double s = 0;
+    for (double x : v)
+      s += x * x;
+    return s;
+  }
+};
+
+Solver::Solver(runtime::Session& session, const Problem& problem, SolverOptions options)
+    : impl_(std::make_unique<Impl>(session, problem, std::move(options))) {}
+Solver::~Solver() = default;
+
+SolveResult Solver::solve() {
+  return impl_->solve();
+}
+
+} // namespace tessera::multigrid

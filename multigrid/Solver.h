@@ -1,0 +1,112 @@
+// The geometric multigrid solver for -lap(u) = f and for the variable-coefficient Helmholtz
+// operator (Helmholtz.h) on one device. Every operator at every level is a tessera kernel chosen by
+// the Tuner; a cycle is one Schedule enqueued back to back over buffers of one memory plan; CLBlast
+// computes the residual norms (and, in mixed precision, the f64 update).
+//
+// Cycles: V (one coarse-grid correction per level), W (two), F (full multigrid: the right-hand
+// side restricted to every level, the coarsest level solved, then per level upwards the solution
+// interpolated and one V-cycle; later cycles are V-cycles). nu1/nu2 smoothing steps before and
+// after the correction; a red-black Gauss-Seidel step is a red and a black half-sweep. The
+// coarsest level is solved by `coarse_sweeps` smoothing steps.
+//
+// Precision: f64, f32, or mixed (the residual, the solution and its update in f64; each cycle a
+// correction computed by an f32 V-cycle on the f32 copy of the residual: iterative refinement).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "multigrid/Helmholtz.h"
+#include "multigrid/Operators.h"
+#include "multigrid/Program.h"
+#include "multigrid/Tuning.h"
+
+namespace tessera::multigrid {
+
+enum class CycleKind { V, W, F };
+enum class SmootherKind { GaussSeidel, Jacobi };
+enum class Precision { F64, F32, Mixed };
+
+const char* to_string(CycleKind c);
+const char* to_string(SmootherKind s);
+const char* to_string(Precision p);
+
+struct SolverOptions {
+  CycleKind cycle = CycleKind::V;
+  SmootherKind smoother = SmootherKind::GaussSeidel;
+  int pre = 2, post = 2;
+  double omega = 0;         // weighted Jacobi; 0: 2d/(2d+1), the best smoothing weight
+  double tolerance = 1e-10; // on ||r|| / ||f||
+  int max_cycles = 20;
+  Precision precision = Precision::F64;
+  int64_t coarsest = 2; // coarsen while the grid has more points per side than this
+  int coarse_sweeps = 8;
+  Interpolation interpolation = Interpolation::Linear;
+  TuningOptions tuning;
+};
+
+// The problem on the finest grid: level (dims, n, centring), the boundary condition as a Pad
+// boundary, the right-hand side, the operator (the Poisson Laplacian, or the variable-coefficient
+// Helmholtz operator of Helmholtz.h with its coefficients on the finest grid), and the exact
+// solution when it is known (to report the error).
+struct VariableCoefficients {
+  HelmholtzCoefficients constants;
+  std::vector<double> alpha;             // n^dims values
+  std::vector<std::vector<double>> beta; // per dimension, n^dims values (low faces)
+};
+
+struct Problem {
+  std::string name;
+  int dims = 3;
+  int64_t n = 0;
+  Centring centring = Centring::Cell;
+  Boundary boundary = Boundary::clamp();
+  std::vector<double> rhs;                       // f, row-major, n^dims values
+  std::optional<VariableCoefficients> helmholtz; // none: -lap(u) = f
+  std::optional<std::vector<double>> exact;      // u
+};
+
+struct CycleRecord {
+  int cycle = 0;
+  double residual = 0;  // ||r||_2 after the cycle
+  double relative = 0;  // ||r|| / ||f||
+  double factor = 0;    // residual / the previous residual
+  double device_ms = 0; // the cycle's kernels, from profiling events
+  double wall_ms = 0;   // the whole cycle, norms included
+  std::string kind;     // "V", "F", ...
+};
+
+struct SolveResult {
+  std::vector<CycleRecord> cycles;
+  double initial_residual = 0;
+  bool converged = false;
+  std::string stop_reason;          // "converged", "cycle limit", "diverged", "stagnated"
+  std::optional<double> max_error;  // max |u - exact|
+  Breakdown breakdown;              // device time per operator over all cycles
+  std::vector<std::string> levels;  // "64^3 f64 cell-centred", finest first
+  std::vector<std::string> kernels; // "gsrb L0: v3 local=32x8 (explored)", ...
+  std::size_t memory_bytes = 0;
+  // The bytes a repeated cycle's kernels must move, per operator (for bandwidth bounds).
+  std::map<std::string, double> bytes_per_cycle;
+  std::vector<double> solution;
+  // The geometric mean of the convergence factors of all cycles but the first.
+  double mean_factor() const;
+};
+
+class Solver {
+public:
+  Solver(runtime::Session& session, const Problem& problem, SolverOptions options);
+  ~Solver();
+  Solver(const Solver&) = delete;
+  Solver& operator=(const Solver&) = delete;
+
+  SolveResult solve();
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace tessera::multigrid

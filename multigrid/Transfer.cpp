@@ -1,0 +1,214 @@
+// Grid transfers: restriction to the coarser level, interpolation of a coarse correction added
+// to the fine grid, and the point-wise updates (add, precision conversion).
+#include <cmath>
+
+#include "core/Error.h"
+#include "multigrid/Formula.h"
+
+namespace tessera::multigrid {
+
+using namespace detail;
+
+namespace {
+
+// The elements of a 2^d or 3^d block in row-major order.
+std::vector<Val> block_elements(const Val& block, int dims, int side) {
+  std::vector<Val> all;
+  int count = static_cast<int>(std::pow(side, dims));
+  for (int code = 0; code < count; ++code) {
+    Val v = block;
+    for (int d = 0, rest = code, stride = count / side; d < dims; ++d, stride /= side) {
+      v = v.at(rest / stride);
+      rest %= stride;
+    }
+    all.push_back(v);
+  }
+  return all;
+}
+
+// The parity of each fine index, packed into one i32: bit (d-1-k) is i_k % 2.
+Val parity_grid(const Level& fine) {
+  const int d = fine.dims;
+  Fun code = formula("parityCode", std::vector<ScalarKind>(d, ScalarKind::I32),
+                     [d](const std::vector<Sym>& idx) {
+                       Sym c = idx[0] % 2;
+                       for (int k = 1; k < d; ++k)
+                         c = c * 2 + idx[k] % 2;
+                       return c;
+                     });
+  return index_grid(fine, code);
+}
+
+// Bit k (outermost first) of the parity code.
+Sym parity_bit(const Sym& code, int k, int dims) {
+  return (code / (1 << (dims - 1 - k))) % 2;
+}
+
+// Per dimension, the weights of the coarse values at offsets -1, 0, 1 for a fine point of
+// parity p (0: the coarse cell's low child, at -1/4 of a coarse cell; 1: the high child).
+constexpr double kQuadratic[2][3] = {{5.0 / 32, 30.0 / 32, -3.0 / 32},
+                                     {-3.0 / 32, 30.0 / 32, 5.0 / 32}};
+
+// u + the tensor-product quadratic interpolation of e: every fine point reads the 3^d coarse
+// neighbourhood of its coarse cell I/2 (windows duplicated along each dimension), and the
+// parity of its index selects the weights.
+Expr prolong_quadratic(const Level& coarse, const Level& fine, Boundary bc) {
+  const int d = coarse.dims;
+  Val u = grid_input("u", fine), e = grid_input("e", coarse);
+  Val windows = e | pad_nd(d, 1, 1, adapt(bc, coarse)) | slide_nd(d, 3, 1) | duplicate_nd(d);
+  int count = 1;
+  for (int k = 0; k < d; ++k)
+    count *= 3;
+  std::vector<ScalarKind> kinds(static_cast<std::size_t>(count + 1), fine.kind);
+  kinds.push_back(ScalarKind::I32);
+  Fun interpolate = formula("prolongQuadratic", kinds, [=](const std::vector<Sym>& v) {
+    const Sym& code = v[count + 1];
+    Sym sum = v[0];
+    for (int c = 0; c < count; ++c) {
+      // The weight of neighbour c: per dimension k its offset o_k in {0, 1, 2} (row-major).
+      auto weight = [&](int k) {
+        int o = c;
+        for (int j = d - 1; j > k; --j)
+          o /= 3;
+        o %= 3;
+        return select(parity_bit(code, k, d) == 0, Sym(kQuadratic[0][o]), Sym(kQuadratic[1][o]));
+      };
+      Sym w = weight(0);
+      for (int k = 1; k < d; ++k)
+        w = w * weight(k);
+      sum = sum + cast(fine.kind, w) * v[1 + c];
+    }
+    return sum;
+  });
+  Fun apply([=](Val t) {
+    std::vector<Val> args{t.get(0)};
+    for (const Val& x : block_elements(t.get(1), d, 3))
+      args.push_back(x);
+    args.push_back(t.get(2));
+    return interpolate.apply(args);
+  });
+  return program({u, e}, zip_nd(d, {u, windows, parity_grid(fine)}) | map_nd(d, apply));
+}
+
+} // namespace
+
+Expr restrict_average(const Level& fine) {
+  const int d = fine.dims;
+  fine.coarser(); // checks that the grid coarsens
+  const int count = 1 << d;
+  Val r = grid_input("r", fine);
+  Fun mean = formula("average", std::vector<ScalarKind>(count, fine.kind), [=](const auto& v) {
+    Sym sum = v[0];
+    for (int i = 1; i < count; ++i)
+      sum = sum + v[i];
+    return sum * (1.0 / count);
+  });
+  Fun apply([=](Val block) { return mean.apply(block_elements(block, d, 2)); });
+  return program({r}, r | slide_nd(d, 2, 2) | map_nd(d, apply));
+}
+
+Expr restrict_full_weighting(const Level& fine) {
+  if (fine.centring != Centring::Vertex)
+    user_error("full-weighting restriction is for vertex-centred grids (n = 2^k - 1); use the "
+               "2^d average on cell-centred grids");
+  fine.coarser(); // checks that the grid coarsens
+  const int d = fine.dims;
+  int count = 1;
+  for (int k = 0; k < d; ++k)
+    count *= 3;
+  Val r = grid_input("r", fine);
+  Fun weighted = formula("fullWeighting", std::vector<ScalarKind>(count, fine.kind),
+                         [=](const std::vector<Sym>& v) {
+                           auto term = [&](int code) {
+                             double w = 1;
+                             for (int k = 0, rest = code; k < d; ++k, rest /= 3)
+                               w *= rest % 3 == 1 ? 0.5 : 0.25;
+                             return w * v[code];
+                           };
+                           Sym sum = term(0);
+                           for (int code = 1; code < count; ++code)
+                             sum = sum + term(code);
+                           return sum;
+                         });
+  Fun apply([=](Val block) { return weighted.apply(block_elements(block, d, 3)); });
+  return program({r}, r | slide_nd(d, 3, 2) | map_nd(d, apply));
+}
+
+Expr prolong_add(const Level& coarse, Interpolation kind, Boundary bc) {
+  const int d = coarse.dims;
+  Level fine = coarse;
+  fine.n = coarse.centring == Centring::Cell ? 2 * coarse.n : 2 * coarse.n + 1;
+  Val u = grid_input("u", fine), e = grid_input("e", coarse);
+
+  if (kind == Interpolation::Constant) {
+    if (coarse.centring != Centring::Cell)
+      user_error("piecewise-constant interpolation is for cell-centred grids");
+    Fun plus = formula("addCorrection", {fine.kind, fine.kind},
+                       [](const std::vector<Sym>& v) { return v[0] + v[1]; });
+    Fun apply([=](Val t) { return plus(t.get(0), t.get(1)); });
+    return program({u, e}, zip_nd(d, {u, e | duplicate_nd(d)}) | map_nd(d, apply));
+  }
+
+  if (kind == Interpolation::Quadratic) {
+    if (coarse.centring != Centring::Cell)
+      user_error("quadratic interpolation is for cell-centred grids");
+    return prolong_quadratic(coarse, fine, bc);
+  }
+
+  // Linear: every fine point reads the 2^d window of coarse values around it. Windows W[j] of
+  // the padded coarse grid, duplicated along each dimension; fine index I then sees
+  //   cell-centred   W[(I+1)/2] = (e[(I-1)/2], e[(I+1)/2])  (drop one on each side),
+  //   vertex-centred W[I/2]     = (e[I/2 - 1], e[I/2])      (drop the last),
+  // and the parity of I selects the weights of the window's two corners per dimension.
+  const bool cell = coarse.centring == Centring::Cell;
+  Boundary pad_with = cell ? adapt(bc, coarse) : zero_boundary(coarse);
+  Val windows = e | pad_nd(d, 1, 1, pad_with) | slide_nd(d, 2, 1) | duplicate_nd(d) |
+                (cell ? drop_nd(d, 1, 1) : drop_nd(d, 0, 1));
+  const int count = 1 << d;
+  std::vector<ScalarKind> kinds(count + 1, fine.kind);
+  kinds.push_back(ScalarKind::I32);
+  Fun interpolate = formula(cell ? "prolongLinear" : "prolongVertex", kinds, [=](const auto& v) {
+    const Sym& code = v[count + 1];
+    Sym sum = v[0];
+    // cell: per dimension the corner on the fine point's side weighs 3/4, the other 1/4;
+    // vertex: an even index averages both corners, an odd one takes corner 1.
+    auto weight = [&](int c, int k) {
+      int corner = (c >> (d - 1 - k)) & 1;
+      Sym p = parity_bit(code, k, d);
+      return cell ? select(p == corner, Sym(0.25), Sym(0.75))
+                  : select(p == 0, Sym(0.5), Sym(corner == 1 ? 1.0 : 0.0));
+    };
+    for (int c = 0; c < count; ++c) {
+      Sym w = weight(c, 0);
+      for (int k = 1; k < d; ++k)
+        w = w * weight(c, k);
+      sum = sum + cast(fine.kind, w) * v[1 + c];
+    }
+    return sum;
+  });
+  Fun apply([=](Val t) {
+    std::vector<Val> args{t.get(0)};
+    for (const Val& x : block_elements(t.get(1), d, 2))
+      args.push_back(x);
+    args.push_back(t.get(2));
+    return interpolate.apply(args);
+  });
+  return program({u, e}, zip_nd(d, {u, windows, parity_grid(fine)}) | map_nd(d, apply));
+}
+
+Expr add(const Level& level) {
+  Val u = grid_input("u", level), e = grid_input("e", level);
+  Fun plus = formula("add", {level.kind, level.kind},
+                     [](const std::vector<Sym>& v) { return v[0] + v[1]; });
+  Fun apply([=](Val t) { return plus(t.get(0), t.get(1)); });
+  return program({u, e}, zip_nd(level.dims, {u, e}) | map_nd(level.dims, apply));
+}
+
+Expr convert(const Level& level, ScalarKind to) {
+  Val x = grid_input("x", level);
+  Fun to_kind = formula(to == ScalarKind::F32 ? "toFloat" : "toDouble", {level.kind},
+                        [to](const std::vector<Sym>& v) { return cast(to, v[0]); });
+  return program({x}, x | map_nd(level.dims, to_kind));
+}
+
+} // namespace tessera::multigrid

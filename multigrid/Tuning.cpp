@@ -1,0 +1,250 @@
+#include "multigrid/Tuning.h"
+
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "codegen/Kernel.h"
+#include "codegen/Stages.h"
+#include "core/AtomicFile.h"
+#include "core/Error.h"
+#include "core/Json.h"
+#include "core/Printer.h"
+#include "core/RandomData.h"
+#include "explore/Explorer.h"
+#include "explore/Report.h"
+#include "explore/Variants.h"
+#include "explore/runtime/BuildCache.h"
+#include "explore/runtime/Hash.h"
+#include "explore/runtime/Session.h"
+#include "rewrite/Lower.h"
+
+namespace tessera::multigrid {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kFormat = "tessera-tuning";
+constexpr int kVersion = 1;
+
+std::string kernel_name(const std::string& op) {
+  std::string name = "mg_";
+  for (char c : op)
+    name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return name;
+}
+
+codegen::Kernel generate(const Expr& lowered, const std::string& op) {
+  codegen::CodegenOptions options;
+  options.kernel_name = kernel_name(op);
+  // The operators are single-kernel programs; a variant that needs several launches (a program
+  // of kernels) is not one the tuner can time as one kernel.
+  std::size_t stages = codegen::split_into_stages(lowered).size();
+  if (stages > 1)
+    user_error(cat("multigrid operator ", op, ": the variant is a program of ", stages,
+                   " kernel launches, not one kernel"));
+  return codegen::generate_kernel(lowered, options);
+}
+
+json read_database(const std::filesystem::path& path) {
+  json empty = {{"format", kFormat}, {"version", kVersion}, {"entries", json::object()}};
+  std::ifstream in(path);
+  if (!in)
+    return empty;
+  json db = json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (db.is_discarded() || !db.is_object() || db.value("format", "") != kFormat ||
+      db.value("version", 0) != kVersion || !db.contains("entries") || !db["entries"].is_object())
+    return empty;
+  return db;
+}
+
+// Random values in [-1, 1) written to every input of `kernel`, then the kernel's output.
+std::vector<double> run_on_random_inputs(DeviceMemory& memory,
+                                         const std::shared_ptr<CompiledKernel>& kernel) {
+  std::vector<BufferId> inputs;
+  BufferId output;
+  uint32_t seed = 7;
+  for (const auto& p : kernel->code.params) {
+    auto count = p.element_count.as_constant();
+    if (!count)
+      internal_error("a multigrid kernel buffer of symbolic size");
+    BufferId id = memory.allocate(p.name, p.element, *count);
+    if (p.role == codegen::KernelParam::Output) {
+      output = id;
+      continue;
+    }
+    Data values = random_value(Type::array(Type::scalar(p.element), ArithExpr(*count)), seed++);
+    std::vector<double> flat = values.flatten();
+    if (p.element == ScalarKind::F64)
+      memory.buffer(id).write(flat.data(), flat.size() * sizeof(double));
+    else if (p.element == ScalarKind::F32) {
+      std::vector<float> f(flat.begin(), flat.end());
+      memory.buffer(id).write(f.data(), f.size() * sizeof(float));
+    } else {
+      std::vector<int32_t> i(flat.begin(), flat.end());
+      memory.buffer(id).write(i.data(), i.size() * sizeof(int32_t));
+    }
+    inputs.push_back(id);
+  }
+  Schedule once;
+  once.launch("check", kernel, inputs, output);
+  once.run(memory);
+  std::size_t n = static_cast<std::size_t>(memory.count(output));
+  if (memory.kind(output) == ScalarKind::F64) {
+    std::vector<double> out(n);
+    memory.buffer(output).read(out.data(), n * sizeof(double));
+    return out;
+  }
+  std::vector<float> out(n);
+  memory.buffer(output).read(out.data(), n * sizeof(float));
+  return std::vector<double>(out.begin(), out.end());
+}
+
+// True when both kernels compute the same values (to rounding) on the same random inputs.
+bool agree(runtime::Session& session, const std::shared_ptr<CompiledKernel>& a,
+           const std::shared_ptr<CompiledKernel>& b) {
+  DeviceMemory memory(session);
+  std::vector<double> x = run_on_random_inputs(memory, a), y = run_on_random_inputs(memory, b);
+  if (x.size() != y.size())
+    return false;
+  double scale = 1, diff = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (!std::isfinite(x[i]) || !std::isfinite(y[i]))
+      return false;
+    diff = std::max(diff, std::abs(x[i] - y[i]));
+    scale = std::max(scale, std::abs(y[i]));
+  }
+  return diff <= 1e-4 * scale;
+}
+
+// Adds the entry to the database file, merged with what is on disk now; written atomically.
+void store_entry(const std::filesystem::path& database, const std::string& key, const json& entry) {
+  if (database.empty())
+    return;
+  std::error_code ec;
+  std::filesystem::create_directories(database.parent_path(), ec);
+  json db = read_database(database);
+  db["entries"][key] = entry;
+  write_file_atomically(database.string(), db.dump(1) + "\n");
+}
+
+int64_t points(const std::vector<int64_t>& extents) {
+  int64_t p = 1;
+  for (int64_t e : extents)
+    p *= e;
+  return p;
+}
+
+} // namespace
+
+Tuner::Tuner(runtime::Session& session, TuningOptions options)
+    : session_(&session), options_(std::move(options)) {
+  database_ = options_.database;
+  if (database_.empty()) {
+    auto dir = runtime::default_cache_dir();
+    if (!dir.empty())
+      database_ = dir / "tuning.json";
+  }
+}
+
+void Tuner::log(const std::string& line) const {
+  if (options_.log)
+    options_.log(line);
+}
+
+std::shared_ptr<CompiledKernel> Tuner::kernel(const OperatorSpec& spec) {
+  Expr program = spec.build(spec.extents);
+  const std::string key = runtime::hex64(runtime::Hasher()
+                                             .add(session_->device().identity())
+                                             .add(spec.name)
+                                             .add(print(program))
+                                             .value());
+  if (auto found = memo_.find(key); found != memo_.end())
+    return found->second;
+
+  std::shared_ptr<CompiledKernel> k;
+  auto named = options_.named.find(spec.name);
+  if ((options_.mode == TuneMode::Default && named == options_.named.end()) ||
+      points(spec.extents) < options_.min_points) {
+    k = compile(*session_, generate(rewrite::lower_default(program), spec.name), {},
+                "default lowering");
+  } else if (named != options_.named.end()) {
+    auto variants = explore::enumerate_variants(program, 1).variants;
+    if (named->second < 0 || named->second >= static_cast<int>(variants.size()))
+      user_error(cat("operator ", spec.name, " on a grid of ", points(spec.extents), " points has ",
+                     variants.size(), " executable variants (0 to ", variants.size() - 1,
+                     "), got variant ", named->second));
+    k = compile(*session_, generate(variants[named->second].program, spec.name), {},
+                cat("v", named->second, " (named)"));
+  } else {
+    k = from_entry(spec, program, key);
+    if (!k)
+      k = tuned(spec, program, key);
+  }
+  memo_[key] = k;
+  return k;
+}
+
+std::shared_ptr<CompiledKernel> Tuner::from_entry(const OperatorSpec& spec, const Expr& program,
+                                                  const std::string& key) {
+  if (database_.empty())
+    return nullptr;
+  json db = read_database(database_);
+  if (!db["entries"].contains(key))
+    return nullptr;
+  try {
+    const json& e = db["entries"][key];
+    Expr lowered = expr_from_json(e.at("lowered"));
+    auto local = e.at("local").get<std::vector<int64_t>>();
+    auto k = compile(*session_, generate(lowered, spec.name), local,
+                     cat("v", e.at("variant").get<int>(),
+                         " local=", e.at("local_text").get<std::string>(), " (tuned)"));
+    auto reference =
+        compile(*session_, generate(rewrite::lower_default(program), spec.name), {}, "default");
+    if (!agree(*session_, k, reference))
+      user_error("its kernel disagrees with the default lowering");
+    ++from_database_;
+    return k;
+  } catch (const std::exception& e) {
+    ++rebuilt_;
+    log(cat("tuning database entry of ", spec.name, " dropped (", e.what(), "); exploring again"));
+    return nullptr;
+  }
+}
+
+std::shared_ptr<CompiledKernel> Tuner::tuned(const OperatorSpec& spec, const Expr& program,
+                                             const std::string& key) {
+  log(cat("exploring ", spec.name, " (budget ", options_.budget_s, " s)"));
+  explore::Problem problem = explore::make_problem(spec.name, spec.build, spec.extents, 1);
+  explore::ExploreOptions o;
+  o.budget_s = options_.budget_s;
+  o.repeats = 3;
+  explore::Report report = explore::explore(*session_, problem, o);
+  ++explored_;
+  if (!report.best) {
+    log(cat("no variant of ", spec.name, " was measured; using the default lowering"));
+    return compile(*session_, generate(rewrite::lower_default(program), spec.name), {},
+                   "default lowering");
+  }
+  const explore::PointResult& best = *report.find(*report.best);
+  const explore::VariantInfo& variant = problem.variants.at(static_cast<std::size_t>(best.variant));
+  auto local = explore::parse_local_size(best.local);
+  json entry = {{"operator", spec.name},
+                {"extents", spec.extents},
+                {"device", session_->device().name},
+                {"variant", best.variant},
+                {"history", variant.history},
+                {"lowered", expr_to_json(variant.program)},
+                {"local", local},
+                {"local_text", best.local},
+                {"median_ms", best.median_ms},
+                {"speedup_over_default", report.speedup},
+                {"date", explore::utc_now()}};
+  store_entry(database_, key, entry);
+  return compile(*session_, generate(variant.program, spec.name), local,
+                 cat("v", best.variant, " local=", best.local, " (explored)"));
+}
+
+} // namespace tessera::multigrid

@@ -1,0 +1,78 @@
+// Which kernel each operator at each level runs: the default lowering, a variant the user
+// names, or the explored best variant for its size and device, found on first use and kept in a
+// tuning database on disk.
+//
+// The database is one JSON file {"format": "tessera-tuning", "version": 1, "entries": {KEY: ...}}
+// keyed by a hash of the device's identity and the operator's program (sizes included). An entry
+// holds the chosen lowered program (as JSON), its work-group size and its measured time. It is
+// written atomically (merged with what is on disk at that moment). An entry is never trusted: a
+// file that does not parse, an entry that does not load, or a kernel whose output differs from
+// the default lowering's on random data is dropped and explored again.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "multigrid/Operators.h"
+#include "multigrid/Program.h"
+
+namespace tessera::multigrid {
+
+enum class TuneMode {
+  Default, // the plain lowering of every operator: no exploration
+  Explore, // the database's choice, exploring what it lacks
+};
+
+struct TuningOptions {
+  TuneMode mode = TuneMode::Default;
+  double budget_s = 10; // per operator explored
+  // Operators on grids of fewer points use the plain lowering (whatever the mode or the named
+  // variants): on small grids a kernel's time is its launch, which no variant changes, and
+  // exploring costs more than it can gain.
+  int64_t min_points = 32 * 32 * 32;
+  std::filesystem::path database; // empty: tuning.json in the build-cache directory
+  // Variants the user names, by operator name ("gsrb-red", "gsrb-black", "jacobi", "residual",
+  // "restrict", "prolong", ...): the index in the operator's list of executable variants
+  // (0: the plain lowering), on every level of at least min_points points.
+  std::map<std::string, int> named;
+  std::function<void(const std::string&)> log; // progress lines (exploring, loaded, rebuilt)
+};
+
+// One operator at one level: its name (for the breakdown and for named variants), the level
+// whose extents the program has, and how to build the program for any extents of that rank.
+struct OperatorSpec {
+  std::string name;
+  std::vector<int64_t> extents;
+  std::function<Expr(const std::vector<int64_t>&)> build;
+};
+
+class Tuner {
+public:
+  Tuner(runtime::Session& session, TuningOptions options);
+  // The compiled kernel for the operator; the same spec twice gives the same kernel.
+  std::shared_ptr<CompiledKernel> kernel(const OperatorSpec& spec);
+  const std::filesystem::path& database() const { return database_; }
+  int explored() const { return explored_; }
+  int from_database() const { return from_database_; }
+  int rebuilt() const { return rebuilt_; }
+
+private:
+  std::shared_ptr<CompiledKernel> tuned(const OperatorSpec& spec, const Expr& program,
+                                        const std::string& key);
+  std::shared_ptr<CompiledKernel> from_entry(const OperatorSpec& spec, const Expr& program,
+                                             const std::string& key);
+  void log(const std::string& line) const;
+
+  runtime::Session* session_;
+  TuningOptions options_;
+  std::filesystem::path database_;
+  std::map<std::string, std::shared_ptr<CompiledKernel>> memo_;
+  int explored_ = 0, from_database_ = 0, rebuilt_ = 0;
+};
+
+} // namespace tessera::multigrid

@@ -1,0 +1,42 @@
+// tessera's public C++ API, part 6: running a variant on the user's own buffers.
+//
+//   auto device = tessera::open_device();
+//   std::vector<float> grid(64 * 64, 1.0f);                       // row-major, outermost first
+//   std::vector<float> out = tessera::run_variant(device, best, {grid});
+//
+// Inputs are flat row-major arrays in the order of the program's inputs; the result is flat
+// too. Size variables are bound from the program's constant sizes or given in `sizes`.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/Data.h"
+#include "explore/runtime/Session.h"
+#include "tessera/Kernel.h"
+
+namespace tessera {
+
+struct RunResult {
+  std::vector<float> output;
+  double kernel_ms = 0; // median of the timed launches (profiling events)
+};
+
+// Runs an f32 kernel on flat f32 inputs (warm-up, then the median of `repeats` launches).
+// Error when the number of inputs or a buffer's length does not match the kernel's arguments.
+RunResult run_kernel(runtime::Session& device, const codegen::Kernel& kernel,
+                     const std::vector<std::vector<float>>& inputs,
+                     const std::map<std::string, int64_t>& sizes = {}, int repeats = 1);
+
+// Generates the variant's kernel and runs it once; returns the output.
+std::vector<float> run_variant(runtime::Session& device, const explore::VariantInfo& variant,
+                               const std::vector<std::vector<float>>& inputs,
+                               const std::map<std::string, int64_t>& sizes = {});
+
+// The same on Data (any element type, shapes checked, size variables bound from the shapes):
+// what the tests use to compare a kernel with the interpreter.
+Data run_kernel(runtime::Session& device, const codegen::Kernel& kernel,
+                const std::vector<Data>& inputs);
+
+} // namespace tessera

@@ -1,0 +1,189 @@
+// Every multigrid operator in 1, 2 and 3 dimensions against the loop implementations of
+// Reference.h on random data, boundaries included: through the interpreter and as the kernel
+// of the default lowering on the test device (PoCL).
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "../Helpers.h"
+#include "Reference.h"
+#include "codegen/Kernel.h"
+#include "core/Interpreter.h"
+#include "explore/Execute.h"
+#include "explore/runtime/Session.h"
+#include "multigrid/Helmholtz.h"
+#include "multigrid/Operators.h"
+#include "rewrite/Lower.h"
+
+using namespace tessera;
+using namespace tessera::multigrid;
+namespace mg = tessera::testing::mg;
+
+namespace {
+
+runtime::Session& session() {
+  static auto* s = new runtime::Session(runtime::Session::from_env());
+  return *s;
+}
+
+Data to_data(const mg::Grid& g, const Level& level) {
+  return Data::from_flat(level.kind, std::vector<int64_t>(level.dims, level.n), g);
+}
+
+double max_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  REQUIRE(a.size() == b.size());
+  double diff = 0, scale = 1;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    diff = std::max(diff, std::abs(a[i] - b[i]));
+    scale = std::max(scale, std::abs(b[i]));
+  }
+  return diff / scale;
+}
+
+// The interpreter and the default kernel against the loop result `expected`.
+void check(const Expr& program, const std::vector<Data>& inputs, const mg::Grid& expected,
+           ScalarKind kind) {
+  const double tolerance = kind == ScalarKind::F64 ? 1e-12 : 2e-5;
+  bool nonzero = false;
+  for (double v : expected)
+    nonzero |= v != 0;
+  REQUIRE(nonzero);
+  CHECK(max_difference(evaluate(program, inputs).flatten(), expected) <= tolerance);
+  codegen::Kernel kernel = codegen::generate_kernel(rewrite::lower_default(program));
+  auto run = explore::execute(session(), kernel, inputs);
+  INFO(kernel.source);
+  CHECK(max_difference(run.output.flatten(), expected) <= tolerance);
+}
+
+mg::Grid random_grid(const Level& level, uint32_t seed) {
+  auto v = testing::random_values(static_cast<std::size_t>(level.points()), seed);
+  if (level.kind == ScalarKind::F32)
+    for (auto& x : v)
+      x = static_cast<float>(x);
+  return v;
+}
+
+struct Case {
+  int dims;
+  ScalarKind kind;
+};
+
+std::vector<Case> cases() {
+  std::vector<Case> all;
+  for (int d = 1; d <= 3; ++d)
+    for (auto kind : {ScalarKind::F64, ScalarKind::F32})
+      all.push_back({d, kind});
+  return all;
+}
+
+std::vector<std::pair<Boundary, std::string>> boundaries() {
+  return {{Boundary::antisymmetric(), "antisymmetric"},
+          {Boundary::mirror(), "mirror"},
+          {Boundary::wrap(), "wrap"}};
+}
+
+} // namespace
+
+TEST_CASE("multigrid: residual, Jacobi and red-black half-sweeps match loops") {
+  for (auto [d, kind] : cases())
+    for (const auto& [bc, bc_name] : boundaries()) {
+      Level level{d, d == 3 ? 6 : 10, kind, Centring::Cell};
+      CAPTURE(level.describe());
+      CAPTURE(bc_name);
+      mg::Shape s{d, level.n};
+      mg::Grid u = random_grid(level, 11), f = random_grid(level, 12);
+      std::vector<Data> in{to_data(u, level), to_data(f, level)};
+      check(residual(level, bc), in, mg::residual(u, f, s, level.h(), bc_name), kind);
+      check(jacobi(level, bc, 6.0 / 7.0), in, mg::jacobi(u, f, s, level.h(), 6.0 / 7.0, bc_name),
+            kind);
+      for (int colour : {0, 1})
+        check(gsrb_half_sweep(level, bc, colour), in, mg::gsrb(u, f, s, level.h(), colour, bc_name),
+              kind);
+    }
+}
+
+TEST_CASE("multigrid: restrictions match loops") {
+  for (auto [d, kind] : cases()) {
+    Level cell{d, d == 3 ? 8 : 12, kind, Centring::Cell};
+    CAPTURE(cell.describe());
+    mg::Grid r = random_grid(cell, 21);
+    check(restrict_average(cell), {to_data(r, cell)}, mg::restrict_average(r, {d, cell.n}), kind);
+    Level vertex{d, d == 3 ? 7 : 15, kind, Centring::Vertex};
+    mg::Grid rv = random_grid(vertex, 22);
+    check(restrict_full_weighting(vertex), {to_data(rv, vertex)},
+          mg::restrict_full_weighting(rv, {d, vertex.n}), kind);
+  }
+}
+
+TEST_CASE("multigrid: interpolations added to the fine grid match loops") {
+  for (auto [d, kind] : cases()) {
+    Level coarse{d, d == 3 ? 4 : 6, kind, Centring::Cell};
+    Level fine = coarse;
+    fine.n = 2 * coarse.n;
+    CAPTURE(coarse.describe());
+    mg::Grid u = random_grid(fine, 31), e = random_grid(coarse, 32);
+    std::vector<Data> in{to_data(u, fine), to_data(e, coarse)};
+    check(prolong_add(coarse, Interpolation::Constant, Boundary::mirror()), in,
+          mg::prolong_add(u, e, {d, coarse.n}, "constant", "mirror"), kind);
+    for (const auto& [bc, bc_name] : boundaries()) {
+      CAPTURE(bc_name);
+      check(prolong_add(coarse, Interpolation::Linear, bc), in,
+            mg::prolong_add(u, e, {d, coarse.n}, "linear", bc_name), kind);
+      check(prolong_add(coarse, Interpolation::Quadratic, bc), in,
+            mg::prolong_add(u, e, {d, coarse.n}, "quadratic", bc_name), kind);
+    }
+    Level vcoarse{d, 3, kind, Centring::Vertex};
+    Level vfine = vcoarse;
+    vfine.n = 7;
+    mg::Grid uv = random_grid(vfine, 33), ev = random_grid(vcoarse, 34);
+    check(prolong_add(vcoarse, Interpolation::Linear, Boundary::mirror()),
+          {to_data(uv, vfine), to_data(ev, vcoarse)},
+          mg::prolong_add(uv, ev, {d, vcoarse.n}, "vertex", "zero"), kind);
+  }
+}
+
+TEST_CASE("multigrid: levels coarsen only when the sizes allow it") {
+  Level odd{3, 6, ScalarKind::F64, Centring::Cell};
+  CHECK(odd.coarser().n == 3);
+  CHECK_THROWS_WITH(odd.coarser().coarser(), doctest::Contains("does not coarsen"));
+  Level vertex{2, 15, ScalarKind::F32, Centring::Vertex};
+  CHECK(vertex.coarser().n == 7);
+  CHECK_THROWS_WITH(jacobi(odd, Boundary::mirror(), 2.5), doctest::Contains("0 < omega < 2"));
+}
+
+TEST_CASE("multigrid: the variable-coefficient Helmholtz operators match loops") {
+  for (auto [d, kind] : cases())
+    for (const auto& [bc, bc_name] : boundaries()) {
+      Level level{d, d == 3 ? 6 : 8, kind, Centring::Cell};
+      CAPTURE(level.describe());
+      CAPTURE(bc_name);
+      mg::Shape s{d, level.n};
+      mg::Grid u = random_grid(level, 41), f = random_grid(level, 42);
+      // Positive coefficients: 1.5 + a random value in [-1, 1).
+      auto positive = [&](uint32_t seed) {
+        mg::Grid g = random_grid(level, seed);
+        for (auto& x : g)
+          x = kind == ScalarKind::F32 ? static_cast<float>(1.5 + x) : 1.5 + x;
+        return g;
+      };
+      mg::Grid alpha = positive(43);
+      std::vector<mg::Grid> beta;
+      for (int k = 0; k < d; ++k)
+        beta.push_back(positive(44 + k));
+      HelmholtzCoefficients c{0.7, 1.3};
+      mg::Helmholtz ref{c.a, c.b, alpha, beta};
+      std::vector<Data> in{to_data(u, level), to_data(f, level), to_data(alpha, level)};
+      for (const auto& b : beta)
+        in.push_back(to_data(b, level));
+      check(helmholtz_residual(level, bc, c), in,
+            mg::helmholtz_residual(u, f, s, level.h(), ref, bc_name), kind);
+      check(helmholtz_jacobi(level, bc, c, 0.8), in,
+            mg::helmholtz_jacobi(u, f, s, level.h(), ref, 0.8, bc_name), kind);
+      for (int colour : {0, 1})
+        check(helmholtz_gsrb_half_sweep(level, bc, c, colour), in,
+              mg::helmholtz_gsrb(u, f, s, level.h(), ref, colour, bc_name), kind);
+      for (int k = 0; k < d; ++k)
+        check(restrict_face_coefficient(level, k), {to_data(beta[k], level)},
+              mg::restrict_face(beta[k], s, k), kind);
+    }
+}

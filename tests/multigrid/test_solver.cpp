@@ -1,0 +1,237 @@
+// The solver on the test device: convergence factors, discretisation error, precisions, cycles.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "../TempDir.h"
+#include "explore/runtime/Session.h"
+#include "multigrid/Problems.h"
+#include "multigrid/Solver.h"
+
+using namespace tessera;
+using namespace tessera::multigrid;
+
+namespace {
+
+runtime::Session& session() {
+  static auto* s = new runtime::Session(runtime::Session::from_env());
+  return *s;
+}
+
+SolveResult solve(const Problem& p, SolverOptions o) {
+  Solver solver(session(), p, std::move(o));
+  return solver.solve();
+}
+
+} // namespace
+
+TEST_CASE("multigrid solver: vertex-centred 3-D Poisson, V(2,2) with Gauss-Seidel") {
+  auto p = manufactured_poisson(3, 15, Centring::Vertex);
+  SolverOptions o;
+  o.max_cycles = 12;
+  auto r = solve(p, o);
+  CHECK(r.converged);
+  CHECK(r.mean_factor() < 0.2);
+  REQUIRE(r.max_error);
+  CHECK(*r.max_error < 0.01);
+}
+
+TEST_CASE("multigrid solver: Jacobi, W-cycles and F-cycles converge; W at least as fast as V") {
+  auto p = manufactured_poisson(2, 31, Centring::Vertex);
+  SolverOptions o;
+  o.smoother = SmootherKind::Jacobi;
+  o.tolerance = 1e-8;
+  auto jacobi = solve(p, o);
+  CHECK(jacobi.converged);
+  CHECK(jacobi.mean_factor() < 0.35);
+  o.cycle = CycleKind::W;
+  auto w = solve(p, o);
+  CHECK(w.converged);
+  CHECK(w.mean_factor() <= jacobi.mean_factor() + 1e-3);
+  o.smoother = SmootherKind::GaussSeidel;
+  o.cycle = CycleKind::F;
+  auto f = solve(p, o);
+  CHECK(f.converged);
+  REQUIRE(f.cycles.size() >= 1);
+  CHECK(f.cycles[0].kind == "F");
+  // One full-multigrid cycle already gets close to the discretisation error.
+  CHECK(f.cycles[0].relative < 0.05);
+}
+
+TEST_CASE("multigrid solver: f32 stagnates above 1e-10, mixed precision reaches it") {
+  auto p = manufactured_poisson(3, 15, Centring::Vertex);
+  SolverOptions o;
+  o.precision = Precision::F32;
+  o.max_cycles = 30;
+  auto single = solve(p, o);
+  CHECK_FALSE(single.converged);
+  CHECK(single.stop_reason == "stagnated");
+  CHECK(single.cycles.back().relative < 1e-4);
+  o.precision = Precision::Mixed;
+  auto mixed = solve(p, o);
+  CHECK(mixed.converged);
+  CHECK(mixed.cycles.back().relative <= 1e-10);
+  o.precision = Precision::F64;
+  auto wide = solve(p, o);
+  REQUIRE(wide.max_error);
+  REQUIRE(mixed.max_error);
+  CHECK(std::abs(*mixed.max_error - *wide.max_error) < 1e-8);
+}
+
+TEST_CASE("multigrid solver: bad problems and options are refused with a reason") {
+  SolverOptions o;
+  CHECK_THROWS_WITH(solve(manufactured_poisson(3, 6, Centring::Vertex), o),
+                    doctest::Contains("does not coarsen"));
+  o.pre = o.post = 0;
+  CHECK_THROWS_WITH(solve(manufactured_poisson(2, 15, Centring::Vertex), o),
+                    doctest::Contains("smoothing steps"));
+  o = {};
+  o.max_cycles = 0;
+  CHECK_THROWS_WITH(solve(manufactured_poisson(2, 15, Centring::Vertex), o),
+                    doctest::Contains("cycle limit"));
+  CHECK_THROWS_WITH(manufactured_poisson(4, 16, Centring::Cell),
+                    doctest::Contains("1, 2 or 3 dimensions"));
+}
+
+TEST_CASE("multigrid tuning: explored choices are stored, reused, and rebuilt when corrupt") {
+  namespace fs = std::filesystem;
+  fs::path dir = testing::make_temp_dir("tessera-tuning");
+  auto p = manufactured_poisson(2, 15, Centring::Vertex);
+  SolverOptions o;
+  o.tuning.mode = TuneMode::Explore;
+  o.tuning.budget_s = 2;
+  o.tuning.min_points = 1; // explore every level, even 1^2
+  o.tuning.database = dir / "tuning.json";
+  o.max_cycles = 3;
+  std::vector<std::string> log;
+  o.tuning.log = [&](const std::string& line) { log.push_back(line); };
+  auto first = solve(p, o);
+  REQUIRE(fs::exists(o.tuning.database));
+  std::string text;
+  {
+    std::ifstream in(o.tuning.database);
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  CHECK(text.find("tessera-tuning") != std::string::npos);
+  // Operators whose exploration measured nothing within the budget are not stored.
+  std::set<std::string> unmeasured;
+  for (const auto& line : log)
+    if (line.rfind("no variant of ", 0) == 0)
+      unmeasured.insert(line.substr(14, line.find(' ', 14) - 14));
+  CHECK(log.size() > 2 * unmeasured.size()); // some operator was explored and stored
+  // A second solve takes every stored operator from the database and converges alike.
+  log.clear();
+  auto second = solve(p, o);
+  for (const auto& line : log) {
+    INFO(line);
+    if (line.rfind("exploring ", 0) == 0)
+      CHECK(unmeasured.count(line.substr(10, line.find(' ', 10) - 10)) == 1);
+  }
+  REQUIRE(second.cycles.size() == first.cycles.size());
+  CHECK(std::abs(second.cycles.back().relative - first.cycles.back().relative) <
+        1e-6 * first.cycles.back().relative);
+  // A corrupted lowered program is dropped and explored again, never used.
+  auto pos = text.find("\"lowered\"");
+  REQUIRE(pos != std::string::npos);
+  text.replace(pos, 9, "\"lowerex\"");
+  std::ofstream(o.tuning.database) << text;
+  log.clear();
+  auto third = solve(p, o);
+  CHECK_FALSE(log.empty());
+  bool dropped = false;
+  for (const auto& line : log)
+    dropped |= line.find("dropped") != std::string::npos;
+  CHECK(dropped);
+  CHECK(third.cycles.back().relative ==
+        doctest::Approx(first.cycles.back().relative).epsilon(1e-6));
+  // A file that is not JSON at all is replaced.
+  std::ofstream(o.tuning.database) << "not json";
+  auto fourth = solve(p, o);
+  CHECK(fourth.converged == first.converged);
+}
+
+// The scheme of an independent implementation (cell-centred, 2^d average, trilinear, V(2,2)),
+// which measures 0.12 with red-black Gauss-Seidel and 0.27 with weighted Jacobi (omega 6/7).
+TEST_CASE("multigrid solver: cell-centred 3-D Poisson, convergence factors and error from 32^3 "
+          "to 128^3") {
+  std::vector<double> gsrb, jacobi, errors;
+  for (int64_t n : {32, 64, 128}) {
+    auto p = manufactured_poisson(3, n, Centring::Cell);
+    SolverOptions o;
+    auto r = solve(p, o);
+    CHECK(r.converged);
+    gsrb.push_back(r.mean_factor());
+    REQUIRE(r.max_error);
+    errors.push_back(*r.max_error);
+    o.smoother = SmootherKind::Jacobi;
+    o.omega = 6.0 / 7.0;
+    o.max_cycles = 30;
+    auto j = solve(p, o);
+    CHECK(j.converged);
+    jacobi.push_back(j.mean_factor());
+    MESSAGE(n << "^3: V(2,2) factor gsrb " << gsrb.back() << ", jacobi " << jacobi.back()
+              << ", max error " << errors.back());
+  }
+  for (std::size_t i = 0; i < 3; ++i) {
+    CHECK(gsrb[i] <= 0.13);
+    CHECK(jacobi[i] <= 0.28);
+    CHECK(std::abs(gsrb[i] - gsrb[0]) <= 0.02);
+    CHECK(std::abs(jacobi[i] - jacobi[0]) <= 0.02);
+  }
+  // Second order: the error falls about 4x per halving of h.
+  for (std::size_t i = 1; i < 3; ++i) {
+    double ratio = errors[i - 1] / errors[i];
+    CHECK(ratio >= 3.6);
+    CHECK(ratio <= 4.4);
+  }
+
+  // One F(2,2)-cycle (full multigrid) at 128^3 comes within 1.5x of the discretisation error
+  // (the error of the converged solution above).
+  auto p = manufactured_poisson(3, 128, Centring::Cell);
+  SolverOptions f;
+  f.cycle = CycleKind::F;
+  f.max_cycles = 1;
+  auto one = solve(p, f);
+  REQUIRE(one.max_error);
+  MESSAGE("one F(2,2)-cycle at 128^3: error " << *one.max_error << ", discretisation error "
+                                              << errors[2]);
+  CHECK(*one.max_error <= 1.5 * errors[2]);
+}
+
+TEST_CASE("multigrid solver: the thesis's V-cycle 64^3 -> 32^3 -> 16^3 runs as one program") {
+  auto p = manufactured_poisson(3, 64, Centring::Cell);
+  SolverOptions o;
+  o.pre = o.post = 3;
+  o.coarsest = 16;
+  o.max_cycles = 3;
+  auto r = solve(p, o);
+  CHECK(r.levels.size() == 3);
+  for (const char* op : {"smooth", "residual", "restrict", "prolong", "coarse solve"}) {
+    CAPTURE(op);
+    REQUIRE(r.breakdown.count(op) == 1);
+    CHECK(r.breakdown.at(op).ms > 0);
+  }
+  // 3 cycles, 2 levels above the coarsest: per cycle 2 x (3 + 3) steps of two half-sweeps.
+  CHECK(r.breakdown.at("smooth").launches == 3 * 2 * 12);
+  CHECK(r.cycles.back().relative < r.cycles.front().relative);
+}
+
+TEST_CASE(
+    "multigrid solver: the variable-coefficient Helmholtz problem converges at second order") {
+  std::vector<double> errors;
+  for (int64_t n : {16, 32}) {
+    auto r = solve(manufactured_helmholtz(3, n), {});
+    CHECK(r.converged);
+    CHECK(r.mean_factor() < 0.15);
+    REQUIRE(r.max_error);
+    errors.push_back(*r.max_error);
+  }
+  CHECK(errors[0] / errors[1] > 3.5);
+  auto mixed = SolverOptions{};
+  mixed.precision = Precision::Mixed;
+  auto r = solve(manufactured_helmholtz(2, 64), mixed);
+  CHECK(r.converged);
+}

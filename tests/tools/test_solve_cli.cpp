@@ -1,0 +1,71 @@
+// `tessera solve`: output, --json, exit codes and the messages of bad input.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "../TempDir.h"
+#include "CliRunner.h"
+
+using namespace tessera::testing;
+
+TEST_CASE("tessera solve: prints the residual history, the breakdown and the error; --json") {
+  std::string json = (make_temp_dir("tessera-solve") / "solve.json").string();
+  auto r = cli({"solve", "poisson2d", "--size", "32", "--json", json});
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK(has(r.out, "cycle  1 (V)"));
+  CHECK(has(r.out, "by operator"));
+  CHECK(has(r.out, "smooth"));
+  CHECK(has(r.out, "max error against the exact solution"));
+  CHECK(has(r.out, "converged"));
+  std::ifstream in(json);
+  auto j = nlohmann::json::parse(in);
+  CHECK(j["format"] == "tessera-solve");
+  CHECK(j["converged"] == true);
+  REQUIRE(j["cycles"].size() >= 2);
+  CHECK(j["cycles"].back()["relative_residual"].get<double>() <= 1e-10);
+  CHECK(j["mean_convergence_factor"].get<double>() < 0.2);
+  CHECK(j["breakdown"].contains("residual"));
+  CHECK(j["max_error"].get<double>() < 1e-2);
+}
+
+TEST_CASE("tessera solve: bad input is an error with exit status 2; not converging is 1") {
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  std::vector<Case> cases = {
+      {{"solve", "heat9d"}, "unknown problem 'heat9d'"},
+      {{"solve", "poisson3d", "--size", "15"}, "does not coarsen"},
+      {{"solve", "poisson3d", "--size", "-4"}, "bad size"},
+      {{"solve", "poisson3d", "--size", "16x32x16"}, "cubes"},
+      {{"solve", "poisson3d", "--size", "16", "--cycle", "X"}, "unknown cycle 'X'"},
+      {{"solve", "poisson3d", "--size", "16", "--smoother", "sor"}, "unknown smoother 'sor'"},
+      {{"solve", "poisson3d", "--size", "16", "--precision", "f16"}, "unknown precision 'f16'"},
+      {{"solve", "poisson3d", "--size", "16", "--omega", "2.5"}, "--omega must be between"},
+      {{"solve", "poisson3d", "--size", "16", "--pre", "0", "--post", "0"}, "smoothing steps"},
+      {{"solve", "helmholtz3d", "--size", "15", "--centring", "vertex"}, "cell-centred"},
+  };
+  for (const auto& c : cases) {
+    auto r = cli(c.args);
+    CAPTURE(c.args);
+    CAPTURE(r.err);
+    CHECK(r.code == 2);
+    CHECK(has(r.err, c.message));
+  }
+  auto named = cli({"solve", "poisson3d", "--size", "32", "--variant", "residual=1"});
+  CHECK(named.code == 0);
+  auto too_far = cli({"solve", "poisson3d", "--size", "32", "--variant", "residual=100000"});
+  CHECK(too_far.code == 2);
+  CHECK(has(too_far.err, "executable variants"));
+  auto malformed = cli({"solve", "poisson3d", "--size", "32", "--variant", "residual"});
+  CHECK(malformed.code == 2);
+  CHECK(has(malformed.err, "expected OPERATOR=K"));
+  auto stuck = cli({"solve", "poisson2d", "--size", "16", "--max-cycles", "2"});
+  CHECK(stuck.code == 1);
+  CHECK(has(stuck.err, "was not reached in 2 cycles"));
+  auto single = cli({"solve", "poisson2d", "--size", "32", "--precision", "f32"});
+  CHECK(single.code == 1);
+  CHECK(has(single.err, "f32 cannot reach it"));
+}

@@ -1,0 +1,189 @@
+// tessera run: one variant's kernel on a device, checked against the reference interpreter.
+//
+// The data stays flat (explore::Workload: one double per input value on the host, the packed
+// values on the device), never as Data, whose one object per scalar cost about 1 KB a grid
+// point. The interpreter (Data again) runs on the whole grid only up to kInterpreterPoints;
+// beyond, the plain MapGlb lowering is checked against the interpreter on a small grid of the
+// same stencil, and the chosen variant is compared with that trusted kernel on the whole grid,
+// as the explorer does (a --program of constant extents has no smaller grid: the interpreter
+// checks the whole one). Host memory is estimated before anything is allocated.
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <sys/resource.h>
+
+#include "codegen/Program.h"
+#include "core/Error.h"
+#include "core/Interpreter.h"
+#include "core/Printer.h"
+#include "explore/Workload.h"
+#include "explore/runtime/Session.h"
+#include "rewrite/Lower.h"
+#include "stencils/Catalog.h"
+#include "tools/Commands.h"
+#include "tools/Problem.h"
+
+namespace tessera::tools {
+
+namespace {
+
+constexpr std::size_t kInterpreterPoints = std::size_t{1} << 18;
+// Host bytes a grid point costs in the interpreter (its Data trees, measured: about 1.15 KB).
+constexpr double kInterpreterBytesPerPoint = 1200;
+constexpr double kTolerance = 1e-5;
+
+// The host memory this process may use, in bytes: MemAvailable of /proc/meminfo, less when
+// the address space (ulimit -v) or the cgroup (a container's memory.max) allows less; 0 when
+// unknown.
+double available_memory() {
+  double available = 0;
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key, unit;
+  double kb = 0;
+  while (meminfo >> key >> kb >> unit)
+    if (key == "MemAvailable:")
+      available = kb * 1024;
+  auto lower = [&](double limit) {
+    if (limit > 0 && (available == 0 || limit < available))
+      available = limit;
+  };
+  rlimit as{};
+  if (::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY)
+    lower(static_cast<double>(as.rlim_cur));
+  std::ifstream cgroup("/sys/fs/cgroup/memory.max");
+  double cgroup_max = 0;
+  if (cgroup >> cgroup_max)
+    lower(cgroup_max);
+  return available;
+}
+
+std::string gigabytes(double bytes) {
+  return cat(static_cast<double>(static_cast<int64_t>(bytes / 1e8)) / 10, " GB");
+}
+
+// Host bytes of a run on `points` grid points with `inputs` input arrays: per value a double
+// and its packed copy while uploading, the output read back, as doubles, and the reference.
+double host_bytes(std::size_t points, std::size_t inputs, bool interpreter) {
+  double per_point = 12.0 * static_cast<double>(inputs) + 8 + 8 + 8 + 8;
+  if (interpreter)
+    per_point += kInterpreterBytesPerPoint;
+  return per_point * static_cast<double>(points);
+}
+
+void check_memory(const std::string& size, std::size_t points, std::size_t inputs,
+                  bool interpreter) {
+  double needed = host_bytes(points, inputs, interpreter);
+  double available = available_memory();
+  if (available > 0 && needed > 0.8 * available)
+    user_error(cat("run ", size, " needs about ", gigabytes(needed), " of host memory (", points,
+                   " points", interpreter ? ", checked by the interpreter" : "",
+                   "), more than the ", gigabytes(0.8 * available), " it can use (",
+                   gigabytes(available), " available to this process): give a smaller --size"));
+}
+
+// One kernel, or one per launch of a program of kernels (intermediates in buffers).
+codegen::KernelProgram kernel_of(const Expr& lowered, const std::string& name) {
+  codegen::CodegenOptions options;
+  options.kernel_name = name;
+  return codegen::generate_program(lowered, options);
+}
+
+// The plain MapGlb lowering against the interpreter on a small grid of the same stencil or
+// program.
+double check_baseline_small(runtime::Session& session, const stencils::StencilInfo& info,
+                            const std::vector<int64_t>& extents) {
+  auto small = explore::small_extents(extents);
+  Expr program = info.build(std::vector<ArithExpr>(small.begin(), small.end()));
+  explore::Workload workload(session, program, 1);
+  auto kernel = kernel_of(rewrite::lower_default(program), info.name);
+  auto built = explore::build_program(session, kernel);
+  auto out = workload.run(kernel, built);
+  auto expected = evaluate(program, workload.input_data()).flatten();
+  return explore::max_relative_difference(out, expected);
+}
+
+} // namespace
+
+int run_command(const CommonOptions& o) {
+  auto source = source_of(o);
+  const auto& info = source.info;
+  std::string size = size_of(o, source);
+  auto extents = parse_numeric_size(size, info.dims, info.name);
+  std::size_t points = 1;
+  for (auto e : extents)
+    points *= static_cast<std::size_t>(e);
+  Expr p = info.build(std::vector<ArithExpr>(extents.begin(), extents.end()));
+  // A fixed-size --program has no smaller grid: the interpreter checks the whole one.
+  bool interpreter = points <= kInterpreterPoints || source.fixed_size;
+  check_memory(size, points, input_types(p).size(), interpreter);
+  std::cout << "stencil  " << info.name << " (" << info.description << ")\n";
+  std::cout << "program  " << print(p) << "\n";
+
+  Expr lowered = select_variant(p, o.variant, o.depth, info.name).program;
+  auto kernel = kernel_of(lowered, info.name);
+  runtime::Session session = runtime::Session::from_env(o.device);
+  std::cout << "device   " << session.device().description() << "\n";
+  std::cout << "variant  " << o.variant << ": " << print(lowered) << "\n";
+
+  explore::Workload workload(session, p, 1);
+  std::vector<double> reference;
+  if (interpreter) {
+    auto t0 = std::chrono::steady_clock::now();
+    reference = evaluate(p, workload.input_data()).flatten();
+    double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    std::cout << "interpreter: " << reference.size() << " values in " << ms << " ms, first "
+              << reference.front() << ", last " << reference.back() << "\n";
+  } else {
+    double small_error = check_baseline_small(session, info, extents);
+    std::cout << "check    " << points << " points are beyond the interpreter's "
+              << kInterpreterPoints << ": the plain MapGlb lowering matches it on "
+              << explore::size_text(explore::small_extents(extents)) << " (max relative difference "
+              << small_error << ")";
+    if (!(small_error <= kTolerance)) {
+      std::cout << "\nMISMATCH: the plain MapGlb lowering disagrees with the interpreter\n";
+      return 1;
+    }
+    if (o.variant != 0) {
+      auto base = kernel_of(rewrite::lower_default(p), info.name);
+      auto built = explore::build_program(session, base);
+      reference = workload.run(base, built);
+      std::cout << ", and its output on the whole grid is the reference";
+    }
+    std::cout << "\n";
+  }
+  auto built = explore::build_program(session, kernel);
+  auto timing = workload.time(kernel, built, {1, 1});
+  std::vector<double> output = workload.run(kernel, built);
+  std::size_t characters = 0;
+  for (const auto& k : kernel.kernels)
+    characters += k.source.size();
+  std::cout << "kernel   " << characters << " characters";
+  if (kernel.launches.size() > 1)
+    std::cout << " (" << kernel.kernels.size() << " kernels, " << kernel.launches.size()
+              << " launches)";
+  std::cout << ", ran in " << timing.median_ms << " ms";
+  if (reference.empty()) {
+    bool finite = std::all_of(output.begin(), output.end(), [](double v) { return v == v; });
+    std::cout << "; every output value written: " << (finite ? "yes" : "NO") << "\n";
+    if (!finite) {
+      std::cout << "MISMATCH: the kernel left output values unwritten (NaN)\n";
+      return 1;
+    }
+    std::cout << "OK: the kernel matches the interpreter on the small grid and wrote every value\n";
+    return 0;
+  }
+  double error = explore::max_relative_difference(output, reference);
+  std::cout << "; max relative difference to the " << (interpreter ? "interpreter" : "baseline")
+            << " " << error << "\n";
+  if (!(error <= kTolerance)) {
+    std::cout << "MISMATCH: the generated kernel disagrees with the "
+              << (interpreter ? "interpreter" : "plain MapGlb lowering") << "\n";
+    return 1;
+  }
+  std::cout << "OK: the generated kernel matches the "
+            << (interpreter ? "interpreter" : "plain MapGlb lowering") << "\n";
+  return 0;
+}
+
+} // namespace tessera::tools

@@ -1,0 +1,262 @@
+#include "tools/SolveCommand.h"
+
+#include <CLI/CLI.hpp>
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "core/AtomicFile.h"
+#include "core/Error.h"
+#include "core/OutputPath.h"
+#include "explore/Report.h"
+#include "explore/runtime/Session.h"
+#include "multigrid/Problems.h"
+#include "multigrid/Solver.h"
+#include "tools/Commands.h"
+
+namespace tessera::tools {
+
+namespace {
+
+using namespace multigrid;
+
+template <class T>
+T pick(const std::string& what, const std::string& value,
+       const std::vector<std::pair<std::string, T>>& choices) {
+  std::string names;
+  for (const auto& [name, v] : choices) {
+    if (name == value)
+      return v;
+    names += (names.empty() ? "" : ", ") + name;
+  }
+  user_error(cat("unknown ", what, " '", value, "' (expected one of ", names, ")"));
+}
+
+// "poisson3d" -> {3, false}, "helmholtz2d" -> {2, true}; Error for anything else.
+std::pair<int, bool> parse_problem(const std::string& name) {
+  for (int d = 1; d <= 3; ++d) {
+    if (name == cat("poisson", d, "d"))
+      return {d, false};
+    if (d > 1 && name == cat("helmholtz", d, "d"))
+      return {d, true};
+  }
+  user_error(cat("unknown problem '", name,
+                 "' (the problems are poisson1d, poisson2d, poisson3d: -lap(u) = f, and "
+                 "helmholtz2d, helmholtz3d: a alpha u - b div(beta grad u) = f with variable "
+                 "coefficients; both with a manufactured sine solution)"));
+}
+
+// "64", "64x64x64" -> 64: one side, or dims equal extents (checked as every command's sizes).
+int64_t parse_side(const std::string& text, int dims, const std::string& problem) {
+  std::string extents = text;
+  if (text.find('x') == std::string::npos) {
+    const int64_t side = parse_numeric_size(text, 1, problem)[0];
+    extents = std::to_string(side);
+    for (int d = 1; d < dims; ++d)
+      extents += "x" + std::to_string(side);
+  }
+  auto sides = parse_numeric_size(extents, dims, problem);
+  for (int64_t side : sides)
+    if (side != sides[0])
+      user_error(cat("bad size '", text, "': the multigrid problems are cubes, give one side"));
+  return sides[0];
+}
+
+nlohmann::json to_json(const SolveResult& r, const SolveCommandOptions& o,
+                       const runtime::Session& session) {
+  nlohmann::json cycles = nlohmann::json::array();
+  for (const auto& c : r.cycles)
+    cycles.push_back({{"cycle", c.cycle},
+                      {"kind", c.kind},
+                      {"residual", c.residual},
+                      {"relative_residual", c.relative},
+                      {"convergence_factor", c.factor},
+                      {"device_ms", c.device_ms},
+                      {"wall_ms", c.wall_ms}});
+  nlohmann::json breakdown = nlohmann::json::object();
+  for (const auto& [op, t] : r.breakdown)
+    breakdown[op] = {{"launches", t.launches}, {"ms", t.ms}};
+  nlohmann::json j = {{"format", "tessera-solve"},
+                      {"version", 1},
+                      {"problem", o.problem},
+                      {"size", o.size},
+                      {"centring", o.centring},
+                      {"cycle", o.cycle},
+                      {"smoother", o.smoother},
+                      {"pre", o.pre},
+                      {"post", o.post},
+                      {"precision", o.precision},
+                      {"tolerance", o.tolerance},
+                      {"device", session.device().name},
+                      {"date", explore::utc_now()},
+                      {"levels", r.levels},
+                      {"kernels", r.kernels},
+                      {"memory_bytes", r.memory_bytes},
+                      {"initial_residual", r.initial_residual},
+                      {"cycles", cycles},
+                      {"mean_convergence_factor", r.mean_factor()},
+                      {"converged", r.converged},
+                      {"stop_reason", r.stop_reason},
+                      {"breakdown", breakdown}};
+  if (r.max_error)
+    j["max_error"] = *r.max_error;
+  return j;
+}
+
+void print_result(const SolveResult& r, std::ostream& out) {
+  out << std::scientific << std::setprecision(3);
+  double device_ms = 0;
+  for (const auto& c : r.cycles) {
+    out << "cycle " << std::setw(2) << c.cycle << " (" << c.kind << ")  ||r||/||f|| " << c.relative
+        << "  factor " << std::fixed << std::setprecision(4) << c.factor << "  device "
+        << std::setprecision(3) << c.device_ms << " ms  wall " << c.wall_ms << " ms\n"
+        << std::scientific << std::setprecision(3);
+    device_ms += c.device_ms;
+  }
+  out << std::fixed << std::setprecision(3);
+  const double cycles = static_cast<double>(std::max<std::size_t>(1, r.cycles.size()));
+  out << "time per cycle (device): " << device_ms / cycles << " ms, by operator:\n";
+  for (const auto& [op, t] : r.breakdown)
+    out << "  " << std::left << std::setw(14) << op << std::right << std::setw(10) << t.ms / cycles
+        << " ms  " << std::setw(5) << std::setprecision(1)
+        << (device_ms > 0 ? 100 * t.ms / device_ms : 0) << "%  (" << t.launches << " launches)\n"
+        << std::setprecision(3);
+  out << "mean convergence factor " << std::setprecision(4) << r.mean_factor() << " ("
+      << r.stop_reason << " after " << r.cycles.size() << " cycles)\n";
+  if (r.max_error)
+    out << "max error against the exact solution " << std::scientific << std::setprecision(4)
+        << *r.max_error << "\n";
+  out << std::defaultfloat;
+}
+
+} // namespace
+
+CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
+  auto* solve = app.add_subcommand("solve", "Solve a PDE with the multigrid solver on a device");
+  solve
+      ->add_option("problem", o.problem,
+                   "poisson1d, poisson2d, poisson3d, helmholtz2d or helmholtz3d")
+      ->required();
+  solve->add_option("--size", o.size, "Grid side, e.g. 64 (cells per side; default 64)")
+      ->default_val("64");
+  solve->add_option("--centring", o.centring, "cell (default) or vertex (n = 2^k - 1)");
+  solve->add_option("--cycle", o.cycle, "V (default), W or F (full multigrid first)");
+  solve->add_option("--smoother", o.smoother, "gsrb (default) or jacobi");
+  solve->add_option("--pre", o.pre, "Smoothing steps before the correction (default 2)");
+  solve->add_option("--post", o.post, "Smoothing steps after the correction (default 2)");
+  solve->add_option("--omega", o.omega, "Jacobi weight (default 2d/(2d+1))");
+  solve->add_option("--tol", o.tolerance, "Relative residual to reach (default 1e-10)");
+  solve->add_option("--max-cycles", o.max_cycles, "Cycle limit (default 20)");
+  solve->add_option("--precision", o.precision, "f64 (default), f32 or mixed");
+  solve->add_option("--interpolation", o.interpolation, "linear (default) or constant");
+  solve->add_option("--coarse-sweeps", o.coarse_sweeps,
+                    "Smoothing steps on the coarsest level (default 8)");
+  solve->add_option("--coarsest", o.coarsest,
+                    "Coarsen while the grid has more points per side than this (default 2)");
+  solve->add_option("--device", o.device, "OpenCL device: name substring or index (default PoCL)");
+  solve->add_option("--json", o.json, "Write the residual history, timings and error as JSON");
+  solve->add_option("--tune", o.tune,
+                    "off (default lowering of every operator) or explore (the tuning database, "
+                    "exploring operators it lacks)");
+  solve->add_option("--tune-budget", o.tune_budget_s,
+                    "Exploration budget per operator in seconds (default 10)");
+  solve->add_option("--tuning-db", o.tuning_db,
+                    "Tuning database file (default: tuning.json in the cache directory)");
+  solve->add_option("--variant", o.variants,
+                    "OPERATOR=K: run variant K of an operator (gsrb-red, gsrb-black, jacobi, "
+                    "residual, restrict, prolong; see `tessera solve --help`), repeatable");
+  solve->add_flag("-q,--quiet", o.quiet, "Print only the summary");
+  return solve;
+}
+
+int solve_command(const SolveCommandOptions& o) {
+  const auto [dims, helmholtz] = parse_problem(o.problem);
+  const int64_t n = parse_side(o.size, dims, o.problem);
+  SolverOptions s;
+  Centring centring = pick<Centring>("centring", o.centring,
+                                     {{"cell", Centring::Cell}, {"vertex", Centring::Vertex}});
+  s.cycle = pick<CycleKind>("cycle", o.cycle,
+                            {{"V", CycleKind::V}, {"W", CycleKind::W}, {"F", CycleKind::F}});
+  s.smoother =
+      pick<SmootherKind>("smoother", o.smoother,
+                         {{"gsrb", SmootherKind::GaussSeidel}, {"jacobi", SmootherKind::Jacobi}});
+  s.precision = pick<Precision>(
+      "precision", o.precision,
+      {{"f64", Precision::F64}, {"f32", Precision::F32}, {"mixed", Precision::Mixed}});
+  s.interpolation = pick<Interpolation>(
+      "interpolation", o.interpolation,
+      {{"linear", Interpolation::Linear}, {"constant", Interpolation::Constant}});
+  s.tuning.mode = pick<TuneMode>("tuning mode", o.tune,
+                                 {{"off", TuneMode::Default}, {"explore", TuneMode::Explore}});
+  s.pre = o.pre;
+  s.post = o.post;
+  s.omega = o.omega;
+  s.tolerance = o.tolerance;
+  s.max_cycles = o.max_cycles;
+  s.coarse_sweeps = o.coarse_sweeps;
+  if (o.coarsest < 1)
+    user_error(cat("--coarsest must be at least 1, got ", o.coarsest));
+  s.coarsest = o.coarsest;
+  if (!(o.tune_budget_s > 0))
+    user_error(cat("--tune-budget must be positive, got ", o.tune_budget_s));
+  s.tuning.budget_s = o.tune_budget_s;
+  s.tuning.database = o.tuning_db;
+  s.tuning.log = [](const std::string& line) { std::cerr << line << "\n"; };
+  for (const auto& v : o.variants) {
+    auto eq = v.find('=');
+    std::size_t used = 0;
+    int index = -1;
+    try {
+      if (eq != std::string::npos)
+        index = std::stoi(v.substr(eq + 1), &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (eq == std::string::npos || eq == 0 || used == 0 || eq + 1 + used != v.size())
+      user_error(cat("bad --variant '", v, "': expected OPERATOR=K, e.g. residual=3"));
+    s.tuning.named[v.substr(0, eq)] = index;
+  }
+  if (o.omega != 0 && !(o.omega > 0 && o.omega < 2))
+    user_error(cat("--omega must be between 0 and 2, got ", o.omega));
+
+  if (helmholtz && centring != Centring::Cell)
+    user_error("the Helmholtz problems are cell-centred: leave out --centring vertex");
+  if (!o.json.empty())
+    resolve_output(o.json, "--json"); // before the work, not after it (docs/cli.md)
+  Problem problem =
+      helmholtz ? manufactured_helmholtz(dims, n) : manufactured_poisson(dims, n, centring);
+  auto session = runtime::Session::from_env(o.device);
+  if (!o.quiet)
+    std::cout << "problem " << o.problem << " " << n << "^" << dims << " (" << o.centring
+              << "-centred), " << o.cycle << "(" << o.pre << "," << o.post << ") " << o.smoother
+              << ", " << o.precision << ", on " << session.device().name << "\n";
+  Solver solver(session, problem, s);
+  SolveResult r = solver.solve();
+  if (!o.quiet) {
+    std::cout << "levels:";
+    for (const auto& l : r.levels)
+      std::cout << " " << l << ";";
+    std::cout << "\n";
+  }
+  print_result(r, std::cout);
+  if (!o.json.empty())
+    write_file_atomically(o.json, to_json(r, o, session).dump(2) + "\n");
+  if (r.converged)
+    return 0;
+  if (r.stop_reason == "diverged")
+    std::cerr << "error: the solver diverged (residual " << r.cycles.back().relative
+              << " of the initial one after " << r.cycles.size() << " cycles)\n";
+  else if (r.stop_reason == "stagnated")
+    std::cerr << "error: the residual stagnated at " << r.cycles.back().relative
+              << " of the initial one, above the tolerance " << o.tolerance
+              << (s.precision == Precision::F32 ? ": f32 cannot reach it, use --precision f64 "
+                                                  "or mixed"
+                                                : "")
+              << "\n";
+  else
+    std::cerr << "error: the tolerance " << o.tolerance << " was not reached in " << r.cycles.size()
+              << " cycles (raise --max-cycles)\n";
+  return 1;
+}
+
+} // namespace tessera::tools
