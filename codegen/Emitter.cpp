@@ -170,9 +170,15 @@ Operand Emitter::apply_value(const Expr& f, const std::vector<Operand>& args) {
     return {join_view(arg(0).view, arg(0).type.element().length()), result_type(f, args)};
   case NodeKind::Slide:
     return {slide_view(arg(0).view, n.sizes[1]), result_type(f, args)};
-  case NodeKind::Pad:
-    return {pad_view(arg(0).view, n.sizes[0], arg(0).type.length(), n.boundary),
+  case NodeKind::Pad: {
+    // The constant as a value of the elements' type (a literal 0 pads an f32 grid with 0.0f).
+    Boundary boundary = n.boundary;
+    if (boundary.kind == Boundary::Constant)
+      boundary.value =
+          ScalarValue::make(arg(0).type.innermost().scalar_kind(), boundary.value.as_double());
+    return {pad_view(arg(0).view, n.sizes[0], arg(0).type.length(), boundary),
             result_type(f, args)};
+  }
   case NodeKind::Drop:
     return {drop_view(arg(0).view, n.sizes[0]), result_type(f, args)};
   case NodeKind::Transpose:
@@ -280,7 +286,8 @@ Operand Emitter::materialize(const Expr& f, const std::vector<Operand>& args, co
   } else if (contains_map(f, MapKind::Glb) || contains_map(f, MapKind::Wrg)) {
     user_error(cat("cannot generate one kernel: an intermediate result of type ", result,
                    " is computed by all work-items and read by others, which needs a global "
-                   "barrier; fuse the computations (map fusion) or use separate kernels"));
+                   "barrier: generate a program of kernels with codegen::generate_program (one "
+                   "launch per step, the intermediate in a buffer)"));
   } else {
     space = AddressSpace::Private; // a sequential program run by one work-item
   }
@@ -295,7 +302,8 @@ Operand Emitter::materialize(const Expr& f, const std::vector<Operand>& args, co
   if (!count)
     user_error(cat("the intermediate of type ", result, " in ", address_space_name(space),
                    " memory needs a constant size, got ", result.scalar_count().to_string(),
-                   " (bake the sizes or tile with constant tile sizes)"));
+                   " (bake the sizes, tile with constant tile sizes, or lower the computation "
+                   "that produces it as a launch of its own: docs/codegen-limits.md)"));
   auto memory = std::make_shared<Memory>();
   memory->space = space;
   memory->element = inner.scalar_kind();
@@ -319,7 +327,11 @@ Operand Emitter::materialize(const Expr& f, const std::vector<Operand>& args, co
     if (*count > kMaxPrivateElements)
       user_error(cat("the intermediate of type ", result, " would need a private array of ", *count,
                      " elements per work-item (at most ", kMaxPrivateElements,
-                     "): use smaller tiles, or compute it with the work-group in local memory"));
+                     "): lower the computation that produces it as a launch of its own "
+                     "(rewrite::lower_default "
+                     "and codegen::generate_program), tile it smaller (tile-nd, "
+                     "overlapped-tiling-nd), or stage it in local memory with the work-groups "
+                     "mapping (stage-local); docs/codegen-limits.md"));
     memory->name = fresh("priv");
     line(cat(declared_type(memory->element), " ", memory->name, "[", *count, "];"));
   }
@@ -943,11 +955,14 @@ Kernel Emitter::run() {
   }
   auto inputs = input_types(program_);
   Type out_type = types_.apply(program_, inputs);
-  for (const auto& a : types_.assumptions())
-    if (auto c = a.must_be_zero.as_constant(); c && *c != 0)
-      user_error(a.message);
-
   Kernel kernel;
+  for (const auto& a : types_.assumptions()) {
+    auto c = a.must_be_zero.as_constant();
+    if (c && *c != 0)
+      user_error(a.message);
+    if (!c)
+      kernel.size_conditions.push_back(a);
+  }
   kernel.name = sanitize(options_.kernel_name);
   taken_names_.insert(kernel.name);
   kernel.output_type = out_type;

@@ -1,6 +1,8 @@
 #include "codegen/Emitter.h"
 #include "codegen/Kernel.h"
 #include "core/Error.h"
+#include "core/Printer.h"
+#include "core/Substitute.h"
 
 namespace tessera::codegen {
 
@@ -13,9 +15,32 @@ bool uses_work_groups(const Expr& e) {
       return true;
   return false;
 }
+
+// The first computing Map or Reduce that no lowering chose a mapping for, or null.
+Expr unlowered_computation(const Expr& e) {
+  bool is_high_map =
+      e->kind == NodeKind::Map && e->map_kind == MapKind::Map && !is_layout_only(e->children[0]);
+  bool is_high_reduce = e->kind == NodeKind::Reduce && e->reduce_kind == ReduceKind::Reduce;
+  if (is_high_map || is_high_reduce)
+    return e;
+  for (const auto& c : e->children)
+    if (Expr found = unlowered_computation(c))
+      return found;
+  return {};
+}
 } // namespace
 
 Kernel generate_kernel(const Expr& program, const CodegenOptions& options) {
+  // A Map without a mapping would run in one work-item: refuse rather than launch one.
+  if (Expr high = unlowered_computation(program)) {
+    std::string text = print(high);
+    if (text.size() > 80)
+      text = text.substr(0, 77) + "...";
+    user_error(
+        cat("generate_kernel needs a lowered program, but ", text,
+            " has no mapping (MapGlb, MapWrg/MapLcl, MapSeq, ReduceSeq): lower it first "
+            "with rewrite::lower_default(program) or pick one of rewrite::lowered_variants"));
+  }
   CodegenOptions chosen = options;
   // A first pass finds the MapLcl extents; the work-group size of a MapWrg dimension without
   // an explicit size is the largest MapLcl extent in it.

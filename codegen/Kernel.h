@@ -9,6 +9,7 @@
 
 #include "core/Expr.h"
 #include "core/Type.h"
+#include "core/TypeCheck.h"
 
 namespace tessera::codegen {
 
@@ -35,6 +36,10 @@ struct Kernel {
   Type output_type = f32();
   int64_t local_memory_bytes = 0;
   std::string program_text; // the program in Lift notation
+  // Conditions on the size arguments that could not be decided when the kernel was generated
+  // (e.g. (M - 3) % 2 == 0 for Slide(3,2) over [f32]_M): whoever binds the sizes must check
+  // them (check_assumptions), or the kernel computes a result of the wrong shape.
+  std::vector<Assumption> size_conditions;
   // A description of the kernel's interface and launch, for users and reports.
   std::string describe() const;
 };

@@ -1,6 +1,7 @@
 #include "core/Interpreter.h"
 
 #include "core/Error.h"
+#include "core/SizeBinding.h"
 #include "core/TypeCheck.h"
 
 namespace tessera {
@@ -108,20 +109,17 @@ Data evaluate(const Expr& program, const std::vector<Data>& inputs) {
   if (inputs.size() != params.size())
     user_error(cat("the program takes ", params.size(), " input(s), got ", inputs.size()));
   Interpreter interp;
+  // Sizes from all inputs together, so that the order of the inputs does not matter.
+  std::vector<SizeEquation> equations;
+  for (std::size_t i = 0; i < params.size(); ++i)
+    collect_size_equations(inputs[i], types[i], equations);
+  solve_sizes(equations, interp.sizes());
   for (std::size_t i = 0; i < params.size(); ++i)
     match_input(inputs[i], types[i], interp.sizes(),
                 cat("input ", i, " ('", params[i]->name, "')"));
   TypeChecker checker;
   checker.apply(program, types);
-  for (const auto& a : checker.assumptions())
-    if (a.must_be_zero.evaluate(interp.sizes()) != 0) {
-      // Name the sizes the assumption was checked with: "(with N = 10)".
-      std::string bound;
-      for (const auto& name : a.must_be_zero.variables())
-        if (auto it = interp.sizes().find(name); it != interp.sizes().end())
-          bound += cat(bound.empty() ? "" : ", ", name, " = ", it->second);
-      user_error(bound.empty() ? a.message : cat(a.message, " (with ", bound, ")"));
-    }
+  check_assumptions(checker.assumptions(), interp.sizes());
   interp.use_types(&checker);
   return interp.apply(program, inputs);
 }

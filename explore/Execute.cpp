@@ -1,8 +1,10 @@
 #include "explore/Execute.h"
 
 #include <cmath>
+#include <optional>
 
 #include "core/Error.h"
+#include "core/SizeBinding.h"
 #include "explore/runtime/Buffer.h"
 #include "explore/runtime/Launch.h"
 
@@ -13,9 +15,9 @@ namespace {
 using runtime::Buffer;
 using runtime::KernelArg;
 
-// Binds size variables from the data's lengths and checks the shape against the type.
-void bind_sizes(const Data& d, const Type& t, std::map<std::string, int64_t>& sizes,
-                const std::string& where) {
+// Checks the data's shape against the type once the sizes are bound.
+void check_shape(const Data& d, const Type& t, std::map<std::string, int64_t>& sizes,
+                 const std::string& where) {
   if (t.is_scalar()) {
     if (!d.is_scalar())
       user_error(cat(where, ": expected a scalar of type ", t));
@@ -26,13 +28,17 @@ void bind_sizes(const Data& d, const Type& t, std::map<std::string, int64_t>& si
                    d.is_tuple() ? "a tuple" : "a scalar"));
   const ArithExpr& n = t.length();
   auto actual = static_cast<int64_t>(d.size());
-  if (n.kind() == ArithKind::Var && !sizes.count(n.name()))
-    sizes[n.name()] = actual;
-  int64_t expected = n.evaluate(sizes);
+  int64_t expected = 0;
+  try {
+    expected = n.evaluate(sizes);
+  } catch (const Error&) {
+    user_error(cat(where, ": cannot determine the length ", n.to_string(), " of ", t,
+                   " from the inputs (got an array of ", actual, ")"));
+  }
   if (expected != actual)
     user_error(cat(where, ": expected length ", n.to_string(), " = ", expected, ", got ", actual));
   if (actual > 0)
-    bind_sizes(d[0], t.element(), sizes, where);
+    check_shape(d[0], t.element(), sizes, where);
 }
 
 // Device buffers of every element kind, kept alive for the launch.
@@ -121,70 +127,108 @@ std::vector<double> read_last(Buffers& b, ScalarKind kind) {
 
 Execution execute(runtime::Session& session, const codegen::Kernel& kernel,
                   const std::vector<Data>& inputs) {
-  Execution run;
-  std::vector<const codegen::KernelParam*> in_params;
+  std::vector<Type> input_types;
   for (const auto& p : kernel.params)
     if (p.role == codegen::KernelParam::Input)
-      in_params.push_back(&p);
-  if (in_params.size() != inputs.size())
-    user_error(
-        cat("kernel ", kernel.name, " takes ", in_params.size(), " input(s), got ", inputs.size()));
+      input_types.push_back(p.type);
+  return execute(session, codegen::single_kernel_program(kernel, std::move(input_types)), inputs);
+}
+
+Execution execute(runtime::Session& session, const codegen::KernelProgram& program,
+                  const std::vector<Data>& inputs) {
+  Execution run;
+  const std::string& name = program.kernels.at(0).name;
+  if (program.input_types.size() != inputs.size())
+    user_error(cat("kernel ", name, " takes ", program.input_types.size(), " input(s), got ",
+                   inputs.size()));
+  // Sizes from all inputs together (in any order), then the shapes and the deferred conditions.
+  std::vector<SizeEquation> equations;
   for (std::size_t i = 0; i < inputs.size(); ++i)
-    bind_sizes(inputs[i], in_params[i]->type, run.sizes,
-               cat("kernel ", kernel.name, " input '", in_params[i]->name, "'"));
+    collect_size_equations(inputs[i], program.input_types[i], equations);
+  solve_sizes(equations, run.sizes);
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    check_shape(inputs[i], program.input_types[i], run.sizes, cat("kernel ", name, " input ", i));
+  check_assumptions(program.size_conditions, run.sizes, cat("kernel ", name));
 
   Buffers buffers;
-  std::vector<KernelArg> args;
-  std::size_t next_input = 0;
-  int64_t out_count = 0;
-  for (const auto& p : kernel.params) {
-    switch (p.role) {
-    case codegen::KernelParam::Input: {
-      auto values = inputs[next_input++].flatten();
-      args.push_back(p.type.is_scalar() ? scalar_arg(p.element, values.at(0))
-                                        : upload(session, buffers, p.element, values));
-      break;
+  std::vector<KernelArg> input_args, intermediate_args;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    auto values = inputs[i].flatten();
+    ScalarKind kind = program.input_types[i].innermost().scalar_kind();
+    input_args.push_back(program.input_types[i].is_scalar()
+                             ? scalar_arg(kind, values.at(0))
+                             : upload(session, buffers, kind, values));
+  }
+  for (const auto& b : program.buffers)
+    intermediate_args.push_back(
+        zeroed(session, buffers, b.element,
+               static_cast<std::size_t>(b.element_count.evaluate(run.sizes))));
+  // The output buffer is the last one of its kind: read_last finds it.
+  ScalarKind out_kind = program.output_type.innermost().scalar_kind();
+  KernelArg output_arg =
+      zeroed(session, buffers, out_kind,
+             static_cast<std::size_t>(program.output_type.scalar_count().evaluate(run.sizes)));
+  auto arg_of = [&](const codegen::BufferRef& r) -> KernelArg {
+    switch (r.kind) {
+    case codegen::BufferRef::ProgramInput:
+      return input_args.at(r.index);
+    case codegen::BufferRef::Intermediate:
+      return intermediate_args.at(r.index);
+    case codegen::BufferRef::ProgramOutput:
+      return output_arg;
     }
-    case codegen::KernelParam::Output:
-      out_count = p.element_count.evaluate(run.sizes);
-      args.push_back(zeroed(session, buffers, p.element, static_cast<std::size_t>(out_count)));
-      break;
-    case codegen::KernelParam::Size: {
-      auto it = run.sizes.find(p.name);
-      if (it == run.sizes.end())
-        user_error(cat("kernel ", kernel.name, ": the size ", p.name,
-                       " cannot be determined from the inputs"));
-      args.push_back(KernelArg(static_cast<int32_t>(it->second)));
-      break;
+    internal_error("unknown buffer reference");
+  };
+
+  std::vector<std::optional<runtime::Kernel>> built(program.kernels.size());
+  for (const auto& launch : program.launches) {
+    const codegen::Kernel& kernel = program.kernels.at(launch.kernel);
+    std::vector<KernelArg> args;
+    std::size_t next_input = 0;
+    for (const auto& p : kernel.params) {
+      switch (p.role) {
+      case codegen::KernelParam::Input:
+        args.push_back(arg_of(launch.inputs.at(next_input++)));
+        break;
+      case codegen::KernelParam::Output:
+        args.push_back(arg_of(launch.output));
+        break;
+      case codegen::KernelParam::Size: {
+        auto it = run.sizes.find(p.name);
+        if (it == run.sizes.end())
+          user_error(cat("kernel ", kernel.name, ": the size ", p.name,
+                         " cannot be determined from the inputs"));
+        args.push_back(KernelArg(static_cast<int32_t>(it->second)));
+        break;
+      }
+      }
     }
+    std::vector<std::size_t> global, local;
+    bool any_local = false;
+    for (int d = 0; d < kernel.launch.dims; ++d) {
+      global.push_back(static_cast<std::size_t>(kernel.launch.global[d].evaluate(run.sizes)));
+      local.push_back(static_cast<std::size_t>(kernel.launch.local[d]));
+      any_local |= kernel.launch.local[d] > 0;
     }
+    if (any_local)
+      for (auto& l : local)
+        l = l == 0 ? 1 : l;
+    else
+      local.clear();
+    auto& k = built[launch.kernel];
+    if (!k)
+      k = session.build_kernel(kernel.source, kernel.name);
+    run.kernel_ms += runtime::run_timed(session, *k, args, runtime::Range::of(global),
+                                        runtime::Range::of(local));
   }
 
-  std::vector<std::size_t> global, local;
-  bool any_local = false;
-  for (int d = 0; d < kernel.launch.dims; ++d) {
-    global.push_back(static_cast<std::size_t>(kernel.launch.global[d].evaluate(run.sizes)));
-    local.push_back(static_cast<std::size_t>(kernel.launch.local[d]));
-    any_local |= kernel.launch.local[d] > 0;
-  }
-  if (any_local)
-    for (auto& l : local)
-      l = l == 0 ? 1 : l;
-  else
-    local.clear();
-
-  auto built = session.build_kernel(kernel.source, kernel.name);
-  run.kernel_ms = runtime::run_timed(session, built, args, runtime::Range::of(global),
-                                     runtime::Range::of(local));
-
-  // The output buffer is the last one of its kind: inputs come before it in the arguments.
-  std::vector<double> host = read_last(buffers, kernel.output_type.innermost().scalar_kind());
+  std::vector<double> host = read_last(buffers, out_kind);
   std::vector<int64_t> shape;
-  for (const auto& n : kernel.output_type.shape())
+  for (const auto& n : program.output_type.shape())
     shape.push_back(n.evaluate(run.sizes));
-  ScalarKind kind = kernel.output_type.innermost().scalar_kind();
-  run.output = kernel.output_type.is_scalar() ? Data::scalar(ScalarValue::make(kind, host.at(0)))
-                                              : Data::from_flat(kind, shape, host);
+  run.output = program.output_type.is_scalar()
+                   ? Data::scalar(ScalarValue::make(out_kind, host.at(0)))
+                   : Data::from_flat(out_kind, shape, host);
   return run;
 }
 
@@ -202,6 +246,7 @@ FlatExecution execute_flat(runtime::Session& session, const codegen::Kernel& ker
                            const std::vector<const std::vector<float>*>& inputs,
                            const std::map<std::string, int64_t>& sizes,
                            runtime::TimingOptions timing) {
+  check_assumptions(kernel.size_conditions, sizes, cat("kernel ", kernel.name));
   std::vector<Buffer<float>> buffers;
   buffers.reserve(kernel.params.size());
   std::vector<KernelArg> args;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "codegen/Kernel.h"
+#include "codegen/Program.h"
 #include "core/Data.h"
 #include "explore/runtime/Session.h"
 #include "explore/runtime/Timing.h"
@@ -22,6 +23,10 @@ struct Execution {
 };
 
 Execution execute(runtime::Session& session, const codegen::Kernel& kernel,
+                  const std::vector<Data>& inputs);
+// Runs every launch of a program of kernels in order (intermediates in device buffers);
+// kernel_ms is the sum of the launches.
+Execution execute(runtime::Session& session, const codegen::KernelProgram& program,
                   const std::vector<Data>& inputs);
 
 // Runs an f32 kernel on flat host arrays (row-major), for sizes where Data would be too big:

@@ -255,19 +255,19 @@ private:
     p.fraction_of_copy = report_.copy_gb_per_s > 0 ? p.gb_per_s / report_.copy_gb_per_s : 0;
   }
 
-  codegen::Kernel kernel_of(const Point& point) const {
+  codegen::KernelProgram kernel_of(const Point& point) const {
     const auto& k = space_.kernels[static_cast<std::size_t>(point.variant)];
     if (!k)
       user_error(space_.generation_errors[static_cast<std::size_t>(point.variant)]);
     if (point.local.empty())
       return *k;
-    return codegen::generate_kernel(
+    return codegen::generate_program(
         space_.variants[static_cast<std::size_t>(point.variant)].program,
         codegen_options(point, kernel_name_));
   }
 
   // Bytes and cells of one sweep, from the first kernel built (the same for every variant).
-  void learn_sizes(const codegen::Kernel& kernel) {
+  void learn_sizes(const codegen::KernelProgram& kernel) {
     if (bytes_moved_ != 0)
       return;
     bytes_moved_ = workload_.bytes_moved(kernel);
@@ -276,9 +276,9 @@ private:
 
   void retime(PointResult& p, int repeats, std::vector<double>* samples) {
     const Point& point = space_.points[static_cast<std::size_t>(p.id)];
-    codegen::Kernel kernel = kernel_of(point);
+    codegen::KernelProgram kernel = kernel_of(point);
     learn_sizes(kernel); // a resumed point re-timed before any new one is measured
-    auto built = session_.build_kernel(kernel.source, kernel.name);
+    auto built = build_program(session_, kernel);
     auto t0 = Clock::now();
     auto timing = workload_.time(kernel, built, {options_.warmup, repeats});
     double wall = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -302,16 +302,23 @@ private:
     r.params = variant.params;
     r.local = point.local_text();
     try {
-      codegen::Kernel kernel = kernel_of(point);
-      r.kernel_hash = runtime::hex64(runtime::fnv1a64(kernel.source));
-      r.local_memory_bytes = kernel.local_memory_bytes;
+      codegen::KernelProgram kernel = kernel_of(point);
+      std::string sources;
+      r.local_memory_bytes = 0;
+      for (const auto& k : kernel.kernels) {
+        sources += k.source;
+        r.local_memory_bytes = std::max(r.local_memory_bytes, k.local_memory_bytes);
+      }
+      r.kernel_hash = runtime::hex64(runtime::fnv1a64(sources));
       const auto& device = session_.device();
-      if (static_cast<uint64_t>(kernel.local_memory_bytes) > device.local_mem_size)
-        user_error(cat("the kernel needs ", kernel.local_memory_bytes,
+      if (static_cast<uint64_t>(r.local_memory_bytes) > device.local_mem_size)
+        user_error(cat("the kernel needs ", r.local_memory_bytes,
                        " bytes of local memory, the device has ", device.local_mem_size));
-      auto built = session_.build_kernel(kernel.source, kernel.name);
-      r.build_ms = built.build_ms;
-      r.build_origin = runtime::to_string(built.origin);
+      auto built = build_program(session_, kernel);
+      r.build_ms = 0;
+      for (const auto& b : built)
+        r.build_ms += b.build_ms;
+      r.build_origin = runtime::to_string(built.back().origin);
       learn_sizes(kernel);
       // One launch first: a variant whose single launch takes longer than the budget has left
       // is not checked, and one far slower than the best so far is not timed again.
@@ -477,8 +484,8 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
     Workload small(session, problem.small_program, options.seed);
     codegen::CodegenOptions co;
     co.kernel_name = kernel_identifier(problem.name);
-    auto kernel = codegen::generate_kernel(problem.small_baseline, co);
-    auto built = session.build_kernel(kernel.source, kernel.name);
+    auto kernel = codegen::generate_program(problem.small_baseline, co);
+    auto built = build_program(session, kernel);
     auto out = small.run(kernel, built);
     auto expected = evaluate(problem.small_program, small.input_data()).flatten();
     if (!has_nonzero(expected))
@@ -496,8 +503,8 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
     // The baseline's output becomes the reference when the baseline is measured; a resumed
     // report has it already, so compute it now.
     if (report.find(0)) {
-      auto k0 = codegen::generate_kernel(space.variants[0].program, co);
-      auto b0 = session.build_kernel(k0.source, k0.name);
+      auto k0 = codegen::generate_program(space.variants[0].program, co);
+      auto b0 = build_program(session, k0);
       reference = workload.run(k0, b0);
     }
   }

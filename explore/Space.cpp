@@ -1,5 +1,6 @@
 #include "explore/Space.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "core/Error.h"
@@ -74,6 +75,26 @@ std::string unusable(const std::vector<int64_t>& local, const codegen::Kernel& k
 
 } // namespace
 
+namespace {
+
+int64_t local_memory_bytes(const codegen::KernelProgram& program) {
+  int64_t most = 0;
+  for (const auto& k : program.kernels)
+    most = std::max(most, k.local_memory_bytes);
+  return most;
+}
+
+// Why `local` cannot be used for some kernel of the program, or "" when it can be for all.
+std::string unusable(const std::vector<int64_t>& local, const codegen::KernelProgram& program,
+                     const DeviceLimits& limits) {
+  for (const auto& k : program.kernels)
+    if (std::string why = unusable(local, k, limits); !why.empty())
+      return why;
+  return "";
+}
+
+} // namespace
+
 Space build_space(std::vector<VariantInfo> variants, const DeviceLimits& limits,
                   const std::string& kernel_name) {
   if (variants.empty())
@@ -82,11 +103,11 @@ Space build_space(std::vector<VariantInfo> variants, const DeviceLimits& limits,
   space.variants = std::move(variants);
   for (std::size_t v = 0; v < space.variants.size(); ++v) {
     const int vi = static_cast<int>(v);
-    std::optional<codegen::Kernel> kernel;
+    std::optional<codegen::KernelProgram> kernel;
     std::string error;
     try {
-      kernel = codegen::generate_kernel(space.variants[v].program,
-                                        codegen_options(Point{}, kernel_name));
+      kernel = codegen::generate_program(space.variants[v].program,
+                                         codegen_options(Point{}, kernel_name));
     } catch (const Error& e) {
       error = e.what();
     }
@@ -97,19 +118,22 @@ Space build_space(std::vector<VariantInfo> variants, const DeviceLimits& limits,
       space.points.push_back({vi, {}});
       continue;
     }
-    if (v > 0 && static_cast<uint64_t>(kernel->local_memory_bytes) > limits.local_mem_size) {
+    if (v > 0 && static_cast<uint64_t>(local_memory_bytes(*kernel)) > limits.local_mem_size) {
       ++space.filtered["needs more local memory than the device has"];
       continue;
     }
+    // The launch that writes the result decides the work-group sizes tried.
+    const codegen::Kernel& last = kernel->kernels[kernel->launches.back().kernel];
     bool automatic = true;
-    for (int d = 0; d < kernel->launch.dims; ++d)
-      automatic &= kernel->launch.local[d] == 0;
+    for (const auto& k : kernel->kernels)
+      for (int d = 0; d < k.launch.dims; ++d)
+        automatic &= k.launch.local[d] == 0;
     if (!automatic && v > 0) {
       // The variant fixes its work-group size: it must fit the device.
       std::vector<int64_t> fixed;
-      for (int d = 0; d < kernel->launch.dims; ++d)
-        fixed.push_back(std::max<int64_t>(1, kernel->launch.local[d]));
-      std::string why = unusable(fixed, *kernel, limits);
+      for (int d = 0; d < last.launch.dims; ++d)
+        fixed.push_back(std::max<int64_t>(1, last.launch.local[d]));
+      std::string why = unusable(fixed, last, limits);
       if (!why.empty()) {
         ++space.filtered[why];
         continue;
@@ -118,7 +142,7 @@ Space build_space(std::vector<VariantInfo> variants, const DeviceLimits& limits,
     space.points.push_back({vi, {}});
     if (!automatic)
       continue;
-    for (const auto& local : work_group_candidates(kernel->launch.dims)) {
+    for (const auto& local : work_group_candidates(last.launch.dims)) {
       std::string why = unusable(local, *kernel, limits);
       if (why.empty())
         space.points.push_back({vi, local});

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "codegen/Kernel.h"
+#include "codegen/Program.h"
 #include "core/Expr.h"
 
 namespace tessera::runtime {
@@ -47,8 +48,9 @@ struct Point {
 
 struct Space {
   std::vector<VariantInfo> variants;
-  // Per variant: the kernel with default options, or why it could not be generated.
-  std::vector<std::optional<codegen::Kernel>> kernels;
+  // Per variant: its kernels with default options (one launch, or one per stage of a program
+  // that one kernel cannot compute), or why they could not be generated.
+  std::vector<std::optional<codegen::KernelProgram>> kernels;
   std::vector<std::string> generation_errors;
   std::vector<Point> points; // points[0] is the baseline: variant 0 with local = auto
   std::map<std::string, std::size_t> filtered; // reason -> number of points left out

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "core/Error.h"
+#include "core/SizeBinding.h"
 #include "core/TypeCheck.h"
 #include "explore/runtime/Launch.h"
 
@@ -202,6 +203,11 @@ LaunchRange launch_range(const codegen::Kernel& kernel) {
 
 Workload::Workload(runtime::Session& session, const Expr& program, uint32_t seed)
     : session_(&session), inputs_(random_host_inputs(program, seed)) {
+  // With its sizes bound, every condition the type checker deferred is decided: a program whose
+  // windows or tiles do not fit these sizes is refused here, before any variant runs.
+  TypeChecker checker;
+  checker.apply(program, input_types(program));
+  check_assumptions(checker.assumptions(), {});
   for (const auto& in : inputs_) {
     if (in.shape.empty()) {
       input_buffers_.emplace_back();
@@ -220,55 +226,108 @@ std::vector<Data> Workload::input_data() const {
   return data;
 }
 
-std::vector<runtime::KernelArg> Workload::arguments(const codegen::Kernel& kernel) {
+namespace {
+
+// A kernel as a program of one launch over the program's inputs.
+codegen::KernelProgram as_program(const codegen::Kernel& kernel) {
+  std::vector<Type> types;
+  for (const auto& p : kernel.params)
+    if (p.role == codegen::KernelParam::Input)
+      types.push_back(p.type);
+  return codegen::single_kernel_program(kernel, std::move(types));
+}
+
+} // namespace
+
+std::vector<runtime::Kernel> build_program(runtime::Session& session,
+                                           const codegen::KernelProgram& program) {
+  std::vector<runtime::Kernel> built;
+  for (const auto& k : program.kernels)
+    built.push_back(session.build_kernel(k.source, k.name));
+  return built;
+}
+
+void Workload::prepare(const codegen::KernelProgram& program) {
+  if (program.input_types.size() != inputs_.size())
+    user_error(cat("kernel ", program.kernels.at(0).name, " takes ", program.input_types.size(),
+                   " input(s), the program has ", inputs_.size()));
+  ScalarKind kind = program.output_type.innermost().scalar_kind();
+  auto count = static_cast<std::size_t>(constant(
+      program.output_type.scalar_count(), cat("the output size of ", program.kernels[0].name)));
+  if (count != output_count_ || kind != output_kind_ || output_.bytes() == 0) {
+    output_ = runtime::RawBuffer(*session_, std::max<std::size_t>(1, count * bytes_of(kind)));
+    output_count_ = count;
+    output_kind_ = kind;
+  }
+  intermediates_.clear();
+  for (const auto& b : program.buffers) {
+    auto n = static_cast<std::size_t>(constant(b.element_count, "an intermediate buffer's size"));
+    intermediates_.emplace_back(*session_, std::max<std::size_t>(1, n * bytes_of(b.element)));
+  }
+}
+
+std::vector<runtime::KernelArg> Workload::arguments(const codegen::KernelProgram& program,
+                                                    const codegen::KernelLaunch& launch) {
+  const codegen::Kernel& kernel = program.kernels.at(launch.kernel);
+  auto buffer = [&](const codegen::BufferRef& r) -> runtime::KernelArg {
+    switch (r.kind) {
+    case codegen::BufferRef::ProgramInput: {
+      const HostArray& in = inputs_.at(r.index);
+      return in.shape.empty() ? scalar_arg(in.kind, in.values.at(0))
+                              : runtime::KernelArg(input_buffers_[r.index]);
+    }
+    case codegen::BufferRef::Intermediate:
+      return runtime::KernelArg(intermediates_.at(r.index));
+    case codegen::BufferRef::ProgramOutput:
+      return runtime::KernelArg(output_);
+    }
+    internal_error("unknown buffer reference");
+  };
   std::vector<runtime::KernelArg> args;
   std::size_t next = 0;
   for (const auto& p : kernel.params) {
     switch (p.role) {
     case codegen::KernelParam::Input: {
-      if (next >= inputs_.size())
-        user_error(
-            cat("kernel ", kernel.name, " takes more inputs than the program's ", inputs_.size()));
-      const HostArray& in = inputs_[next];
-      if (p.element != in.kind)
+      const codegen::BufferRef& r = launch.inputs.at(next++);
+      if (r.kind == codegen::BufferRef::ProgramInput && p.element != inputs_.at(r.index).kind)
         user_error(cat("kernel ", kernel.name, " input '", p.name, "' is ", to_string(p.element),
-                       ", the program's input ", next, " is ", to_string(in.kind)));
-      args.push_back(in.shape.empty() ? scalar_arg(in.kind, in.values.at(0))
-                                      : runtime::KernelArg(input_buffers_[next]));
-      ++next;
+                       ", the program's input ", r.index, " is ",
+                       to_string(inputs_[r.index].kind)));
+      args.push_back(buffer(r));
       break;
     }
-    case codegen::KernelParam::Output: {
-      auto count = static_cast<std::size_t>(
-          constant(p.element_count, cat("the output size of kernel ", kernel.name)));
-      if (count != output_count_ || p.element != output_kind_ || output_.bytes() == 0) {
-        output_ =
-            runtime::RawBuffer(*session_, std::max<std::size_t>(1, count * bytes_of(p.element)));
-        output_count_ = count;
-        output_kind_ = p.element;
-      }
-      args.push_back(runtime::KernelArg(output_));
+    case codegen::KernelParam::Output:
+      args.push_back(buffer(launch.output));
       break;
-    }
     case codegen::KernelParam::Size:
       user_error(cat("kernel ", kernel.name, " takes the size ", p.name,
                      " as an argument: the explorer bakes every size (give numeric extents)"));
     }
   }
-  if (next != inputs_.size())
-    user_error(cat("kernel ", kernel.name, " takes ", next, " input(s), the program has ",
-                   inputs_.size()));
   return args;
 }
 
 std::vector<double> Workload::run(const codegen::Kernel& kernel, runtime::Kernel& built) {
-  launch_and_read(kernel, built);
+  std::vector<runtime::Kernel> one{built};
+  return run(as_program(kernel), one);
+}
+
+std::vector<double> Workload::run(const codegen::KernelProgram& program,
+                                  std::vector<runtime::Kernel>& built) {
+  launch_and_read(program, built);
   return unpack(output_kind_, output_bytes_);
 }
 
 double Workload::run_and_compare(const codegen::Kernel& kernel, runtime::Kernel& built,
                                  const std::vector<double>& reference) {
-  launch_and_read(kernel, built);
+  std::vector<runtime::Kernel> one{built};
+  return run_and_compare(as_program(kernel), one, reference);
+}
+
+double Workload::run_and_compare(const codegen::KernelProgram& program,
+                                 std::vector<runtime::Kernel>& built,
+                                 const std::vector<double>& reference) {
+  launch_and_read(program, built);
   if (reference.size() != output_count_)
     return INFINITY;
   switch (output_kind_) {
@@ -285,8 +344,20 @@ double Workload::run_and_compare(const codegen::Kernel& kernel, runtime::Kernel&
   internal_error("unknown scalar kind");
 }
 
-void Workload::launch_and_read(const codegen::Kernel& kernel, runtime::Kernel& built) {
-  auto args = arguments(kernel);
+double Workload::launch_all(const codegen::KernelProgram& program,
+                            std::vector<runtime::Kernel>& built) {
+  double ms = 0;
+  for (const auto& launch : program.launches) {
+    auto args = arguments(program, launch);
+    auto range = launch_range(program.kernels.at(launch.kernel));
+    ms += runtime::run_timed(*session_, built.at(launch.kernel), args, range.global, range.local);
+  }
+  return ms;
+}
+
+void Workload::launch_and_read(const codegen::KernelProgram& program,
+                               std::vector<runtime::Kernel>& built) {
+  prepare(program);
   if (is_floating(output_kind_)) {
     if (output_kind_ == ScalarKind::F32) {
       float nan = std::numeric_limits<float>::quiet_NaN();
@@ -296,8 +367,7 @@ void Workload::launch_and_read(const codegen::Kernel& kernel, runtime::Kernel& b
       output_.fill(&nan, sizeof nan);
     }
   }
-  auto range = launch_range(kernel);
-  runtime::run(*session_, built, args, range.global, range.local);
+  launch_all(program, built);
   output_bytes_.resize(output_count_ * bytes_of(output_kind_));
   if (!output_bytes_.empty())
     output_.read(output_bytes_.data(), output_bytes_.size());
@@ -305,28 +375,48 @@ void Workload::launch_and_read(const codegen::Kernel& kernel, runtime::Kernel& b
 
 runtime::Timing Workload::time(const codegen::Kernel& kernel, runtime::Kernel& built,
                                runtime::TimingOptions options) {
-  auto args = arguments(kernel);
+  codegen::KernelProgram program = as_program(kernel);
+  prepare(program);
+  auto args = arguments(program, program.launches[0]);
   auto range = launch_range(kernel);
   return runtime::time_kernel(*session_, built, args, range.global, range.local, options);
 }
 
+runtime::Timing Workload::time(const codegen::KernelProgram& program,
+                               std::vector<runtime::Kernel>& built,
+                               runtime::TimingOptions options) {
+  if (program.launches.size() == 1)
+    return time(program.kernels[0], built.at(0), options);
+  // A program: the launches' profiled times summed per repetition.
+  prepare(program);
+  for (int i = 0; i < options.warmup; ++i)
+    launch_all(program, built);
+  runtime::Timing t;
+  for (int i = 0; i < std::max(1, options.repeats); ++i)
+    t.samples_ms.push_back(launch_all(program, built));
+  t.median_ms = runtime::median(t.samples_ms);
+  t.min_ms = *std::min_element(t.samples_ms.begin(), t.samples_ms.end());
+  t.max_ms = *std::max_element(t.samples_ms.begin(), t.samples_ms.end());
+  return t;
+}
+
 std::size_t Workload::bytes_moved(const codegen::Kernel& kernel) const {
+  return bytes_moved(as_program(kernel));
+}
+
+std::size_t Workload::bytes_moved(const codegen::KernelProgram& program) const {
   std::size_t bytes = 0;
   for (const auto& in : inputs_)
     bytes += in.values.size() * in.element_bytes();
-  for (const auto& p : kernel.params)
-    if (p.role == codegen::KernelParam::Output)
-      bytes += static_cast<std::size_t>(constant(p.element_count, "the output size")) *
-               bytes_of(p.element);
-  return bytes;
+  return bytes + output_cells(program) * bytes_of(program.output_type.innermost().scalar_kind());
 }
 
 std::size_t Workload::output_cells(const codegen::Kernel& kernel) const {
-  std::size_t cells = 0;
-  for (const auto& p : kernel.params)
-    if (p.role == codegen::KernelParam::Output)
-      cells += static_cast<std::size_t>(constant(p.element_count, "the output size"));
-  return cells;
+  return output_cells(as_program(kernel));
+}
+
+std::size_t Workload::output_cells(const codegen::KernelProgram& program) const {
+  return static_cast<std::size_t>(constant(program.output_type.scalar_count(), "the output size"));
 }
 
 double max_relative_difference(const std::vector<double>& result,

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "codegen/Kernel.h"
+#include "codegen/Program.h"
 #include "core/Data.h"
 #include "core/Expr.h"
 #include "explore/runtime/Buffer.h"
@@ -38,6 +39,10 @@ struct LaunchRange {
 };
 LaunchRange launch_range(const codegen::Kernel& kernel);
 
+// The kernels of a program, built on the session's device (launches index them).
+std::vector<runtime::Kernel> build_program(runtime::Session& session,
+                                           const codegen::KernelProgram& program);
+
 class Workload {
 public:
   Workload(runtime::Session& session, const Expr& program, uint32_t seed = 1);
@@ -58,20 +63,38 @@ public:
   runtime::Timing time(const codegen::Kernel& kernel, runtime::Kernel& built,
                        runtime::TimingOptions options);
 
-  // Bytes one sweep must move: every input array read once and the output written once.
+  // The same for a program of kernels (built: build_program's kernels): every launch in order,
+  // intermediates in device buffers; a repetition's time is the sum of its launches.
+  std::vector<double> run(const codegen::KernelProgram& program,
+                          std::vector<runtime::Kernel>& built);
+  double run_and_compare(const codegen::KernelProgram& program, std::vector<runtime::Kernel>& built,
+                         const std::vector<double>& reference);
+  runtime::Timing time(const codegen::KernelProgram& program, std::vector<runtime::Kernel>& built,
+                       runtime::TimingOptions options);
+
+  // Bytes one sweep must move: every input array read once and the output written once
+  // (intermediates of a program of kernels are not counted: they are the variant's cost).
   std::size_t bytes_moved(const codegen::Kernel& kernel) const;
+  std::size_t bytes_moved(const codegen::KernelProgram& program) const;
   // Number of output scalars (grid cells computed by one sweep).
   std::size_t output_cells(const codegen::Kernel& kernel) const;
+  std::size_t output_cells(const codegen::KernelProgram& program) const;
 
 private:
-  std::vector<runtime::KernelArg> arguments(const codegen::Kernel& kernel);
+  // Allocates the output and intermediate buffers of the program.
+  void prepare(const codegen::KernelProgram& program);
+  std::vector<runtime::KernelArg> arguments(const codegen::KernelProgram& program,
+                                            const codegen::KernelLaunch& launch);
+  // Runs every launch once; returns the sum of their profiled times.
+  double launch_all(const codegen::KernelProgram& program, std::vector<runtime::Kernel>& built);
   // Launches once on a NaN-filled output and reads the output into output_bytes_.
-  void launch_and_read(const codegen::Kernel& kernel, runtime::Kernel& built);
+  void launch_and_read(const codegen::KernelProgram& program, std::vector<runtime::Kernel>& built);
 
   runtime::Session* session_;
   std::vector<HostArray> inputs_;
   std::vector<runtime::RawBuffer> input_buffers_; // empty RawBuffer for scalar inputs
   runtime::RawBuffer output_;
+  std::vector<runtime::RawBuffer> intermediates_;
   ScalarKind output_kind_ = ScalarKind::F32;
   std::size_t output_count_ = 0;
   std::vector<unsigned char> output_bytes_; // the last output read back, reused between runs

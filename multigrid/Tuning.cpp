@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "codegen/Kernel.h"
+#include "codegen/Stages.h"
 #include "core/AtomicFile.h"
 #include "core/Error.h"
 #include "core/Json.h"
@@ -38,6 +39,12 @@ std::string kernel_name(const std::string& op) {
 codegen::Kernel generate(const Expr& lowered, const std::string& op) {
   codegen::CodegenOptions options;
   options.kernel_name = kernel_name(op);
+  // The operators are single-kernel programs; a variant that needs several launches (a program
+  // of kernels) is not one the tuner can time as one kernel.
+  std::size_t stages = codegen::split_into_stages(lowered).size();
+  if (stages > 1)
+    user_error(cat("multigrid operator ", op, ": the variant is a program of ", stages,
+                   " kernel launches, not one kernel"));
   return codegen::generate_kernel(lowered, options);
 }
 

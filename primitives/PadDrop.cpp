@@ -10,10 +10,10 @@ namespace tessera::primitives {
 
 namespace {
 
-// A value shaped like `like` with every scalar replaced by `c`.
+// A value shaped like `like` with every scalar replaced by `c` (of the scalar's kind).
 Data fill_like(const Data& like, const ScalarValue& c) {
   if (like.is_scalar())
-    return Data::scalar(c);
+    return Data::scalar(ScalarValue::make(like.as_scalar().kind, c.as_double()));
   std::vector<Data> items;
   for (const auto& e : like.elements())
     items.push_back(fill_like(e, c));
@@ -23,10 +23,20 @@ Data fill_like(const Data& like, const ScalarValue& c) {
 // A value of type `t` (scalars and arrays) with every scalar `c`.
 Data fill_type(const Type& t, const Interpreter& interp, const ScalarValue& c) {
   if (!t.is_array())
-    return Data::scalar(c);
+    return Data::scalar(t.is_scalar() ? ScalarValue::make(t.scalar_kind(), c.as_double()) : c);
   Data element = fill_type(t.element(), interp, c);
   return Data::array(
       std::vector<Data>(static_cast<std::size_t>(interp.size_value(t.length())), element));
+}
+
+bool padding_value_fits(const ScalarValue& c, ScalarKind element) {
+  if (c.kind == element)
+    return true;
+  if (c.kind == ScalarKind::Bool || element == ScalarKind::Bool)
+    return false;
+  if (is_floating(c.kind) && is_floating(element))
+    return true; // rounded, like a literal in a user function
+  return ScalarValue::make(element, c.as_double()).as_double() == c.as_double();
 }
 
 int64_t floor_mod(int64_t a, int64_t b) {
@@ -69,10 +79,15 @@ Type pad_type(TypeChecker& checker, const Node& f, const Types& args) {
   switch (f.boundary.kind) {
   case Boundary::Constant: {
     const Type& inner = in.element().innermost();
-    if (!inner.is_scalar() || inner.scalar_kind() != f.boundary.value.kind)
-      user_error(cat(name, ": the constant ", f.boundary.value.to_string(), " has type ",
-                     to_string(f.boundary.value.kind), " but the elements of ", in, " are ",
-                     inner));
+    // A literal adapts to the element type (pad(1, 1, constant(0)) of f32) when its value is
+    // exactly representable there, as literals do inside user functions.
+    if (!inner.is_scalar() || !padding_value_fits(f.boundary.value, inner.scalar_kind()))
+      user_error(cat(
+          name, ": the constant ", f.boundary.value.to_string(), " has type ",
+          to_string(f.boundary.value.kind), " but the elements of ", in, " are ", inner,
+          (inner.is_scalar()
+               ? " and it is not exactly representable there (use a constant of the elements' type)"
+               : "")));
     // Around an empty array the interpreter needs the element shape from the type.
     checker.record_argument(&f, in);
     break;

@@ -55,11 +55,48 @@ std::vector<int> global_dims(const Expr& body, const Expr& computed, int levels,
   return result;
 }
 
+// The global dimensions of a whole-array computation, one per level of its outermost nest of
+// computing Maps (through the layout calls that rearrange its result, at most 3), outermost
+// level first, chosen by store order.
+std::vector<int> stage_dims(const Expr& value) {
+  Expr computed = value;
+  while (computed->kind == NodeKind::Call && computed->children.size() == 2 &&
+         is_layout_only(computed->callee()))
+    computed = computed->children[1];
+  Expr top = outermost_function(computed);
+  int levels = top ? map_nesting(top) : 0;
+  return global_dims(value, computed, levels, std::min(3, levels));
+}
+
+// The global dimensions of an Iterate step (a function applied to the whole array).
+std::vector<int> step_dims(const Expr& step) {
+  if (step->kind == NodeKind::Lambda)
+    return stage_dims(step->body());
+  int dims = std::min(3, map_nesting(step));
+  std::vector<int> result;
+  for (int l = 0; l < dims; ++l)
+    result.push_back(dims - 1 - l);
+  return result;
+}
+
 struct Lowerer {
-  // The global dimension of each MapGlb level, outermost first (empty: none).
+  // The global dimension of each MapGlb level of the current stage, outermost first (empty:
+  // none).
   std::vector<int> level_dims;
 
-  Expr function(const Expr& f, int glb_dims_left) {
+  // Runs `lower` with the global dimensions of a stage of its own, then restores the current
+  // stage's.
+  template <class F> Expr in_stage(std::vector<int> dims, F lower) {
+    std::swap(level_dims, dims);
+    Expr result = lower(static_cast<int>(level_dims.size()));
+    std::swap(level_dims, dims);
+    return result;
+  }
+
+  // `stage`: f is applied to a whole array in the program's data flow (not inside another
+  // computation's function), so that its arguments' computations and the steps of an Iterate
+  // are stages of their own with their own global mapping (one launch each, codegen/Stages.h).
+  Expr function(const Expr& f, int glb_dims_left, bool stage = false) {
     if (is_computing_map(f)) {
       if (glb_dims_left > 0) {
         int dim = level_dims[level_dims.size() - static_cast<std::size_t>(glb_dims_left)];
@@ -74,8 +111,16 @@ struct Lowerer {
       break;
     case NodeKind::Lambda: {
       auto params = f->params();
-      return make_lambda(params, value(f->body(), glb_dims_left));
+      return make_lambda(params, value(f->body(), glb_dims_left, stage));
     }
+    case NodeKind::Iterate:
+      if (stage && !is_layout_only(f)) {
+        // Every step is a launch of its own: the step's own mapping.
+        const Expr& step = f->children[0];
+        return with_children(
+            f, {in_stage(step_dims(step), [&](int dims) { return function(step, dims, true); })});
+      }
+      break;
     default:
       break;
     }
@@ -89,17 +134,51 @@ struct Lowerer {
 
   // Only the value the program returns keeps the global dimensions; arguments are data.
   // Rearrangements of the result (Join, Transpose, ...) pass them on to what they rearrange.
-  Expr value(const Expr& e, int glb_dims_left) {
+  // In a stage, an argument that is itself a whole-array computation is a stage too.
+  Expr value(const Expr& e, int glb_dims_left, bool stage = false) {
     if (e->kind != NodeKind::Call)
       return e;
     if (e->children.size() == 2 && is_layout_only(e->callee()))
-      return with_children(e, {e->callee(), value(e->children[1], glb_dims_left)});
-    std::vector<Expr> children{function(e->callee(), glb_dims_left)};
+      return with_children(e, {e->callee(), value(e->children[1], glb_dims_left, stage)});
+    std::vector<Expr> children{function(e->callee(), glb_dims_left, stage)};
     for (const auto& a : e->call_args())
-      children.push_back(value(a, 0));
+      children.push_back(stage ? argument_stage(a) : value(a, 0));
     return with_children(e, children);
   }
+
+  // An argument in the program's data flow: layout calls pass it on; a computation under them
+  // is lowered as a stage with its own global dimensions.
+  Expr argument_stage(const Expr& a) {
+    if (a->kind != NodeKind::Call)
+      return a;
+    if (is_layout_only(a->callee())) {
+      std::vector<Expr> children{a->callee()};
+      for (const auto& x : a->call_args())
+        children.push_back(argument_stage(x));
+      return with_children(a, children);
+    }
+    return in_stage(stage_dims(a), [&](int dims) { return value(a, dims, true); });
+  }
 };
+bool has_work_groups(const Expr& e) {
+  if (e->kind == NodeKind::Map && e->map_kind == MapKind::Wrg)
+    return true;
+  return std::any_of(e->children.begin(), e->children.end(), has_work_groups);
+}
+
+// toLocal(f) -> toPrivate(f): without work-groups each work-item computes its own copy, which is
+// what private memory holds (local memory belongs to a work-group).
+Expr local_to_private(const Expr& e) {
+  std::vector<Expr> children;
+  bool changed = false;
+  for (const auto& c : e->children) {
+    children.push_back(local_to_private(c));
+    changed |= !children.back().same_as(c);
+  }
+  if (e->kind == NodeKind::ToMem && e->space == AddressSpace::Local)
+    return make_to_mem(AddressSpace::Private, children[0]);
+  return changed ? with_children(e, std::move(children)) : e;
+}
 
 } // namespace
 
@@ -111,16 +190,11 @@ Expr lower_sequential(const Expr& f) {
 Expr lower_default(const Expr& program) {
   if (program->kind != NodeKind::Lambda)
     user_error("lower_default expects a program (a lambda)");
-  Expr computed = program->body();
-  while (computed->kind == NodeKind::Call && computed->children.size() == 2 &&
-         is_layout_only(computed->callee()))
-    computed = computed->children[1];
-  Expr top = outermost_function(computed);
-  int levels = top ? map_nesting(top) : 0;
-  int dims = std::min(3, levels);
   Lowerer lowerer;
-  lowerer.level_dims = global_dims(program->body(), computed, levels, dims);
-  return make_lambda(program->params(), lowerer.value(program->body(), dims));
+  Expr lowered = lowerer.in_stage(stage_dims(program->body()), [&](int dims) {
+    return make_lambda(program->params(), lowerer.value(program->body(), dims, true));
+  });
+  return has_work_groups(lowered) ? lowered : local_to_private(lowered);
 }
 
 } // namespace tessera::rewrite

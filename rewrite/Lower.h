@@ -4,6 +4,12 @@
 // a Transpose of the result moves it), so that neighbouring work-items write neighbouring
 // elements; glb-order gives the other orders. It is the baseline variant the explorer compares
 // against ("plain MapGlb lowering").
+//
+// A program of several whole-array steps (Iterate(k, f) $ x, or g $ (f $ x) where g reads f's
+// result) gets a MapGlb nest per step, each nest's dimensions chosen by store order:
+// codegen::generate_program makes one launch of each, with the intermediate arrays in buffers
+// between them (never one work-item doing every step). Without work-groups, toLocal (from
+// stage-local) becomes toPrivate: each work-item's own copy.
 #pragma once
 
 #include "core/Expr.h"

@@ -7,7 +7,7 @@
 #include <set>
 #include <thread>
 
-#include "codegen/Kernel.h"
+#include "codegen/Program.h"
 #include "core/Error.h"
 #include "core/Substitute.h"
 #include "rewrite/Lower.h"
@@ -49,6 +49,44 @@ Expr identity_fun() {
   return make_user_fun(def);
 }
 
+// Is `param` used in e only as the argument of Get(k)? (A tile of zipped inputs.)
+bool only_through_get(const Expr& e, const Node* param) {
+  if (e->kind == NodeKind::Call && e->callee()->kind == NodeKind::Get && e->children.size() == 2 &&
+      e->children[1].get() == param)
+    return true;
+  if (e.get() == param)
+    return false;
+  for (const auto& c : e->children)
+    if (!only_through_get(c, param))
+      return false;
+  return true;
+}
+
+// e with every Get(k) $ param replaced by stage $ (Get(k) $ param), one staged copy per k.
+Expr stage_components(const Expr& e, const Node* param, const Expr& stage,
+                      std::map<int64_t, Expr>& staged) {
+  if (e->kind == NodeKind::Call && e->callee()->kind == NodeKind::Get && e->children.size() == 2 &&
+      e->children[1].get() == param) {
+    int64_t k = e->callee()->sizes[0].value();
+    auto [it, fresh] = staged.try_emplace(k);
+    if (fresh)
+      it->second = call1(stage, e);
+    return it->second;
+  }
+  std::vector<Expr> children;
+  bool changed = false;
+  for (const auto& c : e->children) {
+    children.push_back(stage_components(c, param, stage, staged));
+    changed |= !children.back().same_as(c);
+  }
+  return changed ? with_children(e, std::move(children)) : e;
+}
+
+Expr stage_components(const Expr& e, const Node* param, const Expr& stage) {
+  std::map<int64_t, Expr> staged;
+  return stage_components(e, param, stage, staged);
+}
+
 struct Mapping {
   std::vector<std::pair<MapKind, int>> levels; // outermost first
   bool stage_local = false; // copy each work-group's input tile to local memory first
@@ -77,13 +115,15 @@ Expr assign(const Expr& f, const Mapping& m, std::size_t level) {
     bool entering_work_items =
         level > 0 && m.levels[level - 1].first == MapKind::Wrg && kind == MapKind::Lcl;
     if (m.stage_local && entering_work_items && mentions(arg, p.get())) {
-      // The tile p is copied to local memory by the work-group, then read from there.
+      // The tile p is copied to local memory by the work-group, then read from there; a tile of
+      // zipped inputs (a tuple of tiles, read through Get(k)) is copied component by component.
       std::vector<std::pair<MapKind, int>> copy_levels(m.levels.begin() + level, m.levels.end());
       Expr copy = identity_fun();
       for (auto it = copy_levels.rbegin(); it != copy_levels.rend(); ++it)
         copy = make_map(MapKind::Lcl, it->second, copy);
-      Expr staged = call1(make_to_mem(AddressSpace::Local, copy), p);
-      arg = replace_node(arg, p.get(), staged);
+      Expr to_local = make_to_mem(AddressSpace::Local, copy);
+      arg = only_through_get(arg, p.get()) ? stage_components(arg, p.get(), to_local)
+                                           : replace_node(arg, p.get(), call1(to_local, p));
     }
     Expr mapped_arg = map_intermediates(arg, m, level);
     return mapped_arg ? make_lambda({p}, call1(g, mapped_arg)) : Expr();
@@ -346,7 +386,7 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
       if (late())
         return;
       try {
-        codegen::generate_kernel(candidates[i].program);
+        codegen::generate_program(candidates[i].program);
         verdicts[i] = Accepted;
       } catch (const Error& e) {
         verdicts[i] = Rejected;

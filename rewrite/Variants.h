@@ -1,14 +1,15 @@
 // Executable variants of a high-level program: the rewrite catalog is enumerated, every
 // result is completed by mapping strategies (the default lowering, work-groups with or without
 // local memory, coarsened work-items, streaming), and duplicates and programs the code
-// generator cannot turn into one kernel are dropped. This is what the explorer builds and times.
+// generator cannot turn into kernels are dropped. This is what the explorer builds and times.
 //
-// Programs of several steps (stencils::iterated_stencil): the mapping goes to the computation
-// that produces the result (the last step, or the fused steps of a temporally tiled variant);
-// the earlier steps it reads are lowered sequentially (MapSeq), so that every work-item
-// computes them whole in its private memory: one kernel is correct, but does k times (and for
-// the earlier steps grid-size times) the work. Temporal tiling is the form that recomputes only
-// a tile's halo.
+// Programs of several steps (stencils::iterated_stencil): the default lowering ("global") maps
+// every step to global work-items, one launch each (codegen::generate_program). The other
+// mappings go to the computation that produces the result (the last step, or the fused steps of
+// a temporally tiled variant); the earlier steps it reads are lowered sequentially (MapSeq), so
+// that every work-item computes them whole in its private memory: one kernel is correct, but
+// does k times (and for the earlier steps grid-size times) the work. Temporal tiling is the
+// form that recomputes only a tile's halo.
 #pragma once
 
 #include "rewrite/Enumerate.h"

@@ -23,6 +23,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "codegen/Kernel.h"
+#include "codegen/Program.h"
 #include "explore/Space.h"
 
 namespace tessera {
@@ -34,14 +35,33 @@ struct EmitOptions {
 };
 
 // The kernel of a lowered variant (rewrite::lowered_variants / enumerate_variants). Error
-// naming what cannot be generated.
+// naming what cannot be generated, and for a variant that needs several kernels (an iterated
+// stencil, a computed argument: use emit_program).
 codegen::Kernel emit_kernel(const explore::VariantInfo& variant, const EmitOptions& options = {});
+
+// The kernels of a lowered variant: one launch, or one per step of a program of kernels
+// (codegen::generate_program; the kernels are named kernel_name_s0, kernel_name_s1, ...).
+codegen::KernelProgram emit_program(const explore::VariantInfo& variant,
+                                    const EmitOptions& options = {});
 
 // The kernel source with the header comment described above, lines wrapped at 100 columns.
 std::string kernel_file(const codegen::Kernel& kernel, const explore::VariantInfo& variant);
 
 // The launch description described above.
 nlohmann::json launch_description(const codegen::Kernel& kernel,
+                                  const explore::VariantInfo& variant);
+
+// A program of kernels: for one launch what kernel_file gives; for several, one source with a
+// header listing every launch in order (its kernel, where it reads and writes), followed by
+// each kernel with its own header.
+std::string program_file(const codegen::KernelProgram& program,
+                         const explore::VariantInfo& variant);
+
+// For one launch what launch_description gives; for several, {"format": "tessera-launch",
+// "version": 1, "kernels": [each kernel's launch description], "buffers": [{"element",
+// "count"}], "launches": [{"kernel": index, "inputs": [...], "output": ...}], ...} where a
+// buffer reference is {"input": i}, {"buffer": i} or "output"; the launches run in order.
+nlohmann::json launch_description(const codegen::KernelProgram& program,
                                   const explore::VariantInfo& variant);
 
 // Writes kernel_file to `kernel_path` and, when `launch_path` is not empty, the launch

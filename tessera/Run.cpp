@@ -30,7 +30,35 @@ RunResult run_kernel(runtime::Session& device, const codegen::Kernel& kernel,
 std::vector<float> run_variant(runtime::Session& device, const explore::VariantInfo& variant,
                                const std::vector<std::vector<float>>& inputs,
                                const std::map<std::string, int64_t>& sizes) {
-  return run_kernel(device, emit_kernel(variant), inputs, sizes).output;
+  codegen::KernelProgram program = emit_program(variant);
+  if (program.launches.size() == 1)
+    return run_kernel(device, program.kernels[program.launches[0].kernel], inputs, sizes).output;
+  // A program of kernels (every launch in order, intermediates in device buffers): the inputs
+  // as Data of the program's input shapes, its size variables bound from `sizes`.
+  if (inputs.size() != program.input_types.size())
+    user_error(cat("the variant's program takes ", program.input_types.size(),
+                   " input buffers, got ", inputs.size()));
+  std::vector<Data> data;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const Type& type = program.input_types[i];
+    std::vector<int64_t> shape;
+    int64_t count = 1;
+    for (const auto& extent : type.shape()) {
+      for (const auto& name : extent.variables())
+        if (!sizes.count(name))
+          user_error(cat("the variant's program needs the size ", name,
+                         ": give it in `sizes` (or use constant sizes)"));
+      shape.push_back(extent.evaluate(sizes));
+      count *= shape.back();
+    }
+    if (static_cast<int64_t>(inputs[i].size()) != count)
+      user_error(cat("input ", i, " of type ", type.to_string(), " needs ", count, " values, got ",
+                     inputs[i].size()));
+    data.push_back(Data::from_flat(type.innermost().scalar_kind(), shape,
+                                   std::vector<double>(inputs[i].begin(), inputs[i].end())));
+  }
+  auto output = explore::execute(device, program, data).output.flatten();
+  return {output.begin(), output.end()};
 }
 
 Data run_kernel(runtime::Session& device, const codegen::Kernel& kernel,

@@ -29,7 +29,8 @@ RunResult run_kernel(runtime::Session& device, const codegen::Kernel& kernel,
                      const std::vector<std::vector<float>>& inputs,
                      const std::map<std::string, int64_t>& sizes = {}, int repeats = 1);
 
-// Generates the variant's kernel and runs it once; returns the output.
+// Generates the variant's kernel (or program of kernels: every launch in order) and runs it
+// once; returns the output.
 std::vector<float> run_variant(runtime::Session& device, const explore::VariantInfo& variant,
                                const std::vector<std::vector<float>>& inputs,
                                const std::map<std::string, int64_t>& sizes = {});

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "codegen/Kernel.h"
+#include "codegen/Program.h"
 #include "core/AtomicFile.h"
 #include "core/Error.h"
 #include "core/OutputPath.h"
@@ -234,7 +234,9 @@ int emit_command(const CommonOptions& o) {
   explore::VariantInfo variant = select_variant(build(o, source), o.variant, o.depth, info.name);
   if (!o.local.empty()) {
     auto local = parse_local(o.local);
-    int dims = codegen::generate_kernel(variant.program, options).launch.dims;
+    int dims = 0;
+    for (const auto& k : codegen::generate_program(variant.program, options).kernels)
+      dims = std::max(dims, k.launch.dims);
     if (static_cast<int>(local.size()) > dims)
       user_error(cat("bad work-group size '", o.local, "': it has ", local.size(),
                      " dimensions, the kernel of ", info.name, "'s variant ", o.variant,
@@ -246,12 +248,15 @@ int emit_command(const CommonOptions& o) {
     for (std::size_t d = 0; d < local.size(); ++d)
       options.local_size[d] = local[d];
   }
-  auto kernel = codegen::generate_kernel(variant.program, options);
-  write_text(o.output, kernel_file(kernel, variant));
+  // One kernel, or one per launch of a program of kernels (all in one source with a header;
+  // the launch description lists every launch).
+  auto kernels = codegen::generate_program(variant.program, options);
+  write_text(o.output, program_file(kernels, variant));
   if (!o.launch_json.empty())
-    write_text(o.launch_json, launch_description(kernel, variant).dump(2) + "\n");
+    write_text(o.launch_json, launch_description(kernels, variant).dump(2) + "\n");
   if (!o.output.empty() && o.output != "-")
-    std::cerr << kernel.describe();
+    std::cerr << (kernels.launches.size() == 1 ? kernels.kernels[0].describe()
+                                               : kernels.describe());
   return 0;
 }
 

@@ -12,7 +12,7 @@
 #include <iostream>
 #include <sys/resource.h>
 
-#include "codegen/Kernel.h"
+#include "codegen/Program.h"
 #include "core/Error.h"
 #include "core/Interpreter.h"
 #include "core/Printer.h"
@@ -81,10 +81,11 @@ void check_memory(const std::string& size, std::size_t points, std::size_t input
                    gigabytes(available), " available to this process): give a smaller --size"));
 }
 
-codegen::Kernel kernel_of(const Expr& lowered, const std::string& name) {
+// One kernel, or one per launch of a program of kernels (intermediates in buffers).
+codegen::KernelProgram kernel_of(const Expr& lowered, const std::string& name) {
   codegen::CodegenOptions options;
   options.kernel_name = name;
-  return codegen::generate_kernel(lowered, options);
+  return codegen::generate_program(lowered, options);
 }
 
 // The plain MapGlb lowering against the interpreter on a small grid of the same stencil or
@@ -95,7 +96,7 @@ double check_baseline_small(runtime::Session& session, const stencils::StencilIn
   Expr program = info.build(std::vector<ArithExpr>(small.begin(), small.end()));
   explore::Workload workload(session, program, 1);
   auto kernel = kernel_of(rewrite::lower_default(program), info.name);
-  auto built = session.build_kernel(kernel.source, kernel.name);
+  auto built = explore::build_program(session, kernel);
   auto out = workload.run(kernel, built);
   auto expected = evaluate(program, workload.input_data()).flatten();
   return explore::max_relative_difference(out, expected);
@@ -145,17 +146,23 @@ int run_command(const CommonOptions& o) {
     }
     if (o.variant != 0) {
       auto base = kernel_of(rewrite::lower_default(p), info.name);
-      auto built = session.build_kernel(base.source, base.name);
+      auto built = explore::build_program(session, base);
       reference = workload.run(base, built);
       std::cout << ", and its output on the whole grid is the reference";
     }
     std::cout << "\n";
   }
-  auto built = session.build_kernel(kernel.source, kernel.name);
+  auto built = explore::build_program(session, kernel);
   auto timing = workload.time(kernel, built, {1, 1});
   std::vector<double> output = workload.run(kernel, built);
-  std::cout << "kernel   " << kernel.source.size() << " characters, ran in " << timing.median_ms
-            << " ms";
+  std::size_t characters = 0;
+  for (const auto& k : kernel.kernels)
+    characters += k.source.size();
+  std::cout << "kernel   " << characters << " characters";
+  if (kernel.launches.size() > 1)
+    std::cout << " (" << kernel.kernels.size() << " kernels, " << kernel.launches.size()
+              << " launches)";
+  std::cout << ", ran in " << timing.median_ms << " ms";
   if (reference.empty()) {
     bool finite = std::all_of(output.begin(), output.end(), [](double v) { return v == v; });
     std::cout << "; every output value written: " << (finite ? "yes" : "NO") << "\n";

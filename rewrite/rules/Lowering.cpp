@@ -15,6 +15,7 @@
 
 #include "core/Error.h"
 #include "core/Substitute.h"
+#include "rewrite/Lower.h"
 #include "rewrite/Pattern.h"
 #include "rewrite/rules/Rules.h"
 
@@ -147,7 +148,9 @@ int nest_depth(const Expr& map, const Type& result, std::string& why) {
 // `map` applied to `arg` at `level` (0: outermost) of `total`, lowered.
 Expr lower_level(const Expr& map, const Expr& arg, int level, int total) {
   if (level + 1 == total) {
-    Expr lanes = make_map(MapKind::Glb, 0, make_map(MapKind::SeqUnroll, 0, map->children[0]));
+    // Each lane's function runs in one work-item: its own Maps and Reduces are sequential.
+    Expr lanes = make_map(MapKind::Glb, 0,
+                          make_map(MapKind::SeqUnroll, 0, lower_sequential(map->children[0])));
     return call1(make_join(), call1(lanes, call1(make_split(kLanes), arg)));
   }
   const Expr& g = map->children[0];

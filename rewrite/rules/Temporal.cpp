@@ -167,7 +167,7 @@ Expr inside_or(const ScalarValue& c) {
   def->body = ScalarExpr::select(
       ScalarExpr::binary(ScalarOp::Ne, ScalarExpr::param(0),
                          ScalarExpr::constant(ScalarValue::make(ScalarKind::I32, 0), false)),
-      ScalarExpr::param(1), ScalarExpr::constant(c, false));
+      ScalarExpr::param(1), ScalarExpr::constant(c, true)); // weak: c adapts to the grid
   return make_user_fun(def);
 }
 

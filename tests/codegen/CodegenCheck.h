@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "codegen/Kernel.h"
+#include "codegen/Program.h"
 #include "core/Interpreter.h"
 #include "explore/Execute.h"
 #include "explore/runtime/Session.h"
@@ -34,6 +35,23 @@ inline codegen::Kernel check_kernel(const Expr& program, const std::vector<Data>
     any_nonzero |= v != 0;
   CHECK(any_nonzero);
   return kernel;
+}
+
+// The same for a program of kernels (codegen::generate_program).
+inline codegen::KernelProgram check_program(const Expr& program, const std::vector<Data>& inputs,
+                                            const codegen::CodegenOptions& options = {},
+                                            double tolerance = 1e-6) {
+  codegen::KernelProgram kernels = codegen::generate_program(program, options);
+  Data expected = evaluate(program, inputs);
+  auto run = explore::execute(test_session(), kernels, inputs);
+  double error = explore::max_relative_error(run.output, expected);
+  INFO("program:\n" << kernels.describe());
+  CHECK(error <= tolerance);
+  bool any_nonzero = false;
+  for (double v : expected.flatten())
+    any_nonzero |= v != 0;
+  CHECK(any_nonzero);
+  return kernels;
 }
 
 } // namespace tessera::testing

@@ -12,7 +12,7 @@
 #include <regex>
 #include <unistd.h>
 
-#include "codegen/Kernel.h"
+#include "codegen/Program.h"
 #include "core/Error.h"
 #include "core/Interpreter.h"
 #include "core/Json.h"
@@ -418,13 +418,15 @@ Outcome Fuzzer::run(const CaseSpec& spec) {
     options.kernel_name = "fuzz";
     options.baked_sizes = spec.baked_sizes;
     options.split_interior = spec.split_interior;
-    codegen::Kernel kernel;
+    // A program of kernels: one launch, or one per stage where one kernel cannot compute it.
+    codegen::KernelProgram kernel;
     try {
-      kernel = codegen::generate_kernel(o.lowered, options);
+      kernel = codegen::generate_program(o.lowered, options);
     } catch (const Error& e) {
       return reject("codegen", e.what());
     }
-    o.kernel_source = kernel.source;
+    for (const auto& k : kernel.kernels)
+      o.kernel_source += k.source;
 
     // The device.
     stage = "device";

@@ -31,14 +31,16 @@ enum Prep {
 // What happens to the result (Recipe::post).
 enum Post {
   PostNone,
-  PostMap,       // MapND(g)
-  PostTranspose, // Transpose (2-D and 3-D)
-  PostSplitJoin, // Join o Split(k)
-  PostIterate,   // Iterate(k, MapND(step))
-  PostDrop,      // DropND(1, 0) of the result
-  PostReshape,   // Join (2-D, 3-D) or Split(k) (1-D) of the result
-  PostSteps,     // 2-3 more stencil steps MapND(f) o SlideND(2r+1, 1) o PadND(r, r, b), the
-                 // same f each time (what the temporal-tiling rule fuses)
+  PostMap,            // MapND(g)
+  PostTranspose,      // Transpose (2-D and 3-D)
+  PostSplitJoin,      // Join o Split(k)
+  PostIterate,        // Iterate(k, MapND(step))
+  PostDrop,           // DropND(1, 0) of the result
+  PostReshape,        // Join (2-D, 3-D) or Split(k) (1-D) of the result
+  PostSteps,          // 2-3 more stencil steps MapND(f) o SlideND(2r+1, 1) o PadND(r, r, b), the
+                      // same f each time (what the temporal-tiling rule fuses)
+  PostIterateStencil, // Iterate(k, MapND(f) o SlideND(2r+1, 1) o PadND(r, r, b)): an iterated
+                      // stencil, one launch per step by default (a program of kernels)
   PostCount
 };
 
@@ -51,8 +53,8 @@ const char* prep_name(int p) {
   return p >= 0 && p < PrepCount ? names[p] : "?";
 }
 const char* post_name(int p) {
-  static const char* names[] = {"none",    "map",  "transpose", "split-join",
-                                "iterate", "drop", "reshape",   "steps"};
+  static const char* names[] = {"none", "map",     "transpose", "split-join",     "iterate",
+                                "drop", "reshape", "steps",     "iterate-stencil"};
   return p >= 0 && p < PostCount ? names[p] : "?";
 }
 const char* window_name(int w) {
@@ -386,7 +388,8 @@ private:
     }
     case PostDrop:
       return out | drop_nd(d_, 1, 0);
-    case PostSteps: {
+    case PostSteps:
+    case PostIterateStencil: {
       ScalarKind kind = out.type().innermost().scalar_kind();
       const int d = d_, r = d_ == 1 ? fns_.pick(1, 2) : 1;
       double count = 1;
@@ -399,6 +402,9 @@ private:
                   ? Fun([=](Val w) { return (w | join_nd(d) | reduce(max, lowest)).at(0); })
                   : Fun([=](Val w) { return scale((w | join_nd(d) | reduce(add, zero)).at(0)); });
       Boundary b = boundary_for(r_.boundary, kind);
+      if (r_.post == PostIterateStencil)
+        return out | iterate(fns_.pick(2, 4),
+                             pad_nd(d, r, r, b) >> slide_nd(d, 2 * r + 1, 1) >> map_nd(d, f));
       for (int k = fns_.pick(2, 3); k > 0; --k)
         out = out | pad_nd(d, r, r, b) | slide_nd(d, 2 * r + 1, 1) | map_nd(d, f);
       return out;

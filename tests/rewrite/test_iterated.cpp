@@ -34,7 +34,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "codegen/Kernel.h"
+#include "codegen/Program.h"
 #include "core/Error.h"
 #include "core/Interpreter.h"
 #include "core/Json.h"
@@ -148,9 +148,9 @@ KernelChecks check_kernels(const std::vector<rewrite::Variant>& variants,
     INFO("derivation:" << derivation(v));
     INFO("program: " << print(v.program));
     auto t = Clock::now();
-    codegen::Kernel kernel = codegen::generate_kernel(v.program);
+    codegen::KernelProgram kernel = codegen::generate_program(v.program);
     out.codegen_s += since(t);
-    INFO("kernel:\n" << kernel.source);
+    INFO("kernels:\n" << kernel.describe());
     auto run = explore::execute(testing::test_session(), kernel, inputs);
     double error = explore::max_relative_error(run.output, expected);
     CHECK(error <= 1e-5);
@@ -311,29 +311,32 @@ ITERATED_CASE("iterated j2d5pt x3: executable variants to depth 6 type-check and
 ITERATED_CASE("iterated j2d5pt x4: executable variants to depth 6 type-check and run on PoCL",
               "j2d5pt", {16, 16}, 4)
 
-TEST_CASE("the default lowering of an iterated stencil is one kernel that matches") {
-  // The last step is mapped to global work-items; the earlier ones run sequentially inside
-  // each work-item (one kernel has no global barrier between steps).
+TEST_CASE("the default lowering of an iterated stencil is one launch per step that matches") {
+  // Every step is mapped to global work-items and is a launch of its own (one kernel has no
+  // global barrier between steps); the intermediates live in buffers between the launches.
   for (int steps : {2, 3, 4}) {
     CAPTURE(steps);
     Expr program = stencils::iterated_stencil("j2d5pt", {16, 16}, steps);
     Expr lowered = rewrite::lower_default(program);
     std::string text = print(lowered);
-    CHECK(text.find("MapGlb(1)(MapGlb(0)") != std::string::npos);
-    std::size_t seq = 0;
-    for (std::size_t at = text.find("MapSeq(MapSeq("); at != std::string::npos;
-         at = text.find("MapSeq(MapSeq(", at + 1))
-      ++seq;
-    CHECK(seq == static_cast<std::size_t>(steps - 1));
-    testing::check_kernel(lowered, random_inputs(program, 5), {}, 1e-5);
+    std::size_t glb = 0;
+    for (std::size_t at = text.find("MapGlb(1)(MapGlb(0)"); at != std::string::npos;
+         at = text.find("MapGlb(1)(MapGlb(0)", at + 1))
+      ++glb;
+    CHECK(glb == static_cast<std::size_t>(steps));
+    CHECK(text.find("MapSeq(MapSeq(") == std::string::npos);
+    auto kernels = testing::check_program(lowered, random_inputs(program, 5), {}, 1e-5);
+    CHECK(kernels.launches.size() == static_cast<std::size_t>(steps));
+    CHECK(kernels.buffers.size() <= 2);
   }
   Expr program = stencils::iterated_stencil("j3d7pt", {8, 8, 8}, 2);
-  testing::check_kernel(rewrite::lower_default(program), random_inputs(program, 6), {}, 1e-5);
+  testing::check_program(rewrite::lower_default(program), random_inputs(program, 6), {}, 1e-5);
 }
 
 TEST_CASE("every high-level variant of an iterated stencil is lowered, whichever step it rewrote") {
   // Rewrites of an earlier step (tiling it, say) leave the last step's computation untiled: the
-  // variant gets the default mapping. Mapping strategies belong to the computing call only.
+  // variant gets the default mapping (a launch per step). Mapping strategies belong to the
+  // computing call only.
   Expr program = stencils::iterated_stencil("j2d5pt", {16, 16}, 2);
   rewrite::EnumerateOptions options;
   options.depth = 1;
@@ -371,7 +374,7 @@ TEST_CASE("every high-level variant of an iterated stencil is lowered, whichever
   for (const auto& v : lowered.variants)
     if (v.history.size() == 2 && v.history[0].rule == "tile-nd" && inside_first(v) && checked < 3) {
       CAPTURE(derivation(v));
-      testing::check_kernel(v.program, inputs, {}, 1e-5);
+      testing::check_program(v.program, inputs, {}, 1e-5);
       ++checked;
     }
   CHECK(checked > 0);

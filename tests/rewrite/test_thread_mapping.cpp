@@ -162,3 +162,25 @@ TEST_CASE("the default lowering gives dimension 0 to the level a transposed resu
   auto k = testing::check_kernel(rewrite::lower_default(plain), random_inputs(plain, 6));
   CHECK(store_strides(k.source) == std::array<int64_t, 3>{1, 8, 48});
 }
+
+TEST_CASE("in a program of kernels each stage's MapGlb nest gets its dimensions by store order") {
+  auto twice = user_fun("twice", [](auto a) { return a * 2.0; });
+  auto inc = user_fun("inc", [](auto a) { return a + 1.0; });
+  Val x = input("x", array_of(f32(), {8, 16}));
+  // Two stages: the first stores its [8][16] as computed (its inner level is contiguous), the
+  // second computes [8][16] from that buffer and stores it transposed, as [16][8] (its outer
+  // level is contiguous, so it gets dimension 0).
+  Expr p = program({x}, x | map(map(twice)) | map(map(inc)) | transpose());
+  auto kp = testing::check_program(rewrite::lower_default(p), random_inputs(p, 7));
+  REQUIRE(kp.launches.size() == 2);
+  CHECK(store_strides(kp.kernels[kp.launches[0].kernel].source) ==
+        std::array<int64_t, 3>{1, 16, 0});
+  CHECK(store_strides(kp.kernels[kp.launches[1].kernel].source) == std::array<int64_t, 3>{1, 8, 0});
+  // A transposed read does not move the reader's dimensions: it stores as it computes.
+  Expr q = program({x}, x | map(map(twice)) | transpose() | map(map(inc)));
+  auto kq = testing::check_program(rewrite::lower_default(q), random_inputs(q, 8));
+  REQUIRE(kq.launches.size() == 2);
+  CHECK(store_strides(kq.kernels[kq.launches[0].kernel].source) ==
+        std::array<int64_t, 3>{1, 16, 0});
+  CHECK(store_strides(kq.kernels[kq.launches[1].kernel].source) == std::array<int64_t, 3>{1, 8, 0});
+}
