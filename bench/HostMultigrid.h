@@ -109,7 +109,8 @@ private:
           for (int a = 0; a < 2; ++a)
             for (int b = 0; b < 2; ++b)
               for (int c = 0; c < 2; ++c)
-                s += fine.r[static_cast<std::size_t>(((2 * k + a) * m + 2 * j + b) * m + 2 * i + c)];
+                s +=
+                    fine.r[static_cast<std::size_t>(((2 * k + a) * m + 2 * j + b) * m + 2 * i + c)];
           coarse.f[static_cast<std::size_t>((k * n + j) * n + i)] = s / 8.0;
         }
   }

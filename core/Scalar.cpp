@@ -1,7 +1,6 @@
 #include "core/Scalar.h"
 
 #include <cmath>
-#include <cstdlib>
 #include <cstdint>
 #include <cstdlib>
 #include <limits>

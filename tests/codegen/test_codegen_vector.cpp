@@ -103,7 +103,8 @@ TEST_CASE("the vectorised j2d5pt kernel: vector arithmetic, vload4 per neighbour
   auto k = codegen::generate_kernel(v);
   INFO(k.source);
   // The weighted sum is computed on float4 directly; the scalar function is not needed.
-  CHECK(k.source.find("float4 jacobi5_v4(float4 jm1, float4 im1, float4 c, float4 ip1, float4 jp1)") !=
+  CHECK(k.source.find(
+            "float4 jacobi5_v4(float4 jm1, float4 im1, float4 c, float4 ip1, float4 jp1)") !=
         std::string::npos);
   CHECK(k.source.find("float jacobi5(") == std::string::npos);
   std::string interior = interior_of(k.source);
