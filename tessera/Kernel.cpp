@@ -110,9 +110,8 @@ void comment_block(std::ostringstream& s, const std::string& title, const std::s
   s << "// " << title << text << "\n";
 }
 
-} // namespace
-
-codegen::Kernel emit_kernel(const explore::VariantInfo& variant, const EmitOptions& options) {
+// The code generator's options of EmitOptions; Error for a bad work-group size.
+codegen::CodegenOptions codegen_options(const EmitOptions& options) {
   if (options.local.size() > 3)
     user_error(cat("a work-group size has at most 3 dimensions, got ", options.local.size()));
   codegen::CodegenOptions co;
@@ -122,6 +121,13 @@ codegen::Kernel emit_kernel(const explore::VariantInfo& variant, const EmitOptio
       user_error(cat("work-group sizes must be positive, got ", options.local[d]));
     co.local_size[d] = options.local[d];
   }
+  return co;
+}
+
+} // namespace
+
+codegen::Kernel emit_kernel(const explore::VariantInfo& variant, const EmitOptions& options) {
+  codegen::CodegenOptions co = codegen_options(options);
   std::size_t stages = codegen::split_into_stages(variant.program).size();
   if (stages > 1)
     user_error(cat("this variant is a program of ", stages,
@@ -132,16 +138,7 @@ codegen::Kernel emit_kernel(const explore::VariantInfo& variant, const EmitOptio
 
 codegen::KernelProgram emit_program(const explore::VariantInfo& variant,
                                     const EmitOptions& options) {
-  if (options.local.size() > 3)
-    user_error(cat("a work-group size has at most 3 dimensions, got ", options.local.size()));
-  codegen::CodegenOptions co;
-  co.kernel_name = options.kernel_name;
-  for (std::size_t d = 0; d < options.local.size(); ++d) {
-    if (options.local[d] <= 0)
-      user_error(cat("work-group sizes must be positive, got ", options.local[d]));
-    co.local_size[d] = options.local[d];
-  }
-  return codegen::generate_program(variant.program, co);
+  return codegen::generate_program(variant.program, codegen_options(options));
 }
 
 std::string kernel_file(const codegen::Kernel& kernel, const explore::VariantInfo& variant) {
