@@ -5,6 +5,7 @@
 
 #include "core/Error.h"
 #include "core/SizeBinding.h"
+#include "explore/Workload.h"
 #include "explore/runtime/Buffer.h"
 #include "explore/runtime/Launch.h"
 
@@ -203,23 +204,11 @@ Execution execute(runtime::Session& session, const codegen::KernelProgram& progr
       }
       }
     }
-    std::vector<std::size_t> global, local;
-    bool any_local = false;
-    for (int d = 0; d < kernel.launch.dims; ++d) {
-      global.push_back(static_cast<std::size_t>(kernel.launch.global[d].evaluate(run.sizes)));
-      local.push_back(static_cast<std::size_t>(kernel.launch.local[d]));
-      any_local |= kernel.launch.local[d] > 0;
-    }
-    if (any_local)
-      for (auto& l : local)
-        l = l == 0 ? 1 : l;
-    else
-      local.clear();
+    LaunchRange range = launch_range(kernel, run.sizes);
     auto& k = built[launch.kernel];
     if (!k)
       k = session.build_kernel(kernel.source, kernel.name);
-    run.kernel_ms += runtime::run_timed(session, *k, args, runtime::Range::of(global),
-                                        runtime::Range::of(local));
+    run.kernel_ms += runtime::run_timed(session, *k, args, range.global, range.local);
   }
 
   std::vector<double> host = read_last(buffers, out_kind);

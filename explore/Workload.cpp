@@ -184,12 +184,16 @@ std::vector<HostArray> random_host_inputs(const Expr& program, uint32_t seed) {
   return inputs;
 }
 
-LaunchRange launch_range(const codegen::Kernel& kernel) {
+LaunchRange launch_range(const codegen::Kernel& kernel,
+                         const std::map<std::string, int64_t>& sizes) {
   std::vector<std::size_t> global, local;
   bool any_local = false;
   for (int d = 0; d < kernel.launch.dims; ++d) {
-    global.push_back(static_cast<std::size_t>(
-        constant(kernel.launch.global[d], cat("the global size of kernel ", kernel.name))));
+    const ArithExpr& g = kernel.launch.global[d];
+    global.push_back(
+        static_cast<std::size_t>(sizes.empty() || g.as_constant()
+                                     ? constant(g, cat("the global size of kernel ", kernel.name))
+                                     : g.evaluate(sizes)));
     local.push_back(static_cast<std::size_t>(kernel.launch.local[d]));
     any_local |= kernel.launch.local[d] > 0;
   }

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "codegen/Kernel.h"
@@ -32,12 +34,14 @@ struct HostArray {
 // building Data. Every length must be a constant.
 std::vector<HostArray> random_host_inputs(const Expr& program, uint32_t seed);
 
-// The launch of a generated kernel whose sizes are all constants (baked).
+// The launch of a generated kernel: its global sizes are constants (baked) or evaluated with
+// `sizes` (the size variables bound from the inputs).
 struct LaunchRange {
   runtime::Range global;
   runtime::Range local; // empty: the implementation chooses
 };
-LaunchRange launch_range(const codegen::Kernel& kernel);
+LaunchRange launch_range(const codegen::Kernel& kernel,
+                         const std::map<std::string, int64_t>& sizes = {});
 
 // The kernels of a program, built on the session's device (launches index them).
 std::vector<runtime::Kernel> build_program(runtime::Session& session,
