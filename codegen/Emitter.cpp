@@ -5,6 +5,7 @@
 #include <set>
 
 #include "codegen/Names.h"
+#include "codegen/ScalarC.h"
 #include "core/Error.h"
 #include "core/Printer.h"
 #include "core/Substitute.h"
@@ -21,10 +22,6 @@ bool contains_map(const Expr& e, MapKind kind) {
     if (contains_map(c, kind))
       return true;
   return false;
-}
-
-std::string scalar_c_type(ScalarKind k) {
-  return opencl_name(k);
 }
 
 bool mentions_variable(const ArithExpr& e, const std::string& name) {
@@ -90,7 +87,7 @@ std::string Emitter::user_fun_name(const UserFunDef& def, const std::vector<Scal
   std::vector<std::string> placeholder_names;
   for (std::size_t i = 0; i < kinds.size(); ++i)
     placeholder_names.push_back(cat("p", i));
-  key += "|" + def.body.to_c(placeholder_names, kinds);
+  key += "|" + scalar_c(def.body, placeholder_names, kinds);
   auto it = user_fun_keys_.find(key);
   if (it != user_fun_keys_.end())
     return it->second;
@@ -113,7 +110,7 @@ std::string Emitter::user_fun_name(const UserFunDef& def, const std::vector<Scal
   if (result == ScalarKind::F64)
     uses_fp64_ = true;
   user_funs_[name] = cat(scalar_c_type(result), " ", name, "(", signature, ") { return ",
-                         def.body.to_c(params, kinds), "; }");
+                         scalar_c(def.body, params, kinds), "; }");
   user_fun_keys_[key] = name;
   user_fun_signatures_[name] = {def, kinds, result};
   return name;

@@ -1,6 +1,7 @@
 #include "codegen/Vector.h"
 
 #include "codegen/Names.h"
+#include "codegen/ScalarC.h"
 
 #include "core/Error.h"
 
@@ -16,8 +17,8 @@ bool is_vector_kind(ScalarKind k) {
 
 std::string vector_type(ScalarKind k, int lanes) {
   if (!is_vector_kind(k))
-    throw VectorFallback("OpenCL C has no vectors of " + opencl_name(k));
-  return cat(opencl_name(k), lanes);
+    throw VectorFallback("OpenCL C has no vectors of " + scalar_c_type(k));
+  return cat(scalar_c_type(k), lanes);
 }
 
 std::string lane_component(int lane) {
@@ -87,7 +88,7 @@ std::string vector_user_fun_definition(const std::string& scalar_name,
   direct = direct && lane_wise(sig.def.body, sig.params, sig.result);
   std::string body;
   if (direct) {
-    body = sig.def.body.to_c(names, sig.params);
+    body = scalar_c(sig.def.body, names, sig.params);
   } else {
     body = cat("(", result, ")(");
     for (int k = 0; k < lanes; ++k) {

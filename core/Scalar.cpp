@@ -9,6 +9,7 @@
 
 #include "core/Error.h"
 #include "core/JsonInteger.h"
+#include "core/ScalarTyping.h"
 
 namespace tessera {
 
@@ -22,7 +23,7 @@ struct ScalarNode {
   std::vector<ScalarExpr> args;
 };
 
-namespace {
+namespace scalar {
 
 const std::map<std::string, int>& math_functions() {
   static const std::map<std::string, int> table = {
@@ -268,7 +269,9 @@ int64_t to_int64(double value) {
   return static_cast<int64_t>(value);
 }
 
-} // namespace
+} // namespace scalar
+
+using namespace scalar;
 
 ScalarValue ScalarValue::make(ScalarKind kind, double value) {
   ScalarValue v;
@@ -426,343 +429,11 @@ ScalarKind ScalarExpr::infer(const std::vector<ScalarKind>& params,
   return result_kind(*this, operand_kinds(*this, std::move(k)), context);
 }
 
-namespace {
-
-// Evaluates `e`; the kind of the value returned is the kind infer() gives (the body has been
-// checked by infer() once, so kinds are computed from the operands' values here). `kinds` are
-// the parameters' kinds, for typing the branch a select does not evaluate.
-ScalarValue eval_node(const ScalarExpr& e, const std::vector<ScalarValue>& params,
-                      const std::vector<ScalarKind>& kinds, const std::string& context) {
-  auto fail = [&](const std::string& what) -> ScalarValue {
-    user_error(context.empty() ? what + " in a user function" : cat(context, ": ", what));
-  };
-  const auto& a = e.args();
-  switch (e.op()) {
-  case ScalarOp::Param:
-    return params[e.param_index()];
-  case ScalarOp::Const:
-    return e.value();
-  case ScalarOp::Select: {
-    ScalarValue c = eval_node(a[0], params, kinds, context);
-    bool taken = c.as_double() != 0;
-    ScalarValue v = eval_node(a[taken ? 1 : 2], params, kinds, context);
-    std::vector<ScalarKind> k = {ScalarKind::Bool, ScalarKind::Bool, ScalarKind::Bool};
-    k[taken ? 1 : 2] = v.kind;
-    k[taken ? 2 : 1] = a[taken ? 2 : 1].infer(kinds, context);
-    k = operand_kinds(e, std::move(k));
-    return ScalarValue::make(result_kind(e, k, context), v.as_double());
-  }
-  default:
-    break;
-  }
-  std::vector<ScalarValue> v;
-  std::vector<ScalarKind> k;
-  for (const auto& arg : a) {
-    v.push_back(eval_node(arg, params, kinds, context));
-    k.push_back(v.back().kind);
-  }
-  k = operand_kinds(e, std::move(k));
-  ScalarKind result = result_kind(e, k, context);
-  switch (e.op()) {
-  case ScalarOp::Neg:
-    if (!is_floating(result))
-      return make_int(result, -v[0].bits);
-    return ScalarValue::make(result, -v[0].as_double());
-  case ScalarOp::Not:
-    return make_int(ScalarKind::Bool, v[0].as_double() == 0);
-  case ScalarOp::Cast:
-    if (!is_floating(v[0].kind))
-      return make_int(result, v[0].bits);
-    return ScalarValue::make(result, v[0].as_double());
-  case ScalarOp::Call: {
-    // Every argument is converted to the result kind, as OpenCL's overloads do.
-    std::vector<double> x;
-    for (const auto& arg : v)
-      x.push_back(ScalarValue::make(result, arg.as_double()).real);
-    const std::string& f = e.function();
-    double r = f == "sqrt"    ? std::sqrt(x[0])
-               : f == "exp"   ? std::exp(x[0])
-               : f == "log"   ? std::log(x[0])
-               : f == "fabs"  ? std::fabs(x[0])
-               : f == "floor" ? std::floor(x[0])
-               : f == "ceil"  ? std::ceil(x[0])
-               : f == "sin"   ? std::sin(x[0])
-               : f == "cos"   ? std::cos(x[0])
-               : f == "fmin"  ? std::fmin(x[0], x[1])
-               : f == "fmax"  ? std::fmax(x[0], x[1])
-                              : std::pow(x[0], x[1]);
-    return ScalarValue::make(result, r);
-  }
-  default:
-    break;
-  }
-  // Binary operators: both operands are converted to the common kind first (the result kind,
-  // or for comparisons and logic the promoted operand kind).
-  ScalarKind common = is_comparison(e.op()) || is_logic(e.op()) ? promote(k[0], k[1]) : result;
-  if (!is_floating(common)) {
-    // Integer arithmetic in 64 bits, wrapped to 32 like OpenCL C (i32 operands cannot
-    // overflow int64 in +, -, *).
-    int64_t p =
-        make_int(common, is_floating(v[0].kind) ? to_int64(v[0].as_double()) : v[0].bits).bits;
-    int64_t q =
-        make_int(common, is_floating(v[1].kind) ? to_int64(v[1].as_double()) : v[1].bits).bits;
-    switch (e.op()) {
-    case ScalarOp::Add:
-      return make_int(result, p + q);
-    case ScalarOp::Sub:
-      return make_int(result, p - q);
-    case ScalarOp::Mul:
-      return make_int(result, p * q);
-    case ScalarOp::Div:
-      if (q == 0)
-        return fail(cat("integer division by zero (", p, " / ", q, ")"));
-      return make_int(result, p / q); // truncates, as C
-    case ScalarOp::Mod:
-      if (q == 0)
-        return fail(cat("integer modulo by zero (", p, " % ", q, ")"));
-      return make_int(result, p % q);
-    case ScalarOp::Lt:
-      return make_int(result, p < q);
-    case ScalarOp::Le:
-      return make_int(result, p <= q);
-    case ScalarOp::Gt:
-      return make_int(result, p > q);
-    case ScalarOp::Ge:
-      return make_int(result, p >= q);
-    case ScalarOp::Eq:
-      return make_int(result, p == q);
-    case ScalarOp::Ne:
-      return make_int(result, p != q);
-    case ScalarOp::And:
-      return make_int(result, p != 0 && q != 0);
-    case ScalarOp::Or:
-      return make_int(result, p != 0 || q != 0);
-    default:
-      internal_error("unhandled scalar operator");
-    }
-  }
-  double p = ScalarValue::make(common, v[0].as_double()).real;
-  double q = ScalarValue::make(common, v[1].as_double()).real;
-  switch (e.op()) {
-  case ScalarOp::Add:
-    return ScalarValue::make(result, p + q);
-  case ScalarOp::Sub:
-    return ScalarValue::make(result, p - q);
-  case ScalarOp::Mul:
-    return ScalarValue::make(result, p * q);
-  case ScalarOp::Div:
-    return ScalarValue::make(result, p / q);
-  case ScalarOp::Lt:
-    return make_int(result, p < q);
-  case ScalarOp::Le:
-    return make_int(result, p <= q);
-  case ScalarOp::Gt:
-    return make_int(result, p > q);
-  case ScalarOp::Ge:
-    return make_int(result, p >= q);
-  case ScalarOp::Eq:
-    return make_int(result, p == q);
-  case ScalarOp::Ne:
-    return make_int(result, p != q);
-  case ScalarOp::And:
-    return make_int(result, p != 0 && q != 0);
-  case ScalarOp::Or:
-    return make_int(result, p != 0 || q != 0);
-  default:
-    internal_error("unhandled scalar operator");
-  }
-}
-
-} // namespace
-
-ScalarValue ScalarExpr::evaluate(const std::vector<ScalarValue>& params) const {
-  return evaluate(params, "");
-}
-
-ScalarValue ScalarExpr::evaluate(const std::vector<ScalarValue>& params,
-                                 const std::string& context) const {
-  std::vector<ScalarKind> kinds;
-  for (const auto& p : params)
-    kinds.push_back(p.kind);
-  infer(kinds, context.empty() ? "user function" : context); // checks the body once
-  return eval_node(*this, params, kinds, context);
-}
-
-std::string ScalarExpr::to_c(const std::vector<std::string>& names,
-                             const std::vector<ScalarKind>& kinds) const {
-  const auto& a = args();
-  switch (op()) {
-  case ScalarOp::Param:
-    return names.at(param_index());
-  case ScalarOp::Const:
-    return value().to_string();
-  default:
-    break;
-  }
-  // The kinds the operands are used at: a weak literal is printed in the kind it adopted, so
-  // that float code stays float.
-  std::vector<ScalarKind> own;
-  for (const auto& x : a)
-    own.push_back(x.infer(kinds, "user function"));
-  std::vector<ScalarKind> used = operand_kinds(*this, own);
-  auto operand = [&](std::size_t i, ScalarKind kind) {
-    const ScalarExpr& x = a[i];
-    if (is_weak_literal(x))
-      return ScalarValue::make(kind, x.value().as_double()).to_string();
-    return x.to_c(names, kinds);
-  };
-  switch (op()) {
-  case ScalarOp::Neg:
-  case ScalarOp::Not:
-    // The operand is parenthesised: "-" before a negative literal must not become "--".
-    return cat("(", op_symbol(op()), "(", operand(0, used[0]), "))");
-  case ScalarOp::Cast:
-    return cat("((", opencl_name(cast_kind()), ")", operand(0, used[0]), ")");
-  case ScalarOp::Select:
-    return cat("(", operand(0, used[0]), " ? ", operand(1, used[1]), " : ", operand(2, used[2]),
-               ")");
-  case ScalarOp::Call: {
-    // The interpreter converts every argument to the result kind; so does the C text, so that
-    // the right overload is chosen (sqrt of an int is computed in float).
-    ScalarKind result = result_kind(*this, used, "user function");
-    std::string s = function() + "(";
-    for (std::size_t i = 0; i < a.size(); ++i) {
-      std::string x = operand(i, result);
-      if (!is_weak_literal(a[i]) && own[i] != result)
-        x = cat("((", opencl_name(result), ")", x, ")");
-      s += (i ? ", " : "") + x;
-    }
-    return s + ")";
-  }
-  default:
-    break;
-  }
-  return cat("(", operand(0, used[0]), " ", op_symbol(op()), " ", operand(1, used[1]), ")");
-}
-
 int ScalarExpr::max_param_index() const {
   int m = op() == ScalarOp::Param ? param_index() : -1;
   for (const auto& a : args())
     m = std::max(m, a.max_param_index());
   return m;
-}
-
-// JSON numbers cannot hold infinities and NaN: those are written as "inf", "-inf" and "nan".
-void to_json(nlohmann::json& j, const ScalarValue& v) {
-  double x = v.as_double();
-  if (std::isnan(x))
-    j = {{"type", to_string(v.kind)}, {"value", "nan"}};
-  else if (std::isinf(x))
-    j = {{"type", to_string(v.kind)}, {"value", x > 0 ? "inf" : "-inf"}};
-  else
-    j = {{"type", to_string(v.kind)}, {"value", x}};
-}
-
-ScalarValue scalar_value_from_json(const nlohmann::json& j) {
-  auto bad = [&]() -> ScalarValue { user_error(cat("invalid scalar value in JSON: ", j.dump())); };
-  if (!j.is_object() || !j.contains("type") || !j.contains("value") || !j["type"].is_string())
-    return bad();
-  ScalarKind kind = scalar_kind_from_string(j["type"]);
-  const nlohmann::json& value = j["value"];
-  if (value.is_string() && is_floating(kind)) {
-    const std::string& text = value.get_ref<const std::string&>();
-    if (text == "inf")
-      return ScalarValue::make(kind, std::numeric_limits<double>::infinity());
-    if (text == "-inf")
-      return ScalarValue::make(kind, -std::numeric_limits<double>::infinity());
-    if (text == "nan")
-      return ScalarValue::make(kind, std::numeric_limits<double>::quiet_NaN());
-    return bad();
-  }
-  if (!value.is_number())
-    return bad();
-  return ScalarValue::make(kind, value.get<double>());
-}
-
-void to_json(nlohmann::json& j, const ScalarExpr& e) {
-  j = {{"op", op_name(e.op())}};
-  switch (e.op()) {
-  case ScalarOp::Param:
-    j["index"] = e.param_index();
-    break;
-  case ScalarOp::Const:
-    j["value"] = e.value();
-    j["weak"] = e.is_weak();
-    break;
-  case ScalarOp::Call:
-    j["function"] = e.function();
-    break;
-  case ScalarOp::Cast:
-    j["to"] = to_string(e.cast_kind());
-    break;
-  default:
-    break;
-  }
-  if (!e.args().empty()) {
-    nlohmann::json args = nlohmann::json::array();
-    for (const auto& a : e.args())
-      args.push_back(a);
-    j["args"] = args;
-  }
-}
-
-ScalarExpr scalar_expr_from_json(const nlohmann::json& j) {
-  auto bad = [&](const std::string& why) -> ScalarExpr {
-    user_error(cat("invalid scalar expression in JSON (", why, "): ", j.dump()));
-  };
-  if (!j.is_object() || !j.contains("op") || !j["op"].is_string())
-    return bad("no \"op\"");
-  std::string name = j["op"];
-  std::vector<ScalarExpr> args;
-  if (j.contains("args")) {
-    if (!j["args"].is_array())
-      return bad("\"args\" is not an array");
-    for (const auto& a : j["args"])
-      args.push_back(scalar_expr_from_json(a));
-  }
-  auto need = [&](std::size_t n) {
-    if (args.size() != n)
-      bad(cat("'", name, "' needs ", n, " argument(s)"));
-  };
-  if (name == "param") {
-    auto index = j.contains("index") ? json_integer<int>(j["index"]) : std::nullopt;
-    if (!index || *index < 0)
-      return bad("param needs a non-negative \"index\" of 32 bits");
-    return ScalarExpr::param(*index);
-  }
-  if (name == "const") {
-    if (!j.contains("value"))
-      return bad("const needs a \"value\"");
-    return ScalarExpr::constant(scalar_value_from_json(j["value"]), j.value("weak", false));
-  }
-  if (name == "call") {
-    if (!j.contains("function") || !j["function"].is_string())
-      return bad("call needs a function");
-    return ScalarExpr::call(j["function"], std::move(args));
-  }
-  if (name == "cast") {
-    need(1);
-    if (!j.contains("to") || !j["to"].is_string())
-      return bad("cast needs \"to\"");
-    return ScalarExpr::cast(scalar_kind_from_string(j["to"]), args[0]);
-  }
-  if (name == "select") {
-    need(3);
-    return ScalarExpr::select(args[0], args[1], args[2]);
-  }
-  for (ScalarOp op : {ScalarOp::Neg, ScalarOp::Not})
-    if (name == op_name(op)) {
-      need(1);
-      return ScalarExpr::unary(op, args[0]);
-    }
-  for (ScalarOp op : {ScalarOp::Add, ScalarOp::Sub, ScalarOp::Mul, ScalarOp::Div, ScalarOp::Mod,
-                      ScalarOp::Lt, ScalarOp::Le, ScalarOp::Gt, ScalarOp::Ge, ScalarOp::Eq,
-                      ScalarOp::Ne, ScalarOp::And, ScalarOp::Or})
-    if (name == op_name(op)) {
-      need(2);
-      return ScalarExpr::binary(op, args[0], args[1]);
-    }
-  return bad("unknown op '" + name + "'");
 }
 
 } // namespace tessera

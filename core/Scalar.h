@@ -88,9 +88,6 @@ public:
   // zero) name `context` when one is given, e.g. "UserFun 'div'".
   ScalarValue evaluate(const std::vector<ScalarValue>& params) const;
   ScalarValue evaluate(const std::vector<ScalarValue>& params, const std::string& context) const;
-  // OpenCL C text with the given parameter names (parameters have the given kinds).
-  std::string to_c(const std::vector<std::string>& names,
-                   const std::vector<ScalarKind>& kinds) const;
   // Parameters referenced, for arity checks.
   int max_param_index() const;
 

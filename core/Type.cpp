@@ -29,22 +29,6 @@ std::string to_string(ScalarKind kind) {
   internal_error("unknown scalar kind");
 }
 
-std::string opencl_name(ScalarKind kind) {
-  switch (kind) {
-  case ScalarKind::F32:
-    return "float";
-  case ScalarKind::F64:
-    return "double";
-  case ScalarKind::I32:
-    return "int";
-  case ScalarKind::U8:
-    return "uchar";
-  case ScalarKind::Bool:
-    return "bool";
-  }
-  internal_error("unknown scalar kind");
-}
-
 bool is_floating(ScalarKind kind) {
   return kind == ScalarKind::F32 || kind == ScalarKind::F64;
 }

@@ -76,7 +76,7 @@ Boundary zero_boundary(const Level& level) {
   case ScalarKind::F64:
     return constant(0.0);
   default:
-    user_error(cat("multigrid grids hold f32 or f64 values, got ", opencl_name(level.kind)));
+    user_error(cat("multigrid grids hold f32 or f64 values, got ", to_string(level.kind)));
   }
 }
 

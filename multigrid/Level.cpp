@@ -39,7 +39,7 @@ std::string Level::describe() const {
   std::string shape = std::to_string(n);
   if (dims > 1)
     shape += "^" + std::to_string(dims);
-  return cat(shape, " ", opencl_name(kind) == "double" ? "f64" : "f32", " ",
+  return cat(shape, " ", to_string(kind), " ",
              centring == Centring::Cell ? "cell-centred" : "vertex-centred");
 }
 

@@ -134,24 +134,3 @@ TEST_CASE("printer: compound lengths are parenthesised") {
   Val x = input("x", Type::array(f32(), N + 2));
   CHECK(print(program({x}, x | drop(1, 1))) == "(x : [f32]_(N + 2)) => Drop(1,1) $ x");
 }
-
-// OpenCL C text of user function bodies: a weak literal is printed in the kind it adopts (also
-// as the argument of a math function), and math function arguments are converted to the kind
-// the function computes in, as the interpreter does.
-TEST_CASE("printer: scalar bodies in OpenCL C") {
-  ScalarExpr x = ScalarExpr::param(0);
-  ScalarExpr half = ScalarExpr::constant(ScalarValue::make(ScalarKind::F64, 0.5), true);
-  ScalarExpr low = ScalarExpr::call("fmax", {x, half});
-  CHECK(low.to_c({"x"}, {ScalarKind::F32}) == "fmax(x, 0.5f)");
-  CHECK(low.to_c({"x"}, {ScalarKind::F64}) == "fmax(x, 0.5)");
-  CHECK(low.infer({ScalarKind::F32}, "test") == ScalarKind::F32);
-  ScalarExpr root = ScalarExpr::call("sqrt", {x});
-  CHECK(root.to_c({"n"}, {ScalarKind::I32}) == "sqrt(((float)n))");
-  ScalarExpr scale = ScalarExpr::binary(
-      ScalarOp::Mul, x, ScalarExpr::constant(ScalarValue::make(ScalarKind::I32, 300), true));
-  CHECK(scale.to_c({"u"}, {ScalarKind::U8}) == "(u * 300)");
-  CHECK(scale.infer({ScalarKind::U8}, "test") == ScalarKind::I32);
-  CHECK(scale.to_c({"x"}, {ScalarKind::F32}) == "(x * 300.0f)");
-  ScalarExpr pick = ScalarExpr::select(ScalarExpr::binary(ScalarOp::Lt, x, half), x, half);
-  CHECK(pick.to_c({"x"}, {ScalarKind::F32}) == "((x < 0.5f) ? x : 0.5f)");
-}

@@ -1,0 +1,78 @@
+#include "codegen/ScalarC.h"
+
+#include "core/Error.h"
+#include "core/ScalarTyping.h"
+
+namespace tessera::codegen {
+
+using namespace scalar;
+
+std::string scalar_c_type(ScalarKind kind) {
+  switch (kind) {
+  case ScalarKind::F32:
+    return "float";
+  case ScalarKind::F64:
+    return "double";
+  case ScalarKind::I32:
+    return "int";
+  case ScalarKind::U8:
+    return "uchar";
+  case ScalarKind::Bool:
+    return "bool";
+  }
+  internal_error("unknown scalar kind");
+}
+
+std::string scalar_c(const ScalarExpr& e, const std::vector<std::string>& names,
+                     const std::vector<ScalarKind>& kinds) {
+  const auto& a = e.args();
+  switch (e.op()) {
+  case ScalarOp::Param:
+    return names.at(e.param_index());
+  case ScalarOp::Const:
+    return e.value().to_string();
+  default:
+    break;
+  }
+  // The kinds the operands are used at: a weak literal is printed in the kind it adopted, so
+  // that float code stays float.
+  std::vector<ScalarKind> own;
+  for (const auto& x : a)
+    own.push_back(x.infer(kinds, "user function"));
+  std::vector<ScalarKind> used = operand_kinds(e, own);
+  auto operand = [&](std::size_t i, ScalarKind kind) {
+    const ScalarExpr& x = a[i];
+    if (is_weak_literal(x))
+      return ScalarValue::make(kind, x.value().as_double()).to_string();
+    return scalar_c(x, names, kinds);
+  };
+  switch (e.op()) {
+  case ScalarOp::Neg:
+  case ScalarOp::Not:
+    // The operand is parenthesised: "-" before a negative literal must not become "--".
+    return cat("(", op_symbol(e.op()), "(", operand(0, used[0]), "))");
+  case ScalarOp::Cast:
+    return cat("((", scalar_c_type(e.cast_kind()), ")", operand(0, used[0]), ")");
+  case ScalarOp::Select:
+    return cat("(", operand(0, used[0]), " ? ", operand(1, used[1]), " : ", operand(2, used[2]),
+               ")");
+  case ScalarOp::Call: {
+    // The interpreter converts every argument to the result kind; so does the C text, so that
+    // the right overload is chosen (sqrt of an int is computed in float).
+    ScalarKind result = result_kind(e, used, "user function");
+    std::string s = e.function() + "(";
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      std::string x = operand(i, result);
+      if (!is_weak_literal(a[i]) && own[i] != result)
+        x = cat("((", scalar_c_type(result), ")", x, ")");
+      s += (i ? ", " : "") + x;
+    }
+    return s + ")";
+  }
+  default:
+    break;
+  }
+  return cat("(", operand(0, used[0]), " ", op_symbol(e.op()), " ", operand(1, used[1]), ")");
+}
+
+} // namespace tessera::codegen

@@ -1,0 +1,176 @@
+// Exact evaluation of the scalar language with OpenCL C semantics (the interpreter's half of
+// a user function; codegen/ScalarC.cpp prints the same expressions as OpenCL C).
+#include <cmath>
+#include <cstdint>
+
+#include "core/Error.h"
+#include "core/Scalar.h"
+#include "core/ScalarTyping.h"
+
+namespace tessera {
+
+using namespace scalar;
+
+namespace {
+
+// Evaluates `e`; the kind of the value returned is the kind infer() gives (the body has been
+// checked by infer() once, so kinds are computed from the operands' values here). `kinds` are
+// the parameters' kinds, for typing the branch a select does not evaluate.
+ScalarValue eval_node(const ScalarExpr& e, const std::vector<ScalarValue>& params,
+                      const std::vector<ScalarKind>& kinds, const std::string& context) {
+  auto fail = [&](const std::string& what) -> ScalarValue {
+    user_error(context.empty() ? what + " in a user function" : cat(context, ": ", what));
+  };
+  const auto& a = e.args();
+  switch (e.op()) {
+  case ScalarOp::Param:
+    return params[e.param_index()];
+  case ScalarOp::Const:
+    return e.value();
+  case ScalarOp::Select: {
+    ScalarValue c = eval_node(a[0], params, kinds, context);
+    bool taken = c.as_double() != 0;
+    ScalarValue v = eval_node(a[taken ? 1 : 2], params, kinds, context);
+    std::vector<ScalarKind> k = {ScalarKind::Bool, ScalarKind::Bool, ScalarKind::Bool};
+    k[taken ? 1 : 2] = v.kind;
+    k[taken ? 2 : 1] = a[taken ? 2 : 1].infer(kinds, context);
+    k = operand_kinds(e, std::move(k));
+    return ScalarValue::make(result_kind(e, k, context), v.as_double());
+  }
+  default:
+    break;
+  }
+  std::vector<ScalarValue> v;
+  std::vector<ScalarKind> k;
+  for (const auto& arg : a) {
+    v.push_back(eval_node(arg, params, kinds, context));
+    k.push_back(v.back().kind);
+  }
+  k = operand_kinds(e, std::move(k));
+  ScalarKind result = result_kind(e, k, context);
+  switch (e.op()) {
+  case ScalarOp::Neg:
+    if (!is_floating(result))
+      return make_int(result, -v[0].bits);
+    return ScalarValue::make(result, -v[0].as_double());
+  case ScalarOp::Not:
+    return make_int(ScalarKind::Bool, v[0].as_double() == 0);
+  case ScalarOp::Cast:
+    if (!is_floating(v[0].kind))
+      return make_int(result, v[0].bits);
+    return ScalarValue::make(result, v[0].as_double());
+  case ScalarOp::Call: {
+    // Every argument is converted to the result kind, as OpenCL's overloads do.
+    std::vector<double> x;
+    for (const auto& arg : v)
+      x.push_back(ScalarValue::make(result, arg.as_double()).real);
+    const std::string& f = e.function();
+    double r = f == "sqrt"    ? std::sqrt(x[0])
+               : f == "exp"   ? std::exp(x[0])
+               : f == "log"   ? std::log(x[0])
+               : f == "fabs"  ? std::fabs(x[0])
+               : f == "floor" ? std::floor(x[0])
+               : f == "ceil"  ? std::ceil(x[0])
+               : f == "sin"   ? std::sin(x[0])
+               : f == "cos"   ? std::cos(x[0])
+               : f == "fmin"  ? std::fmin(x[0], x[1])
+               : f == "fmax"  ? std::fmax(x[0], x[1])
+                              : std::pow(x[0], x[1]);
+    return ScalarValue::make(result, r);
+  }
+  default:
+    break;
+  }
+  // Binary operators: both operands are converted to the common kind first (the result kind,
+  // or for comparisons and logic the promoted operand kind).
+  ScalarKind common = is_comparison(e.op()) || is_logic(e.op()) ? promote(k[0], k[1]) : result;
+  if (!is_floating(common)) {
+    // Integer arithmetic in 64 bits, wrapped to 32 like OpenCL C (i32 operands cannot
+    // overflow int64 in +, -, *).
+    int64_t p =
+        make_int(common, is_floating(v[0].kind) ? to_int64(v[0].as_double()) : v[0].bits).bits;
+    int64_t q =
+        make_int(common, is_floating(v[1].kind) ? to_int64(v[1].as_double()) : v[1].bits).bits;
+    switch (e.op()) {
+    case ScalarOp::Add:
+      return make_int(result, p + q);
+    case ScalarOp::Sub:
+      return make_int(result, p - q);
+    case ScalarOp::Mul:
+      return make_int(result, p * q);
+    case ScalarOp::Div:
+      if (q == 0)
+        return fail(cat("integer division by zero (", p, " / ", q, ")"));
+      return make_int(result, p / q); // truncates, as C
+    case ScalarOp::Mod:
+      if (q == 0)
+        return fail(cat("integer modulo by zero (", p, " % ", q, ")"));
+      return make_int(result, p % q);
+    case ScalarOp::Lt:
+      return make_int(result, p < q);
+    case ScalarOp::Le:
+      return make_int(result, p <= q);
+    case ScalarOp::Gt:
+      return make_int(result, p > q);
+    case ScalarOp::Ge:
+      return make_int(result, p >= q);
+    case ScalarOp::Eq:
+      return make_int(result, p == q);
+    case ScalarOp::Ne:
+      return make_int(result, p != q);
+    case ScalarOp::And:
+      return make_int(result, p != 0 && q != 0);
+    case ScalarOp::Or:
+      return make_int(result, p != 0 || q != 0);
+    default:
+      internal_error("unhandled scalar operator");
+    }
+  }
+  double p = ScalarValue::make(common, v[0].as_double()).real;
+  double q = ScalarValue::make(common, v[1].as_double()).real;
+  switch (e.op()) {
+  case ScalarOp::Add:
+    return ScalarValue::make(result, p + q);
+  case ScalarOp::Sub:
+    return ScalarValue::make(result, p - q);
+  case ScalarOp::Mul:
+    return ScalarValue::make(result, p * q);
+  case ScalarOp::Div:
+    return ScalarValue::make(result, p / q);
+  case ScalarOp::Lt:
+    return make_int(result, p < q);
+  case ScalarOp::Le:
+    return make_int(result, p <= q);
+  case ScalarOp::Gt:
+    return make_int(result, p > q);
+  case ScalarOp::Ge:
+    return make_int(result, p >= q);
+  case ScalarOp::Eq:
+    return make_int(result, p == q);
+  case ScalarOp::Ne:
+    return make_int(result, p != q);
+  case ScalarOp::And:
+    return make_int(result, p != 0 && q != 0);
+  case ScalarOp::Or:
+    return make_int(result, p != 0 || q != 0);
+  default:
+    internal_error("unhandled scalar operator");
+  }
+}
+
+} // namespace
+
+ScalarValue ScalarExpr::evaluate(const std::vector<ScalarValue>& params) const {
+  return evaluate(params, "");
+}
+
+ScalarValue ScalarExpr::evaluate(const std::vector<ScalarValue>& params,
+                                 const std::string& context) const {
+  std::vector<ScalarKind> kinds;
+  for (const auto& p : params)
+    kinds.push_back(p.kind);
+  infer(kinds, context.empty() ? "user function" : context); // checks the body once
+  return eval_node(*this, params, kinds, context);
+}
+
+} // namespace tessera

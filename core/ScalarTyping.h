@@ -1,0 +1,34 @@
+// The typing rules of the scalar language shared by its three readers: type inference and
+// evaluation (core/Scalar.cpp, core/ScalarEval.cpp), JSON (core/ScalarJson.cpp) and the OpenCL C
+// printer (codegen/ScalarC.cpp). Weak literals (written without a type) adopt the kind of the
+// operands next to them, so that `0.5 * x` stays f32 when x is f32.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/Scalar.h"
+
+namespace tessera::scalar {
+
+const std::map<std::string, int>& math_functions(); // name -> arity
+// C's usual arithmetic conversions, restricted to tessera's scalars.
+ScalarKind promote(ScalarKind a, ScalarKind b);
+const char* op_symbol(ScalarOp op); // "+", "<=", "&&", ...
+const char* op_name(ScalarOp op);   // the JSON name: "add", "le", ...
+bool is_comparison(ScalarOp op);
+bool is_logic(ScalarOp op);
+bool is_weak_literal(const ScalarExpr& e);
+// The kinds at which the operands of `e` are used, given their own kinds.
+std::vector<ScalarKind> operand_kinds(const ScalarExpr& e, std::vector<ScalarKind> k);
+// The result kind of `e` from the kinds its operands are used at.
+ScalarKind result_kind(const ScalarExpr& e, const std::vector<ScalarKind>& k,
+                       const std::string& context);
+// An integer result wrapped to `kind` like OpenCL C (two's complement).
+ScalarValue make_int(ScalarKind kind, int64_t value);
+// A double converted to an integer without undefined behaviour (NaN gives 0, saturating).
+int64_t to_int64(double value);
+
+} // namespace tessera::scalar

@@ -1,0 +1,28 @@
+// OpenCL C text of the scalar language (codegen/ScalarC.h).
+#include <doctest/doctest.h>
+
+#include "codegen/ScalarC.h"
+
+using namespace tessera;
+using tessera::codegen::scalar_c;
+
+// OpenCL C text of user function bodies: a weak literal is printed in the kind it adopts (also
+// as the argument of a math function), and math function arguments are converted to the kind
+// the function computes in, as the interpreter does.
+TEST_CASE("scalar bodies in OpenCL C") {
+  ScalarExpr x = ScalarExpr::param(0);
+  ScalarExpr half = ScalarExpr::constant(ScalarValue::make(ScalarKind::F64, 0.5), true);
+  ScalarExpr low = ScalarExpr::call("fmax", {x, half});
+  CHECK(scalar_c(low, {"x"}, {ScalarKind::F32}) == "fmax(x, 0.5f)");
+  CHECK(scalar_c(low, {"x"}, {ScalarKind::F64}) == "fmax(x, 0.5)");
+  CHECK(low.infer({ScalarKind::F32}, "test") == ScalarKind::F32);
+  ScalarExpr root = ScalarExpr::call("sqrt", {x});
+  CHECK(scalar_c(root, {"n"}, {ScalarKind::I32}) == "sqrt(((float)n))");
+  ScalarExpr scale = ScalarExpr::binary(
+      ScalarOp::Mul, x, ScalarExpr::constant(ScalarValue::make(ScalarKind::I32, 300), true));
+  CHECK(scalar_c(scale, {"u"}, {ScalarKind::U8}) == "(u * 300)");
+  CHECK(scale.infer({ScalarKind::U8}, "test") == ScalarKind::I32);
+  CHECK(scalar_c(scale, {"x"}, {ScalarKind::F32}) == "(x * 300.0f)");
+  ScalarExpr pick = ScalarExpr::select(ScalarExpr::binary(ScalarOp::Lt, x, half), x, half);
+  CHECK(scalar_c(pick, {"x"}, {ScalarKind::F32}) == "((x < 0.5f) ? x : 0.5f)");
+}
