@@ -22,7 +22,7 @@
 #include "codegen/Kernel.h"
 #include "codegen/Vector.h"
 #include "codegen/View.h"
-#include "core/TypeCheck.h"
+#include "primitives/TypeCheck.h"
 
 namespace tessera::codegen {
 

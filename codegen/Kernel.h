@@ -9,7 +9,7 @@
 
 #include "core/Expr.h"
 #include "core/Type.h"
-#include "core/TypeCheck.h"
+#include "primitives/TypeCheck.h"
 
 namespace tessera::codegen {
 

@@ -5,7 +5,7 @@
 
 #include "core/Error.h"
 #include "core/Substitute.h"
-#include "core/TypeCheck.h"
+#include "primitives/TypeCheck.h"
 
 namespace tessera::codegen {
 

@@ -471,4 +471,16 @@ std::size_t structural_hash(const Expr& e) {
   return hash_node(e, params);
 }
 
+std::vector<Type> input_types(const Expr& program) {
+  if (program->kind != NodeKind::Lambda)
+    user_error(cat("a program is a lambda over its inputs, got a ", kind_name(program->kind)));
+  std::vector<Type> types;
+  for (const auto& p : program->params()) {
+    if (!p->declared_type)
+      user_error(cat("program input '", p->name, "' has no declared type"));
+    types.push_back(*p->declared_type);
+  }
+  return types;
+}
+
 } // namespace tessera

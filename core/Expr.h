@@ -158,4 +158,7 @@ Expr compose(const std::vector<Expr>& functions_in_data_flow_order);
 bool structurally_equal(const Expr& a, const Expr& b);
 std::size_t structural_hash(const Expr& e);
 
+// The declared types of a program's inputs (a program is a lambda over them).
+std::vector<Type> input_types(const Expr& program);
+
 } // namespace tessera

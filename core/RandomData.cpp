@@ -4,7 +4,6 @@
 #include <random>
 
 #include "core/Error.h"
-#include "core/TypeCheck.h"
 
 namespace tessera {
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/Data.h"
-#include "core/TypeCheck.h"
+#include "core/Assumption.h"
 
 namespace tessera {
 

@@ -7,7 +7,7 @@
 
 #include "codegen/Kernel.h"
 #include "core/Error.h"
-#include "core/Interpreter.h"
+#include "primitives/Interpreter.h"
 #include "core/Printer.h"
 #include "explore/Workload.h"
 #include "explore/runtime/Bandwidth.h"

@@ -9,7 +9,7 @@
 
 #include "core/Error.h"
 #include "core/SizeBinding.h"
-#include "core/TypeCheck.h"
+#include "primitives/TypeCheck.h"
 #include "explore/runtime/Launch.h"
 
 namespace tessera::explore {

@@ -11,7 +11,7 @@
 #include "core/Error.h"
 #include "core/Json.h"
 #include "core/Printer.h"
-#include "core/TypeCheck.h"
+#include "primitives/TypeCheck.h"
 
 using namespace tessera;
 

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "core/Data.h"
-#include "core/Interpreter.h"
-#include "core/TypeCheck.h"
+#include "primitives/Interpreter.h"
+#include "primitives/TypeCheck.h"
 
 namespace tessera::primitives {
 

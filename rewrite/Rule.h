@@ -16,7 +16,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "core/Expr.h"
-#include "core/TypeCheck.h"
+#include "primitives/TypeCheck.h"
 
 namespace tessera::rewrite {
 

@@ -10,7 +10,7 @@
 #include "core/Error.h"
 #include "core/OutputPath.h"
 #include "core/Printer.h"
-#include "core/TypeCheck.h"
+#include "primitives/TypeCheck.h"
 #include "explore/Report.h"
 #include "explore/runtime/Device.h"
 #include "rewrite/Lower.h"

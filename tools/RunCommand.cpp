@@ -14,7 +14,7 @@
 
 #include "codegen/Program.h"
 #include "core/Error.h"
-#include "core/Interpreter.h"
+#include "primitives/Interpreter.h"
 #include "core/Printer.h"
 #include "explore/Workload.h"
 #include "explore/runtime/Session.h"

@@ -6,7 +6,7 @@
 
 #include "codegen/Kernel.h"
 #include "codegen/Program.h"
-#include "core/Interpreter.h"
+#include "primitives/Interpreter.h"
 #include "explore/Execute.h"
 #include "explore/runtime/Session.h"
 

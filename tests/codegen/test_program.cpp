@@ -2,7 +2,7 @@
 // by default to one launch per step, with the intermediates in buffers between the launches.
 #include <doctest/doctest.h>
 
-#include "core/Interpreter.h"
+#include "primitives/Interpreter.h"
 #include "dsl/Dsl.h"
 #include "rewrite/Lower.h"
 #include "tests/Helpers.h"

@@ -4,7 +4,7 @@
 // and the explorer's workload.
 #include <doctest/doctest.h>
 
-#include "core/Interpreter.h"
+#include "primitives/Interpreter.h"
 #include "core/Substitute.h"
 #include "dsl/Dsl.h"
 #include "explore/Workload.h"

@@ -4,7 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "RuntimeFixture.h"
-#include "core/Interpreter.h"
+#include "primitives/Interpreter.h"
 #include "dsl/Dsl.h"
 #include "explore/Explorer.h"
 #include "explore/Workload.h"

@@ -14,11 +14,11 @@
 
 #include "codegen/Program.h"
 #include "core/Error.h"
-#include "core/Interpreter.h"
+#include "primitives/Interpreter.h"
 #include "core/Json.h"
 #include "core/Printer.h"
 #include "core/RandomData.h"
-#include "core/TypeCheck.h"
+#include "primitives/TypeCheck.h"
 #include "explore/Execute.h"
 #include "rewrite/Lower.h"
 #include "rewrite/Variants.h"

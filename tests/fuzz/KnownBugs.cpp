@@ -4,7 +4,7 @@
 // behaviour. None is open at the moment.
 #include "tests/fuzz/Reproducers.h"
 
-#include "core/TypeCheck.h"
+#include "primitives/TypeCheck.h"
 #include "dsl/Dsl.h"
 #include "tests/fuzz/DiffFuzz.h"
 

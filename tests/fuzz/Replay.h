@@ -15,7 +15,7 @@
 
 #include "codegen/Kernel.h"
 #include "core/Error.h"
-#include "core/Interpreter.h"
+#include "primitives/Interpreter.h"
 #include "core/RandomData.h"
 #include "dsl/Dsl.h"
 #include "explore/Execute.h"

@@ -5,11 +5,11 @@
 #include <set>
 
 #include "core/Error.h"
-#include "core/Interpreter.h"
+#include "primitives/Interpreter.h"
 #include "core/Json.h"
 #include "core/Printer.h"
 #include "core/RandomData.h"
-#include "core/TypeCheck.h"
+#include "primitives/TypeCheck.h"
 #include "rewrite/Lower.h"
 #include "rewrite/rules/Rules.h"
 #include "tests/fuzz/DiffFuzz.h"

@@ -8,7 +8,7 @@
 #include "../Helpers.h"
 #include "Reference.h"
 #include "codegen/Kernel.h"
-#include "core/Interpreter.h"
+#include "primitives/Interpreter.h"
 #include "explore/Execute.h"
 #include "explore/runtime/Session.h"
 #include "multigrid/Helmholtz.h"

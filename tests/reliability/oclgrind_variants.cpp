@@ -12,7 +12,7 @@
 
 #include "codegen/Kernel.h"
 #include "core/Error.h"
-#include "core/Interpreter.h"
+#include "primitives/Interpreter.h"
 #include "core/RandomData.h"
 #include "explore/Execute.h"
 #include "explore/runtime/Session.h"

@@ -27,7 +27,7 @@
 #include "codegen/Kernel.h"
 #include "core/AtomicFile.h"
 #include "core/Error.h"
-#include "core/Interpreter.h"
+#include "primitives/Interpreter.h"
 #include "core/Json.h"
 #include "core/RandomData.h"
 #include "dsl/Dsl.h"

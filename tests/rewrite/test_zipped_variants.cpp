@@ -2,7 +2,7 @@
 // that a single input gets (issue 14 item 5), and they match the interpreter.
 #include <doctest/doctest.h>
 
-#include "core/Interpreter.h"
+#include "primitives/Interpreter.h"
 #include "core/Printer.h"
 #include "core/RandomData.h"
 #include "dsl/Dsl.h"

@@ -1,4 +1,4 @@
-#include "core/TypeCheck.h"
+#include "primitives/TypeCheck.h"
 
 #include "core/Error.h"
 
@@ -81,18 +81,6 @@ Type infer_type(const Expr& program) {
   if (program->kind == NodeKind::Lambda)
     return checker.apply(program, input_types(program));
   return checker.check(program);
-}
-
-std::vector<Type> input_types(const Expr& program) {
-  if (program->kind != NodeKind::Lambda)
-    user_error(cat("a program is a lambda over its inputs, got a ", kind_name(program->kind)));
-  std::vector<Type> types;
-  for (const auto& p : program->params()) {
-    if (!p->declared_type)
-      user_error(cat("program input '", p->name, "' has no declared type"));
-    types.push_back(*p->declared_type);
-  }
-  return types;
 }
 
 } // namespace tessera

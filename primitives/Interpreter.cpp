@@ -1,8 +1,8 @@
-#include "core/Interpreter.h"
+#include "primitives/Interpreter.h"
 
 #include "core/Error.h"
 #include "core/SizeBinding.h"
-#include "core/TypeCheck.h"
+#include "primitives/TypeCheck.h"
 
 namespace tessera {
 

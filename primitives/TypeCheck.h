@@ -14,15 +14,12 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/Assumption.h"
 #include "core/Expr.h"
 
 namespace tessera {
 
 // A condition the program relies on that could not be proven for all sizes, e.g. N % 4 == 0.
-struct Assumption {
-  ArithExpr must_be_zero; // holds when this evaluates to 0
-  std::string message;    // what the user is told when it does not hold
-};
 
 class TypeChecker {
 public:
@@ -57,7 +54,6 @@ private:
 // Type of a program: a lambda whose parameters have declared types, or a value expression.
 Type infer_type(const Expr& program);
 // Parameter types of a program lambda (its declared input types).
-std::vector<Type> input_types(const Expr& program);
 
 // The primitives' type rules (implemented in primitives/). Called by TypeChecker::apply for
 // every function kind except Lambda.
