@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "core/Data.h"
 #include "core/Assumption.h"
+#include "core/Data.h"
 
 namespace tessera {
 

@@ -3,10 +3,10 @@
 
 #include "core/Data.h"
 #include "core/Error.h"
-#include "core/Interpreter.h"
 #include "core/Json.h"
 #include "core/Printer.h"
-#include "core/TypeCheck.h"
 #include "dsl/Primitives.h"
 #include "dsl/UserFun.h"
 #include "dsl/Val.h"
+#include "primitives/Interpreter.h"
+#include "primitives/TypeCheck.h"

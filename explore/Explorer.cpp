@@ -7,12 +7,12 @@
 
 #include "codegen/Kernel.h"
 #include "core/Error.h"
-#include "primitives/Interpreter.h"
 #include "core/Printer.h"
 #include "explore/Workload.h"
 #include "explore/runtime/Bandwidth.h"
 #include "explore/runtime/Device.h"
 #include "explore/runtime/Hash.h"
+#include "primitives/Interpreter.h"
 
 namespace tessera::explore {
 

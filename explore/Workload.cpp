@@ -9,8 +9,8 @@
 
 #include "core/Error.h"
 #include "core/SizeBinding.h"
-#include "primitives/TypeCheck.h"
 #include "explore/runtime/Launch.h"
+#include "primitives/TypeCheck.h"
 
 namespace tessera::explore {
 

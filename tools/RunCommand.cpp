@@ -14,10 +14,10 @@
 
 #include "codegen/Program.h"
 #include "core/Error.h"
-#include "primitives/Interpreter.h"
 #include "core/Printer.h"
 #include "explore/Workload.h"
 #include "explore/runtime/Session.h"
+#include "primitives/Interpreter.h"
 #include "rewrite/Lower.h"
 #include "stencils/Catalog.h"
 #include "tools/Commands.h"

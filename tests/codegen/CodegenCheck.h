@@ -6,9 +6,9 @@
 
 #include "codegen/Kernel.h"
 #include "codegen/Program.h"
-#include "primitives/Interpreter.h"
 #include "explore/Execute.h"
 #include "explore/runtime/Session.h"
+#include "primitives/Interpreter.h"
 
 namespace tessera::testing {
 

@@ -2,8 +2,8 @@
 // by default to one launch per step, with the intermediates in buffers between the launches.
 #include <doctest/doctest.h>
 
-#include "primitives/Interpreter.h"
 #include "dsl/Dsl.h"
+#include "primitives/Interpreter.h"
 #include "rewrite/Lower.h"
 #include "tests/Helpers.h"
 #include "tests/codegen/CodegenCheck.h"

@@ -4,10 +4,10 @@
 // and the explorer's workload.
 #include <doctest/doctest.h>
 
-#include "primitives/Interpreter.h"
 #include "core/Substitute.h"
 #include "dsl/Dsl.h"
 #include "explore/Workload.h"
+#include "primitives/Interpreter.h"
 #include "rewrite/Lower.h"
 #include "tests/Helpers.h"
 #include "tests/codegen/CodegenCheck.h"

@@ -4,10 +4,10 @@
 #include <doctest/doctest.h>
 
 #include "RuntimeFixture.h"
-#include "primitives/Interpreter.h"
 #include "dsl/Dsl.h"
 #include "explore/Explorer.h"
 #include "explore/Workload.h"
+#include "primitives/Interpreter.h"
 #include "rewrite/Lower.h"
 
 using namespace tessera;

@@ -4,8 +4,8 @@
 // behaviour. None is open at the moment.
 #include "tests/fuzz/Reproducers.h"
 
-#include "primitives/TypeCheck.h"
 #include "dsl/Dsl.h"
+#include "primitives/TypeCheck.h"
 #include "tests/fuzz/DiffFuzz.h"
 
 namespace tessera::fuzz {

@@ -15,11 +15,11 @@
 
 #include "codegen/Kernel.h"
 #include "core/Error.h"
-#include "primitives/Interpreter.h"
 #include "core/RandomData.h"
 #include "dsl/Dsl.h"
 #include "explore/Execute.h"
 #include "explore/runtime/Session.h"
+#include "primitives/Interpreter.h"
 #include "tests/fuzz/Reproducers.h"
 
 namespace tessera::fuzz::testing {

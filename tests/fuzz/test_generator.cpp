@@ -5,10 +5,10 @@
 #include <set>
 
 #include "core/Error.h"
-#include "primitives/Interpreter.h"
 #include "core/Json.h"
 #include "core/Printer.h"
 #include "core/RandomData.h"
+#include "primitives/Interpreter.h"
 #include "primitives/TypeCheck.h"
 #include "rewrite/Lower.h"
 #include "rewrite/rules/Rules.h"

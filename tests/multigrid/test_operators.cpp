@@ -8,11 +8,11 @@
 #include "../Helpers.h"
 #include "Reference.h"
 #include "codegen/Kernel.h"
-#include "primitives/Interpreter.h"
 #include "explore/Execute.h"
 #include "explore/runtime/Session.h"
 #include "multigrid/Helmholtz.h"
 #include "multigrid/Operators.h"
+#include "primitives/Interpreter.h"
 #include "rewrite/Lower.h"
 
 using namespace tessera;

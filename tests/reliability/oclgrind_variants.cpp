@@ -12,10 +12,10 @@
 
 #include "codegen/Kernel.h"
 #include "core/Error.h"
-#include "primitives/Interpreter.h"
 #include "core/RandomData.h"
 #include "explore/Execute.h"
 #include "explore/runtime/Session.h"
+#include "primitives/Interpreter.h"
 #include "rewrite/Variants.h"
 #include "stencils/Catalog.h"
 

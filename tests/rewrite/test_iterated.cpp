@@ -36,11 +36,11 @@
 
 #include "codegen/Program.h"
 #include "core/Error.h"
-#include "primitives/Interpreter.h"
 #include "core/Json.h"
 #include "core/Printer.h"
 #include "core/RandomData.h"
 #include "core/Substitute.h"
+#include "primitives/Interpreter.h"
 #include "primitives/TypeCheck.h"
 #include "rewrite/Enumerate.h"
 #include "rewrite/Lower.h"
@@ -292,8 +292,9 @@ void check_iterated(const std::string& test_name, const std::string& stencil,
                   << " s (code generation " << checks.codegen_s << " s, the rest PoCL)");
 }
 
+// Part of the "kernel-sweeps" suite, which the sanitizer build leaves out (tests/main.cpp).
 #define ITERATED_CASE(NAME, ...)                                                                   \
-  TEST_CASE(NAME) {                                                                                \
+  TEST_CASE(NAME* doctest::test_suite("kernel-sweeps")) {                                          \
     check_iterated(NAME, __VA_ARGS__);                                                             \
   }
 

@@ -2,10 +2,10 @@
 // that a single input gets (issue 14 item 5), and they match the interpreter.
 #include <doctest/doctest.h>
 
-#include "primitives/Interpreter.h"
 #include "core/Printer.h"
 #include "core/RandomData.h"
 #include "dsl/Dsl.h"
+#include "primitives/Interpreter.h"
 #include "rewrite/Variants.h"
 #include "tests/codegen/CodegenCheck.h"
 
