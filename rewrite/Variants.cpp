@@ -374,7 +374,8 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
   // Code generation decides which are executable; candidates are independent, so several
   // threads can generate them (expressions are immutable and shared read-only).
   enum Verdict : char { NotGenerated, Accepted, Rejected };
-  std::vector<Verdict> verdicts(candidates.size(), NotGenerated);
+  std::vector<Verdict> verdicts(candidates.size(),
+                                options.check_generation ? NotGenerated : Accepted);
   std::vector<std::string> reasons(candidates.size());
   std::atomic<std::size_t> next{0};
   std::exception_ptr failure;
@@ -403,6 +404,8 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
   std::size_t threads = options.threads ? static_cast<std::size_t>(options.threads)
                                         : std::max(1u, std::thread::hardware_concurrency());
   threads = std::min(threads, std::max<std::size_t>(1, candidates.size()));
+  if (!options.check_generation)
+    next = candidates.size(), threads = 1; // nothing to generate
   std::vector<std::thread> helpers;
   for (std::size_t t = 1; t < threads; ++t)
     helpers.emplace_back(work, false);

@@ -16,6 +16,7 @@
 #include "explore/Plot.h"
 #include "explore/ProgressBar.h"
 #include "explore/Report.h"
+#include "explore/TuningDatabase.h"
 #include "explore/runtime/Device.h"
 #include "explore/runtime/Session.h"
 #include "stencils/Catalog.h"
@@ -152,6 +153,10 @@ int explore_command(const ExploreCommandOptions& x) {
   options.repeats = x.repeats;
   options.seed = x.seed;
   options.depth = x.depth;
+  options.tuning_database = x.tuning_db == "off"  ? std::filesystem::path()
+                            : x.tuning_db.empty() ? explore::default_tuning_database()
+                                                  : std::filesystem::path(x.tuning_db);
+  explore::read_tuned_points(options.tuning_database, ""); // a bad file fails before any work
   if (x.resume) {
     if (std::filesystem::exists(x.json)) {
       options.resume = explore::read_report(x.json);
