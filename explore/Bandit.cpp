@@ -1,4 +1,5 @@
-// The learning strategy: a bandit over variant families whose arms are valued by a cost model
+// The learning strategy: a bandit over rule families (arms: the rules a variant applied) valued
+// by a cost model
 // refitted after every measurement (explore/FeatureModel.h).
 //
 // 1. The prior's first variants (the tuning database's winners, explore/Prior.h), each through
@@ -9,6 +10,8 @@
 //      family)),
 //    so that a family that did well is exploited through its other parameters and a family not
 //    tried yet still gets its turn. Ties go to the prior's order.
+//    The other work-group sizes of the variants tried are candidates too (an arm of their own,
+//    scored by the model through their "local=..." words).
 // 3. Whenever a point becomes the fastest so far, the other work-group sizes of its variant.
 // 4. The final re-timing of halving (its time kept free from the start).
 #include <cmath>
@@ -24,6 +27,8 @@ namespace {
 
 constexpr std::size_t kWarmStart = 4;
 constexpr double kExploration = 0.3;
+// The arm of the other work-group sizes of variants tried already.
+const std::string kSizesArm = "work-group sizes";
 
 class Bandit {
 public:
@@ -40,9 +45,18 @@ public:
         break;
     ev_.phase("bandit");
     while (!ev_.stop_requested()) {
-      int v = choose();
-      if (v < 0 || !visit(v))
+      Choice c = choose();
+      if (c.id < 0)
         break;
+      if (c.is_point) {
+        ++pulls_[kSizesArm];
+        if (!steps::try_measure(ev_, c.id, 1, deadline()))
+          break;
+        learn(c.id);
+        best_ms_ = std::min(best_ms_, steps::median_of(ev_, c.id));
+      } else if (!visit(c.id)) {
+        break;
+      }
     }
     steps::final_halving(ev_, space_, o_);
   }
@@ -77,7 +91,7 @@ private:
     if (!points)
       return false;
     tried_.insert(v);
-    ++pulls_[space_.family_of(v)];
+    ++pulls_[space_.arm_of(v)];
     if (points->empty())
       return true;
     const bool fresh = !ev_.measured(points->front());
@@ -95,27 +109,42 @@ private:
     return true;
   }
 
-  int choose() const {
-    double total = static_cast<double>(tried_.size());
-    int best = -1;
+  struct Choice {
+    int id = -1;           // a variant, or a point
+    bool is_point = false; // another work-group size of a variant tried already
+  };
+
+  double bonus(const std::string& arm, double total) const {
+    auto n = pulls_.find(arm);
+    double pulls = n == pulls_.end() ? 0.0 : static_cast<double>(n->second);
+    return kExploration * std::sqrt(std::log(1 + total) / (1 + pulls));
+  }
+
+  // The untried variant or the unmeasured point of a tried variant with the highest score.
+  Choice choose() const {
+    const double total = static_cast<double>(tried_.size());
+    Choice best;
     double best_score = -INFINITY;
-    for (int v : space_.prior_order()) {
-      if (tried_.count(v))
-        continue;
-      auto n = pulls_.find(space_.family_of(v));
-      double pulls = n == pulls_.end() ? 0.0 : static_cast<double>(n->second);
-      double score = model_.predict(space_.variant_words(v)) +
-                     kExploration * std::sqrt(std::log(1 + total) / (1 + pulls));
+    auto consider = [&](int id, bool is_point, double score) {
       if (score > best_score) {
         best_score = score;
-        best = v;
+        best = {id, is_point};
       }
-    }
+    };
+    for (int v : space_.prior_order())
+      if (!tried_.count(v))
+        consider(v, false,
+                 model_.predict(space_.variant_words(v)) + bonus(space_.arm_of(v), total));
+    const double sizes_bonus = bonus(kSizesArm, total);
+    for (int v : tried_)
+      for (int p : space_.points_of(v))
+        if (!ev_.measured(p))
+          consider(p, true, model_.predict(space_.point_words(p)) + sizes_bonus);
     return best;
   }
 
   Evaluator& ev_;
-  SearchSpace& space_;
+  SearchSpace& space_; // materialized variants only are asked for their points
   const SearchOptions& o_;
   FeatureModel model_;
   std::set<int> tried_;

@@ -61,6 +61,7 @@ VariantFeatures variant_features(const VariantInfo& variant, int64_t cells) {
   std::set<std::string> words{"family:" + f.family};
   for (const auto& step : variant.history) {
     words.insert("rule:" + rule_of(step));
+    f.arm += (f.arm.empty() ? "" : " | ") + rule_of(step);
     if (step.rfind("mapping:", 0) != 0)
       ++f.steps;
   }
@@ -78,6 +79,8 @@ VariantFeatures variant_features(const VariantInfo& variant, int64_t cells) {
   else if (mentions(variant.history, "coarsened"))
     f.outputs_per_item = param(variant, "factor", 1);
   f.outputs_per_item = std::max<int64_t>(1, f.outputs_per_item);
+  if (f.arm.empty())
+    f.arm = "plain";
   f.work_items = std::max<int64_t>(1, cells / f.outputs_per_item);
   // Buckets of a factor of 4: enough to tell a launch that fills a GPU from one that cannot.
   auto log4 = [](int64_t n) {

@@ -18,6 +18,8 @@ namespace tessera::explore {
 
 struct VariantFeatures {
   std::string family;             // explore/Family.h
+  std::string arm;                // the rules applied, without parameters ("tile-nd | mapping:
+                                  // coarsened"): the bandit's arm
   int steps = 0;                  // rewrite steps before the mapping (the depth it needs)
   int64_t outputs_per_item = 1;   // estimated results one work-item computes
   int64_t work_items = 1;         // estimated work-items of the launch

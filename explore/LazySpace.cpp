@@ -44,12 +44,6 @@ const std::vector<int>& LazySpace::points_of(int variant) {
     return points_[v];
   auto t0 = std::chrono::steady_clock::now();
   std::vector<int> ids = add_variant_points(space_, variant, limits_, kernel_name_);
-  if (variant != 0 && !space_.kernels[v]) {
-    // Rejected by the code generator (the enumeration did not check it: that is this step).
-    space_.points.pop_back();
-    ids.clear();
-    ++space_.filtered["rejected by the code generator"];
-  }
   // The work-group sizes the database prefers first; the baseline keeps its automatic point
   // first (point 0 is the baseline).
   const auto& preferred = prior_.preferred_locals[v];
@@ -74,8 +68,8 @@ int LazySpace::variant_of(int point) const {
   return space_.points.at(static_cast<std::size_t>(point)).variant;
 }
 
-const std::string& LazySpace::family_of(int variant) const {
-  return prior_.features.at(static_cast<std::size_t>(variant)).family;
+const std::string& LazySpace::arm_of(int variant) const {
+  return prior_.features.at(static_cast<std::size_t>(variant)).arm;
 }
 
 const std::vector<std::string>& LazySpace::variant_words(int variant) const {
@@ -101,7 +95,7 @@ SpaceSnapshot LazySpace::snapshot() const {
     if (materialized(v))
       s.order.push_back(v);
   for (const auto& f : prior_.features) {
-    s.families.push_back(f.family);
+    s.arms.push_back(f.arm);
     s.words.push_back(f.words);
   }
   s.model = prior_.model;

@@ -30,7 +30,7 @@ public:
   double materialize_estimate(int variant) const override;
   const std::vector<int>& points_of(int variant) override;
   int variant_of(int point) const override;
-  const std::string& family_of(int variant) const override;
+  const std::string& arm_of(int variant) const override;
   const std::vector<std::string>& variant_words(int variant) const override;
   std::vector<std::string> point_words(int point) const override;
   const FeatureModel& model() const override { return prior_.model; }

@@ -14,14 +14,14 @@ StaticSpace::StaticSpace(SpaceSnapshot snapshot) : snapshot_(std::move(snapshot)
       user_error(cat("a point of variant ", p.variant, ": variants are numbered from 0"));
     variants = std::max(variants, p.variant + 1);
   }
-  variants = std::max({variants, static_cast<int>(snapshot_.families.size()),
+  variants = std::max({variants, static_cast<int>(snapshot_.arms.size()),
                        static_cast<int>(snapshot_.words.size())});
   points_by_variant_.resize(static_cast<std::size_t>(variants));
   for (int i = 0; i < static_cast<int>(snapshot_.points.size()); ++i)
     points_by_variant_[static_cast<std::size_t>(
                            snapshot_.points[static_cast<std::size_t>(i)].variant)]
         .push_back(i);
-  snapshot_.families.resize(static_cast<std::size_t>(variants), "plain");
+  snapshot_.arms.resize(static_cast<std::size_t>(variants), "plain");
   snapshot_.words.resize(static_cast<std::size_t>(variants));
   // The given order, then the variants it leaves out in index order; never the baseline's.
   const int baseline = snapshot_.points.empty() ? 0 : snapshot_.points[0].variant;
@@ -42,8 +42,8 @@ int StaticSpace::variant_of(int point) const {
   return snapshot_.points.at(static_cast<std::size_t>(point)).variant;
 }
 
-const std::string& StaticSpace::family_of(int variant) const {
-  return snapshot_.families.at(static_cast<std::size_t>(variant));
+const std::string& StaticSpace::arm_of(int variant) const {
+  return snapshot_.arms.at(static_cast<std::size_t>(variant));
 }
 
 const std::vector<std::string>& StaticSpace::variant_words(int variant) const {

@@ -29,7 +29,8 @@ public:
   // the prior prefers first); empty when the device can run none of them.
   virtual const std::vector<int>& points_of(int variant) = 0;
   virtual int variant_of(int point) const = 0;
-  virtual const std::string& family_of(int variant) const = 0;
+  // The variant's arm for the bandit: the rules it applied, without their parameters.
+  virtual const std::string& arm_of(int variant) const = 0;
   // Feature words (explore/Features.h) of a variant and of a point.
   virtual const std::vector<std::string>& variant_words(int variant) const = 0;
   virtual std::vector<std::string> point_words(int point) const = 0;
@@ -41,7 +42,7 @@ public:
 struct SpaceSnapshot {
   std::vector<Point> points;                   // grouped by variant, or in any order
   std::vector<int> order;                      // prior order (empty: variant index order)
-  std::vector<std::string> families;           // per variant (empty: "plain")
+  std::vector<std::string> arms;               // per variant (empty: "plain")
   std::vector<std::vector<std::string>> words; // per variant (empty: none)
   FeatureModel model;
 };
@@ -57,7 +58,7 @@ public:
   double materialize_estimate(int) const override { return 0; }
   const std::vector<int>& points_of(int variant) override;
   int variant_of(int point) const override;
-  const std::string& family_of(int variant) const override;
+  const std::string& arm_of(int variant) const override;
   const std::vector<std::string>& variant_words(int variant) const override;
   std::vector<std::string> point_words(int point) const override;
   const FeatureModel& model() const override { return snapshot_.model; }
