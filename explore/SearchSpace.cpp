@@ -23,15 +23,19 @@ StaticSpace::StaticSpace(SpaceSnapshot snapshot) : snapshot_(std::move(snapshot)
         .push_back(i);
   snapshot_.arms.resize(static_cast<std::size_t>(variants), "plain");
   snapshot_.words.resize(static_cast<std::size_t>(variants));
-  // The given order, then the variants it leaves out in index order; never the baseline's.
+  // The given order, then the variants it leaves out in index order; never the baseline's, and
+  // only variants with points (a snapshot of a lazy space describes variants never listed).
   const int baseline = snapshot_.points.empty() ? 0 : snapshot_.points[0].variant;
   std::set<int> placed{baseline};
+  auto place = [&](int v) {
+    if (v >= 0 && v < variants && !points_by_variant_[static_cast<std::size_t>(v)].empty() &&
+        placed.insert(v).second)
+      order_.push_back(v);
+  };
   for (int v : snapshot_.order)
-    if (v >= 0 && v < variants && placed.insert(v).second)
-      order_.push_back(v);
+    place(v);
   for (int v = 0; v < variants; ++v)
-    if (placed.insert(v).second)
-      order_.push_back(v);
+    place(v);
 }
 
 const std::vector<int>& StaticSpace::points_of(int variant) {
