@@ -50,6 +50,22 @@ std::vector<TunedPoint> tuned_points(const Report& report, const LazySpace& lazy
   return out;
 }
 
+// The fastest measured point of the variant the tuning database ranks first (-1: none, or the
+// prior knows nothing of this program or similar ones).
+int known_best_point(const Report& report, LazySpace& lazy) {
+  const Prior& prior = lazy.prior();
+  if (prior.from_program + prior.from_similar == 0 || prior.order.empty() ||
+      !lazy.materialized(prior.order.front()))
+    return -1;
+  int best = -1;
+  for (int id : lazy.points_of(prior.order.front())) {
+    const PointResult* p = report.find(id);
+    if (p && p->status == "ok" && (best < 0 || p->median_ms < report.find(best)->median_ms))
+      best = id;
+  }
+  return best;
+}
+
 } // namespace
 
 std::string point_key(const Point& point, const VariantInfo& variant) {
@@ -87,10 +103,21 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
   // The order of the search: the tuning database's points of this device, then a cost model.
   const std::string device_id = device_key(device.identity());
   const std::string program_id = program_hash(report.program);
+  // A database that does not read is advice lost, not an error: the run goes on without it and
+  // leaves the file alone (`tessera explore` refuses such a file before it starts).
+  std::vector<TunedPoint> known;
+  std::string unusable_database;
+  try {
+    known = read_tuned_points(options.tuning_database, device_id);
+  } catch (const Error& e) {
+    unusable_database = e.what();
+  }
   Prior prior =
-      make_prior(problem.variants, read_tuned_points(options.tuning_database, device_id),
+      make_prior(problem.variants, known,
                  {problem.name, program_id, static_cast<int64_t>(cells(problem.extents))});
-  report.prior = prior.summary;
+  report.prior = unusable_database.empty()
+                     ? prior.summary
+                     : cat(prior.summary, " (not used: ", unusable_database, ")");
   LazySpace lazy(problem.variants, DeviceLimits::of(device), kernel_identifier(problem.name),
                  std::move(prior));
   const Space& space = lazy.space();
@@ -218,6 +245,14 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
     }
     if (*report.best == 0)
       finalists.erase(finalists.begin());
+    // The database's best point is a finalist too (in the last one's place): a single noisy
+    // launch in this run must not lose what earlier runs measured best.
+    if (int known = known_best_point(report, lazy);
+        known > 0 && std::find(finalists.begin(), finalists.end(), known) == finalists.end()) {
+      if (finalists.size() >= kFinalists)
+        finalists.pop_back();
+      finalists.push_back(known);
+    }
     int chosen = finalists.empty() ? 0 : evaluator.confirm(finalists, 0);
     const PointResult* base_now = report.find(0);
     if (base_now && base_now->status == "ok" &&
@@ -241,7 +276,8 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
   replay.deadline_s += trace_offset;
   report.strategies =
       strategy_results(report, lazy.snapshot(), replay, search_start + trace_offset);
-  record_tuned_points(options.tuning_database, tuned_points(report, lazy, device_id, program_id));
+  if (unusable_database.empty())
+    record_tuned_points(options.tuning_database, tuned_points(report, lazy, device_id, program_id));
   report.elapsed_s = evaluator.now();
   report.total_elapsed_s = trace_offset + report.elapsed_s;
   if (options.on_checkpoint)
