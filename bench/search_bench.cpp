@@ -33,6 +33,7 @@
 #include "explore/runtime/Device.h"
 #include "explore/runtime/Session.h"
 #include "stencils/Catalog.h"
+#include "tools/Commands.h"
 
 using namespace tessera;
 
@@ -55,7 +56,7 @@ struct Run {
   std::size_t variants = 0, generated = 0, measured = 0;
   double best_ms = INFINITY, speedup = 0, elapsed_s = 0, max_point_s = 0;
   std::vector<std::pair<double, double>> trace; // (t, final median of the point measured)
-  double time_to_5pct = INFINITY;                // of the best known
+  double time_to_5pct = INFINITY;               // of the best known
 };
 
 std::vector<std::string> split(const std::string& text, char sep) {
@@ -65,23 +66,6 @@ std::vector<std::string> split(const std::string& text, char sep) {
     if (!part.empty())
       parts.push_back(part);
   return parts;
-}
-
-std::vector<int64_t> extents(const std::string& text) {
-  std::vector<int64_t> e;
-  for (const auto& p : split(text, 'x')) {
-    std::size_t used = 0;
-    long long v = 0;
-    try {
-      v = std::stoll(p, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != p.size() || v <= 0)
-      user_error(cat("bad size '", text, "': expected positive extents like 1024x1024"));
-    e.push_back(v);
-  }
-  return e;
 }
 
 Options parse(int argc, char** argv) {
@@ -121,11 +105,11 @@ Options parse(int argc, char** argv) {
       for (const auto& s : o.only)
         stencils::find_stencil(s); // an unknown name is an error listing the catalog
     } else if (arg == "--size1")
-      o.size1 = extents(value(a));
+      o.size1 = tools::parse_numeric_size(value(a), 1, "--size1 (the 1-D stencils)");
     else if (arg == "--size2")
-      o.size2 = extents(value(a));
+      o.size2 = tools::parse_numeric_size(value(a), 2, "--size2 (the 2-D stencils)");
     else if (arg == "--size3")
-      o.size3 = extents(value(a));
+      o.size3 = tools::parse_numeric_size(value(a), 3, "--size3 (the 3-D stencils)");
     else if (arg == "--cold")
       o.cold = true;
     else if (arg == "--json")
@@ -194,18 +178,17 @@ int main(int argc, char** argv) try {
     std::printf(" %d", d);
   std::printf(", %s database\n", o.cold ? "no" : "a shared (per stencil and strategy)");
   std::printf("%-11s %-9s %5s %7s %5s %5s %10s %10s %6s %8s %9s %9s %9s\n", "stencil", "strategy",
-              "depth", "variants", "gen", "pts", "best_ms", "known_ms", "ratio", "speedup",
-              "t5%_s", "elapsed_s", "max_pt_s");
+              "depth", "variants", "gen", "pts", "best_ms", "known_ms", "ratio", "speedup", "t5%_s",
+              "elapsed_s", "max_pt_s");
   std::vector<Run> all;
-  auto temp = std::filesystem::temp_directory_path() /
-              cat("tessera-search-bench-", std::chrono::steady_clock::now().time_since_epoch().count());
+  auto temp =
+      std::filesystem::temp_directory_path() /
+      cat("tessera-search-bench-", std::chrono::steady_clock::now().time_since_epoch().count());
   std::filesystem::create_directories(temp);
   for (const auto& info : stencils::catalog()) {
     if (!o.only.empty() && std::find(o.only.begin(), o.only.end(), info.name) == o.only.end())
       continue;
     const auto& size = info.dims == 1 ? o.size1 : info.dims == 2 ? o.size2 : o.size3;
-    if (static_cast<int>(size.size()) != info.dims)
-      user_error(cat("--size", info.dims, " must have ", info.dims, " extents for ", info.name));
     std::vector<Run> runs;
     for (const auto& strategy : o.strategies) {
       auto db = o.cold ? std::filesystem::path() : temp / cat(info.name, "-", strategy, ".json");
@@ -270,13 +253,18 @@ int main(int argc, char** argv) try {
   if (!o.json.empty()) {
     nlohmann::json j = nlohmann::json::array();
     for (const auto& r : all)
-      j.push_back({{"stencil", r.stencil},     {"strategy", r.strategy},
-                   {"depth", r.depth},         {"variants", r.variants},
-                   {"generated", r.generated}, {"measured", r.measured},
-                   {"best_ms", r.best_ms},     {"speedup", r.speedup},
+      j.push_back({{"stencil", r.stencil},
+                   {"strategy", r.strategy},
+                   {"depth", r.depth},
+                   {"variants", r.variants},
+                   {"generated", r.generated},
+                   {"measured", r.measured},
+                   {"best_ms", r.best_ms},
+                   {"speedup", r.speedup},
                    {"time_to_5pct_s", std::isfinite(r.time_to_5pct) ? nlohmann::json(r.time_to_5pct)
-                                                                   : nlohmann::json(nullptr)},
-                   {"elapsed_s", r.elapsed_s}, {"max_point_s", r.max_point_s}});
+                                                                    : nlohmann::json(nullptr)},
+                   {"elapsed_s", r.elapsed_s},
+                   {"max_point_s", r.max_point_s}});
     std::ofstream(o.json) << j.dump(1) << "\n";
   }
   return 0;
