@@ -58,7 +58,11 @@ public:
       return std::nullopt;
     return Measurement{p->status == "ok", p->median_ms, p->repeats};
   }
-  void phase(const std::string& name) override { phase_ = name; }
+  // A new phase is shown at once (the first point of a phase may take a while).
+  void phase(const std::string& name) override {
+    phase_ = name;
+    progress();
+  }
 
   double estimate(int point, int repeats) const override {
     return estimate_for(space_.points[point].variant, measured(point), repeats);

@@ -156,6 +156,15 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
     report.runs = old.runs + 1;
   }
 
+  // Progress from the first second: the setup before the first point is shown too.
+  auto setup = [&](const char* phase) {
+    if (options.on_progress)
+      options.on_progress(
+          {report.points.size(), space.points.size(),
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - options.start).count(),
+           options.budget_s, 0, 0, 0, phase});
+  };
+  setup("measuring the copy bandwidth");
   auto bandwidth = runtime::measure_copy_bandwidth(session, options.copy_bytes);
   report.copy_gb_per_s = bandwidth.gb_per_s;
   report.copy_bytes = bandwidth.bytes;
@@ -164,6 +173,7 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
       p.fraction_of_copy = p.gb_per_s / report.copy_gb_per_s;
 
   // The reference.
+  setup("computing the reference");
   Workload workload(session, problem.program, options.seed);
   std::vector<double> reference;
   if (cells(problem.extents) <= options.interpreter_limit) {
