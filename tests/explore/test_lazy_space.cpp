@@ -70,3 +70,17 @@ TEST_CASE("lazy space: variants are generated on demand in the prior's order") {
   StaticSpace replayed(snapshot);
   CHECK(replayed.prior_order() == std::vector<int>{coarsened}); // only variants with points
 }
+
+TEST_CASE("lazy space: an enumeration cut by its deadline still lowers what it found of at most "
+          "one rewrite step") {
+  rewrite::EnumerateOptions control;
+  control.deadline_seconds = 0.5;
+  Problem shallow = make_problem("avg", average, {4096}, 1, control);
+  // The deadline passes at once: the enumeration keeps the program itself, whose lowerings
+  // (plain, reordered, vectorized, coarsened) are still made (a cut once left only the baseline).
+  control.deadline_seconds = 1e-9;
+  Problem cut = make_problem("avg", average, {4096}, 1, control);
+  CHECK(cut.enumeration.find("deadline") != std::string::npos);
+  CHECK(cut.variants.size() > 1);
+  CHECK(cut.variants.size() <= shallow.variants.size());
+}
