@@ -3,11 +3,12 @@
 // 3) with each strategy (default halving) and the same wall-clock budget, enumeration included,
 // on one device; the runs of a stencil share a tuning database (a fresh one per stencil and
 // strategy, or none with --cold), so that the deeper runs start from what the shallower ones
-// measured, as later explorations do in practice.
+// measured, as later explorations do in practice. The enumeration may take
+// --enumeration-share of the budget (default 0.4, as `tessera explore`).
 //
 //   ./build/bench/search_bench [--device SPEC] [--budget 20] [--depths 1,2,3]
 //       [--strategies halving,bandit] [--only j2d5pt,j3d7pt] [--size1 1048576]
-//       [--size2 1024x1024] [--size3 64x64x64] [--cold] [--json FILE]
+//       [--size2 1024x1024] [--size3 64x64x64] [--cold] [--enumeration-share 0.4] [--json FILE]
 //
 // For every run it prints the best point found against the best known (the fastest confirmed
 // point of all the runs of that stencil), the time at which the run first measured a point
@@ -47,6 +48,7 @@ struct Options {
   std::vector<std::string> only;
   std::vector<int64_t> size1{1 << 20}, size2{1024, 1024}, size3{64, 64, 64};
   bool cold = false;
+  double enumeration_share = 0.4; // of the budget, as `tessera explore`
   std::string json;
 };
 
@@ -110,7 +112,17 @@ Options parse(int argc, char** argv) {
       o.size2 = tools::parse_numeric_size(value(a), 2, "--size2 (the 2-D stencils)");
     else if (arg == "--size3")
       o.size3 = tools::parse_numeric_size(value(a), 3, "--size3 (the 3-D stencils)");
-    else if (arg == "--cold")
+    else if (arg == "--enumeration-share") {
+      std::string v = value(a);
+      try {
+        o.enumeration_share = std::stod(v);
+      } catch (const std::exception&) {
+        o.enumeration_share = -1;
+      }
+      if (!(o.enumeration_share > 0 && o.enumeration_share < 1))
+        user_error(cat("--enumeration-share needs a fraction of the budget between 0 and 1, got '",
+                       v, "'"));
+    } else if (arg == "--cold")
       o.cold = true;
     else if (arg == "--json")
       o.json = value(a);
@@ -118,7 +130,7 @@ Options parse(int argc, char** argv) {
       user_error(cat("unknown option '", arg,
                      "': usage: search_bench [--device SPEC] [--budget S] [--depths 1,2,3] "
                      "[--strategies halving,bandit] [--only a,b] [--size1 N] [--size2 AxB] "
-                     "[--size3 AxBxC] [--cold] [--json FILE]"));
+                     "[--size3 AxBxC] [--cold] [--enumeration-share F] [--json FILE]"));
   }
   if (o.depths.empty() || o.strategies.empty())
     user_error("--depths and --strategies need at least one value");
@@ -127,13 +139,13 @@ Options parse(int argc, char** argv) {
 
 Run explore_once(runtime::Session& session, const stencils::StencilInfo& info,
                  const std::vector<int64_t>& size, int depth, const std::string& strategy,
-                 double budget_s, const std::filesystem::path& database) {
+                 double budget_s, double enumeration_share, const std::filesystem::path& database) {
   auto start = std::chrono::steady_clock::now();
   auto build = [&](const std::vector<int64_t>& at) {
     return info.build(std::vector<ArithExpr>(at.begin(), at.end()));
   };
   rewrite::EnumerateOptions control;
-  control.deadline_seconds = 0.4 * budget_s; // as `tessera explore` does
+  control.deadline_seconds = enumeration_share * budget_s;
   explore::Problem problem = explore::make_problem(info.name, build, size, depth, control);
   explore::ExploreOptions o;
   o.budget_s = budget_s;
@@ -194,7 +206,8 @@ int main(int argc, char** argv) try {
       auto db = o.cold ? std::filesystem::path() : temp / cat(info.name, "-", strategy, ".json");
       for (int depth : o.depths) {
         try {
-          runs.push_back(explore_once(session, info, size, depth, strategy, o.budget_s, db));
+          runs.push_back(explore_once(session, info, size, depth, strategy, o.budget_s,
+                                      o.enumeration_share, db));
         } catch (const Error& e) {
           std::printf("%-11s %-9s %5d  failed: %s\n", info.name.c_str(), strategy.c_str(), depth,
                       e.what());
