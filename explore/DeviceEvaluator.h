@@ -84,11 +84,18 @@ public:
   }
 
   double reserve() const override {
-    // The final confirmation (3 rounds of 4 finalists and the baseline) and writing the report.
+    // The final confirmation (3 rounds of the finalists and the baseline) and writing the
+    // report. The finalists are those measured so far and the next point (up to kFinalists):
+    // a short budget is not kept for finalists that do not exist yet.
     const PointResult* base = report_.find(0);
     double launch = base && base->status == "ok" ? base->launch_s : 0.0;
-    return 3 * (kFinalists + 1) * (options_.warmup + options_.repeats) * launch + 0.5 +
-           0.01 * options_.budget_s;
+    std::size_t ok = 0;
+    for (const auto& p : report_.points)
+      ok += p.status == "ok" && p.id != 0;
+    const std::size_t finalists = std::min(kFinalists, ok + 1);
+    return 3.0 * static_cast<double>(finalists + 1) * (options_.warmup + options_.repeats) *
+               launch +
+           0.5 + 0.01 * options_.budget_s;
   }
 
   // Re-times the finalists and the baseline together (interleaved rounds) so that the choice
