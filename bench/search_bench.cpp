@@ -4,11 +4,11 @@
 // on one device; the runs of a stencil share a tuning database (a fresh one per stencil and
 // strategy, or none with --cold), so that the deeper runs start from what the shallower ones
 // measured, as later explorations do in practice. The enumeration may take
-// --enumeration-share of the budget (default 0.4, as `tessera explore`).
+// --enumeration-share of the budget (default 0.2, as `tessera explore`).
 //
 //   ./build/bench/search_bench [--device SPEC] [--budget 20] [--depths 1,2,3]
 //       [--strategies halving,bandit] [--only j2d5pt,j3d7pt] [--size1 1048576]
-//       [--size2 1024x1024] [--size3 64x64x64] [--cold] [--enumeration-share 0.4] [--json FILE]
+//       [--size2 1024x1024] [--size3 64x64x64] [--cold] [--enumeration-share 0.2] [--json FILE]
 //
 // For every run it prints the best point found against the best known (the fastest confirmed
 // point of all the runs of that stencil), the time at which the run first measured a point
@@ -48,7 +48,7 @@ struct Options {
   std::vector<std::string> only;
   std::vector<int64_t> size1{1 << 20}, size2{1024, 1024}, size3{64, 64, 64};
   bool cold = false;
-  double enumeration_share = 0.4; // of the budget, as `tessera explore`
+  double enumeration_share = 0.2; // of the budget, as `tessera explore`
   std::string json;
 };
 
