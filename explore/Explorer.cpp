@@ -8,6 +8,9 @@
 #include "codegen/Kernel.h"
 #include "core/Error.h"
 #include "core/Printer.h"
+#include "explore/DeviceEvaluator.h"
+#include "explore/Prior.h"
+#include "explore/TuningDatabase.h"
 #include "explore/Workload.h"
 #include "explore/runtime/Bandwidth.h"
 #include "explore/runtime/Device.h"
@@ -18,377 +21,50 @@ namespace tessera::explore {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-std::string kernel_identifier(const std::string& name) {
-  std::string id;
-  for (char c : name)
-    id += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  // OpenCL C's keywords and type names cannot name a kernel ("restrict", "half", ...).
-  static const std::set<std::string> reserved = {
-      "auto",     "bool",     "break",  "case",    "char",     "const",     "constant",
-      "continue", "default",  "do",     "double",  "else",     "enum",      "extern",
-      "float",    "for",      "global", "goto",    "half",     "if",        "inline",
-      "int",      "kernel",   "local",  "long",    "private",  "read_only", "read_write",
-      "register", "restrict", "return", "short",   "signed",   "size_t",    "sizeof",
-      "static",   "struct",   "switch", "typedef", "uchar",    "uint",      "ulong",
-      "union",    "unsigned", "ushort", "void",    "volatile", "while",     "write_only"};
-  if (id.empty() || std::isdigit(static_cast<unsigned char>(id[0])) || reserved.count(id))
-    id = std::string("k_").append(id);
-  return id;
+// The run's measured points as the tuning database keeps them.
+std::vector<TunedPoint> tuned_points(const Report& report, const LazySpace& lazy,
+                                     const std::string& device, const std::string& program) {
+  std::vector<TunedPoint> out;
+  const PointResult* base = report.find(0);
+  if (!base || base->status != "ok")
+    return out; // no yardstick: speedups would mean nothing
+  const std::string date = utc_now();
+  for (const auto& p : report.points) {
+    if (p.id < 0 || p.id >= lazy.point_count())
+      continue;
+    TunedPoint t;
+    t.device = device;
+    t.program_hash = program;
+    t.stencil = report.stencil;
+    t.size = report.size;
+    t.depth = report.depth;
+    t.signature = variant_signature(p.history);
+    t.words = lazy.point_words(p.id);
+    t.local = p.local;
+    t.status = p.status;
+    t.median_ms = p.median_ms;
+    t.baseline_ms = base->median_ms;
+    t.date = date;
+    out.push_back(std::move(t));
+  }
+  return out;
 }
 
-std::size_t cells(const std::vector<int64_t>& extents) {
-  std::size_t n = 1;
-  for (auto e : extents)
-    n *= static_cast<std::size_t>(e);
-  return n;
+// The fastest measured point of the variant the tuning database ranks first (-1: none, or the
+// prior knows nothing of this program or similar ones).
+int known_best_point(const Report& report, LazySpace& lazy) {
+  const Prior& prior = lazy.prior();
+  if (prior.from_program + prior.from_similar == 0 || prior.order.empty() ||
+      !lazy.materialized(prior.order.front()))
+    return -1;
+  int best = -1;
+  for (int id : lazy.points_of(prior.order.front())) {
+    const PointResult* p = report.find(id);
+    if (p && p->status == "ok" && (best < 0 || p->median_ms < report.find(best)->median_ms))
+      best = id;
+  }
+  return best;
 }
-
-std::string shorten(std::string text, std::size_t limit = 4000) {
-  if (text.size() > limit)
-    text = text.substr(0, limit) + "\n... (" + std::to_string(text.size() - limit) +
-           " more characters)";
-  return text;
-}
-
-// Best (fastest ok point, preferring fully timed ones), baseline and speedup from the points.
-void summarise(Report& report, int full_repeats) {
-  report.baseline.reset();
-  report.best.reset();
-  report.speedup = 0;
-  if (report.find(0))
-    report.baseline = 0;
-  const PointResult* best = nullptr;
-  for (int pass = 0; pass < 2 && !best; ++pass)
-    for (const auto& p : report.points) {
-      if (p.status != "ok" || (pass == 0 && p.repeats < full_repeats))
-        continue;
-      if (!best || p.median_ms < best->median_ms)
-        best = &p;
-    }
-  if (best)
-    report.best = best->id;
-  const PointResult* base = report.baseline ? report.find(*report.baseline) : nullptr;
-  if (best && base && base->status == "ok" && best->median_ms > 0)
-    report.speedup = base->median_ms / best->median_ms;
-}
-
-constexpr std::size_t kFinalists = 4;
-
-class DeviceEvaluator : public Evaluator {
-public:
-  DeviceEvaluator(runtime::Session& session, const Problem& problem, const ExploreOptions& options,
-                  const Space& space, Workload& workload, Report& report,
-                  std::vector<double>& reference, double trace_offset)
-      : session_(session), problem_(problem), options_(options), space_(space), workload_(workload),
-        report_(report), reference_(reference), trace_offset_(trace_offset),
-        kernel_name_(kernel_identifier(problem.name)) {
-    for (const auto& p : report_.points)
-      learn(p, true);
-  }
-
-  double now() const override {
-    return std::chrono::duration<double>(Clock::now() - options_.start).count();
-  }
-  bool stop_requested() const override { return options_.stop && options_.stop->load(); }
-  bool measured(int point) const override { return report_.find(point) != nullptr; }
-  std::optional<Measurement> result(int point) const override {
-    const PointResult* p = report_.find(point);
-    if (!p)
-      return std::nullopt;
-    return Measurement{p->status == "ok", p->median_ms, p->repeats};
-  }
-  void phase(const std::string& name) override { phase_ = name; }
-
-  double estimate(int point, int repeats) const override {
-    int v = space_.points[point].variant;
-    double launch = launch_of_variant_.count(v) ? launch_of_variant_.at(v)
-                    : launches_                 ? launch_sum_ / launches_
-                                                : 0.05;
-    double cost = (options_.warmup + repeats) * launch;
-    if (!measured(point)) {
-      double build = built_variants_.count(v) ? 0.0 : builds_ ? build_sum_ / builds_ : 1.0;
-      double check = checks_ ? check_sum_ / checks_ : 2 * launch + 0.05;
-      cost += build + check + (checks_ ? overhead_sum_ / checks_ : 0.02);
-    }
-    return cost;
-  }
-
-  double reserve() const override {
-    // The final confirmation (3 rounds of 4 finalists and the baseline) and writing the report.
-    const PointResult* base = report_.find(0);
-    double launch = base && base->status == "ok" ? base->launch_s : 0.0;
-    return 3 * (kFinalists + 1) * (options_.warmup + options_.repeats) * launch + 0.5 +
-           0.01 * options_.budget_s;
-  }
-
-  // Re-times the finalists and the baseline together (interleaved rounds) so that the choice
-  // of the best and the speedup compare measurements taken under the same conditions. Returns
-  // the fastest finalist.
-  int confirm(const std::vector<int>& finalists, int baseline) {
-    std::vector<int> ids = finalists;
-    if (std::find(ids.begin(), ids.end(), baseline) == ids.end())
-      ids.push_back(baseline);
-    std::erase_if(ids, [&](int id) {
-      const PointResult* p = report_.find(id);
-      return !p || p->status != "ok";
-    });
-    if (ids.size() < 2 || finalists.empty())
-      return finalists.empty() ? baseline : finalists[0];
-    std::map<int, std::vector<double>> samples;
-    const int rounds = 3;
-    try {
-      for (int r = 0; r < rounds; ++r)
-        for (int id : ids) {
-          if (stop_requested())
-            return finalists[0];
-          retime(*report_.find(id), options_.repeats, &samples[id]);
-        }
-    } catch (const std::exception& e) {
-      report_.confirmation = cat("re-timing failed: ", e.what());
-      return finalists[0];
-    }
-    int best = -1;
-    for (int id : ids) {
-      PointResult& p = *report_.find(id);
-      const auto& s = samples[id];
-      set_timing(p, runtime::median(s), *std::min_element(s.begin(), s.end()),
-                 static_cast<int>(s.size()));
-      bool finalist = std::find(finalists.begin(), finalists.end(), id) != finalists.end();
-      if (finalist && (best < 0 || p.median_ms < report_.find(best)->median_ms))
-        best = id;
-    }
-    report_.confirmation =
-        cat(ids.size() - 1, " finalists and the baseline re-timed together: ", rounds,
-            " interleaved rounds of ", options_.repeats, " launches each");
-    return best < 0 ? finalists[0] : best;
-  }
-
-  Measurement measure(int point, int repeats) override {
-    PointResult* existing = report_.find(point);
-    if (existing) {
-      if (existing->status == "ok") {
-        try {
-          retime(*existing, repeats, nullptr);
-        } catch (const std::exception& e) {
-          existing->status = "failed";
-          existing->error = shorten(cat("re-timing failed: ", e.what()));
-        }
-      }
-    } else {
-      report_.points.push_back(first_measurement(point, repeats));
-      existing = &report_.points.back();
-      learn(*existing, false);
-    }
-    existing->finished_at_s = now();
-    if (existing->status == "ok")
-      report_.trace.push_back(
-          {trace_offset_ + existing->finished_at_s, point, existing->median_ms, existing->repeats});
-    summarise(report_, options_.repeats);
-    report_.elapsed_s = now();
-    report_.total_elapsed_s = trace_offset_ + report_.elapsed_s;
-    if (options_.on_checkpoint)
-      options_.on_checkpoint(report_);
-    progress();
-    return {existing->status == "ok", existing->median_ms, existing->repeats};
-  }
-
-  void progress() const {
-    if (!options_.on_progress)
-      return;
-    Progress p;
-    p.done = report_.points.size();
-    p.total = space_.points.size();
-    p.elapsed_s = now();
-    p.budget_s = options_.budget_s;
-    p.phase = phase_;
-    if (const PointResult* b = report_.best ? report_.find(*report_.best) : nullptr) {
-      p.best_gb_per_s = b->gb_per_s;
-      p.best_ms = b->median_ms;
-    }
-    if (const PointResult* b = report_.find(0); b && b->status == "ok")
-      p.baseline_ms = b->median_ms;
-    options_.on_progress(p);
-  }
-
-private:
-  void learn(const PointResult& p, bool resumed) {
-    if (!resumed && !built_variants_.count(p.variant) && p.build_ms > 0) {
-      build_sum_ += p.build_ms / 1e3;
-      ++builds_;
-    }
-    if (!p.kernel_hash.empty())
-      built_variants_.insert(p.variant);
-    if (p.status == "ok") {
-      launch_of_variant_[p.variant] = p.launch_s;
-      launch_sum_ += p.launch_s;
-      ++launches_;
-      if (!resumed) {
-        check_sum_ += p.check_s;
-        double parts = p.build_ms / 1e3 + p.check_s + p.launch_s * (options_.warmup + p.repeats);
-        overhead_sum_ += std::max(0.0, p.cost_s - parts);
-        ++checks_;
-      }
-    }
-  }
-
-  // Whether a variant whose one launch took `ms` is not worth `repeats` more: over 10 times
-  // slower than the best so far, or its launches would not fit in what is left of the budget.
-  bool far_slower(double ms, int repeats) const {
-    const PointResult* best = report_.best ? report_.find(*report_.best) : nullptr;
-    if (best && best->status == "ok" && ms > 10 * best->median_ms)
-      return true;
-    return (options_.warmup + repeats) * ms / 1e3 > budget_left();
-  }
-
-  // Seconds until the budget, less the reserve for the confirmation and the report.
-  double budget_left() const { return options_.budget_s - reserve() - now(); }
-
-  void set_timing(PointResult& p, double median_ms, double min_ms, int repeats) const {
-    p.median_ms = median_ms;
-    p.min_ms = min_ms;
-    p.repeats = repeats;
-    double bytes = static_cast<double>(bytes_moved_);
-    p.gb_per_s = median_ms > 0 ? bytes / (median_ms * 1e6) : 0;
-    p.gcells_per_s = median_ms > 0 ? static_cast<double>(output_cells_) / (median_ms * 1e6) : 0;
-    p.fraction_of_copy = report_.copy_gb_per_s > 0 ? p.gb_per_s / report_.copy_gb_per_s : 0;
-  }
-
-  codegen::KernelProgram kernel_of(const Point& point) const {
-    const auto& k = space_.kernels[static_cast<std::size_t>(point.variant)];
-    if (!k)
-      user_error(space_.generation_errors[static_cast<std::size_t>(point.variant)]);
-    if (point.local.empty())
-      return *k;
-    return codegen::generate_program(
-        space_.variants[static_cast<std::size_t>(point.variant)].program,
-        codegen_options(point, kernel_name_));
-  }
-
-  // Bytes and cells of one sweep, from the first kernel built (the same for every variant).
-  void learn_sizes(const codegen::KernelProgram& kernel) {
-    if (bytes_moved_ != 0)
-      return;
-    bytes_moved_ = workload_.bytes_moved(kernel);
-    output_cells_ = workload_.output_cells(kernel);
-  }
-
-  void retime(PointResult& p, int repeats, std::vector<double>* samples) {
-    const Point& point = space_.points[static_cast<std::size_t>(p.id)];
-    codegen::KernelProgram kernel = kernel_of(point);
-    learn_sizes(kernel); // a resumed point re-timed before any new one is measured
-    auto built = build_program(session_, kernel);
-    auto t0 = Clock::now();
-    auto timing = workload_.time(kernel, built, {options_.warmup, repeats});
-    double wall = std::chrono::duration<double>(Clock::now() - t0).count();
-    p.launch_s = wall / (options_.warmup + repeats);
-    if (samples)
-      samples->insert(samples->end(), timing.samples_ms.begin(), timing.samples_ms.end());
-    else
-      set_timing(p, timing.median_ms, timing.min_ms, repeats);
-  }
-
-  PointResult first_measurement(int id, int repeats) {
-    auto t0 = Clock::now();
-    const Point& point = space_.points[static_cast<std::size_t>(id)];
-    const VariantInfo& variant = space_.variants[static_cast<std::size_t>(point.variant)];
-    PointResult r;
-    r.id = id;
-    r.key = point_key(point, variant);
-    r.variant = point.variant;
-    r.program = variant.text;
-    r.history = variant.history;
-    r.params = variant.params;
-    r.local = point.local_text();
-    try {
-      codegen::KernelProgram kernel = kernel_of(point);
-      std::string sources;
-      r.local_memory_bytes = 0;
-      for (const auto& k : kernel.kernels) {
-        sources += k.source;
-        r.local_memory_bytes = std::max(r.local_memory_bytes, k.local_memory_bytes);
-      }
-      r.kernel_hash = runtime::hex64(runtime::fnv1a64(sources));
-      const auto& device = session_.device();
-      if (static_cast<uint64_t>(r.local_memory_bytes) > device.local_mem_size)
-        user_error(cat("the kernel needs ", r.local_memory_bytes,
-                       " bytes of local memory, the device has ", device.local_mem_size));
-      auto built = build_program(session_, kernel);
-      r.build_ms = 0;
-      for (const auto& b : built)
-        r.build_ms += b.build_ms;
-      r.build_origin = runtime::to_string(built.back().origin);
-      learn_sizes(kernel);
-      // One launch first: a variant whose single launch takes longer than the budget has left
-      // is not checked, and one far slower than the best so far is not timed again.
-      std::optional<runtime::Timing> once;
-      if (!reference_.empty()) {
-        once = workload_.time(kernel, built, {0, 1});
-        double left = budget_left();
-        r.launch_s = once->median_ms / 1e3; // kept for the budget advice if refused
-        if (once->median_ms / 1e3 > left)
-          user_error(cat("not measured: one launch takes ", once->median_ms / 1e3,
-                         " s, more than the ", std::max(0.0, left), " s left of the budget"));
-        // A first launch may include the driver's one-time setup of the kernel (milliseconds):
-        // slowness is judged on a second one, unless the first took longer than such a setup.
-        if (far_slower(once->median_ms, repeats) && once->median_ms < 100)
-          once = workload_.time(kernel, built, {0, 1});
-      }
-      auto c0 = Clock::now();
-      if (reference_.empty()) {
-        // The trusted variant's output becomes the reference (large grids).
-        std::vector<double> out = workload_.run(kernel, built);
-        if (!has_nonzero(out))
-          user_error("the trusted variant's output is all zeros: checking against it would "
-                     "prove nothing");
-        reference_ = std::move(out);
-        r.max_error = 0;
-      } else {
-        r.max_error = workload_.run_and_compare(kernel, built, reference_);
-      }
-      r.check_s = std::chrono::duration<double>(Clock::now() - c0).count();
-      if (!(r.max_error <= options_.tolerance)) {
-        r.status = "mismatch";
-        r.error = cat("output differs from the reference by ", r.max_error,
-                      " (relative), more than the tolerance ", options_.tolerance);
-      } else if (once && far_slower(once->median_ms, repeats)) {
-        r.launch_s = once->median_ms / 1e3;
-        set_timing(r, once->median_ms, once->min_ms, 1);
-        r.status = "ok";
-      } else {
-        auto t1 = Clock::now();
-        auto timing = workload_.time(kernel, built, {options_.warmup, repeats});
-        double wall = std::chrono::duration<double>(Clock::now() - t1).count();
-        r.launch_s = wall / (options_.warmup + repeats);
-        set_timing(r, timing.median_ms, timing.min_ms, repeats);
-        r.status = "ok";
-      }
-    } catch (const std::exception& e) {
-      r.status = "failed";
-      r.error = shorten(e.what());
-    }
-    r.cost_s = std::chrono::duration<double>(Clock::now() - t0).count();
-    return r;
-  }
-
-  runtime::Session& session_;
-  const Problem& problem_;
-  const ExploreOptions& options_;
-  const Space& space_;
-  Workload& workload_;
-  Report& report_;
-  std::vector<double>& reference_;
-  double trace_offset_;
-  std::string kernel_name_;
-  std::string phase_;
-  std::size_t bytes_moved_ = 0, output_cells_ = 0;
-
-  std::set<int> built_variants_;
-  std::map<int, double> launch_of_variant_;
-  double build_sum_ = 0, launch_sum_ = 0, check_sum_ = 0, overhead_sum_ = 0;
-  int builds_ = 0, launches_ = 0, checks_ = 0;
-};
 
 } // namespace
 
@@ -423,13 +99,29 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
   report.tolerance = options.tolerance;
   report.enumeration = problem.enumeration;
 
-  Space space =
-      build_space(problem.variants, DeviceLimits::of(device), kernel_identifier(problem.name));
-  report.space_variants = space.variants.size();
-  report.space_points = space.points.size();
-  report.space_filtered = space.filtered_count();
-  report.filtered = space.filtered;
   report.program = print(problem.program);
+  // The order of the search: the tuning database's points of this device, then a cost model.
+  const std::string device_id = device_key(device.identity());
+  const std::string program_id = program_hash(report.program);
+  // A database that does not read is advice lost, not an error: the run goes on without it and
+  // leaves the file alone (`tessera explore` refuses such a file before it starts).
+  std::vector<TunedPoint> known;
+  std::string unusable_database;
+  try {
+    known = read_tuned_points(options.tuning_database, device_id);
+  } catch (const Error& e) {
+    unusable_database = e.what();
+  }
+  Prior prior =
+      make_prior(problem.variants, known,
+                 {problem.name, program_id, static_cast<int64_t>(cells(problem.extents))});
+  report.prior = unusable_database.empty()
+                     ? prior.summary
+                     : cat(prior.summary, " (not used: ", unusable_database, ")");
+  LazySpace lazy(problem.variants, DeviceLimits::of(device), kernel_identifier(problem.name),
+                 std::move(prior));
+  const Space& space = lazy.space();
+  lazy.points_of(0); // the baseline's points first: point 0 is the baseline
 
   double trace_offset = 0;
   if (options.resume) {
@@ -438,6 +130,10 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
     if (old.device_name != device.name)
       user_error(cat("cannot resume: the report was measured on '", old.device_name,
                      "', this run uses '", device.name, "'"));
+    // The variants the old report measured are listed first, so that its points keep theirs.
+    for (const auto& p : old.points)
+      if (p.variant >= 0 && p.variant < lazy.variant_count())
+        lazy.points_of(p.variant);
     std::map<std::string, int> id_of_key;
     for (std::size_t i = 0; i < space.points.size(); ++i)
       id_of_key[point_key(space.points[i],
@@ -460,6 +156,15 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
     report.runs = old.runs + 1;
   }
 
+  // Progress from the first second: the setup before the first point is shown too.
+  auto setup = [&](const char* phase) {
+    if (options.on_progress)
+      options.on_progress(
+          {report.points.size(), space.points.size(),
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - options.start).count(),
+           options.budget_s, 0, 0, 0, phase});
+  };
+  setup("measuring the copy bandwidth");
   auto bandwidth = runtime::measure_copy_bandwidth(session, options.copy_bytes);
   report.copy_gb_per_s = bandwidth.gb_per_s;
   report.copy_bytes = bandwidth.bytes;
@@ -468,6 +173,7 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
       p.fraction_of_copy = p.gb_per_s / report.copy_gb_per_s;
 
   // The reference.
+  setup("computing the reference");
   Workload workload(session, problem.program, options.seed);
   std::vector<double> reference;
   if (cells(problem.extents) <= options.interpreter_limit) {
@@ -509,7 +215,7 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
     }
   }
 
-  DeviceEvaluator evaluator(session, problem, options, space, workload, report, reference,
+  DeviceEvaluator evaluator(session, problem, options, lazy, workload, report, reference,
                             trace_offset);
   SearchOptions so;
   so.strategy = options.strategy;
@@ -517,7 +223,7 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
   so.repeats = options.repeats;
   so.seed = options.seed;
   double search_start = evaluator.now();
-  search(evaluator, space.points, so);
+  search(evaluator, lazy, so);
   const PointResult* base = report.find(0);
   if (!base && evaluator.stop_requested()) {
     report.interrupted = true;
@@ -549,6 +255,14 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
     }
     if (*report.best == 0)
       finalists.erase(finalists.begin());
+    // The database's best point is a finalist too (in the last one's place): a single noisy
+    // launch in this run must not lose what earlier runs measured best.
+    if (int known = known_best_point(report, lazy);
+        known > 0 && std::find(finalists.begin(), finalists.end(), known) == finalists.end()) {
+      if (finalists.size() >= kFinalists)
+        finalists.pop_back();
+      finalists.push_back(known);
+    }
     int chosen = finalists.empty() ? 0 : evaluator.confirm(finalists, 0);
     const PointResult* base_now = report.find(0);
     if (base_now && base_now->status == "ok" &&
@@ -561,10 +275,19 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
     report.speedup =
         b && s && s->status == "ok" && b->median_ms > 0 ? s->median_ms / b->median_ms : 0;
   }
-  report.complete = report.points.size() == space.points.size();
+  report.space_variants = space.variants.size();
+  report.space_materialized = static_cast<std::size_t>(lazy.materialized_count());
+  report.space_points = space.points.size();
+  report.space_filtered = space.filtered_count();
+  report.filtered = space.filtered;
+  report.complete = lazy.materialized_count() == lazy.variant_count() &&
+                    report.points.size() == space.points.size();
   SearchOptions replay = so;
   replay.deadline_s += trace_offset;
-  report.strategies = strategy_results(report, space.points, replay, search_start + trace_offset);
+  report.strategies =
+      strategy_results(report, lazy.snapshot(), replay, search_start + trace_offset);
+  if (unusable_database.empty())
+    record_tuned_points(options.tuning_database, tuned_points(report, lazy, device_id, program_id));
   report.elapsed_s = evaluator.now();
   report.total_elapsed_s = trace_offset + report.elapsed_s;
   if (options.on_checkpoint)

@@ -13,12 +13,15 @@
 // are refused: such a check would prove nothing.
 //
 // Budget: wall time from `start` (give the moment before enumerating to include it), setup,
-// building and checking included. No point is started whose estimated cost (from the points
-// before it) would overrun the budget minus a reserve for the final confirmation.
+// generating, building and checking included. No point is started (no variant generated) whose
+// estimated cost (from the points before it) would overrun the budget minus a reserve for the
+// final confirmation. Variants are generated only when the search reaches them, in the order of
+// the prior (explore/Prior.h: the tuning database's points of the device, then a cost model).
 #pragma once
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -66,6 +69,9 @@ struct ExploreOptions {
   std::function<void(const Progress&)> on_progress;
   std::function<void(const Report&)> on_checkpoint; // after every point (write it atomically)
   std::optional<Report> resume; // an earlier report of the same problem: its points are reused
+  // The tuning database (explore/TuningDatabase.h): read at the start to order the search,
+  // every measured point added at the end. Empty: none.
+  std::filesystem::path tuning_database;
 };
 
 // Explores the problem on the session's device. Throws Error only for problems with the whole

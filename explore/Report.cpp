@@ -207,10 +207,12 @@ json report_to_json(const Report& r) {
         {"trusted_error", number(r.check_error)}}},
       {"space",
        {{"variants", r.space_variants},
+        {"materialized", r.space_materialized},
         {"points", r.space_points},
         {"filtered", r.space_filtered},
         {"filtered_reasons", r.filtered},
         {"enumeration", r.enumeration}}},
+      {"prior", r.prior},
       {"points", points},
       {"best", r.best ? json(*r.best) : json(nullptr)},
       {"baseline", r.baseline ? json(*r.baseline) : json(nullptr)},
@@ -269,10 +271,12 @@ Report report_from_json(const json& j, const std::string& source) {
     Reader s(r.at("space"), source + ": \"space\"");
     rep.space_variants = s.get<std::size_t>("variants", 0);
     rep.space_points = s.get<std::size_t>("points", 0);
+    rep.space_materialized = s.get<std::size_t>("materialized", rep.space_variants);
     rep.space_filtered = s.get<std::size_t>("filtered", 0);
     rep.filtered = s.get<std::map<std::string, std::size_t>>("filtered_reasons", {});
     rep.enumeration = s.get<std::string>("enumeration", "");
   }
+  rep.prior = r.get<std::string>("prior", "");
   const json& points = r.at("points");
   if (!points.is_array())
     user_error(cat(source, ": \"points\" must be an array"));
@@ -418,10 +422,13 @@ std::string format_report(const Report& r, std::size_t top) {
   std::size_t ok = 0, failed = 0, mismatch = 0;
   for (const auto& p : r.points)
     (p.status == "ok" ? ok : p.status == "mismatch" ? mismatch : failed)++;
-  out << "  space: " << r.space_variants << " variants (depth " << r.depth << "), "
-      << r.space_points << " points (" << r.space_filtered << " filtered); measured "
-      << r.points.size() << ": " << ok << " ok, " << failed << " failed, " << mismatch
-      << " mismatch" << (r.complete ? " (complete)" : "") << "\n";
+  out << "  space: " << r.space_variants << " variants (depth " << r.depth << ", "
+      << r.space_materialized << " generated), " << r.space_points << " points ("
+      << r.space_filtered << " filtered); measured " << r.points.size() << ": " << ok << " ok, "
+      << failed << " failed, " << mismatch << " mismatch" << (r.complete ? " (complete)" : "")
+      << "\n";
+  if (!r.prior.empty())
+    out << "  order: " << r.prior << "\n";
   out << "  check: " << r.check_method << ", tolerance " << r.tolerance << " (relative)\n";
   const PointResult* best = r.best ? r.find(*r.best) : nullptr;
   const PointResult* base = r.baseline ? r.find(*r.baseline) : nullptr;

@@ -85,6 +85,10 @@ struct Report {
   double check_error = 0;          // the trusted variant's error against the interpreter
 
   std::size_t space_variants = 0, space_points = 0, space_filtered = 0;
+  // Variants generated (materialized) when the search reached them; space_points and
+  // space_filtered count their points only (the others were never listed).
+  std::size_t space_materialized = 0;
+  std::string prior; // how the search order was made (explore/Prior.h)
   std::map<std::string, std::size_t> filtered;
   std::string enumeration; // the enumerator's summary
 

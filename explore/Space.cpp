@@ -95,61 +95,72 @@ std::string unusable(const std::vector<int64_t>& local, const codegen::KernelPro
 
 } // namespace
 
+std::vector<int> add_variant_points(Space& space, int variant, const DeviceLimits& limits,
+                                    const std::string& kernel_name) {
+  const auto v = static_cast<std::size_t>(variant);
+  if (variant < 0 || v >= space.variants.size())
+    user_error(
+        cat("variant ", variant, " is not in the space (", space.variants.size(), " variants)"));
+  space.kernels.resize(space.variants.size());
+  space.generation_errors.resize(space.variants.size());
+  std::vector<int> ids;
+  auto add = [&](std::vector<int64_t> local) {
+    ids.push_back(static_cast<int>(space.points.size()));
+    space.points.push_back({variant, std::move(local)});
+  };
+  std::optional<codegen::KernelProgram>& kernel = space.kernels[v];
+  try {
+    kernel =
+        codegen::generate_program(space.variants[v].program, codegen_options(Point{}, kernel_name));
+  } catch (const Error& e) {
+    space.generation_errors[v] = e.what();
+  }
+  if (!kernel) {
+    add({}); // kept as a point so that the report shows why it failed
+    return ids;
+  }
+  if (v > 0 && static_cast<uint64_t>(local_memory_bytes(*kernel)) > limits.local_mem_size) {
+    ++space.filtered["needs more local memory than the device has"];
+    return ids;
+  }
+  // The launch that writes the result decides the work-group sizes tried.
+  const codegen::Kernel& last = kernel->kernels[kernel->launches.back().kernel];
+  bool automatic = true;
+  for (const auto& k : kernel->kernels)
+    for (int d = 0; d < k.launch.dims; ++d)
+      automatic &= k.launch.local[d] == 0;
+  if (!automatic && v > 0) {
+    // The variant fixes its work-group size: it must fit the device.
+    std::vector<int64_t> fixed;
+    for (int d = 0; d < last.launch.dims; ++d)
+      fixed.push_back(std::max<int64_t>(1, last.launch.local[d]));
+    std::string why = unusable(fixed, last, limits);
+    if (!why.empty()) {
+      ++space.filtered[why];
+      return ids;
+    }
+  }
+  add({});
+  if (!automatic)
+    return ids;
+  for (const auto& local : work_group_candidates(last.launch.dims)) {
+    std::string why = unusable(local, *kernel, limits);
+    if (why.empty())
+      add(local);
+    else
+      ++space.filtered[why];
+  }
+  return ids;
+}
+
 Space build_space(std::vector<VariantInfo> variants, const DeviceLimits& limits,
                   const std::string& kernel_name) {
   if (variants.empty())
     user_error("the exploration space has no variants");
   Space space;
   space.variants = std::move(variants);
-  for (std::size_t v = 0; v < space.variants.size(); ++v) {
-    const int vi = static_cast<int>(v);
-    std::optional<codegen::KernelProgram> kernel;
-    std::string error;
-    try {
-      kernel = codegen::generate_program(space.variants[v].program,
-                                         codegen_options(Point{}, kernel_name));
-    } catch (const Error& e) {
-      error = e.what();
-    }
-    space.kernels.push_back(kernel);
-    space.generation_errors.push_back(error);
-    if (!kernel) {
-      // Kept as a point so that the report shows why it failed.
-      space.points.push_back({vi, {}});
-      continue;
-    }
-    if (v > 0 && static_cast<uint64_t>(local_memory_bytes(*kernel)) > limits.local_mem_size) {
-      ++space.filtered["needs more local memory than the device has"];
-      continue;
-    }
-    // The launch that writes the result decides the work-group sizes tried.
-    const codegen::Kernel& last = kernel->kernels[kernel->launches.back().kernel];
-    bool automatic = true;
-    for (const auto& k : kernel->kernels)
-      for (int d = 0; d < k.launch.dims; ++d)
-        automatic &= k.launch.local[d] == 0;
-    if (!automatic && v > 0) {
-      // The variant fixes its work-group size: it must fit the device.
-      std::vector<int64_t> fixed;
-      for (int d = 0; d < last.launch.dims; ++d)
-        fixed.push_back(std::max<int64_t>(1, last.launch.local[d]));
-      std::string why = unusable(fixed, last, limits);
-      if (!why.empty()) {
-        ++space.filtered[why];
-        continue;
-      }
-    }
-    space.points.push_back({vi, {}});
-    if (!automatic)
-      continue;
-    for (const auto& local : work_group_candidates(last.launch.dims)) {
-      std::string why = unusable(local, *kernel, limits);
-      if (why.empty())
-        space.points.push_back({vi, local});
-      else
-        ++space.filtered[why];
-    }
-  }
+  for (std::size_t v = 0; v < space.variants.size(); ++v)
+    add_variant_points(space, static_cast<int>(v), limits, kernel_name);
   return space;
 }
 

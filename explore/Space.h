@@ -53,6 +53,8 @@ struct Space {
   std::vector<std::optional<codegen::KernelProgram>> kernels;
   std::vector<std::string> generation_errors;
   std::vector<Point> points; // points[0] is the baseline: variant 0 with local = auto
+  // (a space materialized lazily, explore/LazySpace.h, lists the points of the variants
+  // generated so far; kernels of the others are empty)
   std::map<std::string, std::size_t> filtered; // reason -> number of points left out
   std::size_t filtered_count() const;
 };
@@ -66,6 +68,13 @@ std::vector<std::vector<int64_t>> work_group_candidates(int dims);
 
 // The code generator's options for a point (sizes are baked: the programs have constant sizes).
 codegen::CodegenOptions codegen_options(const Point& point, const std::string& kernel_name);
+
+// Generates the variant's default kernel into space.kernels and appends its points to
+// space.points (or counts them in space.filtered); returns the new points' ids. A variant that
+// cannot be generated gets one point (the report says why). Variant 0 (the baseline) keeps its
+// automatic point whatever the limits.
+std::vector<int> add_variant_points(Space& space, int variant, const DeviceLimits& limits,
+                                    const std::string& kernel_name = "tessera_kernel");
 
 // Generates every variant's default kernel and lists the points. Variant 0 must be the
 // baseline; its auto point is always kept (even when a limit would filter it) as points[0].

@@ -34,10 +34,10 @@ std::vector<int64_t> small_extents(const std::vector<int64_t>& extents);
 
 // Builds the high-level program at a grid size (extents outermost first).
 using ProgramAt = std::function<Expr(const std::vector<int64_t>& extents)>;
-// The explorer's problem: the program at `extents`, its variants up to `depth` rewrite steps
-// (enumerated under `control`), and the same program on small_extents(extents) with its plain
-// lowering, whose check against the interpreter makes the plain lowering the reference of
-// grids too large for it.
+// The explorer's problem: the program at `extents`, its lowered variants up to `depth` rewrite
+// steps (enumerated under `control`, not yet generated: the explorer generates them on demand), and
+// the same program on small_extents(extents) with its plain lowering, whose check against the
+// interpreter makes the plain lowering the reference of grids too large for it.
 Problem make_problem(const std::string& name, const ProgramAt& build,
                      const std::vector<int64_t>& extents, int depth = 1,
                      rewrite::EnumerateOptions control = {});

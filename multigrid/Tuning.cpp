@@ -221,6 +221,7 @@ std::shared_ptr<CompiledKernel> Tuner::tuned(const OperatorSpec& spec, const Exp
   explore::ExploreOptions o;
   o.budget_s = options_.budget_s;
   o.repeats = 3;
+  o.tuning_database = database_; // every point measured is kept, and later runs start from them
   explore::Report report = explore::explore(*session_, problem, o);
   ++explored_;
   if (!report.best) {

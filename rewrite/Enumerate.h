@@ -42,6 +42,10 @@ struct EnumerateOptions {
   uint32_t seed = 1;
   // Threads with which lowered_variants generates the candidates' kernels (0: one per core).
   int threads = 1;
+  // Whether lowered_variants generates every candidate's kernel to drop those the code generator
+  // rejects. false: every distinct candidate is returned unchecked (cheap), for a caller that
+  // generates kernels on demand anyway (the explorer's lazy space).
+  bool check_generation = true;
   // Called from the calling thread between units of work (a frontier variant, a lowering, a
   // generated candidate); returning false stops the enumeration as the deadline would (e.g. on
   // Ctrl-C). Keep it cheap: it is called often.

@@ -325,7 +325,11 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
       cancelled = true;
   };
   LoweredVariants result;
-  Enumeration high = enumerate(program, exploration_rules(), options);
+  // The enumeration gets three quarters of the deadline: one that used it all would leave no
+  // time to lower even the shallowest variants it found.
+  EnumerateOptions high_options = options;
+  high_options.deadline_seconds = 0.75 * options.deadline_seconds;
+  Enumeration high = enumerate(program, exploration_rules(), high_options);
   result.stats = high.stats;
 
   // The distinct lowered programs, in the order of the high-level variants.
@@ -347,7 +351,11 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
   };
   for (std::size_t i = 0; i < high.variants.size(); ++i) {
     report("lowering", i, high.variants.size());
-    if (late()) {
+    // Without code generation (a lazy caller) lowering is cheap, and the variants of at most
+    // one rewrite step (first in the enumeration's breadth-first order) are always lowered: a
+    // deeper space never has fewer of them than a shallower one.
+    const bool shallow = !options.check_generation && high.variants[i].history.size() <= 1;
+    if (late() && !shallow) {
       result.not_lowered = high.variants.size() - i;
       break;
     }
@@ -374,7 +382,8 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
   // Code generation decides which are executable; candidates are independent, so several
   // threads can generate them (expressions are immutable and shared read-only).
   enum Verdict : char { NotGenerated, Accepted, Rejected };
-  std::vector<Verdict> verdicts(candidates.size(), NotGenerated);
+  std::vector<Verdict> verdicts(candidates.size(),
+                                options.check_generation ? NotGenerated : Accepted);
   std::vector<std::string> reasons(candidates.size());
   std::atomic<std::size_t> next{0};
   std::exception_ptr failure;
@@ -403,6 +412,8 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
   std::size_t threads = options.threads ? static_cast<std::size_t>(options.threads)
                                         : std::max(1u, std::thread::hardware_concurrency());
   threads = std::min(threads, std::max<std::size_t>(1, candidates.size()));
+  if (!options.check_generation)
+    next = candidates.size(), threads = 1; // nothing to generate
   std::vector<std::thread> helpers;
   for (std::size_t t = 1; t < threads; ++t)
     helpers.emplace_back(work, false);

@@ -37,8 +37,16 @@ std::string budget_advice(const explore::Report& r, const explore::Problem& prob
         cat("note: the enumeration of variants was cut after ", std::round(enumeration_s * 10) / 10,
             " s (its share of the budget), so the space is not complete; a larger --budget "
             "enumerates more variants\n");
-  if (r.complete || r.interrupted || r.points.size() >= r.space_points)
+  // A lazy space lists the points of the variants it generated; the others' are estimated from
+  // those (the same number of points per variant).
+  const bool all_listed = r.space_materialized >= r.space_variants;
+  if (r.complete || r.interrupted || (all_listed && r.points.size() >= r.space_points))
     return out;
+  const double space_points =
+      all_listed || r.space_materialized == 0
+          ? static_cast<double>(r.space_points)
+          : std::ceil(static_cast<double>(r.space_points) * static_cast<double>(r.space_variants) /
+                      static_cast<double>(r.space_materialized));
   // A point's cost: what the measured ones cost, or what their timed launches alone would cost
   // (a point refused because one launch exceeded the budget left).
   double costs = 0, estimates = 0;
@@ -49,18 +57,18 @@ std::string budget_advice(const explore::Report& r, const explore::Problem& prob
   }
   double per_point = r.points.empty() ? 0 : estimates / static_cast<double>(r.points.size());
   double setup = std::max(0.0, r.elapsed_s - costs);
-  double needed = round_up_2_digits(setup + static_cast<double>(r.space_points) * per_point);
+  double needed = round_up_2_digits(setup + space_points * per_point);
   const explore::PointResult* base = r.find(0);
-  out +=
-      cat("note: the ", r.budget_s, " s budget measured ", r.points.size(), " of ", r.space_points,
-          " points of ", r.stencil, " ", explore::size_text(r.size), " (a point costs about ",
-          round_up_2_digits(per_point * 10) / 10, " s here: building, checking and timing",
-          base && base->launch_s > 0 ? cat("; one launch of the baseline ",
-                                           round_up_2_digits(base->launch_s * 1e5) / 100, " ms")
-                                     : std::string(),
-          "); a budget of about ", needed,
-          " s would measure every point, or explore a "
-          "smaller --size\n");
+  out += cat("note: the ", r.budget_s, " s budget measured ", r.points.size(), " of ",
+             all_listed ? cat(r.space_points) : cat("about ", space_points), " points of ",
+             r.stencil, " ", explore::size_text(r.size), " (a point costs about ",
+             round_up_2_digits(per_point * 10) / 10, " s here: building, checking and timing",
+             base && base->launch_s > 0 ? cat("; one launch of the baseline ",
+                                              round_up_2_digits(base->launch_s * 1e5) / 100, " ms")
+                                        : std::string(),
+             "); a budget of about ", needed,
+             " s would measure every point, or explore a "
+             "smaller --size\n");
   return out;
 }
 

@@ -126,7 +126,13 @@ int run_cli(int argc, const char* const* argv) {
       ->check(not_empty("report.json"));
   explore->add_option("--plot", x.plot, "Also draw the report as an SVG picture (gnuplot)")
       ->check(not_empty("report.svg"));
-  explore->add_option("--strategy", x.strategy, "exhaustive, random or halving (default halving)");
+  explore->add_option("--strategy", x.strategy,
+                      "exhaustive, random, halving or bandit (default halving)");
+  explore
+      ->add_option("--tuning-db", x.tuning_db,
+                   "Tuning database to start from and to record every point in (default: "
+                   "tuning.json in the cache directory, shared with `tessera solve`; off: none)")
+      ->check(not_empty("tuning.json"));
   explore->add_option("--depth", x.depth, "Rewrite depth of the enumeration (default 1)")
       ->check(integer_in(0, 8));
   explore->add_option("--repeats", x.repeats, "Timed launches per measurement (default 5)")

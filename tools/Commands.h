@@ -42,6 +42,7 @@ struct ExploreCommandOptions {
   bool quiet = false;    // no summary on stdout
   std::string program;   // --program FILE.json
   int steps = 1;         // --steps K
+  std::string tuning_db; // --tuning-db FILE ("off": none; empty: the default database)
 };
 
 int list_command();

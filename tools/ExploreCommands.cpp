@@ -16,6 +16,7 @@
 #include "explore/Plot.h"
 #include "explore/ProgressBar.h"
 #include "explore/Report.h"
+#include "explore/TuningDatabase.h"
 #include "explore/runtime/Device.h"
 #include "explore/runtime/Session.h"
 #include "stencils/Catalog.h"
@@ -32,7 +33,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // The share of the budget the enumeration of variants may take; the rest is for measuring.
-constexpr double kEnumerationShare = 0.4;
+// (Kernels are generated during the search, not by the enumeration: its share only enumerates
+// and lowers, and every second of it is a second less of measuring.)
+constexpr double kEnumerationShare = 0.2;
 
 std::string fixed(double v, int digits) {
   std::ostringstream s;
@@ -152,6 +155,10 @@ int explore_command(const ExploreCommandOptions& x) {
   options.repeats = x.repeats;
   options.seed = x.seed;
   options.depth = x.depth;
+  options.tuning_database = x.tuning_db == "off"  ? std::filesystem::path()
+                            : x.tuning_db.empty() ? explore::default_tuning_database()
+                                                  : std::filesystem::path(x.tuning_db);
+  explore::read_tuned_points(options.tuning_database, ""); // a bad file fails before any work
   if (x.resume) {
     if (std::filesystem::exists(x.json)) {
       options.resume = explore::read_report(x.json);

@@ -87,7 +87,7 @@ TEST_CASE("search: strategy names parse and unknown ones are errors") {
   for (Strategy s : all_strategies())
     CHECK(parse_strategy(to_string(s)) == s);
   CHECK_THROWS_WITH_AS(parse_strategy("annealing"),
-                       doctest::Contains("exhaustive, random or halving"), Error);
+                       doctest::Contains("exhaustive, random, halving or bandit"), Error);
 }
 
 TEST_CASE("search: exhaustive measures the baseline first, then every point in order") {
@@ -183,21 +183,22 @@ TEST_CASE("search: replays charge each point its recorded cost") {
     report.points.push_back(p);
   }
   std::string note;
-  auto t =
-      replay_time_to_target(report, points, {Strategy::Exhaustive, 1000, 5, 1}, 0.0, 1.0, &note);
+  auto t = replay_time_to_target(report, SpaceSnapshot{points}, {Strategy::Exhaustive, 1000, 5, 1},
+                                 0.0, 1.0, &note);
   REQUIRE(t);
   // Points 0..9: three kernels built (variants 0, 1, 2), ten checks, ten times 6 launches.
   CHECK(*t == doctest::Approx(3 * 1.0 + 10 * 0.2 + 10 * 0.6));
-  auto none =
-      replay_time_to_target(report, points, {Strategy::Exhaustive, 2.0, 5, 1}, 0.0, 1.0, &note);
+  auto none = replay_time_to_target(report, SpaceSnapshot{points},
+                                    {Strategy::Exhaustive, 2.0, 5, 1}, 0.0, 1.0, &note);
   CHECK_FALSE(none);
   CHECK(note.find("not reached") != std::string::npos);
 
   report.best = 9;
   report.strategy = "exhaustive";
   report.trace = {{1.5, 0, 10.0, 5}, {4.0, 9, 1.0, 5}};
-  auto results = strategy_results(report, points, {Strategy::Exhaustive, 1000, 5, 1}, 0.0);
-  REQUIRE(results.size() == 4);
+  auto results =
+      strategy_results(report, SpaceSnapshot{points}, {Strategy::Exhaustive, 1000, 5, 1}, 0.0);
+  REQUIRE(results.size() == 5);
   CHECK(results[0].how == "measured");
   CHECK(results[0].time_to_5pct_s == doctest::Approx(4.0));
   for (std::size_t i = 1; i < results.size(); ++i) {

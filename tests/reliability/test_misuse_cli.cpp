@@ -330,7 +330,7 @@ TEST_CASE("misuse catalogue (4): a budget too small for the problem says what wo
   CAPTURE(cut.out);
   CHECK(finished(cut));
   CHECK(has(cut.err, "enumerating variants: "));
-  CHECK(has(cut.out, "note: the enumeration of variants was cut after 2.4 s (its share of the "
+  CHECK(has(cut.out, "note: the enumeration of variants was cut after 1.2 s (its share of the "
                      "budget)"));
 }
 

@@ -71,3 +71,21 @@ TEST_CASE("budget advice: a complete space needs none, a partial one says what b
         "note: the enumeration of variants was cut after 8 s (its share of the budget), so the "
         "space is not complete; a larger --budget enumerates more variants\n");
 }
+
+TEST_CASE("budget advice: a lazy space estimates the points of the variants it did not generate") {
+  explore::Report r;
+  r.stencil = "j2d5pt";
+  r.size = {4096, 4096};
+  r.budget_s = 10;
+  r.space_variants = 100;
+  r.space_materialized = 10; // every listed point measured, 90 variants never generated
+  r.space_points = 2;
+  r.points = {point(0, "ok", 2.0, 0.01), point(1, "ok", 2.0, 0.01)};
+  r.elapsed_s = 5; // 1 s of setup
+  explore::Problem problem;
+  std::string advice = tools::budget_advice(r, problem, 4);
+  CAPTURE(advice);
+  CHECK(has(advice, "measured 2 of about 20 points"));
+  // 1 s of setup + 20 points x 2 s.
+  CHECK(has(advice, "a budget of about 41 s would measure every point"));
+}

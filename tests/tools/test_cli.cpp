@@ -171,7 +171,7 @@ TEST_CASE("cli: a small exploration writes a report and a plot; report and plot 
   CHECK(report.find(*report.best)->gb_per_s > 0);
   CHECK(report.speedup > 0);
   CHECK(report.points.size() > 3);
-  CHECK(report.strategies.size() == 4);
+  CHECK(report.strategies.size() == 5);
 
   Result text = cli({"report", json.string()});
   CHECK(text.code == 0);

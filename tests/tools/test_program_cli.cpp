@@ -256,7 +256,7 @@ TEST_CASE("program cli: a program saved from C++ explores through the CLI as thr
   REQUIRE(again.code == 0);
   explore::Report continued = explore::read_report(resumed.string());
   CHECK(continued.runs == 2);
-  CHECK(continued.space_points == measured.space_points);
+  CHECK(continued.space_variants == measured.space_variants);
   CHECK(continued.points.size() >= measured.points.size()); // then it measures more
   for (const auto& p : measured.points) {
     bool found = false;

@@ -1,0 +1,102 @@
+#include "explore/Features.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "core/Error.h"
+#include "explore/Family.h"
+
+namespace tessera::explore {
+
+namespace {
+
+// "tile-nd at [1] {dims=2, tile=16}" -> "tile-nd {dims=2, tile=16}".
+std::string without_position(const std::string& step) {
+  auto at = step.find(" at [");
+  if (at == std::string::npos)
+    return step;
+  auto close = step.find(']', at);
+  if (close == std::string::npos)
+    return step;
+  return step.substr(0, at) + step.substr(close + 1);
+}
+
+// The rule's name: the text before its position or parameters ("mapping: coarsened" whole).
+std::string rule_of(const std::string& step) {
+  if (step.rfind("mapping:", 0) == 0)
+    return step;
+  return step.substr(0, step.find_first_of(" {"));
+}
+
+int64_t param(const VariantInfo& v, const std::string& name, int64_t otherwise) {
+  auto it = v.params.find(name);
+  return it == v.params.end() ? otherwise : it->second;
+}
+
+bool mentions(const std::vector<std::string>& history, const std::string& word) {
+  return std::any_of(history.begin(), history.end(),
+                     [&](const std::string& s) { return s.find(word) != std::string::npos; });
+}
+
+int64_t power(int64_t base, int64_t exponent) {
+  int64_t r = 1;
+  for (int64_t i = 0; i < exponent; ++i)
+    r *= base;
+  return r;
+}
+
+} // namespace
+
+std::string variant_signature(const std::vector<std::string>& history) {
+  std::string s;
+  for (const auto& step : history)
+    s += (s.empty() ? "" : " | ") + without_position(step);
+  return s.empty() ? "plain" : s;
+}
+
+VariantFeatures variant_features(const VariantInfo& variant, int64_t cells) {
+  VariantFeatures f;
+  f.family = variant_family(variant.history);
+  std::set<std::string> words{"family:" + f.family};
+  for (const auto& step : variant.history) {
+    words.insert("rule:" + rule_of(step));
+    f.arm += (f.arm.empty() ? "" : " | ") + rule_of(step);
+    if (step.rfind("mapping:", 0) != 0)
+      ++f.steps;
+  }
+  for (const auto& [name, value] : variant.params)
+    words.insert(cat(name, "=", value));
+  // Results per work-item, from the mapping that completed the variant.
+  const int64_t dims = std::max<int64_t>(1, param(variant, "dims", 1));
+  if (mentions(variant.history, "mapping: coarsened"))
+    f.outputs_per_item = power(param(variant, "tile", 1), dims);
+  else if (mentions(variant.history, "streaming"))
+    f.outputs_per_item = static_cast<int64_t>(std::pow(
+        static_cast<double>(std::max<int64_t>(1, cells)), 1.0 / static_cast<double>(dims)));
+  else if (mentions(variant.history, "vectorized"))
+    f.outputs_per_item = 4;
+  else if (mentions(variant.history, "coarsened"))
+    f.outputs_per_item = param(variant, "factor", 1);
+  f.outputs_per_item = std::max<int64_t>(1, f.outputs_per_item);
+  if (f.arm.empty())
+    f.arm = "plain";
+  f.work_items = std::max<int64_t>(1, cells / f.outputs_per_item);
+  // Buckets of a factor of 4: enough to tell a launch that fills a GPU from one that cannot.
+  auto log4 = [](int64_t n) {
+    return static_cast<int>(std::floor(std::log2(static_cast<double>(n)) / 2));
+  };
+  words.insert(cat("outputs/item~4^", log4(f.outputs_per_item)));
+  words.insert(cat("items~4^", log4(f.work_items)));
+  words.insert(cat("steps=", f.steps));
+  f.words.assign(words.begin(), words.end());
+  return f;
+}
+
+std::vector<std::string> point_words(const VariantFeatures& features, const std::string& local) {
+  std::vector<std::string> words = features.words;
+  words.push_back("local=" + local);
+  return words;
+}
+
+} // namespace tessera::explore

@@ -1,0 +1,154 @@
+#include "explore/TuningDatabase.h"
+
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <tuple>
+
+#include "core/AtomicFile.h"
+#include "core/Error.h"
+#include "explore/runtime/BuildCache.h"
+#include "explore/runtime/Hash.h"
+
+namespace tessera::explore {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kFormat = "tessera-tuning";
+constexpr int kVersion = 1;
+
+json empty_database() {
+  return {{"format", kFormat}, {"version", kVersion}, {"entries", json::object()}};
+}
+
+// The database on disk; an empty one when there is no file.
+json load(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in)
+    return empty_database();
+  std::stringstream text;
+  text << in.rdbuf();
+  json db = json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  const std::string expected = cat("expected a tessera tuning database ({\"format\": \"", kFormat,
+                                   "\", \"version\": ", kVersion,
+                                   ", ...}); give another file "
+                                   "(--tuning-db) or remove this one");
+  if (db.is_discarded() || !db.is_object())
+    user_error(cat("tuning database '", path.string(), "' is not JSON: ", expected));
+  if (db.value("format", "") != kFormat || db.value("version", 0) != kVersion)
+    user_error(cat("tuning database '", path.string(), "' has format '", db.value("format", "?"),
+                   "' version ", db.value("version", 0), ": ", expected));
+  if (db.contains("points") && !db["points"].is_array())
+    user_error(cat("tuning database '", path.string(), "': \"points\" is not an array"));
+  return db;
+}
+
+json to_json(const TunedPoint& p) {
+  return {{"device", p.device},
+          {"program_hash", p.program_hash},
+          {"stencil", p.stencil},
+          {"size", p.size},
+          {"depth", p.depth},
+          {"signature", p.signature},
+          {"words", p.words},
+          {"local", p.local},
+          {"status", p.status},
+          {"median_ms", p.median_ms},
+          {"baseline_ms", p.baseline_ms},
+          {"date", p.date}};
+}
+
+// A record that does not read is skipped: the database is advice, and one bad record (from an
+// older tessera, or edited by hand) must not cost the others.
+bool from_json(const json& j, TunedPoint& p) {
+  try {
+    p.device = j.at("device").get<std::string>();
+    p.program_hash = j.at("program_hash").get<std::string>();
+    p.stencil = j.value("stencil", "");
+    p.size = j.value("size", std::vector<int64_t>{});
+    p.depth = j.value("depth", 1);
+    p.signature = j.at("signature").get<std::string>();
+    p.words = j.value("words", std::vector<std::string>{});
+    p.local = j.value("local", "auto");
+    p.status = j.value("status", "ok");
+    p.median_ms = j.value("median_ms", 0.0);
+    p.baseline_ms = j.value("baseline_ms", 0.0);
+    p.date = j.value("date", "");
+    return true;
+  } catch (const json::exception&) {
+    return false;
+  }
+}
+
+} // namespace
+
+double TunedPoint::speedup() const {
+  return status == "ok" && median_ms > 0 && baseline_ms > 0 ? baseline_ms / median_ms : 0.0;
+}
+
+std::filesystem::path default_tuning_database() {
+  auto dir = runtime::default_cache_dir();
+  return dir.empty() ? dir : dir / "tuning.json";
+}
+
+std::string device_key(const std::string& device_identity) {
+  return runtime::hex64(runtime::fnv1a64(device_identity));
+}
+
+std::vector<TunedPoint> read_tuned_points(const std::filesystem::path& database,
+                                          const std::string& device) {
+  std::vector<TunedPoint> points;
+  if (database.empty())
+    return points;
+  json db = load(database);
+  if (!db.contains("points"))
+    return points;
+  for (const auto& j : db["points"]) {
+    TunedPoint p;
+    if (from_json(j, p) && p.device == device)
+      points.push_back(std::move(p));
+  }
+  return points;
+}
+
+void record_tuned_points(const std::filesystem::path& database,
+                         const std::vector<TunedPoint>& points) {
+  if (database.empty() || points.empty())
+    return;
+  json db = load(database);
+  // Oldest first; a newer record of the same point replaces the older one.
+  using Key = std::tuple<std::string, std::string, std::string, std::string>;
+  std::vector<TunedPoint> all;
+  std::map<Key, std::size_t> where;
+  auto add = [&](const TunedPoint& p) {
+    Key key{p.device, p.program_hash, p.signature, p.local};
+    if (auto it = where.find(key); it != where.end()) {
+      all[it->second] = p;
+      return;
+    }
+    where[key] = all.size();
+    all.push_back(p);
+  };
+  if (db.contains("points"))
+    for (const auto& j : db["points"]) {
+      TunedPoint p;
+      if (from_json(j, p))
+        add(p);
+    }
+  for (const auto& p : points)
+    add(p);
+  std::size_t skip = all.size() > kMaxTunedPoints ? all.size() - kMaxTunedPoints : 0;
+  json out = json::array();
+  for (std::size_t i = skip; i < all.size(); ++i)
+    out.push_back(to_json(all[i]));
+  db["points"] = std::move(out);
+  std::error_code ec;
+  if (database.has_parent_path())
+    std::filesystem::create_directories(database.parent_path(), ec);
+  write_file_atomically(database.string(), db.dump() + "\n");
+}
+
+} // namespace tessera::explore
