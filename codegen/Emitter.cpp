@@ -239,6 +239,7 @@ Operand Emitter::apply_value(const Expr& f, const std::vector<Operand>& args) {
   case NodeKind::ToMem:
     return materialize(n.children[0], args, result_type(f, args), n.space);
   case NodeKind::Reduce:
+  case NodeKind::Scan:
     return materialize(f, args, result_type(f, args), std::nullopt);
   case NodeKind::Param:
   case NodeKind::Literal:
@@ -421,6 +422,9 @@ void Emitter::apply_write(const Expr& f, const std::vector<Operand>& args, const
     break;
   case NodeKind::Reduce:
     write_reduce(n, args.at(0), dest);
+    return;
+  case NodeKind::Scan: // codegen/Scan.cpp
+    write_scan(n, args.at(0), dest);
     return;
   case NodeKind::UserFun:
     write_user_fun(n, args, dest);

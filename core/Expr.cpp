@@ -229,6 +229,17 @@ Expr make_reduce(ReduceKind kind, Expr f, Expr init) {
   return make_node(std::move(n));
 }
 
+Expr make_scan(Expr f, Expr init, bool backward) {
+  const char* name = backward ? "ScanBackward" : "Scan";
+  require_function(f, name);
+  if (!init || init->is_function())
+    user_error(cat(name, " expects a value as initial state"));
+  Node n = function_node(NodeKind::Scan);
+  n.backward = backward;
+  n.children = {std::move(f), std::move(init)};
+  return make_node(std::move(n));
+}
+
 Expr make_zip() {
   return make_node(function_node(NodeKind::Zip));
 }
@@ -392,6 +403,10 @@ struct StructuralComparer {
       if (x.reduce_kind != y.reduce_kind)
         return false;
       break;
+    case NodeKind::Scan:
+      if (x.backward != y.backward)
+        return false;
+      break;
     case NodeKind::Pad:
       if (!(x.boundary == y.boundary))
         return false;
@@ -442,6 +457,9 @@ std::size_t hash_node(const Expr& e, std::map<const Node*, std::size_t>& params)
     break;
   case NodeKind::Reduce:
     hash_combine(h, static_cast<std::size_t>(n.reduce_kind));
+    break;
+  case NodeKind::Scan:
+    hash_combine(h, n.backward ? 2 : 1);
     break;
   case NodeKind::Pad:
     hash_combine(h, static_cast<std::size_t>(n.boundary.kind));

@@ -28,7 +28,7 @@ namespace tessera {
 // clang-format off
 #define TESSERA_FOR_EACH_FUNCTION_KIND(X) \
   X(Lambda) X(UserFun) X(Map) X(Reduce) X(Zip) X(Split) X(Join) X(Slide) X(Pad) X(Drop) \
-  X(Transpose) X(Iterate) X(At) X(Get) X(Generate) X(ToMem) X(TileSlide)
+  X(Transpose) X(Iterate) X(At) X(Get) X(Generate) X(ToMem) X(TileSlide) X(Scan)
 // clang-format on
 
 enum class NodeKind {
@@ -98,7 +98,7 @@ private:
 struct Node {
   NodeKind kind;
   // Call: [function, arg...]; Lambda: [param..., body]; Map/Iterate/ToMem/Generate: [f];
-  // Reduce: [f, init].
+  // Reduce, Scan: [f, init].
   std::vector<Expr> children;
   // Split: [m]; Slide: [size, step]; Pad/Drop: [left, right]; Iterate: [k]; At/Get: [i];
   // Generate: [n]; TileSlide: [n, l, N, T, h].
@@ -108,6 +108,7 @@ struct Node {
   ReduceKind reduce_kind = ReduceKind::Reduce;
   AddressSpace space = AddressSpace::Global;
   Boundary boundary;                          // Pad, TileSlide
+  bool backward = false;                      // Scan: from the last element to the first
   ScalarValue literal;                        // Literal
   std::string name;                           // Param: optional user name
   std::optional<Type> declared_type;          // Param: type of a program input
@@ -131,6 +132,9 @@ Expr make_lambda(std::vector<Expr> params, Expr body);
 Expr make_user_fun(std::shared_ptr<const UserFunDef> def);
 Expr make_map(MapKind kind, int dim, Expr f);
 Expr make_reduce(ReduceKind kind, Expr f, Expr init);
+// A sequential recurrence (primitives/Scan.cpp): state s = init, then per element
+// s = f(s, x[i]) and out[i] = s, from the first element to the last or (backward) the reverse.
+Expr make_scan(Expr f, Expr init, bool backward);
 Expr make_zip();
 Expr make_split(ArithExpr chunk);
 Expr make_join();

@@ -107,6 +107,9 @@ public:
     case NodeKind::Reduce:
       j["reduce"] = reduce_kind_name(n.reduce_kind);
       break;
+    case NodeKind::Scan:
+      j["direction"] = n.backward ? "backward" : "forward";
+      break;
     case NodeKind::Pad:
     case NodeKind::TileSlide:
       j["boundary"] = boundary_name(n.boundary.kind);
@@ -205,6 +208,13 @@ private:
         if (r == reduce_kind_name(k))
           return make_reduce(k, children[0], children[1]);
       fail(where, "unknown reduce kind '" + r + "'");
+    }
+    if (kind == "Scan") {
+      need(2, 0);
+      std::string d = field(j, "direction", where).get<std::string>();
+      if (d != "forward" && d != "backward")
+        fail(where, "unknown scan direction '" + d + "' (expected forward or backward)");
+      return make_scan(children[0], children[1], d == "backward");
     }
     if (kind == "Zip")
       return need(0, 0), make_zip();
