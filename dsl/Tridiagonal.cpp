@@ -35,17 +35,21 @@ Val thomas_solve(Val line, const TridiagonalRows& rows, ScalarKind kind, Loc loc
                             return upper_step(s, r.lower, r.diagonal, r.upper);
                           }),
                           zero, loc);
-  // c'_{i-1} beside element i (0 before the first).
-  Val previous_upper = upper | drop(0, 1, loc) | pad(1, 0, zero_boundary(kind), loc);
-  Val rhs = zip({line, previous_upper}, loc) | scan(Fun([=](Val s, Val t) {
-                                                      TridiagonalRow r = rows(t.get(0));
-                                                      return rhs_step(s, r.lower, r.diagonal,
-                                                                      r.rhs, t.get(1));
-                                                    }),
-                                                    zero, loc);
-  return zip({upper, rhs}, loc) |
-         scan_backward(Fun([=](Val s, Val t) { return back_step(s, t.get(0), t.get(1)); }),
-                       zero, loc);
+  // Bound once (a lambda applied to it), so that both later scans read the same c'.
+  Fun finish([=](Val cp) {
+    // c'_{i-1} beside element i (0 before the first).
+    Val previous_upper = cp | drop(0, 1, loc) | pad(1, 0, zero_boundary(kind), loc);
+    Val rhs = zip({line, previous_upper}, loc) | scan(Fun([=](Val s, Val t) {
+                                                        TridiagonalRow r = rows(t.get(0));
+                                                        return rhs_step(s, r.lower, r.diagonal,
+                                                                        r.rhs, t.get(1));
+                                                      }),
+                                                      zero, loc);
+    return zip({cp, rhs}, loc) |
+           scan_backward(Fun([=](Val s, Val t) { return back_step(s, t.get(0), t.get(1)); }),
+                         zero, loc);
+  });
+  return upper | finish;
 }
 
 } // namespace tessera
