@@ -24,10 +24,9 @@ Val thomas_solve(Val line, const TridiagonalRows& rows, ScalarKind kind, Loc loc
   Val zero = zero_of(kind);
   auto upper_step = user_fun("thomasUpper", {"previous", "lower", "diagonal", "upper"},
                              [](auto s, auto a, auto b, auto c) { return c / (b - a * s); });
-  auto rhs_step = user_fun("thomasRhs", {"previous", "lower", "diagonal", "rhs", "previousUpper"},
-                           [](auto s, auto a, auto b, auto d, auto cp) {
-                             return (d - a * s) / (b - a * cp);
-                           });
+  auto rhs_step =
+      user_fun("thomasRhs", {"previous", "lower", "diagonal", "rhs", "previousUpper"},
+               [](auto s, auto a, auto b, auto d, auto cp) { return (d - a * s) / (b - a * cp); });
   auto back_step = user_fun("thomasBack", {"next", "upper", "rhs"},
                             [](auto s, auto cp, auto dp) { return dp - cp * s; });
   Val upper = line | scan(Fun([=](Val s, Val e) {
@@ -39,15 +38,15 @@ Val thomas_solve(Val line, const TridiagonalRows& rows, ScalarKind kind, Loc loc
   Fun finish([=](Val cp) {
     // c'_{i-1} beside element i (0 before the first).
     Val previous_upper = cp | drop(0, 1, loc) | pad(1, 0, zero_boundary(kind), loc);
-    Val rhs = zip({line, previous_upper}, loc) | scan(Fun([=](Val s, Val t) {
-                                                        TridiagonalRow r = rows(t.get(0));
-                                                        return rhs_step(s, r.lower, r.diagonal,
-                                                                        r.rhs, t.get(1));
-                                                      }),
-                                                      zero, loc);
+    Val rhs = zip({line, previous_upper}, loc) |
+              scan(Fun([=](Val s, Val t) {
+                     TridiagonalRow r = rows(t.get(0));
+                     return rhs_step(s, r.lower, r.diagonal, r.rhs, t.get(1));
+                   }),
+                   zero, loc);
     return zip({cp, rhs}, loc) |
-           scan_backward(Fun([=](Val s, Val t) { return back_step(s, t.get(0), t.get(1)); }),
-                         zero, loc);
+           scan_backward(Fun([=](Val s, Val t) { return back_step(s, t.get(0), t.get(1)); }), zero,
+                         loc);
   });
   return upper | finish;
 }

@@ -22,7 +22,6 @@ using TridiagonalRows = std::function<TridiagonalRow(Val element)>;
 
 // The solution x (an array of `kind` scalars as long as `line`) of the system whose row i is
 // rows(line[i]); `kind` is the scalar kind of the coefficients (f32 or f64).
-Val thomas_solve(Val line, const TridiagonalRows& rows, ScalarKind kind,
-                 Loc loc = Loc::current());
+Val thomas_solve(Val line, const TridiagonalRows& rows, ScalarKind kind, Loc loc = Loc::current());
 
 } // namespace tessera

@@ -64,7 +64,9 @@ Expr batched_thomas(int64_t m, int64_t n) {
   Fun solve([](Val line) {
     return thomas_solve(
         zip({line.get(0), line.get(1), line.get(2), line.get(3)}),
-        [](Val e) { return TridiagonalRow{e.get(0), e.get(1), e.get(2), e.get(3)}; },
+        [](Val e) {
+          return TridiagonalRow{e.get(0), e.get(1), e.get(2), e.get(3)};
+        },
         ScalarKind::F32);
   });
   return program({a, b, c, d}, zip_nd(1, {a, b, c, d}) | map(solve));
