@@ -74,6 +74,21 @@ int line_axis(int dims, char name) {
   return dims - 1 - from_innermost;
 }
 
+std::optional<int> line_smoother_axis(SmootherKind smoother, int dims) {
+  switch (smoother) {
+  case SmootherKind::LineX:
+    return line_axis(dims, 'x');
+  case SmootherKind::LineY:
+    return line_axis(dims, 'y');
+  case SmootherKind::LineZ:
+    return line_axis(dims, 'z');
+  case SmootherKind::GaussSeidel:
+  case SmootherKind::Jacobi:
+    break;
+  }
+  return std::nullopt;
+}
+
 Expr helmholtz_line_half_sweep(const Level& level, Boundary bc, HelmholtzCoefficients c, int axis,
                                int colour) {
   const int d = level.dims;

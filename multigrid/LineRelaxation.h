@@ -10,13 +10,18 @@
 // (wrap) lines would need a cyclic solve and are refused.
 #pragma once
 
+#include <optional>
+
 #include "multigrid/Helmholtz.h"
+#include "multigrid/Solver.h"
 
 namespace tessera::multigrid {
 
 // Dimension of the lines named x, y, z on a d-dimensional grid (x is the innermost, contiguous
 // dimension): 'x' -> d-1, 'y' -> d-2, 'z' -> d-3; Error when the grid has no such dimension.
 int line_axis(int dims, char name);
+// The axis of a line smoother on a d-dimensional grid; none for a point smoother.
+std::optional<int> line_smoother_axis(SmootherKind smoother, int dims);
 
 // One half-sweep: the lines of `colour` (0 or 1) along `axis` get the exact solution of their
 // rows of L u = f; the other points keep u. Inputs u, f, alpha, beta_0 .. beta_{d-1} as for
