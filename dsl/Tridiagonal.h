@@ -24,4 +24,18 @@ using TridiagonalRows = std::function<TridiagonalRow(Val element)>;
 // rows(line[i]); `kind` is the scalar kind of the coefficients (f32 or f64).
 Val thomas_solve(Val line, const TridiagonalRows& rows, ScalarKind kind, Loc loc = Loc::current());
 
+// Where the steps of parallel cyclic reduction run: high-level Maps (the lowering decides, e.g.
+// one work-item per line with the arrays in private memory), or the line as one work-group,
+// a work-item per row (MapLcl) and every step's arrays in local memory (the caller maps the
+// lines with MapWrg).
+enum class ReductionPlacement { HighLevel, LocalMemory };
+
+// The same solution by parallel cyclic reduction: ceil(log2 n) steps, each eliminating from
+// every row its couplings at distance s = 1, 2, 4, ... (rows outside the line are x = 0:
+// lower = upper = rhs = 0, diagonal = 1), then x_i = rhs_i / diagonal_i. O(n log n) work in
+// log n parallel steps, where Thomas is O(n) in n sequential ones; the line's length must be a
+// constant.
+Val pcr_solve(Val line, const TridiagonalRows& rows, ScalarKind kind, ReductionPlacement placement,
+              Loc loc = Loc::current());
+
 } // namespace tessera
