@@ -295,7 +295,8 @@ void add_root_lowerings(const Variant& v, const EnumerateOptions& options, const
   for (const auto& rule : coarsening_rules())
     for (const auto& alt : rule.apply(v.program, ctx).alternatives)
       add(alt.replacement, v,
-          cat("coarsened ", alt.params.at("factor"), "x along dimension ", alt.params.at("dim")));
+          cat("coarsened ", alt.params.at("factor"), "x along dimension ", alt.params.at("dim"),
+              alt.params.count("interleaved") ? ", interleaved" : ""));
 }
 
 } // namespace
