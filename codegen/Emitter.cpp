@@ -995,7 +995,8 @@ Kernel Emitter::run() {
     if (memory->element == ScalarKind::F64)
       uses_fp64_ = true;
     env_.insert_or_assign(params[i].get(), Operand{memory_view(memory), t});
-    kernel.params.push_back({KernelParam::Input, name, t, memory->element, t.scalar_count()});
+    kernel.params.push_back(
+        {KernelParam::Input, name, t, memory->element, t.scalar_count(), params[i]->space});
     for (const auto& v : t.scalar_count().variables())
       size_vars.insert(v);
   }
@@ -1046,8 +1047,10 @@ Kernel Emitter::run() {
     std::string ctype = scalar_c_type(p.element);
     switch (p.role) {
     case KernelParam::Input:
-      src << (p.type.is_scalar() ? cat("const ", ctype, " ", p.name)
-                                 : cat("const __global ", ctype, "* restrict ", p.name));
+      src << (p.type.is_scalar()
+                  ? cat("const ", ctype, " ", p.name)
+                  : cat(p.space == AddressSpace::Constant ? "__constant " : "const __global ",
+                        ctype, "* restrict ", p.name));
       break;
     case KernelParam::Output:
       src << "__global " << ctype << "* restrict " << p.name;

@@ -46,7 +46,9 @@ const char* kind_name(NodeKind kind);
 enum class MapKind { Map, Glb, Wrg, Lcl, Seq, SeqUnroll };
 // How a Reduce is executed.
 enum class ReduceKind { Reduce, Seq, SeqUnroll };
-enum class AddressSpace { Global, Local, Private };
+// Constant: __constant memory, for program inputs only (place-constant,
+// rewrite/rules/Placement.cpp).
+enum class AddressSpace { Global, Local, Private, Constant };
 
 const char* map_kind_name(MapKind kind);        // "Map", "MapGlb", ...
 const char* reduce_kind_name(ReduceKind kind);  // "Reduce", "ReduceSeq", ...
@@ -147,6 +149,9 @@ Expr make_at(ArithExpr index);
 Expr make_get(int index);
 Expr make_generate(ArithExpr length, Expr f);
 Expr make_to_mem(AddressSpace space, Expr f);
+// A program input (a typed Param) read from another address space: Global (the default) or
+// Constant; a new Param, to be substituted for the old one.
+Expr make_placed_input(const Expr& param, AddressSpace space);
 // The windows of one tile of a grid with the grid's boundary applied per window centre
 // (primitives/TileSlide.cpp): window size n, centre offset l, grid extent N, tile T, halo h.
 Expr make_tile_slide(ArithExpr n, ArithExpr l, ArithExpr N, ArithExpr T, ArithExpr h,

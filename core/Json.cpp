@@ -82,6 +82,8 @@ public:
         j["name"] = n.name;
       if (n.declared_type)
         j["type"] = *n.declared_type;
+      if (n.space != AddressSpace::Global)
+        j["space"] = address_space_name(n.space);
       return j;
     }
     case NodeKind::Literal:
@@ -341,6 +343,12 @@ private:
     if (j.contains("type"))
       type = type_from_json(j["type"]);
     Expr p = make_param(j.value("name", std::string()), type);
+    if (j.contains("space")) {
+      const json& s = j["space"];
+      if (!s.is_string() || (s != "Global" && s != "Constant"))
+        fail(where, cat("an input's \"space\" is \"Global\" or \"Constant\", got ", s.dump()));
+      p = make_placed_input(p, s == "Constant" ? AddressSpace::Constant : AddressSpace::Global);
+    }
     params_[id] = p;
     return p;
   }
