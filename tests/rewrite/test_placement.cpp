@@ -64,6 +64,10 @@ TEST_CASE("place-constant puts inputs that fit in __constant memory; kernels mat
     Expr back = load_expr(save_expr(alt.replacement));
     CHECK(structurally_equal(back, alt.replacement));
     CHECK(codegen::generate_kernel(back).source == kernel.source);
+    // A placement the loader does not know is an error that says which ones exist.
+    std::string text = save_expr(alt.replacement);
+    text.replace(text.find("\"Constant\""), 10, "\"Local\"");
+    CHECK_THROWS_WITH_AS(load_expr(text), doctest::Contains("\"Global\" or \"Constant\""), Error);
   }
   // A limit of 1 KiB leaves the weights only; with both placed, nothing is left to place.
   auto small = place(program, 1024, 8);
