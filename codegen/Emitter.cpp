@@ -236,6 +236,7 @@ Operand Emitter::apply_value(const Expr& f, const std::vector<Operand>& args) {
   case NodeKind::ToMem:
     return materialize(n.children[0], args, result_type(f, args), n.space);
   case NodeKind::Reduce:
+  case NodeKind::Scan:
     return materialize(f, args, result_type(f, args), std::nullopt);
   case NodeKind::Param:
   case NodeKind::Literal:
@@ -418,6 +419,9 @@ void Emitter::apply_write(const Expr& f, const std::vector<Operand>& args, const
     break;
   case NodeKind::Reduce:
     write_reduce(n, args.at(0), dest);
+    return;
+  case NodeKind::Scan: // codegen/Scan.cpp
+    write_scan(n, args.at(0), dest);
     return;
   case NodeKind::UserFun:
     write_user_fun(n, args, dest);
@@ -988,7 +992,8 @@ Kernel Emitter::run() {
     if (memory->element == ScalarKind::F64)
       uses_fp64_ = true;
     env_.insert_or_assign(params[i].get(), Operand{memory_view(memory), t});
-    kernel.params.push_back({KernelParam::Input, name, t, memory->element, t.scalar_count()});
+    kernel.params.push_back(
+        {KernelParam::Input, name, t, memory->element, t.scalar_count(), params[i]->space});
     for (const auto& v : t.scalar_count().variables())
       size_vars.insert(v);
   }
@@ -1039,8 +1044,10 @@ Kernel Emitter::run() {
     std::string ctype = scalar_c_type(p.element);
     switch (p.role) {
     case KernelParam::Input:
-      src << (p.type.is_scalar() ? cat("const ", ctype, " ", p.name)
-                                 : cat("const __global ", ctype, "* restrict ", p.name));
+      src << (p.type.is_scalar()
+                  ? cat("const ", ctype, " ", p.name)
+                  : cat(p.space == AddressSpace::Constant ? "__constant " : "const __global ",
+                        ctype, "* restrict ", p.name));
       break;
     case KernelParam::Output:
       src << "__global " << ctype << "* restrict " << p.name;

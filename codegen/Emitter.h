@@ -51,6 +51,7 @@ private:
   // ---- computing primitives
   void write_map(const Node& f, const Operand& in, const View& dest, const Type& result);
   void write_reduce(const Node& f, const Operand& in, const View& dest);
+  void write_scan(const Node& f, const Operand& in, const View& dest); // codegen/Scan.cpp
   bool stream_windows(const Node& f, const Operand& in, const View& dest);
   void write_iterate(const Node& f, const Operand& in, const View& dest);
   void write_user_fun(const Node& f, const std::vector<Operand>& args, const View& dest);

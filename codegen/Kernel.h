@@ -18,7 +18,8 @@ struct KernelParam {
   std::string name;
   Type type = i32(); // Input/Output: the array type; Size: i32
   ScalarKind element = ScalarKind::I32;
-  ArithExpr element_count; // Input/Output: number of scalars in the buffer
+  ArithExpr element_count;                   // Input/Output: number of scalars in the buffer
+  AddressSpace space = AddressSpace::Global; // Input: Global, or Constant (__constant)
 };
 
 struct LaunchConfig {

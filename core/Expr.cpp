@@ -63,6 +63,8 @@ const char* address_space_name(AddressSpace s) {
     return "Local";
   case AddressSpace::Private:
     return "Private";
+  case AddressSpace::Constant:
+    return "Constant";
   }
   return "?";
 }
@@ -140,6 +142,18 @@ Expr make_param(std::string name, std::optional<Type> type) {
   n.kind = NodeKind::Param;
   n.name = std::move(name);
   n.declared_type = std::move(type);
+  return make_node(std::move(n));
+}
+
+Expr make_placed_input(const Expr& param, AddressSpace space) {
+  if (!param || param->kind != NodeKind::Param || !param->declared_type ||
+      !param->declared_type->is_array())
+    user_error("only a program input of array type can be placed in another address space");
+  if (space != AddressSpace::Global && space != AddressSpace::Constant)
+    user_error(
+        cat("a program input lives in Global or Constant memory, not ", address_space_name(space)));
+  Node n = *param;
+  n.space = space;
   return make_node(std::move(n));
 }
 
@@ -225,6 +239,17 @@ Expr make_reduce(ReduceKind kind, Expr f, Expr init) {
     user_error(cat(reduce_kind_name(kind), " expects a value as initial element"));
   Node n = function_node(NodeKind::Reduce);
   n.reduce_kind = kind;
+  n.children = {std::move(f), std::move(init)};
+  return make_node(std::move(n));
+}
+
+Expr make_scan(Expr f, Expr init, bool backward) {
+  const char* name = backward ? "ScanBackward" : "Scan";
+  require_function(f, name);
+  if (!init || init->is_function())
+    user_error(cat(name, " expects a value as initial state"));
+  Node n = function_node(NodeKind::Scan);
+  n.backward = backward;
   n.children = {std::move(f), std::move(init)};
   return make_node(std::move(n));
 }
@@ -329,6 +354,9 @@ Expr make_generate(ArithExpr length, Expr f) {
 
 Expr make_to_mem(AddressSpace space, Expr f) {
   require_function(f, "toMem");
+  if (space == AddressSpace::Constant)
+    user_error("a computed result cannot be stored in Constant memory (read-only for kernels): "
+               "constant memory holds program inputs (the place-constant rule)");
   Node n = function_node(NodeKind::ToMem);
   n.space = space;
   n.children = {std::move(f)};
@@ -377,8 +405,11 @@ struct StructuralComparer {
     case NodeKind::Literal:
       return x.literal == y.literal;
     case NodeKind::Lambda:
-      for (std::size_t i = 0; i + 1 < x.children.size(); ++i)
+      for (std::size_t i = 0; i + 1 < x.children.size(); ++i) {
+        if (x.children[i]->space != y.children[i]->space) // an input's placement
+          return false;
         bound[x.children[i].get()] = y.children[i].get();
+      }
       break;
     case NodeKind::UserFun:
       if (x.user_fun != y.user_fun && x.user_fun->name != y.user_fun->name)
@@ -390,6 +421,10 @@ struct StructuralComparer {
       break;
     case NodeKind::Reduce:
       if (x.reduce_kind != y.reduce_kind)
+        return false;
+      break;
+    case NodeKind::Scan:
+      if (x.backward != y.backward)
         return false;
       break;
     case NodeKind::Pad:
@@ -431,8 +466,10 @@ std::size_t hash_node(const Expr& e, std::map<const Node*, std::size_t>& params)
     hash_combine(h, std::hash<double>()(n.literal.as_double()));
     break;
   case NodeKind::Lambda:
-    for (std::size_t i = 0; i + 1 < n.children.size(); ++i)
+    for (std::size_t i = 0; i + 1 < n.children.size(); ++i) {
       params.emplace(n.children[i].get(), params.size() + 1);
+      hash_combine(h, static_cast<std::size_t>(n.children[i]->space));
+    }
     break;
   case NodeKind::UserFun:
     hash_combine(h, std::hash<std::string>()(n.user_fun->name));
@@ -442,6 +479,9 @@ std::size_t hash_node(const Expr& e, std::map<const Node*, std::size_t>& params)
     break;
   case NodeKind::Reduce:
     hash_combine(h, static_cast<std::size_t>(n.reduce_kind));
+    break;
+  case NodeKind::Scan:
+    hash_combine(h, n.backward ? 2 : 1);
     break;
   case NodeKind::Pad:
     hash_combine(h, static_cast<std::size_t>(n.boundary.kind));

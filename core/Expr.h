@@ -28,7 +28,7 @@ namespace tessera {
 // clang-format off
 #define TESSERA_FOR_EACH_FUNCTION_KIND(X) \
   X(Lambda) X(UserFun) X(Map) X(Reduce) X(Zip) X(Split) X(Join) X(Slide) X(Pad) X(Drop) \
-  X(Transpose) X(Iterate) X(At) X(Get) X(Generate) X(ToMem) X(TileSlide)
+  X(Transpose) X(Iterate) X(At) X(Get) X(Generate) X(ToMem) X(TileSlide) X(Scan)
 // clang-format on
 
 enum class NodeKind {
@@ -46,7 +46,9 @@ const char* kind_name(NodeKind kind);
 enum class MapKind { Map, Glb, Wrg, Lcl, Seq, SeqUnroll };
 // How a Reduce is executed.
 enum class ReduceKind { Reduce, Seq, SeqUnroll };
-enum class AddressSpace { Global, Local, Private };
+// Constant: __constant memory, for program inputs only (place-constant,
+// rewrite/rules/Placement.cpp).
+enum class AddressSpace { Global, Local, Private, Constant };
 
 const char* map_kind_name(MapKind kind);        // "Map", "MapGlb", ...
 const char* reduce_kind_name(ReduceKind kind);  // "Reduce", "ReduceSeq", ...
@@ -98,7 +100,7 @@ private:
 struct Node {
   NodeKind kind;
   // Call: [function, arg...]; Lambda: [param..., body]; Map/Iterate/ToMem/Generate: [f];
-  // Reduce: [f, init].
+  // Reduce, Scan: [f, init].
   std::vector<Expr> children;
   // Split: [m]; Slide: [size, step]; Pad/Drop: [left, right]; Iterate: [k]; At/Get: [i];
   // Generate: [n]; TileSlide: [n, l, N, T, h].
@@ -108,6 +110,7 @@ struct Node {
   ReduceKind reduce_kind = ReduceKind::Reduce;
   AddressSpace space = AddressSpace::Global;
   Boundary boundary;                          // Pad, TileSlide
+  bool backward = false;                      // Scan: from the last element to the first
   ScalarValue literal;                        // Literal
   std::string name;                           // Param: optional user name
   std::optional<Type> declared_type;          // Param: type of a program input
@@ -131,6 +134,9 @@ Expr make_lambda(std::vector<Expr> params, Expr body);
 Expr make_user_fun(std::shared_ptr<const UserFunDef> def);
 Expr make_map(MapKind kind, int dim, Expr f);
 Expr make_reduce(ReduceKind kind, Expr f, Expr init);
+// A sequential recurrence (primitives/Scan.cpp): state s = init, then per element
+// s = f(s, x[i]) and out[i] = s, from the first element to the last or (backward) the reverse.
+Expr make_scan(Expr f, Expr init, bool backward);
 Expr make_zip();
 Expr make_split(ArithExpr chunk);
 Expr make_join();
@@ -143,6 +149,9 @@ Expr make_at(ArithExpr index);
 Expr make_get(int index);
 Expr make_generate(ArithExpr length, Expr f);
 Expr make_to_mem(AddressSpace space, Expr f);
+// A program input (a typed Param) read from another address space: Global (the default) or
+// Constant; a new Param, to be substituted for the old one.
+Expr make_placed_input(const Expr& param, AddressSpace space);
 // The windows of one tile of a grid with the grid's boundary applied per window centre
 // (primitives/TileSlide.cpp): window size n, centre offset l, grid extent N, tile T, halo h.
 Expr make_tile_slide(ArithExpr n, ArithExpr l, ArithExpr N, ArithExpr T, ArithExpr h,

@@ -82,6 +82,8 @@ public:
         j["name"] = n.name;
       if (n.declared_type)
         j["type"] = *n.declared_type;
+      if (n.space != AddressSpace::Global)
+        j["space"] = address_space_name(n.space);
       return j;
     }
     case NodeKind::Literal:
@@ -106,6 +108,9 @@ public:
       break;
     case NodeKind::Reduce:
       j["reduce"] = reduce_kind_name(n.reduce_kind);
+      break;
+    case NodeKind::Scan:
+      j["direction"] = n.backward ? "backward" : "forward";
       break;
     case NodeKind::Pad:
     case NodeKind::TileSlide:
@@ -205,6 +210,13 @@ private:
         if (r == reduce_kind_name(k))
           return make_reduce(k, children[0], children[1]);
       fail(where, "unknown reduce kind '" + r + "'");
+    }
+    if (kind == "Scan") {
+      need(2, 0);
+      std::string d = field(j, "direction", where).get<std::string>();
+      if (d != "forward" && d != "backward")
+        fail(where, "unknown scan direction '" + d + "' (expected forward or backward)");
+      return make_scan(children[0], children[1], d == "backward");
     }
     if (kind == "Zip")
       return need(0, 0), make_zip();
@@ -331,6 +343,12 @@ private:
     if (j.contains("type"))
       type = type_from_json(j["type"]);
     Expr p = make_param(j.value("name", std::string()), type);
+    if (j.contains("space")) {
+      const json& s = j["space"];
+      if (!s.is_string() || (s != "Global" && s != "Constant"))
+        fail(where, cat("an input's \"space\" is \"Global\" or \"Constant\", got ", s.dump()));
+      p = make_placed_input(p, s == "Constant" ? AddressSpace::Constant : AddressSpace::Global);
+    }
     params_[id] = p;
     return p;
   }

@@ -116,6 +116,9 @@ private:
     case NodeKind::Reduce:
       return cat(reduce_kind_name(f.reduce_kind), "(", function(f.children[0]), ", ",
                  value(f.children[1]), ")");
+    case NodeKind::Scan:
+      return cat(f.backward ? "ScanBackward(" : "Scan(", function(f.children[0]), ", ",
+                 value(f.children[1]), ")");
     case NodeKind::Zip:
       return "Zip";
     case NodeKind::Split:

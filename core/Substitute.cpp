@@ -88,6 +88,7 @@ bool is_layout_only(const Expr& f) {
     return is_layout_only(f->children[0]);
   case NodeKind::UserFun:
   case NodeKind::Reduce:
+  case NodeKind::Scan:
   case NodeKind::Generate:
   case NodeKind::ToMem:
     return false;

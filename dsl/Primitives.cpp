@@ -99,6 +99,25 @@ Fun reduce_seq_unroll(Fun f, Val init, Loc loc) {
   return reduce_kind(ReduceKind::SeqUnroll, f, init, loc);
 }
 
+namespace {
+Fun scan_direction(bool backward, Fun f, Val init, Loc loc) {
+  std::string name = backward ? "ScanBackward" : "Scan";
+  return Fun(
+      [backward, f, init, name](const std::vector<Type>& in) {
+        return make_scan(f.build({init.type(), element_of(in, name)}, name), init.expr(),
+                         backward);
+      },
+      name, loc);
+}
+} // namespace
+
+Fun scan(Fun f, Val init, Loc loc) {
+  return scan_direction(false, f, init, loc);
+}
+Fun scan_backward(Fun f, Val init, Loc loc) {
+  return scan_direction(true, f, init, loc);
+}
+
 Val zip(const std::vector<Val>& arrays, Loc loc) {
   return fixed([] { return make_zip(); }, loc).apply(arrays);
 }

@@ -34,6 +34,11 @@ Fun reduce(Fun f, Val init, Loc loc = Loc::current());
 Fun reduce_seq(Fun f, Val init, Loc loc = Loc::current());
 Fun reduce_seq_unroll(Fun f, Val init, Loc loc = Loc::current());
 
+// A sequential recurrence along an array (primitives/Scan.cpp): out[i] = s = f(s, x[i]) from
+// s = init, first to last element (scan) or last to first (scan_backward).
+Fun scan(Fun f, Val init, Loc loc = Loc::current());
+Fun scan_backward(Fun f, Val init, Loc loc = Loc::current());
+
 Val zip(const std::vector<Val>& arrays, Loc loc = Loc::current());
 Fun split(ArithExpr chunk, Loc loc = Loc::current());
 Fun join(Loc loc = Loc::current());

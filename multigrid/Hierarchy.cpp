@@ -1,6 +1,7 @@
 #include "multigrid/Hierarchy.h"
 
 #include "core/Error.h"
+#include "multigrid/LineRelaxation.h"
 #include "multigrid/Solver.h"
 
 namespace tessera::multigrid {
@@ -45,6 +46,16 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
         level.n >= 2) {
       s.smooth[0] = tuner.kernel(
           spec("gsrb-step", level, [=](const Level& at) { return gsrb_step(at, bc); }));
+    } else if (auto axis = line_smoother_axis(options.smoother, level.dims)) {
+      if (!helmholtz)
+        user_error("line relaxation runs on the operator in variable-coefficient form: give the "
+                   "problem coefficients (Problem::helmholtz; anisotropic_poisson writes Poisson "
+                   "so)");
+      for (int colour = 0; colour < 2; ++colour)
+        s.smooth[colour] =
+            tuner.kernel(spec(colour == 0 ? "line-red" : "line-black", level, [=](const Level& at) {
+              return helmholtz_line_half_sweep(at, bc, *helmholtz, *axis, colour);
+            }));
     } else if (options.smoother == SmootherKind::GaussSeidel) {
       for (int colour = 0; colour < 2; ++colour)
         s.smooth[colour] =

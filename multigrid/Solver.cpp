@@ -22,7 +22,19 @@ const char* to_string(CycleKind c) {
   return "?";
 }
 const char* to_string(SmootherKind s) {
-  return s == SmootherKind::GaussSeidel ? "gsrb" : "jacobi";
+  switch (s) {
+  case SmootherKind::GaussSeidel:
+    return "gsrb";
+  case SmootherKind::Jacobi:
+    return "jacobi";
+  case SmootherKind::LineX:
+    return "line-x";
+  case SmootherKind::LineY:
+    return "line-y";
+  case SmootherKind::LineZ:
+    return "line-z";
+  }
+  return "?";
 }
 const char* to_string(Precision p) {
   switch (p) {

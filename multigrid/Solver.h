@@ -26,7 +26,10 @@
 namespace tessera::multigrid {
 
 enum class CycleKind { V, W, F };
-enum class SmootherKind { GaussSeidel, Jacobi };
+// LineX/LineY/LineZ: red-black line relaxation along x (the innermost dimension), y or z
+// (LineRelaxation.h); they need the operator in variable-coefficient form (Problem::helmholtz,
+// e.g. anisotropic_poisson of Anisotropic.h).
+enum class SmootherKind { GaussSeidel, Jacobi, LineX, LineY, LineZ };
 enum class Precision { F64, F32, Mixed };
 
 const char* to_string(CycleKind c);

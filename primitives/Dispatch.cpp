@@ -13,6 +13,8 @@ Type primitive_type(TypeChecker& checker, const Node& f, const std::vector<Type>
     return checker.apply(f.children[0], args); // placement only
   case NodeKind::Reduce:
     return reduce_type(checker, f, args);
+  case NodeKind::Scan:
+    return scan_type(checker, f, args);
   case NodeKind::Zip:
     return zip_type(checker, f, args);
   case NodeKind::Split:
@@ -56,6 +58,8 @@ Data primitive_eval(Interpreter& interp, const Node& f, const std::vector<Data>&
     return interp.apply(f.children[0], args);
   case NodeKind::Reduce:
     return reduce_eval(interp, f, args);
+  case NodeKind::Scan:
+    return scan_eval(interp, f, args);
   case NodeKind::Zip:
     return zip_eval(interp, f, args);
   case NodeKind::Split:
@@ -137,6 +141,8 @@ std::string describe(const Node& f) {
     return map_kind_name(f.map_kind);
   case NodeKind::Reduce:
     return reduce_kind_name(f.reduce_kind);
+  case NodeKind::Scan:
+    return f.backward ? "ScanBackward" : "Scan";
   case NodeKind::Pad:
     return cat("Pad(", sizes(), ",", f.boundary.to_string(), ")");
   case NodeKind::TileSlide:

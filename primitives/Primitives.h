@@ -32,6 +32,8 @@ Type map_type(TypeChecker&, const Node&, const Types&);
 Data map_eval(Interpreter&, const Node&, const Values&);
 Type reduce_type(TypeChecker&, const Node&, const Types&);
 Data reduce_eval(Interpreter&, const Node&, const Values&);
+Type scan_type(TypeChecker&, const Node&, const Types&);
+Data scan_eval(Interpreter&, const Node&, const Values&);
 Type zip_type(TypeChecker&, const Node&, const Types&);
 Data zip_eval(Interpreter&, const Node&, const Values&);
 Type split_type(TypeChecker&, const Node&, const Types&);

@@ -33,6 +33,9 @@ struct EnumerateOptions {
   std::size_t limit = 100000; // stop after this many distinct variants
   std::vector<int64_t> tile_sizes{4, 8, 16, 32, 64};
   std::vector<int64_t> coarsening{2, 4};
+  // The device's constant memory for place-constant (OpenCL's minimum by default).
+  int64_t max_constant_bytes = 64 * 1024;
+  int max_constant_args = 8;
   std::vector<int64_t> temporal_steps{2, 3, 4};
   // Stop after this many seconds (0: no deadline). lowered_variants counts its lowering too.
   double deadline_seconds = 0;

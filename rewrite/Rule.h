@@ -40,6 +40,10 @@ struct RuleContext {
   // True when the node is inside a function (a map body): rewrites there cannot split the
   // program into computations that need a global barrier between them.
   bool inside_function = false;
+  // The device's constant memory (place-constant): bytes for all __constant inputs together and
+  // the number of __constant arguments; the defaults are OpenCL's minimum for every device.
+  int64_t max_constant_bytes = 64 * 1024;
+  int max_constant_args = 8;
   // The type of a value expression of the program (Error if it has none).
   const Type& type_of(const Expr& e) const { return types->type_of(e); }
 };

@@ -295,7 +295,15 @@ void add_root_lowerings(const Variant& v, const EnumerateOptions& options, const
   for (const auto& rule : coarsening_rules())
     for (const auto& alt : rule.apply(v.program, ctx).alternatives)
       add(alt.replacement, v,
-          cat("coarsened ", alt.params.at("factor"), "x along dimension ", alt.params.at("dim")));
+          cat("coarsened ", alt.params.at("factor"), "x along dimension ", alt.params.at("dim"),
+              alt.params.count("interleaved") ? ", interleaved" : ""));
+  // The plain lowering with one small input in __constant memory (place-constant).
+  ctx.max_constant_bytes = options.max_constant_bytes;
+  ctx.max_constant_args = options.max_constant_args;
+  Expr plain = lower_default(v.program);
+  for (const auto& rule : placement_rules())
+    for (const auto& alt : rule.apply(plain, ctx).alternatives)
+      add(alt.replacement, v, cat("input ", alt.params.at("input"), " in constant memory"));
 }
 
 } // namespace

@@ -182,6 +182,9 @@ int explore_command(const ExploreCommandOptions& x) {
   rewrite::EnumerateOptions control;
   double enumeration_s = std::max(0.1, kEnumerationShare * x.budget_s);
   control.deadline_seconds = enumeration_s;
+  // place-constant's side conditions: this device's constant memory.
+  control.max_constant_bytes = static_cast<int64_t>(session.device().max_constant_buffer_size);
+  control.max_constant_args = static_cast<int>(session.device().max_constant_args);
   EnumerationDisplay display(bar, bar_enabled, x.quiet);
   control.on_progress = [&](const rewrite::EnumerationProgress& p) {
     display.show(p, enumeration_s);

@@ -10,6 +10,8 @@
 #include "core/OutputPath.h"
 #include "explore/Report.h"
 #include "explore/runtime/Session.h"
+#include "multigrid/Anisotropic.h"
+#include "multigrid/LineRelaxation.h"
 #include "multigrid/Problems.h"
 #include "multigrid/Solver.h"
 #include "tools/Commands.h"
@@ -83,6 +85,7 @@ nlohmann::json to_json(const SolveResult& r, const SolveCommandOptions& o,
                       {"centring", o.centring},
                       {"cycle", o.cycle},
                       {"smoother", o.smoother},
+                      {"anisotropy", o.anisotropy == 0 ? 1.0 : o.anisotropy},
                       {"pre", o.pre},
                       {"post", o.post},
                       {"precision", o.precision},
@@ -129,6 +132,25 @@ void print_result(const SolveResult& r, std::ostream& out) {
   out << std::defaultfloat;
 }
 
+// The problem to solve: line smoothers and --anisotropy need Poisson in variable-coefficient
+// form (Anisotropic.h), cell-centred.
+Problem variable_coefficient_problem(const SolveCommandOptions& o, int dims, int64_t n,
+                                     bool helmholtz, Centring centring, SmootherKind smoother) {
+  const bool line = line_smoother_axis(smoother, dims).has_value(); // checks the direction
+  if (o.anisotropy != 0 && (helmholtz || dims == 1))
+    user_error(cat("--anisotropy applies to poisson2d and poisson3d, not ", o.problem));
+  if (helmholtz)
+    return manufactured_helmholtz(dims, n);
+  if (o.anisotropy == 0 && !line)
+    return manufactured_poisson(dims, n, centring);
+  if (centring != Centring::Cell)
+    user_error("line relaxation and --anisotropy run on cell-centred grids: leave out "
+               "--centring vertex");
+  if (dims == 1)
+    user_error("a 1-D problem has one line: a line smoother would be a direct solve; use gsrb");
+  return anisotropic_poisson(dims, n, o.anisotropy == 0 ? 1.0 : o.anisotropy);
+}
+
 } // namespace
 
 CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
@@ -141,7 +163,12 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
       ->default_val("64");
   solve->add_option("--centring", o.centring, "cell (default) or vertex (n = 2^k - 1)");
   solve->add_option("--cycle", o.cycle, "V (default), W or F (full multigrid first)");
-  solve->add_option("--smoother", o.smoother, "gsrb (default) or jacobi");
+  solve->add_option("--smoother", o.smoother,
+                    "gsrb (default), jacobi, or red-black line relaxation along x, y or z: "
+                    "line-x, line-y, line-z");
+  solve->add_option("--anisotropy", o.anisotropy,
+                    "poisson2d/3d: coupling EPS along y and 1 along the other dimensions, "
+                    "-(u_xx + EPS u_yy) = f (e.g. 0.001)");
   solve->add_option("--pre", o.pre, "Smoothing steps before the correction (default 2)");
   solve->add_option("--post", o.post, "Smoothing steps after the correction (default 2)");
   solve->add_option("--omega", o.omega, "Jacobi weight (default 2d/(2d+1))");
@@ -177,9 +204,12 @@ int solve_command(const SolveCommandOptions& o) {
                                      {{"cell", Centring::Cell}, {"vertex", Centring::Vertex}});
   s.cycle = pick<CycleKind>("cycle", o.cycle,
                             {{"V", CycleKind::V}, {"W", CycleKind::W}, {"F", CycleKind::F}});
-  s.smoother =
-      pick<SmootherKind>("smoother", o.smoother,
-                         {{"gsrb", SmootherKind::GaussSeidel}, {"jacobi", SmootherKind::Jacobi}});
+  s.smoother = pick<SmootherKind>("smoother", o.smoother,
+                                  {{"gsrb", SmootherKind::GaussSeidel},
+                                   {"jacobi", SmootherKind::Jacobi},
+                                   {"line-x", SmootherKind::LineX},
+                                   {"line-y", SmootherKind::LineY},
+                                   {"line-z", SmootherKind::LineZ}});
   s.precision = pick<Precision>(
       "precision", o.precision,
       {{"f64", Precision::F64}, {"f32", Precision::F32}, {"mixed", Precision::Mixed}});
@@ -223,13 +253,13 @@ int solve_command(const SolveCommandOptions& o) {
     user_error("the Helmholtz problems are cell-centred: leave out --centring vertex");
   if (!o.json.empty())
     resolve_output(o.json, "--json"); // before the work, not after it (docs/cli.md)
-  Problem problem =
-      helmholtz ? manufactured_helmholtz(dims, n) : manufactured_poisson(dims, n, centring);
+  Problem problem = variable_coefficient_problem(o, dims, n, helmholtz, centring, s.smoother);
   auto session = runtime::Session::from_env(o.device);
   if (!o.quiet)
     std::cout << "problem " << o.problem << " " << n << "^" << dims << " (" << o.centring
               << "-centred), " << o.cycle << "(" << o.pre << "," << o.post << ") " << o.smoother
-              << ", " << o.precision << ", on " << session.device().name << "\n";
+              << (o.anisotropy != 0 ? cat(", anisotropy ", o.anisotropy) : std::string()) << ", "
+              << o.precision << ", on " << session.device().name << "\n";
   Solver solver(session, problem, s);
   SolveResult r = solver.solve();
   if (!o.quiet) {

@@ -16,6 +16,7 @@ struct SolveCommandOptions {
   std::string centring = "cell";
   std::string cycle = "V";
   std::string smoother = "gsrb";
+  double anisotropy = 0; // poisson2d/3d: coupling along y (0: isotropic, the plain Laplacian)
   int pre = 2, post = 2;
   double omega = 0; // 0: 2d/(2d+1)
   double tolerance = 1e-10;

@@ -77,6 +77,9 @@ Device describe(const cl::Platform& platform, const cl::Device& device, int inde
   d.compute_units = info<CL_DEVICE_MAX_COMPUTE_UNITS>(device, cl_uint{0});
   d.max_clock_mhz = info<CL_DEVICE_MAX_CLOCK_FREQUENCY>(device, cl_uint{0});
   d.supports_double = info<CL_DEVICE_DOUBLE_FP_CONFIG>(device, cl_device_fp_config{0}) != 0;
+  d.max_constant_buffer_size =
+      info<CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE>(device, cl_ulong{d.max_constant_buffer_size});
+  d.max_constant_args = info<CL_DEVICE_MAX_CONSTANT_ARGS>(device, cl_uint{d.max_constant_args});
   return d;
 }
 

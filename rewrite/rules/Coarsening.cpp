@@ -1,9 +1,15 @@
-// Thread coarsening along any dimension: each work-item computes c neighbouring results of one
-// chosen dimension i of the program's Map nest, sequentially (i = the innermost dimension gives
-// contiguous results per work-item; an outer one, rows or planes per work-item).
+// Thread coarsening along any dimension: each work-item computes c results of one chosen
+// dimension i of the program's Map nest, sequentially, in one of two layouts (ImageCL's):
+//   blocked      work-item g = t + b*B handles g*c + k, k < c: c neighbouring results (i = the
+//                innermost dimension gives contiguous results per work-item; an outer one, rows
+//                or planes per work-item);
+//   interleaved  work-item g handles g + k*G, G = N_i/c work-items along i: at every step k the
+//                work-items of a group touch neighbouring elements (coalesced on GPUs).
 //
 //   coarsen-nd  Map^d(f) $ a ->
 //     Join_i o (level d back to i+1) o MapGlb^d(MapSeq(f)) o (level i+1 to d) o Split_i(c) $ a
+//   interleaved: Split_i(N_i/c) then Transpose_i ([c][N_i/c] -> [N_i/c][c]) instead of
+//                Split_i(c), and Transpose_i before Join_i.
 //
 // Split_i(c) splits level i into [N_i/c][c]; transposes move the [c] level innermost, so the d
 // global dimensions stay in their order (dimension 0 walks the innermost data dimension) and the
@@ -50,21 +56,30 @@ RuleResult coarsen_nd(const Expr& e, const RuleContext& ctx) {
       const ArithExpr& n = extents[static_cast<std::size_t>(i)];
       if (c < 2 || prove_divisible(n, c) != Truth::Yes || prove_lt(c, n) != Truth::Yes)
         continue;
-      Expr x = at_level(i, make_split(c), arg);
-      for (int l = i + 1; l < d; ++l)
-        x = at_level(l, make_transpose(), x);
-      Expr g = element;
-      for (int l = d - 1; l >= 0; --l)
-        g = make_map(MapKind::Glb, d - 1 - l, g);
-      Expr y = call1(g, x);
-      for (int l = d - 1; l > i; --l)
-        y = at_level(l, make_transpose(), y);
-      y = at_level(i, make_join(), y);
-      std::function<Expr(const Expr&)> rebuild = [&](const Expr& v) -> Expr {
-        return v.same_as(compute) ? y : call1(v->callee(), rebuild(arg0(v)));
-      };
-      r.alternatives.push_back(
-          {make_lambda(e->params(), rebuild(e->body())), {{"dim", i}, {"factor", c}}});
+      for (bool interleaved : {false, true}) {
+        // Level i as [N_i/c][c]: element (g, k) is g*c + k (blocked) or g + k*N_i/c.
+        Expr x = interleaved ? at_level(i, make_transpose(), at_level(i, make_split(n / c), arg))
+                             : at_level(i, make_split(c), arg);
+        for (int l = i + 1; l < d; ++l)
+          x = at_level(l, make_transpose(), x);
+        Expr g = element;
+        for (int l = d - 1; l >= 0; --l)
+          g = make_map(MapKind::Glb, d - 1 - l, g);
+        Expr y = call1(g, x);
+        for (int l = d - 1; l > i; --l)
+          y = at_level(l, make_transpose(), y);
+        if (interleaved)
+          y = at_level(i, make_transpose(), y);
+        y = at_level(i, make_join(), y);
+        std::function<Expr(const Expr&)> rebuild = [&](const Expr& v) -> Expr {
+          return v.same_as(compute) ? y : call1(v->callee(), rebuild(arg0(v)));
+        };
+        // Blocked keeps the parameters it always had, so saved histories still replay.
+        Params params{{"dim", i}, {"factor", c}};
+        if (interleaved)
+          params["interleaved"] = 1;
+        r.alternatives.push_back({make_lambda(e->params(), rebuild(e->body())), params});
+      }
     }
   if (r.alternatives.empty())
     r.why_not = "no coarsening factor divides a dimension of the result";
@@ -76,7 +91,7 @@ RuleResult coarsen_nd(const Expr& e, const RuleContext& ctx) {
 std::vector<Rule> coarsening_rules() {
   return {{"coarsen-nd",
            "Map^d(f) -> Join_i o MapGlb^d(MapSeq(f)) o Split_i(c): c results of dimension i per "
-           "work-item",
+           "work-item, blocked (g*c + k) or interleaved (g + k*N_i/c)",
            coarsen_nd}};
 }
 

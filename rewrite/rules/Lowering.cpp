@@ -236,6 +236,8 @@ std::vector<Rule> all_rules() {
     rules.push_back(r);
   for (auto& r : thread_mapping_rules())
     rules.push_back(r);
+  for (auto& r : placement_rules())
+    rules.push_back(r);
   return rules;
 }
 

@@ -26,18 +26,28 @@ TEST_CASE("coarsen-nd: c results of any one dimension per work-item") {
     ctx.types = &types;
     ctx.coarsening = {2, 4, 5};
     auto r = rule.apply(program, ctx);
-    // Every dimension with every factor that divides it (5 divides none of the extents).
+    // Every dimension with every factor that divides it (5 divides none of the extents), in
+    // both layouts.
     std::size_t expected = 0;
     for (const auto& n : extents)
       for (int64_t c : {2, 4})
-        expected += n.value() % c == 0 && c < n.value();
+        expected += 2 * (n.value() % c == 0 && c < n.value());
     CHECK(r.alternatives.size() == expected);
     auto inputs = random_inputs(program, 8);
     for (const auto& alt : r.alternatives) {
       CAPTURE(alt.params.at("dim"));
       CAPTURE(alt.params.at("factor"));
+      const bool interleaved = alt.params.count("interleaved") > 0;
+      CAPTURE(interleaved);
       auto kernel = testing::check_kernel(alt.replacement, inputs, {}, 1e-6);
       CHECK(kernel.source.find("for (int") != std::string::npos); // the sequential results
+      CHECK(print(alt.replacement).find("Split(") != std::string::npos);
+      if (name == "j1d3pt" && alt.params.at("factor") == 2) {
+        // Work-item g stores results g and g + 16 (interleaved), or 2g and 2g + 1 (blocked).
+        INFO(kernel.source);
+        CHECK(kernel.source.find(interleaved ? "out[gid0 + 16 * i" : "out[2 * gid0 + i") !=
+              std::string::npos);
+      }
     }
   }
   Expr odd = beta_normalize(stencils::find_stencil("j1d3pt").build({7}));
