@@ -7,10 +7,10 @@
 #include "../Helpers.h"
 #include "codegen/Program.h"
 #include "core/Error.h"
-#include "core/Interpreter.h"
 #include "explore/Execute.h"
 #include "explore/runtime/Session.h"
 #include "multigrid/Compass.h"
+#include "primitives/Interpreter.h"
 #include "rewrite/Lower.h"
 
 using namespace tessera;

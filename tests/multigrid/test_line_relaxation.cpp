@@ -10,10 +10,10 @@
 #include "Reference.h"
 #include "codegen/Kernel.h"
 #include "core/Error.h"
-#include "core/Interpreter.h"
 #include "explore/Execute.h"
 #include "explore/runtime/Session.h"
 #include "multigrid/LineRelaxation.h"
+#include "primitives/Interpreter.h"
 #include "rewrite/Lower.h"
 
 using namespace tessera;
