@@ -25,7 +25,7 @@ void sweep(const LinearStencil& s, const float* x, float* out, const std::array<
   }
   const int64_t D = e[0], H = e[1], W = e[2], r = s.radius;
   const float bias = s.bias;
-#pragma omp parallel for collapse(2) schedule(static)
+#pragma omp parallel for collapse(2) schedule(dynamic, 8) // robust to a loaded machine
   for (int64_t k = 0; k < D; ++k)
     for (int64_t j = 0; j < H; ++j) {
       const float* row[kMaxTaps];
