@@ -38,6 +38,21 @@ std::string utc_date() {
   return text;
 }
 
+// The first and last floats of `to` must be the copied 1.0f: a copy that copies nothing would
+// otherwise set the roofline.
+void check_copied(Session& session, const Buffer<float>& to, std::size_t bytes, const char* what) {
+  float head[16], tail[16];
+  std::string context = cat("reading back the roofline's copy (", what, ")");
+  check_cl(session.queue().enqueueReadBuffer(to.handle(), CL_TRUE, 0, sizeof head, head), context);
+  check_cl(session.queue().enqueueReadBuffer(to.handle(), CL_TRUE, bytes - sizeof tail, sizeof tail,
+                                             tail),
+           context);
+  for (int i = 0; i < 16; ++i)
+    if (head[i] != 1.0f || tail[i] != 1.0f)
+      user_error(cat("the roofline's ", what, " did not copy its buffer on ", session.device().name,
+                     " (read back ", head[i], " and ", tail[i], ")"));
+}
+
 } // namespace
 
 std::size_t roofline_buffer_bytes(const Device& device, uint64_t cache_bytes,
@@ -95,12 +110,16 @@ Roofline measure_roofline(Session& session, std::size_t bytes, TimingOptions opt
   for (int i = 0; i < options.repeats; ++i)
     samples.push_back(enqueue_copy());
   r.methods["clEnqueueCopyBuffer"] = rate(median(samples));
+  check_copied(session, to, bytes, "clEnqueueCopyBuffer");
+  to.fill(0.0f);
 
   for (auto [name, width] : {std::pair<const char*, std::size_t>{"roofline_copy", 1},
                              std::pair<const char*, std::size_t>{"roofline_copy4", 4}}) {
     auto kernel = session.build_kernel(kCopyKernels, name);
     auto t = time_kernel(session, kernel, {from, to}, Range(bytes / 4 / width), {}, options);
     r.methods[width == 1 ? "copy kernel" : "float4 copy kernel"] = rate(t.median_ms);
+    check_copied(session, to, bytes, name);
+    to.fill(0.0f);
   }
   for (const auto& [method, gbps] : r.methods)
     if (gbps > r.gb_per_s) {
