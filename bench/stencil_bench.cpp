@@ -31,8 +31,9 @@
 #include "core/Printer.h"
 #include "explore/Execute.h"
 #include "explore/Workload.h"
-#include "explore/runtime/Bandwidth.h"
+#include "explore/runtime/Device.h"
 #include "explore/runtime/Launch.h"
+#include "explore/runtime/RooflineFile.h"
 #include "explore/runtime/Session.h"
 #include "explore/runtime/Timing.h"
 #include "rewrite/Lower.h"
@@ -243,9 +244,10 @@ bool selected(const std::string& description, const std::vector<std::string>& on
   return false;
 }
 
-nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, const std::string& name,
-                             const std::vector<int64_t>& extents, const std::vector<int64_t>& tiles,
-                             const std::vector<int>& steps, const std::vector<std::string>& only) {
+nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, uint64_t cache_bytes,
+                             const std::string& name, const std::vector<int64_t>& extents,
+                             const std::vector<int64_t>& tiles, const std::vector<int>& steps,
+                             const std::vector<std::string>& only) {
   const auto& info = stencils::find_stencil(name);
   std::vector<ArithExpr> ext(extents.begin(), extents.end());
   Expr program = info.build(ext);
@@ -262,7 +264,7 @@ nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, const 
   std::vector<float> x(input.begin(), input.end()); // for the host loop and the hand-written kernel
 
   std::printf(
-      "\n== %s %s: %zu cells, %.1f MB per sweep ==\n", name.c_str(),
+      "\n== %s %s: %zu cells, %.1f MB per sweep%s ==\n", name.c_str(),
       [&] {
         std::string s;
         for (auto e : extents)
@@ -270,7 +272,8 @@ nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, const 
         return s;
       }()
           .c_str(),
-      cells, bytes / 1e6);
+      cells, bytes / 1e6,
+      runtime::fits_in_cache(bytes, cache_bytes) ? " (fits in the cache: cache-resident)" : "");
   nlohmann::json out = {{"stencil", name}, {"extents", extents}, {"bytes_per_sweep", bytes}};
   runtime::TimingOptions timing{2, 7};
   auto record = [&](Measurement m) {
@@ -448,14 +451,19 @@ int main(int argc, char** argv) try {
   if (runs.empty())
     runs = {{"j2d5pt", {1024, 1024}}, {"j3d7pt", {128, 128, 128}}};
   auto session = runtime::Session::from_env(device);
-  auto copy = runtime::measure_copy_bandwidth(session, std::size_t{256} << 20);
-  std::printf("device: %s\ncopy bandwidth: %.1f GB/s (bytes read + written)\n",
-              session.device().description().c_str(), copy.gb_per_s);
+  auto copy = runtime::device_roofline(session, runtime::roofline_options_from_env());
+  std::printf("device: %s\ncopy roofline: %.1f GB/s (bytes read + written; %s, buffers of %s%s%s)"
+              "\nlast-level cache %s: problems that fit in it are cache-resident, not bounded by "
+              "the roofline\n",
+              session.device().description().c_str(), copy.gb_per_s, copy.method.c_str(),
+              runtime::format_bytes(copy.buffer_bytes).c_str(), copy.limited_by.empty() ? "" : "; ",
+              copy.limited_by.c_str(), runtime::format_bytes(copy.cache_bytes).c_str());
   nlohmann::json report = {{"device", session.device().description()},
-                           {"copy_gbps", copy.gb_per_s}};
+                           {"copy_gbps", copy.gb_per_s},
+                           {"cache_bytes", copy.cache_bytes}};
   for (const auto& [name, extents] : runs)
     report["stencils"].push_back(
-        bench_stencil(session, copy.gb_per_s, name, extents, tiles, steps, only));
+        bench_stencil(session, copy.gb_per_s, copy.cache_bytes, name, extents, tiles, steps, only));
   if (!json_path.empty())
     std::ofstream(json_path) << report.dump(2) << "\n";
   return 0;

@@ -247,6 +247,7 @@ private:
       return;
     bytes_moved_ = workload_.bytes_moved(kernel);
     output_cells_ = workload_.output_cells(kernel);
+    report_.footprint_bytes = static_cast<double>(bytes_moved_);
   }
 
   void retime(PointResult& p, int repeats, std::vector<double>* samples) {

@@ -12,9 +12,9 @@
 #include "explore/Prior.h"
 #include "explore/TuningDatabase.h"
 #include "explore/Workload.h"
-#include "explore/runtime/Bandwidth.h"
 #include "explore/runtime/Device.h"
 #include "explore/runtime/Hash.h"
+#include "explore/runtime/RooflineFile.h"
 #include "primitives/Interpreter.h"
 
 namespace tessera::explore {
@@ -165,9 +165,14 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
            options.budget_s, 0, 0, 0, phase});
   };
   setup("measuring the copy bandwidth");
-  auto bandwidth = runtime::measure_copy_bandwidth(session, options.copy_bytes);
-  report.copy_gb_per_s = bandwidth.gb_per_s;
-  report.copy_bytes = bandwidth.bytes;
+  // The roofline, measured once per device with buffers far larger than its cache.
+  auto roofline = runtime::device_roofline(
+      session, options.roofline ? *options.roofline : runtime::roofline_options_from_env());
+  report.copy_gb_per_s = roofline.gb_per_s;
+  report.copy_bytes = roofline.buffer_bytes;
+  report.copy_method = roofline.method;
+  report.cache_bytes = roofline.cache_bytes;
+  report.roofline_note = roofline.limited_by;
   for (auto& p : report.points)
     if (p.status == "ok" && report.copy_gb_per_s > 0)
       p.fraction_of_copy = p.gb_per_s / report.copy_gb_per_s;

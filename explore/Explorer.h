@@ -31,6 +31,7 @@
 #include "explore/Report.h"
 #include "explore/Search.h"
 #include "explore/Space.h"
+#include "explore/runtime/RooflineFile.h"
 #include "explore/runtime/Session.h"
 
 namespace tessera::explore {
@@ -64,8 +65,10 @@ struct ExploreOptions {
   double tolerance = 1e-4;
   int depth = 1; // recorded in the report
   std::size_t interpreter_limit = std::size_t{1} << 16;
-  std::size_t copy_bytes = std::size_t{64} << 20; // buffer size of the copy-bandwidth test
-  const std::atomic<bool>* stop = nullptr;        // set (e.g. by SIGINT) to stop early
+  // How the roofline is found; empty: runtime::roofline_options_from_env() (the file in the
+  // cache directory, TESSERA_REMEASURE_ROOFLINE, TESSERA_ROOFLINE_BYTES).
+  std::optional<runtime::RooflineOptions> roofline;
+  const std::atomic<bool>* stop = nullptr; // set (e.g. by SIGINT) to stop early
   std::function<void(const Progress&)> on_progress;
   std::function<void(const Report&)> on_checkpoint; // after every point (write it atomically)
   std::optional<Report> resume; // an earlier report of the same problem: its points are reused

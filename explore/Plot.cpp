@@ -13,6 +13,7 @@
 #include "core/Error.h"
 #include "explore/Family.h"
 #include "explore/Space.h"
+#include "explore/runtime/Device.h"
 
 namespace tessera::explore {
 
@@ -185,7 +186,14 @@ std::string gnuplot_script(const Report& r, const std::string& data_dir,
                             r.speedup > 0 ? cat(", ", fixed(r.speedup, 2), "x") : std::string()))
       << ", \\\n     ";
   s << "copy with lines dt 2 lw 2 lc rgb '#555555' title "
-    << gnuplot_string(cat("copy bandwidth ", fixed(r.copy_gb_per_s, 2), " GB/s (roofline)"))
+    << gnuplot_string(
+           cat("copy roofline ", fixed(r.copy_gb_per_s, 2), " GB/s",
+               r.cache_bytes == 0 ? std::string()
+               : r.cache_resident()
+                   ? cat(" (the problem fits in the ", runtime::format_bytes(r.cache_bytes),
+                         " cache: cache-resident, not bounded by it)")
+                   : cat(" (the problem is ", fixed(r.footprint_bytes / r.cache_bytes, 1), "x the ",
+                         runtime::format_bytes(r.cache_bytes), " cache)")))
     << "\n";
 
   // Panel 2: the best bandwidth found so far against the exploration time, and when each

@@ -17,6 +17,8 @@
 #include "core/Error.h"
 #include "core/JsonInteger.h"
 #include "explore/Space.h"
+#include "explore/runtime/Device.h"
+#include "explore/runtime/Roofline.h"
 
 namespace tessera::explore {
 
@@ -27,6 +29,14 @@ const PointResult* Report::find(int id) const {
     if (p.id == id)
       return &p;
   return nullptr;
+}
+
+bool Report::cache_resident() const {
+  return runtime::fits_in_cache(footprint_bytes, cache_bytes);
+}
+
+std::string Report::fraction_label() const {
+  return runtime::roofline_fraction_label(footprint_bytes, cache_bytes);
 }
 
 PointResult* Report::find(int id) {
@@ -187,7 +197,12 @@ json report_to_json(const Report& r) {
         {"platform", r.device_platform},
         {"description", r.device_description},
         {"copy_gb_per_s", number(r.copy_gb_per_s)},
-        {"copy_bytes", r.copy_bytes}}},
+        {"copy_bytes", r.copy_bytes},
+        {"copy_method", r.copy_method},
+        {"cache_bytes", r.cache_bytes},
+        {"roofline_note", r.roofline_note}}},
+      {"footprint_bytes", number(r.footprint_bytes)},
+      {"cache_resident", r.cache_resident()},
       {"date", r.date},
       {"budget_s", number(r.budget_s)},
       {"elapsed_s", number(r.elapsed_s)},
@@ -244,6 +259,10 @@ Report report_from_json(const json& j, const std::string& source) {
   rep.device_description = dev.get<std::string>("description", "");
   rep.copy_gb_per_s = dev.get<double>("copy_gb_per_s", 0.0);
   rep.copy_bytes = dev.get<std::size_t>("copy_bytes", 0);
+  rep.copy_method = dev.get<std::string>("copy_method", "");
+  rep.cache_bytes = dev.get<uint64_t>("cache_bytes", 0);
+  rep.roofline_note = dev.get<std::string>("roofline_note", "");
+  rep.footprint_bytes = r.get<double>("footprint_bytes", 0.0);
   if (rep.size.empty() || rep.size.size() > 3 ||
       std::any_of(rep.size.begin(), rep.size.end(), [](int64_t e) { return e <= 0; }))
     user_error(
@@ -384,10 +403,10 @@ std::string describe_point(const PointResult& p) {
   return what;
 }
 
-std::string timing_line(const PointResult& p) {
+std::string timing_line(const PointResult& p, const Report& r) {
   return cat(fixed(p.median_ms, 3), " ms  ", fixed(p.gb_per_s, 2), " GB/s  ",
-             fixed(p.gcells_per_s, 3), " GCells/s  ", fixed(100 * p.fraction_of_copy, 1),
-             "% of copy  (median of ", p.repeats, ")");
+             fixed(p.gcells_per_s, 3), " GCells/s  ", fixed(100 * p.fraction_of_copy, 1), "% ",
+             r.fraction_label(), "  (median of ", p.repeats, ")");
 }
 
 } // namespace
@@ -404,6 +423,22 @@ const PointResult* fastest_ok(const Report& r) {
 
 } // namespace
 
+std::string roofline_summary(const Report& r) {
+  std::string text = cat("copy roofline ", fixed(r.copy_gb_per_s, 2), " GB/s");
+  if (!r.copy_method.empty())
+    text += cat(" (", r.copy_method, ", buffers of ", runtime::format_bytes(r.copy_bytes), ")");
+  if (!r.roofline_note.empty())
+    text += cat(" [", r.roofline_note, "]");
+  if (r.cache_bytes == 0)
+    return text + "; last-level cache size unknown";
+  text += cat("; last-level cache ", runtime::format_bytes(r.cache_bytes), "; one sweep moves ",
+              runtime::format_bytes(static_cast<uint64_t>(r.footprint_bytes)));
+  return text + (r.cache_resident() ? ", which fits in the cache: percentages are cache-resident, "
+                                      "not bounded by the roofline"
+                                    : cat(", ", fixed(r.footprint_bytes / r.cache_bytes, 1),
+                                          "x the cache: percentages are of the roofline"));
+}
+
 std::string format_report(const Report& r, std::size_t top) {
   std::ostringstream out;
   std::string extents;
@@ -418,7 +453,7 @@ std::string format_report(const Report& r, std::size_t top) {
   if (r.interrupted)
     out << ", INTERRUPTED";
   out << "\n";
-  out << "  device copy bandwidth " << fixed(r.copy_gb_per_s, 2) << " GB/s\n";
+  out << "  " << roofline_summary(r) << "\n";
   std::size_t ok = 0, failed = 0, mismatch = 0;
   for (const auto& p : r.points)
     (p.status == "ok" ? ok : p.status == "mismatch" ? mismatch : failed)++;
@@ -434,9 +469,10 @@ std::string format_report(const Report& r, std::size_t top) {
   const PointResult* base = r.baseline ? r.find(*r.baseline) : nullptr;
   if (base)
     out << "  baseline  " << describe_point(*base) << "\n            "
-        << (base->status == "ok" ? timing_line(*base) : base->status + ": " + base->error) << "\n";
+        << (base->status == "ok" ? timing_line(*base, r) : base->status + ": " + base->error)
+        << "\n";
   if (best) {
-    out << "  best      " << describe_point(*best) << "\n            " << timing_line(*best)
+    out << "  best      " << describe_point(*best) << "\n            " << timing_line(*best, r)
         << "\n";
     out << "            " << best->program << "\n";
   }
@@ -476,7 +512,7 @@ std::string format_report(const Report& r, std::size_t top) {
   if (!sorted.empty()) {
     out << "  fastest points (medians of few launches are less reliable than the finalists'):\n";
     for (std::size_t i = 0; i < sorted.size() && i < top; ++i)
-      out << "    " << std::setw(3) << i + 1 << ". " << timing_line(*sorted[i]) << "  "
+      out << "    " << std::setw(3) << i + 1 << ". " << timing_line(*sorted[i], r) << "  "
           << describe_point(*sorted[i]) << "\n";
   }
   std::size_t shown = 0;

@@ -65,8 +65,17 @@ struct Report {
   std::string program; // the high-level program in Lift notation
 
   std::string device_name, device_platform, device_description;
-  double copy_gb_per_s = 0;
-  std::size_t copy_bytes = 0;
+  double copy_gb_per_s = 0;   // the roofline (runtime/Roofline.h): best copy bandwidth
+  std::size_t copy_bytes = 0; // size of each of its buffers
+  std::string copy_method;    // the copy that reached it
+  uint64_t cache_bytes = 0;   // the device's last-level cache (0: unknown)
+  std::string roofline_note;  // why the roofline's buffers are below 8x the cache, if they are
+  double footprint_bytes = 0; // every input and the output of one sweep
+  // The problem's data fits in the last-level cache: its fractions of the copy roofline are
+  // "cache-resident" (repeated sweeps run from the cache), not bounded by the roofline.
+  bool cache_resident() const;
+  // "cache-resident" or "of the copy roofline", after a percentage.
+  std::string fraction_label() const;
 
   std::string date; // ISO 8601, UTC, of the last run
   double budget_s = 0;
@@ -114,6 +123,10 @@ void write_report(const Report& report, const std::string& path);
 Report read_report(const std::string& path);
 // The same for the text of a report file; `source` names it in errors (e.g. "'r.json'").
 Report parse_report(const std::string& text, const std::string& source = "report");
+
+// "copy roofline 13.32 GB/s (...); last-level cache 480 MiB; one sweep moves 8 MiB, which fits
+// in the cache: percentages are cache-resident, ...": the roofline and where the problem stands.
+std::string roofline_summary(const Report& report);
 
 // "2024-05-01T12:00:00Z"
 std::string utc_now();

@@ -118,16 +118,18 @@ void print_result(const explore::Report& report, double elapsed, double budget_s
   const explore::PointResult* base = report.baseline ? report.find(*report.baseline) : nullptr;
   if (best && base && report.speedup > 0)
     std::cout << "result: best " << fixed(best->median_ms, 3) << " ms, " << fixed(best->gb_per_s, 2)
-              << " GB/s (" << fixed(100 * best->fraction_of_copy, 1) << "% of the copy bandwidth "
-              << fixed(report.copy_gb_per_s, 2) << " GB/s); plain MapGlb lowering "
-              << fixed(base->median_ms, 3) << " ms; best / baseline = " << fixed(report.speedup, 2)
-              << "x" << (ok_points(report) == 1 ? " (only the baseline was measured)" : "")
+              << " GB/s (" << fixed(100 * best->fraction_of_copy, 1) << "% "
+              << report.fraction_label() << " " << fixed(report.copy_gb_per_s, 2)
+              << " GB/s); plain MapGlb lowering " << fixed(base->median_ms, 3)
+              << " ms; best / baseline = " << fixed(report.speedup, 2) << "x"
+              << (ok_points(report) == 1 ? " (only the baseline was measured)" : "")
               << (report.interrupted ? " (interrupted: not confirmed)" : "") << "\n";
   else
     std::cout << "result: none: no point was measured successfully"
               << (base ? cat(" (the baseline: ", base->status, ": ", first_line(base->error), ")")
                        : std::string())
               << "\n";
+  std::cout << explore::roofline_summary(report) << "\n";
   std::cout << "finished in " << fixed(elapsed, 1) << " s of the " << cat(budget_s) << " s budget"
             << (elapsed <= budget_s ? "" : " (OVER BUDGET)")
             << (report.interrupted ? " (interrupted: continue with --resume)" : "") << "\n";

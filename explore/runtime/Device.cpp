@@ -74,6 +74,7 @@ Device describe(const cl::Platform& platform, const cl::Device& device, int inde
   d.local_mem_size = info<CL_DEVICE_LOCAL_MEM_SIZE>(device, cl_ulong{0});
   d.global_mem_size = info<CL_DEVICE_GLOBAL_MEM_SIZE>(device, cl_ulong{0});
   d.max_mem_alloc_size = info<CL_DEVICE_MAX_MEM_ALLOC_SIZE>(device, cl_ulong{0});
+  d.global_mem_cache_size = info<CL_DEVICE_GLOBAL_MEM_CACHE_SIZE>(device, cl_ulong{0});
   d.compute_units = info<CL_DEVICE_MAX_COMPUTE_UNITS>(device, cl_uint{0});
   d.max_clock_mhz = info<CL_DEVICE_MAX_CLOCK_FREQUENCY>(device, cl_uint{0});
   d.supports_double = info<CL_DEVICE_DOUBLE_FP_CONFIG>(device, cl_device_fp_config{0}) != 0;

@@ -40,6 +40,7 @@ struct Device {
   uint64_t local_mem_size = 0;                  // bytes
   uint64_t global_mem_size = 0;                 // bytes
   uint64_t max_mem_alloc_size = 0;              // bytes, the largest single buffer
+  uint64_t global_mem_cache_size = 0;           // bytes, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE
   unsigned compute_units = 0;
   unsigned max_clock_mhz = 0;
   bool supports_double = false;

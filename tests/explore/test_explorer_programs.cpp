@@ -51,7 +51,7 @@ TEST_CASE("explorer: the default lowering of an iterated stencil is a checked, t
   o.budget_s = 30;
   o.strategy = Strategy::Exhaustive;
   o.repeats = 2;
-  o.copy_bytes = std::size_t{1} << 20;
+  o.roofline = runtime::RooflineOptions{.max_bytes = std::size_t{1} << 20};
   Report report = explore::explore(test_session(), problem, o);
   REQUIRE(!report.points.empty());
   const PointResult* base = report.find(0);

@@ -159,7 +159,7 @@ TEST_CASE("report: the text summary names best, baseline, speedup, strategies an
   CHECK(text.find("local=32x8") != std::string::npos);
   CHECK(text.find("time to within 5% of the best") != std::string::npos);
   CHECK(text.find("build failed: ...") != std::string::npos);
-  CHECK(text.find("80.0% of copy") != std::string::npos);
+  CHECK(text.find("80.0% of the copy roofline") != std::string::npos);
 }
 
 TEST_CASE("plot: gnuplot draws an SVG of the points and the roofline") {

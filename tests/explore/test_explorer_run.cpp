@@ -60,7 +60,7 @@ ExploreOptions quick_options() {
   o.budget_s = 30;
   o.strategy = Strategy::Exhaustive;
   o.repeats = 2;
-  o.copy_bytes = std::size_t{1} << 20;
+  o.roofline = runtime::RooflineOptions{.max_bytes = std::size_t{1} << 20};
   return o;
 }
 

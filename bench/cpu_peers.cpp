@@ -1,0 +1,317 @@
+// tessera on the CPU beside what a user would otherwise write, all measured in one run on the
+// machine's CPU at a size far beyond its last-level cache (by default every input and the output
+// of one sweep together 8x the cache):
+//   - tessera's best explored variant on PoCL (the explorer with --budget seconds per stencil);
+//   - a naive hand-written OpenCL kernel on PoCL (peers/NaiveOpenCL.h);
+//   - a plain C++ loop nest at -O3 -march=native with OpenMP on all cores (peers/OpenMPLoop.h);
+//   - Halide 14 JIT-compiled for the host, hand-scheduled and autoscheduled (peers/HalidePeer.h);
+//   - the copy roofline of the OpenCL device (runtime/Roofline.h) and an OpenMP copy on the host.
+// Every output is compared with tessera's (max abs and relative difference) on random data
+// before its time counts; a mismatch is printed as FAILED. Ratios are peer time / tessera time
+// (above 1: tessera is faster).
+//
+//   ./build/bench/cpu_peers [--device SPEC] [--budget 60] [--footprint-mib M] [--repeats 5]
+//                           [--threads N] [--autoschedulers Mullapudi2016,Adams2019]
+//                           [--json FILE] [j2d5pt j3d7pt ...]
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/Error.h"
+#include "explore/Explorer.h"
+#include "explore/Variants.h"
+#include "explore/Workload.h"
+#include "explore/runtime/Buffer.h"
+#include "explore/runtime/CacheSize.h"
+#include "explore/runtime/Launch.h"
+#include "explore/runtime/RooflineFile.h"
+#include "explore/runtime/Session.h"
+#include "peers/HalideProcess.h"
+#include "peers/NaiveOpenCL.h"
+#include "peers/OpenMPLoop.h"
+#include "peers/Taps.h"
+#include "stencils/Catalog.h"
+
+using namespace tessera;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct Options {
+  std::string device;
+  double budget_s = 60;
+  double footprint_mib = 0; // 0: 8x the last-level cache
+  int repeats = 5;
+  int threads = 0; // 0: all cores
+  std::vector<std::string> autoschedulers{"Mullapudi2016", "Adams2019"};
+  std::string json;
+  std::vector<std::string> stencils;
+  std::filesystem::path halide_helper; // halide_peer beside this program
+};
+
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> out;
+  for (std::size_t at = 0; at <= text.size();) {
+    auto comma = std::min(text.find(',', at), text.size());
+    if (comma > at)
+      out.push_back(text.substr(at, comma - at));
+    at = comma + 1;
+  }
+  return out;
+}
+
+// Extents of a grid of about `cells` cells: multiples of 64 (2-D) or 32 (3-D) per side, so
+// that the explorer's tile sizes divide them.
+std::vector<int64_t> grid_for(int dims, double cells) {
+  int64_t step = dims == 1 ? 1024 : dims == 2 ? 64 : 32;
+  int64_t side = static_cast<int64_t>(std::pow(cells, 1.0 / dims) + 1e-6) / step * step;
+  return std::vector<int64_t>(static_cast<std::size_t>(dims), std::max(side, step));
+}
+
+struct Result {
+  std::string name;
+  double ms = 0;
+  double max_abs = 0, max_rel = 0; // against tessera's output
+  bool ok = true;
+  std::string note;
+};
+
+void compare(Result& r, const std::vector<float>& out, const std::vector<float>& reference) {
+  for (std::size_t i = 0; i < reference.size(); ++i) {
+    double d = std::fabs(double(out[i]) - reference[i]);
+    r.max_abs = std::max(r.max_abs, d);
+    r.max_rel = std::max(r.max_rel, d / std::max(1.0, std::fabs(double(reference[i]))));
+  }
+  if (!(r.max_rel <= 1e-4)) {
+    r.ok = false;
+    r.note = "FAILED: differs from tessera's output";
+  }
+}
+
+template <class F> double median_wall_ms(int repeats, F&& run) {
+  run(); // warm-up
+  std::vector<double> ms;
+  for (int i = 0; i < repeats; ++i) {
+    auto t0 = Clock::now();
+    run();
+    ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+// tessera's best variant: explored within the budget, then re-run on the workload's random
+// input (which every peer gets too) and timed like the peers, after one warm-up.
+Result tessera_best(runtime::Session& session, const stencils::StencilInfo& info,
+                    const std::vector<int64_t>& extents, const Options& o, std::vector<float>& x,
+                    std::vector<float>& out, std::string& best_text) {
+  auto build = [&](const std::vector<int64_t>& e) {
+    return info.build(std::vector<ArithExpr>(e.begin(), e.end()));
+  };
+  explore::Problem problem = explore::make_problem(info.name, build, extents, 1);
+  explore::ExploreOptions eo;
+  eo.budget_s = o.budget_s;
+  eo.repeats = o.repeats;
+  explore::Report report = explore::explore(session, problem, eo);
+  const explore::PointResult* best = report.best ? report.find(*report.best) : nullptr;
+  if (!best || best->status != "ok")
+    user_error(cat(info.name, ": the explorer found no working variant"));
+  best_text = cat("v", best->variant, " local=", best->local, " ", best->program);
+  codegen::CodegenOptions co;
+  auto local = explore::parse_local_size(best->local);
+  for (std::size_t d = 0; d < local.size() && d < 3; ++d)
+    co.local_size[d] = local[d];
+  auto kernel = codegen::generate_program(
+      problem.variants[static_cast<std::size_t>(best->variant)].program, co);
+  explore::Workload workload(session, problem.program, eo.seed);
+  const auto& input = workload.inputs().at(0).values;
+  x.assign(input.begin(), input.end());
+  auto built = explore::build_program(session, kernel);
+  auto values = workload.run(kernel, built);
+  out.assign(values.begin(), values.end());
+  Result r{"tessera best (PoCL)"};
+  r.ms = workload.time(kernel, built, {1, o.repeats}).median_ms;
+  r.note =
+      cat(report.points.size(), " points explored in ", static_cast<int>(report.elapsed_s), " s");
+  return r;
+}
+
+Result naive_opencl(runtime::Session& session, const peers::LinearStencil& s,
+                    const std::array<int64_t, 3>& e, const std::vector<float>& x,
+                    const std::vector<float>& reference, int repeats) {
+  runtime::Buffer<float> in(session, x), o(session, x.size());
+  auto kernel = session.build_kernel(peers::naive_opencl_source(s), "naive_" + s.name);
+  std::vector<runtime::KernelArg> args{in, o, int32_t(e[0]), int32_t(e[1]), int32_t(e[2])};
+  Result r{"naive OpenCL kernel (PoCL)"};
+  r.ms = runtime::time_kernel(session, kernel, args, runtime::Range(e[2], e[1], e[0]), {},
+                              {1, repeats})
+             .median_ms;
+  compare(r, o.read(), reference);
+  return r;
+}
+
+nlohmann::json bench_stencil(runtime::Session& session, const runtime::Roofline& roofline,
+                             const stencils::StencilInfo& info, const Options& o,
+                             double footprint_bytes) {
+  auto taps = peers::linear_stencil(info);
+  auto extents = grid_for(info.dims, footprint_bytes / 8.0); // one f32 input and the output
+  auto e = peers::extents3(extents);
+  double cells = double(e[0]) * double(e[1]) * double(e[2]);
+  double bytes = 8.0 * cells; // compulsory traffic of one sweep
+  std::string size;
+  for (auto v : extents)
+    size += (size.empty() ? "" : "x") + std::to_string(v);
+  bool resident = runtime::fits_in_cache(bytes, roofline.cache_bytes);
+  std::printf("\n== %s %s: %.0f Mcells, %.1f MiB per sweep = %.1fx the %s cache%s ==\n",
+              info.name.c_str(), size.c_str(), cells / 1e6, bytes / (1 << 20),
+              roofline.cache_bytes ? bytes / double(roofline.cache_bytes) : 0.0,
+              runtime::format_bytes(roofline.cache_bytes).c_str(),
+              resident ? " (CACHE-RESIDENT)" : "");
+
+  std::vector<float> x, reference;
+  std::string best_text;
+  std::vector<Result> results;
+  results.push_back(tessera_best(session, info, extents, o, x, reference, best_text));
+  std::printf("  tessera's best: %s\n", best_text.substr(0, 160).c_str());
+  results.push_back(naive_opencl(session, taps, e, x, reference, o.repeats));
+  {
+    std::vector<float> out(x.size());
+    Result r{cat("C++ loop, OpenMP ", o.threads, " threads")};
+    r.ms = median_wall_ms(o.repeats, [&] { peers::openmp_sweep(taps, x.data(), out.data(), e); });
+    compare(r, out, reference);
+    results.push_back(r);
+  }
+  for (const std::string& schedule : [&] {
+         std::vector<std::string> s{"hand"};
+         s.insert(s.end(), o.autoschedulers.begin(), o.autoschedulers.end());
+         return s;
+       }()) {
+    auto h = peers::run_halide_process(o.halide_helper, taps, x, e, schedule, o.repeats, o.threads,
+                                       roofline.cache_bytes);
+    Result r{cat("Halide 14, ", schedule == "hand" ? "hand schedule" : schedule)};
+    r.ms = h.median_ms;
+    if (h.error.empty()) {
+      compare(r, h.out, reference);
+      r.note += (r.note.empty() ? "" : "; ") + cat("compiled in ", h.compile_s, " s");
+    } else {
+      r.ok = false;
+      r.note = "not measured: " + h.error.substr(0, h.error.find('\n'));
+    }
+    results.push_back(r);
+  }
+
+  const double tessera_ms = results[0].ms;
+  nlohmann::json j = {{"stencil", info.name},
+                      {"extents", extents},
+                      {"bytes_per_sweep", bytes},
+                      {"cache_resident", resident},
+                      {"tessera_best", best_text}};
+  std::printf("  %-34s %10s %9s %9s %9s %8s  %s\n", "implementation", "ms", "GB/s", "GCells/s",
+              resident ? "%cache-res" : "%roofline", "vs tess.", "check / note");
+  for (const auto& r : results) {
+    double gbps = r.ok && r.ms > 0 ? bytes / (r.ms * 1e6) : 0;
+    std::printf("  %-34s %10.3f %9.2f %9.3f %8.1f%% %7.2fx  max abs diff %.2g; %s\n",
+                r.name.c_str(), r.ok ? r.ms : 0.0, gbps,
+                r.ok && r.ms > 0 ? cells / (r.ms * 1e6) : 0.0, 100 * gbps / roofline.gb_per_s,
+                r.ok && tessera_ms > 0 ? r.ms / tessera_ms : 0.0, r.max_abs, r.note.c_str());
+    j["results"].push_back({{"name", r.name},
+                            {"ms", r.ms},
+                            {"gb_per_s", gbps},
+                            {"gcells_per_s", r.ms > 0 ? cells / (r.ms * 1e6) : 0.0},
+                            {"fraction_of_roofline", gbps / roofline.gb_per_s},
+                            {"time_vs_tessera", r.ms / tessera_ms},
+                            {"max_abs_diff", r.max_abs},
+                            {"ok", r.ok},
+                            {"note", r.note}});
+  }
+  return j;
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  auto value = [&](int& a) -> std::string {
+    if (a + 1 >= argc)
+      user_error(cat(argv[a], " needs a value"));
+    return argv[++a];
+  };
+  for (int a = 1; a < argc; ++a) {
+    std::string arg = argv[a];
+    if (arg == "--device")
+      o.device = value(a);
+    else if (arg == "--budget")
+      o.budget_s = std::stod(value(a));
+    else if (arg == "--footprint-mib")
+      o.footprint_mib = std::stod(value(a));
+    else if (arg == "--repeats")
+      o.repeats = std::stoi(value(a));
+    else if (arg == "--threads")
+      o.threads = std::stoi(value(a));
+    else if (arg == "--autoschedulers")
+      o.autoschedulers = split_commas(value(a));
+    else if (arg == "--json")
+      o.json = value(a);
+    else if (!arg.empty() && arg[0] != '-')
+      o.stencils.push_back(arg);
+    else
+      user_error("usage: cpu_peers [--device SPEC] [--budget S] [--footprint-mib M] [--repeats R] "
+                 "[--threads N] [--autoschedulers A,B] [--json FILE] [STENCIL ...]");
+  }
+  if (o.budget_s <= 0 || o.repeats < 1 || o.footprint_mib < 0 || o.threads < 0)
+    user_error("--budget, --repeats and --footprint-mib must be positive, --threads at least 0");
+  if (o.stencils.empty())
+    o.stencils = {"j2d5pt", "j2d9pt", "gaussian", "j3d7pt", "j3d27pt", "heat3d", "poisson3d"};
+  if (o.threads == 0)
+    o.threads = omp_get_num_procs();
+  o.halide_helper = std::filesystem::path(argv[0]).parent_path() / "halide_peer";
+  return o;
+}
+
+} // namespace
+
+int main(int argc, char** argv) try {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  Options o = parse(argc, argv);
+  omp_set_num_threads(o.threads);
+  auto session = runtime::Session::from_env(o.device);
+  auto roofline = runtime::device_roofline(session, runtime::roofline_options_from_env());
+  double footprint = o.footprint_mib > 0 ? o.footprint_mib * (1 << 20)
+                                         : 8.0 * static_cast<double>(roofline.cache_bytes);
+  std::printf("device: %s\nlast-level cache %s (%s)\n", session.device().description().c_str(),
+              runtime::format_bytes(roofline.cache_bytes).c_str(), roofline.cache_source.c_str());
+  std::printf("copy roofline %.2f GB/s (%s, buffers of %s%s%s)\n", roofline.gb_per_s,
+              roofline.method.c_str(), runtime::format_bytes(roofline.buffer_bytes).c_str(),
+              roofline.limited_by.empty() ? "" : "; ", roofline.limited_by.c_str());
+  {
+    std::vector<float> a(static_cast<std::size_t>(footprint / 8), 1.0f), b(a.size());
+    double ms = median_wall_ms(3, [&] { peers::openmp_copy(a.data(), b.data(), a.size()); });
+    std::printf("host OpenMP copy of %s: %.2f GB/s (%d threads)\n",
+                runtime::format_bytes(a.size() * 4).c_str(), 8.0 * a.size() / (ms * 1e6),
+                o.threads);
+  }
+  nlohmann::json report = {{"device", session.device().description()},
+                           {"roofline_gb_per_s", roofline.gb_per_s},
+                           {"roofline_method", roofline.method},
+                           {"cache_bytes", roofline.cache_bytes},
+                           {"threads", o.threads},
+                           {"budget_s", o.budget_s}};
+  for (const auto& name : o.stencils)
+    report["stencils"].push_back(
+        bench_stencil(session, roofline, stencils::find_stencil(name), o, footprint));
+  if (!o.json.empty())
+    std::ofstream(o.json) << report.dump(2) << "\n";
+  return 0;
+} catch (const tessera::Error& e) {
+  std::fprintf(stderr, "error: %s\n", e.what());
+  return 2;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "error: %s\n", e.what());
+  return 2;
+}

@@ -1,0 +1,70 @@
+// The device's copy roofline (explore/runtime/Roofline.h) measured afresh: every method at
+// several buffer sizes, to show where the last-level cache stops inflating a copy, then the
+// roofline as the explorer keeps it (8x the cache), written to the roofline file.
+//
+//   ./build/bench/roofline [--device SPEC] [--sizes-mib 64,256,1024] [--repeats 5]
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/Error.h"
+#include "explore/runtime/CacheSize.h"
+#include "explore/runtime/Device.h"
+#include "explore/runtime/Roofline.h"
+#include "explore/runtime/RooflineFile.h"
+#include "explore/runtime/Session.h"
+
+using namespace tessera;
+
+int main(int argc, char** argv) try {
+  std::string device;
+  std::vector<uint64_t> sizes_mib{64, 256, 1024};
+  int repeats = 5;
+  for (int a = 1; a < argc; ++a) {
+    std::string arg = argv[a];
+    if (arg == "--device" && a + 1 < argc)
+      device = argv[++a];
+    else if (arg == "--repeats" && a + 1 < argc)
+      repeats = std::stoi(argv[++a]);
+    else if (arg == "--sizes-mib" && a + 1 < argc) {
+      sizes_mib.clear();
+      std::string list = argv[++a];
+      for (std::size_t at = 0; at < list.size();) {
+        std::size_t comma = std::min(list.find(',', at), list.size());
+        sizes_mib.push_back(std::stoull(list.substr(at, comma - at)));
+        at = comma + 1;
+      }
+    } else
+      user_error("usage: roofline [--device SPEC] [--sizes-mib 64,256,1024] [--repeats 5]");
+  }
+  if (repeats < 1)
+    user_error("--repeats must be at least 1");
+  auto session = runtime::Session::from_env(device);
+  const auto& d = session.device();
+  auto cache = runtime::last_level_cache(d);
+  std::printf("device: %s\nlast-level cache %s (%s)\n", d.description().c_str(),
+              runtime::format_bytes(cache.bytes).c_str(), cache.source.c_str());
+  for (uint64_t mib : sizes_mib) {
+    std::string why;
+    // mib, within what the device can allocate
+    std::size_t bytes = runtime::roofline_buffer_bytes(d, (mib << 20) / 8, &why, mib << 20);
+    auto r = runtime::measure_roofline(session, bytes, {1, repeats});
+    std::printf("  buffers of %-9s (%5.1fx the cache):", runtime::format_bytes(bytes).c_str(),
+                cache.bytes ? double(bytes) / double(cache.bytes) : 0.0);
+    for (const auto& [method, gbps] : r.methods)
+      std::printf("  %s %.1f GB/s", method.c_str(), gbps);
+    std::printf("\n");
+  }
+  auto options = runtime::roofline_options_from_env();
+  options.remeasure = true;
+  options.timing = {1, repeats};
+  auto r = runtime::device_roofline(session, options);
+  std::printf("roofline: %.1f GB/s (%s, buffers of %s%s%s), written to %s\n", r.gb_per_s,
+              r.method.c_str(), runtime::format_bytes(r.buffer_bytes).c_str(),
+              r.limited_by.empty() ? "" : "; ", r.limited_by.c_str(),
+              options.file.empty() ? "(no file: TESSERA_CACHE_DIR=off)" : options.file.c_str());
+  return 0;
+} catch (const tessera::Error& e) {
+  std::fprintf(stderr, "error: %s\n", e.what());
+  return 2;
+}

@@ -1,0 +1,33 @@
+// The size of a device's last-level cache: what decides whether a problem's data stays in the
+// cache between sweeps (and so whether the DRAM copy bandwidth bounds it at all).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace tessera::runtime {
+
+struct Device;
+
+struct CacheSize {
+  uint64_t bytes = 0; // 0 when neither the driver nor the system says
+  std::string source; // where the number comes from, for reports
+};
+
+// "491520K" -> 503316480, "32M" -> 33554432, "512" -> 512 (the forms of
+// /sys/devices/system/cpu/cpuN/cache/indexM/size); nullopt for anything else.
+std::optional<uint64_t> parse_cache_size(const std::string& text);
+
+// The largest data or unified cache listed under `cache_dir` (default: CPU 0's caches in /sys),
+// i.e. the last level; nullopt when the directory lists none.
+std::optional<uint64_t> system_last_level_cache(
+    const std::filesystem::path& cache_dir = "/sys/devices/system/cpu/cpu0/cache");
+
+// The device's last-level cache: the larger of CL_DEVICE_GLOBAL_MEM_CACHE_SIZE and, for a CPU
+// device, the system's last-level cache. TESSERA_CACHE_BYTES overrides both (a virtual machine
+// may report its host's cache); Error when it is not a positive number of bytes.
+CacheSize last_level_cache(const Device& device);
+
+} // namespace tessera::runtime

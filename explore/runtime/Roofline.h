@@ -1,0 +1,51 @@
+// The roofline of bandwidth-bound kernels: the device's copy bandwidth measured with buffers
+// far larger than its last-level cache (8x it; at least 1 GiB on a GPU where memory allows), as
+// the best of clEnqueueCopyBuffer, a plain copy kernel and a float4 copy kernel. Measured once
+// per device and kept in a JSON file (RooflineFile.h); a problem whose data fits in the cache
+// is not bound by it, and reports say so (fits_in_cache).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "explore/runtime/Timing.h"
+
+namespace tessera::runtime {
+
+class Session;
+struct Device;
+
+struct Roofline {
+  double gb_per_s = 0;                   // the best method's (read + written bytes) / median time
+  std::string method;                    // the best method
+  std::map<std::string, double> methods; // GB/s of each method
+  std::size_t buffer_bytes = 0;          // size of each of the two buffers
+  uint64_t cache_bytes = 0;              // the last-level cache (CacheSize.h)
+  std::string cache_source;
+  std::string limited_by;  // why the buffers are smaller than the target; empty when they are not
+  std::string measured_at; // UTC date of the measurement
+  bool from_file = false;  // read from the roofline file rather than measured in this run
+};
+
+// The buffer size for the roofline of `device`: 8x cache_bytes, at least 1 GiB on a GPU,
+// at least 64 MiB, clamped to the largest allocation, to a third of the global memory per buffer
+// and to `cap` (TESSERA_ROOFLINE_BYTES, for quick runs). `limited_by` says why when the result is
+// below 8x the cache (and below 1 GiB on a GPU).
+std::size_t roofline_buffer_bytes(const Device& device, uint64_t cache_bytes,
+                                  std::string* limited_by, uint64_t cap = UINT64_MAX);
+
+// Measures the three copies with two buffers of `bytes` each (warm-up, median of repeats).
+Roofline measure_roofline(Session& session, std::size_t bytes, TimingOptions options = {1, 3});
+
+// Whether data of `footprint_bytes` (every input and the output of one sweep) fits in a cache of
+// `cache_bytes`: then repeated sweeps run from the cache and the roofline does not bound them.
+// False when the cache size is unknown (0).
+bool fits_in_cache(double footprint_bytes, uint64_t cache_bytes);
+
+// "cache-resident" or "of the copy roofline": how a report names a fraction of the roofline for
+// a problem of this footprint.
+std::string roofline_fraction_label(double footprint_bytes, uint64_t cache_bytes);
+
+} // namespace tessera::runtime
