@@ -16,6 +16,13 @@ std::vector<std::string> box_size_names(int dims) {
   return names;
 }
 
+std::vector<std::array<std::string, 2>> drop_size_names(int dims) {
+  std::vector<std::array<std::string, 2>> names;
+  for (int d = 0; d < dims; ++d)
+    names.push_back({cat("drop", d, "lo"), cat("drop", d, "hi")});
+  return names;
+}
+
 namespace {
 
 // Map^levels(f): f applied at nesting level `levels` (dimension `levels` of the grid).
@@ -67,7 +74,7 @@ bool is_periodic(const Expr& program) {
   return wraps > 0;
 }
 
-Expr local_step(const StencilBuilder& build, int dims, const Sides& internal, int64_t radius) {
+Expr local_step(const StencilBuilder& build, int dims) {
   std::vector<ArithExpr> extents;
   for (const auto& name : box_size_names(dims))
     extents.push_back(size(name));
@@ -81,11 +88,9 @@ Expr local_step(const StencilBuilder& build, int dims, const Sides& internal, in
                    "its input; input ",
                    in.to_string(), ", result ", out.to_string()));
   Expr body = step->body();
-  for (int d = 0; d < dims; ++d) {
-    int64_t lo = internal.at(d)[0] ? radius : 0, hi = internal.at(d)[1] ? radius : 0;
-    if (lo || hi)
-      body = make_call(nested(d, make_drop(lo, hi)), {body});
-  }
+  auto drops = drop_size_names(dims);
+  for (int d = 0; d < dims; ++d)
+    body = make_call(nested(d, make_drop(size(drops[d][0]), size(drops[d][1]))), {body});
   Expr result = make_lambda({x}, body);
   infer_type(result);
   return result;

@@ -84,12 +84,17 @@ void StepKernel::enqueue_step(const cl::Buffer& in, const cl::Buffer& out,
 const cl::Buffer& StepKernel::enqueue_steps(const cl::Buffer& input, std::vector<int64_t> extent,
                                             const Sides& internal, int64_t radius, int steps,
                                             const cl::Buffer& a, const cl::Buffer& b) {
-  auto names = box_size_names(static_cast<int>(extent.size()));
+  const int dims = static_cast<int>(extent.size());
+  auto names = box_size_names(dims);
+  auto drops = drop_size_names(dims);
   const cl::Buffer* in = &input;
   for (int s = 0; s < steps; ++s) {
     std::map<std::string, int64_t> sizes;
-    for (std::size_t d = 0; d < extent.size(); ++d)
+    for (int d = 0; d < dims; ++d) {
       sizes[names[d]] = extent[d];
+      sizes[drops[d][0]] = internal[d][0] ? radius : 0;
+      sizes[drops[d][1]] = internal[d][1] ? radius : 0;
+    }
     const cl::Buffer& out = (s % 2 == 0) ? a : b;
     enqueue_step(*in, out, sizes);
     in = &out;

@@ -68,6 +68,8 @@ public:
 private:
   struct Device;
   std::vector<unsigned char> own_bytes() const;
+  // One exchange period; returns the seconds spent in the halo exchange.
+  double period();
 
   Communicator world_, cart_;
   SweepConfig config_;
