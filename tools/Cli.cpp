@@ -118,6 +118,9 @@ int run_cli(int argc, const char* const* argv) {
   explore->add_option(
       "--device", x.device,
       "OpenCL device: name substring or index (default: TESSERA_DEVICE, else PoCL)");
+  explore->add_option("--devices", x.devices,
+                      "Spread the variants over several devices: all, or a spec matching several "
+                      "(gpu, NVIDIA); the report merges them by device");
   explore
       ->add_option("--budget", x.budget_s,
                    "Wall-clock budget in seconds, enumeration and building included (default 60)")

@@ -42,6 +42,7 @@ struct ExploreCommandOptions {
   bool quiet = false;    // no summary on stdout
   std::string program;   // --program FILE.json
   int steps = 1;         // --steps K
+  std::string devices;   // --devices all|SPEC: the variants spread over several devices
 };
 
 int list_command();
@@ -51,6 +52,8 @@ int variants_command(const CommonOptions& options);
 int emit_command(const CommonOptions& options);
 int run_command(const CommonOptions& options);
 int explore_command(const ExploreCommandOptions& options);
+// explore --devices (tools/ExploreDevices.cpp).
+int explore_devices_command(const ExploreCommandOptions& options);
 int report_command(const std::string& path);
 int plot_command(const std::string& path, const std::string& svg);
 
