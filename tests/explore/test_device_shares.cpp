@@ -75,7 +75,7 @@ TEST_CASE("device shares: two shares explored and merged by device") {
     o.strategy = Strategy::Exhaustive;
     o.repeats = 2;
     o.copy_bytes = std::size_t{1} << 20;
-    reports.push_back(explore(session, s.problem, o));
+    reports.push_back(tessera::explore::explore(session, s.problem, o));
   }
   auto merged = merge_reports(shares, reports);
   CHECK(merged["format"] == "tessera-explore-devices");
