@@ -22,8 +22,9 @@ std::size_t element_bytes(ScalarKind kind) {
   internal_error("unknown scalar kind");
 }
 
-StepKernel::StepKernel(runtime::Session& session, const Expr& lowered, const std::string& name)
-    : session_(&session) {
+StepKernel::StepKernel(runtime::Session& session, const Expr& lowered, const std::string& name,
+                       std::vector<int64_t> local)
+    : session_(&session), local_(std::move(local)) {
   codegen::CodegenOptions options;
   options.kernel_name = name;
   program_ = codegen::generate_program(lowered, options);
@@ -76,6 +77,11 @@ void StepKernel::enqueue_step(const cl::Buffer& in, const cl::Buffer& out,
     auto& built = built_.at(launch.kernel);
     runtime::set_args(built, args);
     auto range = explore::launch_range(kernel, sizes);
+    if (!local_.empty() && range.local.dims() == 0) {
+      std::vector<std::size_t> local(local_.begin(), local_.end());
+      local.resize(kernel.launch.dims, 1);
+      range.local = runtime::Range::of(local);
+    }
     runtime::enqueue(*session_, built, range.global, range.local);
     ++launches_;
   }

@@ -21,7 +21,10 @@ std::size_t element_bytes(ScalarKind kind);
 class StepKernel {
 public:
   // `lowered`: the local step after lowering (rewrite::lower_default or a chosen variant).
-  StepKernel(runtime::Session& session, const Expr& lowered, const std::string& name);
+  // `local`: the work-group size of every launch (empty: the kernel's own or automatic); it
+  // must divide every box's extents (1 in each dimension always does).
+  StepKernel(runtime::Session& session, const Expr& lowered, const std::string& name,
+             std::vector<int64_t> local = {});
 
   // Enqueues `steps` steps on the box held in `input` (extents `extent`, outermost first),
   // each step shrinking it by r on its internal sides; `a` and `b` are scratch buffers at least
@@ -41,6 +44,7 @@ private:
   codegen::KernelProgram program_;
   std::vector<runtime::Kernel> built_;
   std::vector<std::unique_ptr<runtime::RawBuffer>> intermediates_;
+  std::vector<int64_t> local_;
   int64_t launches_ = 0;
 };
 

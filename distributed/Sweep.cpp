@@ -166,7 +166,7 @@ void DistributedSweep::start() {
   auto lower = config_.lower ? config_.lower : [](const Expr& e) { return rewrite::lower_default(e); };
   const int dims = static_cast<int>(extended.size());
   dev.kernel = std::make_unique<StepKernel>(dev.session, lower(local_step(config_.build, dims)),
-                                            cat(config_.name, "_local_step"));
+                                            cat(config_.name, "_local_step"), config_.local);
   std::vector<std::vector<int>> neighbours;
   for (int d = 0; d < dims; ++d)
     neighbours.push_back({cart_.neighbour(d, 0), cart_.neighbour(d, 1)});

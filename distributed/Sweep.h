@@ -35,6 +35,9 @@ struct SweepConfig {
   uint32_t seed = 1;
   // Lowers the local step (empty: rewrite::lower_default).
   std::function<Expr(const Expr&)> lower;
+  // Work-group size of every launch (empty: the kernel's own, else the implementation's). The
+  // tests give 1x1x1: one work-group shape for every box, so PoCL prepares each kernel once.
+  std::vector<int64_t> local;
 };
 
 struct SweepTotals {
