@@ -42,7 +42,8 @@ const cl::Buffer& StepKernel::intermediate(std::size_t index, std::size_t bytes)
 
 void StepKernel::enqueue_step(const cl::Buffer& in, const cl::Buffer& out,
                               const std::map<std::string, int64_t>& sizes) {
-  check_assumptions(program_.size_conditions, sizes, cat("the local step ", program_.kernels[0].name));
+  check_assumptions(program_.size_conditions, sizes,
+                    cat("the local step ", program_.kernels[0].name));
   for (const auto& launch : program_.launches) {
     const codegen::Kernel& kernel = program_.kernels.at(launch.kernel);
     auto buffer = [&](const codegen::BufferRef& r) -> runtime::KernelArg {

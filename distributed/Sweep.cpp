@@ -163,7 +163,8 @@ void DistributedSweep::start() {
   dev.box = runtime::RawBuffer(dev.session, bytes);
   dev.a = runtime::RawBuffer(dev.session, bytes);
   dev.b = runtime::RawBuffer(dev.session, bytes);
-  auto lower = config_.lower ? config_.lower : [](const Expr& e) { return rewrite::lower_default(e); };
+  auto lower =
+      config_.lower ? config_.lower : [](const Expr& e) { return rewrite::lower_default(e); };
   const int dims = static_cast<int>(extended.size());
   dev.kernel = std::make_unique<StepKernel>(dev.session, lower(local_step(config_.build, dims)),
                                             cat(config_.name, "_local_step"), config_.local);
@@ -197,9 +198,9 @@ double DistributedSweep::period() {
       input = &dev.box.handle();
     }
     auto& kernel = *dev.kernel;
-    const cl::Buffer& result = kernel.enqueue_steps(*input, box.in_extent, box.internal,
-                                                    grid_.radius, grid_.steps, dev.a.handle(),
-                                                    dev.b.handle());
+    const cl::Buffer& result =
+        kernel.enqueue_steps(*input, box.in_extent, box.internal, grid_.radius, grid_.steps,
+                             dev.a.handle(), dev.b.handle());
     std::vector<int64_t> at(box.out_offset);
     for (std::size_t d = 0; d < at.size(); ++d)
       at[d] += block_.halo_lo[d];

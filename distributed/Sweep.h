@@ -25,13 +25,13 @@
 namespace tessera::distributed {
 
 struct SweepConfig {
-  std::string name = "stencil";  // kernel names
-  StencilBuilder build;          // the one-input step at given extents (Pad included)
-  std::vector<int64_t> global;   // grid extents, outermost first
-  int steps = 1;                 // k: fused steps per halo exchange
-  bool overlap = true;           // interior during the exchange
-  std::vector<int> ranks;        // per dimension; empty: MPI_Dims_create
-  std::string device;            // spec (round robin over the matches on a host)
+  std::string name = "stencil"; // kernel names
+  StencilBuilder build;         // the one-input step at given extents (Pad included)
+  std::vector<int64_t> global;  // grid extents, outermost first
+  int steps = 1;                // k: fused steps per halo exchange
+  bool overlap = true;          // interior during the exchange
+  std::vector<int> ranks;       // per dimension; empty: MPI_Dims_create
+  std::string device;           // spec (round robin over the matches on a host)
   uint32_t seed = 1;
   // Lowers the local step (empty: rewrite::lower_default).
   std::function<Expr(const Expr&)> lower;
@@ -41,10 +41,10 @@ struct SweepConfig {
 };
 
 struct SweepTotals {
-  double seconds = 0;         // the slowest rank's time of the iterations
+  double seconds = 0;          // the slowest rank's time of the iterations
   double exchange_seconds = 0; // the slowest rank's time in halo exchanges
-  uint64_t halo_bytes = 0;    // sent by all ranks
-  int64_t launches = 0;       // kernel launches of this rank
+  uint64_t halo_bytes = 0;     // sent by all ranks
+  int64_t launches = 0;        // kernel launches of this rank
 };
 
 class DistributedSweep {

@@ -16,8 +16,8 @@
 namespace tessera::explore {
 
 struct DeviceShare {
-  Problem problem;               // the share's variants, renumbered from 0
-  std::vector<int> variant_of;   // variant_of[i]: the index in the whole problem of share variant i
+  Problem problem;             // the share's variants, renumbered from 0
+  std::vector<int> variant_of; // variant_of[i]: the index in the whole problem of share variant i
 };
 
 // Error when devices < 1.

@@ -68,14 +68,15 @@ int explore_devices_command(const ExploreCommandOptions& x) {
   nlohmann::json merged = explore::merge_reports(shares, reports);
   for (std::size_t d = 0; d < devices.size(); ++d) {
     const auto& best = merged["devices"][d]["best"];
-    std::cout << "device " << d << ": " << devices[d].name << ", " << shares[d].problem.variants.size()
-              << " variants: ";
+    std::cout << "device " << d << ": " << devices[d].name << ", "
+              << shares[d].problem.variants.size() << " variants: ";
     if (best.is_null())
       std::cout << "no point measured successfully\n";
     else
-      std::cout << "best variant " << best["variant"] << " (local " << best["local"].get<std::string>()
-                << ") " << std::fixed << std::setprecision(3) << best["median_ms"].get<double>()
-                << " ms, " << std::setprecision(2) << best["gb_per_s"].get<double>() << " GB/s\n";
+      std::cout << "best variant " << best["variant"] << " (local "
+                << best["local"].get<std::string>() << ") " << std::fixed << std::setprecision(3)
+                << best["median_ms"].get<double>() << " ms, " << std::setprecision(2)
+                << best["gb_per_s"].get<double>() << " GB/s\n";
   }
   const auto& best = merged["best"];
   if (best.is_null())

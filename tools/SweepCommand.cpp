@@ -131,8 +131,8 @@ int run_sweep(const SweepCommandOptions& o, distributed::Communicator& world,
     write_file_atomically(o.json, j.dump(2) + "\n");
   }
   if (!o.values.empty()) {
-    nlohmann::json j{{"format", "tessera-sweep-values"}, {"version", 1}, {"size", g.global},
-                     {"values", values}};
+    nlohmann::json j{
+        {"format", "tessera-sweep-values"}, {"version", 1}, {"size", g.global}, {"values", values}};
     write_file_atomically(o.values, j.dump() + "\n");
   }
   return 0;

@@ -15,8 +15,8 @@ struct SweepCommandOptions {
   std::string stencil;
   std::string program; // --program FILE.json
   std::string size;
-  int steps = 1;      // fused steps per halo exchange
-  int iterations = 1; // exchange periods
+  int steps = 1;        // fused steps per halo exchange
+  int iterations = 1;   // exchange periods
   std::string boundary; // empty: the stencil's own
   std::string ranks;    // "2x2": ranks per dimension; empty: MPI_Dims_create
   std::string overlap = "on";

@@ -5,8 +5,8 @@
 
 #include "core/Interpreter.h"
 #include "core/Substitute.h"
-#include "dsl/Dsl.h"
 #include "distributed/LocalStep.h"
+#include "dsl/Dsl.h"
 #include "stencils/Iterated.h"
 #include "tests/Helpers.h"
 #include "tests/distributed/SweepCases.h"
@@ -64,18 +64,16 @@ TEST_CASE("k local steps on a box equal the global k steps there, every boundary
       auto grid = testing::random_values(static_cast<std::size_t>(n[0] * n[1]), 7);
       Expr local = local_step(build, 2);
       for (int k = 1; k <= 3; ++k) {
-        auto expected =
-            evaluate(stencils::iterate_program(global, k),
-                     {Data::from_flat(ScalarKind::F32, n, grid)})
-                .flatten();
+        auto expected = evaluate(stencils::iterate_program(global, k),
+                                 {Data::from_flat(ScalarKind::F32, n, grid)})
+                            .flatten();
         int64_t h = r * k;
         // Output rows [7, 19) (low side internal, high side the global edge, unless wrap: then
         // internal too), all columns (both global edges: one rank along dimension 1).
         Sides internal{{true, wrap}, {false, false}};
         std::vector<int64_t> out_lo{7, 0}, out_extent{12, n[1]};
         std::vector<int64_t> in_lo{7 - h, 0}, in_extent{12 + h + (wrap ? h : 0), n[1]};
-        auto result =
-            local_steps(local, cut(grid, n, in_lo, in_extent), in_extent, internal, r, k);
+        auto result = local_steps(local, cut(grid, n, in_lo, in_extent), in_extent, internal, r, k);
         CHECK_MESSAGE(result == cut(expected, n, out_lo, out_extent),
                       name << " " << boundary << " k=" << k);
       }

@@ -50,8 +50,8 @@ TEST_CASE("device shares: every variant once, the baseline on every device") {
       CHECK(s.variant_of.at(0) == 0);
       for (std::size_t i = 0; i < s.variant_of.size(); ++i) {
         ++seen.at(s.variant_of[i]);
-        CHECK(structurally_equal(s.problem.variants[i].program,
-                                 p.variants[s.variant_of[i]].program));
+        CHECK(
+            structurally_equal(s.problem.variants[i].program, p.variants[s.variant_of[i]].program));
       }
       smallest = std::min(smallest, s.problem.variants.size());
       largest = std::max(largest, s.problem.variants.size());
