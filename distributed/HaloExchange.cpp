@@ -41,7 +41,8 @@ HaloExchange::HaloExchange(std::vector<Face> faces, std::size_t element_bytes)
   }
 }
 
-void HaloExchange::run(cl::CommandQueue& queue, const cl::Buffer& extended) {
+void HaloExchange::run(const Communicator& comm, cl::CommandQueue& queue,
+                       const cl::Buffer& extended) {
   // A message leaves from the sender's side s and arrives on the receiver's side 1 - s; the tag
   // names the sender's side, so two faces to the same rank (two ranks on a torus) stay apart.
   auto tag = [](const Face& f, int sender_side) { return 2 * f.dim + sender_side; };
@@ -50,7 +51,7 @@ void HaloExchange::run(cl::CommandQueue& queue, const cl::Buffer& extended) {
     std::size_t end = i;
     while (end < faces_.size() && faces_[end].dim == faces_[i].dim)
       ++end;
-    Requests requests;
+    Requests requests(comm);
     for (std::size_t j = i; j < end; ++j)
       requests.receive(receive_[j].data(), receive_[j].size(), faces_[j].neighbour,
                        tag(faces_[j], 1 - faces_[j].side));

@@ -29,8 +29,9 @@ std::vector<Face> halo_faces(const Block& block, int64_t h,
 class HaloExchange {
 public:
   HaloExchange(std::vector<Face> faces, std::size_t element_bytes);
-  // Exchanges every face of `extended` (blocking: returns when the halos are on the device).
-  void run(cl::CommandQueue& queue, const cl::Buffer& extended);
+  // Exchanges every face of `extended` with the neighbours, ranks of `comm` (blocking: returns
+  // when the halos are on the device).
+  void run(const Communicator& comm, cl::CommandQueue& queue, const cl::Buffer& extended);
   // Bytes this rank sent in all runs.
   uint64_t bytes_sent() const { return bytes_sent_; }
 

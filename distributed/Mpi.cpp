@@ -50,23 +50,25 @@ struct Communicator::Impl {
 };
 
 struct Requests::Impl {
+  MPI_Comm comm;
   std::vector<MPI_Request> requests;
 };
 
-Requests::Requests() : impl_(std::make_unique<Impl>()) {}
+Requests::Requests(const Communicator& comm)
+    : impl_(std::make_unique<Impl>(Impl{comm.impl_->comm, {}})) {}
 Requests::~Requests() = default;
 Requests::Requests(Requests&&) noexcept = default;
 
 void Requests::send(const void* data, std::size_t bytes, int to, int tag) {
   impl_->requests.emplace_back();
-  check(MPI_Isend(data, static_cast<int>(bytes), MPI_BYTE, to, tag, MPI_COMM_WORLD,
+  check(MPI_Isend(data, static_cast<int>(bytes), MPI_BYTE, to, tag, impl_->comm,
                   &impl_->requests.back()),
         "MPI_Isend");
 }
 
 void Requests::receive(void* data, std::size_t bytes, int from, int tag) {
   impl_->requests.emplace_back();
-  check(MPI_Irecv(data, static_cast<int>(bytes), MPI_BYTE, from, tag, MPI_COMM_WORLD,
+  check(MPI_Irecv(data, static_cast<int>(bytes), MPI_BYTE, from, tag, impl_->comm,
                   &impl_->requests.back()),
         "MPI_Irecv");
 }

@@ -23,10 +23,12 @@ private:
   bool started_ = false;
 };
 
-// A pending nonblocking exchange; wait() completes it.
+class Communicator;
+
+// Pending nonblocking messages between the ranks of a communicator; wait() completes them.
 class Requests {
 public:
-  Requests();
+  explicit Requests(const Communicator& comm);
   ~Requests();
   Requests(Requests&&) noexcept;
   void send(const void* data, std::size_t bytes, int to, int tag);
@@ -36,7 +38,6 @@ public:
 
 private:
   std::unique_ptr<Impl> impl_;
-  friend class Communicator;
 };
 
 class Communicator {
@@ -71,6 +72,7 @@ public:
   struct Impl;
 
 private:
+  friend class Requests;
   std::shared_ptr<Impl> impl_;
 };
 

@@ -101,12 +101,16 @@ double initial_value(uint64_t index, uint32_t seed, ScalarKind kind) {
 }
 
 struct DistributedSweep::Device {
-  runtime::Session session;
+  std::unique_ptr<runtime::Session> owned; // when the config gives no session
+  runtime::Session& session;
   cl::CommandQueue transfers;
   runtime::RawBuffer extended, next, box, a, b;
   std::unique_ptr<StepKernel> kernel; // every box's
   std::unique_ptr<HaloExchange> exchange;
-  explicit Device(runtime::Device d) : session(std::move(d)) {
+  explicit Device(runtime::Session& s) : session(s) {
+    transfers = cl::CommandQueue(session.context(), session.device().device);
+  }
+  explicit Device(std::unique_ptr<runtime::Session> s) : owned(std::move(s)), session(*owned) {
     transfers = cl::CommandQueue(session.context(), session.device().device);
   }
 };
@@ -150,7 +154,9 @@ std::string DistributedSweep::device_description() const {
 }
 
 void DistributedSweep::start() {
-  device_ = std::make_unique<Device>(device_for_rank(config_.device, world_.host_rank()));
+  device_ = config_.session ? std::make_unique<Device>(*config_.session)
+                            : std::make_unique<Device>(std::make_unique<runtime::Session>(
+                                  device_for_rank(config_.device, world_.host_rank())));
   auto& dev = *device_;
   const std::size_t eb = element_bytes(element_);
   auto extended = block_.extended();
@@ -216,7 +222,7 @@ double DistributedSweep::period() {
     first = 1;
   }
   double e0 = wall_seconds();
-  dev.exchange->run(dev.transfers, dev.extended.handle());
+  dev.exchange->run(cart_, dev.transfers, dev.extended.handle());
   double exchange = wall_seconds() - e0;
   for (std::size_t i = first; i < boxes_.size(); ++i)
     compute(boxes_[i]);

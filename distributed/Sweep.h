@@ -22,6 +22,10 @@
 #include "distributed/LocalStep.h"
 #include "distributed/Mpi.h"
 
+namespace tessera::runtime {
+class Session;
+}
+
 namespace tessera::distributed {
 
 struct SweepConfig {
@@ -32,6 +36,8 @@ struct SweepConfig {
   bool overlap = true;          // interior during the exchange
   std::vector<int> ranks;       // per dimension; empty: MPI_Dims_create
   std::string device;           // spec (round robin over the matches on a host)
+  // A session to run on instead (not owned; its built kernels are reused by later sweeps).
+  runtime::Session* session = nullptr;
   uint32_t seed = 1;
   // Lowers the local step (empty: rewrite::lower_default).
   std::function<Expr(const Expr&)> lower;

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "core/Interpreter.h"
+#include "explore/runtime/Session.h"
 #include "stencils/Iterated.h"
 #include "tests/distributed/MpiFixture.h"
 #include "tests/distributed/SweepCases.h"
@@ -18,7 +19,14 @@ using namespace tessera::distributed;
 
 namespace {
 
-std::vector<double> sweep(Communicator comm, const SweepConfig& config, int iterations) {
+// One device session for every sweep of this process: its kernels are built once.
+runtime::Session& rank_session() {
+  static runtime::Session session = runtime::Session::from_env();
+  return session;
+}
+
+std::vector<double> sweep(Communicator comm, SweepConfig config, int iterations) {
+  config.session = &rank_session();
   DistributedSweep s(std::move(comm), config);
   s.start();
   s.run(iterations);
