@@ -43,6 +43,10 @@ CLI::App* add_sweep_command(CLI::App& app, SweepCommandOptions& o) {
   sweep->add_option("--json", o.json, "Write the summary and the checksum as JSON (rank 0)");
   sweep->add_option("--values", o.values, "Write the whole result grid as JSON (rank 0)");
   sweep->add_option("--seed", o.seed, "Seed of the initial grid (default 1)");
+  sweep->add_option("--variant", o.variant,
+                    "Variant K of the rank-local step's executable variants at depth 1 (its sizes "
+                    "are symbolic, so it has fewer than `tessera variants` lists; 0: the plain "
+                    "MapGlb lowering)");
   sweep->add_flag("-q,--quiet", o.quiet, "Print only the checksum line");
   return sweep;
 }
@@ -72,6 +76,13 @@ distributed::SweepConfig plan(const SweepCommandOptions& o) {
   c.ranks = parse_ranks(o.ranks, source.info.dims);
   c.device = o.device;
   c.seed = o.seed;
+  if (o.variant != 0) {
+    // Chosen here, on every rank alike, so that a wrong number is an option mistake.
+    Expr chosen =
+        select_variant(distributed::local_step(c.build, source.info.dims), o.variant, 1, c.name)
+            .program;
+    c.lower = [chosen](const Expr&) { return chosen; };
+  }
   for (const auto& [path, what] : {std::pair{o.json, "--json"}, std::pair{o.values, "--values"}})
     if (!path.empty())
       resolve_output(path, what);

@@ -24,6 +24,7 @@ struct SweepCommandOptions {
   std::string json;   // summary with the checksum (rank 0)
   std::string values; // the whole result grid as JSON (rank 0)
   unsigned seed = 1;
+  int64_t variant = 0; // of the rank-local step's executable variants (0: the plain lowering)
   bool quiet = false;
 };
 
