@@ -8,4 +8,5 @@ apt-get install -y --no-install-recommends \
   libboost-dev nlohmann-json3-dev doctest-dev libcli11-dev \
   ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers pocl-opencl-icd clinfo oclgrind \
   libclblast-dev gnuplot-nox clang-format \
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev \
+  libopenmpi-dev openmpi-bin

@@ -12,6 +12,9 @@
 #include "tools/Commands.h"
 #include "tools/ProgramSource.h"
 #include "tools/SolveCommand.h"
+#ifdef TESSERA_WITH_MPI
+#include "tools/SweepCommand.h"
+#endif
 
 namespace tessera::tools {
 
@@ -115,6 +118,9 @@ int run_cli(int argc, const char* const* argv) {
   explore->add_option(
       "--device", x.device,
       "OpenCL device: name substring or index (default: TESSERA_DEVICE, else PoCL)");
+  explore->add_option("--devices", x.devices,
+                      "Spread the variants over several devices: all, or a spec matching several "
+                      "(gpu, NVIDIA); the report merges them by device");
   explore
       ->add_option("--budget", x.budget_s,
                    "Wall-clock budget in seconds, enumeration and building included (default 60)")
@@ -157,6 +163,10 @@ int run_cli(int argc, const char* const* argv) {
 
   SolveCommandOptions solve_options;
   auto* solve = add_solve_command(app, solve_options);
+#ifdef TESSERA_WITH_MPI
+  SweepCommandOptions sweep_options;
+  auto* sweep = add_sweep_command(app, sweep_options);
+#endif
 
   // A word that is not a command (CLI11 would only say that a command is required).
   if (argc > 1 && argv[1][0] != '-') {
@@ -194,6 +204,10 @@ int run_cli(int argc, const char* const* argv) {
       return plot_command(report_file, svg_file);
     if (solve->parsed())
       return solve_command(solve_options);
+#ifdef TESSERA_WITH_MPI
+    if (sweep->parsed())
+      return sweep_command(sweep_options);
+#endif
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

@@ -43,6 +43,7 @@ struct ExploreCommandOptions {
   std::string program;   // --program FILE.json
   int steps = 1;         // --steps K
   std::string tuning_db; // --tuning-db FILE ("off": none; empty: the default database)
+  std::string devices;   // --devices all|SPEC: the variants spread over several devices
 };
 
 int list_command();
@@ -52,6 +53,8 @@ int variants_command(const CommonOptions& options);
 int emit_command(const CommonOptions& options);
 int run_command(const CommonOptions& options);
 int explore_command(const ExploreCommandOptions& options);
+// explore --devices (tools/ExploreDevices.cpp).
+int explore_devices_command(const ExploreCommandOptions& options);
 int report_command(const std::string& path);
 int plot_command(const std::string& path, const std::string& svg);
 

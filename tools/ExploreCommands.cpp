@@ -138,6 +138,8 @@ void print_result(const explore::Report& report, double elapsed, double budget_s
 } // namespace
 
 int explore_command(const ExploreCommandOptions& x) {
+  if (!x.devices.empty())
+    return explore_devices_command(x);
   InterruptGuard guard; // first of all: no moment of the run may lose a Ctrl-C
   const auto start = Clock::now();
   auto source = resolve_program(x.stencil, x.program, x.steps);

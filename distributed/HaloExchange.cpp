@@ -1,0 +1,71 @@
+#include "distributed/HaloExchange.h"
+
+namespace tessera::distributed {
+
+std::vector<Face> halo_faces(const Block& block, int64_t h,
+                             const std::vector<std::vector<int>>& neighbours) {
+  std::vector<Face> faces;
+  auto extended = block.extended();
+  const std::size_t dims = block.extent.size();
+  for (std::size_t d = 0; d < dims; ++d)
+    for (int side = 0; side < 2; ++side) {
+      if (!block.internal[d][side])
+        continue;
+      Face f;
+      f.dim = static_cast<int>(d);
+      f.side = side;
+      f.neighbour = neighbours.at(d).at(side);
+      f.send.array = f.receive.array = extended;
+      for (std::size_t e = 0; e < dims; ++e) {
+        // Before d: all of E (halos received); after d: the block's own range.
+        int64_t lo = e < d ? 0 : block.halo_lo[e];
+        int64_t n = e < d ? extended[e] : block.extent[e];
+        f.send.offset.push_back(lo);
+        f.send.extent.push_back(n);
+      }
+      f.receive = f.send;
+      int64_t own_lo = block.halo_lo[d], own_hi = own_lo + block.extent[d];
+      f.send.offset[d] = side == 0 ? own_lo : own_hi - h;
+      f.receive.offset[d] = side == 0 ? own_lo - h : own_hi;
+      f.send.extent[d] = f.receive.extent[d] = h;
+      faces.push_back(f);
+    }
+  return faces;
+}
+
+HaloExchange::HaloExchange(std::vector<Face> faces, std::size_t element_bytes)
+    : faces_(std::move(faces)), element_bytes_(element_bytes) {
+  for (const auto& f : faces_) {
+    send_.emplace_back(static_cast<std::size_t>(f.send.points()) * element_bytes_);
+    receive_.emplace_back(static_cast<std::size_t>(f.receive.points()) * element_bytes_);
+  }
+}
+
+void HaloExchange::run(const Communicator& comm, cl::CommandQueue& queue,
+                       const cl::Buffer& extended) {
+  // A message leaves from the sender's side s and arrives on the receiver's side 1 - s; the tag
+  // names the sender's side, so two faces to the same rank (two ranks on a torus) stay apart.
+  auto tag = [](const Face& f, int sender_side) { return 2 * f.dim + sender_side; };
+  std::size_t i = 0;
+  while (i < faces_.size()) {
+    std::size_t end = i;
+    while (end < faces_.size() && faces_[end].dim == faces_[i].dim)
+      ++end;
+    Requests requests(comm);
+    for (std::size_t j = i; j < end; ++j)
+      requests.receive(receive_[j].data(), receive_[j].size(), faces_[j].neighbour,
+                       tag(faces_[j], 1 - faces_[j].side));
+    for (std::size_t j = i; j < end; ++j) {
+      read_rect(queue, extended, faces_[j].send, element_bytes_, send_[j].data());
+      requests.send(send_[j].data(), send_[j].size(), faces_[j].neighbour,
+                    tag(faces_[j], faces_[j].side));
+      bytes_sent_ += send_[j].size();
+    }
+    requests.wait();
+    for (std::size_t j = i; j < end; ++j)
+      write_rect(queue, extended, faces_[j].receive, element_bytes_, receive_[j].data());
+    i = end;
+  }
+}
+
+} // namespace tessera::distributed

@@ -1,0 +1,45 @@
+// The halo exchange of the extended block E, one dimension after the other: the faces sent
+// along dimension d span the whole of E along the dimensions before d (halos received there
+// included), so edge and corner halos arrive without messages of their own. Faces move between
+// the device and packed host buffers with OpenCL's rectangle commands on a queue of their own
+// (kernels on the compute queue run meanwhile); the messages are nonblocking MPI.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "distributed/BlockGrid.h"
+#include "distributed/Mpi.h"
+#include "distributed/Rect.h"
+
+namespace tessera::distributed {
+
+// One face: what this rank sends to a neighbour and where its reply lands.
+struct Face {
+  int dim = 0, side = 0; // side 0: low, 1: high
+  int neighbour = -1;
+  Rect send, receive; // regions of E
+};
+
+// The faces of a block for halo width h, in exchange order (dimension by dimension).
+// `neighbour(dim, side)` gives the rank beyond a side.
+std::vector<Face> halo_faces(const Block& block, int64_t h,
+                             const std::vector<std::vector<int>>& neighbours);
+
+class HaloExchange {
+public:
+  HaloExchange(std::vector<Face> faces, std::size_t element_bytes);
+  // Exchanges every face of `extended` with the neighbours, ranks of `comm` (blocking: returns
+  // when the halos are on the device).
+  void run(const Communicator& comm, cl::CommandQueue& queue, const cl::Buffer& extended);
+  // Bytes this rank sent in all runs.
+  uint64_t bytes_sent() const { return bytes_sent_; }
+
+private:
+  std::vector<Face> faces_;
+  std::size_t element_bytes_;
+  std::vector<std::vector<unsigned char>> send_, receive_;
+  uint64_t bytes_sent_ = 0;
+};
+
+} // namespace tessera::distributed

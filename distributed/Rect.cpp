@@ -1,0 +1,97 @@
+#include "distributed/Rect.h"
+
+#include <array>
+
+#include "core/Error.h"
+#include "explore/runtime/ClError.h"
+
+namespace tessera::distributed {
+
+int64_t Rect::points() const {
+  int64_t p = 1;
+  for (auto e : extent)
+    p *= e;
+  return p;
+}
+
+namespace {
+
+// OpenCL's view of a region: origin and region in (bytes, rows, slices), the pitches in bytes.
+struct ClRect {
+  cl::array<cl::size_type, 3> origin{0, 0, 0}, region{1, 1, 1};
+  cl::size_type row_pitch = 0, slice_pitch = 0;
+};
+
+ClRect cl_rect(const Rect& r, std::size_t element_bytes) {
+  std::size_t dims = r.array.size();
+  if (dims < 1 || dims > 3 || r.offset.size() != dims || r.extent.size() != dims)
+    internal_error(cat("a rectangle needs 1 to 3 matching dimensions, got ", dims));
+  // Dimension d (outermost first) is OpenCL's axis dims - 1 - d.
+  std::array<int64_t, 3> array{1, 1, 1}, offset{0, 0, 0}, extent{1, 1, 1};
+  for (std::size_t d = 0; d < dims; ++d) {
+    std::size_t axis = dims - 1 - d;
+    array[axis] = r.array[d];
+    offset[axis] = r.offset[d];
+    extent[axis] = r.extent[d];
+    if (r.offset[d] < 0 || r.extent[d] < 0 || r.offset[d] + r.extent[d] > r.array[d])
+      internal_error("a rectangle outside its array");
+  }
+  ClRect c;
+  auto eb = static_cast<cl::size_type>(element_bytes);
+  c.origin = {static_cast<cl::size_type>(offset[0]) * eb, static_cast<cl::size_type>(offset[1]),
+              static_cast<cl::size_type>(offset[2])};
+  c.region = {static_cast<cl::size_type>(extent[0]) * eb, static_cast<cl::size_type>(extent[1]),
+              static_cast<cl::size_type>(extent[2])};
+  c.row_pitch = static_cast<cl::size_type>(array[0]) * eb;
+  c.slice_pitch = c.row_pitch * static_cast<cl::size_type>(array[1]);
+  return c;
+}
+
+// The packed host side of a transfer: rows of the region's own width.
+ClRect packed(const ClRect& device) {
+  ClRect h;
+  h.region = device.region;
+  h.row_pitch = device.region[0];
+  h.slice_pitch = device.region[0] * device.region[1];
+  return h;
+}
+
+void check(cl_int err, const char* what) {
+  runtime::check_cl(err, what);
+}
+
+} // namespace
+
+void read_rect(cl::CommandQueue& queue, const cl::Buffer& buffer, const Rect& rect,
+               std::size_t element_bytes, void* host) {
+  if (rect.points() == 0)
+    return;
+  ClRect d = cl_rect(rect, element_bytes), h = packed(d);
+  check(queue.enqueueReadBufferRect(buffer, CL_TRUE, d.origin, h.origin, d.region, d.row_pitch,
+                                    d.slice_pitch, h.row_pitch, h.slice_pitch, host),
+        "reading a halo face");
+}
+
+void write_rect(cl::CommandQueue& queue, const cl::Buffer& buffer, const Rect& rect,
+                std::size_t element_bytes, const void* host) {
+  if (rect.points() == 0)
+    return;
+  ClRect d = cl_rect(rect, element_bytes), h = packed(d);
+  check(queue.enqueueWriteBufferRect(buffer, CL_TRUE, d.origin, h.origin, d.region, d.row_pitch,
+                                     d.slice_pitch, h.row_pitch, h.slice_pitch, host),
+        "writing a halo face");
+}
+
+void copy_rect(cl::CommandQueue& queue, const cl::Buffer& src, const Rect& from,
+               const cl::Buffer& dst, const Rect& to, std::size_t element_bytes) {
+  if (from.extent != to.extent)
+    internal_error("copy_rect: regions of different extents");
+  if (from.points() == 0)
+    return;
+  ClRect s = cl_rect(from, element_bytes), d = cl_rect(to, element_bytes);
+  check(queue.enqueueCopyBufferRect(src, dst, s.origin, d.origin, s.region, s.row_pitch,
+                                    s.slice_pitch, d.row_pitch, d.slice_pitch),
+        "copying a box");
+}
+
+} // namespace tessera::distributed

@@ -1,0 +1,29 @@
+// Rectangular regions of row-major device buffers (1 to 3 dimensions, outermost first) moved
+// with OpenCL's rectangle commands: halo faces read into and written from packed host buffers,
+// boxes copied between buffers. OpenCL's x is the innermost (contiguous) dimension.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "explore/runtime/OpenCL.h"
+
+namespace tessera::distributed {
+
+// A region of a buffer whose array has extents `array` (outermost first).
+struct Rect {
+  std::vector<int64_t> array;
+  std::vector<int64_t> offset, extent;
+  int64_t points() const;
+};
+
+// Blocking: the region into / from a packed host buffer of points() elements.
+void read_rect(cl::CommandQueue& queue, const cl::Buffer& buffer, const Rect& rect,
+               std::size_t element_bytes, void* host);
+void write_rect(cl::CommandQueue& queue, const cl::Buffer& buffer, const Rect& rect,
+                std::size_t element_bytes, const void* host);
+// Enqueued (not waited for): the region `from` of src to the region `to` of dst (same extents).
+void copy_rect(cl::CommandQueue& queue, const cl::Buffer& src, const Rect& from,
+               const cl::Buffer& dst, const Rect& to, std::size_t element_bytes);
+
+} // namespace tessera::distributed

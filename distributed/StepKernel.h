@@ -1,0 +1,51 @@
+// The rank-local step (LocalStep.h) generated, built on the rank's device and run k times on a
+// box with its sizes passed as arguments: one build serves every box with the same sides.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "codegen/Program.h"
+#include "distributed/BlockGrid.h"
+#include "explore/runtime/Buffer.h"
+#include "explore/runtime/Kernel.h"
+#include "explore/runtime/Session.h"
+
+namespace tessera::distributed {
+
+std::size_t element_bytes(ScalarKind kind);
+
+class StepKernel {
+public:
+  // `lowered`: the local step after lowering (rewrite::lower_default or a chosen variant).
+  // `local`: the work-group size of every launch (empty: the kernel's own or automatic); it
+  // must divide every box's extents (1 in each dimension always does).
+  StepKernel(runtime::Session& session, const Expr& lowered, const std::string& name,
+             std::vector<int64_t> local = {});
+
+  // Enqueues `steps` steps on the box held in `input` (extents `extent`, outermost first),
+  // each step shrinking it by r on its internal sides; `a` and `b` are scratch buffers at least
+  // as large as the box. Returns the buffer that holds the result (a or b); nothing is waited
+  // for. Error when a step's sizes break a condition of the kernel (a box too thin for it).
+  const cl::Buffer& enqueue_steps(const cl::Buffer& input, std::vector<int64_t> extent,
+                                  const Sides& internal, int64_t radius, int steps,
+                                  const cl::Buffer& a, const cl::Buffer& b);
+  int64_t launches() const { return launches_; }
+
+private:
+  void enqueue_step(const cl::Buffer& in, const cl::Buffer& out,
+                    const std::map<std::string, int64_t>& sizes);
+  const cl::Buffer& intermediate(std::size_t index, std::size_t bytes);
+
+  runtime::Session* session_;
+  codegen::KernelProgram program_;
+  std::vector<runtime::Kernel> built_;
+  std::vector<std::unique_ptr<runtime::RawBuffer>> intermediates_;
+  std::vector<int64_t> local_;
+  int64_t launches_ = 0;
+};
+
+} // namespace tessera::distributed

@@ -1,0 +1,296 @@
+#include "distributed/Sweep.h"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "core/Error.h"
+#include "core/TypeCheck.h"
+#include "distributed/DeviceChoice.h"
+#include "distributed/HaloExchange.h"
+#include "distributed/Rect.h"
+#include "distributed/StepKernel.h"
+#include "explore/runtime/Buffer.h"
+#include "explore/runtime/Session.h"
+#include "rewrite/Lower.h"
+
+namespace tessera::distributed {
+
+namespace {
+
+uint64_t mix(uint64_t x) { // splitmix64's finaliser
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+void store(ScalarKind kind, double value, unsigned char* out) {
+  switch (kind) {
+  case ScalarKind::F32: {
+    float v = static_cast<float>(value);
+    std::memcpy(out, &v, sizeof v);
+    return;
+  }
+  case ScalarKind::F64:
+    std::memcpy(out, &value, sizeof value);
+    return;
+  case ScalarKind::I32: {
+    auto v = static_cast<int32_t>(value);
+    std::memcpy(out, &v, sizeof v);
+    return;
+  }
+  case ScalarKind::U8:
+  case ScalarKind::Bool:
+    *out = static_cast<unsigned char>(value);
+    return;
+  }
+}
+
+double load(ScalarKind kind, const unsigned char* in) {
+  switch (kind) {
+  case ScalarKind::F32: {
+    float v;
+    std::memcpy(&v, in, sizeof v);
+    return v;
+  }
+  case ScalarKind::F64: {
+    double v;
+    std::memcpy(&v, in, sizeof v);
+    return v;
+  }
+  case ScalarKind::I32: {
+    int32_t v;
+    std::memcpy(&v, in, sizeof v);
+    return v;
+  }
+  case ScalarKind::U8:
+  case ScalarKind::Bool:
+    return *in;
+  }
+  return 0;
+}
+
+// Calls f(local linear index, global linear index) for every point of the block.
+template <class F> void for_each_point(const Block& b, const std::vector<int64_t>& global, F f) {
+  const std::size_t dims = b.extent.size();
+  std::vector<int64_t> i(dims, 0);
+  for (int64_t local = 0; local < b.points(); ++local) {
+    uint64_t g = 0;
+    for (std::size_t d = 0; d < dims; ++d)
+      g = g * static_cast<uint64_t>(global[d]) + static_cast<uint64_t>(b.offset[d] + i[d]);
+    f(local, g);
+    for (int d = static_cast<int>(dims) - 1; d >= 0; --d) {
+      if (++i[d] < b.extent[d])
+        break;
+      i[d] = 0;
+    }
+  }
+}
+
+Rect own_rect(const Block& b) {
+  return {b.extended(), b.halo_lo, b.extent};
+}
+
+} // namespace
+
+double initial_value(uint64_t index, uint32_t seed, ScalarKind kind) {
+  uint64_t h = mix(index ^ mix(seed));
+  if (is_floating(kind))
+    return static_cast<double>(h >> 11) * 0x1.0p-53 * 2.0 - 1.0;
+  return static_cast<double>(h & 1);
+}
+
+struct DistributedSweep::Device {
+  std::unique_ptr<runtime::Session> owned; // when the config gives no session
+  runtime::Session& session;
+  cl::CommandQueue transfers;
+  runtime::RawBuffer extended, next, box, a, b;
+  std::unique_ptr<StepKernel> kernel; // every box's
+  std::unique_ptr<HaloExchange> exchange;
+  explicit Device(runtime::Session& s) : session(s) {
+    transfers = cl::CommandQueue(session.context(), session.device().device);
+  }
+  explicit Device(std::unique_ptr<runtime::Session> s) : owned(std::move(s)), session(*owned) {
+    transfers = cl::CommandQueue(session.context(), session.device().device);
+  }
+};
+
+DistributedSweep::DistributedSweep(Communicator world, SweepConfig config)
+    : world_(std::move(world)), config_(std::move(config)) {
+  const int dims = static_cast<int>(config_.global.size());
+  if (dims < 1 || dims > 3)
+    user_error(cat("a distributed sweep needs a grid of 1 to 3 dimensions, got ", dims));
+  if (config_.steps < 1)
+    user_error(cat("--steps must be at least 1, got ", config_.steps));
+  std::vector<ArithExpr> extents(config_.global.begin(), config_.global.end());
+  Expr step = config_.build(extents);
+  Type in = input_types(step).at(0), out = infer_type(step);
+  if (input_types(step).size() != 1 || in != out)
+    user_error(cat("a distributed sweep repeats the step, so it needs one input and a result of "
+                   "the input's type; got ",
+                   input_types(step).size(), " input(s) and the result ", out.to_string()));
+  element_ = in.innermost().scalar_kind();
+  grid_.global = config_.global;
+  grid_.ranks = config_.ranks.empty() ? world_.balanced_dims(dims) : config_.ranks;
+  int product = 1;
+  for (int r : grid_.ranks)
+    product *= r;
+  if (product != world_.size())
+    user_error(cat("ranks ", extents_text({grid_.ranks.begin(), grid_.ranks.end()}), " make ",
+                   product, " ranks, the run has ", world_.size()));
+  grid_.radius = pad_radius(step);
+  grid_.steps = config_.steps;
+  grid_.periodic = is_periodic(step);
+  grid_.validate();
+  cart_ = world_.cartesian(grid_.ranks, grid_.periodic);
+  block_ = grid_.block(grid_.coords_of(world_.rank()));
+  boxes_ = boxes(block_, grid_.radius, grid_.steps, config_.overlap);
+}
+
+DistributedSweep::~DistributedSweep() = default;
+
+std::string DistributedSweep::device_description() const {
+  return device_ ? device_->session.device().description() : "(not started)";
+}
+
+void DistributedSweep::start() {
+  device_ = config_.session ? std::make_unique<Device>(*config_.session)
+                            : std::make_unique<Device>(std::make_unique<runtime::Session>(
+                                  device_for_rank(config_.device, world_.host_rank())));
+  auto& dev = *device_;
+  const std::size_t eb = element_bytes(element_);
+  auto extended = block_.extended();
+  int64_t points = 1;
+  for (auto e : extended)
+    points *= e;
+  auto bytes = static_cast<std::size_t>(points) * eb;
+  dev.extended = runtime::RawBuffer(dev.session, bytes);
+  dev.next = runtime::RawBuffer(dev.session, bytes);
+  dev.box = runtime::RawBuffer(dev.session, bytes);
+  dev.a = runtime::RawBuffer(dev.session, bytes);
+  dev.b = runtime::RawBuffer(dev.session, bytes);
+  auto lower =
+      config_.lower ? config_.lower : [](const Expr& e) { return rewrite::lower_default(e); };
+  const int dims = static_cast<int>(extended.size());
+  dev.kernel = std::make_unique<StepKernel>(dev.session, lower(local_step(config_.build, dims)),
+                                            cat(config_.name, "_local_step"), config_.local);
+  std::vector<std::vector<int>> neighbours;
+  for (int d = 0; d < dims; ++d)
+    neighbours.push_back({cart_.neighbour(d, 0), cart_.neighbour(d, 1)});
+  dev.exchange = std::make_unique<HaloExchange>(halo_faces(block_, grid_.halo(), neighbours), eb);
+  // The block's initial values (halos are filled by the first exchange).
+  std::vector<unsigned char> host(static_cast<std::size_t>(block_.points()) * eb);
+  for_each_point(block_, grid_.global, [&](int64_t local, uint64_t g) {
+    store(element_, initial_value(g, config_.seed, element_), host.data() + local * eb);
+  });
+  // One period untimed (the device finishes its kernels' first-launch preparation, the MPI
+  // connections open), then the initial grid again.
+  write_rect(dev.session.queue(), dev.extended.handle(), own_rect(block_), eb, host.data());
+  period();
+  write_rect(dev.session.queue(), dev.extended.handle(), own_rect(block_), eb, host.data());
+}
+
+double DistributedSweep::period() {
+  auto& dev = *device_;
+  const std::size_t eb = element_bytes(element_);
+  auto extended = block_.extended();
+  auto& queue = dev.session.queue();
+  auto compute = [&](const Box& box) {
+    const cl::Buffer* input = &dev.extended.handle();
+    if (box.in_extent != extended) {
+      Rect from{extended, box.in_offset, box.in_extent};
+      Rect to{box.in_extent, std::vector<int64_t>(box.in_extent.size(), 0), box.in_extent};
+      copy_rect(queue, dev.extended.handle(), from, dev.box.handle(), to, eb);
+      input = &dev.box.handle();
+    }
+    auto& kernel = *dev.kernel;
+    const cl::Buffer& result =
+        kernel.enqueue_steps(*input, box.in_extent, box.internal, grid_.radius, grid_.steps,
+                             dev.a.handle(), dev.b.handle());
+    std::vector<int64_t> at(box.out_offset);
+    for (std::size_t d = 0; d < at.size(); ++d)
+      at[d] += block_.halo_lo[d];
+    Rect from{box.out_extent, std::vector<int64_t>(at.size(), 0), box.out_extent};
+    copy_rect(queue, result, from, dev.next.handle(), Rect{extended, at, box.out_extent}, eb);
+  };
+  std::size_t first = 0;
+  // The interior needs no halo: it runs on the device while the halos travel. The box buffer
+  // is reused by the shell, which waits for the interior on the in-order queue.
+  if (boxes_.size() > 1) {
+    compute(boxes_[0]);
+    queue.flush();
+    first = 1;
+  }
+  double e0 = wall_seconds();
+  dev.exchange->run(cart_, dev.transfers, dev.extended.handle());
+  double exchange = wall_seconds() - e0;
+  for (std::size_t i = first; i < boxes_.size(); ++i)
+    compute(boxes_[i]);
+  dev.session.finish();
+  std::swap(dev.extended, dev.next);
+  return exchange;
+}
+
+SweepTotals DistributedSweep::run(int iterations) {
+  if (!device_)
+    internal_error("DistributedSweep::run before start");
+  if (iterations < 1)
+    user_error(cat("--iterations must be at least 1, got ", iterations));
+  if (const char* fail = std::getenv("TESSERA_FAIL_RANK"))
+    if (std::atoi(fail) == world_.rank())
+      throw Error(cat("device error injected for testing (TESSERA_FAIL_RANK=", fail, ")"));
+  auto& dev = *device_;
+  uint64_t sent_before = dev.exchange->bytes_sent();
+  int64_t launches_before = dev.kernel->launches();
+  world_.barrier();
+  double exchange = 0, t0 = wall_seconds();
+  for (int it = 0; it < iterations; ++it)
+    exchange += period();
+  double seconds = wall_seconds() - t0;
+  SweepTotals totals;
+  totals.seconds = world_.max(seconds);
+  totals.exchange_seconds = world_.max(exchange);
+  totals.halo_bytes = world_.sum(dev.exchange->bytes_sent() - sent_before);
+  totals.launches = dev.kernel->launches() - launches_before;
+  return totals;
+}
+
+std::vector<unsigned char> DistributedSweep::own_bytes() const {
+  const std::size_t eb = element_bytes(element_);
+  std::vector<unsigned char> host(static_cast<std::size_t>(block_.points()) * eb);
+  read_rect(device_->session.queue(), device_->extended.handle(), own_rect(block_), eb,
+            host.data());
+  return host;
+}
+
+uint64_t DistributedSweep::checksum() const {
+  const std::size_t eb = element_bytes(element_);
+  auto host = own_bytes();
+  uint64_t sum = 0;
+  for_each_point(block_, grid_.global, [&](int64_t local, uint64_t g) {
+    uint64_t bits = 0;
+    std::memcpy(&bits, host.data() + local * eb, eb);
+    sum += mix(mix(g) ^ bits);
+  });
+  return world_.sum(sum);
+}
+
+std::vector<double> DistributedSweep::gather() const {
+  const std::size_t eb = element_bytes(element_);
+  auto parts = world_.gather(own_bytes());
+  if (parts.empty())
+    return {};
+  int64_t total = 1;
+  for (auto e : grid_.global)
+    total *= e;
+  std::vector<double> grid(static_cast<std::size_t>(total));
+  for (std::size_t r = 0; r < parts.size(); ++r) {
+    Block b = grid_.block(grid_.coords_of(static_cast<int>(r)));
+    for_each_point(b, grid_.global, [&](int64_t local, uint64_t g) {
+      grid[g] = load(element_, parts[r].data() + local * eb);
+    });
+  }
+  return grid;
+}
+
+} // namespace tessera::distributed

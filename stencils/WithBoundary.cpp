@@ -1,0 +1,80 @@
+#include "stencils/WithBoundary.h"
+
+#include <map>
+
+#include "core/Error.h"
+#include "core/TypeCheck.h"
+
+namespace tessera::stencils {
+
+Boundary parse_boundary(const std::string& text) {
+  if (text == "clamp")
+    return Boundary::clamp();
+  if (text == "mirror")
+    return Boundary::mirror();
+  if (text == "wrap")
+    return Boundary::wrap();
+  if (text == "antisymmetric")
+    return Boundary::antisymmetric();
+  if (text == "constant")
+    return Boundary::constant(ScalarValue::make(ScalarKind::F64, 0));
+  const std::string prefix = "constant(";
+  if (text.rfind(prefix, 0) == 0 && text.size() > prefix.size() + 1 && text.back() == ')') {
+    std::string number = text.substr(prefix.size(), text.size() - prefix.size() - 1);
+    std::size_t used = 0;
+    double value = 0;
+    try {
+      value = std::stod(number, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == number.size() && used > 0)
+      return Boundary::constant(ScalarValue::make(ScalarKind::F64, value));
+  }
+  user_error(cat("unknown boundary '", text,
+                 "': expected clamp, mirror, wrap, antisymmetric, constant or constant(V) with V "
+                 "a number"));
+}
+
+namespace {
+
+struct Rebound {
+  Boundary boundary;
+  ScalarKind element;
+  std::map<const Node*, Expr> done;
+  int pads = 0;
+
+  Expr visit(const Expr& e) {
+    if (auto it = done.find(e.get()); it != done.end())
+      return it->second;
+    std::vector<Expr> children;
+    for (const auto& c : e->children)
+      children.push_back(visit(c));
+    Expr result = e->children.empty() ? e : with_children(e, children);
+    if (e->kind == NodeKind::Pad) {
+      ++pads;
+      Boundary b = boundary;
+      if (b.kind == Boundary::Constant)
+        b.value = ScalarValue::make(element, b.value.as_double());
+      result = make_pad(e->sizes[0], e->sizes[1], b);
+    }
+    return done[e.get()] = result;
+  }
+};
+
+} // namespace
+
+Expr with_boundary(const Expr& program, const Boundary& boundary) {
+  if (program->kind != NodeKind::Lambda || program->params().empty() ||
+      !program->params()[0]->declared_type)
+    user_error("with_boundary: expected a program whose first input has a declared type");
+  ScalarKind element = program->params()[0]->declared_type->innermost().scalar_kind();
+  Rebound rebound{boundary, element, {}, 0};
+  Expr result = rebound.visit(program);
+  if (rebound.pads == 0)
+    user_error("with_boundary: the program has no Pad, so it has no boundary to replace");
+  infer_type(result); // antisymmetric needs signed elements: refused here, named
+  return result;
+}
+
+} // namespace tessera::stencils

@@ -1,0 +1,138 @@
+// The distributed sweep on the ranks this test runs on (1, or 2 and 4 under mpirun: see
+// CMakeLists.txt) against one rank alone on one device: every repeatable catalog stencil, every
+// boundary kind, k = 1..4 fused steps per exchange, two exchange periods; the results must be
+// equal bit for bit. The single-rank result itself is checked against the interpreter.
+// Work-groups of one work-item: every box shape runs the same prepared kernel on PoCL (with
+// automatic work-groups PoCL prepares a kernel again for every new shape, minutes in all).
+#include <doctest/doctest.h>
+
+#include <cstring>
+
+#include "core/Interpreter.h"
+#include "explore/runtime/Session.h"
+#include "stencils/Iterated.h"
+#include "tests/distributed/MpiFixture.h"
+#include "tests/distributed/SweepCases.h"
+
+using namespace tessera;
+using namespace tessera::distributed;
+
+namespace {
+
+// One device session for every sweep of this process: its kernels are built once.
+runtime::Session& rank_session() {
+  static runtime::Session session = runtime::Session::from_env();
+  return session;
+}
+
+std::vector<double> sweep(Communicator comm, SweepConfig config, int iterations) {
+  config.session = &rank_session();
+  DistributedSweep s(std::move(comm), config);
+  s.start();
+  s.run(iterations);
+  return s.gather();
+}
+
+bool bitwise_equal(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
+
+// The interpreter's k steps on the sweep's initial grid.
+std::vector<double> interpreted(const SweepConfig& config, int steps) {
+  std::vector<ArithExpr> e(config.global.begin(), config.global.end());
+  Expr step = config.build(e);
+  Expr program = stencils::iterate_program(step, steps);
+  ScalarKind kind = input_types(step).at(0).innermost().scalar_kind();
+  std::vector<double> values;
+  int64_t n = 1;
+  for (auto x : config.global)
+    n *= x;
+  for (int64_t i = 0; i < n; ++i)
+    values.push_back(initial_value(static_cast<uint64_t>(i), config.seed, kind));
+  return evaluate(program, {Data::from_flat(kind, config.global, values)}).flatten();
+}
+
+double max_relative(const std::vector<double>& a, const std::vector<double>& b) {
+  double worst = a.size() == b.size() ? 0 : 1e300;
+  for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i)
+    worst = std::max(worst, std::abs(a[i] - b[i]) / std::max(1.0, std::abs(b[i])));
+  return worst;
+}
+
+} // namespace
+
+TEST_CASE("sweeps over every rank equal one rank bit for bit: catalog x boundaries x k=1..4") {
+  auto world = testing::mpi_world();
+  int cases = 0, mismatches = 0;
+  for (const auto& info : testing::sweepable_stencils())
+    for (const auto& boundary : testing::boundary_kinds()) {
+      SweepConfig config;
+      config.name = info.name;
+      config.build = testing::with_boundary_builder(info, boundary);
+      config.global = testing::sweep_extents(info.dims);
+      config.overlap = false;
+      config.local = {1, 1, 1};
+      for (int k = 1; k <= 4; ++k) {
+        config.steps = k;
+        auto distributed = sweep(world, config, 2);
+        if (world.rank() != 0)
+          continue;
+        auto single = sweep(Communicator::self(), config, 2);
+        ++cases;
+        CHECK(testing::has_nonzero_values(single));
+        if (!bitwise_equal(distributed, single)) {
+          ++mismatches;
+          FAIL_CHECK(info.name << " " << boundary << " k=" << k << " on " << world.size()
+                               << " ranks differs from one rank");
+        }
+        if (k == 1) {
+          double error = max_relative(single, interpreted(config, 2));
+          CHECK_MESSAGE(error <= 1e-5, info.name << " " << boundary << ": " << error);
+        }
+      }
+    }
+  if (world.rank() == 0) {
+    CHECK(cases == 12 * 5 * 4);
+    CHECK(mismatches == 0);
+  }
+}
+
+TEST_CASE("the interior overlapped with the exchange gives the same result") {
+  auto world = testing::mpi_world();
+  for (const char* name : {"j1d7pt", "j2d9pt", "j3d27pt"})
+    for (const std::string boundary : {"mirror", "wrap"}) {
+      const auto& info = stencils::find_stencil(name);
+      SweepConfig config;
+      config.name = info.name;
+      config.build = testing::with_boundary_builder(info, boundary);
+      config.global = testing::sweep_extents(info.dims);
+      config.steps = 2;
+      config.local = {1, 1, 1};
+      config.overlap = true;
+      auto overlapped = sweep(world, config, 3);
+      config.overlap = false;
+      auto plain = sweep(world, config, 3);
+      if (world.rank() == 0)
+        CHECK_MESSAGE(bitwise_equal(overlapped, plain), name << " " << boundary);
+    }
+}
+
+TEST_CASE("checksums do not depend on the decomposition or on k") {
+  auto world = testing::mpi_world();
+  const auto& info = stencils::find_stencil("j2d5pt");
+  SweepConfig config;
+  config.name = info.name;
+  config.build = testing::with_boundary_builder(info, "antisymmetric");
+  config.global = {23, 20};
+  config.local = {1, 1};
+  std::vector<uint64_t> sums;
+  for (int k : {1, 2, 3, 6}) {
+    config.steps = k;
+    DistributedSweep s(world, config);
+    s.start();
+    s.run(6 / k);
+    sums.push_back(s.checksum());
+  }
+  for (auto s : sums)
+    CHECK(s == sums.front());
+}

@@ -1,0 +1,176 @@
+// The distributed sweep from the command line. Every rank parses the same options and plans the
+// same decomposition, so a mistake in them is found by every rank before any message: rank 0
+// prints it and every rank exits with status 2. A failure after that (a device error on one
+// rank) cannot be known by the others, which may be waiting for its halos: the failing rank
+// prints "error: rank R of P: ..." and ends the whole run (MPI_Abort), never a hang.
+#include "tools/SweepCommand.h"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "core/AtomicFile.h"
+#include "core/Error.h"
+#include "core/OutputPath.h"
+#include "distributed/Mpi.h"
+#include "distributed/Sweep.h"
+#include "stencils/WithBoundary.h"
+#include "tools/Commands.h"
+#include "tools/ProgramSource.h"
+
+namespace tessera::tools {
+
+CLI::App* add_sweep_command(CLI::App& app, SweepCommandOptions& o) {
+  auto* sweep = app.add_subcommand(
+      "sweep", "Sweep a stencil over a grid split over the MPI ranks (mpirun -np P tessera sweep)");
+  sweep->add_option("stencil", o.stencil, "Catalog stencil (see `tessera list`)");
+  sweep->add_option("--program", o.program, "The user's own one-input program (JSON)");
+  sweep->add_option("--size", o.size, size_help());
+  sweep->add_option("--steps", o.steps, "Fused steps per halo exchange (halo = radius x K)")
+      ->check(CLI::Range(1, 64));
+  sweep->add_option("--iterations", o.iterations, "Halo exchanges (steps in all: K x I)")
+      ->check(CLI::Range(1, 1000000));
+  sweep->add_option("--boundary", o.boundary,
+                    "clamp, mirror, wrap, antisymmetric, constant or constant(V) for every Pad "
+                    "(default: the stencil's own)");
+  sweep->add_option("--ranks", o.ranks, "Ranks per dimension, e.g. 2x2 (default: MPI_Dims_create)");
+  sweep->add_option("--overlap", o.overlap, "on (default): the interior runs during the exchange")
+      ->check(CLI::IsMember({"on", "off"}));
+  sweep->add_option("--device", o.device,
+                    "OpenCL device spec; the ranks of a host take its matches round robin");
+  sweep->add_option("--json", o.json, "Write the summary and the checksum as JSON (rank 0)");
+  sweep->add_option("--values", o.values, "Write the whole result grid as JSON (rank 0)");
+  sweep->add_option("--seed", o.seed, "Seed of the initial grid (default 1)");
+  sweep->add_option("--variant", o.variant,
+                    "Variant K of the rank-local step's executable variants at depth 1 (its sizes "
+                    "are symbolic, so it has fewer than `tessera variants` lists; 0: the plain "
+                    "MapGlb lowering)");
+  sweep->add_flag("-q,--quiet", o.quiet, "Print only the checksum line");
+  return sweep;
+}
+
+namespace {
+
+std::vector<int> parse_ranks(const std::string& text, int dims) {
+  if (text.empty())
+    return {};
+  auto extents = parse_numeric_size(text, dims, "--ranks");
+  return {extents.begin(), extents.end()};
+}
+
+distributed::SweepConfig plan(const SweepCommandOptions& o) {
+  ProgramSource source = resolve_program(o.stencil, o.program, 1);
+  distributed::SweepConfig c;
+  c.name = source.info.name;
+  c.build = source.info.build;
+  if (!o.boundary.empty())
+    c.build = [build = c.build, b = stencils::parse_boundary(o.boundary)](
+                  const std::vector<ArithExpr>& e) { return stencils::with_boundary(build(e), b); };
+  std::string size = o.size.empty() ? source.default_size : o.size;
+  c.global = parse_numeric_size(size, source.info.dims, source.info.name);
+  check_point_count(size, c.global);
+  c.steps = o.steps;
+  c.overlap = o.overlap == "on";
+  c.ranks = parse_ranks(o.ranks, source.info.dims);
+  c.device = o.device;
+  c.seed = o.seed;
+  if (o.variant != 0) {
+    // Chosen here, on every rank alike, so that a wrong number is an option mistake.
+    Expr chosen =
+        select_variant(distributed::local_step(c.build, source.info.dims), o.variant, 1, c.name)
+            .program;
+    c.lower = [chosen](const Expr&) { return chosen; };
+  }
+  for (const auto& [path, what] : {std::pair{o.json, "--json"}, std::pair{o.values, "--values"}})
+    if (!path.empty())
+      resolve_output(path, what);
+  return c;
+}
+
+std::string hex(uint64_t v) {
+  char text[19];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(v));
+  return text;
+}
+
+int run_sweep(const SweepCommandOptions& o, distributed::Communicator& world,
+              distributed::DistributedSweep& sweep) {
+  sweep.start();
+  auto totals = sweep.run(o.iterations);
+  uint64_t checksum = sweep.checksum();
+  auto values = o.values.empty() ? std::vector<double>{} : sweep.gather();
+  if (world.rank() != 0)
+    return 0;
+  const auto& g = sweep.grid();
+  double points = 1;
+  for (auto e : g.global)
+    points *= static_cast<double>(e);
+  int64_t steps = static_cast<int64_t>(o.steps) * o.iterations;
+  double gcells = points * static_cast<double>(steps) / totals.seconds / 1e9;
+  std::vector<int64_t> ranks(g.ranks.begin(), g.ranks.end());
+  if (!o.quiet) {
+    std::cout << "sweep    " << sweep.grid().global.size() << "-D grid "
+              << distributed::extents_text(g.global) << ", " << o.steps
+              << " fused steps per exchange x " << o.iterations << " = " << steps << " steps\n";
+    std::cout << "ranks    " << world.size() << " (" << distributed::extents_text(ranks)
+              << "), halo " << g.halo() << " (radius " << g.radius << "), "
+              << (g.periodic ? "periodic, " : "") << "overlap " << o.overlap << "\n";
+    std::cout << "device   rank 0: " << sweep.device_description() << "\n";
+    std::cout << "time     " << totals.seconds << " s (halo exchange " << totals.exchange_seconds
+              << " s on the slowest rank), " << gcells << " GCells/s\n";
+    std::cout << "halo     " << totals.halo_bytes << " bytes sent by all ranks\n";
+  }
+  std::cout << "checksum " << hex(checksum) << "\n";
+  if (!o.json.empty()) {
+    nlohmann::json j{{"format", "tessera-sweep"},
+                     {"version", 1},
+                     {"stencil", sweep.grid().global.size() ? o.stencil : ""},
+                     {"program", o.program},
+                     {"size", g.global},
+                     {"ranks", ranks},
+                     {"steps", o.steps},
+                     {"iterations", o.iterations},
+                     {"boundary", o.boundary},
+                     {"overlap", o.overlap == "on"},
+                     {"seconds", totals.seconds},
+                     {"exchange_seconds", totals.exchange_seconds},
+                     {"halo_bytes", totals.halo_bytes},
+                     {"gcells_per_second", gcells},
+                     {"checksum", hex(checksum)}};
+    write_file_atomically(o.json, j.dump(2) + "\n");
+  }
+  if (!o.values.empty()) {
+    nlohmann::json j{
+        {"format", "tessera-sweep-values"}, {"version", 1}, {"size", g.global}, {"values", values}};
+    write_file_atomically(o.values, j.dump() + "\n");
+  }
+  return 0;
+}
+
+} // namespace
+
+int sweep_command(const SweepCommandOptions& o) {
+  distributed::MpiRuntime mpi;
+  auto world = distributed::Communicator::world();
+  std::optional<distributed::DistributedSweep> sweep;
+  try {
+    sweep.emplace(world, plan(o));
+  } catch (const Error& e) {
+    // Every rank found the same mistake: one message.
+    if (world.rank() == 0)
+      std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  }
+  try {
+    return run_sweep(o, world, *sweep);
+  } catch (const std::exception& e) {
+    std::cerr << "error: rank " << world.rank() << " of " << world.size() << ": " << e.what()
+              << "; ending every rank\n"
+              << std::flush;
+    world.abort(1);
+  }
+}
+
+} // namespace tessera::tools
