@@ -9,6 +9,8 @@ namespace {
 // Words of history steps that place a variant in a family, in order of precedence.
 const std::vector<std::pair<std::string, std::vector<std::string>>>& family_words() {
   static const std::vector<std::pair<std::string, std::vector<std::string>>> words{
+      {"diamond", {"diamond-tiling"}},
+      {"parallelogram", {"parallelogram-tiling"}},
       {"temporal", {"temporal-tiling"}},
       {"streaming", {"stream-nd", "streaming"}},
       {"local-memory", {"stage-local", "local memory"}},
