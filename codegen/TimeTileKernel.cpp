@@ -1,5 +1,5 @@
-// One kernel of a time-tiled program: the tiles of one diamond phase (or one parallelogram
-// wavefront) computing the h levels of a band, one work-group per tile.
+// The kernel of a time-tiled program for bands of h levels, one work-group per tile: launched
+// once per diamond phase (its argument `phase`) or parallelogram wavefront (`wave`).
 //
 // Per level t a work-group
 //   1. loads into local memory the part of its window (its range at t plus r on each side) that
@@ -28,27 +28,28 @@ std::string s(int64_t v) {
 
 // The C expressions of a tile's range [lo, hi) in dimension l at level `t` (a C expression),
 // the tile index being the variable i<l>.
-std::pair<std::string, std::string> range_text(const TimeTileGeometry& g, int phase, int l,
+std::pair<std::string, std::string> range_text(const TimeTileGeometry& g, bool wavefront, int l,
                                                const std::string& t) {
   std::string i = "i" + s(l), W = s(g.W[l]), N = s(g.N[l]), m1 = s(g.m[l] - 1);
   std::string tr = "(" + t + ")*" + s(g.r);
   std::string hi_cut = "(" + i + " == " + m1 + " ? " + N + " : (" + i + " + 1)*" + W + ")";
-  if (phase < 0) { // parallelogram
+  if (wavefront) { // parallelogram
     std::string lo = g.wrap ? "(" + i + " == 0 ? " + tr + " : " + i + "*" + W + " - " + tr + ")"
                             : "(" + i + " == 0 ? 0 : " + i + "*" + W + " - " + tr + ")";
     std::string hi = "(" + i + " == " + m1 + " ? " + N + (g.wrap ? " + " + tr : "") + " : (" + i +
                      " + 1)*" + W + " - " + tr + ")";
     return {lo, hi};
   }
-  if (phase >> l & 1) { // inverted diamond around a cut
-    std::string c = g.wrap ? i + "*" + W : "(" + i + " + 1)*" + W;
-    return {"(" + c + " - " + tr + ")", "(" + c + " + " + tr + ")"};
-  }
+  // Diamonds: inverted around a cut in the dimensions whose bit of `phase` is set, upright in
+  // the others.
+  std::string c = g.wrap ? i + "*" + W : "(" + i + " + 1)*" + W;
   std::string lo = g.wrap ? "(" + i + "*" + W + " + " + tr + ")"
                           : "(" + i + "*" + W + " + (" + i + " > 0 ? " + tr + " : 0))";
   std::string hi = g.wrap ? "(" + hi_cut + " - " + tr + ")"
                           : "(" + hi_cut + " - (" + i + " < " + m1 + " ? " + tr + " : 0))";
-  return {lo, hi};
+  std::string inverted = "(phase >> " + s(l) + " & 1)";
+  return {"(" + inverted + " ? " + c + " - " + tr + " : " + lo + ")",
+          "(" + inverted + " ? " + c + " + " + tr + " : " + hi + ")"};
 }
 
 // The flat index of the grid position p<0..d-1> (wrapped into the grid for periodic grids).
@@ -74,19 +75,29 @@ std::string box_index(const TimeTileGeometry& g, const std::array<int64_t, 3>& b
   return index;
 }
 
-// Declares p<l> from the linear index `q` over a box of extents n<l> starting at `origin`<l>
-// (the innermost dimension fastest).
-void decompose(std::ostringstream& o, const TimeTileGeometry& g, const std::string& indent,
-               const std::string& q, const std::string& extent, const std::string& origin) {
-  o << indent << "int rest = " << q << ";\n";
-  for (int l = g.d - 1; l >= 0; --l) {
-    std::string n = extent + s(l);
-    if (l > 0)
-      o << indent << "const int p" << l << " = " << origin << l << " + rest % " << n
-        << "; rest /= " << n << ";\n";
-    else
-      o << indent << "const int p0 = " << origin << "0 + rest;\n";
+// Opens loops over the box [lo<l>, hi<l>) (C expressions per dimension) that declare p<l>: the
+// work-items of a group take neighbouring positions of the innermost dimension (X of them, a
+// power of two, a variable of the kernel) and LS/X rows of the next one; outer dimensions are
+// walked by all together. Returns the closing text.
+std::string open_box_loops(std::ostringstream& o, int d, const std::vector<std::string>& lo,
+                           const std::vector<std::string>& hi, int64_t LS, std::string& indent) {
+  std::string close;
+  for (int l = 0; l < d; ++l) {
+    std::string p = "p" + s(l);
+    std::string start = lo[static_cast<std::size_t>(l)], step = "1";
+    if (l == d - 1) {
+      start += d == 1 ? " + lid" : " + lid % X";
+      step = d == 1 ? s(LS) : "X";
+    } else if (l == d - 2) {
+      start += " + lid / X";
+      step = s(LS) + " / X";
+    }
+    o << indent << "for (int " << p << " = " << start << "; " << p << " < "
+      << hi[static_cast<std::size_t>(l)] << "; " << p << " += " << step << ") {\n";
+    close = indent + "}\n" + close;
+    indent += "  ";
   }
+  return close;
 }
 
 // The neighbourhood of the point whose window starts at w<l> in the local box `prev`.
@@ -123,13 +134,15 @@ Type neighbourhood_type(const TimeTileGeometry& g, ScalarKind kind) {
 Kernel time_tile_kernel(const TimeTileKernelSpec& spec) {
   const TimeTileGeometry& g = spec.geometry;
   const int d = g.d;
-  const int phase = spec.phase;
-  const bool wavefront = phase < 0;
+  const bool wavefront = spec.scheme == TimeTileScheme::Parallelogram;
   const int64_t h = spec.band;
   const int64_t LS = spec.local_size;
   const std::string T = opencl_name(spec.element);
   const std::string R = s(g.r);
-  auto box = g.box(phase, h);
+  std::array<int64_t, 3> box{1, 1, 1};
+  for (int phase = wavefront ? -1 : 0; phase < (wavefront ? 0 : 1 << d); ++phase)
+    for (int l = 0; l < d; ++l)
+      box[l] = std::max(box[l], g.box(phase, h)[l]);
   int64_t box_size = 1;
   for (int l = 0; l < d; ++l)
     box_size *= box[l];
@@ -142,7 +155,7 @@ Kernel time_tile_kernel(const TimeTileKernelSpec& spec) {
   std::ostringstream k;
   k << "\n__kernel void " << spec.name << "(const __global " << T << "* restrict in, __global " << T
     << "* restrict levels, __global " << T << "* restrict out"
-    << (wavefront ? ", const int wave" : "") << ") {\n";
+    << (wavefront ? ", const int wave" : ", const int phase") << ") {\n";
   k << "  __local " << T << " box_a[" << box_size << "], box_b[" << box_size << "];\n";
   k << "  __local " << T << "* prev = box_a;\n  __local " << T << "* cur = box_b;\n";
   k << "  const int lid = get_local_id(0);\n  int group = get_group_id(0);\n";
@@ -157,90 +170,143 @@ Kernel time_tile_kernel(const TimeTileKernelSpec& spec) {
     k << "  if (i" << d - 1 << " < 0 || i" << d - 1 << " >= " << g.m[d - 1] << ") return;\n";
   } else {
     for (int l = d - 1; l >= 0; --l) {
-      int64_t count = g.diamond_tiles(l, phase >> l & 1);
+      std::string count = "((phase >> " + s(l) + " & 1) ? " + s(g.diamond_tiles(l, true)) + " : " +
+                          s(g.diamond_tiles(l, false)) + ")";
       k << "  const int i" << l << " = group % " << count << "; group /= " << count << ";\n";
     }
+    k << "  if (group != 0) return; // a launch is as wide as the phase with the most tiles\n";
   }
   k << "  for (int t = 1; t <= " << h << "; ++t) {\n";
   for (int l = 0; l < d; ++l) {
-    auto [lo, hi] = range_text(g, phase, l, "t");
-    auto [plo, phi] = range_text(g, phase, l, "t - 1");
-    auto [nlo, nhi] = range_text(g, phase, l, "t + 1");
+    auto [lo, hi] = range_text(g, wavefront, l, "t");
+    auto [plo, phi] = range_text(g, wavefront, l, "t - 1");
+    auto [nlo, nhi] = range_text(g, wavefront, l, "t + 1");
     k << "    const int lo" << l << " = " << lo << ", hi" << l << " = " << hi << ";\n";
     k << "    const int own_lo" << l << " = " << plo << ", own_hi" << l << " = " << phi << ";\n";
     k << "    const int o" << l << " = lo" << l << " - " << R << ", n" << l << " = hi" << l
       << " - lo" << l << " + 2*" << R << ";\n";
     k << "    const int next_o" << l << " = " << nlo << " - " << R << ";\n";
-    k << "    const int c" << l << " = max(hi" << l << " - lo" << l << ", 0);\n";
   }
-  std::string window_count, count, own, inside, crosses, exported;
+  std::string inside, exported;
+  std::vector<std::string> window_lo, window_hi, lo, hi;
   for (int l = 0; l < d; ++l) {
     std::string L = s(l), N = s(g.N[l]);
     auto join = [](std::string& to, const std::string& op, const std::string& what) {
       to = to.empty() ? what : to + op + what;
     };
-    join(window_count, "*", "n" + L);
-    join(count, "*", "c" + L);
-    join(own, " && ", "p" + L + " >= own_lo" + L + " && p" + L + " < own_hi" + L);
     join(inside, " && ", "p" + L + " >= 0 && p" + L + " < " + N);
-    join(crosses, " || ", "o" + L + " < 0 || o" + L + " + n" + L + " > " + N);
     // Later launches read the points within 2r of the edges of this tile that face tiles they
     // compute: every edge of a parallelogram, the edges of a diamond's upright dimensions.
-    if (wavefront || !(phase >> l & 1))
-      join(exported, " || ",
-           "p" + L + " < lo" + L + " + 2*" + R + " || p" + L + " >= hi" + L + " - 2*" + R);
+    std::string near_edge =
+        "p" + L + " < lo" + L + " + 2*" + R + " || p" + L + " >= hi" + L + " - 2*" + R;
+    join(exported, " || ",
+         wavefront ? near_edge : "(!(phase >> " + L + " & 1) && (" + near_edge + "))");
+    window_lo.push_back("o" + L);
+    window_hi.push_back("o" + L + " + n" + L);
+    lo.push_back("lo" + L);
+    hi.push_back("hi" + L);
   }
-  // 1. What the tile did not compute at t-1 comes from global memory.
-  k << "    for (int q = lid; q < " << window_count << "; q += " << LS << ") {\n";
-  decompose(k, g, "      ", "q", "n", "o");
-  std::string load_condition = "(t == 1 || !(" + own + "))";
-  if (!g.wrap)
-    load_condition += " && " + inside;
-  k << "      if (" << load_condition << ") {\n";
-  k << "        const int at = " << grid_index(g) << ";\n";
-  k << "        prev[" << box_index(g, box, "p", "o") << "] = t == 1 ? in[at] : levels[(t - 2)*"
-    << spec.grid_points << " + at];\n      }\n    }\n";
-  k << "    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n";
+  // Work-items side by side along the innermost dimension, as many as its usual width (a power
+  // of two): the tile width, or 2hr for inverted diamonds.
+  auto columns = [&](int64_t inner) {
+    int64_t X = d == 1 ? LS : 1;
+    while (X * 2 <= std::min(LS, inner))
+      X *= 2;
+    return X;
+  };
+  int64_t X_upright = columns(g.W[d - 1]), X_inverted = columns(2 * h * g.r);
+  if (wavefront || X_upright == X_inverted)
+    k << "    const int X = " << X_upright << ";\n";
+  else
+    k << "    const int X = (phase >> " << d - 1 << " & 1) ? " << X_inverted << " : " << X_upright
+      << ";\n";
+  // Runs `body` for every position of the window with dimension l in [from, to) (l < 0: all).
+  auto window_loops = [&](int l, const std::string& from, const std::string& to,
+                          const std::string& body) {
+    auto a = window_lo, b = window_hi;
+    if (l >= 0) {
+      a[static_cast<std::size_t>(l)] = from;
+      b[static_cast<std::size_t>(l)] = to;
+    }
+    std::string indent = "    ";
+    std::string close = open_box_loops(k, d, a, b, LS, indent);
+    std::istringstream lines(body);
+    for (std::string line; std::getline(lines, line);)
+      k << indent << line << "\n";
+    k << close;
+  };
+  // 1. What the tile did not compute at t-1 comes from global memory: at t = 1 its whole window,
+  // later the bands of its window outside its range at t-1 (none for upright diamonds).
+  std::string at = "const int at = " + grid_index(g) + ";\n";
+  std::string store = "prev[" + box_index(g, box, "p", "o") + "] = ";
+  std::string guard = g.wrap ? "" : "if (" + inside + ") ";
+  k << "    if (t == 1) {\n";
+  window_loops(-1, "", "",
+               guard + "prev[" + box_index(g, box, "p", "o") + "] = in[" + grid_index(g) + "];");
+  k << "    }";
+  {
+    // Upright diamonds compute their whole window themselves (phase 0).
+    k << (wavefront ? " else {\n" : " else if (phase != 0) {\n");
+    for (int l = 0; l < d; ++l) {
+      std::string L = s(l);
+      std::string load =
+          guard + store + "levels[(t - 2)*" + s(spec.grid_points) + " + " + grid_index(g) + "];";
+      window_loops(l, "o" + L, "min(own_lo" + L + ", o" + L + " + n" + L + ")", load);
+      window_loops(l, "max(own_hi" + L + ", o" + L + ")", "o" + L + " + n" + L, load);
+    }
+    k << "    }\n";
+    k << "    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n";
+  }
   // 2. Positions outside the grid: the boundary of level t-1 (no such positions on a torus).
   if (!g.wrap) {
-    k << "    if (" << crosses << ") {\n";
-    k << "      for (int q = lid; q < " << window_count << "; q += " << LS << ") {\n";
-    decompose(k, g, "        ", "q", "n", "o");
-    k << "        if (!(" << inside << ")) {\n";
+    std::string crosses;
+    for (int l = 0; l < d; ++l)
+      crosses +=
+          (l ? " || o" : "o") + s(l) + " < 0 || o" + s(l) + " + n" + s(l) + " > " + s(g.N[l]);
+    std::ostringstream ghost;
     std::string value;
     if (g.boundary.kind == Boundary::Constant) {
       value = ScalarValue::make(spec.element, g.boundary.value.as_double()).to_string();
     } else {
-      k << "          int sign = 1;\n";
+      ghost << "int sign = 1;\n";
       for (int l = 0; l < d; ++l) {
         std::string p = "p" + s(l), N = s(g.N[l]);
         if (g.boundary.kind == Boundary::Clamp)
-          k << "          const int s" << l << " = clamp(" << p << ", 0, " << N << " - 1);\n";
+          ghost << "const int s" << l << " = clamp(" << p << ", 0, " << N << " - 1);\n";
         else // mirror and antisymmetric: -1 -> 0, N -> N-1
-          k << "          const int s" << l << " = " << p << " < 0 ? -1 - " << p << " : (" << p
-            << " >= " << N << " ? 2*" << N << " - 1 - " << p << " : " << p << ");\n";
+          ghost << "const int s" << l << " = " << p << " < 0 ? -1 - " << p << " : (" << p
+                << " >= " << N << " ? 2*" << N << " - 1 - " << p << " : " << p << ");\n";
         if (g.boundary.kind == Boundary::Antisymmetric)
-          k << "          if (s" << l << " != " << p << ") sign = -sign;\n";
+          ghost << "if (s" << l << " != " << p << ") sign = -sign;\n";
       }
       value = "prev[" + box_index(g, box, "s", "o") + "]";
       if (g.boundary.kind == Boundary::Antisymmetric)
         value = "(sign < 0 ? -" + value + " : " + value + ")";
     }
-    k << "          prev[" << box_index(g, box, "p", "o") << "] = " << value << ";\n";
-    k << "        }\n      }\n      barrier(CLK_LOCAL_MEM_FENCE);\n    }\n";
+    ghost << store << value << ";";
+    k << "    if (" << crosses << ") {\n";
+    for (int l = 0; l < d; ++l) {
+      std::string L = s(l), N = s(g.N[l]);
+      window_loops(l, "o" + L, "min(0, o" + L + " + n" + L + ")", ghost.str());
+      window_loops(l, "max(" + N + ", o" + L + ")", "o" + L + " + n" + L, ghost.str());
+    }
+    k << "      barrier(CLK_LOCAL_MEM_FENCE);\n    }\n";
   }
   // 3. The tile's points at level t.
-  k << "    for (int q = lid; q < " << count << "; q += " << LS << ") {\n";
-  decompose(k, g, "      ", "q", "c", "lo");
+  std::string indent = "    ";
+  std::string close = open_box_loops(k, d, lo, hi, LS, indent);
   for (int l = 0; l < d; ++l)
-    k << "      const int w" << l << " = p" << l << " - " << R << " - o" << l << ";\n";
-  k << "      " << T << " res;\n" << point;
-  k << "      const int at = " << grid_index(g) << ";\n";
-  k << "      if (t == " << h << ") {\n        out[at] = res;\n      } else {\n";
-  k << "        cur[" << box_index(g, box, "p", "next_o") << "] = res;\n";
+    k << indent << "const int w" << l << " = p" << l << " - " << R << " - o" << l << ";\n";
+  k << indent << T << " res;\n" << point;
+  k << indent << at;
+  k << indent << "if (t == " << h << ") {\n"
+    << indent << "  out[at] = res;\n"
+    << indent << "} else {\n";
+  k << indent << "  cur[" << box_index(g, box, "p", "next_o") << "] = res;\n";
   if (!exported.empty())
-    k << "        if (" << exported << ") levels[(t - 1)*" << spec.grid_points << " + at] = res;\n";
-  k << "      }\n    }\n";
+    k << indent << "  if (" << exported << ") levels[(t - 1)*" << spec.grid_points
+      << " + at] = res;\n";
+  k << indent << "}\n" << close;
   k << "    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n";
   k << "    __local " << T << "* swap = prev; prev = cur; cur = swap;\n  }\n}\n";
 
@@ -253,8 +319,8 @@ Kernel time_tile_kernel(const TimeTileKernelSpec& spec) {
       {KernelParam::Input, "levels", flat, spec.element, spec.level_points},
       {KernelParam::Output, "out", spec.grid, spec.element, spec.grid_points},
   };
-  if (wavefront)
-    kernel.params.push_back({KernelParam::Size, "wave", i32(), ScalarKind::I32, 1});
+  kernel.params.push_back(
+      {KernelParam::Size, wavefront ? "wave" : "phase", i32(), ScalarKind::I32, 1});
   kernel.launch.dims = 1;
   kernel.launch.global[0] = spec.groups * LS;
   kernel.launch.local = {LS, 0, 0};

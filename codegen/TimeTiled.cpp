@@ -66,7 +66,6 @@ KernelProgram generate_time_tiled_program(const Expr& program, const CodegenOpti
   const TimeTiling& t = plan.tiling;
   TimeTileGeometry geometry(t, plan.node->boundary, plan.extents);
   const int d = t.dims;
-  const int64_t local_size = options.local_size[0] > 0 ? options.local_size[0] : 128;
 
   KernelProgram result;
   result.input_types = {plan.grid};
@@ -77,27 +76,40 @@ KernelProgram generate_time_tiled_program(const Expr& program, const CodegenOpti
       {plan.element, plan.points}, {plan.element, plan.points}, {plan.element, level_points}};
   const BufferRef levels{BufferRef::Intermediate, 2};
 
-  std::map<std::pair<int, int64_t>, std::size_t> kernel_of; // (phase, band) -> kernel
+  // One kernel per band height, launched once per phase or wavefront.
+  std::map<int64_t, std::size_t> kernel_of;
   std::string name = sanitize(options.kernel_name);
   std::string text = print(program);
-  auto kernel = [&](int phase, int64_t h, int64_t groups) {
-    auto key = std::make_pair(phase, h);
-    if (auto it = kernel_of.find(key); it != kernel_of.end())
+  const bool diamond = t.scheme == TimeTileScheme::Diamond;
+  auto groups_of = [&](int phase) {
+    int64_t groups = 1;
+    for (int l = 0; l < d; ++l)
+      if (diamond)
+        groups *= geometry.diamond_tiles(l, phase >> l & 1);
+      else if (l < d - 1)
+        groups *= geometry.m[l]; // the innermost index follows from the wavefront's number
+    return groups;
+  };
+  int64_t widest = 0;
+  for (int phase = 0; phase < (diamond ? 1 << d : 1); ++phase)
+    widest = std::max(widest, groups_of(phase));
+  auto kernel = [&](int64_t h) {
+    if (auto it = kernel_of.find(h); it != kernel_of.end())
       return it->second;
     TimeTileKernelSpec spec{geometry};
-    spec.phase = phase;
+    spec.scheme = t.scheme;
     spec.band = h;
-    spec.groups = groups;
-    spec.local_size = local_size;
+    spec.groups = widest;
+    spec.local_size = t.work_group;
     spec.grid_points = plan.points;
     spec.level_points = level_points;
     spec.f = plan.node->children.at(0);
     spec.element = plan.element;
     spec.grid = plan.grid;
-    spec.name = phase < 0 ? cat(name, "_wave_h", h) : cat(name, "_phase", phase, "_h", h);
+    spec.name = cat(name, diamond ? "_diamond_h" : "_wavefront_h", h);
     spec.program_text = text;
     result.kernels.push_back(time_tile_kernel(spec));
-    return kernel_of[key] = result.kernels.size() - 1;
+    return kernel_of[h] = result.kernels.size() - 1;
   };
 
   BufferRef input{BufferRef::ProgramInput, 0};
@@ -107,23 +119,16 @@ KernelProgram generate_time_tiled_program(const Expr& program, const CodegenOpti
     BufferRef output = done == t.steps
                            ? BufferRef{BufferRef::ProgramOutput, 0}
                            : BufferRef{BufferRef::Intermediate, static_cast<std::size_t>(band % 2)};
-    if (t.scheme == TimeTileScheme::Diamond) {
-      for (int phase = 0; phase < (1 << d); ++phase) {
-        int64_t groups = 1;
-        for (int l = 0; l < d; ++l)
-          groups *= geometry.diamond_tiles(l, phase >> l & 1);
-        if (groups > 0)
-          result.launches.push_back({kernel(phase, h, groups), {input, levels}, output, {}});
-      }
+    if (diamond) {
+      for (int phase = 0; phase < (1 << d); ++phase)
+        if (groups_of(phase) > 0)
+          result.launches.push_back({kernel(h), {input, levels}, output, {{"phase", phase}}});
     } else {
-      int64_t groups = 1, waves = 1;
-      for (int l = 0; l < d; ++l) {
-        if (l < d - 1)
-          groups *= geometry.m[l];
+      int64_t waves = 1;
+      for (int l = 0; l < d; ++l)
         waves += geometry.m[l] - 1;
-      }
       for (int64_t w = 0; w < waves; ++w)
-        result.launches.push_back({kernel(-1, h, groups), {input, levels}, output, {{"wave", w}}});
+        result.launches.push_back({kernel(h), {input, levels}, output, {{"wave", w}}});
     }
     input = output;
   }

@@ -25,9 +25,9 @@ namespace tessera::codegen {
 // What one kernel of a time-tiled program computes (codegen/TimeTileKernel.cpp).
 struct TimeTileKernelSpec {
   TimeTileGeometry geometry;
-  int phase = 0;      // diamond: the inverted dimensions as bits; -1: a parallelogram wavefront
+  TimeTileScheme scheme = TimeTileScheme::Diamond;
   int64_t band = 1;   // levels computed
-  int64_t groups = 1; // work-groups of a launch
+  int64_t groups = 1; // work-groups of a launch (the most any phase or wavefront needs)
   int64_t local_size = 64;
   int64_t grid_points = 1;
   int64_t level_points = 1; // the level buffer's elements

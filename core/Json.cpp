@@ -217,8 +217,8 @@ private:
     if (kind == "Slide")
       return need(0, 2), make_slide(sizes[0], sizes[1]);
     if (kind == "Pad" || kind == "TileSlide" || kind == "TimeTile") {
-      if (kind == "TimeTile" && (children.size() != 1 || sizes.size() < 6 || sizes.size() > 8))
-        fail(where, cat("TimeTile needs 1 child and 6 to 8 sizes, got ", children.size(), " and ",
+      if (kind == "TimeTile" && (children.size() != 1 || sizes.size() < 7 || sizes.size() > 9))
+        fail(where, cat("TimeTile needs 1 child and 7 to 9 sizes, got ", children.size(), " and ",
                         sizes.size()));
       else if (kind != "TimeTile")
         need(0, kind == "Pad" ? 2 : 5);

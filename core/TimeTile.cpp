@@ -44,12 +44,14 @@ Expr make_time_tile(const TimeTiling& t, Boundary boundary, Expr f) {
     user_error("TimeTile: expects a function applied to each neighbourhood");
   if (t.dims < 1 || t.dims > 3)
     user_error(cat("TimeTile: 1 to 3 dimensions, got ", t.dims));
+  if (t.work_group < 1 || t.work_group > 1024)
+    user_error(cat("TimeTile: 1 to 1024 work-items per tile, got ", t.work_group));
   if (t.radius < 1 || t.steps < 1 || t.band < 1 || t.band > t.steps)
     user_error(cat("TimeTile: needs radius >= 1 and 1 <= band <= steps, got radius ", t.radius,
                    ", band ", t.band, ", steps ", t.steps));
   Node n;
   n.kind = NodeKind::TimeTile;
-  n.sizes = {static_cast<int64_t>(t.scheme), t.dims, t.radius, t.steps, t.band};
+  n.sizes = {static_cast<int64_t>(t.scheme), t.dims, t.radius, t.steps, t.band, t.work_group};
   for (int l = 0; l < t.dims; ++l) {
     if (t.tile[static_cast<std::size_t>(l)] < 1)
       user_error(
@@ -65,7 +67,7 @@ TimeTiling time_tiling_of(const Node& n) {
   auto value = [&](std::size_t i) -> int64_t {
     if (i >= n.sizes.size() || !n.sizes[i].is_constant())
       user_error("TimeTile: its parameters must be constants [scheme, dims, radius, steps, "
-                 "band, tile widths]");
+                 "band, work-items, tile widths]");
     return n.sizes[i].value();
   };
   TimeTiling t;
@@ -77,11 +79,12 @@ TimeTiling time_tiling_of(const Node& n) {
   t.radius = value(2);
   t.steps = value(3);
   t.band = value(4);
-  if (t.dims < 1 || t.dims > 3 || n.sizes.size() != 5 + static_cast<std::size_t>(t.dims))
+  t.work_group = value(5);
+  if (t.dims < 1 || t.dims > 3 || n.sizes.size() != 6 + static_cast<std::size_t>(t.dims))
     user_error(cat("TimeTile: 1 to 3 dimensions with one tile width each, got ", n.sizes.size(),
                    " parameters"));
   for (int l = 0; l < t.dims; ++l)
-    t.tile[static_cast<std::size_t>(l)] = value(5 + static_cast<std::size_t>(l));
+    t.tile[static_cast<std::size_t>(l)] = value(6 + static_cast<std::size_t>(l));
   return t;
 }
 

@@ -2,7 +2,7 @@
 // and computed by a program of kernels (codegen/TimeTiled.h). It is what the rules
 // `diamond-tiling` and `parallelogram-tiling` (rewrite/rules/TimeTiling.cpp) produce.
 //
-//   TimeTile{scheme, d, r, k, h, W}(f) $ a  ==  Iterate(k, S) $ a,
+//   TimeTile{scheme, d, r, k, h, L, W}(f) $ a  ==  Iterate(k, S) $ a,
 //   S(a) = Map^d(f) $ SlideND(2r+1, 1) $ PadND(r, r, b) $ a
 //
 // f is applied to each (2r+1)^d neighbourhood; every step pads its own input with the boundary
@@ -25,6 +25,9 @@ struct TimeTiling {
   int64_t radius = 1;
   int64_t steps = 2; // k
   int64_t band = 2;  // h: steps per band, 1 <= h <= k
+  // Work-items per tile: 1 makes a tile one work-item's loop nest (CPUs vectorise its loops),
+  // more put work-items side by side along the rows (GPUs).
+  int64_t work_group = 1;
   std::array<int64_t, 3> tile{1, 1, 1};
 };
 

@@ -7,8 +7,9 @@
 // because the tiling is a program of its own launches. Parameters: the band height h (the
 // steps per set of launches: min(k, 4) and k) and the tile width W (ctx.tile_sizes; in 1-D 16x
 // wider, since a 1-D tile is one row), with W >= 2hr, so that no tile loses its inside over a
-// band. Conditions: constant radius and extents, no constant inputs zipped to the
-// neighbourhoods, and on a periodic grid N >= 2hr.
+// band; and the work-items per tile: 1 (a loop nest per tile, for CPUs) or 128 (side by side
+// along the rows, for GPUs). Conditions: constant radius and extents, no constant inputs zipped to
+// the neighbourhoods, and on a periodic grid N >= 2hr.
 #include <set>
 
 #include "core/TimeTile.h"
@@ -50,24 +51,26 @@ RuleResult time_tiling(TimeTileScheme scheme, const Expr& e, const RuleContext& 
   const int64_t k = chain->count;
   RuleResult result;
   for (int64_t h : std::set<int64_t>{std::min<int64_t>(k, 4), k})
-    for (int64_t size : ctx.tile_sizes) {
-      int64_t W = chain->d == 1 ? 16 * size : size;
-      bool fits = W >= 2 * h * *r;
-      for (auto n : extents)
-        fits = fits && W < n && (chain->boundary.kind != Boundary::Wrap || n >= 2 * h * *r);
-      if (!fits)
-        continue;
-      TimeTiling t;
-      t.scheme = scheme;
-      t.dims = chain->d;
-      t.radius = *r;
-      t.steps = k;
-      t.band = h;
-      t.tile = {W, W, W};
-      result.alternatives.push_back(
-          {make_call(make_time_tile(t, chain->boundary, chain->f), {chain->input}),
-           {{"steps", k}, {"band", h}, {"tile", W}}});
-    }
+    for (int64_t size : ctx.tile_sizes)
+      for (int64_t work_group : {1, 128}) {
+        int64_t W = chain->d == 1 ? 16 * size : size;
+        bool fits = W >= 2 * h * *r;
+        for (auto n : extents)
+          fits = fits && W < n && (chain->boundary.kind != Boundary::Wrap || n >= 2 * h * *r);
+        if (!fits)
+          continue;
+        TimeTiling t;
+        t.scheme = scheme;
+        t.dims = chain->d;
+        t.radius = *r;
+        t.steps = k;
+        t.band = h;
+        t.tile = {W, W, W};
+        t.work_group = work_group;
+        result.alternatives.push_back(
+            {make_call(make_time_tile(t, chain->boundary, chain->f), {chain->input}),
+             {{"steps", k}, {"band", h}, {"tile", W}, {"work_items", work_group}}});
+      }
   if (result.alternatives.empty())
     result.why_not = "no tile width of at least 2 x band x radius smaller than the grid";
   return result;

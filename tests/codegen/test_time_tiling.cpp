@@ -26,11 +26,11 @@ Expr stencil_steps(int d, int r, Boundary b, std::vector<int64_t> extents, int k
   auto g2 = user_fun("g2", [](auto n, auto w, auto c, auto e, auto s, auto corner) {
     return 0.1 * n + 0.15 * w + 0.4 * c + 0.2 * e + 0.1 * s + 0.05 * corner;
   });
-  Fun point = d == 1 ? Fun([=](Val w) { return g1(w.at(0), w.at(r), w.at(2 * r)); })
-                     : Fun([=](Val v) {
-                         return g2(v.at(0).at(r), v.at(r).at(0), v.at(r).at(r), v.at(r).at(2 * r),
-                                   v.at(2 * r).at(r), v.at(0).at(0));
-                       });
+  Fun point =
+      d == 1 ? Fun([=](Val w) { return g1(w.at(0), w.at(r), w.at(2 * r)); }) : Fun([=](Val v) {
+        return g2(v.at(0).at(r), v.at(r).at(0), v.at(r).at(r), v.at(r).at(2 * r), v.at(2 * r).at(r),
+                  v.at(0).at(0));
+      });
   Val v = x;
   for (int s = 0; s < k; ++s)
     v = v | pad_nd(d, r, r, b) | slide_nd(d, 2 * r + 1, 1) | map_nd(d, point);
@@ -67,51 +67,38 @@ int64_t points(const std::vector<int64_t>& extents) {
   return n;
 }
 
-void check_all(const std::string& rule_name, int d, int r, Boundary b,
-               std::vector<int64_t> extents, int k, std::vector<int64_t> tile_sizes) {
+// Runs one of the rule's variants (`pick`, modulo their number: the tests spread their picks over
+// band heights and work-group sizes) on PoCL against the interpreter.
+void check_variant(const std::string& rule_name, int d, int r, Boundary b,
+                   std::vector<int64_t> extents, int k, std::vector<int64_t> tile_sizes,
+                   std::size_t pick) {
   Expr p = stencil_steps(d, r, b, extents, k);
-  auto inputs = random_inputs(p, 7 + k);
+  auto inputs = random_inputs(p, 7 + static_cast<uint32_t>(k));
   auto variants = tiled_variants(rule_name, p, tile_sizes);
   REQUIRE(!variants.empty());
-  for (const auto& v : variants) {
-    CAPTURE(print(v));
-    auto program = testing::check_program(v, inputs);
-    CHECK(codegen::time_tiled_evaluations(v) == k * points(extents));
-  }
+  const Expr& v = variants[pick % variants.size()];
+  CAPTURE(print(v));
+  testing::check_program(v, inputs);
+  CHECK(codegen::time_tiled_evaluations(v) == k * points(extents));
 }
 
 const std::vector<Boundary> kBoundaries{clamp, mirror, wrap, constant(0.5f), antisymmetric};
+const char* kSchemes[] = {"diamond-tiling", "parallelogram-tiling"};
 
 } // namespace
 
-TEST_CASE("diamond and parallelogram tiling in 1-D: radius 1 and 2, every boundary, k = 2..8") {
-  for (const char* scheme : {"diamond-tiling", "parallelogram-tiling"})
-    for (Boundary b : kBoundaries)
-      for (int r : {1, 2}) {
-        CAPTURE(scheme);
-        CAPTURE(b.to_string());
-        CAPTURE(r);
-        // 1-D widths are 16 x the tile sizes; 70 and 101 are not multiples of them.
-        int k = r == 1 ? 8 : 3;
-        check_all(scheme, 1, r, b, {r == 1 ? 70 : 101}, k, {2});
-      }
-}
-
-TEST_CASE("diamond and parallelogram tiling in 2-D: radius 1 and 2, every boundary") {
-  for (const char* scheme : {"diamond-tiling", "parallelogram-tiling"})
-    for (Boundary b : kBoundaries)
-      for (int r : {1, 2}) {
-        CAPTURE(scheme);
-        CAPTURE(b.to_string());
-        CAPTURE(r);
-        int k = r == 1 ? 2 + static_cast<int>(b.kind) : 2;
-        check_all(scheme, 2, r, b, {19, 23}, k, {8});
-      }
-}
-
-TEST_CASE("time tiling covers every number of steps from 2 to 8") {
-  for (int k = 2; k <= 8; ++k) {
-    CAPTURE(k);
-    check_all(k % 2 ? "parallelogram-tiling" : "diamond-tiling", 1, 1, mirror, {45}, k, {1});
+// Every boundary meets both schemes (one in 1-D, the other in 2-D) and both radii; the numbers
+// of steps cover 2..8; no extent is a multiple of the tile width (1-D widths are 16 x the tile
+// sizes: 32).
+TEST_CASE("diamond and parallelogram tiling against the interpreter: 1-D and 2-D, radius 1 and 2, "
+          "every boundary, k = 2..8") {
+  const int k_1d[] = {8, 3, 7, 5, 6}, k_2d[] = {3, 2, 2, 4, 3};
+  for (std::size_t i = 0; i < kBoundaries.size(); ++i) {
+    CAPTURE(kBoundaries[i].to_string());
+    int r = 1 + static_cast<int>(i % 2);
+    check_variant(kSchemes[i % 2], 1, r, kBoundaries[i], {r == 1 ? 70 : 101}, k_1d[i], {2}, i);
+    r = 3 - r;
+    check_variant(kSchemes[1 - i % 2], 2, r, kBoundaries[i], {29, 31}, k_2d[i], {r == 1 ? 8 : 12},
+                  i + 1);
   }
 }
