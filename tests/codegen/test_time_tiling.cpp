@@ -26,11 +26,18 @@ Expr stencil_steps(int d, int r, Boundary b, std::vector<int64_t> extents, int k
   auto g2 = user_fun("g2", [](auto n, auto w, auto c, auto e, auto s, auto corner) {
     return 0.1 * n + 0.15 * w + 0.4 * c + 0.2 * e + 0.1 * s + 0.05 * corner;
   });
-  Fun point =
-      d == 1 ? Fun([=](Val w) { return g1(w.at(0), w.at(r), w.at(2 * r)); }) : Fun([=](Val v) {
-        return g2(v.at(0).at(r), v.at(r).at(0), v.at(r).at(r), v.at(r).at(2 * r), v.at(2 * r).at(r),
-                  v.at(0).at(0));
-      });
+  auto g3 = user_fun("g3", [](auto below, auto c, auto above, auto corner) {
+    return 0.3 * below + 0.4 * c + 0.2 * above + 0.1 * corner;
+  });
+  Fun point = d == 1   ? Fun([=](Val w) { return g1(w.at(0), w.at(r), w.at(2 * r)); })
+              : d == 2 ? Fun([=](Val v) {
+                  return g2(v.at(0).at(r), v.at(r).at(0), v.at(r).at(r), v.at(r).at(2 * r),
+                            v.at(2 * r).at(r), v.at(0).at(0));
+                })
+                       : Fun([=](Val v) {
+                           return g3(v.at(0).at(r).at(r), v.at(r).at(r).at(r),
+                                     v.at(2 * r).at(r).at(2 * r), v.at(0).at(0).at(0));
+                         });
   Val v = x;
   for (int s = 0; s < k; ++s)
     v = v | pad_nd(d, r, r, b) | slide_nd(d, 2 * r + 1, 1) | map_nd(d, point);
@@ -101,4 +108,9 @@ TEST_CASE("diamond and parallelogram tiling against the interpreter: 1-D and 2-D
     check_variant(kSchemes[1 - i % 2], 2, r, kBoundaries[i], {29, 31}, k_2d[i], {r == 1 ? 8 : 12},
                   i + 1);
   }
+}
+
+TEST_CASE("diamond and parallelogram tiling in 3-D") {
+  check_variant(kSchemes[0], 3, 1, antisymmetric, {9, 10, 11}, 2, {4}, 0);
+  check_variant(kSchemes[1], 3, 1, clamp, {13, 14, 15}, 3, {6}, 1);
 }
