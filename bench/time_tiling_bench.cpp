@@ -10,8 +10,9 @@
 // its speedup over k sweeps, its effective bandwidth (k x the bytes of one sweep / time) and
 // its stencil evaluations against k x N. Every variant's output is compared with the k sweeps'
 // output; one that differs is printed as FAILED, never timed as a success. Times are the sums
-// of the launches' profiled times (median of --repeats), and the wall time of one run of the
-// whole program (launch gaps included: a parallelogram's many small launches pay them).
+// of the launches' profiled times (median of --repeats), and the mean wall time of a run of the
+// whole program, each launch waited for (launch gaps included: a parallelogram's many small
+// launches pay them). The speedups compare wall times.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -57,12 +58,16 @@ struct Measured {
   double difference = 0;
 };
 
-double wall_ms_of_one_run(explore::Workload& w, const codegen::KernelProgram& program,
-                          std::vector<runtime::Kernel>& built) {
+// Wall time per run of the whole program: every launch waited for (launch gaps included: a
+// parallelogram's many small launches pay them), timed around the timing runs themselves.
+runtime::Timing timed(explore::Workload& w, const codegen::KernelProgram& program,
+                      std::vector<runtime::Kernel>& built, int repeats, double* wall_ms) {
   auto start = std::chrono::steady_clock::now();
-  w.run(program, built); // every launch, then the output read back
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
+  auto timing = w.time(program, built, {1, repeats});
+  *wall_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() /
+      (1 + repeats);
+  return timing;
 }
 
 void bench(runtime::Session& session, const std::string& name, const std::vector<int64_t>& extents,
@@ -128,16 +133,15 @@ void bench(runtime::Session& session, const std::string& name, const std::vector
                     what.c_str(), params.c_str(), m.difference);
         continue;
       }
-      m.ms = workload.time(kernels, built, {1, repeats}).median_ms;
-      m.wall_ms = wall_ms_of_one_run(workload, kernels, built);
+      m.ms = timed(workload, kernels, built, repeats, &m.wall_ms).median_ms;
       if (v == 0)
-        sweeps_ms = m.ms;
+        sweeps_ms = m.wall_ms;
       auto evaluations = explore::stencil_evaluations(problem, variants[v]);
       double kN = static_cast<double>(k) * static_cast<double>(workload.output_cells(kernels));
-      std::printf("  %-14s %8.2f ms (wall %8.2f ms, %4zu launches)  %5.2fx over k sweeps  "
+      std::printf("  %-14s %8.2f ms profiled, %8.2f ms wall, %5zu launches  %5.2fx over k sweeps  "
                   "%6.1f GB/s effective  evaluations %.3f x kN  {%s}\n",
-                  what.c_str(), m.ms, m.wall_ms, kernels.launches.size(), sweeps_ms / m.ms,
-                  k * static_cast<double>(sweep_bytes) / k / (m.ms * 1e6) * k,
+                  what.c_str(), m.ms, m.wall_ms, kernels.launches.size(), sweeps_ms / m.wall_ms,
+                  k * static_cast<double>(sweep_bytes) / (m.wall_ms * 1e6), // k sweeps' bytes
                   evaluations ? static_cast<double>(*evaluations) / kN : -1.0, params.c_str());
     } catch (const Error& e) {
       std::printf("  %-14s {%s}: not run: %s\n", what.c_str(), params.c_str(), e.what());

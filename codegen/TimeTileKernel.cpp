@@ -150,14 +150,14 @@ Kernel time_tile_kernel(const TimeTileKernelSpec& spec) {
   Emitter emitter(spec.f, {});
   std::string point =
       emitter.point_statements(spec.f, neighbourhood_view(g, box, spec.element),
-                               neighbourhood_type(g, spec.element), "res", spec.element, 4);
+                               neighbourhood_type(g, spec.element), "res", spec.element, 3);
 
   std::ostringstream k;
   k << "\n__kernel void " << spec.name << "(const __global " << T << "* restrict in, __global " << T
     << "* restrict levels, __global " << T << "* restrict out"
     << (wavefront ? ", const int wave" : ", const int phase") << ") {\n";
   k << "  __local " << T << " box_a[" << box_size << "], box_b[" << box_size << "];\n";
-  k << "  __local " << T << "* prev = box_a;\n  __local " << T << "* cur = box_b;\n";
+  k << "  __local " << T << "* box_prev = box_a;\n  __local " << T << "* box_cur = box_b;\n";
   k << "  const int lid = get_local_id(0);\n  int group = get_group_id(0);\n";
   // The tile's index per dimension.
   if (wavefront) {
@@ -177,6 +177,9 @@ Kernel time_tile_kernel(const TimeTileKernelSpec& spec) {
     k << "  if (group != 0) return; // a launch is as wide as the phase with the most tiles\n";
   }
   k << "  for (int t = 1; t <= " << h << "; ++t) {\n";
+  // Within a level the two boxes do not overlap: restrict lets the compiler vectorise.
+  k << "    __local " << T << "* restrict prev = box_prev;\n    __local " << T
+    << "* restrict cur = box_cur;\n";
   for (int l = 0; l < d; ++l) {
     auto [lo, hi] = range_text(g, wavefront, l, "t");
     auto [plo, phi] = range_text(g, wavefront, l, "t - 1");
@@ -292,23 +295,28 @@ Kernel time_tile_kernel(const TimeTileKernelSpec& spec) {
     }
     k << "      barrier(CLK_LOCAL_MEM_FENCE);\n    }\n";
   }
-  // 3. The tile's points at level t.
-  std::string indent = "    ";
-  std::string close = open_box_loops(k, d, lo, hi, LS, indent);
-  for (int l = 0; l < d; ++l)
-    k << indent << "const int w" << l << " = p" << l << " - " << R << " - o" << l << ";\n";
-  k << indent << T << " res;\n" << point;
-  k << indent << at;
-  k << indent << "if (t == " << h << ") {\n"
-    << indent << "  out[at] = res;\n"
-    << indent << "} else {\n";
-  k << indent << "  cur[" << box_index(g, box, "p", "next_o") << "] = res;\n";
+  // 3. The tile's points at level t: the last level to the output, the others to local memory
+  // and their edges to the level buffer (two loops: no test of t per point).
+  auto compute_loop = [&](const std::string& keep) {
+    std::string indent = "      ";
+    std::string close = open_box_loops(k, d, lo, hi, LS, indent);
+    for (int l = 0; l < d; ++l)
+      k << indent << "const int w" << l << " = p" << l << " - " << R << " - o" << l << ";\n";
+    k << indent << T << " res;\n" << point << indent << at;
+    std::istringstream lines(keep);
+    for (std::string line; std::getline(lines, line);)
+      k << indent << line << "\n";
+    k << close;
+  };
+  k << "    if (t == " << h << ") {\n";
+  compute_loop("out[at] = res;");
+  k << "    } else {\n";
+  std::string keep = "cur[" + box_index(g, box, "p", "next_o") + "] = res;";
   if (!exported.empty())
-    k << indent << "  if (" << exported << ") levels[(t - 1)*" << spec.grid_points
-      << " + at] = res;\n";
-  k << indent << "}\n" << close;
-  k << "    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n";
-  k << "    __local " << T << "* swap = prev; prev = cur; cur = swap;\n  }\n}\n";
+    keep += "\nif (" + exported + ") levels[(t - 1)*" + s(spec.grid_points) + " + at] = res;";
+  compute_loop(keep);
+  k << "    }\n";
+  k << "    box_prev = cur;\n    box_cur = prev;\n  }\n}\n";
 
   Kernel kernel;
   kernel.name = spec.name;
