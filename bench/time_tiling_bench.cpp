@@ -3,16 +3,17 @@
 // diamond tiling and parallelogram tiling (programs of kernels, no redundant work).
 //
 //   ./build/bench/time_tiling_bench [--device SPEC] [--steps 4,8] [--tiles 16,32,64]
-//       [--max 4] [--repeats 5] j1d3pt=16777216 j2d5pt=4096x4096
+//       [--max 4] [--repeats 5] [--work-items 1|128] j1d3pt=16777216 j2d5pt=4096x4096
 //
 // For each stencil, size and k it times up to --max variants of each tiling (the tile widths
 // --tiles, 16x wider in 1-D; band heights min(k,4) and k) and prints the fastest of each with
 // its speedup over k sweeps, its effective bandwidth (k x the bytes of one sweep / time) and
-// its stencil evaluations against k x N. Every variant's output is compared with the k sweeps'
-// output; one that differs is printed as FAILED, never timed as a success. Times are the sums
-// of the launches' profiled times (median of --repeats), and the mean wall time of a run of the
-// whole program, each launch waited for (launch gaps included: a parallelogram's many small
-// launches pay them). The speedups compare wall times.
+// its stencil evaluations against k x N. --work-items keeps the diamond and parallelogram
+// variants with that many work-items per tile (1 suits CPUs, 128 GPUs). Every variant's output is
+// compared with the k sweeps' output; one that differs is printed as FAILED, never timed as a
+// success. Times are the sums of the launches' profiled times (median of --repeats), and the mean
+// wall time of a run of the whole program, each launch waited for (launch gaps included: a
+// parallelogram's many small launches pay them). The speedups compare wall times.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -62,16 +63,18 @@ struct Measured {
 // parallelogram's many small launches pay them), timed around the timing runs themselves.
 runtime::Timing timed(explore::Workload& w, const codegen::KernelProgram& program,
                       std::vector<runtime::Kernel>& built, int repeats, double* wall_ms) {
+  auto timing = w.time(program, built, {1, repeats}); // warm: the runs below are too
   auto start = std::chrono::steady_clock::now();
-  auto timing = w.time(program, built, {1, repeats});
-  *wall_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() /
-      (1 + repeats);
+  w.time(program, built, {0, repeats});
+  *wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                 .count() /
+             repeats;
   return timing;
 }
 
 void bench(runtime::Session& session, const std::string& name, const std::vector<int64_t>& extents,
-           int k, const std::vector<int64_t>& tiles, int max_per_family, int repeats) {
+           int k, const std::vector<int64_t>& tiles, int max_per_family, int repeats,
+           int64_t work_items) {
   std::vector<ArithExpr> ext(extents.begin(), extents.end());
   Expr program = stencils::iterated_stencil(name, ext, k);
   rewrite::EnumerateOptions options;
@@ -97,6 +100,9 @@ void bench(runtime::Session& session, const std::string& name, const std::vector
     std::string family = explore::variant_family(variants[v].history);
     auto steps = variants[v].params.find("steps");
     bool fused_all = steps != variants[v].params.end() && steps->second == k;
+    auto items = variants[v].params.find("work_items");
+    if (work_items > 0 && items != variants[v].params.end() && items->second != work_items)
+      continue;
     if (v == 0 ||
         (family == "temporal" && fused_all &&
          variants[v].history.back().find("work-groups") != std::string::npos) ||
@@ -156,6 +162,7 @@ int main(int argc, char** argv) try {
   std::string device;
   std::vector<int64_t> steps{4, 8}, tiles{16, 32, 64};
   int max_per_family = 4, repeats = 5;
+  int64_t work_items = 0;
   std::vector<std::pair<std::string, std::vector<int64_t>>> runs;
   for (int a = 1; a < argc; ++a) {
     std::string arg = argv[a];
@@ -167,6 +174,8 @@ int main(int argc, char** argv) try {
       tiles = parse_list(argv[++a], ',');
     else if (arg == "--max" && a + 1 < argc)
       max_per_family = static_cast<int>(parse_list(argv[++a], ',').at(0));
+    else if (arg == "--work-items" && a + 1 < argc)
+      work_items = parse_list(argv[++a], ',').at(0);
     else if (arg == "--repeats" && a + 1 < argc)
       repeats = static_cast<int>(parse_list(argv[++a], ',').at(0));
     else if (arg.find('=') != std::string::npos)
@@ -174,7 +183,7 @@ int main(int argc, char** argv) try {
           {arg.substr(0, arg.find('=')), parse_list(arg.substr(arg.find('=') + 1), 'x')});
     else
       user_error("usage: time_tiling_bench [--device SPEC] [--steps 4,8] [--tiles 16,32,64] "
-                 "[--max N] [--repeats N] NAME=AxB ...");
+                 "[--max N] [--repeats N] [--work-items N] NAME=AxB ...");
   }
   if (runs.empty())
     runs = {{"j1d3pt", {1 << 24}}, {"j2d5pt", {4096, 4096}}};
@@ -182,7 +191,8 @@ int main(int argc, char** argv) try {
   std::printf("device: %s\n", session.device().description().c_str());
   for (const auto& [name, extents] : runs)
     for (auto k : steps)
-      bench(session, name, extents, static_cast<int>(k), tiles, max_per_family, repeats);
+      bench(session, name, extents, static_cast<int>(k), tiles, max_per_family, repeats,
+            work_items);
   return 0;
 } catch (const tessera::Error& e) {
   std::fprintf(stderr, "error: %s\n", e.what());
