@@ -3,8 +3,10 @@
 // 2-D, radius 1 and 2, with every boundary kind, k = 2..8 and extents that the tiles do not
 // divide; and every point of every step is computed exactly once.
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include "codegen/TimeTiled.h"
+#include "core/Json.h"
 #include "core/Printer.h"
 #include "core/RandomData.h"
 #include "dsl/Dsl.h"
@@ -113,4 +115,30 @@ TEST_CASE("diamond and parallelogram tiling against the interpreter: 1-D and 2-D
 TEST_CASE("diamond and parallelogram tiling in 3-D") {
   check_variant(kSchemes[0], 3, 1, antisymmetric, {9, 10, 11}, 2, {4}, 0);
   check_variant(kSchemes[1], 3, 1, clamp, {13, 14, 15}, 3, {6}, 1);
+}
+
+TEST_CASE("a time-tiled program is saved and loaded as it is, and bad parameters are refused") {
+  Expr p = stencil_steps(2, 1, mirror, {20, 21}, 4);
+  for (const char* scheme : kSchemes)
+    for (const Expr& v : tiled_variants(scheme, p, {8})) {
+      Expr loaded = expr_from_json(expr_to_json(v));
+      CHECK(structurally_equal(loaded, v));
+      CHECK(print(loaded) == print(v));
+    }
+  TimeTiling t;
+  t.dims = 2;
+  t.steps = 4;
+  t.band = 4;
+  t.tile = {6, 6, 6};
+  CHECK_THROWS_WITH_AS(make_time_tile(t, clamp, Expr()), doctest::Contains("a function"), Error);
+  t.band = 5;
+  Expr tiled = tiled_variants(kSchemes[0], p, {8}).front()->body()->callee();
+  CHECK_THROWS_WITH_AS(make_time_tile(t, clamp, tiled->children[0]),
+                       doctest::Contains("band <= steps"), Error);
+  // Tiles narrower than 2 x band x radius leave gaps: refused when the program is generated.
+  t.band = 4;
+  Expr narrow = make_lambda(
+      p->params(), make_call(make_time_tile(t, clamp, tiled->children[0]), {p->params()[0]}));
+  CHECK_THROWS_WITH_AS(codegen::generate_program(narrow), doctest::Contains("at least 2 x band"),
+                       Error);
 }
