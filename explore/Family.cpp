@@ -9,8 +9,6 @@ namespace {
 // Words of history steps that place a variant in a family, in order of precedence.
 const std::vector<std::pair<std::string, std::vector<std::string>>>& family_words() {
   static const std::vector<std::pair<std::string, std::vector<std::string>>> words{
-      {"diamond", {"diamond-tiling"}},
-      {"parallelogram", {"parallelogram-tiling"}},
       {"temporal", {"temporal-tiling"}},
       {"streaming", {"stream-nd", "streaming"}},
       {"local-memory", {"stage-local", "local memory"}},
@@ -18,6 +16,8 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& family_word
       {"coarsened", {"coarsen-nd", "coarsened"}},
       {"vectorized", {"vectorize-4", "vectorized"}},
       {"work-groups", {"work-groups"}},
+      {"diamond", {"diamond-tiling"}},
+      {"parallelogram", {"parallelogram-tiling"}},
   };
   return words;
 }
