@@ -66,9 +66,9 @@ runtime::Timing timed(explore::Workload& w, const codegen::KernelProgram& progra
   auto timing = w.time(program, built, {1, repeats}); // warm: the runs below are too
   auto start = std::chrono::steady_clock::now();
   w.time(program, built, {0, repeats});
-  *wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                 .count() /
-             repeats;
+  *wall_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() /
+      repeats;
   return timing;
 }
 
