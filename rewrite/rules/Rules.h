@@ -7,14 +7,15 @@
 
 namespace tessera::rewrite {
 
-std::vector<Rule> algebra_rules();     // split-join, fusion, fission, cancellations, movement
-std::vector<Rule> tiling_rules();      // slide tiling (overlapped tiling), n-D tiling
-std::vector<Rule> temporal_rules();    // overlapped temporal tiling (several steps in one kernel)
-std::vector<Rule> time_tiling_rules(); // diamond and parallelogram tiling (programs of kernels)
-std::vector<Rule> staging_rules();     // copies into local / private memory (placements)
-std::vector<Rule> coarsening_rules();  // c results of one dimension per work-item
-std::vector<Rule> lowering_rules();    // Map -> MapGlb/MapWrg+MapLcl/MapSeq, Reduce -> ReduceSeq
+std::vector<Rule> algebra_rules();    // split-join, fusion, fission, cancellations, movement
+std::vector<Rule> tiling_rules();     // slide tiling (overlapped tiling), n-D tiling
+std::vector<Rule> temporal_rules();   // overlapped temporal tiling (several steps in one kernel)
+std::vector<Rule> staging_rules();    // copies into local / private memory (placements)
+std::vector<Rule> coarsening_rules(); // c results of one dimension per work-item
+std::vector<Rule> lowering_rules();   // Map -> MapGlb/MapWrg+MapLcl/MapSeq, Reduce -> ReduceSeq
 std::vector<Rule> thread_mapping_rules(); // glb-order: the global dimension of each MapGlb level
+// Diamond and parallelogram tiling: k steps as a program of kernels (docs/time-tiling.md).
+std::vector<Rule> time_tiling_rules();
 // Everything above.
 std::vector<Rule> all_rules();
 // The rules used to enumerate variants before lowering (high-level rules, and glb-order for
