@@ -39,6 +39,13 @@ public:
   Emitter(Expr program, CodegenOptions options, bool discovery = false);
   Kernel run();
   const std::array<int64_t, 3>& lcl_extents() const { return lcl_extent_; }
+  // Kernels written around one work-item's computation (codegen/TimeTileKernel.cpp): the
+  // statements that compute f of a value read through `arg` into the private scalar `result`
+  // (declared by the caller), and then the source of what those statements call (the fp64
+  // pragma, index helpers, user functions). codegen/PointFunction.cpp.
+  std::string point_statements(const Expr& f, const View& arg, const Type& arg_type,
+                               const std::string& result, ScalarKind kind, int indent);
+  std::string helpers_source(std::string uses);
 
 private:
   // ---- expressions

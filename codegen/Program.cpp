@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "codegen/TimeTiled.h"
 #include "core/Error.h"
 #include "core/Substitute.h"
 
@@ -71,6 +72,8 @@ KernelProgram generate_program(const Expr& program, const CodegenOptions& option
       baked[name] = value;
     p = substitute_sizes(program, baked);
   }
+  if (time_tile_of(p))
+    return generate_time_tiled_program(p, options);
   std::vector<Stage> stages = split_into_stages(p);
   KernelProgram result;
   result.input_types = input_types(program);
@@ -156,7 +159,10 @@ std::string KernelProgram::describe() const {
     s += cat("  ", kernels[l.kernel].name, "(");
     for (std::size_t i = 0; i < l.inputs.size(); ++i)
       s += (i ? ", " : "") + ref(l.inputs[i]);
-    s += cat(") -> ", ref(l.output), "\n");
+    s += cat(") -> ", ref(l.output));
+    for (const auto& [name, value] : l.arguments)
+      s += cat(", ", name, " = ", value);
+    s += "\n";
   }
   for (const auto& k : kernels)
     s += k.describe();

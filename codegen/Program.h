@@ -4,6 +4,8 @@
 // is no longer read are reused (an iterated stencil ping-pongs between two buffers).
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,9 @@ struct KernelLaunch {
   // KernelProgram::buffers. The output is a buffer or the program's output.
   std::vector<BufferRef> inputs;
   BufferRef output;
+  // Values of the kernel's Size parameters that change from launch to launch (a wavefront's
+  // number, codegen/TimeTiled.h); the others are the program's size variables.
+  std::map<std::string, int64_t> arguments;
 };
 
 struct KernelProgram {

@@ -28,7 +28,7 @@ namespace tessera {
 // clang-format off
 #define TESSERA_FOR_EACH_FUNCTION_KIND(X) \
   X(Lambda) X(UserFun) X(Map) X(Reduce) X(Zip) X(Split) X(Join) X(Slide) X(Pad) X(Drop) \
-  X(Transpose) X(Iterate) X(At) X(Get) X(Generate) X(ToMem) X(TileSlide) X(Scan)
+  X(Transpose) X(Iterate) X(At) X(Get) X(Generate) X(ToMem) X(TileSlide) X(Scan) X(TimeTile)
 // clang-format on
 
 enum class NodeKind {
@@ -103,13 +103,13 @@ struct Node {
   // Reduce, Scan: [f, init].
   std::vector<Expr> children;
   // Split: [m]; Slide: [size, step]; Pad/Drop: [left, right]; Iterate: [k]; At/Get: [i];
-  // Generate: [n]; TileSlide: [n, l, N, T, h].
+  // Generate: [n]; TileSlide: [n, l, N, T, h]; TimeTile: core/TimeTile.h.
   std::vector<ArithExpr> sizes;
   MapKind map_kind = MapKind::Map;
   int dim = 0; // MapGlb/MapWrg/MapLcl dimension
   ReduceKind reduce_kind = ReduceKind::Reduce;
   AddressSpace space = AddressSpace::Global;
-  Boundary boundary;                          // Pad, TileSlide
+  Boundary boundary;                          // Pad, TileSlide, TimeTile
   bool backward = false;                      // Scan: from the last element to the first
   ScalarValue literal;                        // Literal
   std::string name;                           // Param: optional user name

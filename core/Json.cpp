@@ -10,6 +10,7 @@
 #include "core/AtomicFile.h"
 #include "core/Error.h"
 #include "core/JsonInteger.h"
+#include "core/TimeTile.h"
 
 namespace tessera {
 
@@ -114,6 +115,7 @@ public:
       break;
     case NodeKind::Pad:
     case NodeKind::TileSlide:
+    case NodeKind::TimeTile:
       j["boundary"] = boundary_name(n.boundary.kind);
       if (n.boundary.kind == Boundary::Constant)
         j["value"] = n.boundary.value;
@@ -226,8 +228,12 @@ private:
       return need(0, 0), make_join();
     if (kind == "Slide")
       return need(0, 2), make_slide(sizes[0], sizes[1]);
-    if (kind == "Pad" || kind == "TileSlide") {
-      need(0, kind == "Pad" ? 2 : 5);
+    if (kind == "Pad" || kind == "TileSlide" || kind == "TimeTile") {
+      if (kind == "TimeTile" && (children.size() != 1 || sizes.size() < 7 || sizes.size() > 9))
+        fail(where, cat("TimeTile needs 1 child and 7 to 9 sizes, got ", children.size(), " and ",
+                        sizes.size()));
+      else if (kind != "TimeTile")
+        need(0, kind == "Pad" ? 2 : 5);
       std::string b = field(j, "boundary", where).get<std::string>();
       for (auto k : {Boundary::Clamp, Boundary::Mirror, Boundary::Wrap, Boundary::Antisymmetric,
                      Boundary::Constant})
@@ -235,6 +241,12 @@ private:
           Boundary boundary{k, {}};
           if (k == Boundary::Constant)
             boundary.value = scalar_value_from_json(field(j, "value", where));
+          if (kind == "TimeTile") {
+            Node n;
+            n.kind = NodeKind::TimeTile;
+            n.sizes = sizes;
+            return make_time_tile(time_tiling_of(n), boundary, children[0]);
+          }
           if (kind == "TileSlide")
             return make_tile_slide(sizes[0], sizes[1], sizes[2], sizes[3], sizes[4], boundary);
           return make_pad(sizes[0], sizes[1], boundary);

@@ -91,6 +91,7 @@ bool is_layout_only(const Expr& f) {
   case NodeKind::Scan:
   case NodeKind::Generate:
   case NodeKind::ToMem:
+  case NodeKind::TimeTile:
     return false;
   case NodeKind::Param:
   case NodeKind::Literal:

@@ -195,6 +195,10 @@ Execution execute(runtime::Session& session, const codegen::KernelProgram& progr
         args.push_back(arg_of(launch.output));
         break;
       case codegen::KernelParam::Size: {
+        if (auto own = launch.arguments.find(p.name); own != launch.arguments.end()) {
+          args.push_back(KernelArg(static_cast<int32_t>(own->second)));
+          break;
+        }
         auto it = run.sizes.find(p.name);
         if (it == run.sizes.end())
           user_error(cat("kernel ", kernel.name, ": the size ", p.name,

@@ -16,6 +16,8 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& family_word
       {"coarsened", {"coarsen-nd", "coarsened"}},
       {"vectorized", {"vectorize-4", "vectorized"}},
       {"work-groups", {"work-groups"}},
+      {"diamond", {"diamond-tiling"}},
+      {"parallelogram", {"parallelogram-tiling"}},
   };
   return words;
 }

@@ -62,8 +62,8 @@ void write_data(const std::string& path, const std::string& text) {
 
 // Colours of the families (colour-blind safe, Paul Tol's "bright" set and grey).
 const char* family_colour(std::size_t index) {
-  static const char* colours[] = {"#ee6677", "#228833", "#4477aa", "#ccbb44",
-                                  "#66ccee", "#aa3377", "#994f00", "#888888"};
+  static const char* colours[] = {"#ee6677", "#228833", "#4477aa", "#ccbb44", "#66ccee",
+                                  "#aa3377", "#994f00", "#44aa99", "#882255", "#888888"};
   return colours[index % (sizeof colours / sizeof *colours)];
 }
 

@@ -304,6 +304,10 @@ std::vector<runtime::KernelArg> Workload::arguments(const codegen::KernelProgram
       args.push_back(buffer(launch.output));
       break;
     case codegen::KernelParam::Size:
+      if (auto own = launch.arguments.find(p.name); own != launch.arguments.end()) {
+        args.push_back(runtime::KernelArg(static_cast<int32_t>(own->second)));
+        break;
+      }
       user_error(cat("kernel ", kernel.name, " takes the size ", p.name,
                      " as an argument: the explorer bakes every size (give numeric extents)"));
     }

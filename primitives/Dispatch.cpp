@@ -1,4 +1,5 @@
 #include "core/Error.h"
+#include "core/TimeTile.h"
 #include "primitives/Primitives.h"
 
 namespace tessera {
@@ -39,6 +40,8 @@ Type primitive_type(TypeChecker& checker, const Node& f, const std::vector<Type>
     return generate_type(checker, f, args);
   case NodeKind::TileSlide:
     return tile_slide_type(checker, f, args);
+  case NodeKind::TimeTile:
+    return checker.apply(time_tile_steps(f), args); // the unfused steps' type
   case NodeKind::UserFun:
     return user_fun_type(checker, f, args);
   case NodeKind::Lambda:
@@ -84,6 +87,8 @@ Data primitive_eval(Interpreter& interp, const Node& f, const std::vector<Data>&
     return generate_eval(interp, f, args);
   case NodeKind::TileSlide:
     return tile_slide_eval(interp, f, args);
+  case NodeKind::TimeTile:
+    return interp.apply(time_tile_steps(f), args); // tiling does not change the values
   case NodeKind::UserFun:
     return user_fun_eval(interp, f, args);
   case NodeKind::Lambda:
@@ -147,6 +152,8 @@ std::string describe(const Node& f) {
     return cat("Pad(", sizes(), ",", f.boundary.to_string(), ")");
   case NodeKind::TileSlide:
     return cat("TileSlide(", sizes(), ",", f.boundary.to_string(), ")");
+  case NodeKind::TimeTile:
+    return cat("TimeTile(", sizes(), ",", f.boundary.to_string(), ")");
   case NodeKind::UserFun:
     return cat("UserFun '", f.user_fun->name, "'");
   default:

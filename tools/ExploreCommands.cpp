@@ -12,6 +12,7 @@
 #include "core/FileLock.h"
 #include "core/OutputPath.h"
 #include "core/Printer.h"
+#include "explore/Evaluations.h"
 #include "explore/Explorer.h"
 #include "explore/Plot.h"
 #include "explore/ProgressBar.h"
@@ -220,7 +221,7 @@ int explore_command(const ExploreCommandOptions& x) {
     return interrupted_early(x);
   double elapsed = seconds_since(start);
   if (!x.quiet)
-    std::cout << explore::format_report(report, 5);
+    std::cout << explore::format_report(report, 5) << explore::evaluation_summary(report, problem);
   print_result(report, elapsed, x.budget_s);
   if (std::string advice = budget_advice(report, problem, enumeration_s); !advice.empty())
     std::cout << advice;

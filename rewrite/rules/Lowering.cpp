@@ -228,6 +228,8 @@ std::vector<Rule> all_rules() {
     rules.push_back(r);
   for (auto& r : temporal_rules())
     rules.push_back(r);
+  for (auto& r : time_tiling_rules())
+    rules.push_back(r);
   for (auto& r : staging_rules())
     rules.push_back(r);
   for (auto& r : coarsening_rules())
@@ -250,6 +252,8 @@ std::vector<Rule> exploration_rules() {
   for (auto& r : tiling_rules())
     rules.push_back(r);
   for (auto& r : temporal_rules())
+    rules.push_back(r);
+  for (auto& r : time_tiling_rules())
     rules.push_back(r);
   for (auto& r : thread_mapping_rules())
     rules.push_back(r);

@@ -15,6 +15,8 @@ std::vector<Rule> coarsening_rules(); // c results of one dimension per work-ite
 std::vector<Rule> lowering_rules();   // Map -> MapGlb/MapWrg+MapLcl/MapSeq, Reduce -> ReduceSeq
 std::vector<Rule> placement_rules(); // place-constant: small read-only inputs in __constant memory
 std::vector<Rule> thread_mapping_rules(); // glb-order: the global dimension of each MapGlb level
+// Diamond and parallelogram tiling: k steps as a program of kernels (docs/time-tiling.md).
+std::vector<Rule> time_tiling_rules();
 // Everything above.
 std::vector<Rule> all_rules();
 // The rules used to enumerate variants before lowering (high-level rules, and glb-order for

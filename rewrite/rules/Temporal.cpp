@@ -34,6 +34,7 @@
 #include "rewrite/Pattern.h"
 #include "rewrite/Shapes.h"
 #include "rewrite/rules/Rules.h"
+#include "rewrite/rules/StencilSteps.h"
 
 namespace tessera::rewrite {
 
@@ -362,6 +363,21 @@ RuleResult temporal_tiling(const Expr& e, const RuleContext& ctx) {
 }
 
 } // namespace
+
+std::optional<StencilSteps> match_stencil_steps(const Expr& e) {
+  auto top = match_step(e);
+  if (!top)
+    return std::nullopt;
+  StencilSteps chain{top->d, top->f, top->r, top->boundary, top->input, 1, !top->consts.empty()};
+  while (chain.count < 8) {
+    auto next = match_step(chain.input);
+    if (!next || !same_step(*next, *top))
+      break;
+    chain.input = next->input;
+    ++chain.count;
+  }
+  return chain;
+}
 
 std::vector<Rule> temporal_rules() {
   return {{"temporal-tiling",
