@@ -240,6 +240,9 @@ Operand Emitter::apply_value(const Expr& f, const std::vector<Operand>& args) {
     return materialize(n.children[0], args, result_type(f, args), n.space);
   case NodeKind::Reduce:
     return materialize(f, args, result_type(f, args), std::nullopt);
+  case NodeKind::StreamSteps:
+    user_error("StreamSteps computes a kernel's result: it cannot be read by another "
+               "computation of the same kernel (generate_program gives it a launch of its own)");
   case NodeKind::Param:
   case NodeKind::Literal:
   case NodeKind::Call:
@@ -427,6 +430,9 @@ void Emitter::apply_write(const Expr& f, const std::vector<Operand>& args, const
     return;
   case NodeKind::ToMem:
     apply_write(n.children[0], args, dest);
+    return;
+  case NodeKind::StreamSteps:
+    write_stream_steps(n, args, dest);
     return;
   case NodeKind::Iterate:
     if (!is_layout_only(n.children[0])) {

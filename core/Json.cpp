@@ -109,6 +109,7 @@ public:
       break;
     case NodeKind::Pad:
     case NodeKind::TileSlide:
+    case NodeKind::StreamSteps:
       j["boundary"] = boundary_name(n.boundary.kind);
       if (n.boundary.kind == Boundary::Constant)
         j["value"] = n.boundary.value;
@@ -156,6 +157,18 @@ public:
 
 private:
   std::map<int, Expr> params_;
+
+  static Expr stream_steps_from(const std::vector<ArithExpr>& sizes, const Boundary& boundary,
+                                const Expr& f, const std::string& where) {
+    std::vector<int64_t> values;
+    for (const auto& s : sizes) {
+      if (!s.as_constant())
+        fail(where, "StreamSteps needs constant sizes, got " + s.to_string());
+      values.push_back(*s.as_constant());
+    }
+    return make_stream_steps(static_cast<int>(values[0]), values[1], values[2], boundary,
+                             {values.begin() + 4, values.end()}, values[3], f);
+  }
   std::set<int> out_of_scope_; // parameters of lambdas that have been read completely
 
   Expr read(const json& j, const std::string& where) {
@@ -214,8 +227,11 @@ private:
       return need(0, 0), make_join();
     if (kind == "Slide")
       return need(0, 2), make_slide(sizes[0], sizes[1]);
-    if (kind == "Pad" || kind == "TileSlide") {
-      need(0, kind == "Pad" ? 2 : 5);
+    if (kind == "Pad" || kind == "TileSlide" || kind == "StreamSteps") {
+      if (kind == "StreamSteps") // [d, k, r, segment, d-1 tiles]
+        need(1, sizes.empty() || !sizes[0].as_constant() ? 4 : 3 + *sizes[0].as_constant());
+      else
+        need(0, kind == "Pad" ? 2 : 5);
       std::string b = field(j, "boundary", where).get<std::string>();
       for (auto k : {Boundary::Clamp, Boundary::Mirror, Boundary::Wrap, Boundary::Antisymmetric,
                      Boundary::Constant})
@@ -223,6 +239,8 @@ private:
           Boundary boundary{k, {}};
           if (k == Boundary::Constant)
             boundary.value = scalar_value_from_json(field(j, "value", where));
+          if (kind == "StreamSteps")
+            return stream_steps_from(sizes, boundary, children[0], where);
           if (kind == "TileSlide")
             return make_tile_slide(sizes[0], sizes[1], sizes[2], sizes[3], sizes[4], boundary);
           return make_pad(sizes[0], sizes[1], boundary);

@@ -140,6 +140,9 @@ private:
       return cat("Generate(", sizes(f), ", ", function(f.children[0]), ")");
     case NodeKind::TileSlide:
       return cat("TileSlide(", sizes(f), ",", f.boundary.to_string(), ")");
+    case NodeKind::StreamSteps:
+      return cat("StreamSteps(", sizes(f), ",", f.boundary.to_string(), ", ",
+                 function(f.children[0]), ")");
     case NodeKind::ToMem:
       return cat("to", address_space_name(f.space), "(", function(f.children[0]), ")");
     case NodeKind::Param:

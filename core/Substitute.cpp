@@ -90,6 +90,7 @@ bool is_layout_only(const Expr& f) {
   case NodeKind::Reduce:
   case NodeKind::Generate:
   case NodeKind::ToMem:
+  case NodeKind::StreamSteps:
     return false;
   case NodeKind::Param:
   case NodeKind::Literal:

@@ -37,6 +37,8 @@ Type primitive_type(TypeChecker& checker, const Node& f, const std::vector<Type>
     return generate_type(checker, f, args);
   case NodeKind::TileSlide:
     return tile_slide_type(checker, f, args);
+  case NodeKind::StreamSteps:
+    return stream_steps_type(checker, f, args);
   case NodeKind::UserFun:
     return user_fun_type(checker, f, args);
   case NodeKind::Lambda:
@@ -80,6 +82,8 @@ Data primitive_eval(Interpreter& interp, const Node& f, const std::vector<Data>&
     return generate_eval(interp, f, args);
   case NodeKind::TileSlide:
     return tile_slide_eval(interp, f, args);
+  case NodeKind::StreamSteps:
+    return stream_steps_eval(interp, f, args);
   case NodeKind::UserFun:
     return user_fun_eval(interp, f, args);
   case NodeKind::Lambda:
@@ -140,7 +144,8 @@ std::string describe(const Node& f) {
   case NodeKind::Pad:
     return cat("Pad(", sizes(), ",", f.boundary.to_string(), ")");
   case NodeKind::TileSlide:
-    return cat("TileSlide(", sizes(), ",", f.boundary.to_string(), ")");
+  case NodeKind::StreamSteps:
+    return cat(kind_name(f.kind), "(", sizes(), ",", f.boundary.to_string(), ")");
   case NodeKind::UserFun:
     return cat("UserFun '", f.user_fun->name, "'");
   default:
