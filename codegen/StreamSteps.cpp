@@ -73,7 +73,8 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
   b.k = f.sizes[1].value();
   b.r = f.sizes[2].value();
   b.segment = f.sizes[3].value();
-  for (std::size_t i = 4; i < f.sizes.size(); ++i)
+  const int64_t phases = f.sizes[4].value();
+  for (std::size_t i = 5; i < f.sizes.size(); ++i)
     b.tiles.push_back(f.sizes[i].value());
   b.n = 2 * b.r + 1;
   b.boundary = f.boundary;
@@ -173,6 +174,11 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
   for (int i = 0; i < b.d; ++i)
     window_type = Type::array(window_type, b.n);
   const bool with_consts = args.size() > 1;
+  // Step j (from 1) reads the constant inputs of group (j-1) % phases.
+  const std::size_t per_phase = (args.size() - 1) / static_cast<std::size_t>(phases);
+  auto const_arg = [&](int64_t j, std::size_t c) -> const Operand& {
+    return args.at(1 + static_cast<std::size_t>((j - 1) % phases) * per_phase + c);
+  };
   window->type = with_consts ? Type::array(window_type, 1) : window_type;
   int64_t window_size = b.d == 3 ? b.n * b.n * b.n : b.n * b.n;
   line(cat(ctype, " ", window->name, "[", window_size, "];"));
@@ -302,8 +308,8 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
             line(cat("const int ", wrapped_name(p), " = ", periodic(p, E(i)), ";"));
         }
         std::vector<View> parts{arg};
-        for (std::size_t c = 1; c < args.size(); ++c) {
-          View row = index_view(args[c].view, grid_var(wrap ? "blk_zc" : "blk_z", 0));
+        for (std::size_t c = 0; c < per_phase; ++c) {
+          View row = index_view(const_arg(j, c).view, grid_var(wrap ? "blk_zc" : "blk_z", 0));
           for (int i = 0; i + 1 < planes; ++i)
             row = index_view(row, grid_var(src[static_cast<std::size_t>(i)], i + 1));
           parts.push_back(drop_view(row, grid_var(src.back(), planes)));
@@ -323,8 +329,8 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
       Type arg_type = window_type;
       if (with_consts) {
         std::vector<Type> parts{window_type};
-        for (std::size_t c = 1; c < args.size(); ++c)
-          parts.push_back(args[c].type.innermost());
+        for (std::size_t c = 0; c < per_phase; ++c)
+          parts.push_back(const_arg(j, c).type.innermost());
         arg_type = Type::tuple(parts);
       }
       apply_write(step_function, {Operand{arg, arg_type}}, memory_view(value));

@@ -319,7 +319,7 @@ Expr make_tile_slide(ArithExpr n, ArithExpr l, ArithExpr N, ArithExpr T, ArithEx
 }
 
 Expr make_stream_steps(int d, int64_t k, int64_t r, Boundary boundary,
-                       const std::vector<int64_t>& tiles, int64_t segment, Expr f) {
+                       const std::vector<int64_t>& tiles, int64_t segment, int64_t phases, Expr f) {
   require_function(f, "StreamSteps");
   if (d < 2 || d > 3)
     user_error(cat("StreamSteps: 2-D or 3-D grids are streamed, got ", d, " dimensions"));
@@ -335,8 +335,10 @@ Expr make_stream_steps(int d, int64_t k, int64_t r, Boundary boundary,
   if (segment < 0)
     user_error(
         cat("StreamSteps: the segment length must be positive (or 0: whole), got ", segment));
+  if (phases < 1)
+    user_error(cat("StreamSteps: the constant inputs come in at least one group, got ", phases));
   Node n = function_node(NodeKind::StreamSteps);
-  n.sizes = {ArithExpr(d), ArithExpr(k), ArithExpr(r), ArithExpr(segment)};
+  n.sizes = {ArithExpr(d), ArithExpr(k), ArithExpr(r), ArithExpr(segment), ArithExpr(phases)};
   for (int64_t t : tiles)
     n.sizes.push_back(ArithExpr(t));
   n.boundary = std::move(boundary);

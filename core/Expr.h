@@ -102,7 +102,8 @@ struct Node {
   // Reduce: [f, init].
   std::vector<Expr> children;
   // Split: [m]; Slide: [size, step]; Pad/Drop: [left, right]; Iterate: [k]; At/Get: [i];
-  // Generate: [n]; TileSlide: [n, l, N, T, h]; StreamSteps: [d, k, r, segment, T_1..T_{d-1}].
+  // Generate: [n]; TileSlide: [n, l, N, T, h]; StreamSteps: [d, k, r, segment, phases,
+  // T_1..T_{d-1}].
   std::vector<ArithExpr> sizes;
   MapKind map_kind = MapKind::Map;
   int dim = 0; // MapGlb/MapWrg/MapLcl dimension
@@ -152,9 +153,10 @@ Expr make_tile_slide(ArithExpr n, ArithExpr l, ArithExpr N, ArithExpr T, ArithEx
 // k steps of the stencil Map^d(f) $ ZipND(SlideND(2r+1, 1) $ PadND(r, r, b) $ a, consts..)
 // fused by 2.5-D blocking (primitives/StreamSteps.cpp): tiles of `tiles` (one per dimension
 // but the outermost, outermost first) march along dimension 0 in segments of `segment` (0: the
-// whole extent). Applied to (x, consts..).
+// whole extent). Applied to (x, consts..): the constants come in `phases` groups of equal size,
+// step t (from 0) reading group t % phases (red-black Gauss-Seidel: a mask per colour).
 Expr make_stream_steps(int d, int64_t k, int64_t r, Boundary boundary,
-                       const std::vector<int64_t>& tiles, int64_t segment, Expr f);
+                       const std::vector<int64_t>& tiles, int64_t segment, int64_t phases, Expr f);
 
 // A copy of `node` with other children (used by rewriting and by the JSON loader).
 Expr with_children(const Expr& node, std::vector<Expr> children);

@@ -167,7 +167,7 @@ private:
       values.push_back(*s.as_constant());
     }
     return make_stream_steps(static_cast<int>(values[0]), values[1], values[2], boundary,
-                             {values.begin() + 4, values.end()}, values[3], f);
+                             {values.begin() + 5, values.end()}, values[3], values[4], f);
   }
   std::set<int> out_of_scope_; // parameters of lambdas that have been read completely
 
@@ -228,8 +228,8 @@ private:
     if (kind == "Slide")
       return need(0, 2), make_slide(sizes[0], sizes[1]);
     if (kind == "Pad" || kind == "TileSlide" || kind == "StreamSteps") {
-      if (kind == "StreamSteps") // [d, k, r, segment, d-1 tiles]
-        need(1, sizes.empty() || !sizes[0].as_constant() ? 4 : 3 + *sizes[0].as_constant());
+      if (kind == "StreamSteps") // [d, k, r, segment, phases, d-1 tiles]
+        need(1, sizes.empty() || !sizes[0].as_constant() ? 5 : 4 + *sizes[0].as_constant());
       else
         need(0, kind == "Pad" ? 2 : 5);
       std::string b = field(j, "boundary", where).get<std::string>();

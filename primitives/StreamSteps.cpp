@@ -15,12 +15,12 @@ namespace {
 
 struct Shape {
   int d = 0;
-  int64_t k = 0, r = 0;
+  int64_t k = 0, r = 0, phases = 1;
 };
 
 Shape shape_of(const Node& f) {
   return {static_cast<int>(*f.sizes[0].as_constant()), *f.sizes[1].as_constant(),
-          *f.sizes[2].as_constant()};
+          *f.sizes[2].as_constant(), *f.sizes[4].as_constant()};
 }
 
 // [[T]_n]^d: the type of one neighbourhood.
@@ -124,6 +124,17 @@ Type stream_steps_type(TypeChecker& checker, const Node& f, const Types& args) {
       user_error(cat(name, ": constant input ", c, " must hold scalars, got ", args[c]));
     components.push_back(*ct);
   }
+  const std::size_t consts = args.size() - 1;
+  if (consts % static_cast<std::size_t>(s.phases) != 0)
+    user_error(cat(name, ": ", consts, " constant inputs do not make ", s.phases,
+                   " groups of equal size (one group per phase of the steps)"));
+  const std::size_t per_phase = consts / static_cast<std::size_t>(s.phases);
+  for (std::size_t c = per_phase; c < consts; ++c)
+    if (!(components[1 + c] == components[1 + c % per_phase]))
+      user_error(cat(name, ": constant input ", 1 + c, " has elements of type ", components[1 + c],
+                     ", its counterpart in the first group ", components[1 + c % per_phase]));
+  components.erase(components.begin() + static_cast<std::ptrdiff_t>(1 + per_phase),
+                   components.end());
   Type window = components.size() == 1 ? components[0] : Type::tuple(components);
   Type result = checker.apply(f.children[0], {window});
   if (!(result == element))
@@ -173,8 +184,10 @@ Data stream_steps_eval(Interpreter& interp, const Node& f, const Values& args) {
       Data arg = nest(window, window_extents, 0, &at);
       if (!consts.empty()) {
         std::vector<Data> parts{arg};
-        for (const auto& c : consts)
-          parts.push_back(c[flat]);
+        const std::size_t per_phase = consts.size() / static_cast<std::size_t>(s.phases);
+        const std::size_t group = static_cast<std::size_t>(step % s.phases) * per_phase;
+        for (std::size_t c = 0; c < per_phase; ++c)
+          parts.push_back(consts[group + c][flat]);
         arg = Data::tuple(std::move(parts));
       }
       next.push_back(interp.apply(f.children[0], {arg}));

@@ -78,11 +78,11 @@ std::optional<StencilStep> match_step(const Expr& e) {
   return s;
 }
 
-bool same_step(const StencilStep& a, const StencilStep& b) {
+bool same_step(const StencilStep& a, const StencilStep& b, bool same_consts) {
   if (a.d != b.d || !(a.r == b.r) || !(a.boundary == b.boundary) ||
       a.consts.size() != b.consts.size() || !structurally_equal(a.f, b.f))
     return false;
-  for (std::size_t i = 0; i < a.consts.size(); ++i)
+  for (std::size_t i = 0; same_consts && i < a.consts.size(); ++i)
     if (!structurally_equal(a.consts[i], b.consts[i]))
       return false;
   return true;
@@ -96,7 +96,7 @@ std::vector<ArithExpr> extents_of(const Type& t, int d) {
   return ext;
 }
 
-std::vector<StencilStep> match_steps(const Expr& e, std::size_t most) {
+std::vector<StencilStep> match_steps(const Expr& e, std::size_t most, bool same_consts) {
   std::vector<StencilStep> chain;
   auto top = match_step(e);
   if (!top)
@@ -104,7 +104,7 @@ std::vector<StencilStep> match_steps(const Expr& e, std::size_t most) {
   chain.push_back(*top);
   while (chain.size() < most) {
     auto next = match_step(chain.back().input);
-    if (!next || !same_step(*next, *top))
+    if (!next || !same_step(*next, *top, same_consts))
       break;
     chain.push_back(*next);
   }

@@ -23,10 +23,11 @@ struct StencilStep {
 
 // The step `e` computes, if it is one.
 std::optional<StencilStep> match_step(const Expr& e);
-// Whether two steps apply the same function with the same radius, boundary and constants.
-bool same_step(const StencilStep& a, const StencilStep& b);
+// Whether two steps apply the same function with the same radius, boundary and constants (or,
+// without `same_consts`, as many constants, which may differ: red-black masks).
+bool same_step(const StencilStep& a, const StencilStep& b, bool same_consts = true);
 // The chain of at most `most` equal steps ending at e (outermost first); empty if e is no step.
-std::vector<StencilStep> match_steps(const Expr& e, std::size_t most);
+std::vector<StencilStep> match_steps(const Expr& e, std::size_t most, bool same_consts = true);
 // The d outer extents of a type.
 std::vector<ArithExpr> extents_of(const Type& t, int d);
 

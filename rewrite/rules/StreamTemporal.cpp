@@ -53,8 +53,32 @@ std::vector<std::vector<int64_t>> tiles_for(int d, const std::vector<int64_t>& s
   return tiles;
 }
 
+// The constants of k steps (chain outermost first) as StreamSteps takes them: the smallest
+// number of phases m such that step t reads the constants of step t % m (steps counted from
+// the first applied), then the groups in the order the steps apply them.
+std::pair<int64_t, std::vector<Expr>> phased_consts(const std::vector<StencilStep>& chain,
+                                                    int64_t k) {
+  auto applied = [&](int64_t t) -> const StencilStep& {
+    return chain[static_cast<std::size_t>(k - 1 - t)];
+  };
+  int64_t m = 1;
+  for (; m < k; ++m) {
+    bool periodic = true;
+    for (int64_t t = 0; periodic && t + m < k; ++t)
+      for (std::size_t c = 0; periodic && c < applied(t).consts.size(); ++c)
+        periodic = structurally_equal(applied(t).consts[c], applied(t + m).consts[c]);
+    if (periodic)
+      break;
+  }
+  std::vector<Expr> consts;
+  for (int64_t t = 0; t < m; ++t)
+    consts.insert(consts.end(), applied(t).consts.begin(), applied(t).consts.end());
+  return {m, consts};
+}
+
 RuleResult stream_temporal(const Expr& e, const RuleContext& ctx) {
-  std::vector<StencilStep> chain = match_steps(e, 8);
+  // Steps may read different constants (the colours of red-black Gauss-Seidel).
+  std::vector<StencilStep> chain = match_steps(e, 8, false);
   if (chain.empty())
     return RuleResult::none("");
   const StencilStep& top = chain.front();
@@ -94,11 +118,14 @@ RuleResult stream_temporal(const Expr& e, const RuleContext& ctx) {
         continue;
       }
       for (int64_t segment : segments_for(ctx.tile_sizes, extents[0], kr)) {
+        auto [phases, consts] = phased_consts(chain, k);
         std::vector<Expr> args{first.input};
-        args.insert(args.end(), top.consts.begin(), top.consts.end());
-        Expr fused =
-            make_call(make_stream_steps(top.d, k, *r, top.boundary, tile, segment, top.f), args);
+        args.insert(args.end(), consts.begin(), consts.end());
+        Expr fused = make_call(
+            make_stream_steps(top.d, k, *r, top.boundary, tile, segment, phases, top.f), args);
         Params params{{"steps", k}, {"tile", tile.front()}};
+        if (phases > 1)
+          params["phases"] = phases;
         if (tile.size() > 1)
           params["tile_inner"] = tile.back();
         if (segment)

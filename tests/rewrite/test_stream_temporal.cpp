@@ -131,10 +131,10 @@ TEST_CASE("stream-temporal explains why it does not apply") {
 
 TEST_CASE("StreamSteps rejects malformed parameters with a message") {
   Expr f = make_lambda({make_param()}, make_literal(ScalarValue::make(ScalarKind::F32, 1)));
-  CHECK_THROWS_WITH_AS(make_stream_steps(1, 2, 1, clamp, {}, 0, f), doctest::Contains("2-D or 3-D"),
+  CHECK_THROWS_WITH_AS(make_stream_steps(1, 2, 1, clamp, {}, 0, 1, f), doctest::Contains("2-D or 3-D"),
                        Error);
-  CHECK_THROWS_WITH_AS(make_stream_steps(3, 2, 1, clamp, {4}, 0, f),
+  CHECK_THROWS_WITH_AS(make_stream_steps(3, 2, 1, clamp, {4}, 0, 1, f),
                        doctest::Contains("need 2 tile size(s), got 1"), Error);
-  CHECK_THROWS_WITH_AS(make_stream_steps(2, 0, 1, clamp, {4}, 0, f),
+  CHECK_THROWS_WITH_AS(make_stream_steps(2, 0, 1, clamp, {4}, 0, 1, f),
                        doctest::Contains("at least one step"), Error);
 }
