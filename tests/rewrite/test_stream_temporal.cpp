@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "codegen/Program.h"
+#include "core/Json.h"
 #include "core/Printer.h"
 #include "core/RandomData.h"
 #include "explore/Execute.h"
@@ -42,6 +43,7 @@ int check_fused_forms(const Expr& program, int k, const std::vector<int64_t>& ti
     CAPTURE(print(fused));
     // The primitive's reference semantics: the same operations in the same order.
     CHECK(evaluate(fused, inputs).flatten() == expected.flatten());
+    CHECK(structurally_equal(load_expr(save_expr(fused)), fused)); // saved and loaded
     codegen::KernelProgram kernels = codegen::generate_program(fused);
     auto run = explore::execute(testing::test_session(), kernels, inputs);
     INFO(kernels.kernels.front().source);
@@ -83,8 +85,7 @@ TEST_CASE("stream-temporal 3-D: radius 1 and 2, every boundary, partial tiles an
     for (const Boundary& b : all_boundaries()) {
       int k = r == 1 && b.kind == Boundary::Mirror ? 4 : 2; // one deeper case
       int kr = k * r;
-      std::vector<ArithExpr> extents{ArithExpr(5 * kr + 1), ArithExpr(kr + 3),
-                                     ArithExpr(kr + 5)};
+      std::vector<ArithExpr> extents{ArithExpr(5 * kr + 1), ArithExpr(kr + 3), ArithExpr(kr + 5)};
       CAPTURE(r);
       CAPTURE(b.to_string());
       CAPTURE(k);
@@ -131,8 +132,8 @@ TEST_CASE("stream-temporal explains why it does not apply") {
 
 TEST_CASE("StreamSteps rejects malformed parameters with a message") {
   Expr f = make_lambda({make_param()}, make_literal(ScalarValue::make(ScalarKind::F32, 1)));
-  CHECK_THROWS_WITH_AS(make_stream_steps(1, 2, 1, clamp, {}, 0, 1, f), doctest::Contains("2-D or 3-D"),
-                       Error);
+  CHECK_THROWS_WITH_AS(make_stream_steps(1, 2, 1, clamp, {}, 0, 1, f),
+                       doctest::Contains("2-D or 3-D"), Error);
   CHECK_THROWS_WITH_AS(make_stream_steps(3, 2, 1, clamp, {4}, 0, 1, f),
                        doctest::Contains("need 2 tile size(s), got 1"), Error);
   CHECK_THROWS_WITH_AS(make_stream_steps(2, 0, 1, clamp, {4}, 0, 1, f),
