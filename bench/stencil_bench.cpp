@@ -6,7 +6,9 @@
 //   ...
 //
 // --only stream,coarsened measures only the variants whose description contains one of the
-// words (the plain lowering and the baselines always run).
+// words (the plain lowering and the baselines always run); --fused stream-temporal does the same
+// for the fused variants of --steps (temporal-tiling: overlapped tiles; stream-temporal: 2.5-D
+// blocking, tiles marching along the outermost dimension).
 //
 // GB/s counts the bytes one sweep must move: every input read once and the output written once.
 // With --steps 2,3,4 it also measures overlapped temporal tiling: k steps fused into one kernel
@@ -132,12 +134,23 @@ std::string history_text(const rewrite::Variant& v) {
   return s.empty() ? "plain" : s;
 }
 
+// Whether a variant's description contains one of the --only words (all variants without any).
+bool selected(const std::string& description, const std::vector<std::string>& only) {
+  if (only.empty())
+    return true;
+  for (const auto& word : only)
+    if (description.find(word) != std::string::npos)
+      return true;
+  return false;
+}
+
 // k steps fused by temporal tiling against k sweeps of the best single-sweep kernel. The
 // reference is the plain single-sweep kernel applied k times (itself checked above).
 nlohmann::json bench_temporal(runtime::Session& session, double copy_gbps, const std::string& name,
                               const std::vector<int64_t>& extents,
                               const std::vector<int64_t>& tiles, int k, const std::vector<float>& x,
-                              const std::vector<float>& one_sweep, double best_single_ms) {
+                              const std::vector<float>& one_sweep, double best_single_ms,
+                              const std::vector<std::string>& fused_only) {
   std::vector<ArithExpr> ext(extents.begin(), extents.end());
   double bytes = 2.0 * 4.0 * static_cast<double>(x.size());
   std::map<std::string, int64_t> sizes;
@@ -166,19 +179,27 @@ nlohmann::json bench_temporal(runtime::Session& session, double copy_gbps, const
       extents.size() == 3
           ? std::vector<std::array<int64_t, 3>>{{32, 4, 2}, {16, 8, 4}, {32, 8, 1}}
           : std::vector<std::array<int64_t, 3>>{{32, 8, 1}, {32, 4, 1}, {64, 4, 1}, {16, 16, 1}};
+  // 2.5-D blocking (stream-temporal) runs one-dimensional work-groups over its tile.
+  const std::vector<std::array<int64_t, 3>> stream_sizes{{128, 1, 1}, {512, 1, 1}};
   for (std::size_t i = 0; i < variants.variants.size(); ++i) {
     const auto& v = variants.variants[i];
-    bool fused = false;
-    for (const auto& step : v.history)
-      fused |= step.rule == "temporal-tiling";
-    if (!fused)
+    bool fused = false, streamed = false;
+    for (const auto& step : v.history) {
+      fused |= step.rule == "temporal-tiling" || step.rule == "stream-temporal";
+      streamed |= step.rule == "stream-temporal";
+    }
+    if (!fused || !selected(history_text(v), fused_only))
       continue;
     auto first = codegen::generate_kernel(v.program);
     bool tunable = first.launch.dims > 0;
-    for (std::size_t l = 0; l <= (tunable ? local_sizes.size() : 0); ++l) {
+    const auto& sizes_tried = streamed ? stream_sizes : local_sizes;
+    for (std::size_t l = 0; l <= (tunable ? sizes_tried.size() : 0); ++l) {
       codegen::CodegenOptions co;
       std::string label = cat("v", i, " ", history_text(v));
-      if (l > 0) {
+      if (l > 0 && streamed) {
+        co.local_size = sizes_tried[l - 1];
+        label += cat(" [local ", co.local_size[0], "]");
+      } else if (l > 0) {
         co.local_size = local_sizes[l - 1];
         for (int d = first.launch.dims; d < 3; ++d)
           co.local_size[d] = 0;
@@ -189,6 +210,8 @@ nlohmann::json bench_temporal(runtime::Session& session, double copy_gbps, const
       Measurement m{label, print(v.program)};
       try {
         auto kernel = codegen::generate_kernel(v.program, co);
+        if (streamed)
+          m.label += cat(" (", kernel.local_memory_bytes / 1024, " KiB local)");
         auto run = explore::execute_flat(session, kernel, {&x}, sizes, {0, 1});
         bool slow = run.timing.median_ms > 2 * sweeps_ms;
         if (!slow)
@@ -234,20 +257,11 @@ nlohmann::json bench_temporal(runtime::Session& session, double copy_gbps, const
   return out;
 }
 
-// Whether a variant's description contains one of the --only words (all variants without any).
-bool selected(const std::string& description, const std::vector<std::string>& only) {
-  if (only.empty())
-    return true;
-  for (const auto& word : only)
-    if (description.find(word) != std::string::npos)
-      return true;
-  return false;
-}
-
 nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, uint64_t cache_bytes,
                              const std::string& name, const std::vector<int64_t>& extents,
                              const std::vector<int64_t>& tiles, const std::vector<int>& steps,
-                             const std::vector<std::string>& only) {
+                             const std::vector<std::string>& only,
+                             const std::vector<std::string>& fused_only) {
   const auto& info = stencils::find_stencil(name);
   std::vector<ArithExpr> ext(extents.begin(), extents.end());
   Expr program = info.build(ext);
@@ -404,9 +418,9 @@ nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, uint64
   out["best_ms"] = best_ms;
   out["best"] = best_label;
   for (int k : steps)
-    out["temporal"].push_back(
-        bench_temporal(session, copy_gbps, name, extents, tiles, k, x,
-                       std::vector<float>(baseline_out.begin(), baseline_out.end()), best_ms));
+    out["temporal"].push_back(bench_temporal(
+        session, copy_gbps, name, extents, tiles, k, x,
+        std::vector<float>(baseline_out.begin(), baseline_out.end()), best_ms, fused_only));
   return out;
 }
 
@@ -418,7 +432,7 @@ int main(int argc, char** argv) try {
   std::string device, json_path;
   std::vector<int64_t> tiles{8, 16, 32, 64};
   std::vector<int> steps;
-  std::vector<std::string> only;
+  std::vector<std::string> only, fused_only;
   std::vector<std::pair<std::string, std::vector<int64_t>>> runs;
   for (int a = 1; a < argc; ++a) {
     std::string arg = argv[a];
@@ -433,12 +447,12 @@ int main(int argc, char** argv) try {
     } else if (arg == "--steps" && a + 1 < argc) {
       for (auto k : parse_extents(argv[++a]))
         steps.push_back(static_cast<int>(k));
-    } else if (arg == "--only" && a + 1 < argc) {
+    } else if ((arg == "--only" || arg == "--fused") && a + 1 < argc) {
       std::string words = argv[++a];
       for (std::size_t at = 0; at <= words.size();) {
         auto comma = std::min(words.find(',', at), words.size());
         if (comma > at)
-          only.push_back(words.substr(at, comma - at));
+          (arg == "--only" ? only : fused_only).push_back(words.substr(at, comma - at));
         at = comma + 1;
       }
     } else if (arg.find('=') != std::string::npos)
@@ -446,7 +460,7 @@ int main(int argc, char** argv) try {
     else
       user_error(
           "usage: stencil_bench [--device SPEC] [--json FILE] [--tiles AxBx..] [--steps 2x3x4] "
-          "[--only WORD,...] NAME=AxB ...");
+          "[--only WORD,...] [--fused WORD,...] NAME=AxB ...");
   }
   if (runs.empty())
     runs = {{"j2d5pt", {1024, 1024}}, {"j3d7pt", {128, 128, 128}}};
@@ -463,7 +477,8 @@ int main(int argc, char** argv) try {
                            {"cache_bytes", copy.cache_bytes}};
   for (const auto& [name, extents] : runs)
     report["stencils"].push_back(
-        bench_stencil(session, copy.gb_per_s, copy.cache_bytes, name, extents, tiles, steps, only));
+        bench_stencil(session, copy.gb_per_s, copy.cache_bytes, name, extents, tiles, steps, only,
+                      fused_only));
   if (!json_path.empty())
     std::ofstream(json_path) << report.dump(2) << "\n";
   return 0;

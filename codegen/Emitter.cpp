@@ -230,6 +230,9 @@ Operand Emitter::apply_value(const Expr& f, const std::vector<Operand>& args) {
   case NodeKind::TimeTile:
     user_error("TimeTile is a whole program of kernels (codegen/TimeTiled.h): it must be the "
                "program's only computation, applied to its input grid");
+  case NodeKind::StreamSteps:
+    user_error("StreamSteps computes a kernel's result: it cannot be read by another "
+               "computation of the same kernel (generate_program gives it a launch of its own)");
   case NodeKind::Param:
   case NodeKind::Literal:
   case NodeKind::Call:
@@ -420,6 +423,9 @@ void Emitter::apply_write(const Expr& f, const std::vector<Operand>& args, const
     return;
   case NodeKind::ToMem:
     apply_write(n.children[0], args, dest);
+    return;
+  case NodeKind::StreamSteps:
+    write_stream_steps(n, args, dest);
     return;
   case NodeKind::Iterate:
     if (!is_layout_only(n.children[0])) {

@@ -61,6 +61,8 @@ private:
   void write_scan(const Node& f, const Operand& in, const View& dest); // codegen/Scan.cpp
   bool stream_windows(const Node& f, const Operand& in, const View& dest);
   void write_iterate(const Node& f, const Operand& in, const View& dest);
+  // codegen/StreamSteps.cpp: the whole kernel of 2.5-D blocked time steps.
+  void write_stream_steps(const Node& f, const std::vector<Operand>& args, const View& dest);
   void write_user_fun(const Node& f, const std::vector<Operand>& args, const View& dest);
   void copy(const Operand& src, const View& dest);
   // dest = value; in lane mode a vector store or a private vector assignment.

@@ -148,7 +148,7 @@ bool is_reserved(const std::string& name) {
                                                  "convert_int",
                                                  "convert_float"};
   // The generator's own index and buffer names.
-  for (const char* prefix : {"gid", "lid", "wg", "win", "priv", "tile", "acc"})
+  for (const char* prefix : {"gid", "lid", "wg", "win", "priv", "tile", "acc", "blk_"})
     if (name.rfind(prefix, 0) == 0)
       return true;
   // Loop variables and private scalars: a letter and a number (i0, j1, r2, ...).

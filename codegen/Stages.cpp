@@ -10,7 +10,8 @@
 namespace tessera::codegen {
 
 bool has_parallel_map(const Expr& e) {
-  if (e->kind == NodeKind::Map && (e->map_kind == MapKind::Glb || e->map_kind == MapKind::Wrg))
+  if ((e->kind == NodeKind::Map && (e->map_kind == MapKind::Glb || e->map_kind == MapKind::Wrg)) ||
+      e->kind == NodeKind::StreamSteps) // launches its own work-groups
     return true;
   for (const auto& c : e->children)
     if (has_parallel_map(c))

@@ -343,6 +343,34 @@ Expr make_tile_slide(ArithExpr n, ArithExpr l, ArithExpr N, ArithExpr T, ArithEx
   return make_node(std::move(node));
 }
 
+Expr make_stream_steps(int d, int64_t k, int64_t r, Boundary boundary,
+                       const std::vector<int64_t>& tiles, int64_t segment, int64_t phases, Expr f) {
+  require_function(f, "StreamSteps");
+  if (d < 2 || d > 3)
+    user_error(cat("StreamSteps: 2-D or 3-D grids are streamed, got ", d, " dimensions"));
+  if (k < 1 || r < 1)
+    user_error(cat("StreamSteps: needs at least one step of radius at least 1, got k = ", k,
+                   " and r = ", r));
+  if (static_cast<int>(tiles.size()) != d - 1)
+    user_error(
+        cat("StreamSteps: ", d, "-D grids need ", d - 1, " tile size(s), got ", tiles.size()));
+  for (int64_t t : tiles)
+    if (t < 1)
+      user_error(cat("StreamSteps: tile sizes must be positive, got ", t));
+  if (segment < 0)
+    user_error(
+        cat("StreamSteps: the segment length must be positive (or 0: whole), got ", segment));
+  if (phases < 1)
+    user_error(cat("StreamSteps: the constant inputs come in at least one group, got ", phases));
+  Node n = function_node(NodeKind::StreamSteps);
+  n.sizes = {ArithExpr(d), ArithExpr(k), ArithExpr(r), ArithExpr(segment), ArithExpr(phases)};
+  for (int64_t t : tiles)
+    n.sizes.push_back(ArithExpr(t));
+  n.boundary = std::move(boundary);
+  n.children = {std::move(f)};
+  return make_node(std::move(n));
+}
+
 Expr make_generate(ArithExpr length, Expr f) {
   require_function(f, "Generate");
   require_non_negative(length, "Generate", "length");
@@ -428,6 +456,7 @@ struct StructuralComparer {
         return false;
       break;
     case NodeKind::Pad:
+    case NodeKind::StreamSteps:
       if (!(x.boundary == y.boundary))
         return false;
       break;
@@ -484,6 +513,7 @@ std::size_t hash_node(const Expr& e, std::map<const Node*, std::size_t>& params)
     hash_combine(h, n.backward ? 2 : 1);
     break;
   case NodeKind::Pad:
+  case NodeKind::StreamSteps:
     hash_combine(h, static_cast<std::size_t>(n.boundary.kind));
     break;
   case NodeKind::ToMem:

@@ -28,7 +28,8 @@ namespace tessera {
 // clang-format off
 #define TESSERA_FOR_EACH_FUNCTION_KIND(X) \
   X(Lambda) X(UserFun) X(Map) X(Reduce) X(Zip) X(Split) X(Join) X(Slide) X(Pad) X(Drop) \
-  X(Transpose) X(Iterate) X(At) X(Get) X(Generate) X(ToMem) X(TileSlide) X(Scan) X(TimeTile)
+  X(Transpose) X(Iterate) X(At) X(Get) X(Generate) X(ToMem) X(TileSlide) X(Scan) X(TimeTile) \
+  X(StreamSteps)
 // clang-format on
 
 enum class NodeKind {
@@ -103,13 +104,14 @@ struct Node {
   // Reduce, Scan: [f, init].
   std::vector<Expr> children;
   // Split: [m]; Slide: [size, step]; Pad/Drop: [left, right]; Iterate: [k]; At/Get: [i];
-  // Generate: [n]; TileSlide: [n, l, N, T, h]; TimeTile: core/TimeTile.h.
+  // Generate: [n]; TileSlide: [n, l, N, T, h]; TimeTile: core/TimeTile.h; StreamSteps: [d, k,
+  // r, segment, phases, T_1..T_{d-1}].
   std::vector<ArithExpr> sizes;
   MapKind map_kind = MapKind::Map;
   int dim = 0; // MapGlb/MapWrg/MapLcl dimension
   ReduceKind reduce_kind = ReduceKind::Reduce;
   AddressSpace space = AddressSpace::Global;
-  Boundary boundary;                          // Pad, TileSlide, TimeTile
+  Boundary boundary;                          // Pad, TileSlide, TimeTile, StreamSteps
   bool backward = false;                      // Scan: from the last element to the first
   ScalarValue literal;                        // Literal
   std::string name;                           // Param: optional user name
@@ -156,6 +158,14 @@ Expr make_placed_input(const Expr& param, AddressSpace space);
 // (primitives/TileSlide.cpp): window size n, centre offset l, grid extent N, tile T, halo h.
 Expr make_tile_slide(ArithExpr n, ArithExpr l, ArithExpr N, ArithExpr T, ArithExpr h,
                      Boundary boundary);
+
+// k steps of the stencil Map^d(f) $ ZipND(SlideND(2r+1, 1) $ PadND(r, r, b) $ a, consts..)
+// fused by 2.5-D blocking (primitives/StreamSteps.cpp): tiles of `tiles` (one per dimension
+// but the outermost, outermost first) march along dimension 0 in segments of `segment` (0: the
+// whole extent). Applied to (x, consts..): the constants come in `phases` groups of equal size,
+// step t (from 0) reading group t % phases (red-black Gauss-Seidel: a mask per colour).
+Expr make_stream_steps(int d, int64_t k, int64_t r, Boundary boundary,
+                       const std::vector<int64_t>& tiles, int64_t segment, int64_t phases, Expr f);
 
 // A copy of `node` with other children (used by rewriting and by the JSON loader).
 Expr with_children(const Expr& node, std::vector<Expr> children);

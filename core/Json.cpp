@@ -116,6 +116,7 @@ public:
     case NodeKind::Pad:
     case NodeKind::TileSlide:
     case NodeKind::TimeTile:
+    case NodeKind::StreamSteps:
       j["boundary"] = boundary_name(n.boundary.kind);
       if (n.boundary.kind == Boundary::Constant)
         j["value"] = n.boundary.value;
@@ -163,6 +164,18 @@ public:
 
 private:
   std::map<int, Expr> params_;
+
+  static Expr stream_steps_from(const std::vector<ArithExpr>& sizes, const Boundary& boundary,
+                                const Expr& f, const std::string& where) {
+    std::vector<int64_t> values;
+    for (const auto& s : sizes) {
+      if (!s.as_constant())
+        fail(where, "StreamSteps needs constant sizes, got " + s.to_string());
+      values.push_back(*s.as_constant());
+    }
+    return make_stream_steps(static_cast<int>(values[0]), values[1], values[2], boundary,
+                             {values.begin() + 5, values.end()}, values[3], values[4], f);
+  }
   std::set<int> out_of_scope_; // parameters of lambdas that have been read completely
 
   Expr read(const json& j, const std::string& where) {
@@ -228,10 +241,12 @@ private:
       return need(0, 0), make_join();
     if (kind == "Slide")
       return need(0, 2), make_slide(sizes[0], sizes[1]);
-    if (kind == "Pad" || kind == "TileSlide" || kind == "TimeTile") {
+    if (kind == "Pad" || kind == "TileSlide" || kind == "TimeTile" || kind == "StreamSteps") {
       if (kind == "TimeTile" && (children.size() != 1 || sizes.size() < 7 || sizes.size() > 9))
         fail(where, cat("TimeTile needs 1 child and 7 to 9 sizes, got ", children.size(), " and ",
                         sizes.size()));
+      else if (kind == "StreamSteps") // [d, k, r, segment, phases, d-1 tiles]
+        need(1, sizes.empty() || !sizes[0].as_constant() ? 5 : 4 + *sizes[0].as_constant());
       else if (kind != "TimeTile")
         need(0, kind == "Pad" ? 2 : 5);
       std::string b = field(j, "boundary", where).get<std::string>();
@@ -247,6 +262,8 @@ private:
             n.sizes = sizes;
             return make_time_tile(time_tiling_of(n), boundary, children[0]);
           }
+          if (kind == "StreamSteps")
+            return stream_steps_from(sizes, boundary, children[0], where);
           if (kind == "TileSlide")
             return make_tile_slide(sizes[0], sizes[1], sizes[2], sizes[3], sizes[4], boundary);
           return make_pad(sizes[0], sizes[1], boundary);

@@ -146,6 +146,9 @@ private:
     case NodeKind::TimeTile:
       return cat("TimeTile(", sizes(f), ",", f.boundary.to_string(), ", ", function(f.children[0]),
                  ")");
+    case NodeKind::StreamSteps:
+      return cat("StreamSteps(", sizes(f), ",", f.boundary.to_string(), ", ",
+                 function(f.children[0]), ")");
     case NodeKind::ToMem:
       return cat("to", address_space_name(f.space), "(", function(f.children[0]), ")");
     case NodeKind::Param:

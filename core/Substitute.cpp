@@ -55,6 +55,18 @@ Expr substitute_sizes(const Expr& program, const std::map<std::string, ArithExpr
   return s.rewrite(program);
 }
 
+Expr instantiate(const Expr& e, std::map<const Node*, Expr>& renamed) {
+  if (auto it = renamed.find(e.get()); it != renamed.end())
+    return it->second;
+  if (e->kind == NodeKind::Lambda)
+    for (const auto& p : e->params())
+      renamed[p.get()] = make_param(p->name, p->declared_type);
+  std::vector<Expr> children;
+  for (const auto& c : e->children)
+    children.push_back(instantiate(c, renamed));
+  return e->children.empty() ? e : with_children(e, children);
+}
+
 bool is_layout_only(const Expr& f) {
   switch (f->kind) {
   case NodeKind::Split:
@@ -92,6 +104,7 @@ bool is_layout_only(const Expr& f) {
   case NodeKind::Generate:
   case NodeKind::ToMem:
   case NodeKind::TimeTile:
+  case NodeKind::StreamSteps:
     return false;
   case NodeKind::Param:
   case NodeKind::Literal:

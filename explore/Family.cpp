@@ -9,7 +9,7 @@ namespace {
 // Words of history steps that place a variant in a family, in order of precedence.
 const std::vector<std::pair<std::string, std::vector<std::string>>>& family_words() {
   static const std::vector<std::pair<std::string, std::vector<std::string>>> words{
-      {"temporal", {"temporal-tiling"}},
+      {"temporal", {"temporal-tiling", "stream-temporal"}},
       {"streaming", {"stream-nd", "streaming"}},
       {"local-memory", {"stage-local", "local memory"}},
       {"tiled", {"tile-nd", "overlapped-tiling-nd", "slide-tiling"}},

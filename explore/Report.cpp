@@ -236,6 +236,8 @@ json report_to_json(const Report& r) {
       {"strategies", strategies},
       {"trace", trace},
   };
+  if (r.steps)
+    j["steps_comparison"] = steps_comparison_to_json(*r.steps);
   return j;
 }
 
@@ -348,6 +350,8 @@ Report report_from_json(const json& j, const std::string& source) {
                            e[2].is_null() ? 0.0 : e[2].get<double>(), *repeats});
     }
   }
+  if (j.contains("steps_comparison"))
+    rep.steps = steps_comparison_from_json(j.at("steps_comparison"), source);
   return rep;
 }
 
@@ -476,6 +480,8 @@ std::string format_report(const Report& r, std::size_t top) {
         << "\n";
     out << "            " << best->program << "\n";
   }
+  if (r.steps)
+    out << format_steps_comparison(*r.steps);
   if (best && base && r.speedup > 0)
     out << "  best / baseline: " << fixed(r.speedup, 2) << "x faster than the plain MapGlb "
         << "lowering" << (r.confirmation.empty() ? "" : " (" + r.confirmation + ")") << "\n";

@@ -13,6 +13,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "explore/StepsComparison.h"
+
 namespace tessera::explore {
 
 inline constexpr const char* kReportFormat = "tessera-report";
@@ -108,6 +110,7 @@ struct Report {
 
   std::vector<StrategyResult> strategies;
   std::vector<TraceEvent> trace;
+  std::optional<StepsComparison> steps; // explore --steps K: fused vs K single sweeps
 
   const PointResult* find(int id) const;
   PointResult* find(int id);

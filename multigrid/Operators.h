@@ -54,6 +54,11 @@ Expr gsrb_half_sweep(const Level& level, Boundary bc, int colour);
 // the same values as gsrb_half_sweep(.., 0) followed by gsrb_half_sweep(.., 1), with u and f
 // read once (GaussSeidel.cpp). Inputs u, f; n >= 2.
 Expr gsrb_step(const Level& level, Boundary bc);
+// k smoothing steps in one program (FusedSmoothing.cpp): weighted Jacobi k times, and red-black
+// Gauss-Seidel as k red and black half-sweep pairs. Inputs u, f. The rewrite rule
+// stream-temporal fuses them into one kernel (2.5-D blocking, every step's own boundary).
+Expr jacobi_steps(const Level& level, Boundary bc, double omega, int k);
+Expr gsrb_steps(const Level& level, Boundary bc, int k);
 
 // Cell-centred restriction by the 2^d average: coarse(I) = mean of the fine cells 2I + {0,1}^d.
 // Input the fine grid r; `fine` is its level.

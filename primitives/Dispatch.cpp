@@ -42,6 +42,8 @@ Type primitive_type(TypeChecker& checker, const Node& f, const std::vector<Type>
     return tile_slide_type(checker, f, args);
   case NodeKind::TimeTile:
     return checker.apply(time_tile_steps(f), args); // the unfused steps' type
+  case NodeKind::StreamSteps:
+    return stream_steps_type(checker, f, args);
   case NodeKind::UserFun:
     return user_fun_type(checker, f, args);
   case NodeKind::Lambda:
@@ -89,6 +91,8 @@ Data primitive_eval(Interpreter& interp, const Node& f, const std::vector<Data>&
     return tile_slide_eval(interp, f, args);
   case NodeKind::TimeTile:
     return interp.apply(time_tile_steps(f), args); // tiling does not change the values
+  case NodeKind::StreamSteps:
+    return stream_steps_eval(interp, f, args);
   case NodeKind::UserFun:
     return user_fun_eval(interp, f, args);
   case NodeKind::Lambda:
@@ -151,9 +155,9 @@ std::string describe(const Node& f) {
   case NodeKind::Pad:
     return cat("Pad(", sizes(), ",", f.boundary.to_string(), ")");
   case NodeKind::TileSlide:
-    return cat("TileSlide(", sizes(), ",", f.boundary.to_string(), ")");
   case NodeKind::TimeTile:
-    return cat("TimeTile(", sizes(), ",", f.boundary.to_string(), ")");
+  case NodeKind::StreamSteps:
+    return cat(kind_name(f.kind), "(", sizes(), ",", f.boundary.to_string(), ")");
   case NodeKind::UserFun:
     return cat("UserFun '", f.user_fun->name, "'");
   default:

@@ -56,6 +56,8 @@ Type get_type(TypeChecker&, const Node&, const Types&);
 Data get_eval(Interpreter&, const Node&, const Values&);
 Type generate_type(TypeChecker&, const Node&, const Types&);
 Data generate_eval(Interpreter&, const Node&, const Values&);
+Type stream_steps_type(TypeChecker&, const Node&, const Types&);
+Data stream_steps_eval(Interpreter&, const Node&, const Values&);
 Type tile_slide_type(TypeChecker&, const Node&, const Types&);
 Data tile_slide_eval(Interpreter&, const Node&, const Values&);
 // The tile element read by element m of window q of tile t (also used by the code generator).

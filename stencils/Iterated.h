@@ -14,7 +14,8 @@ namespace tessera::stencils {
 // Error when the entry does not map a grid to a grid of the same type, or k < 1.
 Expr iterated_stencil(const std::string& name, const std::vector<ArithExpr>& extents, int k);
 
-// The same for any one-input program whose result has the input's type.
+// The same for any program whose result has its first input's type: the first input is the
+// grid the steps update, the others (a right-hand side, say) are read unchanged by every step.
 Expr iterate_program(const Expr& program, int k);
 
 } // namespace tessera::stencils

@@ -1,4 +1,5 @@
 // tessera explore / report / plot.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -136,6 +137,32 @@ void print_result(const explore::Report& report, double elapsed, double budget_s
             << (report.interrupted ? " (interrupted: continue with --resume)" : "") << "\n";
 }
 
+// The share of an `explore --steps K` budget spent on the single sweep.
+constexpr double kSingleSweepShare = 0.3;
+
+// The single-step program explored quietly with a share of the budget (the same device, start
+// and strategy), for the comparison with the fused steps.
+explore::Report explore_single_sweep(const ExploreCommandOptions& x,
+                                     const std::vector<int64_t>& extents, runtime::Session& session,
+                                     const explore::ExploreOptions& all,
+                                     const rewrite::EnumerateOptions& control) {
+  auto source = resolve_program(x.stencil, x.program, 1);
+  explore::Problem problem = make_problem(source, extents, x.depth, control);
+  explore::ExploreOptions options = all;
+  options.budget_s = kSingleSweepShare * x.budget_s;
+  options.resume.reset();
+  options.on_checkpoint = nullptr;
+  options.on_progress = nullptr;
+  if (!x.quiet)
+    std::cout << "single sweep: " << problem.enumeration << ", " << fixed(options.budget_s, 1)
+              << " s of the budget\n"
+              << std::flush;
+  explore::Report report = explore::explore(session, problem, options);
+  if (!x.quiet)
+    std::cout << explore::format_report(report, 3);
+  return report;
+}
+
 } // namespace
 
 int explore_command(const ExploreCommandOptions& x) {
@@ -195,6 +222,10 @@ int explore_command(const ExploreCommandOptions& x) {
     display.show(p, enumeration_s);
     return !guard.interrupted();
   };
+  // --steps K: fusing all K steps is one of the candidates.
+  if (x.steps >= 2 && std::find(control.temporal_steps.begin(), control.temporal_steps.end(),
+                                x.steps) == control.temporal_steps.end())
+    control.temporal_steps.push_back(x.steps);
   explore::Problem problem = make_problem(source, extents, x.depth, control);
   guard.reclaim();
   if (guard.interrupted())
@@ -215,8 +246,20 @@ int explore_command(const ExploreCommandOptions& x) {
               << x.strategy << "\n";
     std::cout << "variants: " << problem.enumeration << "\n" << std::flush;
   }
+  // --steps K: the single sweep first, with a share of the budget, so that the fused variants
+  // are compared with K sweeps of the best single sweep of the same run.
+  std::optional<explore::Report> single;
+  if (x.steps >= 2 && !guard.interrupted()) {
+    single = explore_single_sweep(x, extents, session, options, control);
+    guard.reclaim();
+  }
   explore::Report report = explore::explore(session, problem, options);
   bar.finish();
+  if (single) {
+    report.steps = explore::compare_steps(x.steps, *single, report);
+    if (!x.json.empty())
+      explore::write_report(report, x.json);
+  }
   if (report.interrupted && !report.baseline)
     return interrupted_early(x);
   double elapsed = seconds_since(start);

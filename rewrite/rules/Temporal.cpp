@@ -35,106 +35,13 @@
 #include "rewrite/Shapes.h"
 #include "rewrite/rules/Rules.h"
 #include "rewrite/rules/StencilSteps.h"
+#include "rewrite/rules/StencilStep.h"
 
 namespace tessera::rewrite {
 
 namespace {
 
-// One matched stencil step.
-struct Step {
-  int d = 0;
-  Expr f;                   // applied to each neighbourhood (or tuple with the constants)
-  ArithExpr n, r;           // window 2r+1, padding r on both sides
-  Boundary boundary;        // the padding's boundary
-  Expr input;               // a: the grid the step reads
-  std::vector<Expr> consts; // inputs zipped to the neighbourhoods
-  Expr windows;             // the step's argument: the neighbourhoods (zipped with consts)
-};
-
-// Walks `levels` one-argument calls down from e; null if the chain is shorter.
-Expr below(const Expr& e, int levels) {
-  Expr cur = e;
-  for (int i = 0; i < levels; ++i) {
-    if (cur->kind != NodeKind::Call || cur->children.size() != 2)
-      return {};
-    cur = arg0(cur);
-  }
-  return cur;
-}
-
-// SlideND(n, 1) $ PadND(r, r, b) $ a  ->  n, r, b, a
-bool match_neighbourhoods(const Expr& z, int d, Step* s) {
-  // SlideND is d Slides plus transposes; PadND is d Pads. Find the Pad chain's base by walking
-  // down, then compare with the canonical forms.
-  Expr cur = z;
-  while (cur->kind == NodeKind::Call && cur->children.size() == 2 &&
-         is_layout_only(cur->callee())) {
-    Expr inner;
-    map_depth(cur->callee(), &inner);
-    if (inner->kind == NodeKind::Pad) {
-      Expr a = below(cur, d);
-      if (!a)
-        return false;
-      const Node& pad = *inner;
-      if (!(pad.sizes[0] == pad.sizes[1]))
-        return false;
-      ArithExpr r = pad.sizes[0];
-      ArithExpr n = 2 * r + 1;
-      if (!structurally_equal(slide_nd_expr(d, n, 1, pad_nd_expr(d, r, r, pad.boundary, a)), z))
-        return false;
-      s->n = n;
-      s->r = r;
-      s->boundary = pad.boundary;
-      s->input = a;
-      return true;
-    }
-    cur = arg0(cur);
-  }
-  return false;
-}
-
-std::optional<Step> match_step(const Expr& e) {
-  if (!is_computing_map_call(e))
-    return std::nullopt;
-  Step s;
-  s.d = map_depth(e->callee(), &s.f);
-  if (s.d < 1 || s.d > 3)
-    return std::nullopt;
-  // Compositions written with the front end's `>>` are lambdas applied to the grid.
-  s.windows = beta_normalize(arg0(e));
-  // ZipND(neighbourhoods, consts..) is Zip (then, for d > 1, a Map of Zips of the components).
-  Expr zip = s.d == 1 ? s.windows : below(s.windows, 1);
-  if (zip && zip->kind == NodeKind::Call && zip->callee()->kind == NodeKind::Zip) {
-    auto parts = zip->call_args();
-    if (parts.size() < 2 || !structurally_equal(zip_nd_expr(s.d, parts), s.windows) ||
-        !match_neighbourhoods(parts[0], s.d, &s))
-      return std::nullopt;
-    s.consts.assign(parts.begin() + 1, parts.end());
-    return s;
-  }
-  if (!match_neighbourhoods(s.windows, s.d, &s))
-    return std::nullopt;
-  return s;
-}
-
-bool same_step(const Step& a, const Step& b) {
-  if (a.d != b.d || !(a.r == b.r) || !(a.boundary == b.boundary) ||
-      a.consts.size() != b.consts.size() || !structurally_equal(a.f, b.f))
-    return false;
-  for (std::size_t i = 0; i < a.consts.size(); ++i)
-    if (!structurally_equal(a.consts[i], b.consts[i]))
-      return false;
-  return true;
-}
-
-// The d outer extents of a type.
-std::vector<ArithExpr> extents_of(const Type& t, int d) {
-  std::vector<ArithExpr> ext;
-  const Type* cur = &t;
-  for (int i = 0; i < d; ++i, cur = &cur->element())
-    ext.push_back(cur->length());
-  return ext;
-}
+using Step = StencilStep;
 
 // An nd array of the tile indices of dimension `dim`: element (t_0, .., t_{d-1}) is t_dim.
 Expr tile_index_grid(const std::vector<ArithExpr>& tiles, int dim) {
@@ -307,18 +214,12 @@ Expr fuse(const Step& s, const Expr& x, const Expr& first_windows, int k,
 }
 
 RuleResult temporal_tiling(const Expr& e, const RuleContext& ctx) {
-  auto top = match_step(e);
-  if (!top)
+  std::vector<Step> chain = match_steps(e, 8);
+  if (chain.empty())
     return RuleResult::none("");
-  std::vector<Step> chain{*top};
-  while (chain.size() < 8) {
-    auto next = match_step(chain.back().input);
-    if (!next || !same_step(*next, *top))
-      break;
-    chain.push_back(*next);
-  }
   if (chain.size() < 2)
     return RuleResult::none("a single stencil step (temporal tiling fuses two or more)");
+  const Step* top = &chain.front();
   const int d = top->d;
   // A step keeps the extents of its grid (the matched nodes are normalised copies: the type
   // checker knows only e).
@@ -383,7 +284,8 @@ std::vector<Rule> temporal_rules() {
   return {{"temporal-tiling",
            "S^k $ x -> untile o Map^d(tile => k steps, halo shrinking by r, boundary per step) "
            "o tiles with halo k*r",
-           temporal_tiling}};
+           temporal_tiling},
+          stream_temporal_rule()};
 }
 
 } // namespace tessera::rewrite

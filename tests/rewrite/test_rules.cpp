@@ -19,9 +19,10 @@ int check_rule_on_random_programs(const Rule& rule, int wanted, uint32_t seed) {
   std::mt19937 rng(seed);
   int checked = 0;
   for (int attempt = 0; attempt < 4000 && checked < wanted; ++attempt) {
-    // Temporal, diamond and parallelogram tiling need several steps of one stencil.
+    // Temporal, diamond and parallelogram tiling and 2.5-D blocking need several steps of one
+    // stencil.
     bool multistep = rule.name == "temporal-tiling" || rule.name == "diamond-tiling" ||
-                     rule.name == "parallelogram-tiling";
+                     rule.name == "parallelogram-tiling" || rule.name == "stream-temporal";
     auto rp = multistep ? testing::random_multistep_program(rng) : testing::random_program(rng);
     // glb-order reorders the MapGlb nest of a lowered program.
     if (rule.name == "glb-order")

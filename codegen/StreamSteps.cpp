@@ -1,0 +1,353 @@
+// The kernel of StreamSteps (primitives/StreamSteps.cpp): k steps of a stencil by 2.5-D
+// blocking. A work-group owns a tile of the inner dimensions (y, x in 3-D; x in 2-D) and
+// marches along the outermost dimension z over its segment [z0, z1):
+//
+//   for s = lo_0 .. z1 + kr - 1:
+//     level 0 loads input plane s (its tile plus a halo of kr, boundary applied)
+//     level j = 1..k computes plane z = s - jr from level j-1's planes z-r..z+r
+//     level k writes the tile's plane z to the output
+//
+// Level j (0 <= j < k) keeps its last 2r+1 planes in a circular buffer in local memory, over
+// the tile plus a halo of (k-j)r: the halo shrinks by r per level, so halo work is redundant
+// only in the blocked dimensions (and over 2kr planes at a segment's ends).
+//
+// Every step keeps the unfused program's boundary: a level's value at a position p outside
+// the grid is the value at p's boundary source position (clamp, mirror) or its negation
+// (antisymmetric), or the constant. In the plane, such a position computes f over the
+// neighbourhood of its source position, which lies in the tile's region; along z a plane
+// outside the grid is read as its source plane, which is in the window. Wrap reads the input
+// periodically and computes every level on the extended positions, which is exact for a
+// periodic grid.
+#include "codegen/Emitter.h"
+#include "codegen/Names.h"
+#include "core/Error.h"
+
+namespace tessera::codegen {
+
+namespace {
+
+struct Blocking {
+  int d = 0;
+  int64_t k = 0, r = 0, n = 0, segment = 0, work_group = 0;
+  std::vector<int64_t> tiles; // the in-plane dimensions, outermost first
+  Boundary boundary;
+  int64_t halo(int64_t level) const { return (k - level) * r; } // of level j's region
+};
+
+// C text of a position's boundary source along an extent (the position itself for wrap,
+// whose levels are computed on the extended positions).
+std::string source_of(const std::string& p, const std::string& extent, Boundary::Kind kind) {
+  switch (kind) {
+  case Boundary::Clamp:
+  case Boundary::Constant:
+    return cat("clamp(", p, ", 0, ", extent, " - 1)");
+  case Boundary::Mirror:
+  case Boundary::Antisymmetric:
+    return cat("(", p, " < 0 ? -1 - ", p, " : (", p, " >= ", extent, " ? 2 * ", extent, " - 1 - ",
+               p, " : ", p, "))");
+  case Boundary::Wrap:
+    return p;
+  }
+  return p;
+}
+
+// The grid position of an extended (wrap) or in-grid position.
+std::string periodic(const std::string& p, const std::string& extent) {
+  return cat("(", p, " < 0 ? ", p, " + ", extent, " : (", p, " >= ", extent, " ? ", p, " - ",
+             extent, " : ", p, "))");
+}
+
+std::string outside(const std::string& p, const std::string& extent) {
+  return cat("(", p, " < 0 || ", p, " >= ", extent, ")");
+}
+
+} // namespace
+
+void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args,
+                                 const View& dest) {
+  if (in_work_item() || wrg_depth_ > 0)
+    user_error("StreamSteps launches its own work-groups: it must compute the program's result, "
+               "not run inside a map");
+  Blocking b;
+  b.d = static_cast<int>(f.sizes[0].value());
+  b.k = f.sizes[1].value();
+  b.r = f.sizes[2].value();
+  b.segment = f.sizes[3].value();
+  const int64_t phases = f.sizes[4].value();
+  for (std::size_t i = 5; i < f.sizes.size(); ++i)
+    b.tiles.push_back(f.sizes[i].value());
+  b.n = 2 * b.r + 1;
+  b.boundary = f.boundary;
+  const Boundary::Kind kind = b.boundary.kind;
+  const bool wrap = kind == Boundary::Wrap;
+  const int planes = b.d - 1; // in-plane dimensions
+  const Operand& grid = args.at(0);
+  std::vector<ArithExpr> extent;
+  const Type* t = &grid.type;
+  for (int i = 0; i < b.d; ++i, t = &t->element())
+    extent.push_back(t->length());
+  const ScalarKind element = t->scalar_kind();
+  if (element == ScalarKind::F64)
+    uses_fp64_ = true;
+  const std::string ctype = opencl_name(element);
+  const std::string Z = printer_.arith(extent[0]);
+  auto E = [&](int i) { return printer_.arith(extent[static_cast<std::size_t>(i + 1)]); };
+  // The kernel's own names start with blk_ (reserved, codegen/Names.cpp): inputs keep theirs.
+  const std::vector<std::string> letters =
+      planes == 2 ? std::vector<std::string>{"y", "x"} : std::vector<std::string>{"x"};
+  std::vector<std::string> names;
+  for (const auto& l : letters)
+    names.push_back("blk_" + l);
+  auto src_name = [](const std::string& p) { return "blk_s" + p.substr(4); };
+  auto wrapped_name = [](const std::string& p) { return "blk_w" + p.substr(4); };
+  // Buffer extents: the tile plus the input's halo kr.
+  const int64_t kr = b.k * b.r;
+  std::vector<int64_t> buffer;
+  int64_t plane = 1, tile_points = 1;
+  for (int64_t tile : b.tiles) {
+    buffer.push_back(tile + 2 * kr);
+    plane *= tile + 2 * kr;
+    tile_points *= tile;
+  }
+  if (options_.local_size[1] > 1 || options_.local_size[2] > 1)
+    user_error("StreamSteps runs one-dimensional work-groups: set the work-group size of "
+               "dimension 0 only");
+  b.work_group = options_.local_size[0] > 0 ? options_.local_size[0]
+                                            : std::min<int64_t>(256, (tile_points + 31) / 32 * 32);
+  std::string constant;
+  if (kind == Boundary::Constant)
+    constant = ScalarValue::make(element, b.boundary.value.as_double()).to_string();
+
+  // Launch: dimension 0 the work-items of the innermost tiles, then the outer tiles, then the
+  // segments.
+  auto tiles_along = [&](int i) {
+    int64_t tile = b.tiles[static_cast<std::size_t>(i)];
+    return (extent[static_cast<std::size_t>(i + 1)] + (tile - 1)) / tile;
+  };
+  launch_.dims = b.d;
+  launch_.local = {b.work_group, 1, 1};
+  launch_.global[0] = tiles_along(planes - 1) * b.work_group;
+  if (planes == 2)
+    launch_.global[1] = tiles_along(0);
+  launch_.global[static_cast<std::size_t>(b.d - 1)] =
+      b.segment ? (extent[0] + (b.segment - 1)) / b.segment : ArithExpr(1);
+
+  line(cat("// ", b.k, " steps of radius ", b.r, " by 2.5-D blocking: tiles of ",
+           planes == 2 ? cat(b.tiles[0], "x", b.tiles[1]) : cat(b.tiles[0]), " march along ",
+           "dimension 0", b.segment ? cat(" in segments of ", b.segment) : "",
+           "; 2r+1 planes per time level in local memory"));
+  line("const int blk_lid = get_local_id(0);");
+  for (int i = 0; i < planes; ++i) {
+    int group = i == planes - 1 ? 0 : 1;
+    const std::string& p = letters[static_cast<std::size_t>(i)];
+    line(cat("const int blk_o_", p, " = get_group_id(", group, ") * ",
+             b.tiles[static_cast<size_t>(i)], ";"));
+    line(cat("const int blk_e_", p, " = min(blk_o_", p, " + ", b.tiles[static_cast<size_t>(i)],
+             ", ", E(i), ");"));
+  }
+  if (b.segment) {
+    line(cat("const int blk_z0 = get_group_id(", b.d - 1, ") * ", b.segment, ";"));
+    line(cat("const int blk_z1 = min(blk_z0 + ", b.segment, ", ", Z, ");"));
+  } else {
+    line("const int blk_z0 = 0;");
+    line(cat("const int blk_z1 = ", Z, ";"));
+  }
+  // Level j computes planes [lo_j, hi_j): its segment with a halo of (k-j)r, inside the grid
+  // unless the grid is periodic.
+  for (int64_t j = 0; j <= b.k; ++j) {
+    int64_t h = b.halo(j);
+    line(wrap ? cat("const int blk_lo", j, " = blk_z0 - ", h, ", blk_hi", j, " = blk_z1 + ", h, ";")
+              : cat("const int blk_lo", j, " = max(blk_z0 - ", h, ", 0), blk_hi", j,
+                    " = min(blk_z1 + ", h, ", ", Z, ");"));
+  }
+  std::vector<std::string> level_names;
+  for (int64_t j = 0; j < b.k; ++j) {
+    level_names.push_back(fresh("blk_level"));
+    local_decls_.push_back(cat("__local ", ctype, " ", level_names.back(), "[", b.n * plane, "];"));
+    local_bytes_ += b.n * plane * (element == ScalarKind::F64 ? 8 : 4);
+  }
+  auto window = std::make_shared<Memory>();
+  window->name = fresh("win");
+  window->space = AddressSpace::Private;
+  window->element = element;
+  Type window_type = Type::scalar(element);
+  for (int i = 0; i < b.d; ++i)
+    window_type = Type::array(window_type, b.n);
+  const bool with_consts = args.size() > 1;
+  // Step j (from 1) reads the constant inputs of group (j-1) % phases.
+  const std::size_t per_phase = (args.size() - 1) / static_cast<std::size_t>(phases);
+  auto const_arg = [&](int64_t j, std::size_t c) -> const Operand& {
+    return args.at(1 + static_cast<std::size_t>((j - 1) % phases) * per_phase + c);
+  };
+  window->type = with_consts ? Type::array(window_type, 1) : window_type;
+  int64_t window_size = b.d == 3 ? b.n * b.n * b.n : b.n * b.n;
+  line(cat(ctype, " ", window->name, "[", window_size, "];"));
+
+  // The positions of level j's region, one per work-item at a time: y, x (or x) and, inside,
+  // their boundary sources sy, sx. `body` runs for each position of the region.
+  auto for_region = [&](int64_t j, const std::function<void()>& body) {
+    int64_t h = b.halo(j);
+    int64_t count = 1;
+    std::vector<int64_t> side;
+    for (int64_t tile : b.tiles) {
+      side.push_back(tile + 2 * h);
+      count *= tile + 2 * h;
+    }
+    open(cat("for (int blk_q = blk_lid; blk_q < ", count, "; blk_q += ", b.work_group, ")"));
+    std::string cond;
+    for (int i = 0; i < planes; ++i) {
+      const std::string& p = names[static_cast<std::size_t>(i)];
+      std::string a = planes == 1 ? "blk_q"
+                      : i == 0    ? cat("blk_q / ", side[1])
+                                  : cat("blk_q % ", side[1]);
+      const std::string& l = letters[static_cast<std::size_t>(i)];
+      line(cat("const int ", p, " = blk_o_", l, " - ", h, " + ", a, ";"));
+      cond += cat(cond.empty() ? "" : " && ", p, " < blk_e_", l, " + ", h);
+    }
+    open(cat("if (", cond, ")"));
+    for (int i = 0; i < planes; ++i) {
+      const std::string& p = names[static_cast<std::size_t>(i)];
+      line(cat("const int ", src_name(p), " = ", source_of(p, E(i), kind), ";"));
+    }
+    body();
+    close();
+    close();
+  };
+  // The C value adjusted for a position outside the grid in the plane: the constant, or the
+  // value negated once per dimension it lies outside.
+  auto in_plane_boundary = [&](const std::string& v) {
+    std::vector<std::string> out;
+    for (int i = 0; i < planes; ++i)
+      out.push_back(outside(names[static_cast<std::size_t>(i)], E(i)));
+    if (kind == Boundary::Constant)
+      return cat(planes == 2 ? cat("(", out[0], " || ", out[1], ")") : out[0], " ? ", constant,
+                 " : ", v);
+    if (kind == Boundary::Antisymmetric)
+      return cat(planes == 2 ? cat("(", out[0], " != ", out[1], ")") : out[0], " ? -", v, " : ", v);
+    return v;
+  };
+  // The local index of position (y, x) of a level's buffer.
+  auto local_index = [&](const std::vector<std::string>& p) {
+    if (planes == 1)
+      return cat(p[0], " - blk_o_x + ", kr);
+    return cat("(", p[0], " - blk_o_y + ", kr, ") * ", buffer[1], " + ", p[1], " - blk_o_x + ", kr);
+  };
+  auto grid_var = [&](const std::string& name, int dim) {
+    return ArithExpr::var(name, 0, extent[static_cast<std::size_t>(dim)] - 1);
+  };
+  // The element of a d-dimensional view at (z, y, x).
+  auto element_at = [&](View v, const std::string& z, const std::vector<std::string>& p) {
+    v = index_view(v, grid_var(z, 0));
+    for (int i = 0; i < planes; ++i)
+      v = index_view(v, grid_var(p[static_cast<std::size_t>(i)], i + 1));
+    return v;
+  };
+
+  open(cat("for (int blk_s = blk_lo0; blk_s < blk_z1 + ", kr, "; ++blk_s)"));
+  // Level 0: input plane s.
+  open("if (blk_s >= blk_lo0 && blk_s < blk_hi0)");
+  line(cat("const int blk_zr = ", wrap ? periodic("blk_s", Z) : "blk_s", ";"));
+  for_region(0, [&] {
+    std::vector<std::string> src;
+    for (int i = 0; i < planes; ++i) {
+      const std::string& p = names[static_cast<std::size_t>(i)];
+      src.push_back(wrap ? wrapped_name(p) : src_name(p));
+      if (wrap)
+        line(cat("const int ", wrapped_name(p), " = ", periodic(p, E(i)), ";"));
+    }
+    std::string read = print(resolve(element_at(grid.view, "blk_zr", src), {}));
+    std::vector<std::string> pos(names.begin(), names.end());
+    line(cat(level_names[0], "[(blk_s - blk_lo0) % ", b.n, " * ", plane, " + ", local_index(pos),
+             "] = ", in_plane_boundary(read), ";"));
+  });
+  close();
+  line("barrier(CLK_LOCAL_MEM_FENCE);");
+
+  for (int64_t j = 1; j <= b.k; ++j) {
+    const std::string& from = level_names[static_cast<std::size_t>(j - 1)];
+    open(cat("if (blk_s - ", j * b.r, " >= blk_lo", j, " && blk_s - ", j * b.r, " < blk_hi", j,
+             ")"));
+    line(cat("const int blk_z = blk_s - ", j * b.r, ";"));
+    // The slots of level j-1's planes z-r..z+r: their boundary source planes.
+    for (int64_t m = 0; m < b.n; ++m) {
+      std::string q = cat("(blk_z + ", m - b.r, ")");
+      std::string source = wrap ? q : source_of(q, Z, kind);
+      line(cat("const int blk_zs", m, " = (", source, " - blk_lo", j - 1, ") % ", b.n, ";"));
+      if (kind == Boundary::Constant || kind == Boundary::Antisymmetric)
+        line(cat("const bool blk_zo", m, " = ", outside(q, Z), ";"));
+    }
+    if (with_consts && wrap)
+      line(cat("const int blk_zc = ", periodic("blk_z", Z), ";"));
+    for_region(j, [&] {
+      // The neighbourhood of the source position from level j-1.
+      for (int64_t m = 0; m < b.n; ++m) {
+        std::vector<std::string> corner;
+        for (int i = 0; i < planes; ++i)
+          corner.push_back(cat(src_name(names[static_cast<std::size_t>(i)]), " - ", b.r, " + blk_d",
+                               letters[static_cast<std::size_t>(i)]));
+        std::string read = cat(from, "[blk_zs", m, " * ", plane, " + ", local_index(corner), "]");
+        if (kind == Boundary::Constant)
+          read = cat("blk_zo", m, " ? ", constant, " : ", read);
+        else if (kind == Boundary::Antisymmetric)
+          read = cat("blk_zo", m, " ? -", read, " : ", read);
+        std::string slot = planes == 2 ? cat(m * b.n * b.n, " + blk_dy * ", b.n, " + blk_dx")
+                                       : cat(m * b.n, " + blk_dx");
+        if (planes == 2)
+          line(cat("for (int blk_dy = 0; blk_dy < ", b.n, "; ++blk_dy)"));
+        line(cat(planes == 2 ? "  " : "", "for (int blk_dx = 0; blk_dx < ", b.n, "; ++blk_dx)"));
+        line(cat(planes == 2 ? "    " : "  ", window->name, "[", slot, "] = ", read, ";"));
+      }
+      // f of the neighbourhood (with the constant inputs at the source position).
+      View arg = memory_view(window);
+      if (with_consts) {
+        std::vector<std::string> src;
+        for (int i = 0; i < planes; ++i) {
+          const std::string& p = names[static_cast<std::size_t>(i)];
+          src.push_back(wrap ? wrapped_name(p) : src_name(p));
+          if (wrap)
+            line(cat("const int ", wrapped_name(p), " = ", periodic(p, E(i)), ";"));
+        }
+        std::vector<View> parts{arg};
+        for (std::size_t c = 0; c < per_phase; ++c) {
+          View row = index_view(const_arg(j, c).view, grid_var(wrap ? "blk_zc" : "blk_z", 0));
+          for (int i = 0; i + 1 < planes; ++i)
+            row = index_view(row, grid_var(src[static_cast<std::size_t>(i)], i + 1));
+          parts.push_back(drop_view(row, grid_var(src.back(), planes)));
+        }
+        arg = index_view(zip_view(std::move(parts)), 0);
+      }
+      auto value = std::make_shared<Memory>();
+      value->name = fresh("r");
+      value->space = AddressSpace::Private;
+      value->element = element;
+      value->type = Type::scalar(element);
+      value->is_scalar_var = true;
+      pending_declarations_.insert(value->name);
+      ++seq_depth_;
+      Expr step_function = f.children[0];
+      std::vector<Type> arg_types{window_type};
+      Type arg_type = window_type;
+      if (with_consts) {
+        std::vector<Type> parts{window_type};
+        for (std::size_t c = 0; c < per_phase; ++c)
+          parts.push_back(const_arg(j, c).type.innermost());
+        arg_type = Type::tuple(parts);
+      }
+      apply_write(step_function, {Operand{arg, arg_type}}, memory_view(value));
+      --seq_depth_;
+      std::string v = j < b.k ? in_plane_boundary(value->name) : value->name;
+      std::vector<std::string> pos(names.begin(), names.end());
+      if (j < b.k)
+        line(cat(level_names[static_cast<std::size_t>(j)], "[(blk_z - blk_lo", j, ") % ", b.n,
+                 " * ", plane, " + ", local_index(pos), "] = ", v, ";"));
+      else
+        line(cat(print(resolve(element_at(dest, "blk_z", pos), {})), " = ", v, ";"));
+    });
+    close();
+    if (j < b.k)
+      line("barrier(CLK_LOCAL_MEM_FENCE);");
+  }
+  close();
+}
+
+} // namespace tessera::codegen

@@ -1,0 +1,70 @@
+// The local-memory kernels of stream-temporal (2.5-D blocking: time levels in circular buffers
+// of planes, barriers between the levels) run under Oclgrind and compared with the unfused
+// steps under the interpreter: every boundary, radius 1 and 2, constant inputs, partial tiles
+// and segments. CTest runs it under Oclgrind (TESSERA_DEVICE=oclgrind); any report of a data
+// race, an out-of-bounds or uninitialised access or barrier divergence fails the test
+// (FAIL_REGULAR_EXPRESSION in CMakeLists.txt), and so does a mismatch (exit status 1).
+#include <chrono>
+#include <iostream>
+
+#include "codegen/Program.h"
+#include "core/Error.h"
+#include "core/Interpreter.h"
+#include "core/RandomData.h"
+#include "explore/Execute.h"
+#include "explore/runtime/Session.h"
+#include "rewrite/Lower.h"
+#include "tests/rewrite/StreamTemporalCases.h"
+
+using namespace tessera;
+
+int main() {
+  auto t0 = std::chrono::steady_clock::now();
+  // Never destroyed: Oclgrind may be torn down before static destructors run.
+  static auto* session = new runtime::Session(runtime::Session::from_env());
+  std::cout << "device: " << session->device().description() << std::endl;
+  struct Case {
+    int d, r;
+    Boundary b;
+    int k;
+    bool rhs;
+  };
+  const std::vector<Case> cases{
+      {2, 1, Boundary::clamp(), 3, true},
+      {2, 2, Boundary::mirror(), 2, false},
+      {2, 1, Boundary::wrap(), 2, true},
+      {3, 1, Boundary::antisymmetric(), 2, true},
+      {3, 1, Boundary::constant(ScalarValue::make(ScalarKind::F32, 0.5)), 2, false},
+      {3, 1, Boundary::wrap(), 2, false},
+  };
+  int ran = 0, failed = 0;
+  for (const auto& c : cases) {
+    int kr = c.k * c.r;
+    std::vector<ArithExpr> extents = c.d == 2 ? std::vector<ArithExpr>{5 * kr + 1, 2 * kr + 13}
+                                              : std::vector<ArithExpr>{5 * kr + 1, kr + 3, kr + 5};
+    Expr program = testing::iterated_test_stencil(c.d, c.r, c.b, c.k, extents, c.rhs);
+    auto inputs = random_inputs(program, 5);
+    Data expected = evaluate(program, inputs);
+    for (const auto& form : testing::stream_temporal_forms(program, c.k, {3, 4 * kr})) {
+      std::string how = cat(c.d, "-D r=", c.r, " ", c.b.to_string(), " k=", c.k,
+                            c.rhs ? " rhs" : "", form.params.count("segment") ? " segments" : "");
+      try {
+        Expr fused = make_lambda(program->params(), form.replacement);
+        auto kernels = codegen::generate_program(rewrite::lower_default(fused));
+        auto run = explore::execute(*session, kernels, inputs);
+        bool ok = explore::max_relative_error(run.output, expected) <= 1e-5;
+        std::cout << "  " << (ok ? "ok      " : "MISMATCH") << " " << how << std::endl;
+        ++ran;
+        failed += ok ? 0 : 1;
+      } catch (const std::exception& e) {
+        std::cout << "  FAILED   " << how << ": " << e.what() << std::endl;
+        ++failed;
+      }
+      session->cache().clear_memory();
+    }
+  }
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::cout << ran << " fused kernels ran, " << failed << " failed, in " << seconds << " s"
+            << std::endl;
+  return failed || ran == 0 ? 1 : 0;
+}

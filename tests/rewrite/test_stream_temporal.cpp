@@ -1,0 +1,141 @@
+// stream-temporal (2.5-D blocking): the fused kernels of k steps run on PoCL and match the
+// interpreter's unfused steps, for radius 1 and 2, every boundary, k = 2..8 and grids that the
+// tiles do not divide; the primitive's own semantics agree with the unfused program exactly.
+#include <doctest/doctest.h>
+
+#include "codegen/Program.h"
+#include "core/Json.h"
+#include "core/Printer.h"
+#include "core/RandomData.h"
+#include "explore/Execute.h"
+#include "rewrite/Variants.h"
+#include "tests/codegen/CodegenCheck.h"
+#include "tests/rewrite/StreamTemporalCases.h"
+
+using namespace tessera;
+using namespace tessera::rewrite;
+
+namespace {
+
+const std::vector<Boundary>& all_boundaries() {
+  static const std::vector<Boundary> b{clamp, mirror, wrap, antisymmetric, constant(0.75f)};
+  return b;
+}
+
+// The fused forms of `program` (k steps) generated, run on PoCL and compared with the unfused
+// program under the interpreter; returns how many were checked. To keep the suite fast only the
+// segmented forms are run unless `all_forms` (a segment meets both ends of the grid as well as
+// another segment).
+int check_fused_forms(const Expr& program, int k, const std::vector<int64_t>& tiles,
+                      bool all_forms = false) {
+  auto forms = testing::stream_temporal_forms(program, k, tiles);
+  if (!all_forms)
+    std::erase_if(forms, [](const Alternative& a) { return !a.params.count("segment"); });
+  auto inputs = random_inputs(program, 7);
+  Data expected = evaluate(program, inputs);
+  bool any_nonzero = false;
+  for (double v : expected.flatten())
+    any_nonzero |= v != 0;
+  CHECK(any_nonzero);
+  int checked = 0;
+  for (const auto& form : forms) {
+    Expr fused = make_lambda(program->params(), form.replacement);
+    CAPTURE(print(fused));
+    // The primitive's reference semantics: the same operations in the same order.
+    CHECK(evaluate(fused, inputs).flatten() == expected.flatten());
+    CHECK(structurally_equal(load_expr(save_expr(fused)), fused)); // saved and loaded
+    codegen::KernelProgram kernels = codegen::generate_program(fused);
+    auto run = explore::execute(testing::test_session(), kernels, inputs);
+    INFO(kernels.kernels.front().source);
+    CHECK(explore::max_relative_error(run.output, expected) <= 1e-5);
+    ++checked;
+  }
+  return checked;
+}
+
+} // namespace
+
+TEST_CASE("stream-temporal 2-D: radius 1 and 2, every boundary, k = 2..8, partial tiles") {
+  struct Case {
+    int r;
+    Boundary b;
+    int k;
+  };
+  std::vector<Case> cases;
+  for (int r : {1, 2}) // every boundary at both radii with two steps
+    for (const Boundary& b : all_boundaries())
+      cases.push_back({r, b, 2});
+  for (int k = 3; k <= 8; ++k) // deeper k, each with another boundary and radius
+    cases.push_back({1 + k % 2, all_boundaries()[static_cast<std::size_t>(k) % 5], k});
+  for (const Case& c : cases) {
+    int kr = c.k * c.r;
+    // Reflections reach k*r: the grid is wider; tiles of 12 and segments of 4kr divide nothing.
+    std::vector<ArithExpr> extents{ArithExpr(5 * kr + 1), ArithExpr(2 * kr + 13)};
+    CAPTURE(c.r);
+    CAPTURE(c.b.to_string());
+    CAPTURE(c.k);
+    Expr program = testing::iterated_test_stencil(2, c.r, c.b, c.k, extents, c.k % 2 == 0);
+    bool all_forms = c.k == 2 && c.r == 1; // whole columns too
+    CHECK(check_fused_forms(program, c.k, {3, 4 * kr}, all_forms) == (all_forms ? 2 : 1));
+  }
+}
+
+TEST_CASE("stream-temporal 3-D: radius 1 and 2, every boundary, partial tiles and segments") {
+  for (int r : {1, 2})
+    for (const Boundary& b : all_boundaries()) {
+      int k = r == 1 && b.kind == Boundary::Mirror ? 4 : 2; // one deeper case
+      int kr = k * r;
+      std::vector<ArithExpr> extents{ArithExpr(5 * kr + 1), ArithExpr(kr + 3), ArithExpr(kr + 5)};
+      CAPTURE(r);
+      CAPTURE(b.to_string());
+      CAPTURE(k);
+      Expr program = testing::iterated_test_stencil(3, r, b, k, extents, r == 1);
+      // Tiles of 3x3 (partial), and segments of 4kr (partial).
+      CHECK(check_fused_forms(program, k, {3, 4 * kr}, k > 2) == (k > 2 ? 2 : 1));
+    }
+}
+
+TEST_CASE("stream-temporal is one of the explored variants of an iterated stencil") {
+  Expr program = testing::iterated_test_stencil(3, 1, clamp, 2, {12, 8, 8}, false);
+  EnumerateOptions options;
+  options.depth = 1;
+  options.tile_sizes = {4};
+  options.temporal_steps = {2};
+  auto variants = lowered_variants(program, options);
+  int streamed = 0;
+  for (const auto& v : variants.variants)
+    for (const auto& s : v.history)
+      streamed += s.rule == "stream-temporal";
+  CHECK(streamed == 1); // tiles of 4x4 (4x16 is wider than the grid), whole columns
+}
+
+TEST_CASE("stream-temporal explains why it does not apply") {
+  Expr one = testing::iterated_test_stencil(2, 1, clamp, 1, {16, 16}, false);
+  TypeChecker types;
+  types.apply(one, input_types(one));
+  RuleContext ctx;
+  ctx.types = &types;
+  ctx.tile_sizes = {4};
+  ctx.temporal_steps = {2};
+  auto single = stream_temporal_rule().apply(one->body(), ctx);
+  CHECK(single.alternatives.empty());
+  CHECK(single.why_not.find("single stencil step") != std::string::npos);
+  Expr small = testing::iterated_test_stencil(2, 2, mirror, 4, {6, 16}, false);
+  ctx.temporal_steps = {4};
+  TypeChecker small_types;
+  small_types.apply(small, input_types(small));
+  ctx.types = &small_types;
+  auto reach = stream_temporal_rule().apply(small->body(), ctx);
+  CHECK(reach.alternatives.empty());
+  CHECK(reach.why_not.find("k*r") != std::string::npos);
+}
+
+TEST_CASE("StreamSteps rejects malformed parameters with a message") {
+  Expr f = make_lambda({make_param()}, make_literal(ScalarValue::make(ScalarKind::F32, 1)));
+  CHECK_THROWS_WITH_AS(make_stream_steps(1, 2, 1, clamp, {}, 0, 1, f),
+                       doctest::Contains("2-D or 3-D"), Error);
+  CHECK_THROWS_WITH_AS(make_stream_steps(3, 2, 1, clamp, {4}, 0, 1, f),
+                       doctest::Contains("need 2 tile size(s), got 1"), Error);
+  CHECK_THROWS_WITH_AS(make_stream_steps(2, 0, 1, clamp, {4}, 0, 1, f),
+                       doctest::Contains("at least one step"), Error);
+}
