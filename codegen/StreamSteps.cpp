@@ -20,6 +20,7 @@
 // periodic grid.
 #include "codegen/Emitter.h"
 #include "codegen/Names.h"
+#include "codegen/ScalarC.h"
 #include "core/Error.h"
 
 namespace tessera::codegen {
@@ -89,7 +90,7 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
   const ScalarKind element = t->scalar_kind();
   if (element == ScalarKind::F64)
     uses_fp64_ = true;
-  const std::string ctype = opencl_name(element);
+  const std::string ctype = scalar_c_type(element);
   const std::string Z = printer_.arith(extent[0]);
   auto E = [&](int i) { return printer_.arith(extent[static_cast<std::size_t>(i + 1)]); };
   // The kernel's own names start with blk_ (reserved, codegen/Names.cpp): inputs keep theirs.

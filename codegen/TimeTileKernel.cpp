@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "codegen/Emitter.h"
+#include "codegen/ScalarC.h"
 #include "codegen/TimeTiled.h"
 #include "core/Error.h"
 
@@ -137,7 +138,7 @@ Kernel time_tile_kernel(const TimeTileKernelSpec& spec) {
   const bool wavefront = spec.scheme == TimeTileScheme::Parallelogram;
   const int64_t h = spec.band;
   const int64_t LS = spec.local_size;
-  const std::string T = opencl_name(spec.element);
+  const std::string T = scalar_c_type(spec.element);
   const std::string R = s(g.r);
   std::array<int64_t, 3> box{1, 1, 1};
   for (int phase = wavefront ? -1 : 0; phase < (wavefront ? 0 : 1 << d); ++phase)

@@ -3,7 +3,7 @@
 #include "codegen/Names.h"
 #include "core/Error.h"
 #include "core/Printer.h"
-#include "core/TypeCheck.h"
+#include "primitives/TypeCheck.h"
 
 namespace tessera::codegen {
 

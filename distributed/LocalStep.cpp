@@ -4,8 +4,8 @@
 #include <set>
 
 #include "core/Error.h"
-#include "core/TypeCheck.h"
 #include "dsl/Val.h"
+#include "primitives/TypeCheck.h"
 
 namespace tessera::distributed {
 

@@ -4,13 +4,13 @@
 #include <cstring>
 
 #include "core/Error.h"
-#include "core/TypeCheck.h"
 #include "distributed/DeviceChoice.h"
 #include "distributed/HaloExchange.h"
 #include "distributed/Rect.h"
 #include "distributed/StepKernel.h"
 #include "explore/runtime/Buffer.h"
 #include "explore/runtime/Session.h"
+#include "primitives/TypeCheck.h"
 #include "rewrite/Lower.h"
 
 namespace tessera::distributed {

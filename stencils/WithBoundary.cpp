@@ -3,7 +3,7 @@
 #include <map>
 
 #include "core/Error.h"
-#include "core/TypeCheck.h"
+#include "primitives/TypeCheck.h"
 
 namespace tessera::stencils {
 

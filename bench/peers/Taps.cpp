@@ -6,7 +6,7 @@
 
 #include "core/Data.h"
 #include "core/Error.h"
-#include "core/Interpreter.h"
+#include "primitives/Interpreter.h"
 #include "stencils/Catalog.h"
 
 namespace tessera::peers {

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "core/Error.h"
-#include "core/TypeCheck.h"
 #include "distributed/Sweep.h"
+#include "primitives/TypeCheck.h"
 #include "stencils/Catalog.h"
 #include "stencils/WithBoundary.h"
 

@@ -3,10 +3,10 @@
 // global k steps on the box's output region, for every boundary kind.
 #include <doctest/doctest.h>
 
-#include "core/Interpreter.h"
 #include "core/Substitute.h"
 #include "distributed/LocalStep.h"
 #include "dsl/Dsl.h"
+#include "primitives/Interpreter.h"
 #include "stencils/Iterated.h"
 #include "tests/Helpers.h"
 #include "tests/distributed/SweepCases.h"

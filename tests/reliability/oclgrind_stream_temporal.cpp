@@ -9,10 +9,10 @@
 
 #include "codegen/Program.h"
 #include "core/Error.h"
-#include "core/Interpreter.h"
 #include "core/RandomData.h"
 #include "explore/Execute.h"
 #include "explore/runtime/Session.h"
+#include "primitives/Interpreter.h"
 #include "rewrite/Lower.h"
 #include "tests/rewrite/StreamTemporalCases.h"
 
