@@ -74,7 +74,8 @@ TEST_CASE("device shares: two shares explored and merged by device") {
     o.budget_s = 30;
     o.strategy = Strategy::Exhaustive;
     o.repeats = 2;
-    o.copy_bytes = std::size_t{1} << 20;
+    o.roofline = runtime::RooflineOptions{};
+    o.roofline->max_bytes = std::size_t{1} << 20;
     reports.push_back(tessera::explore::explore(session, s.problem, o));
   }
   auto merged = merge_reports(shares, reports);
