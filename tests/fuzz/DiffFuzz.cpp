@@ -608,8 +608,8 @@ int Fuzzer::campaign() {
   std::map<std::string, std::size_t> reasons, rules_used, lowerings, kinds_covered, lowered_kinds,
       features, steps_hist, failure_list;
   double device_seconds = 0, slowest = 0;
-  uint64_t n = 0;
-  for (; n < options_.cases; ++n) {
+  uint64_t n = options_.first;
+  for (; n < options_.first + options_.cases; ++n) {
     if (options_.minutes > 0 && seconds_since(t0) > options_.minutes * 60)
       break;
     ::alarm(60); // watchdog: no case takes nearly as long
@@ -700,8 +700,8 @@ int Fuzzer::campaign() {
         break;
       }
     }
-    if ((n + 1) % 50 == 0)
-      std::cout << "[" << n + 1 << " cases, " << static_cast<int>(seconds_since(t0)) << " s] "
+    if ((n - options_.first + 1) % 50 == 0)
+      std::cout << "[" << n - options_.first + 1 << " cases, " << static_cast<int>(seconds_since(t0)) << " s] "
                 << passed << " passed, " << rejected << " rejected, " << failures << " failed"
                 << std::endl;
   }
@@ -710,7 +710,7 @@ int Fuzzer::campaign() {
   double total = seconds_since(t0);
 
   std::cout << "\n=== tessera_fuzz summary (seed " << options_.seed << ") ===\n";
-  std::cout << n << " cases in " << total << " s (" << device_seconds
+  std::cout << n - options_.first << " cases in " << total << " s (" << device_seconds
             << " s building and running kernels; "
             << "slowest case " << slowest << " s)\n";
   std::cout << "passed " << passed << ", rejected " << rejected << ", failed " << failures
@@ -729,8 +729,8 @@ int Fuzzer::campaign() {
   print_counts("recipe features:", features);
   print_counts("programs containing each node kind (original programs):", kinds_covered, 100);
   print_counts("lowered programs containing each node kind:", lowered_kinds, 100);
-  std::cout << (failures ? "FAILED" : "OK") << ": " << failures << " failure(s) in " << n
-            << " cases\n";
+  std::cout << (failures ? "FAILED" : "OK") << ": " << failures << " failure(s) in "
+            << n - options_.first << " cases\n";
   return static_cast<int>(failures);
 }
 

@@ -61,6 +61,7 @@ struct Outcome {
 struct FuzzOptions {
   uint64_t cases = 300;
   uint64_t seed = 1;
+  uint64_t first = 0; // index of the first case (cases are independent: replays case `first`)
   double minutes = 0; // 0: no time limit
   std::string out_dir = "fuzz-failures";
   int max_failures = 5; // stop after this many failures
