@@ -529,62 +529,6 @@ void Emitter::write_map(const Node& f, const Operand& in, const View& dest, cons
   }
 }
 
-// MapSeq(f) over Slide(n, 1) windows: the work-item marches along the array keeping the
-// current window in private memory and rotating it, so that each element is loaded once:
-//   win = x[0 .. n-2];  for i: win[n-1] = x[i+n-1]; out[i] = f(win); win[e] = win[e+1]
-bool Emitter::stream_windows(const Node& f, const Operand& in, const View& dest) {
-  if (lanes_ || in.view->kind != ViewKind::Slide || in.view->a != ArithExpr(1))
-    return false;
-  const Type& window = in.type.element();
-  const Type& element = window.element();
-  auto n = window.length().as_constant();
-  auto c = element.scalar_count().as_constant();
-  auto count = in.type.length().as_constant();
-  if (!n || !c || *n < 2 || *c > 64 || !element.innermost().is_scalar() || (count && *count < 2))
-    return false;
-  // The index paths of the scalars of one element, in row-major order.
-  std::vector<Path> scalars{{}};
-  for (const auto& extent : element.shape()) {
-    std::vector<Path> next;
-    for (const auto& p : scalars)
-      for (int64_t k = 0; k < extent.value(); ++k) {
-        Path q = p;
-        q.push_back(Step::at(k));
-        next.push_back(q);
-      }
-    scalars = std::move(next);
-  }
-  const View& source = in.view->children.front();
-  auto memory = std::make_shared<Memory>();
-  memory->name = fresh("win");
-  memory->space = AddressSpace::Private;
-  memory->element = element.innermost().scalar_kind();
-  memory->type = window;
-  std::string ctype = scalar_c_type(memory->element);
-  line(cat(ctype, " ", memory->name, "[", *n * *c, "];"));
-  auto load = [&](int64_t slot, const ArithExpr& index) {
-    for (std::size_t s = 0; s < scalars.size(); ++s) {
-      Path p = scalars[s];
-      p.insert(p.begin(), Step::at(index));
-      line(cat(memory->name, "[", slot * *c + static_cast<int64_t>(s),
-               "] = ", print(resolve(source, p)), ";"));
-    }
-  };
-  for (int64_t e = 0; e + 1 < *n; ++e)
-    load(e, e);
-  std::string i = fresh("i");
-  ArithExpr var = ArithExpr::var(i, 0, in.type.length() - 1);
-  open(cat("for (int ", i, " = 0; ", i, " < ", printer_.arith(in.type.length()), "; ++", i, ")"));
-  ++seq_depth_;
-  load(*n - 1, var + (*n - 1));
-  apply_write(f.children[0], {Operand{memory_view(memory), window}}, index_view(dest, var));
-  for (int64_t k = 0; k + *c < *n * *c; ++k)
-    line(cat(memory->name, "[", k, "] = ", memory->name, "[", k + *c, "];"));
-  --seq_depth_;
-  close();
-  return true;
-}
-
 void Emitter::write_reduce(const Node& f, const Operand& in, const View& dest) {
   Operand init = value(f.children[1]);
   if (!init.type.is_scalar())
