@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/Error.h"
+#include "core/Printer.h"
 #include "tests/fuzz/DiffFuzz.h"
 #include "tests/fuzz/Reproducers.h"
 
@@ -135,6 +136,9 @@ int Fuzzer::campaign() {
                     : o.status == Outcome::Rejected ? "rejected"
                                                     : "FAILED")
                 << (o.stage.empty() ? "" : " at " + o.stage) << " (" << o.seconds << " s)\n";
+    if (options_.verbose && o.status == Outcome::Rejected) // what was rejected, and why
+      std::cout << "  " << o.message << "\n  rewritten: " << (o.rewritten ? print(o.rewritten) : "")
+                << "\n  lowered:   " << (o.lowered ? print(o.lowered) : "") << "\n";
     if (o.status == Outcome::Pass) {
       ++passed;
     } else if (o.status == Outcome::Rejected) {
@@ -185,6 +189,8 @@ int Fuzzer::campaign() {
   std::cout << n - options_.first << " cases in " << total << " s (" << device_seconds
             << " s building and running kernels; "
             << "slowest case " << slowest << " s)\n";
+  if (options_.census)
+    std::cout << "census: kernels were generated, not run (\"passed\" means generated)\n";
   std::cout << "passed " << passed << ", rejected " << rejected << ", failed " << failures
             << ", generator gave up " << generator_failures << "\n";
   if (!open_bug_names().empty()) {

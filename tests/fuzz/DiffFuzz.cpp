@@ -384,6 +384,10 @@ Outcome Fuzzer::run(const CaseSpec& spec) {
     }
     for (const auto& k : kernel.kernels)
       o.kernel_source += k.source;
+    if (options_.census) {
+      o.seconds = seconds_since(t0);
+      return o; // not run: counted as generated
+    }
 
     // The device.
     stage = "device";

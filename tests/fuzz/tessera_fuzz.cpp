@@ -41,6 +41,8 @@ int main(int argc, char** argv) {
   app.add_flag(
       "--no-shrink", [&](int64_t) { o.shrink = false; }, "Report failures unshrunk");
   app.add_flag("-v,--verbose", o.verbose, "One line per case");
+  app.add_flag("--census", o.census,
+               "Stop each case after code generation (rejection counts; kernels are not run)");
   app.add_option("--replay", replay, "Re-run the reproducer in this file");
   app.add_option("--device", device, "OpenCL device (default: TESSERA_DEVICE, else PoCL)");
   std::string repro_dir;
