@@ -110,16 +110,18 @@ bool Emitter::stream_windows(const Node& f, const Operand& in, const View& dest)
   for (std::size_t k = 0; k < parts.size(); ++k)
     if (parts[k])
       load(k, parts[k]->n - 1, var + (parts[k]->n - 1));
-  Operand window{memory_view(windows[0] ? windows[0]->memory : nullptr), in.type.element()};
-  if (zipped) {
-    // Component k of step i: the rotating window (whatever the step), or element i of a
-    // plain component.
+  // The step's value: the rotating window, or for a Zip the tuple of each component's rotating
+  // window (whatever the step) or element i of a plain component.
+  auto step_value = [&]() -> View {
+    if (!zipped)
+      return memory_view(windows[0]->memory);
     std::vector<View> components;
     for (std::size_t k = 0; k < parts.size(); ++k)
       components.push_back(windows[k] ? map_view(memory_view(windows[k]->memory), "")
                                       : in.view->children[k]);
-    window.view = index_view(zip_view(std::move(components)), var);
-  }
+    return index_view(zip_view(std::move(components)), var);
+  };
+  Operand window{step_value(), in.type.element()};
   apply_write(f.children[0], {window}, index_view(dest, var));
   for (std::size_t k = 0; k < parts.size(); ++k) {
     if (!parts[k])
