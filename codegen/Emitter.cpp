@@ -287,50 +287,7 @@ Operand Emitter::materialize(const Expr& f, const std::vector<Operand>& args, co
   if (lanes_ && space != AddressSpace::Private)
     throw VectorFallback("lane mode keeps intermediates in private memory");
 
-  const Type& inner = result.innermost();
-  if (!inner.is_scalar())
-    user_error(cat("cannot store an intermediate of type ", result,
-                   ": memory holds arrays of scalars, not tuples"));
-  auto count = result.scalar_count().as_constant();
-  if (!count)
-    user_error(cat("the intermediate of type ", result, " in ", address_space_name(space),
-                   " memory needs a constant size, got ", result.scalar_count().to_string(),
-                   " (bake the sizes, tile with constant tile sizes, or lower the computation "
-                   "that produces it as a launch of its own: docs/codegen-limits.md)"));
-  auto memory = std::make_shared<Memory>();
-  memory->space = space;
-  memory->element = inner.scalar_kind();
-  memory->type = result;
-  if (memory->element == ScalarKind::F64)
-    uses_fp64_ = true;
-  std::string ctype = scalar_c_type(memory->element);
-  if (space == AddressSpace::Local) {
-    memory->name = fresh("tile");
-    local_decls_.push_back(cat("__local ", ctype, " ", memory->name, "[", *count, "];"));
-    local_bytes_ += *count * (memory->element == ScalarKind::F64 ? 8 : 4);
-  } else if (*count == 1) {
-    memory->name = fresh("r");
-    memory->is_scalar_var = true;
-    pending_declarations_.insert(memory->name); // declared where it is first assigned
-  } else {
-    // A work-item's private array lives in registers or, on CPU implementations, on a small
-    // per-work-item stack: a big one spills on GPUs and, times the work-group size, overflows the
-    // stack on PoCL (34x34 floats per work-item crashed it).
-    constexpr int64_t kMaxPrivateElements = 1024;
-    if (*count > kMaxPrivateElements)
-      user_error(cat("the intermediate of type ", result, " would need a private array of ", *count,
-                     " elements per work-item (at most ", kMaxPrivateElements,
-                     "): lower the computation that produces it as a launch of its own "
-                     "(rewrite::lower_default "
-                     "and codegen::generate_program), tile it smaller (tile-nd, "
-                     "overlapped-tiling-nd), or stage it in local memory with the work-groups "
-                     "mapping (stage-local); docs/codegen-limits.md"));
-    memory->name = fresh("priv");
-    line(cat(declared_type(memory->element), " ", memory->name, "[", *count, "];"));
-  }
-  if (lanes_)
-    vector_names_[memory->name] = memory->element; // one value per lane
-  View dest = memory_view(memory);
+  View dest = storage({}, result, space, result);
   apply_write(f, args, dest);
   // Local memory written by some work-items is read by others: wait for all writes.
   if (space == AddressSpace::Local)
@@ -457,9 +414,12 @@ void Emitter::write_user_fun(const Node& f, const std::vector<Operand>& args, co
 }
 
 void Emitter::copy(const Operand& src, const View& dest) {
-  if (src.type.is_tuple())
-    user_error(cat("cannot store a value of tuple type ", src.type,
-                   ": compute scalars from its components first"));
+  if (src.type.is_tuple()) { // each component into its own array (codegen/Storage.cpp)
+    for (std::size_t k = 0; k < src.type.elements().size(); ++k)
+      copy(Operand{component_view(src.view, static_cast<int>(k)), src.type.elements()[k]},
+           component_view(dest, static_cast<int>(k)));
+    return;
+  }
   if (src.type.is_scalar()) {
     assign(dest, resolve(src.view, {}));
     return;
@@ -526,62 +486,6 @@ void Emitter::write_map(const Node& f, const Operand& in, const View& dest, cons
     sequential_loop(in.type.length(), true, "i", body);
     return;
   }
-}
-
-// MapSeq(f) over Slide(n, 1) windows: the work-item marches along the array keeping the
-// current window in private memory and rotating it, so that each element is loaded once:
-//   win = x[0 .. n-2];  for i: win[n-1] = x[i+n-1]; out[i] = f(win); win[e] = win[e+1]
-bool Emitter::stream_windows(const Node& f, const Operand& in, const View& dest) {
-  if (lanes_ || in.view->kind != ViewKind::Slide || in.view->a != ArithExpr(1))
-    return false;
-  const Type& window = in.type.element();
-  const Type& element = window.element();
-  auto n = window.length().as_constant();
-  auto c = element.scalar_count().as_constant();
-  auto count = in.type.length().as_constant();
-  if (!n || !c || *n < 2 || *c > 64 || !element.innermost().is_scalar() || (count && *count < 2))
-    return false;
-  // The index paths of the scalars of one element, in row-major order.
-  std::vector<Path> scalars{{}};
-  for (const auto& extent : element.shape()) {
-    std::vector<Path> next;
-    for (const auto& p : scalars)
-      for (int64_t k = 0; k < extent.value(); ++k) {
-        Path q = p;
-        q.push_back(Step::at(k));
-        next.push_back(q);
-      }
-    scalars = std::move(next);
-  }
-  const View& source = in.view->children.front();
-  auto memory = std::make_shared<Memory>();
-  memory->name = fresh("win");
-  memory->space = AddressSpace::Private;
-  memory->element = element.innermost().scalar_kind();
-  memory->type = window;
-  std::string ctype = scalar_c_type(memory->element);
-  line(cat(ctype, " ", memory->name, "[", *n * *c, "];"));
-  auto load = [&](int64_t slot, const ArithExpr& index) {
-    for (std::size_t s = 0; s < scalars.size(); ++s) {
-      Path p = scalars[s];
-      p.insert(p.begin(), Step::at(index));
-      line(cat(memory->name, "[", slot * *c + static_cast<int64_t>(s),
-               "] = ", print(resolve(source, p)), ";"));
-    }
-  };
-  for (int64_t e = 0; e + 1 < *n; ++e)
-    load(e, e);
-  std::string i = fresh("i");
-  ArithExpr var = ArithExpr::var(i, 0, in.type.length() - 1);
-  open(cat("for (int ", i, " = 0; ", i, " < ", printer_.arith(in.type.length()), "; ++", i, ")"));
-  ++seq_depth_;
-  load(*n - 1, var + (*n - 1));
-  apply_write(f.children[0], {Operand{memory_view(memory), window}}, index_view(dest, var));
-  for (int64_t k = 0; k + *c < *n * *c; ++k)
-    line(cat(memory->name, "[", k, "] = ", memory->name, "[", k + *c, "];"));
-  --seq_depth_;
-  close();
-  return true;
 }
 
 void Emitter::write_reduce(const Node& f, const Operand& in, const View& dest) {

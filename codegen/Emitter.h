@@ -69,6 +69,11 @@ private:
   void assign(const View& dest, const Access& value);
   Operand materialize(const Expr& f, const std::vector<Operand>& args, const Type& result,
                       std::optional<AddressSpace> requested);
+  // Storage for an intermediate (codegen/Storage.cpp): `element` under the array levels
+  // `shape`, tuples as one array per component; `whole` is the intermediate's type.
+  View storage(const std::vector<ArithExpr>& shape, const Type& element, AddressSpace space,
+               const Type& whole);
+  std::shared_ptr<Memory> allocate(const Type& type, AddressSpace space, const Type& whole);
 
   // ---- lane mode: N neighbouring results per work-item (codegen/Vector.h)
   bool write_vector_lanes(const Node& f, const Operand& in, const View& dest, const Type& result);

@@ -4,6 +4,7 @@
 
 #include "core/Error.h"
 #include "core/Substitute.h"
+#include "rewrite/Legalize.h"
 #include "rewrite/StoreOrder.h"
 
 namespace tessera::rewrite {
@@ -160,26 +161,6 @@ struct Lowerer {
     return in_stage(stage_dims(a), [&](int dims) { return value(a, dims, true); });
   }
 };
-bool has_work_groups(const Expr& e) {
-  if (e->kind == NodeKind::Map && e->map_kind == MapKind::Wrg)
-    return true;
-  return std::any_of(e->children.begin(), e->children.end(), has_work_groups);
-}
-
-// toLocal(f) -> toPrivate(f): without work-groups each work-item computes its own copy, which is
-// what private memory holds (local memory belongs to a work-group).
-Expr local_to_private(const Expr& e) {
-  std::vector<Expr> children;
-  bool changed = false;
-  for (const auto& c : e->children) {
-    children.push_back(local_to_private(c));
-    changed |= !children.back().same_as(c);
-  }
-  if (e->kind == NodeKind::ToMem && e->space == AddressSpace::Local)
-    return make_to_mem(AddressSpace::Private, children[0]);
-  return changed ? with_children(e, std::move(children)) : e;
-}
-
 } // namespace
 
 Expr lower_sequential(const Expr& f) {
@@ -194,7 +175,7 @@ Expr lower_default(const Expr& program) {
   Expr lowered = lowerer.in_stage(stage_dims(program->body()), [&](int dims) {
     return make_lambda(program->params(), lowerer.value(program->body(), dims, true));
   });
-  return has_work_groups(lowered) ? lowered : local_to_private(lowered);
+  return legalize_mappings(lowered);
 }
 
 } // namespace tessera::rewrite

@@ -8,8 +8,9 @@
 // A program of several whole-array steps (Iterate(k, f) $ x, or g $ (f $ x) where g reads f's
 // result) gets a MapGlb nest per step, each nest's dimensions chosen by store order:
 // codegen::generate_program makes one launch of each, with the intermediate arrays in buffers
-// between them (never one work-item doing every step). Without work-groups, toLocal (from
-// stage-local) becomes toPrivate: each work-item's own copy.
+// between them (never one work-item doing every step). Mappings already in the program that
+// cannot run where they stand become sequential, and toLocal outside work-groups toPrivate
+// (rewrite/Legalize.h).
 #pragma once
 
 #include "core/Expr.h"

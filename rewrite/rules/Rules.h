@@ -8,7 +8,8 @@
 namespace tessera::rewrite {
 
 std::vector<Rule> algebra_rules();    // split-join, fusion, fission, cancellations, movement
-std::vector<Rule> tiling_rules();     // slide tiling (overlapped tiling), n-D tiling
+std::vector<Rule> tiling_rules();     // slide tiling (overlapped tiling), n-D tiling, streaming
+Rule stream_nd_rule();                // stream-nd (Streaming.cpp), one of tiling_rules()
 std::vector<Rule> temporal_rules();   // overlapped temporal tiling (several steps in one kernel)
 std::vector<Rule> staging_rules();    // copies into local / private memory (placements)
 std::vector<Rule> coarsening_rules(); // c results of one dimension per work-item

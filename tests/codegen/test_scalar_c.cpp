@@ -20,7 +20,15 @@ TEST_CASE("scalar bodies in OpenCL C") {
   CHECK(scalar_c(root, {"n"}, {ScalarKind::I32}) == "sqrt(((float)n))");
   ScalarExpr scale = ScalarExpr::binary(
       ScalarOp::Mul, x, ScalarExpr::constant(ScalarValue::make(ScalarKind::I32, 300), true));
-  CHECK(scalar_c(scale, {"u"}, {ScalarKind::U8}) == "(u * 300)");
+  // i32 arithmetic wraps as in the interpreter: on unsigned values (signed overflow is undefined
+  // in C), and a division by a non-constant in 64 bits (INT_MIN / -1).
+  CHECK(scalar_c(scale, {"u"}, {ScalarKind::U8}) == "as_int((uint)u * (uint)300)");
+  ScalarExpr ratio = ScalarExpr::binary(ScalarOp::Div, x, ScalarExpr::param(1));
+  CHECK(scalar_c(ratio, {"a", "b"}, {ScalarKind::I32, ScalarKind::I32}) == "((int)((long)a / b))");
+  CHECK(scalar_c(ratio, {"a", "b"}, {ScalarKind::F32, ScalarKind::F32}) == "(a / b)");
+  ScalarExpr third = ScalarExpr::binary(
+      ScalarOp::Div, x, ScalarExpr::constant(ScalarValue::make(ScalarKind::I32, 3), true));
+  CHECK(scalar_c(third, {"a"}, {ScalarKind::I32}) == "(a / 3)");
   CHECK(scale.infer({ScalarKind::U8}, "test") == ScalarKind::I32);
   CHECK(scalar_c(scale, {"x"}, {ScalarKind::F32}) == "(x * 300.0f)");
   ScalarExpr pick = ScalarExpr::select(ScalarExpr::binary(ScalarOp::Lt, x, half), x, half);

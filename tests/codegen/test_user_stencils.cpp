@@ -123,3 +123,33 @@ TEST_CASE("a program of kernels checks the deferred size conditions of every lau
   CHECK_ERROR(explore::execute(test_session(), kernels, {random_f32({32}, 8)}),
               "not a multiple of the step 2", "M = 32");
 }
+
+// Issue 14 item 7: a 2-D prolongation of a 17x17 coarse grid, each coarse point giving a 2x2
+// block of bilinear values, put into a 34x34 grid with a ghost ring: one work-item would hold
+// 34 x 34 = 1156 values. The default lowering makes it two launches that fit; a private array
+// over the limit is refused with a message that names the rewrites that make it fit.
+TEST_CASE("a prolongation into a grid with a ghost ring fits private memory by default") {
+  auto bilinear =
+      user_fun("bilinear", [](auto a, auto b, auto c, auto d) { return (a + b + c + d) * 0.25f; });
+  Val coarse = input("coarse", Type::array(Type::array(f32(), 17), 17));
+  // [16][16][2][2]: each fine value of a block weighs its own corner with the block's others.
+  Val blocks = coarse | slide_nd(2, 2, 1) | map_nd(2, [=](Val w) {
+                 return w | map_nd(2, [=](Val corner) {
+                          return bilinear(corner, w.at(0).at(1), w.at(1).at(0), w.at(1).at(1));
+                        });
+               });
+  Val fine = blocks | map(transpose()) | map(map(join())) | join(); // [32][32]
+  Expr p = program({coarse}, fine | pad_nd(2, 1, 1, constant(0)));
+  Expr lowered = rewrite::lower_default(p);
+  auto kernels = testing::check_program(lowered, {random_f32({17, 17}, 9)});
+  CHECK(kernels.launches.size() == 2);
+  // A work-item's copy of 1100 values is over the limit: the message names the fixes.
+  Val rows = input("rows", Type::array(Type::array(f32(), 1100), 4));
+  Fun copy = user_fun("copy", [](auto a) { return a; });
+  Expr big = program({rows}, rows | map_glb(0, Fun([=](Val row) {
+                                              return row | to_private(map_seq(copy)) |
+                                                     reduce_seq(add_fun(), 0.0f);
+                                            })));
+  CHECK_ERROR(codegen::generate_kernel(big), "private array of 1100 elements", "tile-nd",
+              "stage-local", "generate_program");
+}

@@ -1,5 +1,6 @@
 // Library bugs that tessera_fuzz found, fixed in commits fbfbe20 (codegen/Emitter.cpp,
-// core/Scalar.cpp), 39c96c7 and 1f5c2d9 (codegen/Emitter.cpp). Each case is the shrunk reproducer,
+// core/Scalar.cpp), 39c96c7 and 1f5c2d9 (codegen/Emitter.cpp), and
+// core/ScalarToC.cpp (i32 overflow). Each case is the shrunk reproducer,
 // written with the DSL; the test case of the same name in tests/fuzz/test_regressions.cpp replays
 // it and expects the recorded outcome.
 #include "tests/fuzz/Reproducers.h"
@@ -156,6 +157,23 @@ const std::vector<ReproducerCase>& regression_cases() {
          return program({x}, x | map_seq_unroll(map_glb(0, neg)));
        },
        true, "REJECTED", "MapGlb(0) cannot be nested inside"},
+      {"codegen: i32 arithmetic wraps in the kernel as in the interpreter (no signed overflow)",
+       "i32-overflow-wraps.json",
+       "The interpreter wraps i32 +, - and * (two's complement, as the scalar language "
+       "defines); the kernel printed them as C's signed operators, whose overflow is undefined, "
+       "and the compiler used it: b * b is non-negative when it does not overflow, so (b * b) / 3 "
+       "became an unsigned division and the kernel returned values near 1.4e9 where the "
+       "interpreter had -2.6e7. Found by tessera_fuzz (seed 1411, case 876).",
+       "Val x = input(\"x\", array_of(i32(), {4, 6}));\n"
+       "Fun fifth = user_fun(\"fifth\", [](auto a) { return a * a * a * a * a; });\n"
+       "Fun square_third = user_fun(\"square_third\", [](auto b) { return b * b / 3; });\n"
+       "program({x}, x | map_glb(1, map_glb(0, fifth >> square_third)));",
+       [] {
+         Val x = input("x", array_of(i32(), {4, 6}));
+         Fun fifth = user_fun("fifth", [](auto a) { return a * a * a * a * a; });
+         Fun square_third = user_fun("square_third", [](auto b) { return b * b / 3; });
+         return program({x}, x | map_glb(1, map_glb(0, fifth >> square_third)));
+       }},
   };
   return cases;
 }

@@ -32,6 +32,8 @@ int main(int argc, char** argv) {
   std::string replay, device;
   app.add_option("--cases", o.cases, "Number of cases (default 300)");
   app.add_option("--seed", o.seed, "Seed of the campaign (default 1)");
+  app.add_option("--first", o.first,
+                 "Index of the first case (default 0; --first 876 --cases 1 re-runs case 876)");
   app.add_option("--minutes", o.minutes, "Stop after this many minutes (default: no limit)");
   app.add_option("--out", o.out_dir, "Directory for reproducers (default fuzz-failures)");
   app.add_option("--max-failures", o.max_failures, "Stop after this many failures (default 5)");
@@ -39,6 +41,8 @@ int main(int argc, char** argv) {
   app.add_flag(
       "--no-shrink", [&](int64_t) { o.shrink = false; }, "Report failures unshrunk");
   app.add_flag("-v,--verbose", o.verbose, "One line per case");
+  app.add_flag("--census", o.census,
+               "Stop each case after code generation (rejection counts; kernels are not run)");
   app.add_option("--replay", replay, "Re-run the reproducer in this file");
   app.add_option("--device", device, "OpenCL device (default: TESSERA_DEVICE, else PoCL)");
   std::string repro_dir;

@@ -76,5 +76,11 @@ TEST_CASE("every regression case has a test case and a reproducer that round-tri
     auto spec = fuzz::Fuzzer::spec_from_reproducer(nlohmann::json::parse(j.dump()));
     CHECK(save_expr(spec.program) == save_expr(c.build()));
   }
-  CHECK(fuzz::regression_cases().size() == 8); // one TEST_CASE above each
+  CHECK(fuzz::regression_cases().size() == 9); // one TEST_CASE above each
+}
+
+TEST_CASE(
+    "codegen: i32 arithmetic wraps in the kernel as in the interpreter (no signed overflow)") {
+  regression(
+      "codegen: i32 arithmetic wraps in the kernel as in the interpreter (no signed overflow)");
 }

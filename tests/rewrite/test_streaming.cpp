@@ -6,7 +6,6 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <regex>
 #include <set>
 #include <string>
 #include <utility>
@@ -18,42 +17,21 @@
 #include "rewrite/Variants.h"
 #include "stencils/Catalog.h"
 #include "tests/codegen/CodegenCheck.h"
+#include "tests/rewrite/MarchCheck.h"
 
 using namespace tessera;
 
 namespace {
+
+using testing::count;
+using testing::first_march;
+using testing::March;
 
 rewrite::LoweredVariants depth1_variants(const Expr& program) {
   rewrite::EnumerateOptions options;
   options.depth = 1;
   options.tile_sizes = {4, 8, 16};
   return rewrite::lowered_variants(program, options);
-}
-
-std::size_t count(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
-    ++n;
-  return n;
-}
-
-// The first marching loop of a kernel: its loads (from `for (` to the result's first store) and
-// the rest of its body.
-struct March {
-  std::string window; // the private array's name
-  std::string loads, rest;
-};
-
-March first_march(const std::string& source) {
-  std::smatch m;
-  REQUIRE(std::regex_search(source, m, std::regex("float (win[0-9]+)\\[")));
-  auto begin = source.find("for (", static_cast<std::size_t>(m.position(0)));
-  REQUIRE(begin != std::string::npos);
-  // The result's store: out[..] = .., or vstoreN(.., out + ..) for several results along x.
-  auto store = std::min(source.find("out[", begin), source.find("vstore", begin));
-  REQUIRE(store != std::string::npos);
-  auto end = source.find("\n    }", store);
-  return {m[1], source.substr(begin, store - begin), source.substr(store, end - store)};
 }
 
 // Checks every streaming variant of `stencil` (window n): it matches the interpreter, loads one

@@ -1,0 +1,204 @@
+// stream-nd: a work-item marches along the outermost dimension over a sequence of windows,
+// which the code generator turns into a window rotated in private memory (each element loaded
+// once). Neighbouring work-items take neighbouring columns, so their loads coalesce.
+//  2-D (column marching, segments of c rows per work-item):
+//    Map^2(f) $ Slide2D(n,1) $ x
+//      -> Transpose $ Map(Join) $ Map(col => Map(seg => Map(f) $ Slide(n,1) $ seg)
+//                                              $ Slide(c+n-1, c) $ col)
+//           $ Transpose $ Map(row => Slide(n,1) $ row) $ x
+//  3-D (2.5-D: a 2-D grid of work-items marching along z, the whole column or segments of c
+//  planes, so that a third grid dimension of work-items keeps a large GPU busy; optionally
+//  several results along x per work-item, sharing their loads):
+//    Map^3(f) $ Slide3D(n,1) $ x
+//      -> Transpose $ Map(Transpose) $ Map(Map(march)) $ Map(Transpose) $ Transpose
+//           $ Map(plane => Slide2D(n,1) $ plane) $ x
+//    march = col => Map(f) $ Slide(n,1) $ col, or with segments
+//    march = col => Join $ Map(seg => Map(f) $ Slide(n,1) $ seg) $ Slide(c+n-1, c) $ col
+//  With factor c > 1 results along x a work-item's window is n planes of n x (n+c-1) values,
+//  and each step computes c results:
+//    planes  = Map(plane => Map(Transpose) $ Slide(n,1) $ Map(Slide(n+c-1, c)) $ plane) $ x
+//    step    = w => Map(f) $ Transpose $ Map(Transpose) $ Map(Map(Slide(n,1))) $ w
+//    result  = Transpose $ Map(Map(Join)) $ Map(Transpose) $ Map^2(march) $ columns
+//
+// Zipped inputs (a smoother with a right-hand side: Map^d(f) $ ZipND(SlideND(n,1) $ x, c)):
+// every input is cut into columns the same way and the columns are zipped, so that a step
+// sees the same tuple as f did. A windowed input marches with its own window (Slide(n_i, 1));
+// a plain one contributes one element per step (Split(c) where a windowed one has
+// Slide(c+n-1, c), Split(factor) along x where a windowed one has Slide(n+factor-1, factor)).
+#include "core/Error.h"
+#include "rewrite/Pattern.h"
+#include "rewrite/Shapes.h"
+#include "rewrite/rules/Rules.h"
+#include "rewrite/rules/Windows.h"
+
+namespace tessera::rewrite {
+
+namespace {
+
+// The inputs of a stencil, each cut and marched the same way (see above).
+struct Marching {
+  std::vector<StencilInput> inputs;
+  bool zipped = false;
+
+  // Zip(parts) when zipped, else the one part.
+  Expr zip_if(const std::vector<Expr>& parts, int levels = 1) const {
+    return zipped ? zip_nd_expr(levels, parts) : parts.front();
+  }
+  // Component i of a value holding every input's part (a tuple when zipped).
+  Expr part(const Expr& v, std::size_t i) const {
+    return zipped ? call1(make_get(static_cast<int>(i)), v) : v;
+  }
+  // Applies per_input(i, input, part i of v) to every input and zips the results.
+  template <class F> Expr each(const Expr& v, const F& per_input, int levels = 1) const {
+    std::vector<Expr> parts;
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+      parts.push_back(per_input(inputs[i], part(v, i)));
+    return zip_if(parts, levels);
+  }
+  // One step's windows along the marching dimension: Slide(n,1) of a windowed column, the
+  // column itself for a plain input.
+  Expr windows(const Expr& column) const {
+    return each(column, [](const StencilInput& in, const Expr& c) {
+      return in.window ? call1(make_slide(*in.window, 1), c) : c;
+    });
+  }
+  // Segments of `segment` steps: Slide(segment+n-1, segment), or Split(segment) when plain.
+  Expr segments(const Expr& column, int64_t segment) const {
+    return each(column, [&](const StencilInput& in, const Expr& c) {
+      return in.window ? call1(make_slide(segment + *in.window - 1, segment), c)
+                       : call1(make_split(segment), c);
+    });
+  }
+};
+
+// The 2.5-D form (see above) with `factor` results along x per work-item and the column
+// marched whole (segment 0) or in segments of `segment` planes.
+Expr stream_3d(const Expr& f, const Marching& m, int64_t factor, int64_t segment) {
+  std::vector<Expr> all_columns;
+  for (const auto& in : m.inputs) {
+    Expr plane = make_param();
+    Expr per_plane;
+    if (in.window && factor == 1) {
+      per_plane = slide_nd_expr(2, *in.window, 1, plane);
+    } else if (in.window) {
+      const ArithExpr& n = *in.window;
+      per_plane = windows_nd_expr(
+          2,
+          [&](int level) {
+            return level == 0 ? make_slide(n, 1) : make_slide(n + factor - 1, factor);
+          },
+          plane);
+    } else if (factor > 1) {
+      per_plane = call1(make_map(MapKind::Map, 0, make_split(factor)), plane);
+    }
+    Expr planes = per_plane
+                      ? call1(make_map(MapKind::Map, 0, make_lambda({plane}, per_plane)), in.base)
+                      : in.base; // a plain input, one value per step
+    all_columns.push_back(
+        call1(make_map(MapKind::Map, 0, make_transpose()), call1(make_transpose(), planes)));
+  }
+  Expr columns = m.zip_if(all_columns, 2);
+  Expr step = f;
+  if (factor > 1) {
+    Expr w = make_param();
+    Expr regrouped = m.each(w, [](const StencilInput& in, const Expr& part) {
+      if (!in.window)
+        return part;                                                    // [c] values
+      Expr split = call1(map_nest(2, make_slide(*in.window, 1)), part); // [n][n][c][n]
+      return call1(make_transpose(), call1(make_map(MapKind::Map, 0, make_transpose()), split));
+    });
+    step = make_lambda({w}, call1(make_map(MapKind::Map, 0, f), regrouped));
+  }
+  auto march_over = [&](const Expr& col) {
+    return call1(make_map(MapKind::Map, 0, step), m.windows(col));
+  };
+  Expr col = make_param();
+  Expr computed; // [y'][x''][z'] (factor 1) or [y'][x''][z'][c]
+  if (segment == 0) {
+    computed = call1(map_nest(2, make_lambda({col}, march_over(col))), columns);
+  } else {
+    Expr seg = make_param();
+    Expr per_segment = make_lambda({seg}, march_over(seg));
+    Expr per_column =
+        make_lambda({col}, call1(make_map(MapKind::Map, 0, per_segment), m.segments(col, segment)));
+    computed = call1(map_nest(2, make_join()), call1(map_nest(2, per_column), columns));
+  }
+  Expr by_plane = call1(make_map(MapKind::Map, 0, make_transpose()), computed); // [y'][z'][x'']..
+  if (factor > 1)
+    by_plane = call1(map_nest(2, make_join()), by_plane);
+  return call1(make_transpose(), by_plane);
+}
+
+// Column marching in 2-D in segments of c rows (see above).
+Expr stream_2d(const Expr& f, const Marching& m, int64_t c) {
+  std::vector<Expr> all_columns; // [x][y'] of horizontal neighbourhoods (or plain values)
+  for (const auto& in : m.inputs) {
+    Expr rows = in.base;
+    if (in.window) {
+      Expr row = make_param();
+      rows =
+          call1(make_map(MapKind::Map, 0, make_lambda({row}, slide_nd_expr(1, *in.window, 1, row))),
+                in.base);
+    }
+    all_columns.push_back(call1(make_transpose(), rows));
+  }
+  Expr seg = make_param();
+  Expr march = make_lambda({seg}, call1(make_map(MapKind::Map, 0, f), m.windows(seg)));
+  Expr col = make_param();
+  Expr per_column = make_lambda({col}, call1(make_map(MapKind::Map, 0, march), m.segments(col, c)));
+  Expr computed = call1(make_map(MapKind::Map, 0, per_column), m.zip_if(all_columns));
+  return call1(make_transpose(), call1(make_map(MapKind::Map, 0, make_join()), computed));
+}
+
+RuleResult stream_nd(const Expr& e, const RuleContext& ctx) {
+  if (!is_computing_map_call(e))
+    return RuleResult::none("");
+  Expr f;
+  int d = map_depth(e->callee(), &f);
+  if (d != 2 && d != 3)
+    return RuleResult::none("");
+  Marching m;
+  auto inputs = match_stencil_inputs(arg0(e), d, &m.zipped);
+  if (!inputs)
+    return RuleResult::none("");
+  m.inputs = std::move(*inputs);
+  RuleResult r;
+  if (d == 3) {
+    const Type& windows = ctx.type_of(arg0(e));
+    const ArithExpr& depth = windows.length();                     // outputs per column
+    const ArithExpr& width = windows.element().element().length(); // outputs per row
+    std::vector<int64_t> factors{1}, segments{0};
+    for (int64_t factor : ctx.coarsening)
+      if (factor > 1 && prove_divisible(width, factor) == Truth::Yes)
+        factors.push_back(factor);
+    for (int64_t c : ctx.tile_sizes)
+      if (prove_divisible(depth, c) == Truth::Yes && depth.as_constant() != c)
+        segments.push_back(c);
+    for (int64_t factor : factors)
+      for (int64_t segment : segments) {
+        Params params{{"dims", 3}};
+        if (segment)
+          params["segment"] = segment;
+        if (factor > 1)
+          params["factor"] = factor;
+        r.alternatives.push_back({stream_3d(f, m, factor, segment), params});
+      }
+    return r;
+  }
+  const ArithExpr& height = ctx.type_of(arg0(e)).length(); // outputs per column
+  for (int64_t c : ctx.tile_sizes)
+    if (prove_divisible(height, c) == Truth::Yes)
+      r.alternatives.push_back({stream_2d(f, m, c), {{"dims", 2}, {"segment", c}}});
+  if (r.alternatives.empty())
+    r.why_not = "no candidate segment length divides the column";
+  return r;
+}
+
+} // namespace
+
+Rule stream_nd_rule() {
+  return {"stream-nd", "Map^d(f) o SlideND(n,1) -> work-items marching along one dimension",
+          stream_nd};
+}
+
+} // namespace tessera::rewrite

@@ -1,0 +1,38 @@
+// The marching loop of a streaming kernel (stream-nd), for tests that check what it loads.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <regex>
+#include <string>
+
+namespace tessera::testing {
+
+inline std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+    ++n;
+  return n;
+}
+
+// The first marching loop of a kernel: its loads (from `for (` to the result's first store) and
+// the rest of its body.
+struct March {
+  std::string window; // the private array's name
+  std::string loads, rest;
+};
+
+inline March first_march(const std::string& source) {
+  std::smatch m;
+  REQUIRE(std::regex_search(source, m, std::regex("float (win[0-9]+)\\[")));
+  auto begin = source.find("for (", static_cast<std::size_t>(m.position(0)));
+  REQUIRE(begin != std::string::npos);
+  // The result's store: out[..] = .., or vstoreN(.., out + ..) for several results along x.
+  auto store = std::min(source.find("out[", begin), source.find("vstore", begin));
+  REQUIRE(store != std::string::npos);
+  auto end = source.find("\n    }", store);
+  return {m[1], source.substr(begin, store - begin), source.substr(store, end - store)};
+}
+
+} // namespace tessera::testing
