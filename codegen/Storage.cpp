@@ -6,6 +6,7 @@
 // The view is a Zip of the component arrays at the tuple's depth: Map views bind the outer
 // indices, the Zip picks the component and passes the innermost index on.
 #include "codegen/Emitter.h"
+#include "codegen/ScalarC.h"
 #include "core/Error.h"
 
 namespace tessera::codegen {
@@ -24,7 +25,7 @@ std::shared_ptr<Memory> Emitter::allocate(const Type& type, AddressSpace space, 
   memory->type = type;
   if (memory->element == ScalarKind::F64)
     uses_fp64_ = true;
-  std::string ctype = opencl_name(memory->element);
+  std::string ctype = scalar_c_type(memory->element);
   if (space == AddressSpace::Local) {
     memory->name = fresh("tile");
     local_decls_.push_back(cat("__local ", ctype, " ", memory->name, "[", *count, "];"));
