@@ -46,6 +46,25 @@ std::string scalar_c(const ScalarExpr& e, const std::vector<std::string>& names,
       return ScalarValue::make(kind, x.value().as_double()).to_string();
     return scalar_c(x, names, kinds);
   };
+  // Signed overflow is undefined in OpenCL C, and compilers use that (a * a / 3 may become an
+  // unsigned division); the interpreter wraps i32 arithmetic, so the C text computes it on
+  // unsigned values and reinterprets the bits: as_int((uint)a * (uint)b).
+  const bool wraps = (e.op() == ScalarOp::Add || e.op() == ScalarOp::Sub ||
+                      e.op() == ScalarOp::Mul || e.op() == ScalarOp::Neg) &&
+                     result_kind(e, used, "user function") == ScalarKind::I32;
+  auto as_uint = [&](std::size_t i) { return cat("(uint)", operand(i, used[i])); };
+  if (wraps && e.op() == ScalarOp::Neg)
+    return cat("as_int(-", as_uint(0), ")");
+  if (wraps)
+    return cat("as_int(", as_uint(0), " ", op_symbol(e.op()), " ", as_uint(1), ")");
+  // INT_MIN / -1 and INT_MIN % -1 are undefined too (and trap on x86); the interpreter wraps
+  // the quotient. A divisor that is a constant other than -1 cannot meet it.
+  const bool division = e.op() == ScalarOp::Div || e.op() == ScalarOp::Mod;
+  const bool constant_divisor =
+      division && a[1].op() == ScalarOp::Const && a[1].value().as_double() != -1;
+  if (division && !constant_divisor && result_kind(e, used, "user function") == ScalarKind::I32)
+    return cat("((int)((long)", operand(0, used[0]), " ", op_symbol(e.op()), " ",
+               operand(1, used[1]), "))");
   switch (e.op()) {
   case ScalarOp::Neg:
   case ScalarOp::Not:

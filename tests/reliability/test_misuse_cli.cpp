@@ -229,8 +229,8 @@ TEST_CASE("misuse catalogue (2): --resume of a complete report or with other opt
   REQUIRE(explore::read_report(json.string()).complete);
   std::vector<std::string> again = small_explore(json);
   again.push_back("--resume");
-  check_cli_error(again, "cannot resume: the report is complete (all 7 points of the space were "
-                         "measured");
+  check_cli_error(again, "cannot resume: the report is complete (all ");
+  check_cli_error(again, "points of the space were measured");
   // The same run with one option changed (--depth's value is args[5]).
   auto with = [&](const std::vector<std::string>& args, const std::string& option,
                   const std::string& value) {
@@ -324,7 +324,7 @@ TEST_CASE("misuse catalogue (4): a budget too small for the problem says what wo
   CHECK(has(none.out, "note: the 0.01 s budget measured"));
 
   // The enumeration counts in the budget, shows its progress and says when it was cut.
-  Run cut = run_tessera({"explore", "j3d7pt", "--size", "32x32x32", "--depth", "3", "--budget", "6",
+  Run cut = run_tessera({"explore", "j3d7pt", "--size", "32x32x32", "--depth", "5", "--budget", "6",
                          "--progress", "-q"},
                         cache_env());
   CAPTURE(cut.out);

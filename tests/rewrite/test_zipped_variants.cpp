@@ -120,14 +120,17 @@ TEST_CASE("a smoother with a right-hand side gets streaming variants that rotate
 
 namespace {
 
-// The derivations (rule names in order) of every lowered variant, with their counts.
+// The derivations (rule names in order) of every lowered variant, with their counts. Placements
+// of small inputs in __constant memory are left out: a program with a second input has more
+// inputs to place, hence more of them.
 std::map<std::string, int> derivations(const rewrite::LoweredVariants& lowered) {
   std::map<std::string, int> all;
   for (const auto& v : lowered.variants) {
     std::string key;
     for (const auto& s : v.history)
       key += s.rule + "; ";
-    ++all[key];
+    if (key.find("in constant memory") == std::string::npos)
+      ++all[key];
   }
   return all;
 }
@@ -157,7 +160,15 @@ TEST_CASE("a stencil with a zipped right-hand side gets every variant that one i
     auto of_one = rewrite::lowered_variants(one, options);
     auto of_zipped = rewrite::lowered_variants(zipped, options);
     CHECK(derivations(of_one).count("stream-nd; mapping: streaming; ") == 1);
-    CHECK(derivations(of_zipped) == derivations(of_one));
+    auto zipped_ways = derivations(of_zipped), one_ways = derivations(of_one);
+    for (const auto& [way, count] : one_ways) {
+      CAPTURE(way);
+      CHECK(zipped_ways[way] == count);
+    }
+    for (const auto& [way, count] : zipped_ways) {
+      CAPTURE(way);
+      CHECK(one_ways[way] == count);
+    }
     CHECK(of_zipped.rejection_reasons.size() == of_one.rejection_reasons.size());
   }
 }

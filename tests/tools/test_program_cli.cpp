@@ -214,8 +214,7 @@ TEST_CASE("program cli: a program saved from C++ explores through the CLI as thr
   explore::ExploreOptions options;
   options.budget_s = 10;
 
-  // A space of one point (a prime length at depth 0 leaves no tiling, coarsening or work-group
-  // size): the best variant does not depend on timing noise, so both must name the same one.
+  // A small space (a prime length at depth 0 leaves no tiling and no work-group size).
   std::string smooth = saved(user_smooth(), "smooth");
   explore::Problem problem = make_problem("smooth", user_smooth(), {4099}, 0);
   explore::Report api = explore_program(device, problem, options);
@@ -228,8 +227,14 @@ TEST_CASE("program cli: a program saved from C++ explores through the CLI as thr
   CHECK(via_cli.space_points == api.space_points);
   REQUIRE(api.best);
   REQUIRE(via_cli.best);
-  CHECK(via_cli.find(*via_cli.best)->program == best_variant(problem, api).text);
-  CHECK(via_cli.find(*via_cli.best)->history == best_variant(problem, api).history);
+  // The space holds a few root lowerings (coarsening layouts, constant placement) whose ranking
+  // is timing noise; the CLI's best must be one of the variants the API measured, by text and
+  // history.
+  bool found = false;
+  for (const auto& p : api.points)
+    found = found || (p.program == via_cli.find(*via_cli.best)->program &&
+                      p.history == via_cli.find(*via_cli.best)->history);
+  CHECK(found);
 
   // A space of many points: the command line resumes the API's report, which it accepts only
   // for the same problem on the same device, and reuses every point: each measured point
