@@ -476,9 +476,8 @@ int main(int argc, char** argv) try {
                            {"copy_gbps", copy.gb_per_s},
                            {"cache_bytes", copy.cache_bytes}};
   for (const auto& [name, extents] : runs)
-    report["stencils"].push_back(
-        bench_stencil(session, copy.gb_per_s, copy.cache_bytes, name, extents, tiles, steps, only,
-                      fused_only));
+    report["stencils"].push_back(bench_stencil(session, copy.gb_per_s, copy.cache_bytes, name,
+                                               extents, tiles, steps, only, fused_only));
   if (!json_path.empty())
     std::ofstream(json_path) << report.dump(2) << "\n";
   return 0;

@@ -17,7 +17,7 @@ namespace tessera {
 
 enum class ScalarKind { F32, F64, I32, U8, Bool };
 
-std::string to_string(ScalarKind kind);   // "f32", ...
+std::string to_string(ScalarKind kind); // "f32", ...
 bool is_floating(ScalarKind kind);
 ScalarKind scalar_kind_from_string(const std::string& name); // throws Error on unknown names
 

@@ -104,8 +104,7 @@ Fun scan_direction(bool backward, Fun f, Val init, Loc loc) {
   std::string name = backward ? "ScanBackward" : "Scan";
   return Fun(
       [backward, f, init, name](const std::vector<Type>& in) {
-        return make_scan(f.build({init.type(), element_of(in, name)}, name), init.expr(),
-                         backward);
+        return make_scan(f.build({init.type(), element_of(in, name)}, name), init.expr(), backward);
       },
       name, loc);
 }

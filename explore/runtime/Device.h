@@ -45,7 +45,7 @@ struct Device {
   unsigned max_clock_mhz = 0;
   bool supports_double = false;
   uint64_t max_constant_buffer_size = 64 * 1024; // bytes of __constant memory for one kernel
-  unsigned max_constant_args = 8;                 // __constant arguments of one kernel
+  unsigned max_constant_args = 8;                // __constant arguments of one kernel
 
   // "#0 [0:0] <name> (<platform>; CPU; 2 compute units; 3.8 GiB global, 512 KiB local;
   // max work-group 4096)"

@@ -14,7 +14,7 @@ std::vector<Rule> temporal_rules();   // overlapped temporal tiling (several ste
 std::vector<Rule> staging_rules();    // copies into local / private memory (placements)
 std::vector<Rule> coarsening_rules(); // c results of one dimension per work-item
 std::vector<Rule> lowering_rules();   // Map -> MapGlb/MapWrg+MapLcl/MapSeq, Reduce -> ReduceSeq
-std::vector<Rule> placement_rules(); // place-constant: small read-only inputs in __constant memory
+std::vector<Rule> placement_rules();  // place-constant: small read-only inputs in __constant memory
 std::vector<Rule> thread_mapping_rules(); // glb-order: the global dimension of each MapGlb level
 // Diamond and parallelogram tiling: k steps as a program of kernels (docs/time-tiling.md).
 std::vector<Rule> time_tiling_rules();

@@ -34,8 +34,8 @@
 #include "rewrite/Pattern.h"
 #include "rewrite/Shapes.h"
 #include "rewrite/rules/Rules.h"
-#include "rewrite/rules/StencilSteps.h"
 #include "rewrite/rules/StencilStep.h"
+#include "rewrite/rules/StencilSteps.h"
 
 namespace tessera::rewrite {
 
