@@ -13,6 +13,30 @@ using namespace scalar;
 
 namespace {
 
+// A comparison or logical operator on two operands of one kind (integers or reals), as 0 or 1.
+template <class T> bool comparison(ScalarOp op, T p, T q) {
+  switch (op) {
+  case ScalarOp::Lt:
+    return p < q;
+  case ScalarOp::Le:
+    return p <= q;
+  case ScalarOp::Gt:
+    return p > q;
+  case ScalarOp::Ge:
+    return p >= q;
+  case ScalarOp::Eq:
+    return p == q;
+  case ScalarOp::Ne:
+    return p != q;
+  case ScalarOp::And:
+    return p != 0 && q != 0;
+  case ScalarOp::Or:
+    return p != 0 || q != 0;
+  default:
+    internal_error("unhandled scalar operator");
+  }
+}
+
 // Evaluates `e`; the kind of the value returned is the kind infer() gives (the body has been
 // checked by infer() once, so kinds are computed from the operands' values here). `kinds` are
 // the parameters' kinds, for typing the branch a select does not evaluate.
@@ -106,24 +130,8 @@ ScalarValue eval_node(const ScalarExpr& e, const std::vector<ScalarValue>& param
       if (q == 0)
         return fail(cat("integer modulo by zero (", p, " % ", q, ")"));
       return make_int(result, p % q);
-    case ScalarOp::Lt:
-      return make_int(result, p < q);
-    case ScalarOp::Le:
-      return make_int(result, p <= q);
-    case ScalarOp::Gt:
-      return make_int(result, p > q);
-    case ScalarOp::Ge:
-      return make_int(result, p >= q);
-    case ScalarOp::Eq:
-      return make_int(result, p == q);
-    case ScalarOp::Ne:
-      return make_int(result, p != q);
-    case ScalarOp::And:
-      return make_int(result, p != 0 && q != 0);
-    case ScalarOp::Or:
-      return make_int(result, p != 0 || q != 0);
     default:
-      internal_error("unhandled scalar operator");
+      return make_int(result, comparison(e.op(), p, q));
     }
   }
   double p = ScalarValue::make(common, v[0].as_double()).real;
@@ -137,24 +145,8 @@ ScalarValue eval_node(const ScalarExpr& e, const std::vector<ScalarValue>& param
     return ScalarValue::make(result, p * q);
   case ScalarOp::Div:
     return ScalarValue::make(result, p / q);
-  case ScalarOp::Lt:
-    return make_int(result, p < q);
-  case ScalarOp::Le:
-    return make_int(result, p <= q);
-  case ScalarOp::Gt:
-    return make_int(result, p > q);
-  case ScalarOp::Ge:
-    return make_int(result, p >= q);
-  case ScalarOp::Eq:
-    return make_int(result, p == q);
-  case ScalarOp::Ne:
-    return make_int(result, p != q);
-  case ScalarOp::And:
-    return make_int(result, p != 0 && q != 0);
-  case ScalarOp::Or:
-    return make_int(result, p != 0 || q != 0);
   default:
-    internal_error("unhandled scalar operator");
+    return make_int(result, comparison(e.op(), p, q));
   }
 }
 
