@@ -25,8 +25,10 @@
 #include <string>
 #include <vector>
 
+#include "core/Bytes.h"
 #include "core/Error.h"
 #include "explore/Explorer.h"
+#include "explore/Report.h"
 #include "explore/Variants.h"
 #include "explore/Workload.h"
 #include "explore/runtime/Buffer.h"
@@ -169,11 +171,11 @@ nlohmann::json bench_stencil(runtime::Session& session, const runtime::Roofline&
   std::string size;
   for (auto v : extents)
     size += (size.empty() ? "" : "x") + std::to_string(v);
-  bool resident = runtime::fits_in_cache(bytes, roofline.cache_bytes);
+  bool resident = explore::fits_in_cache(bytes, roofline.cache_bytes);
   std::printf("\n== %s %s: %.0f Mcells, %.1f MiB per sweep = %.1fx the %s cache%s ==\n",
               info.name.c_str(), size.c_str(), cells / 1e6, bytes / (1 << 20),
               roofline.cache_bytes ? bytes / double(roofline.cache_bytes) : 0.0,
-              runtime::format_bytes(roofline.cache_bytes).c_str(),
+              tessera::format_bytes(roofline.cache_bytes).c_str(),
               resident ? " (CACHE-RESIDENT)" : "");
 
   std::vector<float> x, reference;
@@ -285,15 +287,15 @@ int main(int argc, char** argv) try {
   double footprint = o.footprint_mib > 0 ? o.footprint_mib * (1 << 20)
                                          : 8.0 * static_cast<double>(roofline.cache_bytes);
   std::printf("device: %s\nlast-level cache %s (%s)\n", session.device().description().c_str(),
-              runtime::format_bytes(roofline.cache_bytes).c_str(), roofline.cache_source.c_str());
+              tessera::format_bytes(roofline.cache_bytes).c_str(), roofline.cache_source.c_str());
   std::printf("copy roofline %.2f GB/s (%s, buffers of %s%s%s)\n", roofline.gb_per_s,
-              roofline.method.c_str(), runtime::format_bytes(roofline.buffer_bytes).c_str(),
+              roofline.method.c_str(), tessera::format_bytes(roofline.buffer_bytes).c_str(),
               roofline.limited_by.empty() ? "" : "; ", roofline.limited_by.c_str());
   {
     std::vector<float> a(static_cast<std::size_t>(footprint / 8), 1.0f), b(a.size());
     double ms = median_wall_ms(3, [&] { peers::openmp_copy(a.data(), b.data(), a.size()); });
     std::printf("host OpenMP copy of %s: %.2f GB/s (%d threads)\n",
-                runtime::format_bytes(a.size() * 4).c_str(), 8.0 * a.size() / (ms * 1e6),
+                tessera::format_bytes(a.size() * 4).c_str(), 8.0 * a.size() / (ms * 1e6),
                 o.threads);
   }
   nlohmann::json report = {{"device", session.device().description()},

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/Bytes.h"
 #include "core/Error.h"
 #include "explore/runtime/CacheSize.h"
 #include "explore/runtime/Device.h"
@@ -43,13 +44,13 @@ int main(int argc, char** argv) try {
   const auto& d = session.device();
   auto cache = runtime::last_level_cache(d);
   std::printf("device: %s\nlast-level cache %s (%s)\n", d.description().c_str(),
-              runtime::format_bytes(cache.bytes).c_str(), cache.source.c_str());
+              tessera::format_bytes(cache.bytes).c_str(), cache.source.c_str());
   for (uint64_t mib : sizes_mib) {
     std::string why;
     // mib, within what the device can allocate
     std::size_t bytes = runtime::roofline_buffer_bytes(d, (mib << 20) / 8, &why, mib << 20);
     auto r = runtime::measure_roofline(session, bytes, {1, repeats});
-    std::printf("  buffers of %-9s (%5.1fx the cache):", runtime::format_bytes(bytes).c_str(),
+    std::printf("  buffers of %-9s (%5.1fx the cache):", tessera::format_bytes(bytes).c_str(),
                 cache.bytes ? double(bytes) / double(cache.bytes) : 0.0);
     for (const auto& [method, gbps] : r.methods)
       std::printf("  %s %.1f GB/s", method.c_str(), gbps);
@@ -60,7 +61,7 @@ int main(int argc, char** argv) try {
   options.timing = {1, repeats};
   auto r = runtime::device_roofline(session, options);
   std::printf("roofline: %.1f GB/s (%s, buffers of %s%s%s), written to %s\n", r.gb_per_s,
-              r.method.c_str(), runtime::format_bytes(r.buffer_bytes).c_str(),
+              r.method.c_str(), tessera::format_bytes(r.buffer_bytes).c_str(),
               r.limited_by.empty() ? "" : "; ", r.limited_by.c_str(),
               options.file.empty() ? "(no file: TESSERA_CACHE_DIR=off)" : options.file.c_str());
   return 0;

@@ -29,9 +29,11 @@
 #include <vector>
 
 #include "codegen/Kernel.h"
+#include "core/Bytes.h"
 #include "core/Error.h"
 #include "core/Printer.h"
 #include "explore/Execute.h"
+#include "explore/Report.h"
 #include "explore/Workload.h"
 #include "explore/runtime/Device.h"
 #include "explore/runtime/Launch.h"
@@ -287,7 +289,7 @@ nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, uint64
       }()
           .c_str(),
       cells, bytes / 1e6,
-      runtime::fits_in_cache(bytes, cache_bytes) ? " (fits in the cache: cache-resident)" : "");
+      explore::fits_in_cache(bytes, cache_bytes) ? " (fits in the cache: cache-resident)" : "");
   nlohmann::json out = {{"stencil", name}, {"extents", extents}, {"bytes_per_sweep", bytes}};
   runtime::TimingOptions timing{2, 7};
   auto record = [&](Measurement m) {
@@ -470,8 +472,8 @@ int main(int argc, char** argv) try {
               "\nlast-level cache %s: problems that fit in it are cache-resident, not bounded by "
               "the roofline\n",
               session.device().description().c_str(), copy.gb_per_s, copy.method.c_str(),
-              runtime::format_bytes(copy.buffer_bytes).c_str(), copy.limited_by.empty() ? "" : "; ",
-              copy.limited_by.c_str(), runtime::format_bytes(copy.cache_bytes).c_str());
+              tessera::format_bytes(copy.buffer_bytes).c_str(), copy.limited_by.empty() ? "" : "; ",
+              copy.limited_by.c_str(), tessera::format_bytes(copy.cache_bytes).c_str());
   nlohmann::json report = {{"device", session.device().description()},
                            {"copy_gbps", copy.gb_per_s},
                            {"cache_bytes", copy.cache_bytes}};

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/AtomicFile.h"
+#include "core/Bytes.h"
 #include "core/Error.h"
 #include "explore/Family.h"
 #include "explore/Space.h"
@@ -190,10 +191,10 @@ std::string gnuplot_script(const Report& r, const std::string& data_dir,
            cat("copy roofline ", fixed(r.copy_gb_per_s, 2), " GB/s",
                r.cache_bytes == 0 ? std::string()
                : r.cache_resident()
-                   ? cat(" (the problem fits in the ", runtime::format_bytes(r.cache_bytes),
+                   ? cat(" (the problem fits in the ", tessera::format_bytes(r.cache_bytes),
                          " cache: cache-resident, not bounded by it)")
                    : cat(" (the problem is ", fixed(r.footprint_bytes / r.cache_bytes, 1), "x the ",
-                         runtime::format_bytes(r.cache_bytes), " cache)")))
+                         tessera::format_bytes(r.cache_bytes), " cache)")))
     << "\n";
 
   // Panel 2: the best bandwidth found so far against the exploration time, and when each

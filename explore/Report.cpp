@@ -14,11 +14,10 @@
 #include <nlohmann/json.hpp>
 
 #include "core/AtomicFile.h"
+#include "core/Bytes.h"
 #include "core/Error.h"
 #include "core/JsonInteger.h"
 #include "explore/Space.h"
-#include "explore/runtime/Device.h"
-#include "explore/runtime/Roofline.h"
 
 namespace tessera::explore {
 
@@ -31,12 +30,20 @@ const PointResult* Report::find(int id) const {
   return nullptr;
 }
 
+bool fits_in_cache(double footprint_bytes, uint64_t cache_bytes) {
+  return cache_bytes > 0 && footprint_bytes <= static_cast<double>(cache_bytes);
+}
+
+std::string roofline_fraction_label(double footprint_bytes, uint64_t cache_bytes) {
+  return fits_in_cache(footprint_bytes, cache_bytes) ? "cache-resident" : "of the copy roofline";
+}
+
 bool Report::cache_resident() const {
-  return runtime::fits_in_cache(footprint_bytes, cache_bytes);
+  return fits_in_cache(footprint_bytes, cache_bytes);
 }
 
 std::string Report::fraction_label() const {
-  return runtime::roofline_fraction_label(footprint_bytes, cache_bytes);
+  return roofline_fraction_label(footprint_bytes, cache_bytes);
 }
 
 PointResult* Report::find(int id) {
@@ -430,13 +437,13 @@ const PointResult* fastest_ok(const Report& r) {
 std::string roofline_summary(const Report& r) {
   std::string text = cat("copy roofline ", fixed(r.copy_gb_per_s, 2), " GB/s");
   if (!r.copy_method.empty())
-    text += cat(" (", r.copy_method, ", buffers of ", runtime::format_bytes(r.copy_bytes), ")");
+    text += cat(" (", r.copy_method, ", buffers of ", format_bytes(r.copy_bytes), ")");
   if (!r.roofline_note.empty())
     text += cat(" [", r.roofline_note, "]");
   if (r.cache_bytes == 0)
     return text + "; last-level cache size unknown";
-  text += cat("; last-level cache ", runtime::format_bytes(r.cache_bytes), "; one sweep moves ",
-              runtime::format_bytes(static_cast<uint64_t>(r.footprint_bytes)));
+  text += cat("; last-level cache ", format_bytes(r.cache_bytes), "; one sweep moves ",
+              format_bytes(static_cast<uint64_t>(r.footprint_bytes)));
   return text + (r.cache_resident() ? ", which fits in the cache: percentages are cache-resident, "
                                       "not bounded by the roofline"
                                     : cat(", ", fixed(r.footprint_bytes / r.cache_bytes, 1),

@@ -127,6 +127,14 @@ Report read_report(const std::string& path);
 // The same for the text of a report file; `source` names it in errors (e.g. "'r.json'").
 Report parse_report(const std::string& text, const std::string& source = "report");
 
+// Whether data of `footprint_bytes` (every input and the output of one sweep) fits in a cache of
+// `cache_bytes`: then repeated sweeps run from the cache and the roofline does not bound them.
+// False when the cache size is unknown (0).
+bool fits_in_cache(double footprint_bytes, uint64_t cache_bytes);
+// "cache-resident" or "of the copy roofline": how a report names a fraction of the roofline for
+// a problem of this footprint.
+std::string roofline_fraction_label(double footprint_bytes, uint64_t cache_bytes);
+
 // "copy roofline 13.32 GB/s (...); last-level cache 480 MiB; one sweep moves 8 MiB, which fits
 // in the cache: percentages are cache-resident, ...": the roofline and where the problem stands.
 std::string roofline_summary(const Report& report);

@@ -1,5 +1,6 @@
 #include "explore/runtime/Buffer.h"
 
+#include "core/Bytes.h"
 #include "core/Error.h"
 #include "explore/runtime/ClError.h"
 #include "explore/runtime/Device.h"

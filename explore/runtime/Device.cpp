@@ -6,6 +6,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "core/Bytes.h"
 #include "core/Error.h"
 #include "explore/runtime/ClError.h"
 
@@ -91,22 +92,6 @@ bool all_digits(const std::string& s) {
 }
 
 } // namespace
-
-std::string format_bytes(uint64_t bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double value = static_cast<double>(bytes);
-  int unit = 0;
-  while (value >= 1024.0 && unit < 4) {
-    value /= 1024.0;
-    ++unit;
-  }
-  std::ostringstream out;
-  if (unit == 0 || value == static_cast<double>(static_cast<uint64_t>(value)))
-    out << static_cast<uint64_t>(value) << " " << units[unit];
-  else
-    out << std::fixed << std::setprecision(1) << value << " " << units[unit];
-  return out.str();
-}
 
 std::string Device::description() const {
   std::ostringstream out;

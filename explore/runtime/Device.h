@@ -71,7 +71,4 @@ Device select_device_among(const std::vector<Device>& devices, const std::string
 // The error text for a spec that matches nothing among devices (also covers "no devices").
 std::string missing_device_message(const std::vector<Device>& devices, const std::string& spec);
 
-// "1.5 GiB", "512 KiB", "17 B".
-std::string format_bytes(uint64_t bytes);
-
 } // namespace tessera::runtime

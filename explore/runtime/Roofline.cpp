@@ -4,6 +4,7 @@
 #include <ctime>
 #include <vector>
 
+#include "core/Bytes.h"
 #include "core/Error.h"
 #include "explore/runtime/Buffer.h"
 #include "explore/runtime/ClError.h"
@@ -127,14 +128,6 @@ Roofline measure_roofline(Session& session, std::size_t bytes, TimingOptions opt
       r.method = method;
     }
   return r;
-}
-
-bool fits_in_cache(double footprint_bytes, uint64_t cache_bytes) {
-  return cache_bytes > 0 && footprint_bytes <= static_cast<double>(cache_bytes);
-}
-
-std::string roofline_fraction_label(double footprint_bytes, uint64_t cache_bytes) {
-  return fits_in_cache(footprint_bytes, cache_bytes) ? "cache-resident" : "of the copy roofline";
 }
 
 } // namespace tessera::runtime

@@ -2,7 +2,7 @@
 // far larger than its last-level cache (8x it; at least 1 GiB on a GPU where memory allows), as
 // the best of clEnqueueCopyBuffer, a plain copy kernel and a float4 copy kernel. Measured once
 // per device and kept in a JSON file (RooflineFile.h); a problem whose data fits in the cache
-// is not bound by it, and reports say so (fits_in_cache).
+// is not bound by it, and reports say so (Report::cache_resident).
 #pragma once
 
 #include <cstddef>
@@ -38,14 +38,5 @@ std::size_t roofline_buffer_bytes(const Device& device, uint64_t cache_bytes,
 
 // Measures the three copies with two buffers of `bytes` each (warm-up, median of repeats).
 Roofline measure_roofline(Session& session, std::size_t bytes, TimingOptions options = {1, 3});
-
-// Whether data of `footprint_bytes` (every input and the output of one sweep) fits in a cache of
-// `cache_bytes`: then repeated sweeps run from the cache and the roofline does not bound them.
-// False when the cache size is unknown (0).
-bool fits_in_cache(double footprint_bytes, uint64_t cache_bytes);
-
-// "cache-resident" or "of the copy roofline": how a report names a fraction of the roofline for
-// a problem of this footprint.
-std::string roofline_fraction_label(double footprint_bytes, uint64_t cache_bytes);
 
 } // namespace tessera::runtime

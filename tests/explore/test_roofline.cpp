@@ -106,11 +106,11 @@ TEST_CASE("roofline: buffers of 8x the cache, 1 GiB on a GPU, clamped to what fi
 }
 
 TEST_CASE("roofline: a problem that fits in the cache is cache-resident") {
-  CHECK(fits_in_cache(8.0 * kMiB, 32 * kMiB));
-  CHECK_FALSE(fits_in_cache(33.0 * kMiB, 32 * kMiB));
-  CHECK_FALSE(fits_in_cache(1.0, 0)); // unknown cache: never claimed
-  CHECK(roofline_fraction_label(8.0 * kMiB, 32 * kMiB) == "cache-resident");
-  CHECK(roofline_fraction_label(64.0 * kMiB, 32 * kMiB) == "of the copy roofline");
+  CHECK(explore::fits_in_cache(8.0 * kMiB, 32 * kMiB));
+  CHECK_FALSE(explore::fits_in_cache(33.0 * kMiB, 32 * kMiB));
+  CHECK_FALSE(explore::fits_in_cache(1.0, 0)); // unknown cache: never claimed
+  CHECK(explore::roofline_fraction_label(8.0 * kMiB, 32 * kMiB) == "cache-resident");
+  CHECK(explore::roofline_fraction_label(64.0 * kMiB, 32 * kMiB) == "of the copy roofline");
 
   explore::Report r;
   r.stencil = "j2d5pt";

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstdlib>
 
+#include "core/Bytes.h"
 #include "core/Error.h"
 #include "explore/runtime/Runtime.h"
 
