@@ -34,6 +34,7 @@
 #include "core/Printer.h"
 #include "explore/Execute.h"
 #include "explore/Report.h"
+#include "explore/Variants.h"
 #include "explore/Workload.h"
 #include "explore/runtime/Device.h"
 #include "explore/runtime/Launch.h"
@@ -171,7 +172,7 @@ nlohmann::json bench_temporal(runtime::Session& session, double copy_gbps, const
   options.depth = 1;
   options.tile_sizes = tiles;
   options.temporal_steps = {k};
-  auto variants = rewrite::lowered_variants(stencils::iterated_stencil(name, ext, k), options);
+  auto variants = explore::executable_variants(stencils::iterated_stencil(name, ext, k), options);
   runtime::TimingOptions timing{2, 7};
   double best_ms = 1e30;
   std::string best_label;
@@ -345,7 +346,7 @@ nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, uint64
   rewrite::EnumerateOptions options;
   options.depth = 1;
   options.tile_sizes = tiles;
-  auto variants = rewrite::lowered_variants(program, options);
+  auto variants = explore::executable_variants(program, options);
   std::printf("  %zu variants (%s)\n", variants.variants.size(), variants.stats.summary().c_str());
   std::vector<double> baseline_out;
   double baseline_ms = 0, best_ms = 1e30;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "codegen/Program.h"
 #include "core/Error.h"
 #include "core/Printer.h"
 #include "rewrite/Lower.h"
@@ -27,7 +28,15 @@ VariantInfo variant_info(const rewrite::Variant& variant) {
   return info;
 }
 
-Variants enumerate_variants(const Expr& program, int depth, rewrite::EnumerateOptions options) {
+namespace {
+
+// The generation check: throws tessera::Error when the code generator rejects the program.
+void generate_kernels(const Expr& lowered) {
+  codegen::generate_program(lowered);
+}
+
+// The variants of `program` to `depth`, checked by options.check_generation when it is set.
+Variants variants_of(const Expr& program, int depth, rewrite::EnumerateOptions options) {
   if (depth < 0)
     user_error(cat("the rewrite depth must be at least 0, got ", depth));
   options.depth = depth;
@@ -54,6 +63,19 @@ Variants enumerate_variants(const Expr& program, int depth, rewrite::EnumerateOp
   return result;
 }
 
+} // namespace
+
+rewrite::LoweredVariants executable_variants(const Expr& program,
+                                             rewrite::EnumerateOptions options) {
+  options.check_generation = generate_kernels;
+  return rewrite::lowered_variants(program, options);
+}
+
+Variants enumerate_variants(const Expr& program, int depth, rewrite::EnumerateOptions options) {
+  options.check_generation = generate_kernels;
+  return variants_of(program, depth, std::move(options));
+}
+
 std::vector<int64_t> small_extents(const std::vector<int64_t>& extents) {
   int64_t side = extents.size() == 1 ? 4096 : extents.size() == 2 ? 64 : 16;
   std::vector<int64_t> small;
@@ -70,8 +92,8 @@ Problem make_problem(const std::string& name, const ProgramAt& build,
   p.extents = extents;
   p.program = build(extents);
   // The explorer generates a variant's kernel when its search reaches it (explore/LazySpace.h).
-  control.check_generation = false;
-  auto variants = enumerate_variants(p.program, depth, std::move(control));
+  control.check_generation = nullptr;
+  auto variants = variants_of(p.program, depth, std::move(control));
   p.variants = std::move(variants.variants);
   p.enumeration = variants.summary;
   p.small_extents = small_extents(extents);

@@ -7,7 +7,6 @@
 #include <set>
 #include <thread>
 
-#include "codegen/Program.h"
 #include "core/Error.h"
 #include "core/Substitute.h"
 #include "rewrite/Lower.h"
@@ -403,7 +402,7 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
       if (late())
         return;
       try {
-        codegen::generate_program(candidates[i].program);
+        options.check_generation(candidates[i].program);
         verdicts[i] = Accepted;
       } catch (const Error& e) {
         verdicts[i] = Rejected;

@@ -14,6 +14,7 @@
 #include "core/Error.h"
 #include "core/RandomData.h"
 #include "explore/Execute.h"
+#include "explore/Variants.h"
 #include "explore/runtime/Session.h"
 #include "primitives/Interpreter.h"
 #include "rewrite/Variants.h"
@@ -60,7 +61,7 @@ int main(int argc, char** argv) {
     rewrite::EnumerateOptions options;
     options.depth = 1;
     options.tile_sizes = {2, 4};
-    auto variants = rewrite::lowered_variants(program, options);
+    auto variants = explore::executable_variants(program, options);
     auto inputs = random_inputs(program, 3);
     Data expected = evaluate(program, inputs);
     std::size_t n = variants.variants.size();
