@@ -2,6 +2,7 @@
 
 #include "core/Error.h"
 #include "multigrid/Formula.h"
+#include "multigrid/HelmholtzReads.h"
 
 namespace tessera::multigrid {
 
@@ -9,17 +10,7 @@ using namespace detail;
 
 namespace {
 
-// The values one application of L reads at a point, as formula parameters:
-//   [0] u, [1 + 2k] u at -e_k, [2 + 2k] u at +e_k, then f, alpha, and per dimension k the
-//   face coefficients beta_k[p] and beta_k[p + e_k]; `extras` follow.
-struct Reads {
-  int d;
-  int f() const { return 2 * d + 1; }
-  int alpha() const { return 2 * d + 2; }
-  int beta_low(int k) const { return 2 * d + 3 + 2 * k; }
-  int beta_high(int k) const { return 2 * d + 4 + 2 * k; }
-  int count() const { return 4 * d + 3; }
-};
+using Reads = HelmholtzReads;
 
 // a alpha u - b/h^2 sum_k (...), and the diagonal D.
 Sym apply_l(const std::vector<Sym>& v, const Reads& r, HelmholtzCoefficients c, double h2inv) {

@@ -3,6 +3,7 @@
 #include "core/Error.h"
 #include "dsl/Tridiagonal.h"
 #include "multigrid/Formula.h"
+#include "multigrid/HelmholtzReads.h"
 
 namespace tessera::multigrid {
 
@@ -10,17 +11,11 @@ using namespace detail;
 
 namespace {
 
-// The scalars a row of the line system reads at one point, as formula parameters:
-//   [0] u, [1 + 2k] u at -e_k, [2 + 2k] u at +e_k, f, alpha, per dimension k beta_k[p] and
-//   beta_k[p + e_k], then the point's index in each dimension (i32).
-struct RowReads {
-  int d;
-  int f() const { return 2 * d + 1; }
-  int alpha() const { return 2 * d + 2; }
-  int beta_low(int k) const { return 2 * d + 3 + 2 * k; }
-  int beta_high(int k) const { return 2 * d + 4 + 2 * k; }
-  int index(int k) const { return 4 * d + 3 + k; }
-  int count() const { return 5 * d + 3; }
+// The scalars a row of the line system reads at one point, as formula parameters: the
+// operator's reads, then the point's index in each dimension (i32).
+struct RowReads : HelmholtzReads {
+  int index(int k) const { return HelmholtzReads::count() + k; }
+  int count() const { return HelmholtzReads::count() + d; }
 };
 
 // The ghost beside a point on the boundary as an affine function of the point's value: x_ghost =

@@ -58,6 +58,21 @@ std::vector<std::string> long_explore(const fs::path& json) {
           "200",     "--strategy", "exhaustive", "--json",  json.string(), "-q"};
 }
 
+// Waits until process `pid` catches `signal` (Linux: the SigCgt mask of /proc/PID/status), so
+// that a test's signal reaches the program's handler however loaded the machine is.
+void wait_for_handler(pid_t pid, int signal) {
+  auto start = std::chrono::steady_clock::now();
+  while (std::chrono::steady_clock::now() - start < std::chrono::seconds(60)) {
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    std::string line;
+    while (std::getline(status, line))
+      if (line.rfind("SigCgt:", 0) == 0 &&
+          (std::stoull(line.substr(7), nullptr, 16) >> (signal - 1) & 1) != 0)
+        return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+}
+
 void wait_for(const fs::path& file) {
   auto start = std::chrono::steady_clock::now();
   while (!fs::exists(file) && std::chrono::steady_clock::now() - start < std::chrono::seconds(60))
@@ -269,12 +284,13 @@ TEST_CASE("misuse catalogue (3): Ctrl-C before anything was measured stops at on
           doctest::skip(kUnderAddressSanitizer)) {
   fs::path dir = fresh_dir("early-interrupt");
   fs::path json = dir / "r.json";
-  // At 50 ms (before the OpenCL platform exists), even when started with SIGINT ignored.
+  // As soon as the handler is installed (before the OpenCL platform exists), even when started
+  // with SIGINT ignored.
   for (bool ignored : {false, true}) {
     CAPTURE(ignored);
     Child child =
         start_tessera(long_explore(json), cache_env(), {}, ignored ? ignore_sigint : nullptr);
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    wait_for_handler(child.pid, SIGINT);
     ::kill(child.pid, SIGINT);
     Run r = child.finish();
     CAPTURE(r.err);

@@ -245,6 +245,7 @@ TEST_CASE("program cli: a program saved from C++ explores through the CLI as thr
   explore::Problem big = make_problem("blur", user_blur(), {32, 48}, 1);
   std::atomic<bool> stop{false};
   explore::ExploreOptions partial = options;
+  partial.budget_s = 600; // only the stop ends it, however loaded the machine is
   partial.stop = &stop;
   partial.on_checkpoint = [&](const explore::Report& r) {
     if (r.points.size() >= 5)
