@@ -124,7 +124,7 @@ Result tessera_best(runtime::Session& session, const stencils::StencilInfo& info
   eo.repeats = o.repeats;
   explore::Report report = explore::explore(session, problem, eo);
   const explore::PointResult* best = report.best ? report.find(*report.best) : nullptr;
-  if (!best || best->status != "ok")
+  if (!best || best->status != explore::PointStatus::Ok)
     user_error(cat(info.name, ": the explorer found no working variant"));
   best_text = cat("v", best->variant, " local=", best->local, " ", best->program);
   codegen::CodegenOptions co;

@@ -159,14 +159,15 @@ Run explore_once(runtime::Session& session, const stencils::StencilInfo& info,
   run.generated = r.space_materialized;
   run.measured = r.points.size();
   run.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (const auto* best = r.best ? r.find(*r.best) : nullptr; best && best->status == "ok") {
+  if (const auto* best = r.best ? r.find(*r.best) : nullptr;
+      best && best->status == explore::PointStatus::Ok) {
     run.best_ms = best->median_ms;
     run.speedup = r.speedup;
   }
   for (const auto& p : r.points)
     run.max_point_s = std::max(run.max_point_s, p.cost_s);
   for (const auto& t : r.trace)
-    if (const auto* p = r.find(t.point); p && p->status == "ok")
+    if (const auto* p = r.find(t.point); p && p->status == explore::PointStatus::Ok)
       run.trace.push_back({t.t_s, p->median_ms});
   return run;
 }

@@ -48,7 +48,7 @@ void summarise(Report& report, int full_repeats) {
   const PointResult* best = nullptr;
   for (int pass = 0; pass < 2 && !best; ++pass)
     for (const auto& p : report.points) {
-      if (p.status != "ok" || (pass == 0 && p.repeats < full_repeats))
+      if (p.status != PointStatus::Ok || (pass == 0 && p.repeats < full_repeats))
         continue;
       if (!best || p.median_ms < best->median_ms)
         best = &p;
@@ -56,7 +56,7 @@ void summarise(Report& report, int full_repeats) {
   if (best)
     report.best = best->id;
   const PointResult* base = report.baseline ? report.find(*report.baseline) : nullptr;
-  if (best && base && base->status == "ok" && best->median_ms > 0)
+  if (best && base && base->status == PointStatus::Ok && best->median_ms > 0)
     report.speedup = base->median_ms / best->median_ms;
 }
 

@@ -56,7 +56,7 @@ public:
     const PointResult* p = report_.find(point);
     if (!p)
       return std::nullopt;
-    return Measurement{p->status == "ok", p->median_ms, p->repeats};
+    return Measurement{p->status == PointStatus::Ok, p->median_ms, p->repeats};
   }
   // A new phase is shown at once (the first point of a phase may take a while).
   void phase(const std::string& name) override {
@@ -88,10 +88,10 @@ public:
     // report. The finalists are those measured so far and the next point (up to kFinalists):
     // a short budget is not kept for finalists that do not exist yet.
     const PointResult* base = report_.find(0);
-    double launch = base && base->status == "ok" ? base->launch_s : 0.0;
+    double launch = base && base->status == PointStatus::Ok ? base->launch_s : 0.0;
     std::size_t ok = 0;
     for (const auto& p : report_.points)
-      ok += p.status == "ok" && p.id != 0;
+      ok += p.status == PointStatus::Ok && p.id != 0;
     const std::size_t finalists = std::min(kFinalists, ok + 1);
     return 3.0 * static_cast<double>(finalists + 1) * (options_.warmup + options_.repeats) *
                launch +
@@ -107,7 +107,7 @@ public:
       ids.push_back(baseline);
     std::erase_if(ids, [&](int id) {
       const PointResult* p = report_.find(id);
-      return !p || p->status != "ok";
+      return !p || p->status != PointStatus::Ok;
     });
     if (ids.size() < 2 || finalists.empty())
       return finalists.empty() ? baseline : finalists[0];
@@ -143,11 +143,11 @@ public:
   Measurement measure(int point, int repeats) override {
     PointResult* existing = report_.find(point);
     if (existing) {
-      if (existing->status == "ok") {
+      if (existing->status == PointStatus::Ok) {
         try {
           retime(*existing, repeats, nullptr);
         } catch (const std::exception& e) {
-          existing->status = "failed";
+          existing->status = PointStatus::Failed;
           existing->error = shorten(cat("re-timing failed: ", e.what()));
         }
       }
@@ -157,7 +157,7 @@ public:
       learn(*existing, false);
     }
     existing->finished_at_s = now();
-    if (existing->status == "ok")
+    if (existing->status == PointStatus::Ok)
       report_.trace.push_back(
           {trace_offset_ + existing->finished_at_s, point, existing->median_ms, existing->repeats});
     summarise(report_, options_.repeats);
@@ -166,7 +166,7 @@ public:
     if (options_.on_checkpoint)
       options_.on_checkpoint(report_);
     progress();
-    return {existing->status == "ok", existing->median_ms, existing->repeats};
+    return {existing->status == PointStatus::Ok, existing->median_ms, existing->repeats};
   }
 
   void progress() const {
@@ -182,7 +182,7 @@ public:
       p.best_gb_per_s = b->gb_per_s;
       p.best_ms = b->median_ms;
     }
-    if (const PointResult* b = report_.find(0); b && b->status == "ok")
+    if (const PointResult* b = report_.find(0); b && b->status == PointStatus::Ok)
       p.baseline_ms = b->median_ms;
     options_.on_progress(p);
   }
@@ -195,7 +195,7 @@ private:
     }
     if (!p.kernel_hash.empty())
       built_variants_.insert(p.variant);
-    if (p.status == "ok") {
+    if (p.status == PointStatus::Ok) {
       launch_of_variant_[p.variant] = p.launch_s;
       launch_sum_ += p.launch_s;
       ++launches_;
@@ -212,7 +212,7 @@ private:
   // slower than the best so far, or its launches would not fit in what is left of the budget.
   bool far_slower(double ms, int repeats) const {
     const PointResult* best = report_.best ? report_.find(*report_.best) : nullptr;
-    if (best && best->status == "ok" && ms > 10 * best->median_ms)
+    if (best && best->status == PointStatus::Ok && ms > 10 * best->median_ms)
       return true;
     return (options_.warmup + repeats) * ms / 1e3 > budget_left();
   }
@@ -325,23 +325,23 @@ private:
       }
       r.check_s = std::chrono::duration<double>(Clock::now() - c0).count();
       if (!(r.max_error <= options_.tolerance)) {
-        r.status = "mismatch";
+        r.status = PointStatus::Mismatch;
         r.error = cat("output differs from the reference by ", r.max_error,
                       " (relative), more than the tolerance ", options_.tolerance);
       } else if (once && far_slower(once->median_ms, repeats)) {
         r.launch_s = once->median_ms / 1e3;
         set_timing(r, once->median_ms, once->min_ms, 1);
-        r.status = "ok";
+        r.status = PointStatus::Ok;
       } else {
         auto t1 = Clock::now();
         auto timing = workload_.time(kernel, built, {options_.warmup, repeats});
         double wall = std::chrono::duration<double>(Clock::now() - t1).count();
         r.launch_s = wall / (options_.warmup + repeats);
         set_timing(r, timing.median_ms, timing.min_ms, repeats);
-        r.status = "ok";
+        r.status = PointStatus::Ok;
       }
     } catch (const std::exception& e) {
-      r.status = "failed";
+      r.status = PointStatus::Failed;
       r.error = shorten(e.what());
     }
     // Generating the variant's kernel (when the search reached it) is part of its first point.

@@ -68,7 +68,7 @@ std::string evaluation_summary(const Report& report, const Problem& problem) {
   for (const char* family : {"plain", "temporal", "diamond", "parallelogram"}) {
     const PointResult* best = nullptr;
     for (const auto& p : report.points)
-      if (p.status == "ok" && variant_family(p.history) == family &&
+      if (p.status == PointStatus::Ok && variant_family(p.history) == family &&
           (!best || p.median_ms < best->median_ms))
         best = &p;
     if (!best || best->variant < 0 ||

@@ -26,7 +26,7 @@ std::vector<TunedPoint> tuned_points(const Report& report, const LazySpace& lazy
                                      const std::string& device, const std::string& program) {
   std::vector<TunedPoint> out;
   const PointResult* base = report.find(0);
-  if (!base || base->status != "ok")
+  if (!base || base->status != PointStatus::Ok)
     return out; // no yardstick: speedups would mean nothing
   const std::string date = utc_now();
   for (const auto& p : report.points) {
@@ -60,7 +60,8 @@ int known_best_point(const Report& report, LazySpace& lazy) {
   int best = -1;
   for (int id : lazy.points_of(prior.order.front())) {
     const PointResult* p = report.find(id);
-    if (p && p->status == "ok" && (best < 0 || p->median_ms < report.find(best)->median_ms))
+    if (p && p->status == PointStatus::Ok &&
+        (best < 0 || p->median_ms < report.find(best)->median_ms))
       best = id;
   }
   return best;
@@ -174,7 +175,7 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
   report.cache_bytes = roofline.cache_bytes;
   report.roofline_note = roofline.limited_by;
   for (auto& p : report.points)
-    if (p.status == "ok" && report.copy_gb_per_s > 0)
+    if (p.status == PointStatus::Ok && report.copy_gb_per_s > 0)
       p.fraction_of_copy = p.gb_per_s / report.copy_gb_per_s;
 
   // The reference.
@@ -236,7 +237,7 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
   }
   if (!base)
     user_error("the exploration stopped before the baseline was measured");
-  if (base->status == "failed" && cells(problem.extents) > options.interpreter_limit)
+  if (base->status == PointStatus::Failed && cells(problem.extents) > options.interpreter_limit)
     user_error(cat("the plain MapGlb lowering (the trusted variant) failed, so no variant can be "
                    "checked: ",
                    base->error));
@@ -250,7 +251,7 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
     for (int pass = 0; pass < 2; ++pass) {
       std::vector<const PointResult*> ok;
       for (const auto& p : report.points)
-        if (p.status == "ok" && p.id != 0 && (pass == 1 || p.repeats >= options.repeats))
+        if (p.status == PointStatus::Ok && p.id != 0 && (pass == 1 || p.repeats >= options.repeats))
           ok.push_back(&p);
       std::sort(ok.begin(), ok.end(), [](auto* a, auto* b) { return a->median_ms < b->median_ms; });
       for (const auto* p : ok)
@@ -270,15 +271,16 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
     }
     int chosen = finalists.empty() ? 0 : evaluator.confirm(finalists, 0);
     const PointResult* base_now = report.find(0);
-    if (base_now && base_now->status == "ok" &&
+    if (base_now && base_now->status == PointStatus::Ok &&
         report.find(chosen)->median_ms > base_now->median_ms)
       chosen = 0; // no variant beat the baseline when timed side by side
     summarise(report, options.repeats);
     report.best = chosen;
     const PointResult* b = report.find(chosen);
     const PointResult* s = report.find(0);
-    report.speedup =
-        b && s && s->status == "ok" && b->median_ms > 0 ? s->median_ms / b->median_ms : 0;
+    report.speedup = b && s && s->status == PointStatus::Ok && b->median_ms > 0
+                         ? s->median_ms / b->median_ms
+                         : 0;
   }
   report.space_variants = space.variants.size();
   report.space_materialized = static_cast<std::size_t>(lazy.materialized_count());

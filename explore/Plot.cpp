@@ -88,14 +88,15 @@ Layout layout(const Report& r) {
   for (std::size_t i = 0; i < l.families.size(); ++i) {
     auto& list = members[l.families[i]];
     std::stable_sort(list.begin(), list.end(), [](const PointResult* a, const PointResult* b) {
-      return (a->status == "ok" ? a->gb_per_s : -1.0) > (b->status == "ok" ? b->gb_per_s : -1.0);
+      return (a->status == PointStatus::Ok ? a->gb_per_s : -1.0) >
+             (b->status == PointStatus::Ok ? b->gb_per_s : -1.0);
     });
     for (std::size_t k = 0; k < list.size(); ++k) {
       double spread = list.size() > 1 ? static_cast<double>(k) / (list.size() - 1) : 0.5;
       l.x[list[k]->id] = static_cast<double>(i) - 0.35 + 0.7 * spread;
       l.family_of[list[k]->id] = i;
     }
-    if (!list.empty() && list.front()->status == "ok")
+    if (!list.empty() && list.front()->status == PointStatus::Ok)
       l.best[i] = list.front();
   }
   return l;
@@ -116,7 +117,7 @@ std::vector<std::pair<double, double>> best_so_far(const Report& r) {
   double best = 0;
   for (const auto& e : trace) {
     const PointResult* p = r.find(e.point);
-    if (!p || p->status != "ok" || e.median_ms <= 0 || p->median_ms <= 0)
+    if (!p || p->status != PointStatus::Ok || e.median_ms <= 0 || p->median_ms <= 0)
       continue;
     best = std::max(best, p->gb_per_s * p->median_ms / e.median_ms);
     steps.emplace_back(e.t_s, best);
@@ -133,7 +134,7 @@ std::string gnuplot_script(const Report& r, const std::string& data_dir,
   Layout l = layout(r);
   double top = r.copy_gb_per_s;
   for (const auto& p : r.points)
-    if (p.status == "ok")
+    if (p.status == PointStatus::Ok)
       top = std::max(top, p.gb_per_s);
   std::string d = data_dir + "/";
   std::ostringstream s;
@@ -169,17 +170,17 @@ std::string gnuplot_script(const Report& r, const std::string& data_dir,
       << gnuplot_string(l.families[i]) << ", \\\n     ";
   bool any_failed = false;
   for (const auto& p : r.points)
-    any_failed |= p.status != "ok";
+    any_failed |= p.status != PointStatus::Ok;
   if (any_failed)
     s << gnuplot_string(d + "failed.dat")
       << " using 1:2 with points pt 2 ps 0.8 lc rgb '#bb5566' title 'failed or mismatch (at 0)', "
          "\\\n     ";
-  if (base && base->status == "ok")
+  if (base && base->status == PointStatus::Ok)
     s << gnuplot_string(d + "baseline.dat")
       << " using 1:2 with points pt 9 ps 1.8 lc rgb '#cc3311' title "
       << gnuplot_string(cat("plain MapGlb lowering ", fixed(base->gb_per_s, 2), " GB/s"))
       << ", \\\n     ";
-  if (best && best->status == "ok")
+  if (best && best->status == PointStatus::Ok)
     s << gnuplot_string(d + "best.dat")
       << " using 1:2 with points pt 4 ps 2.2 lw 2 lc rgb '#000000' title "
       << gnuplot_string(cat("best: ", point_name(*best), " (", variant_family(best->history), ") ",
@@ -231,7 +232,7 @@ void plot_report(const Report& r, const std::string& svg_path) {
                "it, e.g. `apt-get install gnuplot-nox` (scripts/install-deps.sh does)");
   bool any = false;
   for (const auto& p : r.points)
-    any |= p.status == "ok";
+    any |= p.status == PointStatus::Ok;
   if (!any)
     user_error("the report has no successfully measured point to plot");
 
@@ -252,13 +253,13 @@ void plot_report(const Report& r, const std::string& svg_path) {
   std::ostringstream failed, base, best, trace, strategies;
   for (const auto& p : r.points) {
     double x = l.x.at(p.id);
-    if (p.status == "ok")
+    if (p.status == PointStatus::Ok)
       families[l.family_of.at(p.id)] << x << " " << p.gb_per_s << "\n";
     else
       failed << x << " 0\n";
-    if (p.status == "ok" && r.baseline && p.id == *r.baseline)
+    if (p.status == PointStatus::Ok && r.baseline && p.id == *r.baseline)
       base << x << " " << p.gb_per_s << "\n";
-    if (p.status == "ok" && r.best && p.id == *r.best)
+    if (p.status == PointStatus::Ok && r.best && p.id == *r.best)
       best << x << " " << p.gb_per_s << "\n";
   }
   auto steps = best_so_far(r);

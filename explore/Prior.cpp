@@ -24,7 +24,7 @@ std::map<std::string, Known> by_signature(const std::vector<TunedPoint>& points)
     Known& k = known[p.signature];
     double s = p.speedup();
     k.best_speedup = std::max(k.best_speedup, s);
-    k.failed |= p.status != "ok";
+    k.failed |= p.status != PointStatus::Ok;
     if (s > 0)
       k.locals.push_back({s, p.local});
   }

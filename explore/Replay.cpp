@@ -38,7 +38,7 @@ public:
         build_sum += p.build_ms / 1e3;
         ++builds;
       }
-      if (p.status == "ok") {
+      if (p.status == PointStatus::Ok) {
         check_sum += p.check_s;
         launch_sum += p.launch_s;
         overhead_sum += overhead(p);
@@ -68,7 +68,7 @@ public:
     auto it = records_.find(point);
     if (it == records_.end()) {
       ++unknown_used_;
-    } else if (it->second->status == "ok") {
+    } else if (it->second->status == PointStatus::Ok) {
       m = {true, it->second->median_ms, repeats};
     }
     bool first = !results_.count(point);
@@ -113,7 +113,7 @@ private:
     const PointResult& p = *it->second;
     if (!first)
       return launches * p.launch_s;
-    if (p.status != "ok")
+    if (p.status != PointStatus::Ok)
       return p.cost_s;
     double build = built_.count(p.kernel_hash) ? 0.0 : build_of_hash_.at(p.kernel_hash);
     return build + p.check_s + overhead(p) + launches * p.launch_s;
@@ -159,7 +159,7 @@ std::vector<StrategyResult> strategy_results(const Report& report, const SpaceSn
                                              const SearchOptions& options, double start_s) {
   std::vector<StrategyResult> results;
   const PointResult* best = report.best ? report.find(*report.best) : nullptr;
-  if (!best || best->status != "ok")
+  if (!best || best->status != PointStatus::Ok)
     return results;
   // A point is within 5% of the best when its final median is; a strategy got there when it
   // first measured such a point (single noisy launches do not count as getting there).
@@ -169,7 +169,7 @@ std::vector<StrategyResult> strategy_results(const Report& report, const SpaceSn
     StrategyResult measured{report.strategy, std::nullopt, "measured", ""};
     for (const auto& t : report.trace) {
       const PointResult* p = report.find(t.point);
-      if (p && p->status == "ok" && p->median_ms <= target) {
+      if (p && p->status == PointStatus::Ok && p->median_ms <= target) {
         measured.time_to_5pct_s = t.t_s;
         break;
       }

@@ -78,12 +78,12 @@ json point_to_json(const PointResult& p) {
             {"local", p.local},
             {"kernel_hash", p.kernel_hash},
             {"local_memory_bytes", p.local_memory_bytes},
-            {"status", p.status}};
+            {"status", to_string(p.status)}};
   if (!p.error.empty())
     j["error"] = p.error;
-  if (p.status != "failed")
+  if (p.status != PointStatus::Failed)
     j["max_error"] = number(p.max_error);
-  if (p.status == "ok") {
+  if (p.status == PointStatus::Ok) {
     j["median_ms"] = number(p.median_ms);
     j["min_ms"] = number(p.min_ms);
     j["repeats"] = p.repeats;
@@ -160,12 +160,10 @@ PointResult point_from_json(const json& j, const std::string& where) {
   p.local = r.get<std::string>("local", "auto");
   p.kernel_hash = r.get<std::string>("kernel_hash", "");
   p.local_memory_bytes = r.get<int64_t>("local_memory_bytes", 0);
-  p.status = r.get<std::string>("status");
-  if (p.status != "ok" && p.status != "failed" && p.status != "mismatch")
-    user_error(cat(where, ": \"status\" is '", p.status, "', expected ok, failed or mismatch"));
+  p.status = point_status_from_string(r.get<std::string>("status"), where);
   p.error = r.get<std::string>("error", "");
   p.max_error = r.get<double>("max_error", 0.0);
-  if (p.status == "ok") {
+  if (p.status == PointStatus::Ok) {
     p.median_ms = r.get<double>("median_ms");
     if (!(p.median_ms > 0))
       user_error(cat(where, ": an ok point needs \"median_ms\" > 0"));
@@ -435,7 +433,7 @@ namespace {
 const PointResult* fastest_ok(const Report& r) {
   const PointResult* fastest = nullptr;
   for (const auto& p : r.points)
-    if (p.status == "ok" && (!fastest || p.median_ms < fastest->median_ms))
+    if (p.status == PointStatus::Ok && (!fastest || p.median_ms < fastest->median_ms))
       fastest = &p;
   return fastest;
 }
@@ -479,7 +477,7 @@ std::string format_report(const Report& r, std::size_t top) {
   out << "  " << roofline_summary(r) << "\n";
   std::size_t ok = 0, failed = 0, mismatch = 0;
   for (const auto& p : r.points)
-    (p.status == "ok" ? ok : p.status == "mismatch" ? mismatch : failed)++;
+    (p.status == PointStatus::Ok ? ok : p.status == PointStatus::Mismatch ? mismatch : failed)++;
   out << "  space: " << r.space_variants << " variants (depth " << r.depth << ", "
       << r.space_materialized << " generated), " << r.space_points << " points ("
       << r.space_filtered << " filtered); measured " << r.points.size() << ": " << ok << " ok, "
@@ -492,7 +490,8 @@ std::string format_report(const Report& r, std::size_t top) {
   const PointResult* base = r.baseline ? r.find(*r.baseline) : nullptr;
   if (base)
     out << "  baseline  " << describe_point(*base) << "\n            "
-        << (base->status == "ok" ? timing_line(*base, r) : base->status + ": " + base->error)
+        << (base->status == PointStatus::Ok ? timing_line(*base, r)
+                                            : to_string(base->status) + ": " + base->error)
         << "\n";
   if (best) {
     out << "  best      " << describe_point(*best) << "\n            " << timing_line(*best, r)
@@ -508,7 +507,7 @@ std::string format_report(const Report& r, std::size_t top) {
       best && faster && faster != best && faster->median_ms < best->median_ms)
     out << "  note: " << describe_point(*faster) << " measured faster ("
         << fixed(faster->median_ms, 3) << " ms"
-        << (base && base->status == "ok" && faster->median_ms > 0
+        << (base && base->status == PointStatus::Ok && faster->median_ms > 0
                 ? cat(", ", fixed(base->median_ms / faster->median_ms, 2), "x the baseline")
                 : std::string())
         << ") from " << faster->repeats << " launch" << (faster->repeats == 1 ? "" : "es")
@@ -530,7 +529,7 @@ std::string format_report(const Report& r, std::size_t top) {
   }
   std::vector<const PointResult*> sorted;
   for (const auto& p : r.points)
-    if (p.status == "ok")
+    if (p.status == PointStatus::Ok)
       sorted.push_back(&p);
   std::sort(sorted.begin(), sorted.end(),
             [](auto* a, auto* b) { return a->median_ms < b->median_ms; });
@@ -542,7 +541,7 @@ std::string format_report(const Report& r, std::size_t top) {
   }
   std::size_t shown = 0;
   for (const auto& p : r.points) {
-    if (p.status == "ok")
+    if (p.status == PointStatus::Ok)
       continue;
     if (shown++ == 0)
       out << "  failures:\n";
@@ -550,11 +549,12 @@ std::string format_report(const Report& r, std::size_t top) {
       out << "    ... and more\n";
       break;
     }
-    std::string why = p.status == "mismatch" ? cat("max relative error ", p.max_error) : p.error;
+    std::string why =
+        p.status == PointStatus::Mismatch ? cat("max relative error ", p.max_error) : p.error;
     auto nl = why.find('\n');
     if (nl != std::string::npos)
       why = why.substr(0, nl) + " ...";
-    out << "    " << describe_point(p) << ": " << p.status << ": " << why << "\n";
+    out << "    " << describe_point(p) << ": " << to_string(p.status) << ": " << why << "\n";
   }
   return out.str();
 }

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "explore/PointStatus.h"
 #include "explore/StepsComparison.h"
 
 namespace tessera::explore {
@@ -31,7 +32,7 @@ struct PointResult {
   std::string kernel_hash;               // runtime::hex64 of the kernel source
   int64_t local_memory_bytes = 0;
 
-  std::string status = "failed"; // "ok", "failed" (error) or "mismatch" (max_error)
+  PointStatus status = PointStatus::Failed;
   std::string error;
   double max_error = 0; // largest relative difference to the reference
 

@@ -19,7 +19,7 @@ using nlohmann::json;
 template <class Wanted> const PointResult* fastest(const Report& r, const Wanted& wanted) {
   const PointResult* best = nullptr;
   for (const auto& p : r.points)
-    if (p.status == "ok" && p.median_ms > 0 && wanted(p) &&
+    if (p.status == PointStatus::Ok && p.median_ms > 0 && wanted(p) &&
         (!best || p.median_ms < best->median_ms))
       best = &p;
   return best;

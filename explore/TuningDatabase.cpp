@@ -55,7 +55,7 @@ json to_json(const TunedPoint& p) {
           {"signature", p.signature},
           {"words", p.words},
           {"local", p.local},
-          {"status", p.status},
+          {"status", to_string(p.status)},
           {"median_ms", p.median_ms},
           {"baseline_ms", p.baseline_ms},
           {"date", p.date}};
@@ -73,12 +73,14 @@ bool from_json(const json& j, TunedPoint& p) {
     p.signature = j.at("signature").get<std::string>();
     p.words = j.value("words", std::vector<std::string>{});
     p.local = j.value("local", "auto");
-    p.status = j.value("status", "ok");
+    p.status = point_status_from_string(j.value("status", "ok"), "a tuning record");
     p.median_ms = j.value("median_ms", 0.0);
     p.baseline_ms = j.value("baseline_ms", 0.0);
     p.date = j.value("date", "");
     return true;
   } catch (const json::exception&) {
+    return false;
+  } catch (const Error&) { // an unknown status
     return false;
   }
 }
@@ -86,7 +88,8 @@ bool from_json(const json& j, TunedPoint& p) {
 } // namespace
 
 double TunedPoint::speedup() const {
-  return status == "ok" && median_ms > 0 && baseline_ms > 0 ? baseline_ms / median_ms : 0.0;
+  return status == PointStatus::Ok && median_ms > 0 && baseline_ms > 0 ? baseline_ms / median_ms
+                                                                       : 0.0;
 }
 
 std::filesystem::path default_tuning_database() {

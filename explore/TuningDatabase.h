@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "explore/PointStatus.h"
+
 namespace tessera::explore {
 
 struct TunedPoint {
@@ -25,7 +27,7 @@ struct TunedPoint {
   std::string signature; // explore/Features.h variant_signature
   std::vector<std::string> words;
   std::string local = "auto";
-  std::string status = "ok"; // "ok", "failed" or "mismatch"
+  PointStatus status = PointStatus::Ok;
   double median_ms = 0, baseline_ms = 0;
   std::string date;
   // baseline / median; 0 for a point that failed.

@@ -9,8 +9,9 @@
 namespace tessera::tools {
 
 std::size_t ok_points(const explore::Report& report) {
-  return static_cast<std::size_t>(std::count_if(report.points.begin(), report.points.end(),
-                                                [](const auto& p) { return p.status == "ok"; }));
+  return static_cast<std::size_t>(
+      std::count_if(report.points.begin(), report.points.end(),
+                    [](const auto& p) { return p.status == explore::PointStatus::Ok; }));
 }
 
 std::string first_line(const std::string& text) {
@@ -52,7 +53,7 @@ std::string budget_advice(const explore::Report& r, const explore::Problem& prob
   double costs = 0, estimates = 0;
   for (const auto& p : r.points) {
     costs += p.cost_s;
-    bool refused = p.status != "ok" && p.error.rfind("not measured", 0) == 0;
+    bool refused = p.status != explore::PointStatus::Ok && p.error.rfind("not measured", 0) == 0;
     estimates += p.cost_s + (refused ? (r.warmup + r.repeats + 2) * p.launch_s : 0.0);
   }
   double per_point = r.points.empty() ? 0 : estimates / static_cast<double>(r.points.size());

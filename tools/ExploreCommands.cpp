@@ -128,7 +128,8 @@ void print_result(const explore::Report& report, double elapsed, double budget_s
               << (report.interrupted ? " (interrupted: not confirmed)" : "") << "\n";
   else
     std::cout << "result: none: no point was measured successfully"
-              << (base ? cat(" (the baseline: ", base->status, ": ", first_line(base->error), ")")
+              << (base ? cat(" (the baseline: ", explore::to_string(base->status), ": ",
+                             first_line(base->error), ")")
                        : std::string())
               << "\n";
   std::cout << explore::roofline_summary(report) << "\n";

@@ -57,7 +57,7 @@ TEST_CASE("explorer: the default lowering of an iterated stencil is a checked, t
   const PointResult* base = report.find(0);
   REQUIRE(base != nullptr);
   INFO(base->error);
-  CHECK(base->status == "ok");
+  CHECK(base->status == PointStatus::Ok);
   CHECK(base->max_error <= 1e-6);
   CHECK(report.check_method == "the reference interpreter");
 }

@@ -48,7 +48,7 @@ Report sample_report() {
     p.params = {{"chunk", 4}};
     p.local = i == 2 ? "32x8" : "auto";
     p.kernel_hash = "0123456789abcdef";
-    p.status = i == 1 ? "failed" : "ok";
+    p.status = i == 1 ? PointStatus::Failed : PointStatus::Ok;
     p.error = i == 1 ? "build failed:\nline 3: error" : "";
     p.median_ms = i == 0 ? 2.0 : 1.0;
     p.repeats = 5;
@@ -93,7 +93,7 @@ TEST_CASE("report: JSON round trip keeps every field") {
   Report back = report_from_json(j);
   CHECK(report_to_json(back) == j);
   CHECK(back.points.size() == 3);
-  CHECK(back.points[1].status == "failed");
+  CHECK(back.points[1].status == PointStatus::Failed);
   CHECK(back.points[1].error.find("line 3") != std::string::npos);
   CHECK(*back.best == 2);
   CHECK(back.strategies[1].time_to_5pct_s == std::nullopt);

@@ -144,7 +144,7 @@ TEST_CASE("explorer: checks every variant against the interpreter and keeps the 
   CHECK(r.copy_gb_per_s > 0);
   const PointResult* base = r.find(0);
   REQUIRE(base);
-  CHECK(base->status == "ok");
+  CHECK(base->status == PointStatus::Ok);
   CHECK(base->local == "auto");
   CHECK(base->median_ms > 0);
   CHECK(base->gb_per_s > 0);
@@ -153,13 +153,13 @@ TEST_CASE("explorer: checks every variant against the interpreter and keeps the 
   CHECK(base->kernel_hash.size() == 16);
   CHECK(base->max_error <= 1e-4);
   REQUIRE(point_of_variant(r, 2));
-  CHECK(point_of_variant(r, 2)->status == "mismatch");
+  CHECK(point_of_variant(r, 2)->status == PointStatus::Mismatch);
   CHECK(point_of_variant(r, 2)->max_error > 1e-4);
   REQUIRE(point_of_variant(r, 3));
-  CHECK(point_of_variant(r, 3)->status == "failed");
+  CHECK(point_of_variant(r, 3)->status == PointStatus::Failed);
   CHECK(point_of_variant(r, 3)->error.find("MapLcl") != std::string::npos);
   REQUIRE(r.best);
-  CHECK(r.find(*r.best)->status == "ok");
+  CHECK(r.find(*r.best)->status == PointStatus::Ok);
   CHECK(r.find(*r.best)->variant <= 1);
   CHECK(r.speedup > 0);
   CHECK(r.strategies.size() == 5); // the measured run and every strategy replayed
@@ -174,8 +174,8 @@ TEST_CASE("explorer: large grids are checked against the trusted variant") {
   Report r = explore::explore(session, p, o);
   CHECK(r.check_method.find("trusted") != std::string::npos);
   CHECK(r.check_size == std::vector<int64_t>{256});
-  CHECK(point_of_variant(r, 1)->status == "ok");
-  CHECK(point_of_variant(r, 2)->status == "mismatch");
+  CHECK(point_of_variant(r, 1)->status == PointStatus::Ok);
+  CHECK(point_of_variant(r, 2)->status == PointStatus::Mismatch);
   // A trusted variant that disagrees with the interpreter is refused.
   Problem bad = problem(4096);
   bad.small_baseline = stencil(
@@ -206,7 +206,7 @@ TEST_CASE("explorer: resumed points re-timed before any new one keep their bandw
   CHECK_FALSE(resumed.confirmation.empty());
   for (const auto& q : resumed.points) {
     CAPTURE(q.key);
-    if (q.status == "ok")
+    if (q.status == PointStatus::Ok)
       CHECK(q.gb_per_s > 0);
   }
 }

@@ -172,7 +172,7 @@ TEST_CASE("search: replays charge each point its recorded cost") {
     p.id = i;
     p.variant = points[static_cast<std::size_t>(i)].variant;
     p.kernel_hash = cat("h", p.variant); // sizes of a variant share a kernel
-    p.status = "ok";
+    p.status = PointStatus::Ok;
     p.median_ms = i == 9 ? 1.0 : 10.0;
     p.repeats = 5;
     p.launch_s = 0.1;

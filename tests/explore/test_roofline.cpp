@@ -125,7 +125,7 @@ TEST_CASE("roofline: a problem that fits in the cache is cache-resident") {
   r.cache_bytes = 32 * kMiB;
   r.footprint_bytes = 8.0 * kMiB;
   explore::PointResult p;
-  p.status = "ok";
+  p.status = explore::PointStatus::Ok;
   p.median_ms = 1;
   p.gb_per_s = 27.4;
   p.fraction_of_copy = 2.74;

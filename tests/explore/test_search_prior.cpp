@@ -148,7 +148,7 @@ struct FakeDevice : Evaluator, SearchSpace {
           variant_signature(variants[static_cast<std::size_t>(pt.variant)].variant.history);
       tp.words = point_words(p);
       tp.local = pt.local_text();
-      tp.status = m.ok ? "ok" : "failed";
+      tp.status = m.ok ? PointStatus::Ok : PointStatus::Failed;
       tp.median_ms = m.median_ms;
       tp.baseline_ms = point_medians[0];
       out.push_back(tp);

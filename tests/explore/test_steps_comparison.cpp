@@ -16,7 +16,7 @@ namespace {
 PointResult point(int id, double ms, std::vector<std::string> history, double fraction = 0.5) {
   PointResult p;
   p.id = id;
-  p.status = "ok";
+  p.status = PointStatus::Ok;
   p.median_ms = ms;
   p.history = std::move(history);
   p.fraction_of_copy = fraction;
@@ -34,7 +34,7 @@ TEST_CASE("steps comparison: the best variant fusing all K steps against K singl
       point(2, 4.0, {"stream-temporal at [1] {steps=4, tile=16}"}, 0.3),
       point(3, 5.0, {"temporal-tiling at [1] {dims=3, steps=4, tile=8}"}),
   };
-  fused.points[3].status = "mismatch"; // never compared
+  fused.points[3].status = PointStatus::Mismatch; // never compared
   StepsComparison c = compare_steps(4, single, fused);
   CHECK(c.single_ms == 1.5);
   CHECK(c.sweeps_ms == 6.0);

@@ -11,7 +11,7 @@ using namespace tessera;
 
 namespace {
 
-explore::PointResult point(int id, const std::string& status, double cost_s, double launch_s,
+explore::PointResult point(int id, explore::PointStatus status, double cost_s, double launch_s,
                            const std::string& error = "") {
   explore::PointResult p;
   p.id = id;
@@ -36,7 +36,7 @@ TEST_CASE("budget advice: a complete space needs none, a partial one says what b
   r.repeats = 5;
   r.warmup = 1;
   r.space_points = 261;
-  r.points = {point(0, "ok", 6.0, 0.5)};
+  r.points = {point(0, explore::PointStatus::Ok, 6.0, 0.5)};
   r.elapsed_s = 14; // 8 s of setup
   explore::Problem problem;
   problem.enumeration = "37 executable variants from ...";
@@ -55,8 +55,8 @@ TEST_CASE("budget advice: a complete space needs none, a partial one says what b
                     "--size"));
 
   // A point refused because one launch exceeded the budget left counts its launches.
-  r.points.push_back(
-      point(1, "failed", 1.0, 2.0, "not measured: one launch takes 2 s, more than the 0.5 s left"));
+  r.points.push_back(point(1, explore::PointStatus::Failed, 1.0, 2.0,
+                           "not measured: one launch takes 2 s, more than the 0.5 s left"));
   advice = tools::budget_advice(r, problem, 8);
   CAPTURE(advice);
   CHECK(has(advice, "measured 2 of 261 points"));
@@ -80,7 +80,8 @@ TEST_CASE("budget advice: a lazy space estimates the points of the variants it d
   r.space_variants = 100;
   r.space_materialized = 10; // every listed point measured, 90 variants never generated
   r.space_points = 2;
-  r.points = {point(0, "ok", 2.0, 0.01), point(1, "ok", 2.0, 0.01)};
+  r.points = {point(0, explore::PointStatus::Ok, 2.0, 0.01),
+              point(1, explore::PointStatus::Ok, 2.0, 0.01)};
   r.elapsed_s = 5; // 1 s of setup
   explore::Problem problem;
   std::string advice = tools::budget_advice(r, problem, 4);

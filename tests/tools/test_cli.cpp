@@ -167,7 +167,7 @@ TEST_CASE("cli: a small exploration writes a report and a plot; report and plot 
   CHECK(report.elapsed_s <= 8.0 + 1.0);
   REQUIRE(report.best);
   REQUIRE(report.baseline);
-  CHECK(report.find(*report.best)->status == "ok");
+  CHECK(report.find(*report.best)->status == explore::PointStatus::Ok);
   CHECK(report.find(*report.best)->gb_per_s > 0);
   CHECK(report.speedup > 0);
   CHECK(report.points.size() > 3);
