@@ -59,6 +59,17 @@ std::string env(const char* name) {
   return value ? std::string(value) : std::string();
 }
 
+// Whether a driver's program binary can be handed back to it. PoCL (5.x) aborts the process in
+// clCreateProgramWithBinary on a binary without its program's bitcode, and hands out such
+// binaries when two processes build the same program at once (seen with tests running beside
+// each other, 2026-11-25: a 14 KiB binary instead of 66 KiB); they are neither stored nor loaded.
+bool loadable_binary(std::string_view binary) {
+  constexpr std::string_view kPoclMagic("poclbin\0", 8);
+  if (binary.substr(0, kPoclMagic.size()) != kPoclMagic)
+    return true; // other drivers return an error code for a binary they cannot use
+  return binary.find("/program.bc") != std::string_view::npos;
+}
+
 std::string program_kernel_names(const cl::Program& program) {
   std::string names;
   if (program.getInfo(CL_PROGRAM_KERNEL_NAMES, &names) != CL_SUCCESS)
@@ -256,7 +267,7 @@ bool BuildCache::load_from_disk(uint64_t key, const std::string& options, cl::Pr
   if (size != data.size() - kHeaderSize || size == 0)
     return reject();
   std::string_view payload(data.data() + kHeaderSize, size);
-  if (fnv1a64(payload) != get64(data, 24))
+  if (fnv1a64(payload) != get64(data, 24) || !loadable_binary(payload))
     return reject();
 
   cl::Program::Binaries binaries{std::vector<unsigned char>(payload.begin(), payload.end())};
@@ -280,10 +291,12 @@ void BuildCache::store_on_disk(uint64_t key, const cl::Program& program) {
       binaries[0].empty())
     return; // the driver gives no binary: the memory cache still works
   const auto& binary = binaries[0];
+  std::string_view payload(reinterpret_cast<const char*>(binary.data()), binary.size());
+  if (!loadable_binary(payload))
+    return; // the memory cache still works
   std::string data(kMagic, 8);
   put64(data, key);
   put64(data, binary.size());
-  std::string_view payload(reinterpret_cast<const char*>(binary.data()), binary.size());
   put64(data, fnv1a64(payload));
   data.append(payload);
 

@@ -6,6 +6,7 @@
 
 #include "RuntimeFixture.h"
 #include "core/Error.h"
+#include "explore/runtime/Hash.h"
 
 using namespace tessera;
 using namespace tessera::runtime;
@@ -168,6 +169,32 @@ TEST_CASE("runtime: a corrupt disk entry is ignored and rebuilt") {
   CHECK(truncated.build_kernel(source, "vadd").origin == BuildOrigin::Compiled);
   CHECK(truncated.stats().disk_rejected == 1);
   CHECK(std::filesystem::file_size(path) == size);
+}
+
+TEST_CASE("runtime: a PoCL binary without its bitcode is never handed back to PoCL") {
+  // Such a binary (kept from a concurrent build, tests/explore/data/) aborts PoCL inside
+  // clCreateProgramWithBinary; the cache rejects it before and builds from source.
+  Session& s = test_session();
+  auto dir = tessera::testing::make_temp_dir("cache-pocl-bitcode");
+  const std::string& source = test_kernels_source();
+  std::ifstream in(std::string(TESSERA_SOURCE_DIR) +
+                       "/tests/explore/data/pocl-binary-without-bitcode.bin",
+                   std::ios::binary);
+  REQUIRE(in);
+  std::string payload((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  REQUIRE(payload.size() > 1000);
+  BuildCache writer(s.device(), s.context(), dir);
+  uint64_t key = writer.key(source, "");
+  std::string entry = "TSRBIN01";
+  for (uint64_t field : {key, static_cast<uint64_t>(payload.size()), fnv1a64(payload)})
+    for (int byte = 0; byte < 8; ++byte)
+      entry += static_cast<char>((field >> (8 * byte)) & 0xff);
+  std::ofstream(writer.entry_path(key), std::ios::binary) << entry << payload;
+
+  BuildCache cache(s.device(), s.context(), dir);
+  Kernel k = cache.build_kernel(source, "vadd");
+  CHECK(k.origin == BuildOrigin::Compiled);
+  CHECK(cache.stats().disk_rejected == 1);
 }
 
 TEST_CASE("runtime: an unusable cache directory falls back to the memory cache") {
