@@ -5,6 +5,7 @@
 
 #include "core/Error.h"
 #include "distributed/HaloExchange.h"
+#include "distributed/Rect.h"
 #include "distributed/StepKernel.h"
 #include "explore/runtime/Session.h"
 #include "multigrid/Hierarchy.h"
@@ -213,11 +214,18 @@ void MultigridLayout::coarse_cycle(Schedule& s, std::size_t l, const LevelState&
 }
 
 std::vector<double> MultigridLayout::own(DeviceMemory& memory, BufferId id, std::size_t l) const {
-  auto all = read_values(memory, id);
-  std::vector<double> mine;
-  for (const auto& [e, g] : own_points(blocks_.at(l), plan_.side.at(l)))
-    mine.push_back(all[static_cast<std::size_t>(e)]);
-  return mine;
+  // Only the block's own rectangle crosses to the host.
+  const Block& b = blocks_.at(l);
+  const std::size_t n = static_cast<std::size_t>(b.points());
+  const Rect rect{b.extended(), b.halo_lo, b.extent};
+  if (memory.kind(id) == ScalarKind::F64) {
+    std::vector<double> mine(n);
+    read_rect(session_->queue(), memory.buffer(id).handle(), rect, sizeof(double), mine.data());
+    return mine;
+  }
+  std::vector<float> mine(n);
+  read_rect(session_->queue(), memory.buffer(id).handle(), rect, sizeof(float), mine.data());
+  return {mine.begin(), mine.end()};
 }
 
 void MultigridLayout::write(DeviceMemory& memory, BufferId id, std::size_t l,

@@ -44,6 +44,8 @@ public:
   Hierarchy(const Level& finest, Boundary bc, std::optional<HelmholtzCoefficients> helmholtz,
             const SolverOptions& options, DeviceMemory& memory, Tuner& tuner,
             Layout* layout = nullptr);
+  Hierarchy(const Hierarchy&) = delete; // it points to its own default layout
+  Hierarchy& operator=(const Hierarchy&) = delete;
 
   std::vector<LevelState>& levels() { return levels_; }
   LevelState& finest() { return levels_.front(); }
