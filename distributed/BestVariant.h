@@ -1,10 +1,10 @@
 // The explored best variant of a rank's local step, from the tuning database that `tessera
 // explore` fills (explore/TuningDatabase.h): among the measured points of the rank's device for
 // the same stencil at the rank's local grid size (its extended block), the fastest one that beat
-// the plain lowering; its rewrite steps (variant_signature) are looked up among the local
-// step's own variants (the local step adds the rank's Drops and has symbolic sizes, so some
-// variants have no counterpart). None found: the plain lowering. The sweep checks the chosen
-// variant against the plain step before it trusts it (SweepConfig::check_lowering).
+// the plain lowering and whose rewrite steps (variant_signature) the local step's own variants
+// have too (the local step adds the rank's Drops and has symbolic sizes, so some variants, such
+// as vectorized ones, have no counterpart). None found: the plain lowering. The sweep checks the
+// chosen variant against the plain step before it trusts it (SweepConfig::check_lowering).
 #pragma once
 
 #include <filesystem>

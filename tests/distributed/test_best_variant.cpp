@@ -22,7 +22,8 @@ using namespace tessera::distributed;
 namespace {
 
 explore::TunedPoint point(const std::string& device, const std::string& stencil,
-                          std::vector<int64_t> size, const std::string& signature) {
+                          std::vector<int64_t> size, const std::string& signature,
+                          double speedup = 2) {
   explore::TunedPoint p;
   p.device = explore::device_key(device);
   p.program_hash = "0";
@@ -30,7 +31,7 @@ explore::TunedPoint point(const std::string& device, const std::string& stencil,
   p.size = std::move(size);
   p.signature = signature;
   p.median_ms = 1;
-  p.baseline_ms = 2; // twice as fast as the plain lowering
+  p.baseline_ms = speedup; // against the plain lowering
   return p;
 }
 
@@ -80,7 +81,20 @@ TEST_CASE("a rank runs the explored best variant of its local step, else the pla
                                {point(session.device().identity(), "j2d5pt", {20, 16}, "none"),
                                 point(session.device().identity(), "j2d5pt", {64, 64}, signature)});
   auto missing = run(other, &missing_note);
-  CHECK_MESSAGE(missing_note.find("has no counterpart in the rank-local step") != std::string::npos,
+  CHECK_MESSAGE(missing_note.find("have no counterpart in the rank-local step") !=
+                    std::string::npos,
                 missing_note);
   CHECK(std::memcmp(missing.data(), plain.data(), plain.size() * sizeof(double)) == 0);
+
+  // A faster point the local step cannot run (a vectorized variant, say) is passed over for the
+  // fastest one it can.
+  auto both = testing::make_temp_dir("tessera-best-variant") / "tuning.json";
+  explore::record_tuned_points(
+      both, {point(session.device().identity(), "j2d5pt", {20, 16}, "none", 3),
+             point(session.device().identity(), "j2d5pt", {20, 16}, signature, 1.5)});
+  std::string next_note;
+  auto next = run(both, &next_note);
+  CHECK_MESSAGE(next_note.find("explored best variant at 20x16 (" + signature) == 0, next_note);
+  CHECK(next_note.find("faster ones have no counterpart") != std::string::npos);
+  CHECK(std::memcmp(next.data(), plain.data(), plain.size() * sizeof(double)) == 0);
 }
