@@ -188,6 +188,13 @@ Communicator::gather(const std::vector<unsigned char>& mine) const {
   return parts;
 }
 
+void Communicator::broadcast(std::vector<unsigned char>& data) const {
+  uint64_t bytes = data.size();
+  check(MPI_Bcast(&bytes, 1, MPI_UINT64_T, 0, impl_->comm), "MPI_Bcast");
+  data.resize(bytes);
+  check(MPI_Bcast(data.data(), static_cast<int>(bytes), MPI_BYTE, 0, impl_->comm), "MPI_Bcast");
+}
+
 void Communicator::abort(int code) const {
   MPI_Abort(MPI_COMM_WORLD, code);
   std::abort(); // MPI_Abort does not return; this satisfies [[noreturn]]

@@ -66,6 +66,8 @@ public:
   void barrier() const;
   // Rank 0 receives every rank's bytes in rank order; others get an empty vector.
   std::vector<std::vector<unsigned char>> gather(const std::vector<unsigned char>& mine) const;
+  // Rank 0's bytes to every rank (the others' `data` is replaced, whatever its size).
+  void broadcast(std::vector<unsigned char>& data) const;
   // Ends every rank of the run.
   [[noreturn]] void abort(int code) const;
 

@@ -1,9 +1,11 @@
 #include "distributed/Sweep.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 
 #include "core/Error.h"
+#include "distributed/BestVariant.h"
 #include "distributed/DeviceChoice.h"
 #include "distributed/HaloExchange.h"
 #include "distributed/Rect.h"
@@ -169,11 +171,10 @@ void DistributedSweep::start() {
   dev.box = runtime::RawBuffer(dev.session, bytes);
   dev.a = runtime::RawBuffer(dev.session, bytes);
   dev.b = runtime::RawBuffer(dev.session, bytes);
-  auto lower =
-      config_.lower ? config_.lower : [](const Expr& e) { return rewrite::lower_default(e); };
   const int dims = static_cast<int>(extended.size());
-  dev.kernel = std::make_unique<StepKernel>(dev.session, lower(local_step(config_.build, dims)),
-                                            cat(config_.name, "_local_step"), config_.local);
+  dev.kernel =
+      std::make_unique<StepKernel>(dev.session, choose_lowering(local_step(config_.build, dims)),
+                                   cat(config_.name, "_local_step"), config_.local);
   std::vector<std::vector<int>> neighbours;
   for (int d = 0; d < dims; ++d)
     neighbours.push_back({cart_.neighbour(d, 0), cart_.neighbour(d, 1)});
@@ -188,6 +189,50 @@ void DistributedSweep::start() {
   write_rect(dev.session.queue(), dev.extended.handle(), own_rect(block_), eb, host.data());
   period();
   write_rect(dev.session.queue(), dev.extended.handle(), own_rect(block_), eb, host.data());
+}
+
+Expr DistributedSweep::choose_lowering(const Expr& step) {
+  if (config_.lower) {
+    lowering_ = "the given lowering";
+    return config_.lower(step);
+  }
+  auto best = best_local_variant(config_.tuning_database, device_->session.device().identity(),
+                                 config_.name, block_.extended(), step);
+  lowering_ = best.description;
+  if (best.program && !same_as_plain(*best.program, step)) {
+    lowering_ = "plain lowering (the explored best variant differs from the plain step)";
+    best.program.reset();
+  }
+  return best.program ? *best.program : rewrite::lower_default(step);
+}
+
+bool DistributedSweep::same_as_plain(const Expr& chosen, const Expr& step) {
+  auto& dev = *device_;
+  const std::size_t eb = element_bytes(element_);
+  const std::size_t bytes = static_cast<std::size_t>(block_.points()) * eb;
+  std::vector<unsigned char> host(bytes);
+  for_each_point(block_, grid_.global, [&](int64_t local, uint64_t g) {
+    store(element_, initial_value(g, config_.seed, element_), host.data() + local * eb);
+  });
+  // The block alone, every side a global edge: one step of each lowering.
+  Sides edges(block_.extent.size(), {false, false});
+  std::vector<std::vector<unsigned char>> results;
+  for (const Expr& lowered : {chosen, rewrite::lower_default(step)}) {
+    runtime::RawBuffer in(dev.session, bytes), a(dev.session, bytes), b(dev.session, bytes);
+    in.write(host.data(), bytes);
+    StepKernel kernel(dev.session, lowered, cat(config_.name, "_check"), config_.local);
+    kernel.enqueue_steps(in.handle(), block_.extent, edges, 0, 1, a.handle(), b.handle());
+    dev.session.finish();
+    results.emplace_back(bytes);
+    a.read(results.back().data(), bytes); // one step: the result is in a
+  }
+  for (int64_t i = 0; i < block_.points(); ++i) {
+    double x = load(element_, results[0].data() + i * eb);
+    double y = load(element_, results[1].data() + i * eb);
+    if (!(std::abs(x - y) <= 1e-5 * std::max(1.0, std::abs(y))))
+      return false;
+  }
+  return true;
 }
 
 double DistributedSweep::period() {

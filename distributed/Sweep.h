@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <string>
@@ -39,8 +40,11 @@ struct SweepConfig {
   // A session to run on instead (not owned; its built kernels are reused by later sweeps).
   runtime::Session* session = nullptr;
   uint32_t seed = 1;
-  // Lowers the local step (empty: rewrite::lower_default).
+  // Lowers the local step (empty: the explored best variant when `tuning_database` has one
+  // for the rank's block on its device, checked against the plain step; else
+  // rewrite::lower_default).
   std::function<Expr(const Expr&)> lower;
+  std::filesystem::path tuning_database; // empty: none
   // Work-group size of every launch (empty: the kernel's own, else the implementation's). The
   // tests give 1x1x1: one work-group shape for every box, so PoCL prepares each kernel once.
   std::vector<int64_t> local;
@@ -72,6 +76,8 @@ public:
   const BlockGrid& grid() const { return grid_; }
   const Block& block() const { return block_; }
   std::string device_description() const;
+  // Which lowering this rank runs and why (after start()).
+  const std::string& lowering() const { return lowering_; }
   ScalarKind element() const { return element_; }
 
 private:
@@ -79,6 +85,12 @@ private:
   std::vector<unsigned char> own_bytes() const;
   // One exchange period; returns the seconds spent in the halo exchange.
   double period();
+  // The local step's lowering: config.lower, or the explored best variant if it passes the
+  // check against the plain step, or the plain one.
+  Expr choose_lowering(const Expr& step);
+  // Whether one step of `chosen` equals the plain step's on the block's initial values.
+  bool same_as_plain(const Expr& chosen, const Expr& step);
+  std::string lowering_;
 
   Communicator world_, cart_;
   SweepConfig config_;

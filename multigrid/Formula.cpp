@@ -56,8 +56,9 @@ Val index_grid(const Level& level, const Fun& g) {
   for (int d = 0; d < level.dims; ++d)
     indices.push_back(make_param());
   Expr grid = make_call(g.build(std::vector<Type>(level.dims, i32())), indices);
+  auto extents = level.extents();
   for (int d = level.dims - 1; d >= 0; --d)
-    grid = make_call(make_generate(ArithExpr(level.n), make_lambda({indices[d]}, grid)), {});
+    grid = make_call(make_generate(extents[d], make_lambda({indices[d]}, grid)), {});
   return Val(grid, array_of(i32(), level.extents()));
 }
 

@@ -61,6 +61,9 @@ struct Reads {
 
 Expr gsrb_step(const Level& level, Boundary bc) {
   const int d = level.dims;
+  if (!level.box.empty())
+    user_error("the fused red-black step runs on whole grids, not on a rank's box of a "
+               "distributed grid");
   if (level.n < 2)
     user_error(cat("a fused red-black step needs at least 2 points per side, got ", level.n,
                    " (use two half-sweeps)"));

@@ -8,12 +8,16 @@ namespace tessera::multigrid {
 
 namespace {
 
+// The operator on `level`'s grid; for other extents, a cube of that side or (a rank's box)
+// that box.
 OperatorSpec spec(const std::string& name, const Level& level,
                   std::function<Expr(const Level&)> build) {
-  return {name, std::vector<int64_t>(level.dims, level.n),
-          [level, build](const std::vector<int64_t>& extents) {
+  return {name, level.sizes(), [level, build](const std::vector<int64_t>& extents) {
             Level at = level;
-            at.n = extents.at(0);
+            if (level.box.empty())
+              at.n = extents.at(0);
+            else
+              at.box = extents;
             return build(at);
           }};
 }
@@ -22,17 +26,23 @@ OperatorSpec spec(const std::string& name, const Level& level,
 
 Hierarchy::Hierarchy(const Level& finest, Boundary bc,
                      std::optional<HelmholtzCoefficients> helmholtz, const SolverOptions& options,
-                     DeviceMemory& memory, Tuner& tuner)
-    : options_(&options) {
-  Level level = finest;
+                     DeviceMemory& memory, Tuner& tuner, Layout* layout)
+    : options_(&options), layout_(layout ? layout : &whole_grid_) {
+  Level whole = finest;
   while (true) {
+    const std::size_t l = levels_.size();
+    const Level level = layout_->local(whole, l);
+    const int shift = layout_->colour_shift(l);
     LevelState s;
     s.level = level;
-    const std::size_t l = levels_.size();
     const std::string tag = cat("L", l, " ", level.describe());
     for (int i = 0; i < 2; ++i)
       s.u[i] = memory.allocate(cat("u", i, " ", tag), level.kind, level.points());
     s.f = memory.allocate("f " + tag, level.kind, level.points());
+    if (layout_->agglomerated(l)) { // solved elsewhere: u and f are its interface
+      levels_.push_back(std::move(s));
+      break;
+    }
     s.r = memory.allocate("r " + tag, level.kind, level.points());
     if (helmholtz) {
       s.coefficients.push_back(memory.allocate("alpha " + tag, level.kind, level.points()));
@@ -60,8 +70,9 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
       for (int colour = 0; colour < 2; ++colour)
         s.smooth[colour] =
             tuner.kernel(spec(colour == 0 ? "gsrb-red" : "gsrb-black", level, [=](const Level& at) {
-              return helmholtz ? helmholtz_gsrb_half_sweep(at, bc, *helmholtz, colour)
-                               : gsrb_half_sweep(at, bc, colour);
+              const int c = (colour + shift) % 2;
+              return helmholtz ? helmholtz_gsrb_half_sweep(at, bc, *helmholtz, c)
+                               : gsrb_half_sweep(at, bc, c);
             }));
     } else {
       s.smooth[0] = tuner.kernel(spec("jacobi", level, [=](const Level& at) {
@@ -71,13 +82,13 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
     s.residual = tuner.kernel(spec("residual", level, [=](const Level& at) {
       return helmholtz ? helmholtz_residual(at, bc, *helmholtz) : multigrid::residual(at, bc);
     }));
-    const bool coarsest = !level.can_coarsen() || level.n <= options.coarsest;
+    const bool coarsest = !whole.can_coarsen() || whole.n <= options.coarsest;
     if (!coarsest) {
       const bool cell = level.centring == Centring::Cell;
       s.restrict_to_coarser = tuner.kernel(spec("restrict", level, [cell](const Level& at) {
         return cell ? restrict_average(at) : restrict_full_weighting(at);
       }));
-      Level coarse = level.coarser();
+      Level coarse = layout_->local(whole.coarser(), l + 1);
       auto kind = options.interpolation;
       s.correct_from_coarser = tuner.kernel(spec(
           "prolong", coarse, [kind, bc](const Level& at) { return prolong_add(at, kind, bc); }));
@@ -103,7 +114,7 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
     levels_.push_back(std::move(s));
     if (coarsest)
       break;
-    level = level.coarser();
+    whole = whole.coarser();
   }
 }
 
@@ -126,6 +137,7 @@ void Hierarchy::smooth(Schedule& s, std::size_t l, int steps) {
   const std::string label = l + 1 == levels_.size() ? "coarse solve" : "smooth";
   for (int step = 0; step < steps; ++step)
     for (int half = 0; half < sweeps; ++half) {
+      layout_->exchange(s, l, L.solution());
       s.launch(label, L.smooth[half], operator_inputs(L), L.u[1 - L.current]);
       L.current = 1 - L.current;
     }
@@ -133,17 +145,23 @@ void Hierarchy::smooth(Schedule& s, std::size_t l, int steps) {
 
 void Hierarchy::residual(Schedule& s, std::size_t l) {
   LevelState& L = levels_[l];
+  layout_->exchange(s, l, L.solution());
   s.launch("residual", L.residual, operator_inputs(L), L.r);
 }
 
 void Hierarchy::correct(Schedule& s, std::size_t l, bool full_multigrid) {
   LevelState &fine = levels_[l], &coarse = levels_[l + 1];
+  layout_->exchange(s, l + 1, coarse.solution());
   s.launch("prolong", full_multigrid ? fine.start_from_coarser : fine.correct_from_coarser,
            {fine.solution(), coarse.solution()}, fine.u[1 - fine.current]);
   fine.current = 1 - fine.current;
 }
 
 void Hierarchy::cycle(Schedule& s, std::size_t l, CycleKind kind) {
+  if (layout_->agglomerated(l)) {
+    layout_->coarse_cycle(s, l, levels_[l], kind);
+    return;
+  }
   if (l + 1 == levels_.size()) {
     smooth(s, l, options_->coarse_sweeps);
     return;
@@ -164,8 +182,13 @@ void Hierarchy::cycle(Schedule& s, std::size_t l, CycleKind kind) {
 void Hierarchy::full_multigrid(Schedule& s) {
   for (std::size_t l = 0; l + 1 < levels_.size(); ++l)
     s.launch("restrict", levels_[l].restrict_to_coarser, {levels_[l].f}, levels_[l + 1].f);
-  s.fill_zero("zero", levels_.back().solution());
-  cycle(s, levels_.size() - 1, CycleKind::V); // the coarse solve
+  const std::size_t last = levels_.size() - 1;
+  if (layout_->agglomerated(last)) { // full multigrid from there on, elsewhere
+    layout_->coarse_cycle(s, last, levels_[last], CycleKind::F);
+  } else {
+    s.fill_zero("zero", levels_.back().solution());
+    cycle(s, last, CycleKind::V); // the coarse solve
+  }
   for (std::size_t l = levels_.size() - 1; l-- > 0;) {
     s.fill_zero("zero", levels_[l].solution());
     correct(s, l, true);

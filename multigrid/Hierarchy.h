@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "multigrid/Helmholtz.h"
-
+#include "multigrid/Layout.h"
 #include "multigrid/Program.h"
 #include "multigrid/Tuning.h"
 
@@ -38,9 +38,14 @@ class Hierarchy {
 public:
   // Levels from `finest` down while the grid coarsens and has more than options.coarsest
   // points per side; buffers from `memory`, kernels from `tuner`. With `helmholtz`, the
-  // operator is the variable-coefficient one and every level holds its coefficients.
+  // operator is the variable-coefficient one and every level holds its coefficients. `layout`
+  // (not owned; none: the whole grid on this device) gives each level's box and the steps
+  // between kernels of a distributed grid; it ends the levels at an agglomerated one.
   Hierarchy(const Level& finest, Boundary bc, std::optional<HelmholtzCoefficients> helmholtz,
-            const SolverOptions& options, DeviceMemory& memory, Tuner& tuner);
+            const SolverOptions& options, DeviceMemory& memory, Tuner& tuner,
+            Layout* layout = nullptr);
+  Hierarchy(const Hierarchy&) = delete; // it points to its own default layout
+  Hierarchy& operator=(const Hierarchy&) = delete;
 
   std::vector<LevelState>& levels() { return levels_; }
   LevelState& finest() { return levels_.front(); }
@@ -63,6 +68,8 @@ private:
 
   std::vector<LevelState> levels_;
   const SolverOptions* options_;
+  Layout whole_grid_;
+  Layout* layout_;
 };
 
 } // namespace tessera::multigrid

@@ -10,13 +10,22 @@ double Level::h() const {
 
 int64_t Level::points() const {
   int64_t p = 1;
-  for (int d = 0; d < dims; ++d)
-    p *= n;
+  for (int64_t e : sizes())
+    p *= e;
   return p;
 }
 
+std::vector<int64_t> Level::sizes() const {
+  if (box.empty())
+    return std::vector<int64_t>(dims, n);
+  if (static_cast<int>(box.size()) != dims)
+    internal_error("a level's box has the wrong number of dimensions");
+  return box;
+}
+
 std::vector<ArithExpr> Level::extents() const {
-  return std::vector<ArithExpr>(dims, ArithExpr(n));
+  auto s = sizes();
+  return std::vector<ArithExpr>(s.begin(), s.end());
 }
 
 bool Level::can_coarsen() const {
@@ -32,6 +41,7 @@ Level Level::coarser() const {
                    centring == Centring::Vertex ? " minus one" : "", ")"));
   Level c = *this;
   c.n = centring == Centring::Cell ? n / 2 : (n - 1) / 2;
+  c.box.clear();
   return c;
 }
 
@@ -39,6 +49,12 @@ std::string Level::describe() const {
   std::string shape = std::to_string(n);
   if (dims > 1)
     shape += "^" + std::to_string(dims);
+  if (!box.empty()) {
+    shape += " (box ";
+    for (int d = 0; d < dims; ++d)
+      shape += (d ? "x" : "") + std::to_string(box[d]);
+    shape += ")";
+  }
   return cat(shape, " ", to_string(kind), " ",
              centring == Centring::Cell ? "cell-centred" : "vertex-centred");
 }

@@ -31,13 +31,18 @@ struct Level {
   int64_t n = 0;
   ScalarKind kind = ScalarKind::F64;
   Centring centring = Centring::Cell;
+  // The extents of the grid the kernels run on when it is not the whole n^d cube: one rank's
+  // block of a distributed grid with its halos (distributed/MultigridLayout.h). n still gives
+  // the mesh width; the operators work on any box.
+  std::vector<int64_t> box;
 
-  double h() const; // the mesh width on the unit interval
-  int64_t points() const;
+  double h() const;       // the mesh width on the unit interval
+  int64_t points() const; // of the box the kernels run on
   std::vector<ArithExpr> extents() const;
+  std::vector<int64_t> sizes() const; // extents() as numbers
   // The next coarser level; throws Error when n does not coarsen (odd cell count, or a vertex
   // count that is not 2m+1).
-  Level coarser() const;
+  Level coarser() const; // the whole coarser grid (no box)
   bool can_coarsen() const;
   std::string describe() const; // "64^3 f64 cell-centred"
 };

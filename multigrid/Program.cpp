@@ -114,6 +114,10 @@ void Schedule::copy(const std::string& label, BufferId from, BufferId to) {
   steps_.push_back({Step::Copy, label, nullptr, {from}, to});
 }
 
+void Schedule::host(const std::string& label, std::function<void(DeviceMemory&)> work) {
+  steps_.push_back({Step::Host, label, nullptr, {}, BufferId{}, std::move(work)});
+}
+
 void Schedule::append(const Schedule& other) {
   steps_.insert(steps_.end(), other.steps_.begin(), other.steps_.end());
 }
@@ -121,6 +125,8 @@ void Schedule::append(const Schedule& other) {
 std::map<std::string, double> Schedule::bytes_by_label(const DeviceMemory& memory) const {
   std::map<std::string, double> bytes;
   for (const Step& s : steps_) {
+    if (s.kind == Step::Host)
+      continue;
     double moved = static_cast<double>(memory.buffer(s.output).bytes());
     for (BufferId in : s.inputs)
       moved += static_cast<double>(memory.buffer(in).bytes());
@@ -157,6 +163,10 @@ double Schedule::run(DeviceMemory& memory, Breakdown* breakdown) const {
                         cat("filling ", memory.name(s.output), " with zeros"));
       break;
     }
+    case Step::Host:
+      session.finish();
+      s.work(memory);
+      break;
     case Step::Copy: {
       const auto& from = memory.buffer(s.inputs[0]);
       const auto& to = memory.buffer(s.output);
@@ -172,6 +182,8 @@ double Schedule::run(DeviceMemory& memory, Breakdown* breakdown) const {
   session.finish();
   double total = 0;
   for (std::size_t i = 0; i < steps_.size(); ++i) {
+    if (steps_[i].kind == Step::Host)
+      continue;
     double ms = runtime::event_ms(events[i]);
     total += ms;
     if (breakdown) {

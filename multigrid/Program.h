@@ -4,6 +4,7 @@
 // step timed by its profiling event and accounted to an operator label.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -74,6 +75,10 @@ public:
               std::vector<BufferId> inputs, BufferId output);
   void fill_zero(const std::string& label, BufferId buffer);
   void copy(const std::string& label, BufferId from, BufferId to);
+  // Work of the host between two steps (a halo exchange, a coarse grid moved to another rank):
+  // the queue is finished first, and `work` leaves its results on the device when it returns.
+  // Its time is not profiled (the breakdown counts device time).
+  void host(const std::string& label, std::function<void(DeviceMemory&)> work);
   void append(const Schedule& other);
 
   // Enqueues every step, waits for the queue once, and adds the profiled time of each step to
@@ -86,11 +91,12 @@ public:
 
 private:
   struct Step {
-    enum Kind { Launch, Fill, Copy } kind;
+    enum Kind { Launch, Fill, Copy, Host } kind;
     std::string label;
     std::shared_ptr<CompiledKernel> kernel;
     std::vector<BufferId> inputs;
     BufferId output;
+    std::function<void(DeviceMemory&)> work;
   };
   std::vector<Step> steps_;
 };

@@ -61,29 +61,6 @@ double SolveResult::mean_factor() const {
 
 namespace {
 
-void write_values(DeviceMemory& memory, BufferId id, const std::vector<double>& values) {
-  if (static_cast<int64_t>(values.size()) != memory.count(id))
-    internal_error("host values of the wrong size");
-  if (memory.kind(id) == ScalarKind::F64) {
-    memory.buffer(id).write(values.data(), values.size() * sizeof(double));
-    return;
-  }
-  std::vector<float> f(values.begin(), values.end());
-  memory.buffer(id).write(f.data(), f.size() * sizeof(float));
-}
-
-std::vector<double> read_values(DeviceMemory& memory, BufferId id) {
-  auto n = static_cast<std::size_t>(memory.count(id));
-  if (memory.kind(id) == ScalarKind::F64) {
-    std::vector<double> v(n);
-    memory.buffer(id).read(v.data(), n * sizeof(double));
-    return v;
-  }
-  std::vector<float> f(n);
-  memory.buffer(id).read(f.data(), n * sizeof(float));
-  return std::vector<double>(f.begin(), f.end());
-}
-
 void check_problem(const Problem& p, const SolverOptions& o) {
   if (p.dims < 1 || p.dims > 3)
     user_error(cat("multigrid grids have 1, 2 or 3 dimensions, got ", p.dims));
@@ -137,6 +114,8 @@ struct Solver::Impl {
   runtime::Session& session;
   Problem problem;
   SolverOptions options;
+  Layout whole_grid;
+  Layout& layout;
   DeviceMemory memory;
   Tuner tuner;
   std::unique_ptr<Hierarchy> levels; // the cycles' precision
@@ -146,8 +125,9 @@ struct Solver::Impl {
   std::shared_ptr<CompiledKernel> residual64, to_single, to_double;
   std::unique_ptr<Blas> blas;
 
-  Impl(runtime::Session& s, const Problem& p, SolverOptions o)
-      : session(s), problem(p), options(std::move(o)), memory(s), tuner(s, options.tuning) {
+  Impl(runtime::Session& s, const Problem& p, SolverOptions o, Layout* l)
+      : session(s), problem(p), options(std::move(o)), layout(l ? *l : whole_grid), memory(s),
+        tuner(s, options.tuning) {
     check_problem(problem, options);
     if (options.precision == Precision::F64 && !session.device().supports_double)
       user_error(cat("the device ", session.device().name,
@@ -157,8 +137,8 @@ struct Solver::Impl {
     std::optional<HelmholtzCoefficients> helmholtz;
     if (problem.helmholtz)
       helmholtz = problem.helmholtz->constants;
-    levels =
-        std::make_unique<Hierarchy>(finest, problem.boundary, helmholtz, options, memory, tuner);
+    levels = std::make_unique<Hierarchy>(finest, problem.boundary, helmholtz, options, memory,
+                                         tuner, &layout);
     if (options.precision == Precision::Mixed) {
       if (!session.device().supports_double)
         user_error(cat("mixed precision needs double precision, which ", session.device().name,
@@ -244,7 +224,7 @@ struct Solver::Impl {
       inputs.insert(inputs.end(), coefficients64.begin(), coefficients64.end());
       residual_f64.launch("residual", residual64, inputs, r64);
     } else {
-      write_values(memory, levels->finest().f, problem.rhs);
+      layout.write(memory, levels->finest().f, 0, problem.rhs);
       levels->finest().current = 0;
       Schedule zero;
       zero.fill_zero("zero", levels->finest().solution());
@@ -287,7 +267,7 @@ struct Solver::Impl {
         rec.device_ms = found->second.first.run(memory, &result.breakdown);
         levels->finest().current = found->second.second;
       }
-      rec.residual = blas->nrm2(residual_buffer());
+      rec.residual = layout.norm(memory, residual_buffer(), 0, *blas);
       rec.wall_ms =
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
               .count();
@@ -310,8 +290,8 @@ struct Solver::Impl {
       }
       previous = rec.residual;
     }
-    result.solution = read_values(memory, solution_buffer());
-    if (problem.exact) {
+    result.solution = layout.read(memory, solution_buffer(), 0);
+    if (problem.exact && !result.solution.empty()) {
       double e = 0;
       for (std::size_t i = 0; i < result.solution.size(); ++i)
         e = std::max(e, std::abs(result.solution[i] - (*problem.exact)[i]));
@@ -320,6 +300,8 @@ struct Solver::Impl {
     result.memory_bytes = memory.total_bytes();
     for (std::size_t l = 0; l < levels->levels().size(); ++l) {
       const LevelState& s = levels->levels()[l];
+      if (!s.smooth[0])
+        continue; // agglomerated: solved elsewhere
       result.kernels.push_back(
           cat("L", l, " smooth: ", s.smooth[0]->variant, ", residual: ", s.residual->variant));
     }
@@ -353,7 +335,10 @@ struct Solver::Impl {
 };
 
 Solver::Solver(runtime::Session& session, const Problem& problem, SolverOptions options)
-    : impl_(std::make_unique<Impl>(session, problem, std::move(options))) {}
+    : impl_(std::make_unique<Impl>(session, problem, std::move(options), nullptr)) {}
+Solver::Solver(runtime::Session& session, const Problem& problem, SolverOptions options,
+               Layout& layout)
+    : impl_(std::make_unique<Impl>(session, problem, std::move(options), &layout)) {}
 Solver::~Solver() = default;
 
 SolveResult Solver::solve() {

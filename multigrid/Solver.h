@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "multigrid/Helmholtz.h"
+#include "multigrid/Layout.h"
 #include "multigrid/Operators.h"
 #include "multigrid/Program.h"
 #include "multigrid/Tuning.h"
@@ -98,7 +99,7 @@ struct SolveResult {
   std::size_t memory_bytes = 0;
   // The bytes a repeated cycle's kernels must move, per operator (for bandwidth bounds).
   std::map<std::string, double> bytes_per_cycle;
-  std::vector<double> solution;
+  std::vector<double> solution; // the whole grid (distributed: on rank 0 only)
   // The geometric mean of the convergence factors of all cycles but the first.
   double mean_factor() const;
 };
@@ -106,6 +107,9 @@ struct SolveResult {
 class Solver {
 public:
   Solver(runtime::Session& session, const Problem& problem, SolverOptions options);
+  // The same solver on a layout of the grids (not owned; it must outlive the solver): one
+  // rank's part of a grid distributed over MPI ranks (distributed/MultigridLayout.h).
+  Solver(runtime::Session& session, const Problem& problem, SolverOptions options, Layout& layout);
   ~Solver();
   Solver(const Solver&) = delete;
   Solver& operator=(const Solver&) = delete;

@@ -138,6 +138,13 @@ Expr prolong_add(const Level& coarse, Interpolation kind, Boundary bc) {
   const int d = coarse.dims;
   Level fine = coarse;
   fine.n = coarse.centring == Centring::Cell ? 2 * coarse.n : 2 * coarse.n + 1;
+  if (!coarse.box.empty()) {
+    // A rank's box: the fine box is the refinement of the coarse one (cell-centred only).
+    if (coarse.centring != Centring::Cell)
+      user_error("interpolation on a box of a distributed grid needs a cell-centred grid");
+    for (auto& e : fine.box)
+      e *= 2;
+  }
   Val u = grid_input("u", fine), e = grid_input("e", coarse);
 
   if (kind == Interpolation::Constant) {

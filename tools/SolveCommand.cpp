@@ -18,9 +18,9 @@
 
 namespace tessera::tools {
 
-namespace {
-
 using namespace multigrid;
+
+namespace {
 
 template <class T>
 T pick(const std::string& what, const std::string& value,
@@ -63,6 +63,8 @@ int64_t parse_side(const std::string& text, int dims, const std::string& problem
       user_error(cat("bad size '", text, "': the multigrid problems are cubes, give one side"));
   return sides[0];
 }
+
+} // namespace
 
 nlohmann::json to_json(const SolveResult& r, const SolveCommandOptions& o,
                        const runtime::Session& session) {
@@ -132,6 +134,8 @@ void print_result(const SolveResult& r, std::ostream& out) {
   out << std::defaultfloat;
 }
 
+namespace {
+
 // The problem to solve: line smoothers and --anisotropy need Poisson in variable-coefficient
 // form (Anisotropic.h), cell-centred.
 Problem variable_coefficient_problem(const SolveCommandOptions& o, int dims, int64_t n,
@@ -193,6 +197,12 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
                     "OPERATOR=K: run variant K of an operator (gsrb-red, gsrb-black, jacobi, "
                     "residual, restrict, prolong; see `tessera solve --help`), repeatable");
   solve->add_flag("-q,--quiet", o.quiet, "Print only the summary");
+  solve->add_option("--ranks", o.ranks,
+                    "Under mpirun: ranks per dimension, e.g. 2x2 (default: MPI_Dims_create)");
+  solve->add_option("--agglomerate", o.agglomerate,
+                    "Under mpirun: a level whose blocks have fewer points than this moves to "
+                    "rank 0 with the coarser ones (default 4096; 0: only where blocks stop "
+                    "halving)");
   return solve;
 }
 
@@ -254,6 +264,8 @@ int solve_command(const SolveCommandOptions& o) {
   if (!o.json.empty())
     resolve_output(o.json, "--json"); // before the work, not after it (docs/cli.md)
   Problem problem = variable_coefficient_problem(o, dims, n, helmholtz, centring, s.smoother);
+  if (launched_by_mpirun())
+    return distributed_solve_command(o, problem, s);
   auto session = runtime::Session::from_env(o.device);
   if (!o.quiet)
     std::cout << "problem " << o.problem << " " << n << "^" << dims << " (" << o.centring
@@ -271,6 +283,10 @@ int solve_command(const SolveCommandOptions& o) {
   print_result(r, std::cout);
   if (!o.json.empty())
     write_file_atomically(o.json, to_json(r, o, session).dump(2) + "\n");
+  return solve_status(r, o, s);
+}
+
+int solve_status(const SolveResult& r, const SolveCommandOptions& o, const SolverOptions& s) {
   if (r.converged)
     return 0;
   if (r.stop_reason == "diverged")
@@ -288,5 +304,14 @@ int solve_command(const SolveCommandOptions& o) {
               << " cycles (raise --max-cycles)\n";
   return 1;
 }
+
+#ifndef TESSERA_WITH_MPI
+bool launched_by_mpirun() {
+  return false;
+}
+int distributed_solve_command(const SolveCommandOptions&, const Problem&, const SolverOptions&) {
+  user_error("this tessera was built without MPI: the distributed solver is not available");
+}
+#endif
 
 } // namespace tessera::tools

@@ -1,12 +1,23 @@
 // `tessera solve PROBLEM --size N ...`: the multigrid solver from the command line.
 #pragma once
 
+#include <iosfwd>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json_fwd.hpp>
 
 namespace CLI {
 class App;
 }
+namespace tessera::runtime {
+class Session;
+}
+namespace tessera::multigrid {
+struct Problem;
+struct SolveResult;
+struct SolverOptions;
+} // namespace tessera::multigrid
 
 namespace tessera::tools {
 
@@ -32,10 +43,26 @@ struct SolveCommandOptions {
   std::string tuning_db;
   std::vector<std::string> variants; // "gsrb-red=3": a named variant of an operator
   bool quiet = false;
+  // Under mpirun (docs/distributed.md): ranks per dimension ("2x2"; empty: MPI_Dims_create)
+  // and the points per rank below which a level moves to rank 0.
+  std::string ranks;
+  int64_t agglomerate = 4096;
 };
 
 // Registers the subcommand and its options; returns it (to test whether it was parsed).
 CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& options);
 int solve_command(const SolveCommandOptions& options);
+
+// Shared by the single-device and the distributed solve: the report, the JSON summary, and the
+// exit status with its message.
+void print_result(const multigrid::SolveResult& r, std::ostream& out);
+nlohmann::json to_json(const multigrid::SolveResult& r, const SolveCommandOptions& o,
+                       const runtime::Session& session);
+int solve_status(const multigrid::SolveResult& r, const SolveCommandOptions& o,
+                 const multigrid::SolverOptions& s);
+// `mpirun -np P tessera solve ...` (DistributedSolveCommand.cpp, built with MPI).
+bool launched_by_mpirun();
+int distributed_solve_command(const SolveCommandOptions& o, const multigrid::Problem& problem,
+                              const multigrid::SolverOptions& s);
 
 } // namespace tessera::tools

@@ -16,6 +16,7 @@
 #include "core/OutputPath.h"
 #include "distributed/Mpi.h"
 #include "distributed/Sweep.h"
+#include "explore/TuningDatabase.h"
 #include "stencils/WithBoundary.h"
 #include "tools/Commands.h"
 #include "tools/ProgramSource.h"
@@ -47,6 +48,10 @@ CLI::App* add_sweep_command(CLI::App& app, SweepCommandOptions& o) {
                     "Variant K of the rank-local step's executable variants at depth 1 (its sizes "
                     "are symbolic, so it has fewer than `tessera variants` lists; 0: the plain "
                     "MapGlb lowering)");
+  sweep->add_option("--tuning-db", o.tuning_db,
+                    "Tuning database in which each rank looks for the explored best variant of "
+                    "its local step at its block's size (default: tuning.json in the cache "
+                    "directory; off: the plain lowering)");
   sweep->add_flag("-q,--quiet", o.quiet, "Print only the checksum line");
   return sweep;
 }
@@ -83,6 +88,9 @@ distributed::SweepConfig plan(const SweepCommandOptions& o) {
             .program;
     c.lower = [chosen](const Expr&) { return chosen; };
   }
+  if (o.tuning_db != "off")
+    c.tuning_database = o.tuning_db.empty() ? explore::default_tuning_database()
+                                            : std::filesystem::path(o.tuning_db);
   for (const auto& [path, what] : {std::pair{o.json, "--json"}, std::pair{o.values, "--values"}})
     if (!path.empty())
       resolve_output(path, what);
@@ -101,6 +109,8 @@ int run_sweep(const SweepCommandOptions& o, distributed::Communicator& world,
   auto totals = sweep.run(o.iterations);
   uint64_t checksum = sweep.checksum();
   auto values = o.values.empty() ? std::vector<double>{} : sweep.gather();
+  const std::string& lowering = sweep.lowering();
+  auto lowerings = world.gather(std::vector<unsigned char>(lowering.begin(), lowering.end()));
   if (world.rank() != 0)
     return 0;
   const auto& g = sweep.grid();
@@ -118,6 +128,9 @@ int run_sweep(const SweepCommandOptions& o, distributed::Communicator& world,
               << "), halo " << g.halo() << " (radius " << g.radius << "), "
               << (g.periodic ? "periodic, " : "") << "overlap " << o.overlap << "\n";
     std::cout << "device   rank 0: " << sweep.device_description() << "\n";
+    for (std::size_t r = 0; r < lowerings.size(); ++r)
+      std::cout << "kernel   rank " << r << ": "
+                << std::string(lowerings[r].begin(), lowerings[r].end()) << "\n";
     std::cout << "time     " << totals.seconds << " s (halo exchange " << totals.exchange_seconds
               << " s on the slowest rank), " << gcells << " GCells/s\n";
     std::cout << "halo     " << totals.halo_bytes << " bytes sent by all ranks\n";

@@ -25,6 +25,9 @@ struct SweepCommandOptions {
   std::string values; // the whole result grid as JSON (rank 0)
   unsigned seed = 1;
   int64_t variant = 0; // of the rank-local step's executable variants (0: the plain lowering)
+  // Where each rank looks for the explored best variant of its local step ("off": nowhere;
+  // empty: tuning.json in the cache directory).
+  std::string tuning_db;
   bool quiet = false;
 };
 

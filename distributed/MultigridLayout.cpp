@@ -1,0 +1,271 @@
+#include "distributed/MultigridLayout.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "core/Error.h"
+#include "distributed/HaloExchange.h"
+#include "distributed/Rect.h"
+#include "distributed/StepKernel.h"
+#include "explore/runtime/Session.h"
+#include "multigrid/Hierarchy.h"
+
+namespace tessera::distributed {
+
+using namespace multigrid;
+
+namespace {
+
+// Per own point of `b`, in row-major order: its index in the extended block and in the
+// global grid `global`.
+std::vector<std::pair<int64_t, int64_t>> own_points(const Block& b,
+                                                    const std::vector<int64_t>& global) {
+  const std::size_t dims = b.extent.size();
+  auto ext = b.extended();
+  std::vector<std::pair<int64_t, int64_t>> points;
+  points.reserve(static_cast<std::size_t>(b.points()));
+  std::vector<int64_t> i(dims, 0);
+  for (int64_t n = 0; n < b.points(); ++n) {
+    int64_t e = 0, g = 0;
+    for (std::size_t d = 0; d < dims; ++d) {
+      e = e * ext[d] + b.halo_lo[d] + i[d];
+      g = g * global[d] + b.offset[d] + i[d];
+    }
+    points.emplace_back(e, g);
+    for (int d = static_cast<int>(dims) - 1; d >= 0; --d) {
+      if (++i[d] < b.extent[d])
+        break;
+      i[d] = 0;
+    }
+  }
+  return points;
+}
+
+// Whether every rank's block of `coarse` is exactly half its block of `fine`.
+bool halves(const BlockGrid& fine, const BlockGrid& coarse, int size) {
+  for (int r = 0; r < size; ++r) {
+    Block f = fine.block(fine.coords_of(r)), c = coarse.block(coarse.coords_of(r));
+    for (std::size_t d = 0; d < f.extent.size(); ++d)
+      if (c.extent[d] < 1 || f.offset[d] != 2 * c.offset[d] || f.extent[d] != 2 * c.extent[d])
+        return false;
+  }
+  return true;
+}
+
+int64_t smallest_block(const BlockGrid& g, int size) {
+  int64_t smallest = INT64_MAX;
+  for (int r = 0; r < size; ++r)
+    smallest = std::min(smallest, g.block(g.coords_of(r)).points());
+  return smallest;
+}
+
+std::vector<unsigned char> as_bytes(const std::vector<double>& v) {
+  std::vector<unsigned char> bytes(v.size() * sizeof(double));
+  std::memcpy(bytes.data(), v.data(), bytes.size());
+  return bytes;
+}
+
+std::vector<double> as_doubles(const std::vector<unsigned char>& bytes) {
+  std::vector<double> v(bytes.size() / sizeof(double));
+  std::memcpy(v.data(), bytes.data(), v.size() * sizeof(double));
+  return v;
+}
+
+} // namespace
+
+MultigridDecomposition plan_decomposition(int size, std::vector<int> ranks, const Problem& problem,
+                                          const SolverOptions& options, int64_t agglomerate_below) {
+  if (problem.centring != Centring::Cell)
+    user_error("the distributed solver runs cell-centred grids (vertex-centred blocks do not "
+               "halve): leave out --centring vertex");
+  if (options.precision == Precision::Mixed || problem.helmholtz)
+    user_error("the distributed solver runs the Poisson problems in f64 or f32: mixed "
+               "precision, line smoothers and the variable-coefficient operator run on one "
+               "device");
+  if (agglomerate_below < 0)
+    user_error(cat("--agglomerate must be at least 0, got ", agglomerate_below));
+  const int dims = problem.dims;
+  MultigridDecomposition p;
+  p.ranks = std::move(ranks);
+  int product = 1;
+  for (int r : p.ranks)
+    product *= r;
+  if (static_cast<int>(p.ranks.size()) != dims || product != size)
+    internal_error("ranks that do not match the run");
+  // The levels of the single-device hierarchy.
+  Level whole{dims, problem.n, ScalarKind::F64, problem.centring};
+  while (true) {
+    p.side.push_back(std::vector<int64_t>(dims, whole.n));
+    if (!whole.can_coarsen() || whole.n <= options.coarsest)
+      break;
+    whole = whole.coarser();
+  }
+  p.levels = p.side.size();
+  const bool periodic = problem.boundary.kind == Boundary::Wrap;
+  std::vector<BlockGrid> grids;
+  for (const auto& side : p.side)
+    grids.push_back(BlockGrid{side, p.ranks, periodic, 1, 1});
+  grids[0].validate();
+  // The last level that halves the blocks of every finer one.
+  std::size_t aligned = 0;
+  while (aligned + 1 < p.levels && halves(grids[aligned], grids[aligned + 1], size))
+    ++aligned;
+  if (aligned == 0)
+    user_error(cat("the grid ", extents_text(p.side[0]), " split over ",
+                   extents_text({p.ranks.begin(), p.ranks.end()}),
+                   " ranks has blocks of odd extent or offset, which do not coarsen on their "
+                   "rank: use a side divisible by twice the ranks along each dimension"));
+  p.agglomerated = p.levels;
+  for (std::size_t l = 1; l <= aligned && p.agglomerated == p.levels; ++l)
+    if (smallest_block(grids[l], size) < agglomerate_below)
+      p.agglomerated = l;
+  if (p.agglomerated == p.levels && aligned + 1 < p.levels)
+    p.agglomerated = aligned; // the next level does not halve: agglomerate before it
+  // The halos: 1 on the last level with a block, doubling per finer level.
+  const std::size_t last = p.agglomerates() ? p.agglomerated : p.levels - 1;
+  for (std::size_t l = 0; l <= last; ++l) {
+    BlockGrid g = grids[l];
+    g.radius = int64_t{1} << (last - l);
+    g.validate();
+    p.grids.push_back(g);
+  }
+  return p;
+}
+
+MultigridLayout::MultigridLayout(Communicator world, runtime::Session& session,
+                                 const Problem& problem, const SolverOptions& options,
+                                 int64_t agglomerate_below, std::vector<int> ranks)
+    : world_(std::move(world)), session_(&session), options_(options) {
+  if (problem.dims < 1 || problem.dims > 3)
+    user_error(cat("multigrid grids have 1, 2 or 3 dimensions, got ", problem.dims));
+  if (ranks.empty())
+    ranks = world_.balanced_dims(problem.dims);
+  plan_ = plan_decomposition(world_.size(), ranks, problem, options, agglomerate_below);
+  cart_ = world_.cartesian(plan_.ranks, problem.boundary.kind == Boundary::Wrap);
+  const auto coords = plan_.grids[0].coords_of(world_.rank());
+  std::vector<std::vector<int>> neighbours;
+  for (int d = 0; d < problem.dims; ++d)
+    neighbours.push_back({cart_.neighbour(d, 0), cart_.neighbour(d, 1)});
+  const ScalarKind kind = options.precision == Precision::F32 ? ScalarKind::F32 : ScalarKind::F64;
+  for (const auto& g : plan_.grids) {
+    blocks_.push_back(g.block(coords));
+    exchanges_.push_back(std::make_unique<HaloExchange>(
+        halo_faces(blocks_.back(), g.halo(), neighbours), element_bytes(kind)));
+  }
+  if (plan_.agglomerates() && world_.rank() == 0) {
+    Level coarse{problem.dims, plan_.side[plan_.agglomerated][0], kind, problem.centring};
+    coarse_memory_ = std::make_unique<DeviceMemory>(session);
+    coarse_tuner_ = std::make_unique<Tuner>(session, options_.tuning);
+    coarse_ = std::make_unique<Hierarchy>(coarse, problem.boundary, std::nullopt, options_,
+                                          *coarse_memory_, *coarse_tuner_);
+  }
+}
+
+MultigridLayout::~MultigridLayout() = default;
+
+Level MultigridLayout::local(const Level& global, std::size_t l) const {
+  if (l >= blocks_.size())
+    return global;
+  Level box = global;
+  box.box = blocks_[l].extended();
+  return box;
+}
+
+int MultigridLayout::colour_shift(std::size_t l) const {
+  if (l >= blocks_.size())
+    return 0;
+  int64_t sum = 0;
+  for (std::size_t d = 0; d < blocks_[l].offset.size(); ++d)
+    sum += blocks_[l].offset[d] - blocks_[l].halo_lo[d];
+  return static_cast<int>(((sum % 2) + 2) % 2);
+}
+
+void MultigridLayout::exchange(Schedule& s, std::size_t l, BufferId buffer) {
+  if (world_.size() == 1 || l >= exchanges_.size())
+    return;
+  s.host("halo exchange", [this, l, buffer](DeviceMemory& memory) {
+    exchanges_[l]->run(cart_, session_->queue(), memory.buffer(buffer).handle());
+  });
+}
+
+void MultigridLayout::coarse_cycle(Schedule& s, std::size_t l, const LevelState& level,
+                                   CycleKind kind) {
+  if (l != plan_.agglomerated)
+    internal_error(cat("level ", l, " is not agglomerated"));
+  const BufferId f = level.f, u = level.solution();
+  s.host("agglomerated", [this, l, f, u, kind](DeviceMemory& memory) {
+    auto rhs = read(memory, f, l), solution = read(memory, u, l);
+    std::vector<unsigned char> bytes;
+    if (coarse_) {
+      LevelState& top = coarse_->finest();
+      write_values(*coarse_memory_, top.f, rhs);
+      write_values(*coarse_memory_, top.solution(), solution);
+      Schedule c;
+      if (kind == CycleKind::F)
+        coarse_->full_multigrid(c);
+      else
+        coarse_->cycle(c, 0, kind);
+      c.run(*coarse_memory_);
+      bytes = as_bytes(read_values(*coarse_memory_, top.solution()));
+    }
+    world_.broadcast(bytes);
+    write(memory, u, l, as_doubles(bytes));
+  });
+}
+
+std::vector<double> MultigridLayout::own(DeviceMemory& memory, BufferId id, std::size_t l) const {
+  // Only the block's own rectangle crosses to the host.
+  const Block& b = blocks_.at(l);
+  const std::size_t n = static_cast<std::size_t>(b.points());
+  const Rect rect{b.extended(), b.halo_lo, b.extent};
+  if (memory.kind(id) == ScalarKind::F64) {
+    std::vector<double> mine(n);
+    read_rect(session_->queue(), memory.buffer(id).handle(), rect, sizeof(double), mine.data());
+    return mine;
+  }
+  std::vector<float> mine(n);
+  read_rect(session_->queue(), memory.buffer(id).handle(), rect, sizeof(float), mine.data());
+  return {mine.begin(), mine.end()};
+}
+
+void MultigridLayout::write(DeviceMemory& memory, BufferId id, std::size_t l,
+                            const std::vector<double>& values) {
+  std::vector<double> host(static_cast<std::size_t>(memory.count(id)), 0.0);
+  for (const auto& [e, g] : own_points(blocks_.at(l), plan_.side.at(l)))
+    host[static_cast<std::size_t>(e)] = values.at(static_cast<std::size_t>(g));
+  write_values(memory, id, host);
+}
+
+std::vector<double> MultigridLayout::read(DeviceMemory& memory, BufferId id, std::size_t l) {
+  auto parts = world_.gather(as_bytes(own(memory, id, l)));
+  if (parts.empty())
+    return {};
+  int64_t total = 1;
+  for (auto e : plan_.side.at(l))
+    total *= e;
+  std::vector<double> grid(static_cast<std::size_t>(total));
+  for (std::size_t r = 0; r < parts.size(); ++r) {
+    const BlockGrid& g = plan_.grids.at(l);
+    auto values = as_doubles(parts[r]);
+    std::size_t i = 0;
+    for (const auto& [e, at] : own_points(g.block(g.coords_of(static_cast<int>(r))), g.global))
+      grid[static_cast<std::size_t>(at)] = values.at(i++);
+  }
+  return grid;
+}
+
+double MultigridLayout::norm(DeviceMemory& memory, BufferId id, std::size_t l, Blas&) {
+  double squares = 0;
+  for (double x : own(memory, id, l))
+    squares += x * x;
+  return std::sqrt(world_.sum(squares));
+}
+
+uint64_t MultigridLayout::halo_bytes() const {
+  uint64_t bytes = 0;
+  for (const auto& e : exchanges_)
+    bytes += e->bytes_sent();
+  return bytes;
+}
+
+} // namespace tessera::distributed

@@ -1,0 +1,99 @@
+// The multigrid hierarchy of one rank of a grid distributed over MPI ranks: a multigrid::Layout
+// (multigrid/Layout.h), so the solver, its levels, operators and cycles are the single-device
+// code, run on this rank's block of every level.
+//
+// Every level is split over the same Cartesian grid of ranks (MPI_Dims_create; a torus for the
+// wrap boundary) by BlockGrid, and a level's kernels run on the rank's block extended by a halo
+// on its internal sides. The halo of level l is 2^(T-l) points, T the last distributed level:
+// then the 2^d average of a fine extended block is exactly the coarse extended block, and the
+// interpolation of a coarse extended block is exactly the fine one, so restriction and
+// interpolation are the single-device kernels on the boxes, with no copies. The kernels compute
+// the whole extended box; the halo's outputs are not exact, but every kernel that reads
+// neighbours is preceded by a halo exchange, so the block's outputs are (global edges pad as on
+// one device). Red-black colours follow the global index (colour_shift).
+//
+// Agglomeration: a level whose blocks have fewer than `agglomerate_below` points (on the rank
+// with the smallest block), or that does not split as the exact half of the finer level's
+// blocks, is moved to rank 0: its right-hand side and solution are gathered there, rank 0 runs
+// the rest of the hierarchy as a single-device hierarchy (the same cycle), and the solution is
+// broadcast back. Norms are sums of squares over the blocks reduced by MPI_Allreduce.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "distributed/BlockGrid.h"
+#include "distributed/Mpi.h"
+#include "multigrid/Hierarchy.h"
+#include "multigrid/Solver.h"
+
+namespace tessera::runtime {
+class Session;
+}
+
+namespace tessera::distributed {
+
+class HaloExchange;
+
+struct MultigridDecomposition {
+  std::vector<int> ranks;                 // per dimension
+  std::vector<std::vector<int64_t>> side; // per level: the global extents
+  std::vector<BlockGrid> grids;           // per distributed level (halos included)
+  std::size_t agglomerated = 0;           // the first level on rank 0 alone; levels(): none
+  std::size_t levels = 0;                 // of the whole hierarchy
+  bool agglomerates() const { return agglomerated < levels; }
+};
+
+// The plan, the same on every rank: an Error on every rank when the finest blocks do not halve
+// (a block with an odd extent or offset). `ranks` empty: MPI_Dims_create.
+MultigridDecomposition plan_decomposition(int size, std::vector<int> ranks,
+                                          const multigrid::Problem& problem,
+                                          const multigrid::SolverOptions& options,
+                                          int64_t agglomerate_below);
+
+class MultigridLayout : public multigrid::Layout {
+public:
+  // `session`: this rank's device (not owned). Rank 0 builds the agglomerated levels' hierarchy
+  // on it here.
+  MultigridLayout(Communicator world, runtime::Session& session, const multigrid::Problem& problem,
+                  const multigrid::SolverOptions& options, int64_t agglomerate_below,
+                  std::vector<int> ranks = {});
+  ~MultigridLayout() override;
+
+  bool distributed() const override { return true; }
+  multigrid::Level local(const multigrid::Level& global, std::size_t l) const override;
+  int colour_shift(std::size_t l) const override;
+  bool agglomerated(std::size_t l) const override { return l == plan_.agglomerated; }
+  void exchange(multigrid::Schedule& s, std::size_t l, multigrid::BufferId buffer) override;
+  void coarse_cycle(multigrid::Schedule& s, std::size_t l, const multigrid::LevelState& level,
+                    multigrid::CycleKind kind) override;
+  void write(multigrid::DeviceMemory& memory, multigrid::BufferId id, std::size_t l,
+             const std::vector<double>& values) override;
+  std::vector<double> read(multigrid::DeviceMemory& memory, multigrid::BufferId id,
+                           std::size_t l) override;
+  double norm(multigrid::DeviceMemory& memory, multigrid::BufferId id, std::size_t l,
+              multigrid::Blas& blas) override;
+
+  const MultigridDecomposition& plan() const { return plan_; }
+  const Block& block(std::size_t l) const { return blocks_.at(l); }
+  uint64_t halo_bytes() const; // sent by this rank
+
+private:
+  // The block's own points of a level's buffer, in the block's row-major order.
+  std::vector<double> own(multigrid::DeviceMemory& memory, multigrid::BufferId id,
+                          std::size_t l) const;
+
+  Communicator world_, cart_;
+  runtime::Session* session_;
+  multigrid::SolverOptions options_;
+  MultigridDecomposition plan_;
+  std::vector<Block> blocks_; // this rank's, per distributed level
+  std::vector<std::unique_ptr<HaloExchange>> exchanges_;
+  // Rank 0: the agglomerated levels on this device.
+  std::unique_ptr<multigrid::DeviceMemory> coarse_memory_;
+  std::unique_ptr<multigrid::Tuner> coarse_tuner_;
+  std::unique_ptr<multigrid::Hierarchy> coarse_;
+};
+
+} // namespace tessera::distributed

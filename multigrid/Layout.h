@@ -1,0 +1,52 @@
+// Where the grids of a hierarchy live. The default layout is the whole grid on this device. A
+// distributed layout (distributed/MultigridLayout.h) gives each level's kernels one rank's block
+// of the grid with its halos, and adds the steps a distributed grid needs to the cycles the
+// hierarchy builds: halo exchanges before a kernel reads neighbours, and the coarse levels
+// solved on another rank (agglomeration). The hierarchy and the solver are the same code for
+// both: operators, levels, cycles and the stopping rules are written once.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "multigrid/Operators.h"
+#include "multigrid/Program.h"
+
+namespace tessera::multigrid {
+
+class Blas;
+struct LevelState;
+enum class CycleKind;
+
+// A host grid into a device buffer and back, converting to and from the buffer's kind.
+void write_values(DeviceMemory& memory, BufferId id, const std::vector<double>& values);
+std::vector<double> read_values(DeviceMemory& memory, BufferId id);
+
+class Layout {
+public:
+  virtual ~Layout() = default;
+  virtual bool distributed() const { return false; }
+  // The grid the kernels of level l run on (`global` is the whole level): the level itself, or
+  // a box of it (Level::box).
+  virtual Level local(const Level& global, std::size_t /*l*/) const { return global; }
+  // The parity of the global index sum of the local grid's first point: red-black colours
+  // are global, a kernel's index is local.
+  virtual int colour_shift(std::size_t /*l*/) const { return 0; }
+  // Whether level l is solved elsewhere: it keeps its buffers (u and f), has no kernels, and
+  // coarse_cycle replaces its cycle.
+  virtual bool agglomerated(std::size_t /*l*/) const { return false; }
+  // Appends what makes the neighbours of `buffer` (level l) readable by the next kernel.
+  virtual void exchange(Schedule& /*s*/, std::size_t /*l*/, BufferId /*buffer*/) {}
+  // Appends the cycle `kind` (F: full multigrid from this level) of an agglomerated level:
+  // from its f and its solution buffer to the new solution in the same buffer.
+  virtual void coarse_cycle(Schedule& s, std::size_t l, const LevelState& level, CycleKind kind);
+
+  // The global grid `values` (every process has it) into level l's buffer; its whole grid back
+  // (a distributed layout: on rank 0, empty elsewhere); its 2-norm over the whole grid.
+  virtual void write(DeviceMemory& memory, BufferId id, std::size_t l,
+                     const std::vector<double>& values);
+  virtual std::vector<double> read(DeviceMemory& memory, BufferId id, std::size_t l);
+  virtual double norm(DeviceMemory& memory, BufferId id, std::size_t l, Blas& blas);
+};
+
+} // namespace tessera::multigrid

@@ -1,0 +1,147 @@
+// The multigrid solver on a grid distributed over the ranks this test runs on (1, or 2 and 4
+// under mpirun: see CMakeLists.txt) against the single-device solver: the residual history
+// must agree within 1e-6 relative per cycle and the solutions within rounding. Three problems:
+// 2-D Dirichlet (antisymmetric) with V-cycles, 2-D periodic (wrap) with W-cycles without
+// agglomeration, 3-D Neumann (mirror) with full multigrid and Jacobi; the first and the last
+// agglomerate their coarse levels onto rank 0.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "distributed/MultigridLayout.h"
+#include "explore/runtime/Session.h"
+#include "multigrid/Problems.h"
+#include "tests/distributed/MpiFixture.h"
+#include "tests/error/ErrorCheck.h"
+
+using namespace tessera;
+using namespace tessera::distributed;
+using namespace tessera::multigrid;
+
+namespace {
+
+runtime::Session& solver_session() {
+  static runtime::Session session = runtime::Session::from_env();
+  return session;
+}
+
+// -lap(u) = f with f a product of shifted cosines less its mean (a solution exists for the
+// Neumann and periodic boundaries), sampled at the cell centres. The shift breaks the mirror
+// symmetry that would make red-black and black-red sweeps give the same norms.
+Problem cosine_problem(int dims, int64_t n, Boundary boundary, double waves) {
+  Problem p;
+  p.name = "cosine";
+  p.dims = dims;
+  p.n = n;
+  p.boundary = boundary;
+  int64_t points = 1;
+  for (int d = 0; d < dims; ++d)
+    points *= n;
+  double mean = 0;
+  for (int64_t i = 0; i < points; ++i) {
+    double v = 1;
+    for (int64_t rest = i, d = 0; d < dims; ++d, rest /= n)
+      v *= std::cos(waves * M_PI * (static_cast<double>(rest % n) + 0.5) / static_cast<double>(n) +
+                    0.3 + 0.2 * static_cast<double>(d));
+    p.rhs.push_back(v);
+    mean += v / static_cast<double>(points);
+  }
+  for (double& v : p.rhs)
+    v -= mean;
+  return p;
+}
+
+struct SolveCase {
+  std::string name;
+  Problem problem;
+  SolverOptions options;
+  int64_t agglomerate = 0;
+};
+
+std::vector<SolveCase> cases() {
+  std::vector<SolveCase> all;
+  SolverOptions o;
+  o.max_cycles = 4;
+  o.tolerance = 1e-30; // every cycle runs
+  all.push_back({"2-D Dirichlet V(2,2)", manufactured_poisson(2, 32, Centring::Cell), o, 64});
+  // Every level split, down to 8^2 (halo 1 there): on 2 ranks the boxes start at global index
+  // -1 and 3, so their red-black colours are shifted (Layout::colour_shift).
+  SolverOptions w = o;
+  w.cycle = CycleKind::W;
+  w.coarsest = 8;
+  w.coarse_sweeps = 1; // the coarsest level's colours matter in the history
+  all.push_back({"2-D periodic W(2,2)", cosine_problem(2, 32, Boundary::wrap(), 2), w, 0});
+  SolverOptions f = o;
+  f.cycle = CycleKind::F;
+  f.smoother = SmootherKind::Jacobi;
+  f.pre = f.post = 3;
+  all.push_back(
+      {"3-D Neumann F(3,3) Jacobi", cosine_problem(3, 16, Boundary::mirror(), 1), f, 200});
+  return all;
+}
+
+} // namespace
+
+TEST_CASE("the distributed solver's residual history equals one device's") {
+  auto world = testing::mpi_world();
+  for (const auto& c : cases()) {
+    MultigridLayout layout(world, solver_session(), c.problem, c.options, c.agglomerate);
+    Solver distributed(solver_session(), c.problem, c.options, layout);
+    SolveResult d = distributed.solve();
+    if (world.rank() != 0)
+      continue;
+    CHECK_MESSAGE(layout.plan().agglomerates() == (c.agglomerate > 0), c.name);
+    SolveResult s = Solver(solver_session(), c.problem, c.options).solve();
+    REQUIRE(s.cycles.size() == 4);
+    CHECK(d.cycles.size() == s.cycles.size());
+    for (std::size_t i = 0; i < std::min(d.cycles.size(), s.cycles.size()); ++i) {
+      double rel = std::abs(d.cycles[i].residual - s.cycles[i].residual) / s.cycles[i].residual;
+      CHECK_MESSAGE(rel <= 1e-6, c.name << " on " << world.size() << " ranks, cycle " << i + 1
+                                        << ": " << d.cycles[i].residual << " against "
+                                        << s.cycles[i].residual);
+    }
+    CHECK(s.cycles.back().relative < 1e-3); // it does converge
+    REQUIRE(d.solution.size() == s.solution.size());
+    CHECK(testing::has_nonzero_values(s.solution));
+    double worst = 0, largest = 0;
+    for (std::size_t i = 0; i < s.solution.size(); ++i) {
+      worst = std::max(worst, std::abs(d.solution[i] - s.solution[i]));
+      largest = std::max(largest, std::abs(s.solution[i]));
+    }
+    CHECK_MESSAGE(worst <= 1e-9 * largest, c.name << ": solutions differ by " << worst);
+  }
+}
+
+TEST_CASE("the decomposition of the levels: halos, agglomeration, refusals") {
+  SolverOptions o;
+  Problem p = manufactured_poisson(2, 32, Centring::Cell);
+  // 2x2 ranks: blocks of 16^2, 8^2, 4^2 points; below 64 points level 2 goes to rank 0. The
+  // halos double from 1 on that level upwards, so restriction maps extended blocks exactly.
+  auto plan = plan_decomposition(4, {2, 2}, p, o, 64);
+  CHECK(plan.levels == 5);
+  CHECK(plan.agglomerated == 2);
+  REQUIRE(plan.grids.size() == 3);
+  CHECK(plan.grids[0].halo() == 4);
+  CHECK(plan.grids[1].halo() == 2);
+  CHECK(plan.grids[2].halo() == 1);
+  // No threshold: every level is split (the coarsest has one point per rank and side).
+  auto all = plan_decomposition(4, {2, 2}, p, o, 0);
+  CHECK_FALSE(all.agglomerates());
+  CHECK(all.grids.size() == 5);
+  CHECK(all.grids[0].halo() == 16);
+  // 12 points over 3 ranks: 4, 2 and 1 per rank; 3 points do not coarsen further.
+  auto three = plan_decomposition(3, {3}, manufactured_poisson(1, 12, Centring::Cell), o, 0);
+  CHECK(three.levels == 3);
+  CHECK_FALSE(three.agglomerates());
+  // Blocks that stop halving: 8 points over 4 ranks, then 4 over 4 (1 each) and 2 over 4 (a
+  // block of 0 points): agglomerated at the level of 1 point per rank.
+  auto stop = plan_decomposition(4, {4}, manufactured_poisson(1, 8, Centring::Cell), o, 0);
+  CHECK(stop.agglomerated == 1);
+  CHECK_ERROR(plan_decomposition(3, {3, 1}, p, o, 0), "has blocks of odd extent or offset");
+  Problem mixed = p;
+  SolverOptions m = o;
+  m.precision = Precision::Mixed;
+  CHECK_ERROR(plan_decomposition(4, {2, 2}, mixed, m, 0), "mixed precision");
+  CHECK_ERROR(plan_decomposition(4, {2, 2}, manufactured_poisson(2, 31, Centring::Vertex), o, 0),
+              "cell-centred");
+}
