@@ -8,7 +8,11 @@
 //
 // Where a Map's iterations run is decided by its kind (MapGlb/MapWrg/MapLcl/MapSeq); where an
 // intermediate lives by toGlobal/toLocal/toPrivate or, without one, by who computes and who
-// reads it (see Emitter.cpp).
+// reads it (see EmitValues.cpp).
+//
+// The emitter's members live in one file per concern: Emitter.cpp (output helpers and the
+// kernel), EmitValues.cpp, EmitWrites.cpp, EmitLoops.cpp, EmitInterior.cpp (boundary/interior
+// split), EmitLanes.cpp (lane mode), Scan.cpp, StreamSteps.cpp, Storage.cpp, PointFunction.cpp.
 #pragma once
 
 #include <map>
@@ -25,6 +29,9 @@
 #include "primitives/TypeCheck.h"
 
 namespace tessera::codegen {
+
+// Does `e` (a function or value) contain a Map of the given kind anywhere?
+bool contains_map(const Expr& e, MapKind kind);
 
 // A value during emission: how to read it and its type.
 struct Operand {

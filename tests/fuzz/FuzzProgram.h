@@ -31,9 +31,9 @@ struct Recipe {
   int boundary = 0;            // 0 clamp, 1 mirror, 2 wrap, 3 constant, 4 antisymmetric
   bool windows_for_all = true; // every input gets neighbourhoods (else only the first)
   bool generate = false;       // a Generate grid zipped with the inputs
-  int prep = 0;                // layout before the stencil (see FuzzProgram.cpp)
-  int window_fn = 0;           // neighbourhood function family (see FuzzProgram.cpp)
-  int post = 0;                // what happens to the result (see FuzzProgram.cpp)
+  int prep = 0;                // layout before the stencil (see RecipeKinds.h)
+  int window_fn = 0;           // neighbourhood function family (see RecipeKinds.h)
+  int post = 0;                // what happens to the result (see RecipeKinds.h)
   int fn_depth = 2;            // depth of the random scalar functions (0: trivial)
   uint32_t fn_seed = 1;        // seed of the random scalar functions
   // Names of user functions and inputs: 0 generated ("add3", "x0"); 1 different user functions

@@ -1,0 +1,121 @@
+// The emitter's lane mode: an unrolled sequential map printed once on N-vectors
+// (codegen/Vector.h for the lane printer).
+#include "codegen/Emitter.h"
+
+#include "codegen/ScalarC.h"
+#include "core/Error.h"
+
+namespace tessera::codegen {
+
+// Lane mode (codegen/Vector.h): a MapSeqUnroll of N in {2, 4, 8, 16} whose lanes each produce
+// one scalar, landing at memory[base + k] in global or local memory with base a multiple of N,
+// is printed once for all lanes on N-vectors, its results stored with one vstoreN. When the
+// function needs something lane mode does not cover, the unrolled scalar code is printed instead.
+
+bool Emitter::write_vector_lanes(const Node& f, const Operand& in, const View& dest,
+                                 const Type& result) {
+  if (lanes_ || at_work_group_level())
+    return false;
+  auto n = in.type.length().as_constant();
+  const Type& element = result.element();
+  auto count = element.scalar_count().as_constant();
+  if (!n || !is_vector_lane_count(*n) || !count || *count != 1 ||
+      !is_vector_kind(element.innermost().scalar_kind()))
+    return false;
+  const std::string lane = "lane$"; // never printed: every access is resolved per lane
+  ArithExpr var = ArithExpr::var(lane, 0, *n - 1);
+  View lane_dest = index_view(dest, var);
+  Access target = resolve(lane_dest, Path(static_cast<std::size_t>(element.rank()), Step::at(0)));
+  if (target.kind != Access::MemoryRead || target.memory->is_scalar_var ||
+      target.memory->space == AddressSpace::Private)
+    return false;
+  if (!substitution_.empty())
+    target = substitute(target, substitution_);
+  auto base = contiguous_base(target.index, lane, static_cast<int>(*n));
+  if (!base || prove_divisible(*base, *n) != Truth::Yes)
+    return false;
+
+  // Everything lane mode may change, restored when it falls back to scalar code.
+  std::string saved_body = body_.str();
+  auto saved_indent = indent_;
+  auto saved_counters = counters_;
+  auto saved_pending = pending_declarations_;
+  auto saved_user_funs = user_funs_;
+  auto saved_user_fun_keys = user_fun_keys_;
+  auto saved_signatures = user_fun_signatures_;
+  auto saved_vector_funs = vector_funs_;
+  auto saved_printer = printer_;
+  auto saved_env = env_;
+  auto saved_fp64 = uses_fp64_;
+  auto saved_depths = std::array<int, 4>{glb_depth_, wrg_depth_, lcl_depth_, seq_depth_};
+  lanes_ = static_cast<int>(*n);
+  lane_var_ = lane;
+  try {
+    apply_write(f.children[0], {Operand{index_view(in.view, var), in.type.element()}}, lane_dest);
+    lanes_ = 0;
+    vector_names_.clear();
+    return true;
+  } catch (const VectorFallback&) {
+    lanes_ = 0;
+    vector_names_.clear();
+    body_.str("");
+    body_.clear();
+    body_ << saved_body;
+    indent_ = saved_indent;
+    counters_ = saved_counters;
+    pending_declarations_ = saved_pending;
+    user_funs_ = saved_user_funs;
+    user_fun_keys_ = saved_user_fun_keys;
+    user_fun_signatures_ = saved_signatures;
+    vector_funs_ = saved_vector_funs;
+    printer_ = saved_printer;
+    env_ = saved_env;
+    uses_fp64_ = saved_fp64;
+    glb_depth_ = saved_depths[0];
+    wrg_depth_ = saved_depths[1];
+    lcl_depth_ = saved_depths[2];
+    seq_depth_ = saved_depths[3];
+    return false;
+  }
+}
+
+LanePrinter Emitter::lane_printer() {
+  LanePrinter::Context c;
+  c.scalar = &printer_;
+  c.lane = lane_var_;
+  c.lanes = lanes_;
+  c.vector_names = &vector_names_;
+  c.signature = [this](const std::string& name) -> const UserFunSignature* {
+    auto it = user_fun_signatures_.find(name);
+    return it == user_fun_signatures_.end() ? nullptr : &it->second;
+  };
+  c.vector_function = [this](const std::string& name) { return vector_function(name); };
+  return LanePrinter(std::move(c));
+}
+
+std::string Emitter::value_text(const Access& value, ScalarKind kind) {
+  if (!lanes_)
+    return print(value);
+  return lane_printer().vector(substitution_.empty() ? value : substitute(value, substitution_),
+                               kind);
+}
+
+std::string Emitter::declared_type(ScalarKind kind) {
+  return lanes_ ? vector_type(kind, lanes_) : scalar_c_type(kind);
+}
+
+// The N-lane version of an emitted scalar user function, defined on first use: f_v4.
+std::string Emitter::vector_function(const std::string& scalar_name) {
+  std::string key = cat(scalar_name, "/", lanes_);
+  if (auto it = vector_funs_.find(key); it != vector_funs_.end())
+    return it->second;
+  std::string name = cat(scalar_name, "_v", lanes_);
+  while (user_funs_.count(name) || taken_names_.count(name))
+    name += "_";
+  user_funs_[name] =
+      vector_user_fun_definition(scalar_name, name, user_fun_signatures_.at(scalar_name), lanes_);
+  vector_funs_[key] = name;
+  return name;
+}
+
+} // namespace tessera::codegen
