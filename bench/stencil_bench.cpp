@@ -431,8 +431,10 @@ nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, uint64
     std::printf("  best vs hand-written kernel: %.2fx\n", out["hand_ms"].get<double>() / best_ms);
   for (const auto& [word, m] : best_placed) {
     if (m.label.empty()) {
-      std::printf("  best input %s: none (the device or the input does not allow it)\n",
-                  word.c_str());
+      std::printf(
+          "  best input %s: none measured (the device or the input does not allow it, or --only "
+          "left it out)\n",
+          word.c_str());
       continue;
     }
     std::printf("  best input %s: %.3f ms (%.2fx the best) %s\n", word.c_str(), m.ms,
