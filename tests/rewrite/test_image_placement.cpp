@@ -7,6 +7,7 @@
 #include "core/Json.h"
 #include "core/RandomData.h"
 #include "dsl/Dsl.h"
+#include "explore/Workload.h"
 #include "rewrite/Lower.h"
 #include "rewrite/Rule.h"
 #include "rewrite/Variants.h"
@@ -133,4 +134,23 @@ TEST_CASE("place-image: side conditions from the device and the input's type") {
   CHECK(describe_all(options).find("as an image") == std::string::npos);
   options.images = device_like();
   CHECK(describe_all(options).find("input 0 as an image (clamp to edge)") != std::string::npos);
+}
+
+TEST_CASE("place-image: the explorer's workload and execute_flat make the image on the host") {
+  Expr plain = catalog_program("j3d7pt", {6, 8, 10}, clamp);
+  auto r = place_image(plain);
+  REQUIRE(r.alternatives.size() == 1);
+  auto kernel = codegen::generate_kernel(r.alternatives[0].replacement);
+  auto& session = testing::test_session();
+  explore::Workload workload(session, plain, 3);
+  std::vector<double> expected = evaluate(plain, workload.input_data()).flatten();
+  auto built = session.build_kernel(kernel.source, kernel.name);
+  std::vector<double> got = workload.run(kernel, built);
+  REQUIRE(got.size() == expected.size());
+  std::vector<float> x(workload.inputs()[0].values.begin(), workload.inputs()[0].values.end());
+  auto flat = explore::execute_flat(session, kernel, {&x}, {});
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    CHECK(got[i] == doctest::Approx(expected[i]).epsilon(1e-6));
+    CHECK(flat.output[i] == doctest::Approx(expected[i]).epsilon(1e-6));
+  }
 }
