@@ -40,6 +40,7 @@
 #include "explore/DeviceLimits.h"
 #include "explore/Execute.h"
 #include "explore/Report.h"
+#include "explore/Variants.h"
 #include "explore/Workload.h"
 #include "explore/runtime/Device.h"
 #include "explore/runtime/Launch.h"
@@ -178,7 +179,7 @@ nlohmann::json bench_temporal(runtime::Session& session, double copy_gbps, const
   options.depth = 1;
   options.tile_sizes = tiles;
   options.temporal_steps = {k};
-  auto variants = rewrite::lowered_variants(stencils::iterated_stencil(name, ext, k), options);
+  auto variants = explore::executable_variants(stencils::iterated_stencil(name, ext, k), options);
   runtime::TimingOptions timing{2, 7};
   double best_ms = 1e30;
   std::string best_label;
@@ -354,7 +355,7 @@ nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, uint64
   options.tile_sizes = tiles;
   // The placements (constant memory, images) where this device allows them.
   explore::apply_device_limits(options, session.device());
-  auto variants = rewrite::lowered_variants(program, options);
+  auto variants = explore::executable_variants(program, options);
   std::printf("  %zu variants (%s)\n", variants.variants.size(), variants.stats.summary().c_str());
   std::vector<double> baseline_out;
   double baseline_ms = 0, best_ms = 1e30;

@@ -1,7 +1,6 @@
 #include "codegen/Image.h"
 
 #include <algorithm>
-#include <cstring>
 
 #include "core/Error.h"
 
@@ -21,25 +20,9 @@ Access image_read(std::shared_ptr<const Memory> memory, const Path& path) {
   return a;
 }
 
-bool sampler_boundary(const Boundary& b) {
-  if (b.kind == Boundary::Clamp)
-    return true;
-  if (b.kind != Boundary::Constant || b.value.kind != ScalarKind::F32)
-    return false;
-  // The border colour is +0.0f: -0.0f differs in its sign bit.
-  float v = static_cast<float>(b.value.as_double());
-  uint32_t bits = 0;
-  std::memcpy(&bits, &v, sizeof bits);
-  return bits == 0;
-}
-
 std::optional<Access> sampled_pad(const Access& child, const std::string& var, const ArithExpr& i,
                                   const ArithExpr& n, const Boundary& b) {
-  if (child.kind != Access::ImageRead || !sampler_boundary(b))
-    return std::nullopt;
-  AddressSpace wanted =
-      b.kind == Boundary::Clamp ? AddressSpace::ImageClampToEdge : AddressSpace::ImageClamp;
-  if (child.memory->space != wanted)
+  if (child.kind != Access::ImageRead || sampler_space(b) != child.memory->space)
     return std::nullopt;
   auto shape = child.memory->type.shape();
   int found = -1;

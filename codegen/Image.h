@@ -24,8 +24,6 @@ Access image_read(std::shared_ptr<const Memory> memory, const Path& path);
 // the boundary: `child` is the Pad's child resolved with the variable `var` as the index.
 std::optional<Access> sampled_pad(const Access& child, const std::string& var, const ArithExpr& i,
                                   const ArithExpr& n, const Boundary& b);
-// Whether a Pad of boundary `b` may be left to a sampler (clamp, or constant 0.0f).
-bool sampler_boundary(const Boundary& b);
 
 // "__read_only image3d_t x"
 std::string image_parameter(const std::string& name, const Type& type);

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "core/Error.h"
+#include "core/NdExpr.h"
 #include "core/Substitute.h"
 #include "primitives/TypeCheck.h"
 
@@ -42,6 +43,36 @@ bool is_output_view(const Expr& f) {
   default:
     return false;
   }
+}
+
+// Map^depth(Get(i)) $ value with the Get moved into the computation, so that the component is
+// computed and written like any array of scalars: through Maps (of any kind) into the function's
+// result, through Join and Split, and a Zip's component is its argument. Elsewhere the Get stays
+// outside (a view the code generator may refuse, with its message).
+Expr component_of(const Expr& value, int depth, int i) {
+  if (value->kind == NodeKind::Call) {
+    const Expr& f = value->callee();
+    auto args = value->call_args();
+    if (depth >= 1 && f->kind == NodeKind::Map && args.size() == 1) {
+      Expr e = make_param();
+      Expr body = component_of(make_call(f->children[0], {e}), depth - 1, i);
+      return make_call(with_children(f, {make_lambda({e}, body)}), {args[0]});
+    }
+    if (depth == 1 && f->kind == NodeKind::Zip && i < static_cast<int>(args.size()))
+      return args[static_cast<std::size_t>(i)];
+    if (depth >= 1 && f->kind == NodeKind::Join && args.size() == 1)
+      return make_call(f, {component_of(args[0], depth + 1, i)});
+    if (depth >= 2 && f->kind == NodeKind::Split && args.size() == 1)
+      return make_call(f, {component_of(args[0], depth - 1, i)});
+    if (f->kind == NodeKind::Lambda && args.size() == f->params().size()) {
+      std::map<const Node*, Expr> bound;
+      auto params = f->params();
+      for (std::size_t k = 0; k < params.size(); ++k)
+        bound[params[k].get()] = args[k];
+      return component_of(instantiate(f->body(), bound), depth, i);
+    }
+  }
+  return make_call(map_nest(depth, make_get(i)), {value});
 }
 
 class StageSplitter {
@@ -127,10 +158,10 @@ private:
     return current; // k == 0: the argument itself
   }
 
-  // A parameter standing for the buffer that a new stage computes `value` into, or null where
-  // the value cannot be a buffer (it reads no input, or it is not an array of scalars: it stays
-  // where it is, and the code generator says what it cannot do). `original` (the node before
-  // detaching, when there is one) is remembered so that a value read twice is computed once.
+  // An expression standing for the buffer(s) that new stages compute `value` into, or null where
+  // the value cannot be stored (it reads no input, or it is not an array: it stays where it is,
+  // and the code generator says what it cannot do). `original` (the node before detaching,
+  // when there is one) is remembered so that a value read twice is computed once.
   Expr materialize(const Expr& original, const Expr& value) {
     if (original)
       if (auto it = memo_.find(original.get()); it != memo_.end())
@@ -142,15 +173,38 @@ private:
       return {};
     Expr program = make_lambda(params, value);
     Type type = infer_type(program);
-    if (!type.is_array() || !type.innermost().is_scalar())
+    if (!type.is_array())
       return {};
+    Expr stored =
+        type.innermost().is_scalar() ? store(program, inputs, type) : store_components(value, type);
+    if (stored && original)
+      memo_[original.get()] = stored;
+    return stored;
+  }
+
+  Expr store(const Expr& program, const std::vector<BufferRef>& inputs, const Type& type) {
     std::size_t index = next_value_++;
     stages_.push_back({program, inputs, {BufferRef::Intermediate, index}});
     Expr param = make_param("tmp", type); // one name: launches of equal steps share a kernel
     sources_[param.get()] = {BufferRef::Intermediate, index};
-    if (original)
-      memo_[original.get()] = param;
     return param;
+  }
+
+  // An array of tuples as a structure of arrays: one stage per component (component arrays of
+  // tuples split further), zipped back at the tuple's depth. Each stage computes the value and
+  // keeps one component; the OpenCL compiler drops the rest of the arithmetic where the
+  // components do not share it.
+  Expr store_components(const Expr& value, const Type& type) {
+    int depth = type.rank();
+    std::vector<Expr> components;
+    for (std::size_t i = 0; i < type.innermost().elements().size(); ++i) {
+      Expr component = component_of(value, depth, static_cast<int>(i));
+      Expr stored = materialize(Expr{}, component);
+      if (!stored)
+        return {};
+      components.push_back(stored);
+    }
+    return zip_nd_expr(depth, components);
   }
 
   // MapGlb(...(MapGlb(id))) $ value: a copy with a work-item per element (three dimensions

@@ -240,8 +240,7 @@ Access resolve_in(const View& view, const Path& path_in, const Bindings& env) {
   case ViewKind::Pad: { // [i] -> [boundary(i - l, n)]
     ArithExpr i = pop_index(path, "Pad").index - v.a;
     ArithExpr in_range = logical_and(le(0, i), lt(i, v.b));
-    if (child()->reaches_image && !child()->reaches_generate &&
-        (v.boundary.kind == Boundary::Clamp || v.boundary.kind == Boundary::Constant)) {
+    if (child()->reaches_image && !child()->reaches_generate && sampler_space(v.boundary)) {
       // Resolved once with a placeholder index: an image's sampler may do the boundary.
       static std::atomic<int> placeholders = 0;
       std::string var = cat("pad_index_", placeholders++);

@@ -1,5 +1,7 @@
 #include "core/Expr.h"
 
+#include <cstring>
+
 #include <cctype>
 #include <functional>
 #include <map>
@@ -73,6 +75,20 @@ const char* address_space_name(AddressSpace s) {
     return "ImageClamp";
   }
   return "?";
+}
+
+std::optional<AddressSpace> sampler_space(const Boundary& b) {
+  if (b.kind == Boundary::Clamp)
+    return AddressSpace::ImageClampToEdge;
+  if (b.kind != Boundary::Constant || b.value.kind != ScalarKind::F32)
+    return std::nullopt;
+  // The border colour is +0.0f: -0.0f differs in its sign bit.
+  float v = static_cast<float>(b.value.as_double());
+  uint32_t bits = 0;
+  std::memcpy(&bits, &v, sizeof bits);
+  if (bits != 0)
+    return std::nullopt;
+  return AddressSpace::ImageClamp;
 }
 
 bool is_image(AddressSpace s) {

@@ -84,6 +84,10 @@ struct Boundary {
 ArithExpr boundary_index(const Boundary& b, const ArithExpr& i, const ArithExpr& n);
 // Whether the boundary negates the element it reads outside the array (antisymmetric).
 bool negates_outside(const Boundary& b);
+// The image placement whose sampler does the boundary b exactly: clamp -> ImageClampToEdge
+// (CLK_ADDRESS_CLAMP_TO_EDGE), constant +0.0f -> ImageClamp (CLK_ADDRESS_CLAMP, border colour
+// 0); none for every other boundary (mirror and wrap addressing need normalised coordinates).
+std::optional<AddressSpace> sampler_space(const Boundary& b);
 
 struct Node;
 

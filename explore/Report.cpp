@@ -34,8 +34,16 @@ bool fits_in_cache(double footprint_bytes, uint64_t cache_bytes) {
   return cache_bytes > 0 && footprint_bytes <= static_cast<double>(cache_bytes);
 }
 
+bool partly_in_cache(double footprint_bytes, uint64_t cache_bytes) {
+  return cache_bytes > 0 && !fits_in_cache(footprint_bytes, cache_bytes) &&
+         footprint_bytes <= kPartlyResidentFactor * static_cast<double>(cache_bytes);
+}
+
 std::string roofline_fraction_label(double footprint_bytes, uint64_t cache_bytes) {
-  return fits_in_cache(footprint_bytes, cache_bytes) ? "cache-resident" : "of the copy roofline";
+  if (fits_in_cache(footprint_bytes, cache_bytes))
+    return "cache-resident";
+  return partly_in_cache(footprint_bytes, cache_bytes) ? "partly cache-resident"
+                                                       : "of the copy roofline";
 }
 
 bool Report::cache_resident() const {
@@ -444,10 +452,14 @@ std::string roofline_summary(const Report& r) {
     return text + "; last-level cache size unknown";
   text += cat("; last-level cache ", format_bytes(r.cache_bytes), "; one sweep moves ",
               format_bytes(static_cast<uint64_t>(r.footprint_bytes)));
-  return text + (r.cache_resident() ? ", which fits in the cache: percentages are cache-resident, "
-                                      "not bounded by the roofline"
-                                    : cat(", ", fixed(r.footprint_bytes / r.cache_bytes, 1),
-                                          "x the cache: percentages are of the roofline"));
+  if (r.cache_resident())
+    return text + ", which fits in the cache: percentages are cache-resident, not bounded by the "
+                  "roofline";
+  std::string times = cat(", ", fixed(r.footprint_bytes / r.cache_bytes, 1), "x the cache");
+  if (partly_in_cache(r.footprint_bytes, r.cache_bytes))
+    return text + times + ": part of it stays in the cache between sweeps, so percentages are " +
+           "partly cache-resident and may exceed 100%";
+  return text + times + ": percentages are of the roofline";
 }
 
 std::string format_report(const Report& r, std::size_t top) {

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 
+#include "codegen/Program.h"
 #include "core/Error.h"
 #include "core/Printer.h"
+#include "explore/TridiagonalRules.h"
 #include "rewrite/Lower.h"
 #include "rewrite/Variants.h"
 
@@ -27,10 +29,27 @@ VariantInfo variant_info(const rewrite::Variant& variant) {
   return info;
 }
 
-Variants enumerate_variants(const Expr& program, int depth, rewrite::EnumerateOptions options) {
+namespace {
+
+// The generation check: throws tessera::Error when the code generator rejects the program.
+void generate_kernels(const Expr& lowered) {
+  codegen::generate_program(lowered);
+}
+
+// The rules of this layer's enumerations beside rewrite's exploration rules.
+void add_explorer_rules(rewrite::EnumerateOptions& options) {
+  for (auto& rule : tridiagonal_rules())
+    if (std::none_of(options.extra_rules.begin(), options.extra_rules.end(),
+                     [&](const rewrite::Rule& r) { return r.name == rule.name; }))
+      options.extra_rules.push_back(std::move(rule));
+}
+
+// The variants of `program` to `depth`, checked by options.check_generation when it is set.
+Variants variants_of(const Expr& program, int depth, rewrite::EnumerateOptions options) {
   if (depth < 0)
     user_error(cat("the rewrite depth must be at least 0, got ", depth));
   options.depth = depth;
+  add_explorer_rules(options);
   auto lowered = rewrite::lowered_variants(program, options);
   Variants result;
   for (const auto& v : lowered.variants)
@@ -54,6 +73,20 @@ Variants enumerate_variants(const Expr& program, int depth, rewrite::EnumerateOp
   return result;
 }
 
+} // namespace
+
+rewrite::LoweredVariants executable_variants(const Expr& program,
+                                             rewrite::EnumerateOptions options) {
+  options.check_generation = generate_kernels;
+  add_explorer_rules(options);
+  return rewrite::lowered_variants(program, options);
+}
+
+Variants enumerate_variants(const Expr& program, int depth, rewrite::EnumerateOptions options) {
+  options.check_generation = generate_kernels;
+  return variants_of(program, depth, std::move(options));
+}
+
 std::vector<int64_t> small_extents(const std::vector<int64_t>& extents) {
   int64_t side = extents.size() == 1 ? 4096 : extents.size() == 2 ? 64 : 16;
   std::vector<int64_t> small;
@@ -70,8 +103,8 @@ Problem make_problem(const std::string& name, const ProgramAt& build,
   p.extents = extents;
   p.program = build(extents);
   // The explorer generates a variant's kernel when its search reaches it (explore/LazySpace.h).
-  control.check_generation = false;
-  auto variants = enumerate_variants(p.program, depth, std::move(control));
+  control.check_generation = nullptr;
+  auto variants = variants_of(p.program, depth, std::move(control));
   p.variants = std::move(variants.variants);
   p.enumeration = variants.summary;
   p.small_extents = small_extents(extents);

@@ -10,12 +10,18 @@
 #include "explore/Space.h"
 #include "rewrite/Enumerate.h"
 #include "rewrite/Rule.h"
+#include "rewrite/Variants.h"
 
 namespace tessera::explore {
 
 // "tile-nd at [1] {dims=2, tile=16}"; a step without position or parameters is its name.
 std::string describe_step(const rewrite::Step& step);
 VariantInfo variant_info(const rewrite::Variant& variant);
+
+// rewrite::lowered_variants with the code generator as its generation check: only candidates
+// whose kernels generate (codegen::generate_program) are returned.
+rewrite::LoweredVariants executable_variants(const Expr& program,
+                                             rewrite::EnumerateOptions options = {});
 
 struct Variants {
   std::vector<VariantInfo> variants; // [0] = plain MapGlb lowering

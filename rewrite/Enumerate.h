@@ -38,6 +38,9 @@ struct EnumerateOptions {
   int max_constant_args = 8;
   // The device's images for place-image (none by default).
   ImageLimits images;
+  // Rules of the layers above, enumerated with exploration_rules() (the explorer passes
+  // thomas-to-pcr, which builds with the DSL: explore/TridiagonalRules.h).
+  std::vector<Rule> extra_rules;
   std::vector<int64_t> temporal_steps{2, 3, 4};
   // Stop after this many seconds (0: no deadline). lowered_variants counts its lowering too.
   double deadline_seconds = 0;
@@ -47,10 +50,12 @@ struct EnumerateOptions {
   uint32_t seed = 1;
   // Threads with which lowered_variants generates the candidates' kernels (0: one per core).
   int threads = 1;
-  // Whether lowered_variants generates every candidate's kernel to drop those the code generator
-  // rejects. false: every distinct candidate is returned unchecked (cheap), for a caller that
-  // generates kernels on demand anyway (the explorer's lazy space).
-  bool check_generation = true;
+  // lowered_variants calls it on every candidate and drops those for which it throws
+  // tessera::Error: the code generator's check, set by a layer that sees both rewrite and codegen
+  // (explore::executable_variants). Called from `threads` threads at once. Empty: every distinct
+  // candidate is returned unchecked (cheap), for a caller that generates kernels on demand
+  // anyway (the explorer's lazy space).
+  std::function<void(const Expr&)> check_generation;
   // Called from the calling thread between units of work (a frontier variant, a lowering, a
   // generated candidate); returning false stops the enumeration as the deadline would (e.g. on
   // Ctrl-C). Keep it cheap: it is called often.

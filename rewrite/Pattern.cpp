@@ -1,6 +1,7 @@
 #include "rewrite/Pattern.h"
 
 #include "core/Error.h"
+#include "core/NdExpr.h"
 #include "core/Substitute.h"
 
 namespace tessera::rewrite {
@@ -41,9 +42,7 @@ bool mentions(const Expr& e, const Node* param) {
 }
 
 Expr map_n(int n, Expr f) {
-  for (int i = 0; i < n; ++i)
-    f = make_map(MapKind::Map, 0, f);
-  return f;
+  return map_nest(n, std::move(f));
 }
 
 int map_depth(const Expr& f, Expr* innermost) {

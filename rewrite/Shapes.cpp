@@ -39,12 +39,6 @@ Expr windows(int dims, const std::function<Expr(int)>& level_fn, Expr x) {
 
 } // namespace
 
-Expr map_nest(int dims, Expr f, MapKind kind) {
-  for (int i = 0; i < dims; ++i)
-    f = make_map(kind, 0, f);
-  return f;
-}
-
 Expr slide_nd_expr(int dims, ArithExpr size, ArithExpr step, const Expr& x) {
   Expr slide = make_slide(size, step);
   return windows(
@@ -67,17 +61,6 @@ Expr pad_nd_expr(int dims, ArithExpr left, ArithExpr right, Boundary boundary, c
   for (int d = 0; d < dims; ++d)
     y = at_level(d, pad, y);
   return y;
-}
-
-Expr zip_nd_expr(int dims, const std::vector<Expr>& arrays) {
-  Expr zipped = make_call(make_zip(), arrays);
-  if (dims == 1)
-    return zipped;
-  Expr t = make_param();
-  std::vector<Expr> parts;
-  for (std::size_t i = 0; i < arrays.size(); ++i)
-    parts.push_back(call1(make_get(static_cast<int>(i)), t));
-  return call1(make_map(MapKind::Map, 0, make_lambda({t}, zip_nd_expr(dims - 1, parts))), zipped);
 }
 
 Expr untile_expr(int dims, const Expr& x) {

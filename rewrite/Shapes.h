@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/Expr.h"
+#include "core/NdExpr.h" // map_nest, zip_nd_expr
 
 namespace tessera::rewrite {
 
@@ -16,12 +17,8 @@ Expr slide_nd_expr(int dims, ArithExpr size, ArithExpr step, const Expr& x);
 Expr tile_expr(int dims, ArithExpr k, const Expr& x);
 // [t0][t1]..[e0][e1].. -> [t0*e0][t1*e1]..   the inverse of tile_expr (any tile extents).
 Expr untile_expr(int dims, const Expr& x);
-// Map^dims(f)
-Expr map_nest(int dims, Expr f, MapKind kind = MapKind::Map);
 // PadND: Pad(l, r, b) at each of the `dims` outer levels (the front end's pad_nd).
 Expr pad_nd_expr(int dims, ArithExpr left, ArithExpr right, Boundary boundary, const Expr& x);
-// ZipND: the `dims` outer levels of equally shaped arrays zipped (the front end's zip_nd).
-Expr zip_nd_expr(int dims, const std::vector<Expr>& arrays);
 // Windows at every level like slide_nd_expr, with a different windowing function per level:
 // level_fn(d) is applied to the d-th level.
 Expr windows_nd_expr(int dims, const std::function<Expr(int)>& level_fn, const Expr& x);

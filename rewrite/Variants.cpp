@@ -7,7 +7,6 @@
 #include <set>
 #include <thread>
 
-#include "codegen/Program.h"
 #include "core/Error.h"
 #include "core/Substitute.h"
 #include "rewrite/Lower.h"
@@ -345,7 +344,9 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
   // time to lower even the shallowest variants it found.
   EnumerateOptions high_options = options;
   high_options.deadline_seconds = 0.75 * options.deadline_seconds;
-  Enumeration high = enumerate(program, exploration_rules(), high_options);
+  auto rules = exploration_rules();
+  rules.insert(rules.end(), options.extra_rules.begin(), options.extra_rules.end());
+  Enumeration high = enumerate(program, rules, high_options);
   result.stats = high.stats;
 
   // The distinct lowered programs, in the order of the high-level variants.
@@ -411,7 +412,7 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
       if (late())
         return;
       try {
-        codegen::generate_program(candidates[i].program);
+        options.check_generation(candidates[i].program);
         verdicts[i] = Accepted;
       } catch (const Error& e) {
         verdicts[i] = Rejected;

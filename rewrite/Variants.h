@@ -1,7 +1,7 @@
 // Executable variants of a high-level program: the rewrite catalog is enumerated, every
 // result is completed by mapping strategies (the default lowering, work-groups with or without
-// local memory, coarsened work-items, streaming), and duplicates and programs the code
-// generator cannot turn into kernels are dropped. This is what the explorer builds and times.
+// local memory, coarsened work-items, streaming), and duplicates and programs that the
+// caller's generation check rejects are dropped. This is what the explorer builds and times.
 //
 // Programs of several steps (stencils::iterated_stencil): the default lowering ("global") maps
 // every step to global work-items, one launch each (codegen::generate_program). The other
@@ -33,7 +33,9 @@ struct LoweredVariants {
   std::string summary() const;
 };
 
-// Candidates are code-generated on options.threads threads (default 1; 0: one per core).
+// Candidates are checked by options.check_generation (explore::executable_variants sets the
+// code generator) on options.threads threads (default 1; 0: one per core); without a check
+// every distinct candidate is returned.
 LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& options = {});
 
 } // namespace tessera::rewrite

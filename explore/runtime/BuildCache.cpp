@@ -172,8 +172,12 @@ Kernel BuildCache::build_kernel(const std::string& source, const std::string& ke
   return k;
 }
 
-cl::Program BuildCache::build_program(const std::string& source, const std::string& options,
+cl::Program BuildCache::build_program(const std::string& source, const std::string& given_options,
                                       BuildOrigin* origin, const std::string& kernel_name) {
+  // TESSERA_BUILD_OPTIONS (e.g. -cl-opt-disable) is added to every build: it tells a device
+  // compiler's optimisation bug from a code generator's (docs/reliability.md).
+  std::string extra = env("TESSERA_BUILD_OPTIONS");
+  std::string options = extra.empty() ? given_options : given_options + " " + extra;
   uint64_t k = key(source, options);
   {
     std::lock_guard lock(mutex_);

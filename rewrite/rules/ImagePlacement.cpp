@@ -6,11 +6,11 @@
 // sampler's addressing follows the program's Pads: CLK_ADDRESS_CLAMP_TO_EDGE where it pads with
 // clamp, CLK_ADDRESS_CLAMP where it pads with 0.0f (one alternative each), otherwise
 // CLK_ADDRESS_NONE. The code generator leaves a Pad to the sampler only where that is exactly
-// the Pad's semantics (codegen/Image.h); every other read stays in bounds through the Pad's own
-// index logic, so each alternative computes the same values.
+// the Pad's semantics (codegen/Image.h, with the same sampler_space of core/Expr.h); every other
+// read stays in bounds through the Pad's own index logic, so each alternative computes the same
+// values.
 #include <set>
 
-#include "codegen/Image.h"
 #include "core/Error.h"
 #include "rewrite/rules/Placement.h"
 #include "rewrite/rules/Rules.h"
@@ -20,9 +20,9 @@ namespace tessera::rewrite {
 namespace {
 
 void collect_sampler_spaces(const Expr& e, std::set<AddressSpace>& spaces) {
-  if (e->kind == NodeKind::Pad && codegen::sampler_boundary(e->boundary))
-    spaces.insert(e->boundary.kind == Boundary::Clamp ? AddressSpace::ImageClampToEdge
-                                                      : AddressSpace::ImageClamp);
+  if (e->kind == NodeKind::Pad)
+    if (auto space = sampler_space(e->boundary))
+      spaces.insert(*space);
   for (const auto& c : e->children)
     collect_sampler_spaces(c, spaces);
 }

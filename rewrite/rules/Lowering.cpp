@@ -257,8 +257,6 @@ std::vector<Rule> exploration_rules() {
     rules.push_back(r);
   for (auto& r : thread_mapping_rules())
     rules.push_back(r);
-  for (auto& r : tridiagonal_rules())
-    rules.push_back(r);
   return rules;
 }
 

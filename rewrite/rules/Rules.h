@@ -23,10 +23,6 @@ Rule place_image_rule();
 // "clamp to edge", "clamp (0)" or "in bounds": what an image placement's sampler does.
 std::string image_addressing_name(AddressSpace space);
 std::vector<Rule> thread_mapping_rules(); // glb-order: the global dimension of each MapGlb level
-// thomas-to-pcr(-local): tridiagonal solves by parallel cyclic reduction (ThomasToPcr.cpp).
-// In exploration_rules() but not all_rules(): PCR rounds differently from Thomas, so it is
-// equal up to rounding, not bit for bit as the rules of all_rules() are checked.
-std::vector<Rule> tridiagonal_rules();
 // Diamond and parallelogram tiling: k steps as a program of kernels (docs/time-tiling.md).
 std::vector<Rule> time_tiling_rules();
 // Everything above.

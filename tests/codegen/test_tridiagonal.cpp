@@ -8,8 +8,8 @@
 
 #include "dsl/Dsl.h"
 #include "dsl/Tridiagonal.h"
+#include "explore/TridiagonalRules.h"
 #include "rewrite/Lower.h"
-#include "rewrite/rules/Rules.h"
 #include "tests/Helpers.h"
 #include "tests/codegen/CodegenCheck.h"
 
@@ -63,7 +63,7 @@ bool is_local(Method m) {
 
 // The one program that the rule `name` makes of the Thomas program.
 Expr rewritten_thomas(const Expr& thomas, const std::string& name) {
-  for (const auto& rule : rewrite::tridiagonal_rules())
+  for (const auto& rule : explore::tridiagonal_rules())
     if (rule.name == name) {
       auto rewritten = rewrite::rewrites_everywhere(thomas, rule);
       REQUIRE(rewritten.size() == 1);
@@ -154,6 +154,6 @@ TEST_CASE("thomas-to-pcr: the rewritten Thomas solve matches a dense solve, high
   Val a = input("a", array_of(f32(), {ArithExpr::var("N")}));
   TridiagonalRows row = [](Val e) { return TridiagonalRow{e, e, e, e}; };
   Expr open = program({a}, thomas_solve(a, row, ScalarKind::F32));
-  for (const auto& rule : rewrite::tridiagonal_rules())
+  for (const auto& rule : explore::tridiagonal_rules())
     CHECK(rewrite::rewrites_everywhere(open, rule).empty());
 }

@@ -64,3 +64,38 @@ TEST_CASE("tuples of an array and a scalar, and a lone tuple, are stored compone
   CAPTURE(print(lowered));
   testing::check_program(lowered, random_inputs(p, 12), {}, 1e-5);
 }
+
+// Between launches (issue 14): an array of tuples computed by all work-items and read by a
+// stencil of a later launch is stored as one buffer per component.
+TEST_CASE("an array of tuples between launches is one buffer per component") {
+  Fun half = user_fun("half", [](auto a) { return a * 0.5f; });
+  Fun twice = user_fun("twice", [](auto a) { return a * 2.0f + 1.0f; });
+  Fun blend = user_fun("blend", [](auto a, auto b, auto c) { return a - b * c; });
+  // A chunk of values as a chunk of pairs: [f32]_k -> [{f32, f32}]_k.
+  Fun pairs_of = Fun([=](Val c) { return zip({c | map_seq(half), c | map_seq(twice)}); });
+
+  SUBCASE("2-D: rows of pairs, read by a 3x3 stencil") {
+    Val x = input("x", array_of(f32(), {9, 7}));
+    Val pairs = x | map_glb(0, pairs_of); // [[{f32, f32}]_7]_9
+    Expr p = program(
+        {x}, pairs | pad_nd(2, 1, 1, clamp) | slide_nd(2, 3, 1) | map_nd(2, [=](Val w) {
+               return blend(w.at(1).at(1).get(0), w.at(0).at(2).get(1), w.at(2).at(0).get(0));
+             }));
+    Expr lowered = rewrite::lower_default(p);
+    CAPTURE(print(lowered));
+    auto kernels = testing::check_program(lowered, random_inputs(p, 21), {}, 1e-5);
+    CHECK(kernels.launches.size() == 3); // one per component, then the stencil
+    CHECK(kernels.buffers.size() == 2);
+  }
+  SUBCASE("1-D: chunks of pairs joined, read by a 3-point stencil with mirror padding") {
+    Val x = input("x", array_of(f32(), {24}));
+    Val pairs = x | split(4) | map_glb(0, pairs_of) | join(); // [{f32, f32}]_24
+    Expr p = program({x}, pairs | pad(1, 1, mirror) | slide(3, 1) | map([=](Val w) {
+                            return blend(w.at(1).get(1), w.at(0).get(0), w.at(2).get(1));
+                          }));
+    Expr lowered = rewrite::lower_default(p);
+    CAPTURE(print(lowered));
+    auto kernels = testing::check_program(lowered, random_inputs(p, 22), {}, 1e-5);
+    CHECK(kernels.launches.size() == 3);
+  }
+}

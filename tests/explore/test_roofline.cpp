@@ -110,7 +110,10 @@ TEST_CASE("roofline: a problem that fits in the cache is cache-resident") {
   CHECK_FALSE(explore::fits_in_cache(33.0 * kMiB, 32 * kMiB));
   CHECK_FALSE(explore::fits_in_cache(1.0, 0)); // unknown cache: never claimed
   CHECK(explore::roofline_fraction_label(8.0 * kMiB, 32 * kMiB) == "cache-resident");
-  CHECK(explore::roofline_fraction_label(64.0 * kMiB, 32 * kMiB) == "of the copy roofline");
+  CHECK(explore::roofline_fraction_label(64.0 * kMiB, 32 * kMiB) == "partly cache-resident");
+  CHECK(explore::roofline_fraction_label(65.0 * kMiB, 32 * kMiB) == "of the copy roofline");
+  CHECK_FALSE(explore::partly_in_cache(30.0 * kMiB, 32 * kMiB)); // fits: cache-resident
+  CHECK_FALSE(explore::partly_in_cache(40.0 * kMiB, 0));
 
   explore::Report r;
   r.stencil = "j2d5pt";
@@ -141,6 +144,11 @@ TEST_CASE("roofline: a problem that fits in the cache is cache-resident") {
   CHECK(text.find("% of the copy roofline") != std::string::npos);
   CHECK(text.find("4.0x the cache") != std::string::npos);
   CHECK(text.find("cache-resident") == std::string::npos);
+
+  r.footprint_bytes = 36.0 * kMiB; // 1.1x the cache: part of it stays between sweeps
+  text = explore::format_report(r);
+  CHECK(text.find("274.0% partly cache-resident") != std::string::npos);
+  CHECK(text.find("1.1x the cache: part of it stays in the cache") != std::string::npos);
 }
 
 TEST_CASE("roofline: the file keeps one entry per device and rejects stale or broken ones") {

@@ -1,6 +1,7 @@
 // Building, caching, launching and timing kernels on the default device (PoCL).
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <fstream>
 
 #include "RuntimeFixture.h"
@@ -277,4 +278,21 @@ TEST_CASE("runtime: kernels are timed with profiling events") {
   CHECK(dc.read()[n - 1] == a[n - 1] + b[n - 1]);
   CHECK_THROWS_AS(time_kernel(s, k, {da, db, dc, n}, Range{n}, {}, {.warmup = 0, .repeats = 0}),
                   Error);
+}
+
+TEST_CASE("runtime: TESSERA_BUILD_OPTIONS is added to every build") {
+  Session& s = test_session();
+  const std::string source = "__kernel void answer(__global int* out) { out[0] = ANSWER; }";
+  ::setenv("TESSERA_BUILD_OPTIONS", "-D ANSWER=41", 1);
+  Kernel k = s.build_kernel(source, "answer");
+  Buffer<int32_t> out(s, 1);
+  run_timed(s, k, {out}, Range{1}, Range{});
+  CHECK(out.read()[0] == 41);
+  // The options are part of the cache key: other options build again.
+  ::setenv("TESSERA_BUILD_OPTIONS", "-D ANSWER=42", 1);
+  Kernel again = s.build_kernel(source, "answer");
+  run_timed(s, again, {out}, Range{1}, Range{});
+  CHECK(out.read()[0] == 42);
+  ::unsetenv("TESSERA_BUILD_OPTIONS");
+  CHECK(contains(error_of([&] { s.build_kernel(source, "answer"); }), "ANSWER"));
 }

@@ -14,6 +14,7 @@
 #include "core/Printer.h"
 #include "core/RandomData.h"
 #include "explore/Execute.h"
+#include "explore/Variants.h"
 #include "primitives/Interpreter.h"
 #include "primitives/TypeCheck.h"
 #include "rewrite/Lower.h"
@@ -331,7 +332,7 @@ Outcome Fuzzer::run(const CaseSpec& spec) {
       eo.limit = 400;
       rewrite::LoweredVariants lv;
       try {
-        lv = rewrite::lowered_variants(o.rewritten, eo);
+        lv = explore::executable_variants(o.rewritten, eo);
       } catch (const Error& e) {
         return reject("lowering", e.what());
       }

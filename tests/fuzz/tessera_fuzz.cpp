@@ -26,6 +26,28 @@
 
 using namespace tessera;
 
+namespace {
+
+// Runs one case and prints its programs, its kernel and the outcome; 1 when it failed.
+int run_and_print(fuzz::Fuzzer& fuzzer, const fuzz::CaseSpec& spec) {
+  std::cout << "program:   " << print(spec.program) << "\n";
+  fuzz::Outcome out = fuzzer.run(spec);
+  if (out.rewritten)
+    std::cout << "rewritten: " << print(out.rewritten) << "\n";
+  if (out.lowered)
+    std::cout << "lowered:   " << print(out.lowered) << "\n";
+  if (!out.kernel_source.empty())
+    std::cout << "kernel:\n" << out.kernel_source << "\n";
+  const char* status = out.status == fuzz::Outcome::Pass       ? "PASSED"
+                       : out.status == fuzz::Outcome::Rejected ? "REJECTED"
+                                                               : "FAILED";
+  std::cout << status << (out.stage.empty() ? "" : " at " + out.stage) << " " << out.message
+            << "\n";
+  return out.status == fuzz::Outcome::Failure ? 1 : 0;
+}
+
+} // namespace
+
 int main(int argc, char** argv) {
   CLI::App app{"tessera_fuzz: interpreter vs. generated kernels on random programs and rewrites"};
   fuzz::FuzzOptions o;
@@ -44,6 +66,10 @@ int main(int argc, char** argv) {
   app.add_flag("--census", o.census,
                "Stop each case after code generation (rejection counts; kernels are not run)");
   app.add_option("--replay", replay, "Re-run the reproducer in this file");
+  bool show = false;
+  app.add_flag("--show", show,
+               "Run case --first alone and print its programs and kernel (a failure seen on "
+               "another device, whose reproducer stayed there)");
   app.add_option("--device", device, "OpenCL device (default: TESSERA_DEVICE, else PoCL)");
   std::string repro_dir;
   app.add_option("--write-reproducers", repro_dir,
@@ -120,22 +146,10 @@ int main(int argc, char** argv) {
       } catch (const nlohmann::json::exception& e) {
         user_error(cat("'", replay, "' is not JSON: ", e.what()));
       }
-      fuzz::CaseSpec spec = fuzz::Fuzzer::spec_from_reproducer(j);
-      std::cout << "program:   " << print(spec.program) << "\n";
-      fuzz::Outcome out = fuzzer.run(spec);
-      if (out.rewritten)
-        std::cout << "rewritten: " << print(out.rewritten) << "\n";
-      if (out.lowered)
-        std::cout << "lowered:   " << print(out.lowered) << "\n";
-      if (!out.kernel_source.empty())
-        std::cout << "kernel:\n" << out.kernel_source << "\n";
-      const char* status = out.status == fuzz::Outcome::Pass       ? "PASSED"
-                           : out.status == fuzz::Outcome::Rejected ? "REJECTED"
-                                                                   : "FAILED";
-      std::cout << status << (out.stage.empty() ? "" : " at " + out.stage) << " " << out.message
-                << "\n";
-      return out.status == fuzz::Outcome::Failure ? 1 : 0;
+      return run_and_print(fuzzer, fuzz::Fuzzer::spec_from_reproducer(j));
     }
+    if (show)
+      return run_and_print(fuzzer, fuzzer.make_case(o.first));
     return fuzzer.campaign() > 0 ? 1 : 0;
   } catch (const Error& e) {
     std::cerr << "tessera_fuzz: " << e.what() << "\n";

@@ -12,12 +12,12 @@
 #include "codegen/Kernel.h"
 #include "core/Error.h"
 #include "explore/Execute.h"
+#include "explore/TridiagonalRules.h"
+#include "explore/Variants.h"
 #include "explore/runtime/Session.h"
 #include "multigrid/LineRelaxation.h"
 #include "primitives/Interpreter.h"
 #include "rewrite/Lower.h"
-#include "rewrite/Variants.h"
-#include "rewrite/rules/Rules.h"
 
 using namespace tessera;
 using namespace tessera::multigrid;
@@ -139,7 +139,7 @@ TEST_CASE("line relaxation by parallel cyclic reduction: thomas-to-pcr rewrites 
     Expr sweep = helmholtz_line_half_sweep(level, Boundary::antisymmetric(), c, axis, 1);
     mg::Grid thomas = evaluate(sweep, in).flatten();
     int rewrites = 0;
-    for (const auto& rule : rewrite::tridiagonal_rules())
+    for (const auto& rule : explore::tridiagonal_rules())
       for (const Expr& pcr : rewrite::rewrites_everywhere(sweep, rule)) {
         CAPTURE(rule.name);
         ++rewrites;
@@ -157,7 +157,7 @@ TEST_CASE("line relaxation by parallel cyclic reduction: thomas-to-pcr rewrites 
   rewrite::EnumerateOptions options;
   options.depth = 1;
   options.tile_sizes = {4};
-  auto variants = rewrite::lowered_variants(
+  auto variants = explore::executable_variants(
       helmholtz_line_half_sweep(level, Boundary::antisymmetric(), c, 1, 0), options);
   std::set<std::string> rules;
   for (const auto& v : variants.variants)

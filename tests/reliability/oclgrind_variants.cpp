@@ -18,6 +18,7 @@
 #include "core/RandomData.h"
 #include "explore/DeviceLimits.h"
 #include "explore/Execute.h"
+#include "explore/Variants.h"
 #include "explore/runtime/Session.h"
 #include "primitives/Interpreter.h"
 #include "rewrite/Variants.h"
@@ -71,7 +72,7 @@ int main(int argc, char** argv) {
       options.depth = 0;
       explore::apply_device_limits(options, session->device());
     }
-    auto variants = rewrite::lowered_variants(program, options);
+    auto variants = explore::executable_variants(program, options);
     if (placements)
       std::erase_if(variants.variants, [](const rewrite::Variant& v) {
         for (const auto& step : v.history)

@@ -8,6 +8,7 @@
 #include "core/Printer.h"
 #include "core/RandomData.h"
 #include "dsl/Dsl.h"
+#include "explore/Variants.h"
 #include "rewrite/Lower.h"
 #include "rewrite/Normalize.h"
 #include "rewrite/Variants.h"
@@ -47,7 +48,7 @@ std::set<std::string> check_all_variants(const Expr& program, int depth, uint32_
   rewrite::EnumerateOptions options;
   options.depth = depth;
   options.tile_sizes = {2, 4};
-  auto variants = rewrite::lowered_variants(program, options);
+  auto variants = explore::executable_variants(program, options);
   MESSAGE(print(program) << ": " << variants.summary());
   REQUIRE(variants.variants.size() > 1);
   auto inputs = random_inputs(program, seed);
@@ -140,7 +141,7 @@ TEST_CASE("temporal tiling fuses antisymmetric steps exactly, with sign tiles") 
   options.depth = 1;
   options.tile_sizes = {4};
   options.temporal_steps = {2};
-  auto variants = rewrite::lowered_variants(p, options);
+  auto variants = explore::executable_variants(p, options);
   auto inputs = random_inputs(p, 8);
   int fused = 0;
   for (const auto& v : variants.variants) {

@@ -40,6 +40,7 @@
 #include "core/Printer.h"
 #include "core/RandomData.h"
 #include "core/Substitute.h"
+#include "explore/Variants.h"
 #include "primitives/Interpreter.h"
 #include "primitives/TypeCheck.h"
 #include "rewrite/Enumerate.h"
@@ -205,7 +206,7 @@ void check_iterated(const std::string& test_name, const std::string& stencil,
   Type type = infer_type(program);
 
   auto start = Clock::now();
-  auto lowered = rewrite::lowered_variants(program, depth6_options(seed));
+  auto lowered = explore::executable_variants(program, depth6_options(seed));
   double lowering_s = since(start);
   const auto& variants = lowered.variants;
   MESSAGE(stencil << " x" << steps << ", depth " << kDepth << ", frontier " << kFrontier
@@ -343,7 +344,7 @@ TEST_CASE("every high-level variant of an iterated stencil is lowered, whichever
   options.depth = 1;
   options.tile_sizes = {2, 4};
   auto high = rewrite::enumerate(program, rewrite::exploration_rules(), options);
-  auto lowered = rewrite::lowered_variants(program, options);
+  auto lowered = explore::executable_variants(program, options);
   std::set<std::string> lowered_derivations;
   for (const auto& v : lowered.variants) {
     rewrite::Variant h = v;
@@ -404,7 +405,7 @@ TEST_CASE("the enumerator reports why branches were cut") {
     CHECK(e.stats.hit_deadline);
     CHECK(e.stats.depth_reached < 6);
     CHECK(e.stats.summary().find("deadline") != std::string::npos);
-    auto lowered = rewrite::lowered_variants(program, options);
+    auto lowered = explore::executable_variants(program, options);
     CHECK(lowered.not_lowered > 0);
     CHECK(lowered.summary().find("deadline: ") != std::string::npos);
   }
@@ -416,14 +417,14 @@ TEST_CASE("the enumerator reports why branches were cut") {
         phases.push_back(p.phase);
       return true;
     };
-    auto all = rewrite::lowered_variants(program, options);
+    auto all = explore::executable_variants(program, options);
     CHECK(phases.front() == "depth 1");
     CHECK(std::find(phases.begin(), phases.end(), "depth 2") != phases.end());
     CHECK(std::find(phases.begin(), phases.end(), "lowering") != phases.end());
     CHECK(phases.back() == "generating kernels");
     int calls = 0;
     options.on_progress = [&](const rewrite::EnumerationProgress&) { return ++calls < 3; };
-    auto stopped = rewrite::lowered_variants(program, options);
+    auto stopped = explore::executable_variants(program, options);
     CHECK(stopped.stats.hit_deadline);
     CHECK(stopped.variants.size() < all.variants.size());
   }

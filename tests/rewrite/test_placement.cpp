@@ -6,6 +6,7 @@
 #include "core/Json.h"
 #include "core/RandomData.h"
 #include "dsl/Dsl.h"
+#include "explore/Variants.h"
 #include "rewrite/Lower.h"
 #include "rewrite/Rule.h"
 #include "rewrite/Variants.h"
@@ -84,7 +85,7 @@ TEST_CASE("the lowered variants include the constant placements, and computed re
           "refused in constant memory") {
   EnumerateOptions options;
   options.depth = 0;
-  auto variants = lowered_variants(weighted_stencil(16), options);
+  auto variants = explore::executable_variants(weighted_stencil(16), options);
   int placed = 0;
   for (const auto& v : variants.variants)
     for (const auto& step : v.history)

@@ -8,6 +8,7 @@
 #include "core/Printer.h"
 #include "core/RandomData.h"
 #include "explore/Execute.h"
+#include "explore/Variants.h"
 #include "rewrite/Variants.h"
 #include "tests/codegen/CodegenCheck.h"
 #include "tests/rewrite/StreamTemporalCases.h"
@@ -101,7 +102,7 @@ TEST_CASE("stream-temporal is one of the explored variants of an iterated stenci
   options.depth = 1;
   options.tile_sizes = {4};
   options.temporal_steps = {2};
-  auto variants = lowered_variants(program, options);
+  auto variants = explore::executable_variants(program, options);
   int streamed = 0;
   for (const auto& v : variants.variants)
     for (const auto& s : v.history)

@@ -14,6 +14,7 @@
 #include "core/Printer.h"
 #include "core/RandomData.h"
 #include "dsl/Dsl.h"
+#include "explore/Variants.h"
 #include "rewrite/Variants.h"
 #include "stencils/Catalog.h"
 #include "tests/codegen/CodegenCheck.h"
@@ -31,7 +32,7 @@ rewrite::LoweredVariants depth1_variants(const Expr& program) {
   rewrite::EnumerateOptions options;
   options.depth = 1;
   options.tile_sizes = {4, 8, 16};
-  return rewrite::lowered_variants(program, options);
+  return explore::executable_variants(program, options);
 }
 
 // Checks every streaming variant of `stencil` (window n): it matches the interpreter, loads one
@@ -118,7 +119,7 @@ TEST_CASE("stream-nd in 3-D keeps every boundary and radius: each streaming form
       options.depth = 1;
       options.tile_sizes = {4};
       options.coarsening = {2};
-      auto lowered = rewrite::lowered_variants(program, options);
+      auto lowered = explore::executable_variants(program, options);
       auto inputs = random_inputs(program, 5);
       int streamed = 0;
       for (const auto& v : lowered.variants)

@@ -6,6 +6,7 @@
 #include "core/Printer.h"
 #include "core/RandomData.h"
 #include "dsl/Dsl.h"
+#include "explore/Variants.h"
 #include "rewrite/Rule.h"
 #include "rewrite/Variants.h"
 #include "rewrite/rules/Rules.h"
@@ -142,7 +143,7 @@ TEST_CASE("temporally tiled kernels of iterated catalog stencils run on PoCL") {
     options.depth = 1;
     options.tile_sizes = {4};
     options.temporal_steps = {c.steps};
-    auto variants = lowered_variants(program, options);
+    auto variants = explore::executable_variants(program, options);
     auto inputs = random_inputs(program, 3);
     int temporal = 0;
     for (const auto& v : variants.variants) {
@@ -166,7 +167,7 @@ TEST_CASE("temporal tiles too big for one work-item's private memory are rejecte
   options.depth = 1;
   options.tile_sizes = {32};
   options.temporal_steps = {4};
-  auto variants = lowered_variants(program, options);
+  auto variants = explore::executable_variants(program, options);
   bool rejected = false;
   for (const auto& [reason, count] : variants.rejection_reasons)
     rejected |= reason.find("private array of 5092 elements") != std::string::npos;

@@ -10,6 +10,7 @@
 #include "core/Printer.h"
 #include "core/RandomData.h"
 #include "dsl/Dsl.h"
+#include "explore/Variants.h"
 #include "rewrite/Lower.h"
 #include "rewrite/Pattern.h"
 #include "rewrite/Variants.h"
@@ -103,7 +104,7 @@ TEST_CASE("the catalog's prolong3d gets the contiguous thread mapping from the e
   CHECK(store_strides(baseline.source) == std::array<int64_t, 3>{256, 16, 1}); // as written
   rewrite::EnumerateOptions options;
   options.depth = 1;
-  auto variants = rewrite::lowered_variants(program, options);
+  auto variants = explore::executable_variants(program, options);
   MESSAGE("prolong3d: " << variants.summary());
   auto inputs = random_inputs(program, 2);
   int reordered = 0, contiguous = 0;
@@ -128,7 +129,7 @@ TEST_CASE("the high-level prolongation stores with gid0 on the contiguous dimens
   // The explorer's variants: the default first, then the other orders of its global dimensions.
   rewrite::EnumerateOptions options;
   options.depth = 0;
-  auto variants = rewrite::lowered_variants(program, options);
+  auto variants = explore::executable_variants(program, options);
   REQUIRE(variants.variants.size() >= 6);
   CHECK_FALSE(has_glb_order_step(variants.variants[0]));
   CHECK(store_strides(codegen::generate_kernel(variants.variants[0].program).source) ==

@@ -9,6 +9,7 @@
 
 #include "core/Printer.h"
 #include "core/RandomData.h"
+#include "explore/Variants.h"
 #include "rewrite/Enumerate.h"
 #include "rewrite/Variants.h"
 #include "rewrite/rules/Rules.h"
@@ -30,7 +31,7 @@ void check_variants(const std::string& stencil, const std::vector<ArithExpr>& ex
   rewrite::EnumerateOptions options;
   options.depth = depth;
   options.tile_sizes = {2, 4, 8};
-  auto variants = rewrite::lowered_variants(program, options);
+  auto variants = explore::executable_variants(program, options);
   MESSAGE(stencil << ": " << variants.variants.size() << " executable variants from "
                   << variants.stats.summary() << ", " << variants.rejected_by_codegen
                   << " rejected by the code generator");

@@ -10,6 +10,7 @@
 #include "core/Printer.h"
 #include "core/RandomData.h"
 #include "dsl/Dsl.h"
+#include "explore/Variants.h"
 #include "primitives/Interpreter.h"
 #include "rewrite/Variants.h"
 #include "tests/codegen/CodegenCheck.h"
@@ -33,7 +34,7 @@ TEST_CASE("a smoother with a right-hand side gets work-group variants with its t
   rewrite::EnumerateOptions options;
   options.depth = 1;
   options.tile_sizes = {4, 8};
-  auto lowered = rewrite::lowered_variants(p, options);
+  auto lowered = explore::executable_variants(p, options);
   auto inputs = random_inputs(p, 3);
   int staged = 0;
   for (const auto& v : lowered.variants) {
@@ -91,7 +92,7 @@ TEST_CASE("a smoother with a right-hand side gets streaming variants that rotate
     rewrite::EnumerateOptions options;
     options.depth = 1;
     options.tile_sizes = {4};
-    auto lowered = rewrite::lowered_variants(p, options);
+    auto lowered = explore::executable_variants(p, options);
     auto inputs = random_inputs(p, 5);
     std::set<std::pair<int64_t, int64_t>> seen; // (segment, factor)
     for (const auto& v : lowered.variants) {
@@ -157,8 +158,8 @@ TEST_CASE("a stencil with a zipped right-hand side gets every variant that one i
                                     }));
     rewrite::EnumerateOptions options;
     options.depth = 1;
-    auto of_one = rewrite::lowered_variants(one, options);
-    auto of_zipped = rewrite::lowered_variants(zipped, options);
+    auto of_one = explore::executable_variants(one, options);
+    auto of_zipped = explore::executable_variants(zipped, options);
     CHECK(derivations(of_one).count("stream-nd; mapping: streaming; ") == 1);
     auto zipped_ways = derivations(of_zipped), one_ways = derivations(of_one);
     for (const auto& [way, count] : one_ways) {

@@ -14,12 +14,20 @@
 //
 // The same over a whole Map of lines: a work-group per line, a work-item per row and every
 // step's arrays in local memory (ReductionPlacement::LocalMemory).
+//
+// The rules live here, above dsl/ and rewrite/ (siblings), because they build with the DSL's
+// pcr_solve; the explorer passes them down to the enumeration (EnumerateOptions::extra_rules).
+#include "explore/TridiagonalRules.h"
+
 #include "core/Error.h"
 #include "core/Substitute.h"
 #include "dsl/Tridiagonal.h"
-#include "rewrite/rules/Rules.h"
 
-namespace tessera::rewrite {
+namespace tessera::explore {
+
+using rewrite::Rule;
+using rewrite::RuleContext;
+using rewrite::RuleResult;
 
 namespace {
 
@@ -154,8 +162,7 @@ RuleResult thomas_to_pcr_local(const Expr& e, const RuleContext& ctx) {
   Expr body = pcr_of(*t, t->line, ctx.type_of(t->line), ReductionPlacement::LocalMemory);
   RuleResult r;
   r.alternatives.push_back(
-      {make_call(make_map(MapKind::Wrg, 0, make_lambda(f->params(), body)), {e->children[1]}),
-       {}});
+      {make_call(make_map(MapKind::Wrg, 0, make_lambda(f->params(), body)), {e->children[1]}), {}});
   return r;
 }
 
@@ -172,4 +179,4 @@ std::vector<Rule> tridiagonal_rules() {
            thomas_to_pcr_local}};
 }
 
-} // namespace tessera::rewrite
+} // namespace tessera::explore
