@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "core/Error.h"
+#include "explore/DeviceLimits.h"
 #include "explore/Explorer.h"
 #include "explore/Variants.h"
 #include "explore/runtime/Device.h"
@@ -146,6 +147,7 @@ Run explore_once(runtime::Session& session, const stencils::StencilInfo& info,
   };
   rewrite::EnumerateOptions control;
   control.deadline_seconds = enumeration_share * budget_s;
+  explore::apply_device_limits(control, session.device());
   explore::Problem problem = explore::make_problem(info.name, build, size, depth, control);
   explore::ExploreOptions o;
   o.budget_s = budget_s;

@@ -1,4 +1,5 @@
 #include "codegen/CExpr.h"
+#include "codegen/Image.h"
 
 #include "core/Error.h"
 
@@ -104,6 +105,12 @@ std::string CPrinter::access(const Access& a) {
     return a.memory->name + "[" + arith(a.index) + "]";
   case Access::Text:
     return a.text;
+  case Access::ImageRead: {
+    std::vector<std::string> coordinates;
+    for (const auto& c : a.args)
+      coordinates.push_back(arith(c.index));
+    return image_read_text(a.memory->name, coordinates);
+  }
   case Access::Integer:
     return arith(a.index);
   case Access::Call: {

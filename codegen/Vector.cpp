@@ -128,6 +128,7 @@ bool LanePrinter::lane_invariant(const Access& a) const {
       return false;
     [[fallthrough]];
   case Access::Call:
+  case Access::ImageRead:
     for (const auto& x : a.args)
       if (!lane_invariant(x))
         return false;
@@ -153,6 +154,7 @@ Access LanePrinter::at_lane(const Access& access, int k) {
     return a;
   case Access::Call:
   case Access::Signed:
+  case Access::ImageRead:
     for (auto& x : a.args)
       x = at_lane(x, k);
     return a;
@@ -191,6 +193,7 @@ std::string LanePrinter::vector(const Access& a, ScalarKind kind) {
         return cat("vload", c_.lanes, "(0, ", address_of(*c_.scalar, *a.memory, *base), ")");
     return gather(a, kind);
   case Access::Integer:
+  case Access::ImageRead: // no vector loads from images
     return gather(a, kind);
   case Access::Call: {
     const UserFunSignature* sig = c_.signature(a.text);

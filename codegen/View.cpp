@@ -1,5 +1,8 @@
 #include "codegen/View.h"
 
+#include <atomic>
+
+#include "codegen/Image.h"
 #include "core/Error.h"
 #include "primitives/Primitives.h"
 
@@ -8,6 +11,12 @@ namespace tessera::codegen {
 namespace {
 
 View make(ViewNode n) {
+  n.reaches_image = n.kind == ViewKind::Memory && is_image(n.memory->space);
+  n.reaches_generate = n.kind == ViewKind::Generate;
+  for (const auto& c : n.children) {
+    n.reaches_image |= c->reaches_image;
+    n.reaches_generate |= c->reaches_generate;
+  }
   return std::make_shared<const ViewNode>(std::move(n));
 }
 
@@ -196,6 +205,8 @@ Access resolve_in(const View& view, const Path& path_in, const Bindings& env) {
   auto child = [&]() -> const View& { return v.children.front(); };
   switch (v.kind) {
   case ViewKind::Memory:
+    if (is_image(v.memory->space))
+      return image_read(v.memory, path);
     return Access::read(v.memory,
                         v.memory->is_scalar_var ? ArithExpr(0) : flat_index(v.memory->type, path));
   case ViewKind::Scalar:
@@ -229,6 +240,18 @@ Access resolve_in(const View& view, const Path& path_in, const Bindings& env) {
   case ViewKind::Pad: { // [i] -> [boundary(i - l, n)]
     ArithExpr i = pop_index(path, "Pad").index - v.a;
     ArithExpr in_range = logical_and(le(0, i), lt(i, v.b));
+    if (child()->reaches_image && !child()->reaches_generate && sampler_space(v.boundary)) {
+      // Resolved once with a placeholder index: an image's sampler may do the boundary.
+      static std::atomic<int> placeholders = 0;
+      std::string var = cat("pad_index_", placeholders++);
+      Access source = resolve(child(), with_front(path, Step::at(ArithExpr::var(var))));
+      if (auto sampled = sampled_pad(source, var, i, v.b, v.boundary))
+        return *sampled;
+      if (v.boundary.kind == Boundary::Clamp)
+        return substitute(source, {{var, boundary_index(v.boundary, i, v.b)}});
+      return Access::guarded(in_range, substitute(source, {{var, i}}),
+                             Access::literal(v.boundary.value.to_string()));
+    }
     if (v.boundary.kind == Boundary::Constant)
       return Access::guarded(in_range, resolve(child(), with_front(path, Step::at(i))),
                              Access::literal(v.boundary.value.to_string()));
@@ -296,6 +319,7 @@ Access substitute(const Access& access, const std::map<std::string, ArithExpr>& 
     return Access::signed_by(a.index.substitute(replacement),
                              substitute(a.args.at(0), replacement));
   case Access::Call:
+  case Access::ImageRead:
     for (auto& arg : a.args)
       arg = substitute(arg, replacement);
     break;

@@ -63,12 +63,14 @@ struct Memory {
 //   Signed      sign * args[0], sign an index expression of value 1 or -1 (antisymmetric
 //               padding: -1 outside the array; nested pads multiply their signs)
 //   Guarded     condition ? inside : outside    (constant padding)
+//   ImageRead   read_imagef(memory, sampler, coordinates), args the coordinates as Integer
+//               accesses, x (the innermost index) first (codegen/Image.h)
 struct Access {
-  enum Kind { MemoryRead, Text, Integer, Call, Signed, Guarded } kind = Text;
+  enum Kind { MemoryRead, Text, Integer, Call, Signed, Guarded, ImageRead } kind = Text;
   std::shared_ptr<const Memory> memory;  // MemoryRead
   ArithExpr index;                       // MemoryRead: flat index; Integer: the value; Signed: sign
   std::string text;                      // Text; Call: the function name
-  std::vector<Access> args;              // Call; Signed: its operand
+  std::vector<Access> args;              // Call; Signed: its operand; ImageRead: coordinates
   ArithExpr condition;                   // Guarded
   std::shared_ptr<const Access> inside;  // Guarded
   std::shared_ptr<const Access> outside; // Guarded
@@ -120,6 +122,9 @@ struct ViewNode {
   std::string var;                      // MapView: the element index variable
   GenerateFn generate;                  // Generate
   std::shared_ptr<const Node> primitive; // TileSlide: its node (parameters and boundary)
+  // Whether resolving may reach an image (codegen/Image.h), or a Generate (whose callback may
+  // emit code, so its index must not be a placeholder).
+  bool reaches_image = false, reaches_generate = false;
 };
 
 View memory_view(std::shared_ptr<const Memory> memory);

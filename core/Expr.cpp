@@ -1,5 +1,7 @@
 #include "core/Expr.h"
 
+#include <cstring>
+
 #include <cctype>
 #include <functional>
 #include <map>
@@ -65,8 +67,33 @@ const char* address_space_name(AddressSpace s) {
     return "Private";
   case AddressSpace::Constant:
     return "Constant";
+  case AddressSpace::Image:
+    return "Image";
+  case AddressSpace::ImageClampToEdge:
+    return "ImageClampToEdge";
+  case AddressSpace::ImageClamp:
+    return "ImageClamp";
   }
   return "?";
+}
+
+std::optional<AddressSpace> sampler_space(const Boundary& b) {
+  if (b.kind == Boundary::Clamp)
+    return AddressSpace::ImageClampToEdge;
+  if (b.kind != Boundary::Constant || b.value.kind != ScalarKind::F32)
+    return std::nullopt;
+  // The border colour is +0.0f: -0.0f differs in its sign bit.
+  float v = static_cast<float>(b.value.as_double());
+  uint32_t bits = 0;
+  std::memcpy(&bits, &v, sizeof bits);
+  if (bits != 0)
+    return std::nullopt;
+  return AddressSpace::ImageClamp;
+}
+
+bool is_image(AddressSpace s) {
+  return s == AddressSpace::Image || s == AddressSpace::ImageClampToEdge ||
+         s == AddressSpace::ImageClamp;
 }
 
 std::string Boundary::to_string() const {
@@ -149,9 +176,14 @@ Expr make_placed_input(const Expr& param, AddressSpace space) {
   if (!param || param->kind != NodeKind::Param || !param->declared_type ||
       !param->declared_type->is_array())
     user_error("only a program input of array type can be placed in another address space");
-  if (space != AddressSpace::Global && space != AddressSpace::Constant)
-    user_error(
-        cat("a program input lives in Global or Constant memory, not ", address_space_name(space)));
+  if (space != AddressSpace::Global && space != AddressSpace::Constant && !is_image(space))
+    user_error(cat("a program input lives in Global or Constant memory or in an image, not ",
+                   address_space_name(space)));
+  const Type& t = *param->declared_type;
+  if (is_image(space) &&
+      (t.innermost() != f32() || t.rank() < 2 || t.rank() > 3 || !t.scalar_count().as_constant()))
+    user_error(cat("only a 2-D or 3-D f32 array of constant extents can be read as an image, not ",
+                   t.to_string()));
   Node n = *param;
   n.space = space;
   return make_node(std::move(n));
@@ -382,9 +414,10 @@ Expr make_generate(ArithExpr length, Expr f) {
 
 Expr make_to_mem(AddressSpace space, Expr f) {
   require_function(f, "toMem");
-  if (space == AddressSpace::Constant)
-    user_error("a computed result cannot be stored in Constant memory (read-only for kernels): "
-               "constant memory holds program inputs (the place-constant rule)");
+  if (space == AddressSpace::Constant || is_image(space))
+    user_error(cat("a computed result cannot be stored in ", address_space_name(space),
+                   " memory (read-only for kernels): it holds program inputs (the place-constant "
+                   "and place-image rules)"));
   Node n = function_node(NodeKind::ToMem);
   n.space = space;
   n.children = {std::move(f)};

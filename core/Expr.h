@@ -48,8 +48,12 @@ enum class MapKind { Map, Glb, Wrg, Lcl, Seq, SeqUnroll };
 // How a Reduce is executed.
 enum class ReduceKind { Reduce, Seq, SeqUnroll };
 // Constant: __constant memory, for program inputs only (place-constant,
-// rewrite/rules/Placement.cpp).
-enum class AddressSpace { Global, Local, Private, Constant };
+// rewrite/rules/Placement.cpp). Image*: a 2-D or 3-D f32 program input read as an OpenCL image
+// through a sampler whose addressing mode is CLK_ADDRESS_NONE (Image: every read in bounds),
+// CLK_ADDRESS_CLAMP_TO_EDGE (ImageClampToEdge: does clamp padding) or CLK_ADDRESS_CLAMP
+// (ImageClamp: does constant-0 padding) (place-image, rewrite/rules/ImagePlacement.cpp).
+enum class AddressSpace { Global, Local, Private, Constant, Image, ImageClampToEdge, ImageClamp };
+bool is_image(AddressSpace s);
 
 const char* map_kind_name(MapKind kind);        // "Map", "MapGlb", ...
 const char* reduce_kind_name(ReduceKind kind);  // "Reduce", "ReduceSeq", ...
@@ -80,6 +84,10 @@ struct Boundary {
 ArithExpr boundary_index(const Boundary& b, const ArithExpr& i, const ArithExpr& n);
 // Whether the boundary negates the element it reads outside the array (antisymmetric).
 bool negates_outside(const Boundary& b);
+// The image placement whose sampler does the boundary b exactly: clamp -> ImageClampToEdge
+// (CLK_ADDRESS_CLAMP_TO_EDGE), constant +0.0f -> ImageClamp (CLK_ADDRESS_CLAMP, border colour
+// 0); none for every other boundary (mirror and wrap addressing need normalised coordinates).
+std::optional<AddressSpace> sampler_space(const Boundary& b);
 
 struct Node;
 
@@ -151,8 +159,8 @@ Expr make_at(ArithExpr index);
 Expr make_get(int index);
 Expr make_generate(ArithExpr length, Expr f);
 Expr make_to_mem(AddressSpace space, Expr f);
-// A program input (a typed Param) read from another address space: Global (the default) or
-// Constant; a new Param, to be substituted for the old one.
+// A program input (a typed Param) read from another address space: Global (the default),
+// Constant or an image (a 2-D or 3-D f32 array); a new Param, to be substituted for the old one.
 Expr make_placed_input(const Expr& param, AddressSpace space);
 // The windows of one tile of a grid with the grid's boundary applied per window centre
 // (primitives/TileSlide.cpp): window size n, centre offset l, grid extent N, tile T, halo h.

@@ -374,9 +374,16 @@ private:
     Expr p = make_param(j.value("name", std::string()), type);
     if (j.contains("space")) {
       const json& s = j["space"];
-      if (!s.is_string() || (s != "Global" && s != "Constant"))
-        fail(where, cat("an input's \"space\" is \"Global\" or \"Constant\", got ", s.dump()));
-      p = make_placed_input(p, s == "Constant" ? AddressSpace::Constant : AddressSpace::Global);
+      std::optional<AddressSpace> space;
+      for (auto k : {AddressSpace::Global, AddressSpace::Constant, AddressSpace::Image,
+                     AddressSpace::ImageClampToEdge, AddressSpace::ImageClamp})
+        if (s.is_string() && s == address_space_name(k))
+          space = k;
+      if (!space)
+        fail(where, cat("an input's \"space\" is \"Global\" or \"Constant\" (or an image: "
+                        "\"Image\", \"ImageClampToEdge\", \"ImageClamp\"), got ",
+                        s.dump()));
+      p = make_placed_input(p, *space);
     }
     params_[id] = p;
     return p;

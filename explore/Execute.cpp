@@ -169,6 +169,20 @@ Execution execute(runtime::Session& session, const codegen::KernelProgram& progr
   KernelArg output_arg =
       zeroed(session, buffers, out_kind,
              static_cast<std::size_t>(program.output_type.scalar_count().evaluate(run.sizes)));
+  // Inputs placed as images (place-image), made on first use.
+  std::map<std::size_t, KernelArg> images;
+  auto image_of = [&](const codegen::BufferRef& r, const codegen::KernelParam& p) -> KernelArg {
+    if (r.kind != codegen::BufferRef::ProgramInput)
+      user_error(cat("kernel input '", p.name, "' is an image: only program inputs can be"));
+    if (auto it = images.find(r.index); it != images.end())
+      return it->second;
+    auto values = inputs.at(r.index).flatten();
+    std::vector<float> host(values.begin(), values.end());
+    std::vector<int64_t> shape;
+    for (const auto& n : program.input_types[r.index].shape())
+      shape.push_back(n.evaluate(run.sizes));
+    return images.emplace(r.index, KernelArg(runtime::Image(session, shape, host))).first->second;
+  };
   auto arg_of = [&](const codegen::BufferRef& r) -> KernelArg {
     switch (r.kind) {
     case codegen::BufferRef::ProgramInput:
@@ -188,9 +202,11 @@ Execution execute(runtime::Session& session, const codegen::KernelProgram& progr
     std::size_t next_input = 0;
     for (const auto& p : kernel.params) {
       switch (p.role) {
-      case codegen::KernelParam::Input:
-        args.push_back(arg_of(launch.inputs.at(next_input++)));
+      case codegen::KernelParam::Input: {
+        const codegen::BufferRef& r = launch.inputs.at(next_input++);
+        args.push_back(is_image(p.space) ? image_of(r, p) : arg_of(r));
         break;
+      }
       case codegen::KernelParam::Output:
         args.push_back(arg_of(launch.output));
         break;
@@ -257,7 +273,14 @@ FlatExecution execute_flat(runtime::Session& session, const codegen::Kernel& ker
       auto expected = static_cast<std::size_t>(p.element_count.evaluate(sizes));
       if (host->size() != expected)
         user_error(cat("input '", p.name, "' needs ", expected, " values, got ", host->size()));
-      args.push_back(buffers.emplace_back(session, *host));
+      if (is_image(p.space)) {
+        std::vector<int64_t> shape;
+        for (const auto& n : p.type.shape())
+          shape.push_back(n.evaluate(sizes));
+        args.push_back(runtime::Image(session, shape, *host));
+      } else {
+        args.push_back(buffers.emplace_back(session, *host));
+      }
       break;
     }
     case codegen::KernelParam::Output:

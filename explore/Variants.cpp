@@ -5,6 +5,7 @@
 #include "codegen/Program.h"
 #include "core/Error.h"
 #include "core/Printer.h"
+#include "explore/TridiagonalRules.h"
 #include "rewrite/Lower.h"
 #include "rewrite/Variants.h"
 
@@ -35,11 +36,20 @@ void generate_kernels(const Expr& lowered) {
   codegen::generate_program(lowered);
 }
 
+// The rules of this layer's enumerations beside rewrite's exploration rules.
+void add_explorer_rules(rewrite::EnumerateOptions& options) {
+  for (auto& rule : tridiagonal_rules())
+    if (std::none_of(options.extra_rules.begin(), options.extra_rules.end(),
+                     [&](const rewrite::Rule& r) { return r.name == rule.name; }))
+      options.extra_rules.push_back(std::move(rule));
+}
+
 // The variants of `program` to `depth`, checked by options.check_generation when it is set.
 Variants variants_of(const Expr& program, int depth, rewrite::EnumerateOptions options) {
   if (depth < 0)
     user_error(cat("the rewrite depth must be at least 0, got ", depth));
   options.depth = depth;
+  add_explorer_rules(options);
   auto lowered = rewrite::lowered_variants(program, options);
   Variants result;
   for (const auto& v : lowered.variants)
@@ -68,6 +78,7 @@ Variants variants_of(const Expr& program, int depth, rewrite::EnumerateOptions o
 rewrite::LoweredVariants executable_variants(const Expr& program,
                                              rewrite::EnumerateOptions options) {
   options.check_generation = generate_kernels;
+  add_explorer_rules(options);
   return rewrite::lowered_variants(program, options);
 }
 

@@ -297,7 +297,20 @@ std::vector<runtime::KernelArg> Workload::arguments(const codegen::KernelProgram
         user_error(cat("kernel ", kernel.name, " input '", p.name, "' is ", to_string(p.element),
                        ", the program's input ", r.index, " is ",
                        to_string(inputs_[r.index].kind)));
-      args.push_back(buffer(r));
+      if (!is_image(p.space)) {
+        args.push_back(buffer(r));
+        break;
+      }
+      if (r.kind != codegen::BufferRef::ProgramInput)
+        user_error(cat("kernel ", kernel.name, " input '", p.name,
+                       "' is an image: only program inputs can be"));
+      auto image = input_images_.find(r.index);
+      if (image == input_images_.end()) {
+        const HostArray& in = inputs_.at(r.index);
+        std::vector<float> host(in.values.begin(), in.values.end());
+        image = input_images_.emplace(r.index, runtime::Image(*session_, in.shape, host)).first;
+      }
+      args.push_back(runtime::KernelArg(image->second));
       break;
     }
     case codegen::KernelParam::Output:

@@ -97,6 +97,8 @@ private:
   runtime::Session* session_;
   std::vector<HostArray> inputs_;
   std::vector<runtime::RawBuffer> input_buffers_; // empty RawBuffer for scalar inputs
+  // Inputs read as images by some kernel (place-image), made on first use.
+  std::map<std::size_t, runtime::Image> input_images_;
   runtime::RawBuffer output_;
   std::vector<runtime::RawBuffer> intermediates_;
   ScalarKind output_kind_ = ScalarKind::F32;

@@ -12,6 +12,7 @@
 #include "core/Json.h"
 #include "core/Printer.h"
 #include "core/RandomData.h"
+#include "explore/DeviceLimits.h"
 #include "explore/Explorer.h"
 #include "explore/Report.h"
 #include "explore/Variants.h"
@@ -217,7 +218,11 @@ std::shared_ptr<CompiledKernel> Tuner::from_entry(const OperatorSpec& spec, cons
 std::shared_ptr<CompiledKernel> Tuner::tuned(const OperatorSpec& spec, const Expr& program,
                                              const std::string& key) {
   log(cat("exploring ", spec.name, " (budget ", options_.budget_s, " s)"));
-  explore::Problem problem = explore::make_problem(spec.name, spec.build, spec.extents, 1);
+  // The placements (constant memory, images) this device allows are among the variants.
+  rewrite::EnumerateOptions control;
+  explore::apply_device_limits(control, session_->device());
+  explore::Problem problem =
+      explore::make_problem(spec.name, spec.build, spec.extents, 1, std::move(control));
   explore::ExploreOptions o;
   o.budget_s = options_.budget_s;
   o.repeats = 3;

@@ -119,4 +119,17 @@ Expr replay(const Expr& program, const std::vector<Step>& history, const std::ve
   return cur;
 }
 
+std::vector<Expr> rewrites_everywhere(const Expr& program, const Rule& rule, RuleContext context) {
+  TypeChecker types;
+  types.apply(program, input_types(program));
+  context.types = &types;
+  std::vector<Expr> rewritten;
+  for_each_node(program, [&](const Expr& node, const Position& at, bool inside) {
+    context.inside_function = inside;
+    for (const auto& alt : rule.apply(node, context).alternatives)
+      rewritten.push_back(replace_at(program, at, alt.replacement));
+  });
+  return rewritten;
+}
+
 } // namespace tessera::rewrite

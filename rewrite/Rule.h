@@ -31,6 +31,14 @@ struct Alternative {
   Params params;
 };
 
+// The device's images (place-image): none unless the device says it supports them
+// (CL_DEVICE_IMAGE_SUPPORT), and the largest extents (CL_DEVICE_IMAGE2D_MAX_WIDTH, ...).
+struct ImageLimits {
+  bool supported = false;
+  int64_t width_2d = 0, height_2d = 0;
+  int64_t width_3d = 0, height_3d = 0, depth_3d = 0;
+};
+
 // What a rule sees besides the node: the program's types and the parameter domains.
 struct RuleContext {
   TypeChecker* types = nullptr;        // types of the program's value expressions
@@ -44,6 +52,7 @@ struct RuleContext {
   // the number of __constant arguments; the defaults are OpenCL's minimum for every device.
   int64_t max_constant_bytes = 64 * 1024;
   int max_constant_args = 8;
+  ImageLimits images;
   // The type of a value expression of the program (Error if it has none).
   const Type& type_of(const Expr& e) const { return types->type_of(e); }
 };
@@ -87,5 +96,10 @@ void for_each_node(
 // The node at a position and a copy of the program with the node there replaced.
 Expr node_at(const Expr& program, const Position& position);
 Expr replace_at(const Expr& program, const Position& position, const Expr& replacement);
+
+// Every program that one application of `rule` anywhere in `program` (a typed lambda) gives;
+// `context` supplies the parameter domains, the types are the program's.
+std::vector<Expr> rewrites_everywhere(const Expr& program, const Rule& rule,
+                                      RuleContext context = {});
 
 } // namespace tessera::rewrite

@@ -296,13 +296,21 @@ void add_root_lowerings(const Variant& v, const EnumerateOptions& options, const
       add(alt.replacement, v,
           cat("coarsened ", alt.params.at("factor"), "x along dimension ", alt.params.at("dim"),
               alt.params.count("interleaved") ? ", interleaved" : ""));
-  // The plain lowering with one small input in __constant memory (place-constant).
+  // The plain lowering with one input in __constant memory (place-constant) or read as an
+  // image (place-image), where the device allows it.
   ctx.max_constant_bytes = options.max_constant_bytes;
   ctx.max_constant_args = options.max_constant_args;
+  ctx.images = options.images;
   Expr plain = lower_default(v.program);
-  for (const auto& rule : placement_rules())
+  auto placements = placement_rules();
+  placements.push_back(place_image_rule());
+  for (const auto& rule : placements)
     for (const auto& alt : rule.apply(plain, ctx).alternatives)
-      add(alt.replacement, v, cat("input ", alt.params.at("input"), " in constant memory"));
+      add(alt.replacement, v,
+          rule.name == "place-image"
+              ? cat("input ", alt.params.at("input"), " as an image (",
+                    image_addressing_name(static_cast<AddressSpace>(alt.params.at("space"))), ")")
+              : cat("input ", alt.params.at("input"), " in constant memory"));
 }
 
 } // namespace
@@ -336,7 +344,9 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
   // time to lower even the shallowest variants it found.
   EnumerateOptions high_options = options;
   high_options.deadline_seconds = 0.75 * options.deadline_seconds;
-  Enumeration high = enumerate(program, exploration_rules(), high_options);
+  auto rules = exploration_rules();
+  rules.insert(rules.end(), options.extra_rules.begin(), options.extra_rules.end());
+  Enumeration high = enumerate(program, rules, high_options);
   result.stats = high.stats;
 
   // The distinct lowered programs, in the order of the high-level variants.

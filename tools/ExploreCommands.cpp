@@ -13,6 +13,7 @@
 #include "core/FileLock.h"
 #include "core/OutputPath.h"
 #include "core/Printer.h"
+#include "explore/DeviceLimits.h"
 #include "explore/Evaluations.h"
 #include "explore/Explorer.h"
 #include "explore/Plot.h"
@@ -215,9 +216,8 @@ int explore_command(const ExploreCommandOptions& x) {
   rewrite::EnumerateOptions control;
   double enumeration_s = std::max(0.1, kEnumerationShare * x.budget_s);
   control.deadline_seconds = enumeration_s;
-  // place-constant's side conditions: this device's constant memory.
-  control.max_constant_bytes = static_cast<int64_t>(session.device().max_constant_buffer_size);
-  control.max_constant_args = static_cast<int>(session.device().max_constant_args);
+  // The placements' side conditions: this device's constant memory and images.
+  explore::apply_device_limits(control, session.device());
   EnumerationDisplay display(bar, bar_enabled, x.quiet);
   control.on_progress = [&](const rewrite::EnumerationProgress& p) {
     display.show(p, enumeration_s);

@@ -9,6 +9,7 @@
 #include "core/AtomicFile.h"
 #include "core/Error.h"
 #include "core/OutputPath.h"
+#include "explore/DeviceLimits.h"
 #include "explore/DeviceShares.h"
 #include "explore/runtime/DeviceMatch.h"
 #include "explore/runtime/Session.h"
@@ -32,6 +33,7 @@ int explore_devices_command(const ExploreCommandOptions& x) {
 
   rewrite::EnumerateOptions control;
   control.deadline_seconds = std::max(0.1, 0.4 * x.budget_s);
+  explore::apply_device_limits(control, devices); // placements every device allows
   explore::Problem problem = make_problem(source, extents, x.depth, control);
   auto shares = explore::split_variants(problem, static_cast<int>(devices.size()));
   if (!x.quiet)

@@ -82,6 +82,14 @@ Device describe(const cl::Platform& platform, const cl::Device& device, int inde
   d.max_constant_buffer_size =
       info<CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE>(device, cl_ulong{d.max_constant_buffer_size});
   d.max_constant_args = info<CL_DEVICE_MAX_CONSTANT_ARGS>(device, cl_uint{d.max_constant_args});
+  d.image_support = info<CL_DEVICE_IMAGE_SUPPORT>(device, cl_bool{CL_FALSE}) == CL_TRUE;
+  if (d.image_support) {
+    d.image2d_max_width = info<CL_DEVICE_IMAGE2D_MAX_WIDTH>(device, std::size_t{0});
+    d.image2d_max_height = info<CL_DEVICE_IMAGE2D_MAX_HEIGHT>(device, std::size_t{0});
+    d.image3d_max_width = info<CL_DEVICE_IMAGE3D_MAX_WIDTH>(device, std::size_t{0});
+    d.image3d_max_height = info<CL_DEVICE_IMAGE3D_MAX_HEIGHT>(device, std::size_t{0});
+    d.image3d_max_depth = info<CL_DEVICE_IMAGE3D_MAX_DEPTH>(device, std::size_t{0});
+  }
   return d;
 }
 

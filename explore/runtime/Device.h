@@ -46,6 +46,9 @@ struct Device {
   bool supports_double = false;
   uint64_t max_constant_buffer_size = 64 * 1024; // bytes of __constant memory for one kernel
   unsigned max_constant_args = 8;                // __constant arguments of one kernel
+  bool image_support = false;                    // CL_DEVICE_IMAGE_SUPPORT
+  std::size_t image2d_max_width = 0, image2d_max_height = 0;
+  std::size_t image3d_max_width = 0, image3d_max_height = 0, image3d_max_depth = 0;
 
   // "#0 [0:0] <name> (<platform>; CPU; 2 compute units; 3.8 GiB global, 512 KiB local;
   // max work-group 4096)"

@@ -10,6 +10,8 @@ int KernelArg::set(cl::Kernel& kernel, unsigned index) const {
     return kernel.setArg(index, buffer_);
   case Kind::Local:
     return kernel.setArg(index, cl::Local(size_));
+  case Kind::Image:
+    return kernel.setArg(index, sizeof(cl_mem), &image_.handle()());
   case Kind::Scalar:
     return kernel.setArg(index, size_, bytes_);
   }
@@ -22,6 +24,8 @@ std::string KernelArg::describe() const {
     return "buffer";
   case Kind::Local:
     return cat("local memory (", size_, " bytes)");
+  case Kind::Image:
+    return "image";
   case Kind::Scalar:
     return cat(type_, " scalar (", size_, " bytes)");
   }

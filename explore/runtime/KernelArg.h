@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "explore/runtime/Buffer.h"
+#include "explore/runtime/Image.h"
 #include "explore/runtime/OpenCL.h"
 
 namespace tessera::runtime {
@@ -21,11 +22,12 @@ struct LocalMemory {
 
 class KernelArg {
 public:
-  enum class Kind { Buffer, Scalar, Local };
+  enum class Kind { Buffer, Scalar, Local, Image };
 
   KernelArg(const cl::Buffer& buffer) : kind_(Kind::Buffer), buffer_(buffer) {}
   KernelArg(const RawBuffer& buffer) : KernelArg(buffer.handle()) {}
   template <DeviceScalar T> KernelArg(const Buffer<T>& buffer) : KernelArg(buffer.handle()) {}
+  KernelArg(const Image& image) : kind_(Kind::Image), image_(image) {}
   KernelArg(LocalMemory local) : kind_(Kind::Local), size_(local.bytes) {}
   template <class T>
   requires((std::integral<T> && !std::same_as<T, bool>) || std::same_as<T, float> ||
@@ -43,12 +45,13 @@ public:
   Kind kind() const { return kind_; }
   // Sets this as argument index of kernel; returns the OpenCL error code.
   int set(cl::Kernel& kernel, unsigned index) const;
-  // "buffer", "float scalar", "int64 scalar", "local memory (1024 bytes)".
+  // "buffer", "image", "float scalar", "int64 scalar", "local memory (1024 bytes)".
   std::string describe() const;
 
 private:
   Kind kind_;
   cl::Buffer buffer_;
+  Image image_;
   std::size_t size_ = 0;
   unsigned char bytes_[8] = {};
   std::string type_;

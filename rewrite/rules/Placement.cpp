@@ -6,10 +6,11 @@
 // all work-items read, e.g. stencil weights or coefficients) when it fits the device's constant
 // buffer beside the inputs already placed there, and the device allows one more __constant
 // argument. The values are the same; only the kernel's declaration changes. (Every other input
-// is already `const __global T* restrict`.)
+// is already `const __global T* restrict`: read-only and not aliased.)
 #include <functional>
 
 #include "core/Error.h"
+#include "rewrite/rules/Placement.h"
 #include "rewrite/rules/Rules.h"
 
 namespace tessera::rewrite {
@@ -28,6 +29,18 @@ Expr replace_param(const Expr& e, const Expr& from, const Expr& to) {
   }
   return changed ? with_children(e, std::move(children)) : e;
 }
+
+} // namespace
+
+Expr with_input_placed(const Expr& program, std::size_t i, AddressSpace space) {
+  auto params = program->params();
+  Expr placed = make_placed_input(params.at(i), space);
+  Expr body = replace_param(program->body(), params[i], placed);
+  params[i] = placed;
+  return make_lambda(params, body);
+}
+
+namespace {
 
 int64_t bytes_of(const Type& t) {
   auto count = t.scalar_count().as_constant();
@@ -58,11 +71,8 @@ RuleResult place_constant(const Expr& e, const RuleContext& ctx) {
     int64_t bytes = bytes_of(*p->declared_type);
     if (bytes < 0 || used_bytes + bytes > ctx.max_constant_bytes)
       continue;
-    Expr placed = make_placed_input(p, AddressSpace::Constant);
-    auto new_params = params;
-    new_params[i] = placed;
-    r.alternatives.push_back({make_lambda(new_params, replace_param(e->body(), p, placed)),
-                              {{"input", static_cast<int64_t>(i)}}});
+    r.alternatives.push_back(
+        {with_input_placed(e, i, AddressSpace::Constant), {{"input", static_cast<int64_t>(i)}}});
   }
   if (r.alternatives.empty())
     r.why_not = why;

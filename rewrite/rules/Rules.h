@@ -14,7 +14,14 @@ std::vector<Rule> temporal_rules();   // overlapped temporal tiling (several ste
 std::vector<Rule> staging_rules();    // copies into local / private memory (placements)
 std::vector<Rule> coarsening_rules(); // c results of one dimension per work-item
 std::vector<Rule> lowering_rules();   // Map -> MapGlb/MapWrg+MapLcl/MapSeq, Reduce -> ReduceSeq
-std::vector<Rule> placement_rules();  // place-constant: small read-only inputs in __constant memory
+// place-constant: small read-only inputs in __constant memory (Placement.cpp).
+std::vector<Rule> placement_rules();
+// place-image: 2-D/3-D f32 inputs read as images (ImagePlacement.cpp). Not in all_rules(): it
+// applies only where the device has images (RuleContext::images), which the random-program
+// checks of every rule do not model; lowered_variants applies it to the plain lowering.
+Rule place_image_rule();
+// "clamp to edge", "clamp (0)" or "in bounds": what an image placement's sampler does.
+std::string image_addressing_name(AddressSpace space);
 std::vector<Rule> thread_mapping_rules(); // glb-order: the global dimension of each MapGlb level
 // Diamond and parallelogram tiling: k steps as a program of kernels (docs/time-tiling.md).
 std::vector<Rule> time_tiling_rules();

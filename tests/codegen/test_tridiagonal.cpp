@@ -1,12 +1,14 @@
 // Tridiagonal solves along lines (dsl/Tridiagonal.h): the Thomas algorithm from scans and parallel
-// cyclic reduction, high-level and in local memory, against a dense Gaussian elimination, through
-// the interpreter and as kernels on the test device.
+// cyclic reduction, high-level and in local memory, written directly or rewritten from Thomas
+// (thomas-to-pcr, thomas-to-pcr-local), against a dense Gaussian elimination, through the
+// interpreter and as kernels on the test device.
 #include <doctest/doctest.h>
 
 #include <cmath>
 
 #include "dsl/Dsl.h"
 #include "dsl/Tridiagonal.h"
+#include "explore/TridiagonalRules.h"
 #include "rewrite/Lower.h"
 #include "tests/Helpers.h"
 #include "tests/codegen/CodegenCheck.h"
@@ -53,10 +55,36 @@ std::vector<double> dense_solve(const std::vector<double>& a, const std::vector<
   return x;
 }
 
-enum class Method { Thomas, PcrHighLevel, PcrLocal };
+enum class Method { Thomas, PcrHighLevel, PcrLocal, RuleHighLevel, RuleLocal };
+
+bool is_local(Method m) {
+  return m == Method::PcrLocal || m == Method::RuleLocal;
+}
+
+// The one program that the rule `name` makes of the Thomas program.
+Expr rewritten_thomas(const Expr& thomas, const std::string& name) {
+  for (const auto& rule : explore::tridiagonal_rules())
+    if (rule.name == name) {
+      auto rewritten = rewrite::rewrites_everywhere(thomas, rule);
+      REQUIRE(rewritten.size() == 1);
+      return rewritten.front();
+    }
+  FAIL("no rule " << name);
+  return thomas;
+}
 
 // m systems of n rows: lower, diagonal, upper, rhs as [[f32]_n]_m inputs.
 Expr batched_solve(int64_t m, int64_t n, Method method) {
+  if (method == Method::RuleHighLevel || method == Method::RuleLocal) {
+    Expr rewritten =
+        rewritten_thomas(batched_solve(m, n, Method::Thomas),
+                         method == Method::RuleLocal ? "thomas-to-pcr-local" : "thomas-to-pcr");
+    // The rule builds the same computation as pcr_solve written directly.
+    Expr direct =
+        batched_solve(m, n, method == Method::RuleLocal ? Method::PcrLocal : Method::PcrHighLevel);
+    CHECK(structurally_equal(rewritten, direct));
+    return rewritten;
+  }
   Type t = array_of(f32(), {m, n});
   Val a = input("lower", t), b = input("diagonal", t), c = input("upper", t), d = input("rhs", t);
   Fun solve([method](Val line) {
@@ -88,9 +116,8 @@ void check_against_dense(Method method, int64_t m, int64_t n) {
   std::vector<Data> inputs{data(a), data(b), data(c), data(d)};
   Expr p = batched_solve(m, n, method);
   std::vector<double> interpreted = evaluate(p, inputs).flatten();
-  auto kernel =
-      check_kernel(method == Method::PcrLocal ? p : rewrite::lower_default(p), inputs, {}, 1e-5);
-  if (method == Method::PcrLocal) {
+  auto kernel = check_kernel(is_local(method) ? p : rewrite::lower_default(p), inputs, {}, 1e-5);
+  if (is_local(method)) {
     CHECK(kernel.source.find("__local") != std::string::npos);
     CHECK(kernel.source.find("barrier(CLK_LOCAL_MEM_FENCE)") != std::string::npos);
   }
@@ -118,4 +145,15 @@ TEST_CASE("Thomas and high-level parallel cyclic reduction match a dense solve")
 TEST_CASE(
     "parallel cyclic reduction in local memory, a work-group per line, matches a dense solve") {
   check_against_dense(Method::PcrLocal, 3, 20);
+}
+
+TEST_CASE("thomas-to-pcr: the rewritten Thomas solve matches a dense solve, high-level and in "
+          "local memory, and does not apply to lines of unknown length") {
+  check_against_dense(Method::RuleHighLevel, 4, 16);
+  check_against_dense(Method::RuleLocal, 3, 20);
+  Val a = input("a", array_of(f32(), {ArithExpr::var("N")}));
+  TridiagonalRows row = [](Val e) { return TridiagonalRow{e, e, e, e}; };
+  Expr open = program({a}, thomas_solve(a, row, ScalarKind::F32));
+  for (const auto& rule : explore::tridiagonal_rules())
+    CHECK(rewrite::rewrites_everywhere(open, rule).empty());
 }

@@ -7,6 +7,7 @@
 
 #include "core/Bytes.h"
 #include "core/Error.h"
+#include "explore/DeviceLimits.h"
 #include "explore/runtime/Runtime.h"
 
 using namespace tessera;
@@ -191,4 +192,25 @@ TEST_CASE("runtime: launch ranges") {
   CHECK(format_bytes(512) == "512 B");
   CHECK(format_bytes(4096) == "4 KiB");
   CHECK(format_bytes(1536) == "1.5 KiB");
+}
+
+TEST_CASE("runtime: the placements' side conditions are the device's constant memory and images") {
+  Device d = select_device("");
+  rewrite::EnumerateOptions options;
+  tessera::explore::apply_device_limits(options, d);
+  CHECK(options.max_constant_bytes == static_cast<int64_t>(d.max_constant_buffer_size));
+  CHECK(options.max_constant_args == static_cast<int>(d.max_constant_args));
+  CHECK(options.max_constant_bytes >= 1024); // OpenCL's minimum for any device
+  CHECK(options.images.supported == d.image_support);
+  if (d.platform_name == "Portable Computing Language") { // PoCL has images
+    CHECK(options.images.supported);
+    CHECK(options.images.width_3d >= 256);
+  }
+  // Several devices share the limits every one of them meets.
+  Device without = d;
+  without.image_support = false;
+  without.max_constant_buffer_size = 2048;
+  tessera::explore::apply_device_limits(options, std::vector<Device>{d, without});
+  CHECK_FALSE(options.images.supported);
+  CHECK(options.max_constant_bytes == 2048);
 }

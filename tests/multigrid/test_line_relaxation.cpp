@@ -5,12 +5,15 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <set>
 
 #include "../Helpers.h"
 #include "Reference.h"
 #include "codegen/Kernel.h"
 #include "core/Error.h"
 #include "explore/Execute.h"
+#include "explore/TridiagonalRules.h"
+#include "explore/Variants.h"
 #include "explore/runtime/Session.h"
 #include "multigrid/LineRelaxation.h"
 #include "primitives/Interpreter.h"
@@ -121,4 +124,45 @@ TEST_CASE("line relaxation refuses periodic lines and lines a grid does not have
   CHECK(line_axis(2, 'y') == 0);
   CHECK(line_axis(3, 'z') == 0);
   CHECK_THROWS_WITH_AS(line_axis(2, 'z'), doctest::Contains("x or y"), Error);
+}
+
+TEST_CASE("line relaxation by parallel cyclic reduction: thomas-to-pcr rewrites the sweep, the "
+          "explorer's variants include it, and it computes what Thomas does") {
+  Level level{2, 8, ScalarKind::F64, Centring::Cell};
+  HelmholtzCoefficients c{0.7, 1.3};
+  std::vector<Data> in;
+  for (uint32_t seed : {61u, 62u, 63u, 64u, 65u})
+    in.push_back(
+        Data::from_flat(level.kind, {8, 8}, random_line_grid(level, seed, seed > 62 ? 1.5 : 0.0)));
+  for (int axis : {0, 1}) {
+    CAPTURE(axis);
+    Expr sweep = helmholtz_line_half_sweep(level, Boundary::antisymmetric(), c, axis, 1);
+    mg::Grid thomas = evaluate(sweep, in).flatten();
+    int rewrites = 0;
+    for (const auto& rule : explore::tridiagonal_rules())
+      for (const Expr& pcr : rewrite::rewrites_everywhere(sweep, rule)) {
+        CAPTURE(rule.name);
+        ++rewrites;
+        mg::Grid interpreted = evaluate(pcr, in).flatten();
+        Expr lowered = rewrite::lower_default(pcr);
+        mg::Grid run = explore::execute(line_session(), codegen::generate_kernel(lowered), in)
+                           .output.flatten();
+        for (std::size_t p = 0; p < thomas.size(); ++p) {
+          CHECK(std::abs(interpreted[p] - thomas[p]) <= 1e-10 * (1 + max_abs(thomas)));
+          CHECK(std::abs(run[p] - interpreted[p]) <= 1e-10 * (1 + max_abs(thomas)));
+        }
+      }
+    CHECK(rewrites == 2); // the solve itself, and the Map of lines into work-groups
+  }
+  rewrite::EnumerateOptions options;
+  options.depth = 1;
+  options.tile_sizes = {4};
+  auto variants = explore::executable_variants(
+      helmholtz_line_half_sweep(level, Boundary::antisymmetric(), c, 1, 0), options);
+  std::set<std::string> rules;
+  for (const auto& v : variants.variants)
+    for (const auto& step : v.history)
+      rules.insert(step.rule);
+  CHECK(rules.count("thomas-to-pcr"));
+  CHECK(rules.count("thomas-to-pcr-local"));
 }

@@ -4,7 +4,10 @@
 // races, out-of-bounds and uninitialised accesses and barrier divergence; any report fails the
 // test (FAIL_REGULAR_EXPRESSION in CMakeLists.txt), and so does any mismatch (exit status 1).
 //
-//   oclgrind_variants [--stencil NAME] [--limit N]   (N variants per stencil, default: all)
+//   oclgrind_variants [--stencil NAME] [--limit N] [--placements]
+//
+// N variants per stencil (default: all). --placements: only the input placements the device
+// allows (place-constant, place-image: images read through samplers), for every catalog stencil.
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -13,6 +16,7 @@
 #include "codegen/Kernel.h"
 #include "core/Error.h"
 #include "core/RandomData.h"
+#include "explore/DeviceLimits.h"
 #include "explore/Execute.h"
 #include "explore/Variants.h"
 #include "explore/runtime/Session.h"
@@ -38,13 +42,16 @@ std::vector<ArithExpr> small_extents(const stencils::StencilInfo& s) {
 int main(int argc, char** argv) {
   std::string only;
   std::size_t limit = 0;
+  bool placements = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--stencil") && i + 1 < argc)
       only = argv[++i];
     else if (!std::strcmp(argv[i], "--limit") && i + 1 < argc)
       limit = std::strtoul(argv[++i], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--placements"))
+      placements = true;
     else {
-      std::cerr << "usage: oclgrind_variants [--stencil NAME] [--limit N]\n";
+      std::cerr << "usage: oclgrind_variants [--stencil NAME] [--limit N] [--placements]\n";
       return 2;
     }
   }
@@ -61,7 +68,19 @@ int main(int argc, char** argv) {
     rewrite::EnumerateOptions options;
     options.depth = 1;
     options.tile_sizes = {2, 4};
+    if (placements) {
+      options.depth = 0;
+      explore::apply_device_limits(options, session->device());
+    }
     auto variants = explore::executable_variants(program, options);
+    if (placements)
+      std::erase_if(variants.variants, [](const rewrite::Variant& v) {
+        for (const auto& step : v.history)
+          if (step.rule.find("as an image") != std::string::npos ||
+              step.rule.find("constant memory") != std::string::npos)
+            return false;
+        return true;
+      });
     auto inputs = random_inputs(program, 3);
     Data expected = evaluate(program, inputs);
     std::size_t n = variants.variants.size();

@@ -1,0 +1,18 @@
+// The placement rules' side conditions from a device: its constant memory (place-constant,
+// CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE and CL_DEVICE_MAX_CONSTANT_ARGS) and its images
+// (place-image, CL_DEVICE_IMAGE_SUPPORT and the largest 2-D and 3-D images).
+#pragma once
+
+#include <vector>
+
+#include "explore/runtime/Device.h"
+#include "rewrite/Enumerate.h"
+
+namespace tessera::explore {
+
+void apply_device_limits(rewrite::EnumerateOptions& options, const runtime::Device& device);
+// The limits every one of `devices` meets (one enumeration shared by several devices).
+void apply_device_limits(rewrite::EnumerateOptions& options,
+                         const std::vector<runtime::Device>& devices);
+
+} // namespace tessera::explore
