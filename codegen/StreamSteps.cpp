@@ -180,7 +180,7 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
   std::vector<std::string> queues;
   for (int64_t j = 0; registers && j < b.k; ++j) {
     queues.push_back(fresh("blk_reg"));
-    line(cat(ctype, " ", queues.back(), "[", owned * b.n, "];"));
+    line(cat(ctype, " ", queues.back(), "[", owned * b.n, "] = {0};")); // selects read every slot
   }
   // The queue's value in slot `slot` (a run-time value: selects keep the queue in registers).
   auto queue_read = [&](int64_t j, int64_t i, const std::string& slot) {
