@@ -18,6 +18,11 @@
 // outside the grid is read as its source plane, which is in the window. Wrap reads the input
 // periodically and computes every level on the extended positions, which is exact for a
 // periodic grid.
+//
+// The register window (star stencils only) keeps, per level, each work-item's column in a
+// queue of 2r+1 private values; before level j computes plane z the owners copy level j-1's
+// plane z into one local plane, the in-plane neighbours come from there and the column from
+// the work-item's own queue (docs/rewriting.md).
 #include "codegen/Emitter.h"
 #include "codegen/Names.h"
 #include "codegen/ScalarC.h"

@@ -4,9 +4,12 @@
 // window of 2r+1 planes in local memory, and step t+1 of plane z is computed as soon as step t
 // has planes z-r..z+r. Each input plane is loaded once per tile, and halo work is redundant
 // only in the blocked dimensions (and at the ends of a segment when the march is split into
-// segments to keep a large device busy).
+// segments to keep a large device busy). A star-shaped stencil (core/StarStencil.h) is also
+// offered the register window (registers=1): each work-item's column in registers, only the
+// centre plane of each level in local memory, hence larger tiles or deeper k; box stencils keep
+// the local window only.
 //
-//   S^k $ x  ->  StreamSteps(d, k, r, segment, tiles.., b)(f) $ (x, consts..)
+//   S^k $ x  ->  StreamSteps(d, k, r, segment, tiles.., b[, registers])(f) $ (x, consts..)
 //
 // The boundary of every step is the unfused program's (codegen/StreamSteps.cpp says how).
 // Tiles need not divide the grid: the last tile of a dimension is partial.

@@ -105,6 +105,17 @@ TEST_CASE("stream-temporal 3-D: radius 1 and 2, every boundary, partial tiles an
     }
 }
 
+TEST_CASE("stream-temporal 3-D deep k: only the register window fits 48 KiB of local memory") {
+  // Tiles of 16x16 (partial in 17x17) at k = 6 and 8: 2r+1 planes per level need 56 and 96 KiB,
+  // the centre plane per level 18 and 32 KiB. Segments of 32 (the whole march too at k = 8).
+  for (int k : {6, 8}) {
+    CAPTURE(k);
+    const Boundary b = k == 8 ? antisymmetric : clamp;
+    Expr program = testing::iterated_test_stencil(3, 1, b, k, {33, 17, 17}, k == 8);
+    CHECK(check_fused_forms(program, k, {16, 32}, k == 8) == Checked{0, k == 8 ? 2 : 1});
+  }
+}
+
 TEST_CASE("stream-temporal is one of the explored variants of an iterated stencil") {
   Expr program = testing::iterated_test_stencil(3, 1, clamp, 2, {12, 8, 8}, false);
   EnumerateOptions options;
