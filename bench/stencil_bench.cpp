@@ -189,23 +189,31 @@ nlohmann::json bench_temporal(runtime::Session& session, double copy_gbps, const
       extents.size() == 3
           ? std::vector<std::array<int64_t, 3>>{{32, 4, 2}, {16, 8, 4}, {32, 8, 1}}
           : std::vector<std::array<int64_t, 3>>{{32, 8, 1}, {32, 4, 1}, {64, 4, 1}, {16, 16, 1}};
-  // 2.5-D blocking (stream-temporal) runs one-dimensional work-groups over its tile.
+  // 2.5-D blocking (stream-temporal) runs one-dimensional work-groups over its tile; the
+  // register window owns fewer positions per work-item (fewer registers) in larger groups.
   const std::vector<std::array<int64_t, 3>> stream_sizes{{128, 1, 1}, {512, 1, 1}};
+  const std::vector<std::array<int64_t, 3>> register_sizes{{512, 1, 1}, {1024, 1, 1}};
   for (std::size_t i = 0; i < variants.variants.size(); ++i) {
     const auto& v = variants.variants[i];
-    bool fused = false, streamed = false;
+    bool fused = false, streamed = false, registers = false;
     for (const auto& step : v.history) {
       fused |= step.rule == "temporal-tiling" || step.rule == "stream-temporal";
       streamed |= step.rule == "stream-temporal";
+      registers |= step.rule == "stream-temporal" && step.params.count("registers");
     }
     if (!fused || !selected(history_text(v), fused_only))
       continue;
     auto first = codegen::generate_kernel(v.program);
     bool tunable = first.launch.dims > 0;
-    const auto& sizes_tried = streamed ? stream_sizes : local_sizes;
+    const auto& sizes_tried = registers ? register_sizes : streamed ? stream_sizes : local_sizes;
     for (std::size_t l = 0; l <= (tunable ? sizes_tried.size() : 0); ++l) {
       codegen::CodegenOptions co;
-      std::string label = cat("v", i, " ", history_text(v));
+      // The form first (labels are cut at 78 characters).
+      std::string label = cat("v", i,
+                              registers  ? " [registers] "
+                              : streamed ? " [local] "
+                                         : " ",
+                              history_text(v));
       if (l > 0 && streamed) {
         co.local_size = sizes_tried[l - 1];
         label += cat(" [local ", co.local_size[0], "]");

@@ -18,6 +18,11 @@
 // outside the grid is read as its source plane, which is in the window. Wrap reads the input
 // periodically and computes every level on the extended positions, which is exact for a
 // periodic grid.
+//
+// The register window (star stencils only) keeps, per level, each work-item's column in a
+// queue of 2r+1 private values; before level j computes plane z the owners copy level j-1's
+// plane z into one local plane, the in-plane neighbours come from there and the column from
+// the work-item's own queue (docs/rewriting.md).
 #include "codegen/Emitter.h"
 #include "codegen/Names.h"
 #include "codegen/ScalarC.h"
@@ -75,8 +80,9 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
   b.r = f.sizes[2].value();
   b.segment = f.sizes[3].value();
   const int64_t phases = f.sizes[4].value();
-  for (std::size_t i = 5; i < f.sizes.size(); ++i)
-    b.tiles.push_back(f.sizes[i].value());
+  for (int i = 5; i < 4 + b.d; ++i)
+    b.tiles.push_back(f.sizes[static_cast<std::size_t>(i)].value());
+  const bool registers = stream_window(f) == StreamWindow::Registers;
   b.n = 2 * b.r + 1;
   b.boundary = f.boundary;
   const Boundary::Kind kind = b.boundary.kind;
@@ -113,8 +119,8 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
   if (options_.local_size[1] > 1 || options_.local_size[2] > 1)
     user_error("StreamSteps runs one-dimensional work-groups: set the work-group size of "
                "dimension 0 only");
-  b.work_group = options_.local_size[0] > 0 ? options_.local_size[0]
-                                            : std::min<int64_t>(256, (tile_points + 31) / 32 * 32);
+  b.work_group =
+      options_.local_size[0] > 0 ? options_.local_size[0] : stream_steps_work_group(b.tiles);
   std::string constant;
   if (kind == Boundary::Constant)
     constant = ScalarValue::make(element, b.boundary.value.as_double()).to_string();
@@ -136,7 +142,9 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
   line(cat("// ", b.k, " steps of radius ", b.r, " by 2.5-D blocking: tiles of ",
            planes == 2 ? cat(b.tiles[0], "x", b.tiles[1]) : cat(b.tiles[0]), " march along ",
            "dimension 0", b.segment ? cat(" in segments of ", b.segment) : "",
-           "; 2r+1 planes per time level in local memory"));
+           registers ? "; per time level each work-item's column in registers, the centre "
+                       "plane in local memory"
+                     : "; 2r+1 planes per time level in local memory"));
   line("const int blk_lid = get_local_id(0);");
   for (int i = 0; i < planes; ++i) {
     int group = i == planes - 1 ? 0 : 1;
@@ -161,12 +169,39 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
               : cat("const int blk_lo", j, " = max(blk_z0 - ", h, ", 0), blk_hi", j,
                     " = min(blk_z1 + ", h, ", ", Z, ");"));
   }
+  // Local memory per level: 2r+1 planes, or the centre plane only with registers.
+  const int64_t level_planes = registers ? 1 : b.n;
   std::vector<std::string> level_names;
   for (int64_t j = 0; j < b.k; ++j) {
     level_names.push_back(fresh("blk_level"));
-    local_decls_.push_back(cat("__local ", ctype, " ", level_names.back(), "[", b.n * plane, "];"));
-    local_bytes_ += b.n * plane * (element == ScalarKind::F64 ? 8 : 4);
+    local_decls_.push_back(
+        cat("__local ", ctype, " ", level_names.back(), "[", level_planes * plane, "];"));
+    local_bytes_ += level_planes * plane * (element == ScalarKind::F64 ? 8 : 4);
   }
+  // Registers: a work-item owns the positions lid + i * work_group (i < owned) of level 0's
+  // region (the buffer's plane) at every level, so that its columns stay its own; per level
+  // and position a queue of 2r+1 planes, slot (z - lo_j) % (2r+1) holding plane z.
+  const int64_t owned = (plane + b.work_group - 1) / b.work_group;
+  std::vector<std::string> queues;
+  for (int64_t j = 0; registers && j < b.k; ++j) {
+    queues.push_back(fresh("blk_reg"));
+    line(cat(ctype, " ", queues.back(), "[", owned * b.n, "] = {0};")); // selects read every slot
+  }
+  // The queue's value in slot `slot` (a run-time value: selects keep the queue in registers).
+  auto queue_read = [&](int64_t j, int64_t i, const std::string& slot) {
+    const std::string& q = queues[static_cast<std::size_t>(j)];
+    std::string v = cat(q, "[", i * b.n + b.n - 1, "]");
+    for (int64_t m = b.n - 2; m >= 0; --m)
+      v = cat("(", slot, " == ", m, " ? ", q, "[", i * b.n + m, "] : ", v, ")");
+    return v;
+  };
+  auto queue_write = [&](int64_t j, int64_t i, const std::string& slot, const std::string& v) {
+    const std::string& q = queues[static_cast<std::size_t>(j)];
+    line(cat("const ", ctype, " blk_v = ", v, ";"));
+    for (int64_t m = 0; m < b.n; ++m)
+      line(cat(q, "[", i * b.n + m, "] = ", slot, " == ", m, " ? blk_v : ", q, "[", i * b.n + m,
+               "];"));
+  };
   auto window = std::make_shared<Memory>();
   window->name = fresh("win");
   window->space = AddressSpace::Private;
@@ -185,34 +220,45 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
   line(cat(ctype, " ", window->name, "[", window_size, "];"));
 
   // The positions of level j's region, one per work-item at a time: y, x (or x) and, inside,
-  // their boundary sources sy, sx. `body` runs for each position of the region.
-  auto for_region = [&](int64_t j, const std::function<void()>& body) {
-    int64_t h = b.halo(j);
+  // their boundary sources sy, sx. `body` runs for each position of the region, with the
+  // index of the work-item's owned position (registers) or -1.
+  auto for_region = [&](int64_t j, const std::function<void(int64_t)>& body) {
+    // With registers, positions are numbered in level 0's region (halo kr) for every level.
+    int64_t h = b.halo(j), numbered = registers ? kr : h;
     int64_t count = 1;
     std::vector<int64_t> side;
     for (int64_t tile : b.tiles) {
-      side.push_back(tile + 2 * h);
-      count *= tile + 2 * h;
+      side.push_back(tile + 2 * numbered);
+      count *= tile + 2 * numbered;
     }
-    open(cat("for (int blk_q = blk_lid; blk_q < ", count, "; blk_q += ", b.work_group, ")"));
-    std::string cond;
-    for (int i = 0; i < planes; ++i) {
-      const std::string& p = names[static_cast<std::size_t>(i)];
-      std::string a = planes == 1 ? "blk_q"
-                      : i == 0    ? cat("blk_q / ", side[1])
-                                  : cat("blk_q % ", side[1]);
-      const std::string& l = letters[static_cast<std::size_t>(i)];
-      line(cat("const int ", p, " = blk_o_", l, " - ", h, " + ", a, ";"));
-      cond += cat(cond.empty() ? "" : " && ", p, " < blk_e_", l, " + ", h);
+    for (int64_t i = 0; i < (registers ? owned : 1); ++i) {
+      if (registers)
+        open(cat("if (blk_lid + ", i * b.work_group, " < ", count, ")"));
+      else
+        open(cat("for (int blk_q = blk_lid; blk_q < ", count, "; blk_q += ", b.work_group, ")"));
+      if (registers)
+        line(cat("const int blk_q = blk_lid + ", i * b.work_group, ";"));
+      std::string cond;
+      for (int d = 0; d < planes; ++d) {
+        const std::string& p = names[static_cast<std::size_t>(d)];
+        std::string a = planes == 1 ? "blk_q"
+                        : d == 0    ? cat("blk_q / ", side[1])
+                                    : cat("blk_q % ", side[1]);
+        const std::string& l = letters[static_cast<std::size_t>(d)];
+        line(cat("const int ", p, " = blk_o_", l, " - ", numbered, " + ", a, ";"));
+        cond += cat(cond.empty() ? "" : " && ", p, " < blk_e_", l, " + ", h);
+        if (numbered > h)
+          cond += cat(" && ", p, " >= blk_o_", l, " - ", h);
+      }
+      open(cat("if (", cond, ")"));
+      for (int d = 0; d < planes; ++d) {
+        const std::string& p = names[static_cast<std::size_t>(d)];
+        line(cat("const int ", src_name(p), " = ", source_of(p, E(d), kind), ";"));
+      }
+      body(registers ? i : -1);
+      close();
+      close();
     }
-    open(cat("if (", cond, ")"));
-    for (int i = 0; i < planes; ++i) {
-      const std::string& p = names[static_cast<std::size_t>(i)];
-      line(cat("const int ", src_name(p), " = ", source_of(p, E(i), kind), ";"));
-    }
-    body();
-    close();
-    close();
   };
   // The C value adjusted for a position outside the grid in the plane: the constant, or the
   // value negated once per dimension it lies outside.
@@ -248,7 +294,7 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
   // Level 0: input plane s.
   open("if (blk_s >= blk_lo0 && blk_s < blk_hi0)");
   line(cat("const int blk_zr = ", wrap ? periodic("blk_s", Z) : "blk_s", ";"));
-  for_region(0, [&] {
+  for_region(0, [&](int64_t owned_i) {
     std::vector<std::string> src;
     for (int i = 0; i < planes; ++i) {
       const std::string& p = names[static_cast<std::size_t>(i)];
@@ -258,16 +304,32 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
     }
     std::string read = print(resolve(element_at(grid.view, "blk_zr", src), {}));
     std::vector<std::string> pos(names.begin(), names.end());
-    line(cat(level_names[0], "[(blk_s - blk_lo0) % ", b.n, " * ", plane, " + ", local_index(pos),
-             "] = ", in_plane_boundary(read), ";"));
+    if (registers)
+      queue_write(0, owned_i, cat("(blk_s - blk_lo0) % ", b.n), in_plane_boundary(read));
+    else
+      line(cat(level_names[0], "[(blk_s - blk_lo0) % ", b.n, " * ", plane, " + ", local_index(pos),
+               "] = ", in_plane_boundary(read), ";"));
   });
   close();
-  line("barrier(CLK_LOCAL_MEM_FENCE);");
+  if (!registers)
+    line("barrier(CLK_LOCAL_MEM_FENCE);");
 
   for (int64_t j = 1; j <= b.k; ++j) {
     const std::string& from = level_names[static_cast<std::size_t>(j - 1)];
-    open(cat("if (blk_s - ", j * b.r, " >= blk_lo", j, " && blk_s - ", j * b.r, " < blk_hi", j,
-             ")"));
+    const std::string active =
+        cat("if (blk_s - ", j * b.r, " >= blk_lo", j, " && blk_s - ", j * b.r, " < blk_hi", j, ")");
+    if (registers) {
+      // Level j-1's plane z, the centre of level j's neighbourhoods, into local memory.
+      open(active);
+      line(cat("const int blk_zm = (blk_s - ", j * b.r, " - blk_lo", j - 1, ") % ", b.n, ";"));
+      for_region(j - 1, [&](int64_t owned_i) {
+        std::vector<std::string> pos(names.begin(), names.end());
+        line(cat(from, "[", local_index(pos), "] = ", queue_read(j - 1, owned_i, "blk_zm"), ";"));
+      });
+      close();
+      line("barrier(CLK_LOCAL_MEM_FENCE);");
+    }
+    open(active);
     line(cat("const int blk_z = blk_s - ", j * b.r, ";"));
     // The slots of level j-1's planes z-r..z+r: their boundary source planes.
     for (int64_t m = 0; m < b.n; ++m) {
@@ -279,14 +341,32 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
     }
     if (with_consts && wrap)
       line(cat("const int blk_zc = ", periodic("blk_z", Z), ";"));
-    for_region(j, [&] {
+    for_region(j, [&](int64_t owned_i) {
       // The neighbourhood of the source position from level j-1.
       for (int64_t m = 0; m < b.n; ++m) {
+        if (registers && m != b.r) {
+          // Off the centre plane a star reads only its column: the work-item's own queue.
+          // Level j-1 holds at p the value at p's source, up to the in-plane boundary's
+          // negation (self-inverse); a constant position's value is replaced below anyway.
+          std::string read = queue_read(j - 1, owned_i, cat("blk_zs", m));
+          if (kind == Boundary::Antisymmetric)
+            read = cat("(", in_plane_boundary(read), ")");
+          if (kind == Boundary::Constant)
+            read = cat("blk_zo", m, " ? ", constant, " : ", read);
+          else if (kind == Boundary::Antisymmetric)
+            read = cat("blk_zo", m, " ? -", read, " : ", read);
+          std::string slot =
+              planes == 2 ? cat(m * b.n * b.n + b.r * b.n + b.r) : cat(m * b.n + b.r);
+          line(cat(window->name, "[", slot, "] = ", read, ";"));
+          continue;
+        }
         std::vector<std::string> corner;
         for (int i = 0; i < planes; ++i)
           corner.push_back(cat(src_name(names[static_cast<std::size_t>(i)]), " - ", b.r, " + blk_d",
                                letters[static_cast<std::size_t>(i)]));
-        std::string read = cat(from, "[blk_zs", m, " * ", plane, " + ", local_index(corner), "]");
+        std::string read =
+            registers ? cat(from, "[", local_index(corner), "]")
+                      : cat(from, "[blk_zs", m, " * ", plane, " + ", local_index(corner), "]");
         if (kind == Boundary::Constant)
           read = cat("blk_zo", m, " ? ", constant, " : ", read);
         else if (kind == Boundary::Antisymmetric)
@@ -338,16 +418,22 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
       --seq_depth_;
       std::string v = j < b.k ? in_plane_boundary(value->name) : value->name;
       std::vector<std::string> pos(names.begin(), names.end());
-      if (j < b.k)
+      if (j < b.k && registers)
+        queue_write(j, owned_i, cat("(blk_z - blk_lo", j, ") % ", b.n), v);
+      else if (j < b.k)
         line(cat(level_names[static_cast<std::size_t>(j)], "[(blk_z - blk_lo", j, ") % ", b.n,
                  " * ", plane, " + ", local_index(pos), "] = ", v, ";"));
       else
         line(cat(print(resolve(element_at(dest, "blk_z", pos), {})), " = ", v, ";"));
     });
     close();
-    if (j < b.k)
+    if (!registers && j < b.k)
       line("barrier(CLK_LOCAL_MEM_FENCE);");
   }
+  // With registers, the next iteration rewrites level 0's centre plane after level 2's barrier;
+  // one step alone needs its own barrier.
+  if (registers && b.k == 1)
+    line("barrier(CLK_LOCAL_MEM_FENCE);");
   close();
 }
 

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "core/Error.h"
+#include "core/StarStencil.h"
 
 namespace tessera {
 
@@ -376,7 +377,8 @@ Expr make_tile_slide(ArithExpr n, ArithExpr l, ArithExpr N, ArithExpr T, ArithEx
 }
 
 Expr make_stream_steps(int d, int64_t k, int64_t r, Boundary boundary,
-                       const std::vector<int64_t>& tiles, int64_t segment, int64_t phases, Expr f) {
+                       const std::vector<int64_t>& tiles, int64_t segment, int64_t phases, Expr f,
+                       StreamWindow window) {
   require_function(f, "StreamSteps");
   if (d < 2 || d > 3)
     user_error(cat("StreamSteps: 2-D or 3-D grids are streamed, got ", d, " dimensions"));
@@ -398,9 +400,28 @@ Expr make_stream_steps(int d, int64_t k, int64_t r, Boundary boundary,
   n.sizes = {ArithExpr(d), ArithExpr(k), ArithExpr(r), ArithExpr(segment), ArithExpr(phases)};
   for (int64_t t : tiles)
     n.sizes.push_back(ArithExpr(t));
+  if (window == StreamWindow::Registers) {
+    if (!star_shaped(f, d, r))
+      user_error("StreamSteps: the register window needs a star-shaped stencil (every point off "
+                 "the centre plane on the column through the centre); use the local window");
+    n.sizes.push_back(ArithExpr(1));
+  }
   n.boundary = std::move(boundary);
   n.children = {std::move(f)};
   return make_node(std::move(n));
+}
+
+int64_t stream_steps_work_group(const std::vector<int64_t>& tiles) {
+  int64_t points = 1;
+  for (int64_t t : tiles)
+    points *= t;
+  return std::min<int64_t>(256, (points + 31) / 32 * 32);
+}
+
+StreamWindow stream_window(const Node& f) {
+  const auto d = static_cast<std::size_t>(*f.sizes[0].as_constant());
+  return f.sizes.size() > 4 + d && f.sizes[4 + d].as_constant() == 1 ? StreamWindow::Registers
+                                                                     : StreamWindow::Local;
 }
 
 Expr make_generate(ArithExpr length, Expr f) {

@@ -113,7 +113,7 @@ struct Node {
   std::vector<Expr> children;
   // Split: [m]; Slide: [size, step]; Pad/Drop: [left, right]; Iterate: [k]; At/Get: [i];
   // Generate: [n]; TileSlide: [n, l, N, T, h]; TimeTile: core/TimeTile.h; StreamSteps: [d, k,
-  // r, segment, phases, T_1..T_{d-1}].
+  // r, segment, phases, T_1..T_{d-1}, window?].
   std::vector<ArithExpr> sizes;
   MapKind map_kind = MapKind::Map;
   int dim = 0; // MapGlb/MapWrg/MapLcl dimension
@@ -172,8 +172,18 @@ Expr make_tile_slide(ArithExpr n, ArithExpr l, ArithExpr N, ArithExpr T, ArithEx
 // but the outermost, outermost first) march along dimension 0 in segments of `segment` (0: the
 // whole extent). Applied to (x, consts..): the constants come in `phases` groups of equal size,
 // step t (from 0) reading group t % phases (red-black Gauss-Seidel: a mask per colour).
+// `window` says where a time level's planes live (codegen/StreamSteps.cpp): 2r+1 planes in
+// local memory, or, for a star-shaped f only (core/StarStencil.h), each work-item's own column
+// in registers and only the centre plane in local memory.
+enum class StreamWindow { Local, Registers };
 Expr make_stream_steps(int d, int64_t k, int64_t r, Boundary boundary,
-                       const std::vector<int64_t>& tiles, int64_t segment, int64_t phases, Expr f);
+                       const std::vector<int64_t>& tiles, int64_t segment, int64_t phases, Expr f,
+                       StreamWindow window = StreamWindow::Local);
+// The work-group size StreamSteps takes unless the launch says otherwise: one work-item per
+// tile point, rounded up to 32, at most 256.
+int64_t stream_steps_work_group(const std::vector<int64_t>& tiles);
+// The window form of a StreamSteps node (its optional last size: 1 for registers).
+StreamWindow stream_window(const Node& stream_steps);
 
 // A copy of `node` with other children (used by rewriting and by the JSON loader).
 Expr with_children(const Expr& node, std::vector<Expr> children);

@@ -173,8 +173,11 @@ private:
         fail(where, "StreamSteps needs constant sizes, got " + s.to_string());
       values.push_back(*s.as_constant());
     }
+    const auto tiles_end = values.begin() + 4 + values[0];
+    const bool registers = tiles_end != values.end() && *tiles_end == 1;
     return make_stream_steps(static_cast<int>(values[0]), values[1], values[2], boundary,
-                             {values.begin() + 5, values.end()}, values[3], values[4], f);
+                             {values.begin() + 5, tiles_end}, values[3], values[4], f,
+                             registers ? StreamWindow::Registers : StreamWindow::Local);
   }
   std::set<int> out_of_scope_; // parameters of lambdas that have been read completely
 
@@ -245,8 +248,11 @@ private:
       if (kind == "TimeTile" && (children.size() != 1 || sizes.size() < 7 || sizes.size() > 9))
         fail(where, cat("TimeTile needs 1 child and 7 to 9 sizes, got ", children.size(), " and ",
                         sizes.size()));
-      else if (kind == "StreamSteps") // [d, k, r, segment, phases, d-1 tiles]
-        need(1, sizes.empty() || !sizes[0].as_constant() ? 5 : 4 + *sizes[0].as_constant());
+      else if (kind == "StreamSteps") // [d, k, r, segment, phases, d-1 tiles, window?]
+        need(1, sizes.empty() || !sizes[0].as_constant()
+                    ? 5
+                    : 4 + *sizes[0].as_constant() +
+                          (sizes.size() == 5 + static_cast<std::size_t>(*sizes[0].as_constant())));
       else if (kind != "TimeTile")
         need(0, kind == "Pad" ? 2 : 5);
       std::string b = field(j, "boundary", where).get<std::string>();

@@ -42,6 +42,17 @@ std::string fixed(double v, int digits) {
 
 } // namespace
 
+std::string fused_form(const std::vector<std::string>& history) {
+  for (const auto& step : history) {
+    if (step.find("stream-temporal") != std::string::npos)
+      return step.find("registers=1") != std::string::npos ? "stream-temporal registers"
+                                                           : "stream-temporal local";
+    if (step.find("temporal-tiling") != std::string::npos)
+      return "temporal-tiling";
+  }
+  return "";
+}
+
 StepsComparison compare_steps(int steps, const Report& single, const Report& fused) {
   StepsComparison c;
   c.steps = steps;
@@ -56,7 +67,7 @@ StepsComparison compare_steps(int steps, const Report& single, const Report& fus
   // A variant fusing all K steps in one kernel (its fusing step says steps=K); fusions of
   // fewer steps launch the others separately.
   const std::string all_steps = cat("steps=", steps);
-  const PointResult* best = fastest(fused, [&](const PointResult& p) {
+  auto fuses_all = [&](const PointResult& p) {
     if (variant_family(p.history) != "temporal")
       return false;
     for (const auto& step : p.history)
@@ -64,7 +75,13 @@ StepsComparison compare_steps(int steps, const Report& single, const Report& fus
           step.find(all_steps + "}") != std::string::npos)
         return true;
     return false;
-  });
+  };
+  const PointResult* best = fastest(fused, fuses_all);
+  for (const auto& p : fused.points)
+    if (p.status == "ok" && p.median_ms > 0 && fuses_all(p) && !fused_form(p.history).empty()) {
+      auto [it, added] = c.fused_by_form.emplace(fused_form(p.history), p.median_ms);
+      it->second = std::min(it->second, p.median_ms);
+    }
   if (!best) {
     c.note = cat("no variant fusing all ", steps,
                  " steps was measured (none generated, none "
@@ -91,6 +108,8 @@ json steps_comparison_to_json(const StepsComparison& c) {
          {"fused_speedup_over_sweeps", c.speedup}};
   if (!c.note.empty())
     j["note"] = c.note;
+  if (!c.fused_by_form.empty())
+    j["fused_by_form"] = c.fused_by_form;
   return j;
 }
 
@@ -123,6 +142,16 @@ StepsComparison steps_comparison_from_json(const json& j, const std::string& sou
   c.fused_fraction_of_copy = number("fused_fraction_of_copy");
   c.speedup = number("fused_speedup_over_sweeps");
   c.note = text("note");
+  if (j.contains("fused_by_form")) {
+    const json& forms = j.at("fused_by_form");
+    if (!forms.is_object())
+      user_error(cat(where, ": \"fused_by_form\" must be an object of times"));
+    for (const auto& [form, ms] : forms.items()) {
+      if (!ms.is_number() || !std::isfinite(ms.get<double>()) || ms.get<double>() < 0)
+        user_error(cat(where, ": \"fused_by_form\": \"", form, "\" must be a non-negative number"));
+      c.fused_by_form[form] = ms.get<double>();
+    }
+  }
   return c;
 }
 
@@ -144,6 +173,16 @@ std::string format_steps_comparison(const StepsComparison& c) {
       << fixed(100 * c.fused_fraction_of_copy, 1) << "% of the copy bandwidth in effective "
       << "bandwidth): " << fixed(c.speedup, 2) << "x the " << c.steps << " sweeps\n"
       << "            fused variant: " << c.fused_variant << "\n";
+  if (!c.fused_by_form.empty()) {
+    out << "            best per form:";
+    bool first = true;
+    for (const auto& [form, ms] : c.fused_by_form) {
+      out << (first ? " " : ", ") << form << " " << fixed(ms, 3) << " ms ("
+          << fixed(c.sweeps_ms / ms, 2) << "x)";
+      first = false;
+    }
+    out << "\n";
+  }
   return out.str();
 }
 

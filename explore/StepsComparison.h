@@ -5,8 +5,10 @@
 // stream-temporal, or any later fusing rule whose name says "temporal").
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -24,7 +26,13 @@ struct StepsComparison {
   double fused_fraction_of_copy = 0; // effective bandwidth (K sweeps' traffic) / copy
   double speedup = 0;                // sweeps_ms / fused_ms (> 1: fusing wins)
   std::string note;                  // why there is no fused time, when there is none
+  // The best fused time of each form: "temporal-tiling", "stream-temporal local",
+  // "stream-temporal registers" (the window of 2.5-D blocking).
+  std::map<std::string, double> fused_by_form;
 };
+
+// The fusing form of a variant's history (one of fused_by_form's keys), or "" if none.
+std::string fused_form(const std::vector<std::string>& history);
 
 // The comparison from the single-step report and the K-step report.
 StepsComparison compare_steps(int steps, const Report& single, const Report& fused);

@@ -4,22 +4,30 @@
 // window of 2r+1 planes in local memory, and step t+1 of plane z is computed as soon as step t
 // has planes z-r..z+r. Each input plane is loaded once per tile, and halo work is redundant
 // only in the blocked dimensions (and at the ends of a segment when the march is split into
-// segments to keep a large device busy).
+// segments to keep a large device busy). A star-shaped stencil (core/StarStencil.h) is also
+// offered the register window (registers=1): each work-item's column in registers, only the
+// centre plane of each level in local memory, hence larger tiles or deeper k; box stencils keep
+// the local window only.
 //
-//   S^k $ x  ->  StreamSteps(d, k, r, segment, tiles.., b)(f) $ (x, consts..)
+//   S^k $ x  ->  StreamSteps(d, k, r, segment, tiles.., b[, registers])(f) $ (x, consts..)
 //
 // The boundary of every step is the unfused program's (codegen/StreamSteps.cpp says how).
 // Tiles need not divide the grid: the last tile of a dimension is partial.
 #include "core/Error.h"
+#include "core/StarStencil.h"
 #include "rewrite/rules/StencilStep.h"
 
 namespace tessera::rewrite {
 
 namespace {
 
-// Local memory of k-1 time levels plus the input, 2r+1 planes each, beyond which a variant
-// cannot run on common devices (48 KiB is the portable minimum of GPUs).
+// Local memory of k-1 time levels plus the input (2r+1 planes each, or the centre plane with
+// registers), beyond which a variant cannot run on common devices (48 KiB is the portable
+// minimum of GPUs).
 constexpr int64_t kMaxLocalBytes = 48 * 1024;
+// The register window's queues per work-item (k levels x owned positions x 2r+1 values), beyond
+// which they would spill on GPUs (255 registers per work-item on NVIDIA, also holding the rest).
+constexpr int64_t kMaxQueueValues = 128;
 
 // The marching segments tried: the whole extent, and the largest candidate tile size that is
 // shorter than the extent and at least 4kr (so that the 2kr planes a segment recomputes at
@@ -97,6 +105,9 @@ RuleResult stream_temporal(const Expr& e, const RuleContext& ctx) {
   if (!element.is_scalar())
     return RuleResult::none("the grid must hold scalars");
   const int64_t bytes = element.scalar_kind() == ScalarKind::F64 ? 8 : 4;
+  // A star-shaped stencil is also offered the register window; a box stencil (j3d27pt) is not,
+  // and keeps the local form.
+  const bool star = star_shaped(top.f, top.d, *r);
   RuleResult result;
   std::string why = "no candidate number of steps";
   for (int64_t k : ctx.temporal_steps) {
@@ -113,25 +124,35 @@ RuleResult stream_temporal(const Expr& e, const RuleContext& ctx) {
       int64_t plane = 1;
       for (int64_t t : tile)
         plane *= t + 2 * kr;
-      if (k * (2 * *r + 1) * plane * bytes > kMaxLocalBytes) {
+      const int64_t owned =
+          (plane + stream_steps_work_group(tile) - 1) / stream_steps_work_group(tile);
+      std::vector<StreamWindow> windows;
+      if (k * (2 * *r + 1) * plane * bytes <= kMaxLocalBytes)
+        windows.push_back(StreamWindow::Local);
+      else
         why = "the time levels of every candidate tile need more than 48 KiB of local memory";
-        continue;
-      }
-      for (int64_t segment : segments_for(ctx.tile_sizes, extents[0], kr)) {
-        auto [phases, consts] = phased_consts(chain, k);
-        std::vector<Expr> args{first.input};
-        args.insert(args.end(), consts.begin(), consts.end());
-        Expr fused = make_call(
-            make_stream_steps(top.d, k, *r, top.boundary, tile, segment, phases, top.f), args);
-        Params params{{"steps", k}, {"tile", tile.front()}};
-        if (phases > 1)
-          params["phases"] = phases;
-        if (tile.size() > 1)
-          params["tile_inner"] = tile.back();
-        if (segment)
-          params["segment"] = segment;
-        result.alternatives.push_back({fused, params});
-      }
+      if (star && k * plane * bytes <= kMaxLocalBytes &&
+          k * owned * (2 * *r + 1) <= kMaxQueueValues)
+        windows.push_back(StreamWindow::Registers);
+      for (StreamWindow window : windows)
+        for (int64_t segment : segments_for(ctx.tile_sizes, extents[0], kr)) {
+          auto [phases, consts] = phased_consts(chain, k);
+          std::vector<Expr> args{first.input};
+          args.insert(args.end(), consts.begin(), consts.end());
+          Expr fused = make_call(
+              make_stream_steps(top.d, k, *r, top.boundary, tile, segment, phases, top.f, window),
+              args);
+          Params params{{"steps", k}, {"tile", tile.front()}};
+          if (phases > 1)
+            params["phases"] = phases;
+          if (tile.size() > 1)
+            params["tile_inner"] = tile.back();
+          if (segment)
+            params["segment"] = segment;
+          if (window == StreamWindow::Registers)
+            params["registers"] = 1;
+          result.alternatives.push_back({fused, params});
+        }
     }
   }
   if (result.alternatives.empty())
@@ -144,7 +165,8 @@ RuleResult stream_temporal(const Expr& e, const RuleContext& ctx) {
 Rule stream_temporal_rule() {
   return {"stream-temporal",
           "S^k $ x -> StreamSteps(k): tiles of the inner dimensions march along the outermost, "
-          "2r+1 planes per time level in local memory, boundary per step",
+          "2r+1 planes per time level in local memory, or (star stencils, registers=1) each "
+          "work-item's column in registers and the centre plane in local memory; boundary per step",
           stream_temporal};
 }
 

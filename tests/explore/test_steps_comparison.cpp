@@ -74,3 +74,29 @@ TEST_CASE("steps comparison: without a fused variant it says why; bad JSON is re
   CHECK_THROWS_WITH_AS(steps_comparison_from_json(j, "r.json"),
                        doctest::Contains("\"sweeps_ms\" must be a non-negative number"), Error);
 }
+
+TEST_CASE("steps comparison: the best time of each fused form, kept through the JSON report") {
+  Report single, fused;
+  single.points = {point(0, 1.0, {"stream-nd {dims=3}"})};
+  fused.points = {
+      point(0, 3.0, {"stream-temporal at [1] {steps=4, tile=16}"}),
+      point(1, 2.5, {"stream-temporal at [1] {steps=4, tile=32}"}),
+      point(2, 2.0, {"stream-temporal at [1] {registers=1, steps=4, tile=32}"}),
+      point(3, 5.0, {"temporal-tiling at [1] {dims=3, steps=4, tile=8}"}),
+      point(4, 1.0, {"temporal-tiling at [1] {dims=3, steps=2, tile=8}"}), // fuses 2 of 4
+  };
+  StepsComparison c = compare_steps(4, single, fused);
+  CHECK(fused_form(fused.points[2].history) == "stream-temporal registers");
+  CHECK(c.fused_by_form == std::map<std::string, double>{{"stream-temporal local", 2.5},
+                                                         {"stream-temporal registers", 2.0},
+                                                         {"temporal-tiling", 5.0}});
+  std::string text = format_steps_comparison(c);
+  CHECK(text.find("stream-temporal registers 2.000 ms (2.00x)") != std::string::npos);
+  CHECK(steps_comparison_from_json(steps_comparison_to_json(c), "r.json").fused_by_form ==
+        c.fused_by_form);
+  nlohmann::json j = steps_comparison_to_json(c);
+  j["fused_by_form"]["temporal-tiling"] = -1;
+  CHECK_THROWS_WITH_AS(steps_comparison_from_json(j, "r.json"),
+                       doctest::Contains("\"temporal-tiling\" must be a non-negative number"),
+                       Error);
+}

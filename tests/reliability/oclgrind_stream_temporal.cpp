@@ -1,5 +1,6 @@
-// The local-memory kernels of stream-temporal (2.5-D blocking: time levels in circular buffers
-// of planes, barriers between the levels) run under Oclgrind and compared with the unfused
+// The kernels of stream-temporal (2.5-D blocking: time levels in circular buffers of planes in
+// local memory, or register queues per column with the centre plane in local memory, barriers
+// between the levels), both windows, run under Oclgrind and compared with the unfused
 // steps under the interpreter: every boundary, radius 1 and 2, constant inputs, partial tiles
 // and segments. CTest runs it under Oclgrind (TESSERA_DEVICE=oclgrind); any report of a data
 // race, an out-of-bounds or uninitialised access or barrier divergence fails the test
@@ -47,7 +48,8 @@ int main() {
     Data expected = evaluate(program, inputs);
     for (const auto& form : testing::stream_temporal_forms(program, c.k, {3, 4 * kr})) {
       std::string how = cat(c.d, "-D r=", c.r, " ", c.b.to_string(), " k=", c.k,
-                            c.rhs ? " rhs" : "", form.params.count("segment") ? " segments" : "");
+                            c.rhs ? " rhs" : "", form.params.count("segment") ? " segments" : "",
+                            form.params.count("registers") ? " registers" : " local");
       try {
         Expr fused = make_lambda(program->params(), form.replacement);
         auto kernels = codegen::generate_program(rewrite::lower_default(fused));

@@ -7,6 +7,7 @@
 #include "core/Json.h"
 #include "core/Printer.h"
 #include "core/RandomData.h"
+#include "core/StarStencil.h"
 #include "explore/Execute.h"
 #include "explore/Variants.h"
 #include "rewrite/Variants.h"
@@ -23,12 +24,17 @@ const std::vector<Boundary>& all_boundaries() {
   return b;
 }
 
+// How many fused forms were checked, of each window.
+struct Checked {
+  int local = 0, registers = 0;
+  bool operator==(const Checked&) const = default;
+};
+
 // The fused forms of `program` (k steps) generated, run on PoCL and compared with the unfused
-// program under the interpreter; returns how many were checked. To keep the suite fast only the
-// segmented forms are run unless `all_forms` (a segment meets both ends of the grid as well as
-// another segment).
-int check_fused_forms(const Expr& program, int k, const std::vector<int64_t>& tiles,
-                      bool all_forms = false) {
+// program under the interpreter. To keep the suite fast only the segmented forms are run unless
+// `all_forms` (a segment meets both ends of the grid as well as another segment).
+Checked check_fused_forms(const Expr& program, int k, const std::vector<int64_t>& tiles,
+                          bool all_forms = false) {
   auto forms = testing::stream_temporal_forms(program, k, tiles);
   if (!all_forms)
     std::erase_if(forms, [](const Alternative& a) { return !a.params.count("segment"); });
@@ -38,7 +44,7 @@ int check_fused_forms(const Expr& program, int k, const std::vector<int64_t>& ti
   for (double v : expected.flatten())
     any_nonzero |= v != 0;
   CHECK(any_nonzero);
-  int checked = 0;
+  Checked checked;
   for (const auto& form : forms) {
     Expr fused = make_lambda(program->params(), form.replacement);
     CAPTURE(print(fused));
@@ -49,7 +55,7 @@ int check_fused_forms(const Expr& program, int k, const std::vector<int64_t>& ti
     auto run = explore::execute(testing::test_session(), kernels, inputs);
     INFO(kernels.kernels.front().source);
     CHECK(explore::max_relative_error(run.output, expected) <= 1e-5);
-    ++checked;
+    ++(form.params.count("registers") ? checked.registers : checked.local);
   }
   return checked;
 }
@@ -77,7 +83,9 @@ TEST_CASE("stream-temporal 2-D: radius 1 and 2, every boundary, k = 2..8, partia
     CAPTURE(c.k);
     Expr program = testing::iterated_test_stencil(2, c.r, c.b, c.k, extents, c.k % 2 == 0);
     bool all_forms = c.k == 2 && c.r == 1; // whole columns too
-    CHECK(check_fused_forms(program, c.k, {3, 4 * kr}, all_forms) == (all_forms ? 2 : 1));
+    // Both windows: the test stencil is a star.
+    int n = all_forms ? 2 : 1;
+    CHECK(check_fused_forms(program, c.k, {3, 4 * kr}, all_forms) == Checked{n, n});
   }
 }
 
@@ -92,8 +100,20 @@ TEST_CASE("stream-temporal 3-D: radius 1 and 2, every boundary, partial tiles an
       CAPTURE(k);
       Expr program = testing::iterated_test_stencil(3, r, b, k, extents, r == 1);
       // Tiles of 3x3 (partial), and segments of 4kr (partial).
-      CHECK(check_fused_forms(program, k, {3, 4 * kr}, k > 2) == (k > 2 ? 2 : 1));
+      int n = k > 2 ? 2 : 1;
+      CHECK(check_fused_forms(program, k, {3, 4 * kr}, k > 2) == Checked{n, n});
     }
+}
+
+TEST_CASE("stream-temporal 3-D deep k: only the register window fits 48 KiB of local memory") {
+  // Tiles of 16x16 (partial in 17x17) at k = 6 and 8: 2r+1 planes per level need 56 and 96 KiB,
+  // the centre plane per level 18 and 32 KiB. Segments of 32 (the whole march too at k = 8).
+  for (int k : {6, 8}) {
+    CAPTURE(k);
+    const Boundary b = k == 8 ? antisymmetric : clamp;
+    Expr program = testing::iterated_test_stencil(3, 1, b, k, {33, 17, 17}, k == 8);
+    CHECK(check_fused_forms(program, k, {16, 32}, k == 8) == Checked{0, k == 8 ? 2 : 1});
+  }
 }
 
 TEST_CASE("stream-temporal is one of the explored variants of an iterated stencil") {
@@ -107,7 +127,8 @@ TEST_CASE("stream-temporal is one of the explored variants of an iterated stenci
   for (const auto& v : variants.variants)
     for (const auto& s : v.history)
       streamed += s.rule == "stream-temporal";
-  CHECK(streamed == 1); // tiles of 4x4 (4x16 is wider than the grid), whole columns
+  // Tiles of 4x4 (4x16 is wider than the grid), whole columns, local and register windows.
+  CHECK(streamed == 2);
 }
 
 TEST_CASE("stream-temporal explains why it does not apply") {
@@ -139,4 +160,32 @@ TEST_CASE("StreamSteps rejects malformed parameters with a message") {
                        doctest::Contains("need 2 tile size(s), got 1"), Error);
   CHECK_THROWS_WITH_AS(make_stream_steps(2, 0, 1, clamp, {4}, 0, 1, f),
                        doctest::Contains("at least one step"), Error);
+}
+
+TEST_CASE("the register window is offered to star stencils only") {
+  Val x = input("x", array_of(f32(), {ArithExpr(12), ArithExpr(8), ArithExpr(8)}));
+  auto add = user_fun("add_half", [](auto a, auto b) { return a + 0.5f * b; });
+  // A point off the centre plane and off the column (a box), or on the column (a star).
+  auto box = Fun([=](Val w) { return add(w.at(0).at(1).at(1), w.at(2).at(0).at(1)); });
+  auto star = Fun([=](Val w) { return add(w.at(0).at(1).at(1), w.at(1).at(0).at(2)); });
+  auto steps = [&](const Fun& f) {
+    auto step = [&](Val v) {
+      return v | pad_nd(3, 1, 1, clamp) | slide_nd(3, 3, 1) | map_nd(3, f);
+    };
+    return program({x}, step(step(x)));
+  };
+  auto registers = [](const std::vector<Alternative>& forms) {
+    return std::count_if(forms.begin(), forms.end(),
+                         [](const Alternative& a) { return a.params.count("registers") > 0; });
+  };
+  auto box_forms = testing::stream_temporal_forms(steps(box), 2, {4});
+  CHECK(!box_forms.empty());
+  CHECK(registers(box_forms) == 0); // j3d27pt-like: the local window only
+  auto star_forms = testing::stream_temporal_forms(steps(star), 2, {4});
+  CHECK(registers(star_forms) == static_cast<long>(star_forms.size()) / 2);
+  CHECK(!star_shaped(box_forms.front().replacement->callee()->children[0], 3, 1));
+  CHECK_THROWS_WITH_AS(make_stream_steps(3, 2, 1, clamp, {4, 4}, 0, 1,
+                                         box_forms.front().replacement->callee()->children[0],
+                                         StreamWindow::Registers),
+                       doctest::Contains("star-shaped"), Error);
 }
