@@ -31,8 +31,12 @@ struct Level {
   int64_t n = 0;
   ScalarKind kind = ScalarKind::F64;
   Centring centring = Centring::Cell;
+  // The side of the domain; the mesh width follows from it. A grid with another grid's
+  // coefficients (a small copy of a large operator, as the benchmarks' peers take their taps
+  // from) has the same h: length = h * n.
+  double length = 1.0;
 
-  double h() const; // the mesh width on the unit interval
+  double h() const; // the mesh width: length / n cell-centred, length / (n + 1) vertex-centred
   int64_t points() const;
   std::vector<ArithExpr> extents() const;
   // The next coarser level; throws Error when n does not coarsen (odd cell count, or a vertex
