@@ -90,13 +90,17 @@ struct Result {
   std::string note;
 };
 
+// Differences relative to the largest output value: operators with large coefficients (the
+// residual's 1/h^2) cancel terms of that size, so a float sum in another order differs by a few
+// ulps of the terms, not of the (small) result.
 void compare(Result& r, const std::vector<float>& out, const std::vector<float>& reference) {
-  for (std::size_t i = 0; i < reference.size(); ++i) {
-    double d = std::fabs(double(out[i]) - reference[i]);
-    r.max_abs = std::max(r.max_abs, d);
-    r.max_rel = std::max(r.max_rel, d / std::max(1.0, std::fabs(double(reference[i]))));
-  }
-  if (!(r.max_rel <= 1e-4)) {
+  double scale = 1;
+  for (float v : reference)
+    scale = std::max(scale, std::fabs(double(v)));
+  for (std::size_t i = 0; i < reference.size(); ++i)
+    r.max_abs = std::max(r.max_abs, std::fabs(double(out[i]) - reference[i]));
+  r.max_rel = r.max_abs / scale;
+  if (out.size() != reference.size() || !(r.max_rel <= 1e-5)) {
     r.ok = false;
     r.note = "FAILED: differs from tessera's output";
   }
@@ -359,8 +363,13 @@ int main(int argc, char** argv) try {
                            {"threads", o.threads},
                            {"budget_s", o.budget_s}};
   for (const auto& name : o.stencils)
-    report["stencils"].push_back(
-        bench_operator(session, roofline, operator_named(name), o, footprint));
+    try {
+      report["stencils"].push_back(
+          bench_operator(session, roofline, operator_named(name), o, footprint));
+    } catch (const tessera::Error& e) { // one operator's trouble does not end the others' run
+      std::printf("  %s: not measured: %s\n", name.c_str(), e.what());
+      report["stencils"].push_back({{"stencil", name}, {"error", e.what()}});
+    }
   if (!o.json.empty())
     std::ofstream(o.json) << report.dump(2) << "\n";
   return 0;

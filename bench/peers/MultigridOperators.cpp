@@ -43,7 +43,6 @@ std::vector<OperatorAt> of_dims(int dims) {
                 [=](const Level& l) { return multigrid::jacobi(l, bc, kOmega); }),
       same_grid("gsrb_red", dims, 2,
                 [=](const Level& l) { return multigrid::gsrb_half_sweep(l, bc, 0); }),
-      same_grid("gsrb_step", dims, 2, [=](const Level& l) { return multigrid::gsrb_step(l, bc); }),
       same_grid("residual", dims, 2, [=](const Level& l) { return multigrid::residual(l, bc); })};
   ops.push_back({cat("mg_restrict_", dims, "d"), dims, Boundary::Antisymmetric,
                  [=](const Ext& e, const Ext& like) {

@@ -167,14 +167,19 @@ LinearStencil linear_operator(const OperatorAt& op, const std::vector<int64_t>& 
       user_error(cat(op.name, ": not a linear stencil in its inputs (two outputs of one "
                               "class weigh the same offset differently)"));
   };
-  // An output of one parity class sees the offsets of one parity from one impulse: impulses at
-  // the 2^d corners of a cell at the centre show every class every offset.
-  for (std::size_t m = 0; m < in.size(); ++m)
-    for (int corner = 0; corner < (1 << op.dims); ++corner) {
+  // An output of one parity class sees the offsets of one parity from one impulse (two on a
+  // finer input, read at 2p): impulses at the corners of a block of 2^d (4^d) points at the
+  // centre show every class every offset.
+  for (std::size_t m = 0; m < in.size(); ++m) {
+    const int side = s.scale[m] == Scale::Finer ? 4 : 2;
+    int corners = 1;
+    for (int d = 0; d < op.dims; ++d)
+      corners *= side;
+    for (int corner = 0; corner < corners; ++corner) {
       auto impulse = zeros();
       Extents3 q{in[m][0] / 2, in[m][1] / 2, in[m][2] / 2};
-      for (int d = 0; d < op.dims; ++d)
-        q[static_cast<std::size_t>(2 - d)] += (corner >> d) & 1;
+      for (int d = 0, rest = corner; d < op.dims; ++d, rest /= side)
+        q[static_cast<std::size_t>(2 - d)] += rest % side;
       impulse[m][static_cast<std::size_t>((q[0] * in[m][1] + q[1]) * in[m][2] + q[2])] = 1.0;
       auto response = run(program, shapes, impulse);
       for (int64_t k = 0; k < out[0]; ++k)
@@ -182,6 +187,7 @@ LinearStencil linear_operator(const OperatorAt& op, const std::vector<int64_t>& 
           for (int64_t i = 0; i < out[2]; ++i)
             record(m, q, k, j, i, response[flat_out(k, j, i)]);
     }
+  }
   for (const auto& [key, w] : weights)
     if (w != 0) {
       const auto& [c, m, o] = key;
