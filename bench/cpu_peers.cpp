@@ -12,6 +12,7 @@
 // (above 1: tessera is faster).
 //
 //   ./build/bench/cpu_peers [--device SPEC] [--budget 60] [--footprint-mib M] [--repeats 5]
+//                           [--size2 AxB] [--size3 AxBxC] (explicit grids instead of M)
 //                           [--threads N] [--autoschedulers Mullapudi2016,Adams2019]
 //                           [--json FILE] [catalog | multigrid | j2d5pt mg_jacobi_2d ...]
 // (default: the catalog stencils below and every multigrid operator of
@@ -39,6 +40,7 @@
 #include "explore/runtime/Launch.h"
 #include "explore/runtime/RooflineFile.h"
 #include "explore/runtime/Session.h"
+#include "options/BenchArgs.h"
 #include "peers/HalideProcess.h"
 #include "peers/MultigridOperators.h"
 #include "peers/NaiveOpenCL.h"
@@ -59,20 +61,10 @@ struct Options {
   int threads = 0; // 0: all cores
   std::vector<std::string> autoschedulers{"Mullapudi2016", "Adams2019"};
   std::string json;
+  bench::GridSizes sizes; // explicit grids by dimension count; else from the footprint
   std::vector<std::string> stencils;
   std::filesystem::path halide_helper; // halide_peer beside this program
 };
-
-std::vector<std::string> split_commas(const std::string& text) {
-  std::vector<std::string> out;
-  for (std::size_t at = 0; at <= text.size();) {
-    auto comma = std::min(text.find(',', at), text.size());
-    if (comma > at)
-      out.push_back(text.substr(at, comma - at));
-    at = comma + 1;
-  }
-  return out;
-}
 
 // Extents of a grid of about `cells` cells: multiples of 64 (2-D) or 32 (3-D) per side, so
 // that the explorer's tile sizes divide them.
@@ -225,7 +217,9 @@ nlohmann::json print_results(const std::string& name, const std::vector<int64_t>
 nlohmann::json bench_operator(runtime::Session& session, const runtime::Roofline& roofline,
                               const peers::OperatorAt& op, const Options& o,
                               double footprint_bytes) {
-  auto extents = grid_for(op.dims, footprint_bytes / bytes_per_cell(op));
+  auto extents = o.sizes.of(op.dims);
+  if (extents.empty())
+    extents = grid_for(op.dims, footprint_bytes / bytes_per_cell(op));
   auto taps = peers::linear_operator(op, extents);
   const double cells = static_cast<double>(taps.out_cells());
   const double bytes = taps.bytes_per_sweep(); // compulsory traffic of one sweep
@@ -302,14 +296,18 @@ Options parse(int argc, char** argv) {
     else if (arg == "--threads")
       o.threads = std::stoi(value(a));
     else if (arg == "--autoschedulers")
-      o.autoschedulers = split_commas(value(a));
+      o.autoschedulers = bench::split_list(value(a));
     else if (arg == "--json")
       o.json = value(a);
+    else if (bench::parse_size_option(
+                 arg, [&] { return value(a); }, o.sizes))
+      continue;
     else if (!arg.empty() && arg[0] != '-')
       o.stencils.push_back(arg);
     else
-      user_error("usage: cpu_peers [--device SPEC] [--budget S] [--footprint-mib M] [--repeats R] "
-                 "[--threads N] [--autoschedulers A,B] [--json FILE] [STENCIL ...]");
+      user_error(cat("usage: cpu_peers [--device SPEC] [--budget S] [--footprint-mib M] ",
+                     bench::size_options_usage(), " [--repeats R] [--threads N] ",
+                     "[--autoschedulers A,B] [--json FILE] [STENCIL ...]"));
   }
   if (o.budget_s <= 0 || o.repeats < 1 || o.footprint_mib < 0 || o.threads < 0)
     user_error("--budget, --repeats and --footprint-mib must be positive, --threads at least 0");
