@@ -1,7 +1,8 @@
 // The operators of tessera's multigrid layer (multigrid/Operators.h) as the peers' operators:
-// weighted Jacobi with a right-hand side, a red-black Gauss-Seidel half-sweep, the residual, the cell-centred restriction by averaging, vertex-centred full
-// weighting and cell-centred linear prolongation added to the fine grid, in 2-D and 3-D, f32,
-// with the homogeneous Dirichlet boundary (antisymmetric reflection). Each is known by its fine
+// weighted Jacobi with a right-hand side, a red-black Gauss-Seidel half-sweep, the residual, the
+// cell-centred restriction by averaging, vertex-centred full weighting and cell-centred linear
+// prolongation added to the fine grid, in 2-D and 3-D, f32, with the homogeneous Dirichlet
+// boundary (antisymmetric reflection). Each is known by its fine
 // grid's extents, n per side (full weighting: n - 1 vertices, odd). The fused red-black step
 // (multigrid::gsrb_step) is not among them: its black points read red values that were updated
 // next to the boundary, which no single boundary rule over its radius-2 taps reproduces.
