@@ -1,4 +1,5 @@
-// tessera on the CPU beside what a user would otherwise write, all measured in one run on the
+// tessera on the CPU beside what a user would otherwise write, for the catalog's stencils and
+// the multigrid layer's operators, all measured in one run on the
 // machine's CPU at a size far beyond its last-level cache (by default every input and the output
 // of one sweep together 8x the cache):
 //   - tessera's best explored variant on PoCL (the explorer with --budget seconds per stencil);
@@ -11,8 +12,11 @@
 // (above 1: tessera is faster).
 //
 //   ./build/bench/cpu_peers [--device SPEC] [--budget 60] [--footprint-mib M] [--repeats 5]
+//                           [--size2 AxB] [--size3 AxBxC] (explicit grids instead of M)
 //                           [--threads N] [--autoschedulers Mullapudi2016,Adams2019]
-//                           [--json FILE] [j2d5pt j3d7pt ...]
+//                           [--json FILE] [catalog | multigrid | j2d5pt mg_jacobi_2d ...]
+// (default: the catalog stencils below and every multigrid operator of
+// peers/MultigridOperators.h: smoothers, residual, restrictions, prolongation in 2-D and 3-D).
 #include <omp.h>
 
 #include <algorithm>
@@ -36,7 +40,9 @@
 #include "explore/runtime/Launch.h"
 #include "explore/runtime/RooflineFile.h"
 #include "explore/runtime/Session.h"
+#include "options/BenchArgs.h"
 #include "peers/HalideProcess.h"
+#include "peers/MultigridOperators.h"
 #include "peers/NaiveOpenCL.h"
 #include "peers/OpenMPLoop.h"
 #include "peers/Taps.h"
@@ -55,20 +61,10 @@ struct Options {
   int threads = 0; // 0: all cores
   std::vector<std::string> autoschedulers{"Mullapudi2016", "Adams2019"};
   std::string json;
+  bench::GridSizes sizes; // explicit grids by dimension count; else from the footprint
   std::vector<std::string> stencils;
   std::filesystem::path halide_helper; // halide_peer beside this program
 };
-
-std::vector<std::string> split_commas(const std::string& text) {
-  std::vector<std::string> out;
-  for (std::size_t at = 0; at <= text.size();) {
-    auto comma = std::min(text.find(',', at), text.size());
-    if (comma > at)
-      out.push_back(text.substr(at, comma - at));
-    at = comma + 1;
-  }
-  return out;
-}
 
 // Extents of a grid of about `cells` cells: multiples of 64 (2-D) or 32 (3-D) per side, so
 // that the explorer's tile sizes divide them.
@@ -86,13 +82,17 @@ struct Result {
   std::string note;
 };
 
+// Differences relative to the largest output value: operators with large coefficients (the
+// residual's 1/h^2) cancel terms of that size, so a float sum in another order differs by a few
+// ulps of the terms, not of the (small) result.
 void compare(Result& r, const std::vector<float>& out, const std::vector<float>& reference) {
-  for (std::size_t i = 0; i < reference.size(); ++i) {
-    double d = std::fabs(double(out[i]) - reference[i]);
-    r.max_abs = std::max(r.max_abs, d);
-    r.max_rel = std::max(r.max_rel, d / std::max(1.0, std::fabs(double(reference[i]))));
-  }
-  if (!(r.max_rel <= 1e-4)) {
+  double scale = 1;
+  for (float v : reference)
+    scale = std::max(scale, std::fabs(double(v)));
+  for (std::size_t i = 0; i < reference.size(); ++i)
+    r.max_abs = std::max(r.max_abs, std::fabs(double(out[i]) - reference[i]));
+  r.max_rel = r.max_abs / scale;
+  if (out.size() != reference.size() || !(r.max_rel <= 1e-5)) {
     r.ok = false;
     r.note = "FAILED: differs from tessera's output";
   }
@@ -111,21 +111,20 @@ template <class F> double median_wall_ms(int repeats, F&& run) {
 }
 
 // tessera's best variant: explored within the budget, then re-run on the workload's random
-// input (which every peer gets too) and timed like the peers, after one warm-up.
-Result tessera_best(runtime::Session& session, const stencils::StencilInfo& info,
-                    const std::vector<int64_t>& extents, const Options& o, std::vector<float>& x,
-                    std::vector<float>& out, std::string& best_text) {
-  auto build = [&](const std::vector<int64_t>& e) {
-    return info.build(std::vector<ArithExpr>(e.begin(), e.end()));
-  };
-  explore::Problem problem = explore::make_problem(info.name, build, extents, 1);
+// inputs (which every peer gets too) and timed like the peers, after one warm-up.
+Result tessera_best(runtime::Session& session, const peers::OperatorAt& op,
+                    const std::vector<int64_t>& extents, const Options& o,
+                    std::vector<std::vector<float>>& x, std::vector<float>& out,
+                    std::string& best_text) {
+  explore::Problem problem = explore::make_problem(
+      op.name, [&](const std::vector<int64_t>& e) { return op.build(e, e); }, extents, 1);
   explore::ExploreOptions eo;
   eo.budget_s = o.budget_s;
   eo.repeats = o.repeats;
   explore::Report report = explore::explore(session, problem, eo);
   const explore::PointResult* best = report.best ? report.find(*report.best) : nullptr;
   if (!best || best->status != explore::PointStatus::Ok)
-    user_error(cat(info.name, ": the explorer found no working variant"));
+    user_error(cat(op.name, ": the explorer found no working variant"));
   best_text = cat("v", best->variant, " local=", best->local, " ", best->program);
   codegen::CodegenOptions co;
   auto local = explore::parse_local_size(best->local);
@@ -134,8 +133,9 @@ Result tessera_best(runtime::Session& session, const stencils::StencilInfo& info
   auto kernel = codegen::generate_program(
       problem.variants[static_cast<std::size_t>(best->variant)].program, co);
   explore::Workload workload(session, problem.program, eo.seed);
-  const auto& input = workload.inputs().at(0).values;
-  x.assign(input.begin(), input.end());
+  x.clear();
+  for (const auto& input : workload.inputs())
+    x.emplace_back(input.values.begin(), input.values.end());
   auto built = explore::build_program(session, kernel);
   auto values = workload.run(kernel, built);
   out.assign(values.begin(), values.end());
@@ -147,71 +147,48 @@ Result tessera_best(runtime::Session& session, const stencils::StencilInfo& info
 }
 
 Result naive_opencl(runtime::Session& session, const peers::LinearStencil& s,
-                    const std::array<int64_t, 3>& e, const std::vector<float>& x,
-                    const std::vector<float>& reference, int repeats) {
-  runtime::Buffer<float> in(session, x), o(session, x.size());
+                    const std::vector<std::vector<float>>& x, const std::vector<float>& reference,
+                    int repeats) {
+  std::vector<runtime::Buffer<float>> in;
+  for (const auto& values : x)
+    in.emplace_back(session, values);
+  runtime::Buffer<float> o(session, s.out_cells());
   auto kernel = session.build_kernel(peers::naive_opencl_source(s), "naive_" + s.name);
-  std::vector<runtime::KernelArg> args{in, o, int32_t(e[0]), int32_t(e[1]), int32_t(e[2])};
+  std::vector<runtime::KernelArg> args(in.begin(), in.end());
+  args.push_back(o);
   Result r{"naive OpenCL kernel (PoCL)"};
-  r.ms = runtime::time_kernel(session, kernel, args, runtime::Range(e[2], e[1], e[0]), {},
-                              {1, repeats})
+  r.ms = runtime::time_kernel(session, kernel, args, runtime::Range(s.out[2], s.out[1], s.out[0]),
+                              {}, {1, repeats})
              .median_ms;
   compare(r, o.read(), reference);
   return r;
 }
 
-nlohmann::json bench_stencil(runtime::Session& session, const runtime::Roofline& roofline,
-                             const stencils::StencilInfo& info, const Options& o,
-                             double footprint_bytes) {
-  auto taps = peers::linear_stencil(info);
-  auto extents = grid_for(info.dims, footprint_bytes / 8.0); // one f32 input and the output
-  auto e = peers::extents3(extents);
-  double cells = double(e[0]) * double(e[1]) * double(e[2]);
-  double bytes = 8.0 * cells; // compulsory traffic of one sweep
-  std::string size;
-  for (auto v : extents)
-    size += (size.empty() ? "" : "x") + std::to_string(v);
-  bool resident = explore::fits_in_cache(bytes, roofline.cache_bytes);
-  std::printf("\n== %s %s: %.0f Mcells, %.1f MiB per sweep = %.1fx the %s cache%s ==\n",
-              info.name.c_str(), size.c_str(), cells / 1e6, bytes / (1 << 20),
-              roofline.cache_bytes ? bytes / double(roofline.cache_bytes) : 0.0,
-              tessera::format_bytes(roofline.cache_bytes).c_str(),
-              resident ? " (CACHE-RESIDENT)" : "");
+// Bytes moved per cell of the grid an operator is known by (its inputs read once, its output
+// written once, f32), from the extents of its grids at n = 64.
+double bytes_per_cell(const peers::OperatorAt& op) {
+  std::vector<int64_t> e(static_cast<std::size_t>(op.dims), 64);
+  double cells = 0, known = std::pow(64.0, op.dims);
+  auto count = [](const std::vector<int64_t>& g) {
+    double c = 1;
+    for (auto v : g)
+      c *= static_cast<double>(v);
+    return c;
+  };
+  for (const auto& g : op.inputs(e))
+    cells += count(g);
+  cells += count(op.output(e));
+  return 4.0 * cells / known;
+}
 
-  std::vector<float> x, reference;
-  std::string best_text;
-  std::vector<Result> results;
-  results.push_back(tessera_best(session, info, extents, o, x, reference, best_text));
-  std::printf("  tessera's best: %s\n", best_text.substr(0, 160).c_str());
-  results.push_back(naive_opencl(session, taps, e, x, reference, o.repeats));
-  {
-    std::vector<float> out(x.size());
-    Result r{cat("C++ loop, OpenMP ", o.threads, " threads")};
-    r.ms = median_wall_ms(o.repeats, [&] { peers::openmp_sweep(taps, x.data(), out.data(), e); });
-    compare(r, out, reference);
-    results.push_back(r);
-  }
-  for (const std::string& schedule : [&] {
-         std::vector<std::string> s{"hand"};
-         s.insert(s.end(), o.autoschedulers.begin(), o.autoschedulers.end());
-         return s;
-       }()) {
-    auto h = peers::run_halide_process(o.halide_helper, taps, x, e, schedule, o.repeats, o.threads,
-                                       roofline.cache_bytes);
-    Result r{cat("Halide 14, ", schedule == "hand" ? "hand schedule" : schedule)};
-    r.ms = h.median_ms;
-    if (h.error.empty()) {
-      compare(r, h.out, reference);
-      r.note += (r.note.empty() ? "" : "; ") + cat("compiled in ", h.compile_s, " s");
-    } else {
-      r.ok = false;
-      r.note = "not measured: " + h.error.substr(0, h.error.find('\n'));
-    }
-    results.push_back(r);
-  }
-
+// The table of one operator (times, GB/s, GCells/s, share of the roofline, peer / tessera) and
+// its JSON.
+nlohmann::json print_results(const std::string& name, const std::vector<int64_t>& extents,
+                             double bytes, double cells, bool resident,
+                             const std::string& best_text, const std::vector<Result>& results,
+                             const runtime::Roofline& roofline) {
   const double tessera_ms = results[0].ms;
-  nlohmann::json j = {{"stencil", info.name},
+  nlohmann::json j = {{"stencil", name},
                       {"extents", extents},
                       {"bytes_per_sweep", bytes},
                       {"cache_resident", resident},
@@ -237,6 +214,68 @@ nlohmann::json bench_stencil(runtime::Session& session, const runtime::Roofline&
   return j;
 }
 
+nlohmann::json bench_operator(runtime::Session& session, const runtime::Roofline& roofline,
+                              const peers::OperatorAt& op, const Options& o,
+                              double footprint_bytes) {
+  auto extents = o.sizes.of(op.dims);
+  if (extents.empty())
+    extents = grid_for(op.dims, footprint_bytes / bytes_per_cell(op));
+  auto taps = peers::linear_operator(op, extents);
+  const double cells = static_cast<double>(taps.out_cells());
+  const double bytes = taps.bytes_per_sweep(); // compulsory traffic of one sweep
+  std::string size;
+  for (auto v : extents)
+    size += (size.empty() ? "" : "x") + std::to_string(v);
+  bool resident = explore::fits_in_cache(bytes, roofline.cache_bytes);
+  std::printf("\n== %s %s: %.0f Mcells out, %.1f MiB per sweep = %.1fx the %s cache%s ==\n",
+              op.name.c_str(), size.c_str(), cells / 1e6, bytes / (1 << 20),
+              roofline.cache_bytes ? bytes / double(roofline.cache_bytes) : 0.0,
+              tessera::format_bytes(roofline.cache_bytes).c_str(),
+              resident ? " (CACHE-RESIDENT)" : "");
+
+  std::vector<std::vector<float>> x;
+  std::vector<float> reference;
+  std::string best_text;
+  std::vector<Result> results;
+  results.push_back(tessera_best(session, op, extents, o, x, reference, best_text));
+  std::printf("  tessera's best: %s\n", best_text.substr(0, 160).c_str());
+  results.push_back(naive_opencl(session, taps, x, reference, o.repeats));
+  {
+    std::vector<float> out(taps.out_cells());
+    std::vector<const float*> in;
+    for (const auto& v : x)
+      in.push_back(v.data());
+    Result r{cat("C++ loop, OpenMP ", o.threads, " threads")};
+    r.ms = median_wall_ms(o.repeats, [&] { peers::openmp_sweep(taps, in, out.data()); });
+    compare(r, out, reference);
+    results.push_back(r);
+  }
+  std::vector<std::string> schedules{"hand"};
+  schedules.insert(schedules.end(), o.autoschedulers.begin(), o.autoschedulers.end());
+  for (const std::string& schedule : schedules) {
+    auto h = peers::run_halide_process(o.halide_helper, taps, x, schedule, o.repeats, o.threads,
+                                       roofline.cache_bytes);
+    Result r{cat("Halide 14, ", schedule == "hand" ? "hand schedule" : schedule)};
+    r.ms = h.median_ms;
+    if (h.error.empty()) {
+      compare(r, h.out, reference);
+      r.note += (r.note.empty() ? "" : "; ") + cat("compiled in ", h.compile_s, " s");
+    } else {
+      r.ok = false;
+      r.note = "not measured: " + h.error.substr(0, h.error.find('\n'));
+    }
+    results.push_back(r);
+  }
+  return print_results(op.name, extents, bytes, cells, resident, best_text, results, roofline);
+}
+
+// A catalog stencil or a multigrid operator (peers/MultigridOperators.h) by its name.
+peers::OperatorAt operator_named(const std::string& name) {
+  if (name.rfind("mg_", 0) == 0)
+    return peers::find_multigrid_operator(name);
+  return peers::catalog_operator(stencils::find_stencil(name));
+}
+
 Options parse(int argc, char** argv) {
   Options o;
   auto value = [&](int& a) -> std::string {
@@ -257,19 +296,36 @@ Options parse(int argc, char** argv) {
     else if (arg == "--threads")
       o.threads = std::stoi(value(a));
     else if (arg == "--autoschedulers")
-      o.autoschedulers = split_commas(value(a));
+      o.autoschedulers = bench::split_list(value(a));
     else if (arg == "--json")
       o.json = value(a);
+    else if (bench::parse_size_option(
+                 arg, [&] { return value(a); }, o.sizes))
+      continue;
     else if (!arg.empty() && arg[0] != '-')
       o.stencils.push_back(arg);
     else
-      user_error("usage: cpu_peers [--device SPEC] [--budget S] [--footprint-mib M] [--repeats R] "
-                 "[--threads N] [--autoschedulers A,B] [--json FILE] [STENCIL ...]");
+      user_error(cat("usage: cpu_peers [--device SPEC] [--budget S] [--footprint-mib M] ",
+                     bench::size_options_usage(), " [--repeats R] [--threads N] ",
+                     "[--autoschedulers A,B] [--json FILE] [STENCIL ...]"));
   }
   if (o.budget_s <= 0 || o.repeats < 1 || o.footprint_mib < 0 || o.threads < 0)
     user_error("--budget, --repeats and --footprint-mib must be positive, --threads at least 0");
+  // "catalog" and "multigrid" name the groups; nothing names both.
+  std::vector<std::string> names;
+  const std::vector<std::string> catalog{"j2d5pt",  "j2d9pt", "gaussian", "j3d7pt",
+                                         "j3d27pt", "heat3d", "poisson3d"};
   if (o.stencils.empty())
-    o.stencils = {"j2d5pt", "j2d9pt", "gaussian", "j3d7pt", "j3d27pt", "heat3d", "poisson3d"};
+    o.stencils = {"catalog", "multigrid"};
+  for (const auto& name : o.stencils) {
+    auto group = name == "catalog"     ? catalog
+                 : name == "multigrid" ? peers::multigrid_operator_names()
+                                       : std::vector<std::string>{name};
+    names.insert(names.end(), group.begin(), group.end());
+  }
+  o.stencils = names;
+  for (const auto& name : o.stencils)
+    operator_named(name); // an unknown name fails before any measurement
   if (o.threads == 0)
     o.threads = omp_get_num_procs();
   o.halide_helper = std::filesystem::path(argv[0]).parent_path() / "halide_peer";
@@ -305,8 +361,13 @@ int main(int argc, char** argv) try {
                            {"threads", o.threads},
                            {"budget_s", o.budget_s}};
   for (const auto& name : o.stencils)
-    report["stencils"].push_back(
-        bench_stencil(session, roofline, stencils::find_stencil(name), o, footprint));
+    try {
+      report["stencils"].push_back(
+          bench_operator(session, roofline, operator_named(name), o, footprint));
+    } catch (const tessera::Error& e) { // one operator's trouble does not end the others' run
+      std::printf("  %s: not measured: %s\n", name.c_str(), e.what());
+      report["stencils"].push_back({{"stencil", name}, {"error", e.what()}});
+    }
   if (!o.json.empty())
     std::ofstream(o.json) << report.dump(2) << "\n";
   return 0;

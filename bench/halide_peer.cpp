@@ -1,6 +1,7 @@
 // The Halide peer of cpu_peers, in a process of its own (see peers/HalideProcess.h):
-//   halide_peer DIR SCHEDULE D H W REPEATS THREADS CACHE_BYTES
-// reads DIR/stencil.json and DIR/in.bin, writes DIR/out.bin and DIR/result.json
+//   halide_peer DIR SCHEDULE REPEATS THREADS CACHE_BYTES
+// reads DIR/stencil.json and DIR/in0.bin, DIR/in1.bin, ... (one per input), writes DIR/out.bin and
+// DIR/result.json
 // ({"median_ms", "compile_s"} or {"error"}).
 #include <cstdio>
 #include <cstdlib>
@@ -16,17 +17,21 @@
 using namespace tessera;
 
 int main(int argc, char** argv) try {
-  if (argc != 9)
-    user_error("usage: halide_peer DIR SCHEDULE D H W REPEATS THREADS CACHE_BYTES");
+  if (argc != 6)
+    user_error("usage: halide_peer DIR SCHEDULE REPEATS THREADS CACHE_BYTES");
   std::filesystem::path dir = argv[1];
-  std::array<int64_t, 3> e{std::stoll(argv[3]), std::stoll(argv[4]), std::stoll(argv[5])};
-  ::setenv("HL_NUM_THREADS", argv[7], 1); // read by Halide's runtime at its first pipeline
+  ::setenv("HL_NUM_THREADS", argv[4], 1); // read by Halide's runtime at its first pipeline
   std::stringstream text;
   text << std::ifstream(dir / "stencil.json").rdbuf();
   auto stencil = peers::stencil_from_json(text.str());
-  auto x = peers::read_floats(dir / "in.bin", static_cast<std::size_t>(e[0] * e[1] * e[2]));
-  auto run = peers::run_halide(stencil, x, e, argv[2], std::stoi(argv[6]), std::stoi(argv[7]),
-                               std::stoull(argv[8]));
+  std::vector<std::vector<float>> x;
+  for (int m = 0; m < stencil.inputs(); ++m) {
+    const auto& e = stencil.in[static_cast<std::size_t>(m)];
+    x.push_back(peers::read_floats(dir / cat("in", m, ".bin"),
+                                   static_cast<std::size_t>(e[0] * e[1] * e[2])));
+  }
+  auto run = peers::run_halide(stencil, x, argv[2], std::stoi(argv[3]), std::stoi(argv[4]),
+                               std::stoull(argv[5]));
   nlohmann::json result;
   if (run.error.empty()) {
     peers::write_floats(dir / "out.bin", run.out);

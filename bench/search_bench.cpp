@@ -34,6 +34,7 @@
 #include "explore/Variants.h"
 #include "explore/runtime/Device.h"
 #include "explore/runtime/Session.h"
+#include "options/BenchArgs.h"
 #include "stencils/Catalog.h"
 #include "tools/Commands.h"
 
@@ -47,7 +48,7 @@ struct Options {
   std::vector<int> depths{1, 2, 3};
   std::vector<std::string> strategies{"halving"};
   std::vector<std::string> only;
-  std::vector<int64_t> size1{1 << 20}, size2{1024, 1024}, size3{64, 64, 64};
+  bench::GridSizes sizes{{std::vector<int64_t>{1 << 20}, {1024, 1024}, {64, 64, 64}}};
   bool cold = false;
   double enumeration_share = 0.2; // of the budget, as `tessera explore`
   std::string json;
@@ -61,15 +62,6 @@ struct Run {
   std::vector<std::pair<double, double>> trace; // (t, final median of the point measured)
   double time_to_5pct = INFINITY;               // of the best known
 };
-
-std::vector<std::string> split(const std::string& text, char sep) {
-  std::vector<std::string> parts;
-  std::stringstream s(text);
-  for (std::string part; std::getline(s, part, sep);)
-    if (!part.empty())
-      parts.push_back(part);
-  return parts;
-}
 
 Options parse(int argc, char** argv) {
   Options o;
@@ -93,26 +85,23 @@ Options parse(int argc, char** argv) {
         user_error(cat("--budget needs a positive number of seconds, got '", v, "'"));
     } else if (arg == "--depths") {
       o.depths.clear();
-      for (const auto& d : split(value(a), ',')) {
+      for (const auto& d : bench::split_list(value(a))) {
         int depth = std::atoi(d.c_str());
         if (depth < 0 || depth > 8 || std::to_string(depth) != d)
           user_error(cat("--depths needs depths from 0 to 8 like 1,2,3, got '", d, "'"));
         o.depths.push_back(depth);
       }
     } else if (arg == "--strategies") {
-      o.strategies = split(value(a), ',');
+      o.strategies = bench::split_list(value(a));
       for (const auto& s : o.strategies)
         explore::parse_strategy(s); // an unknown name is an error naming the known ones
     } else if (arg == "--only") {
-      o.only = split(value(a), ',');
+      o.only = bench::split_list(value(a));
       for (const auto& s : o.only)
         stencils::find_stencil(s); // an unknown name is an error listing the catalog
-    } else if (arg == "--size1")
-      o.size1 = tools::parse_numeric_size(value(a), 1, "--size1 (the 1-D stencils)");
-    else if (arg == "--size2")
-      o.size2 = tools::parse_numeric_size(value(a), 2, "--size2 (the 2-D stencils)");
-    else if (arg == "--size3")
-      o.size3 = tools::parse_numeric_size(value(a), 3, "--size3 (the 3-D stencils)");
+    } else if (bench::parse_size_option(
+                   arg, [&] { return value(a); }, o.sizes))
+      continue;
     else if (arg == "--enumeration-share") {
       std::string v = value(a);
       try {
@@ -130,8 +119,9 @@ Options parse(int argc, char** argv) {
     else
       user_error(cat("unknown option '", arg,
                      "': usage: search_bench [--device SPEC] [--budget S] [--depths 1,2,3] "
-                     "[--strategies halving,bandit] [--only a,b] [--size1 N] [--size2 AxB] "
-                     "[--size3 AxBxC] [--cold] [--enumeration-share F] [--json FILE]"));
+                     "[--strategies halving,bandit] [--only a,b] ",
+                     bench::size_options_usage(),
+                     " [--cold] [--enumeration-share F] [--json FILE]"));
   }
   if (o.depths.empty() || o.strategies.empty())
     user_error("--depths and --strategies need at least one value");
@@ -203,7 +193,7 @@ int main(int argc, char** argv) try {
   for (const auto& info : stencils::catalog()) {
     if (!o.only.empty() && std::find(o.only.begin(), o.only.end(), info.name) == o.only.end())
       continue;
-    const auto& size = info.dims == 1 ? o.size1 : info.dims == 2 ? o.size2 : o.size3;
+    const auto& size = o.sizes.of(info.dims);
     std::vector<Run> runs;
     for (const auto& strategy : o.strategies) {
       auto db = o.cold ? std::filesystem::path() : temp / cat(info.name, "-", strategy, ".json");

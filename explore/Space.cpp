@@ -13,6 +13,7 @@ DeviceLimits DeviceLimits::of(const runtime::Device& device) {
   limits.max_work_group_size = device.max_work_group_size;
   limits.max_work_item_sizes = device.max_work_item_sizes;
   limits.local_mem_size = device.local_mem_size;
+  limits.cpu = device.type == "CPU";
   return limits;
 }
 
@@ -34,15 +35,25 @@ std::size_t Space::filtered_count() const {
   return n;
 }
 
-std::vector<std::vector<int64_t>> work_group_candidates(int dims) {
+std::vector<std::vector<int64_t>> work_group_candidates(int dims, bool cpu) {
+  std::vector<std::vector<int64_t>> sizes, large;
   switch (dims) {
   case 1:
-    return {{32}, {64}, {128}, {256}, {512}, {1024}};
+    sizes = {{32}, {64}, {128}, {256}, {512}, {1024}};
+    large = {{2048}, {4096}}; // where a CPU device allows them
+    break;
   case 2:
-    return {{32, 8}, {64, 4}, {128, 1}, {256, 1}, {16, 16}, {64, 16}, {1024, 1}};
+    sizes = {{32, 8}, {64, 4}, {128, 1}, {256, 1}, {16, 16}, {64, 16}, {1024, 1}};
+    large = {{512, 1}, {256, 4}, {512, 2}, {128, 8}};
+    break;
   default:
-    return {{32, 4, 1}, {64, 2, 1}, {128, 1, 1}, {256, 1, 1}, {16, 8, 2}, {8, 8, 4}, {32, 8, 4}};
+    sizes = {{32, 4, 1}, {64, 2, 1}, {128, 1, 1}, {256, 1, 1}, {16, 8, 2}, {8, 8, 4}, {32, 8, 4}};
+    large = {{512, 1, 1}, {1024, 1, 1}, {256, 4, 1}, {64, 16, 1}, {128, 8, 1}};
+    break;
   }
+  if (cpu)
+    sizes.insert(sizes.end(), large.begin(), large.end());
+  return sizes;
 }
 
 codegen::CodegenOptions codegen_options(const Point& point, const std::string& kernel_name) {
@@ -143,7 +154,7 @@ std::vector<int> add_variant_points(Space& space, int variant, const DeviceLimit
   add({});
   if (!automatic)
     return ids;
-  for (const auto& local : work_group_candidates(last.launch.dims)) {
+  for (const auto& local : work_group_candidates(last.launch.dims, limits.cpu)) {
     std::string why = unusable(local, *kernel, limits);
     if (why.empty())
       add(local);

@@ -37,6 +37,10 @@ struct DeviceLimits {
   std::size_t max_work_group_size = 1024;
   std::vector<std::size_t> max_work_item_sizes{1024, 1024, 64};
   uint64_t local_mem_size = 32 * 1024;
+  // A CPU (PoCL): it runs a work-group as a loop over its work-items, vectorised along
+  // dimension 0, one work-group per core at a time, so it also gets the large, row-shaped
+  // work-groups of work_group_candidates(dims, true).
+  bool cpu = false;
   static DeviceLimits of(const runtime::Device& device);
 };
 
@@ -63,8 +67,10 @@ struct Space {
 std::string size_text(const std::vector<int64_t>& extents);
 
 // Work-group sizes tried for kernels with an automatic work-group size, per number of
-// dimensions (dimension 0 first, the contiguous one).
-std::vector<std::vector<int64_t>> work_group_candidates(int dims);
+// dimensions (dimension 0 first, the contiguous one). On a CPU also few large work-groups, long
+// along dimension 0 (whole rows of 512 or 1024 work-items, a few rows deep): fewer, larger
+// loops for PoCL's work-group vectoriser and less scheduling per work-group.
+std::vector<std::vector<int64_t>> work_group_candidates(int dims, bool cpu = false);
 
 // The code generator's options for a point (sizes are baked: the programs have constant sizes).
 codegen::CodegenOptions codegen_options(const Point& point, const std::string& kernel_name);

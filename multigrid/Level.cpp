@@ -4,8 +4,8 @@
 namespace tessera::multigrid {
 
 double Level::h() const {
-  return centring == Centring::Cell ? 1.0 / static_cast<double>(n)
-                                    : 1.0 / static_cast<double>(n + 1);
+  return centring == Centring::Cell ? length / static_cast<double>(n)
+                                    : length / static_cast<double>(n + 1);
 }
 
 int64_t Level::points() const {

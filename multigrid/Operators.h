@@ -35,8 +35,12 @@ struct Level {
   // block of a distributed grid with its halos (distributed/MultigridLayout.h). n still gives
   // the mesh width; the operators work on any box.
   std::vector<int64_t> box;
+  // The side of the domain; the mesh width follows from it. A grid with another grid's
+  // coefficients (a small copy of a large operator, as the benchmarks' peers take their taps
+  // from) has the same h: length = h * n.
+  double length = 1.0;
 
-  double h() const;       // the mesh width on the unit interval
+  double h() const;       // the mesh width: length / n cell-centred, length / (n + 1) vertex-centred
   int64_t points() const; // of the box the kernels run on
   std::vector<ArithExpr> extents() const;
   std::vector<int64_t> sizes() const; // extents() as numbers

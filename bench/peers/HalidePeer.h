@@ -1,6 +1,7 @@
 // The stencil in Halide 14, JIT-compiled for the host: with a hand schedule (rows or y-bands in
-// parallel, x vectorised 16 wide) or with one of Halide's autoschedulers. Only built where
-// CMake finds Halide (TESSERA_HAVE_HALIDE); Halide.h stays inside HalidePeer.cpp.
+// parallel, x vectorised 16 wide; parity classes as a select) or with one of Halide's
+// autoschedulers. Only built where CMake finds Halide (TESSERA_HAVE_HALIDE); Halide.h stays inside
+// HalidePeer.cpp.
 #pragma once
 
 #include <array>
@@ -24,9 +25,8 @@ struct HalideRun {
 bool halide_available();
 
 // Compiles the stencil with `schedule` and times `repeats` realizations (after one warm-up)
-// on x (extents e, outermost first) with `threads` threads.
-HalideRun run_halide(const LinearStencil& stencil, const std::vector<float>& x,
-                     const std::array<int64_t, 3>& e, const std::string& schedule, int repeats,
-                     int threads, uint64_t cache_bytes);
+// on the inputs x (one array per input, of the stencil's extents) with `threads` threads.
+HalideRun run_halide(const LinearStencil& stencil, const std::vector<std::vector<float>>& x,
+                     const std::string& schedule, int repeats, int threads, uint64_t cache_bytes);
 
 } // namespace tessera::peers

@@ -16,19 +16,39 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 std::string stencil_to_json(const LinearStencil& s) {
-  json taps = json::array();
-  for (const auto& t : s.taps)
-    taps.push_back({{"offset", t.offset}, {"weight", t.weight}});
-  return json{
-      {"name", s.name}, {"dims", s.dims}, {"radius", s.radius}, {"bias", s.bias}, {"taps", taps}}
+  json classes = json::array();
+  for (const auto& c : s.classes) {
+    json taps = json::array();
+    for (const auto& t : c.taps)
+      taps.push_back({{"offset", t.offset}, {"weight", t.weight}, {"input", t.input}});
+    classes.push_back({{"bias", c.bias}, {"taps", taps}});
+  }
+  json scales = json::array();
+  for (auto sc : s.scale)
+    scales.push_back(static_cast<int>(sc));
+  return json{{"name", s.name},     {"dims", s.dims},
+              {"radius", s.radius}, {"edge", static_cast<int>(s.edge)},
+              {"out", s.out},       {"in", s.in},
+              {"scale", scales},    {"parity", s.parity},
+              {"classes", classes}}
       .dump();
 }
 
 LinearStencil stencil_from_json(const std::string& text) {
   json j = json::parse(text);
-  LinearStencil s{j.at("name"), j.at("dims"), j.at("radius"), j.at("bias")};
-  for (const auto& t : j.at("taps"))
-    s.taps.push_back({t.at("offset").get<std::array<int, 3>>(), t.at("weight").get<float>()});
+  LinearStencil s{j.at("name"), j.at("dims"), j.at("radius"),
+                  static_cast<Boundary::Kind>(j.at("edge").get<int>()), j.at("out")};
+  s.in = j.at("in").get<std::vector<Extents3>>();
+  for (const auto& sc : j.at("scale"))
+    s.scale.push_back(static_cast<Scale>(sc.get<int>()));
+  s.parity = j.at("parity");
+  for (const auto& c : j.at("classes")) {
+    TapClass tc{c.at("bias")};
+    for (const auto& t : c.at("taps"))
+      tc.taps.push_back(
+          {t.at("offset").get<std::array<int, 3>>(), t.at("weight").get<float>(), t.at("input")});
+    s.classes.push_back(tc);
+  }
   return s;
 }
 
@@ -51,9 +71,8 @@ std::vector<float> read_floats(const fs::path& path, std::size_t count) {
 }
 
 HalideRun run_halide_process(const fs::path& helper, const LinearStencil& s,
-                             const std::vector<float>& x, const std::array<int64_t, 3>& e,
-                             const std::string& schedule, int repeats, int threads,
-                             uint64_t cache_bytes) {
+                             const std::vector<std::vector<float>>& x, const std::string& schedule,
+                             int repeats, int threads, uint64_t cache_bytes) {
   HalideRun run;
   run.schedule = schedule;
   if (!fs::exists(helper)) {
@@ -66,10 +85,11 @@ HalideRun run_halide_process(const fs::path& helper, const LinearStencil& s,
     user_error("cannot create a temporary directory for the Halide peer");
   fs::path dir = pattern;
   std::ofstream(dir / "stencil.json") << stencil_to_json(s);
-  write_floats(dir / "in.bin", x);
-  std::string command = cat("'", helper.string(), "' '", dir.string(), "' ", schedule, " ", e[0],
-                            " ", e[1], " ", e[2], " ", repeats, " ", threads, " ", cache_bytes,
-                            " 2> '", (dir / "log.txt").string(), "'");
+  for (std::size_t m = 0; m < x.size(); ++m)
+    write_floats(dir / cat("in", m, ".bin"), x[m]);
+  std::string command =
+      cat("'", helper.string(), "' '", dir.string(), "' ", schedule, " ", repeats, " ", threads,
+          " ", cache_bytes, " 2> '", (dir / "log.txt").string(), "'");
   int status = std::system(command.c_str());
   std::ifstream result(dir / "result.json");
   if (status != 0 || !result) {
@@ -84,7 +104,7 @@ HalideRun run_halide_process(const fs::path& helper, const LinearStencil& s,
     run.compile_s = j.value("compile_s", 0.0);
     run.median_ms = j.value("median_ms", 0.0);
     if (run.error.empty())
-      run.out = read_floats(dir / "out.bin", x.size());
+      run.out = read_floats(dir / "out.bin", s.out_cells());
   }
   std::error_code ec;
   fs::remove_all(dir, ec);

@@ -1,0 +1,32 @@
+// Command-line pieces that the benchmark programs share (search_bench, cpu_peers): lists and the
+// grid sizes per number of dimensions (--size1 N, --size2 AxB, --size3 AxBxC), parsed as
+// `tessera explore --size` parses them.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace tessera::bench {
+
+// "a,b,,c" -> {"a", "b", "c"}: the parts between separators, empty ones dropped.
+std::vector<std::string> split_list(const std::string& text, char sep = ',');
+
+// A grid size for each number of dimensions; empty where none was given.
+struct GridSizes {
+  std::array<std::vector<int64_t>, 3> by_dims;
+  const std::vector<int64_t>& of(int dims) const;
+};
+
+// When `arg` is --size1, --size2 or --size3: parses the option's value (taken from `value`,
+// which consumes it) into `sizes` and returns true; Error for a malformed size. Otherwise
+// returns false and consumes nothing.
+bool parse_size_option(const std::string& arg, const std::function<std::string()>& value,
+                       GridSizes& sizes);
+
+// "[--size1 N] [--size2 AxB] [--size3 AxBxC]", for usage messages.
+std::string size_options_usage();
+
+} // namespace tessera::bench
