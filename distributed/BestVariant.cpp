@@ -20,7 +20,8 @@ LocalVariant best_local_variant(const std::filesystem::path& database, const std
   const auto points = explore::read_tuned_points(database, explore::device_key(device));
   std::vector<const explore::TunedPoint*> faster;
   for (const auto& p : points)
-    if (p.stencil == stencil && p.size == extents && p.status == explore::PointStatus::Ok && p.speedup() > 1)
+    if (p.stencil == stencil && p.size == extents && p.status == explore::PointStatus::Ok &&
+        p.speedup() > 1)
       faster.push_back(&p);
   if (faster.empty())
     return {std::nullopt, cat("plain lowering (the tuning database has no faster variant of ",

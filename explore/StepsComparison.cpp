@@ -78,7 +78,8 @@ StepsComparison compare_steps(int steps, const Report& single, const Report& fus
   };
   const PointResult* best = fastest(fused, fuses_all);
   for (const auto& p : fused.points)
-    if (p.status == PointStatus::Ok && p.median_ms > 0 && fuses_all(p) && !fused_form(p.history).empty()) {
+    if (p.status == PointStatus::Ok && p.median_ms > 0 && fuses_all(p) &&
+        !fused_form(p.history).empty()) {
       auto [it, added] = c.fused_by_form.emplace(fused_form(p.history), p.median_ms);
       it->second = std::min(it->second, p.median_ms);
     }

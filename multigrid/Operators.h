@@ -40,7 +40,7 @@ struct Level {
   // from) has the same h: length = h * n.
   double length = 1.0;
 
-  double h() const;       // the mesh width: length / n cell-centred, length / (n + 1) vertex-centred
+  double h() const; // the mesh width: length / n cell-centred, length / (n + 1) vertex-centred
   int64_t points() const; // of the box the kernels run on
   std::vector<ArithExpr> extents() const;
   std::vector<int64_t> sizes() const; // extents() as numbers
