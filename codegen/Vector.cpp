@@ -1,5 +1,7 @@
 #include "codegen/Vector.h"
 
+#include <algorithm>
+
 #include "codegen/Names.h"
 #include "codegen/ScalarC.h"
 
@@ -77,6 +79,12 @@ std::string vector_user_fun_definition(const std::string& scalar_name,
                                        const std::string& vector_name, const UserFunSignature& sig,
                                        int lanes) {
   std::vector<std::string> names = user_fun_param_names(sig.def, sig.params.size());
+  // The lanes call the scalar function by name: no parameter may shadow it (a function named
+  // "b" has a parameter "b" by default).
+  for (auto& name : names)
+    while (name == scalar_name || name == vector_name ||
+           std::count(names.begin(), names.end(), name) > 1)
+      name += "_";
   std::string signature;
   for (std::size_t i = 0; i < sig.params.size(); ++i) {
     signature += cat(i ? ", " : "", vector_type(sig.params[i], lanes), " ", names[i]);

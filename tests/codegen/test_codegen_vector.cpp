@@ -382,3 +382,16 @@ TEST_CASE("the enumerator produces the vectorised lowering, and its history repl
   auto k = codegen::generate_kernel(rewrite::lower_default(found->program));
   CHECK(k.source.find("vstore4(") != std::string::npos);
 }
+
+TEST_CASE("a user function named like one of its parameters keeps its per-lane calls") {
+  // The vector version of `b(a, b)` calls b once per lane: its parameters may not shadow b
+  // (found by tessera_fuzz, seed 2701 case 1037: "called object type 'float4' is not a function").
+  Val x = input("x", array_of(f32(), {16}));
+  Fun b = user_fun("b", [](auto a, auto b) { return select(a > b, a, b); });
+  Expr p = program({x}, x | pad(1, 1, clamp) | slide(3, 1) |
+                            map(Fun([=](Val w) { return b(b(w.at(0), w.at(1)), w.at(2)); })));
+  Expr v = vectorized(p);
+  auto k = check_kernel(v, random_inputs(v, 5), {}, 0);
+  INFO(k.source);
+  CHECK(k.source.find("float4 b_v4(float4 a, float4 b_)") != std::string::npos);
+}
