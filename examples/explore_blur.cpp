@@ -69,7 +69,7 @@ int main(int argc, char** argv) try {
 
   // 2. Its variants explored on the device within the budget.
   runtime::Session device = open_device();
-  explore::Problem problem = make_problem("blur", prog, {n, n}, /*depth=*/1);
+  explore::Problem problem = make_problem(device, "blur", prog, {n, n}, /*depth=*/1);
   std::cout << "device:  " << device.device().description() << "\nspace:   " << problem.enumeration
             << "\n";
   explore::ExploreOptions options;

@@ -1,22 +1,39 @@
 #include "tessera/Explore.h"
 
 #include "core/Error.h"
+#include "explore/DeviceLimits.h"
 #include "rewrite/Lower.h"
 #include "tessera/Program.h"
 
 namespace tessera {
 
-explore::Problem make_problem(const std::string& name, const Expr& program,
-                              const std::vector<int64_t>& extents, int depth, int steps) {
+namespace {
+
+// The program at a grid size: a program of constant sizes exists at its own size only (it is its
+// own small program); `steps` time steps of it when steps > 1.
+explore::ProgramAt program_at(const Expr& program, const std::vector<int64_t>& extents, int steps) {
   bool symbolic = false;
   for (const auto& e : grid_extents(program))
     symbolic |= !e.as_constant().has_value();
-  auto build = [&](const std::vector<int64_t>& at) {
-    // A program of constant sizes exists at its own size only: it is its own small program.
+  return [=](const std::vector<int64_t>& at) {
     Expr sized = at_size(program, symbolic ? at : extents);
     return steps > 1 ? iterate_steps(sized, steps) : sized;
   };
-  return make_problem(name, build, extents, depth);
+}
+
+} // namespace
+
+explore::Problem make_problem(const std::string& name, const Expr& program,
+                              const std::vector<int64_t>& extents, int depth, int steps) {
+  return make_problem(name, program_at(program, extents, steps), extents, depth);
+}
+
+explore::Problem make_problem(runtime::Session& device, const std::string& name,
+                              const Expr& program, const std::vector<int64_t>& extents, int depth,
+                              int steps) {
+  rewrite::EnumerateOptions control;
+  explore::apply_device_limits(control, device.device());
+  return explore::make_problem(name, program_at(program, extents, steps), extents, depth, control);
 }
 
 explore::Report explore_program(runtime::Session& device, const explore::Problem& problem,

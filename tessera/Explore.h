@@ -1,7 +1,7 @@
 // tessera's public C++ API, part 5: exploring a program's variants on a device.
 //
 //   auto device = tessera::open_device();
-//   explore::Problem problem = tessera::make_problem("blur", prog, {1024, 1024});
+//   explore::Problem problem = tessera::make_problem(device, "blur", prog, {1024, 1024});
 //   explore::ExploreOptions options;
 //   options.budget_s = 30;                                   // wall-clock budget, all included
 //   explore::Report report = tessera::explore_program(device, problem, options);
@@ -35,6 +35,11 @@ using explore::ProgramAt;
 // to `extents`), `steps` time steps of it (iterate_steps) when steps > 1.
 explore::Problem make_problem(const std::string& name, const Expr& program,
                               const std::vector<int64_t>& extents, int depth = 1, int steps = 1);
+// The same with the placements that `device` allows (inputs as images, in constant memory) among
+// the variants, as `tessera explore` has them on that device: the problem to explore there.
+explore::Problem make_problem(runtime::Session& device, const std::string& name,
+                              const Expr& program, const std::vector<int64_t>& extents,
+                              int depth = 1, int steps = 1);
 
 // explore::explore: the points within the budget, the fastest kept (see explore/Explorer.h).
 explore::Report explore_program(runtime::Session& device, const explore::Problem& problem,

@@ -216,7 +216,7 @@ TEST_CASE("program cli: a program saved from C++ explores through the CLI as thr
 
   // A small space (a prime length at depth 0 leaves no tiling and no work-group size).
   std::string smooth = saved(user_smooth(), "smooth");
-  explore::Problem problem = make_problem("smooth", user_smooth(), {4099}, 0);
+  explore::Problem problem = make_problem(device, "smooth", user_smooth(), {4099}, 0);
   explore::Report api = explore_program(device, problem, options);
   fs::path cli_json = work_dir() / "smooth-cli.json";
   Result r = cli({"explore", "--program", smooth, "--size", "4099", "--depth", "0", "--budget",
@@ -242,7 +242,7 @@ TEST_CASE("program cli: a program saved from C++ explores through the CLI as thr
   // The API's run is stopped after a few points: a complete report is not resumed (there would
   // be nothing left to measure, docs/cli.md).
   std::string blur = saved(user_blur(), "blur");
-  explore::Problem big = make_problem("blur", user_blur(), {32, 48}, 1);
+  explore::Problem big = make_problem(device, "blur", user_blur(), {32, 48}, 1);
   std::atomic<bool> stop{false};
   explore::ExploreOptions partial = options;
   partial.budget_s = 600; // only the stop ends it, however loaded the machine is
