@@ -1,6 +1,8 @@
 #include "distributed/Mpi.h"
 
 #include <chrono>
+#include <cstdlib>
+#include <iostream>
 #include <mpi.h>
 #include <thread>
 
@@ -197,11 +199,14 @@ void Communicator::broadcast(std::vector<unsigned char>& data) const {
   check(MPI_Bcast(data.data(), static_cast<int>(bytes), MPI_BYTE, 0, impl_->comm), "MPI_Bcast");
 }
 
-void Communicator::abort(int code) const {
-  // The rank's message travels to mpirun through Open MPI's output forwarding, which MPI_Abort
-  // can overtake: the message was lost about once in 40 runs. A moment lets it arrive first.
+void Communicator::fail(const std::string& what) const {
+  std::cerr << "error: rank " << rank() << " of " << size() << ": " << what
+            << "; ending every rank\n"
+            << std::flush;
+  // The message travels to mpirun through Open MPI's output forwarding, which MPI_Abort can
+  // overtake: it was lost about once in 40 runs. A moment lets it arrive first.
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  MPI_Abort(MPI_COMM_WORLD, code);
+  MPI_Abort(MPI_COMM_WORLD, 1);
   std::abort(); // MPI_Abort does not return; this satisfies [[noreturn]]
 }
 

@@ -68,8 +68,9 @@ public:
   std::vector<std::vector<unsigned char>> gather(const std::vector<unsigned char>& mine) const;
   // Rank 0's bytes to every rank (the others' `data` is replaced, whatever its size).
   void broadcast(std::vector<unsigned char>& data) const;
-  // Ends every rank of the run.
-  [[noreturn]] void abort(int code) const;
+  // Prints "error: rank R of P: <what>; ending every rank" and ends every rank of the run
+  // (exit status 1): a failure on one rank never leaves the others waiting.
+  [[noreturn]] void fail(const std::string& what) const;
 
   struct Impl;
 

@@ -98,10 +98,7 @@ int distributed_solve_command(const SolveCommandOptions& o, const Problem& probl
   try {
     return solve_on_ranks(o, problem, s, world, ranks);
   } catch (const std::exception& e) {
-    std::cerr << "error: rank " << world.rank() << " of " << world.size() << ": " << e.what()
-              << "; ending every rank\n"
-              << std::flush;
-    world.abort(1);
+    world.fail(e.what());
   }
 }
 

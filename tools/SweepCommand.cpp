@@ -179,10 +179,7 @@ int sweep_command(const SweepCommandOptions& o) {
   try {
     return run_sweep(o, world, *sweep);
   } catch (const std::exception& e) {
-    std::cerr << "error: rank " << world.rank() << " of " << world.size() << ": " << e.what()
-              << "; ending every rank\n"
-              << std::flush;
-    world.abort(1);
+    world.fail(e.what());
   }
 }
 
