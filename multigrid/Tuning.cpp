@@ -19,6 +19,7 @@
 #include "explore/runtime/BuildCache.h"
 #include "explore/runtime/Hash.h"
 #include "explore/runtime/Session.h"
+#include "multigrid/Layout.h"
 #include "rewrite/Lower.h"
 
 namespace tessera::multigrid {
@@ -92,15 +93,7 @@ std::vector<double> run_on_random_inputs(DeviceMemory& memory,
   Schedule once;
   once.launch("check", kernel, inputs, output);
   once.run(memory);
-  std::size_t n = static_cast<std::size_t>(memory.count(output));
-  if (memory.kind(output) == ScalarKind::F64) {
-    std::vector<double> out(n);
-    memory.buffer(output).read(out.data(), n * sizeof(double));
-    return out;
-  }
-  std::vector<float> out(n);
-  memory.buffer(output).read(out.data(), n * sizeof(float));
-  return std::vector<double>(out.begin(), out.end());
+  return read_values(memory, output);
 }
 
 // True when both kernels compute the same values (to rounding) on the same random inputs.
