@@ -70,6 +70,14 @@ bool loadable_binary(std::string_view binary) {
   return binary.find("/program.bc") != std::string_view::npos;
 }
 
+// The options of a build: the caller's, then TESSERA_BUILD_OPTIONS (e.g. -cl-opt-disable, which
+// tells a device compiler's optimisation bug from a code generator's; docs/reliability.md). The
+// cache key covers both.
+std::string with_env_options(const std::string& options) {
+  std::string extra = env("TESSERA_BUILD_OPTIONS");
+  return extra.empty() ? options : options + " " + extra;
+}
+
 std::string program_kernel_names(const cl::Program& program) {
   std::string names;
   if (program.getInfo(CL_PROGRAM_KERNEL_NAMES, &names) != CL_SUCCESS)
@@ -144,7 +152,7 @@ uint64_t BuildCache::key(const std::string& source, const std::string& options) 
   return Hasher()
       .add("tessera program cache v1")
       .add(device_.identity())
-      .add(options)
+      .add(with_env_options(options))
       .add(source)
       .value();
 }
@@ -185,11 +193,8 @@ Kernel BuildCache::build_kernel(const std::string& source, const std::string& ke
 
 cl::Program BuildCache::build_program(const std::string& source, const std::string& given_options,
                                       BuildOrigin* origin, const std::string& kernel_name) {
-  // TESSERA_BUILD_OPTIONS (e.g. -cl-opt-disable) is added to every build: it tells a device
-  // compiler's optimisation bug from a code generator's (docs/reliability.md).
-  std::string extra = env("TESSERA_BUILD_OPTIONS");
-  std::string options = extra.empty() ? given_options : given_options + " " + extra;
-  uint64_t k = key(source, options);
+  uint64_t k = key(source, given_options);
+  std::string options = with_env_options(given_options);
   {
     std::lock_guard lock(mutex_);
     auto it = memory_.find(k);

@@ -50,7 +50,7 @@ public:
                             BuildOrigin* origin = nullptr,
                             const std::string& kernel_name_for_errors = "");
 
-  // The cache key of (source, this device, options).
+  // The cache key of (source, this device, options and TESSERA_BUILD_OPTIONS).
   uint64_t key(const std::string& source, const std::string& options) const;
   // Where the binary of key lives on disk (empty when the disk cache is off).
   std::filesystem::path entry_path(uint64_t key) const;

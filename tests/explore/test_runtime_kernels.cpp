@@ -320,6 +320,7 @@ TEST_CASE("runtime: TESSERA_BUILD_OPTIONS is added to every build") {
   Kernel again = s.build_kernel(source, "answer");
   run_timed(s, again, {out}, Range{1}, Range{});
   CHECK(out.read()[0] == 42);
+  CHECK(again.program_key != k.program_key); // the kernel's key is the one it was cached under
   ::unsetenv("TESSERA_BUILD_OPTIONS");
   CHECK(contains(error_of([&] { s.build_kernel(source, "answer"); }), "ANSWER"));
 }
