@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fcntl.h>
@@ -13,6 +14,7 @@
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 #include <utility>
 #include <vector>
@@ -27,6 +29,13 @@ namespace fs = std::filesystem;
 inline fs::path temp_dir() {
   static fs::path dir = testing::make_temp_dir("tessera-misuse");
   return dir;
+}
+
+// Waits until `file` exists, at most `limit` (a child process writes it when it gets that far).
+inline void wait_for(const fs::path& file, std::chrono::seconds limit = std::chrono::seconds(60)) {
+  auto start = std::chrono::steady_clock::now();
+  while (!fs::exists(file) && std::chrono::steady_clock::now() - start < limit)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
 }
 
 inline std::string read_text(const fs::path& path) {

@@ -489,10 +489,7 @@ TEST_CASE("misuse catalogue: killed explorations leave whole reports and cache e
     if (delay_ms >= 0) {
       std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
     } else {
-      auto start = std::chrono::steady_clock::now();
-      while (!fs::exists(json) &&
-             std::chrono::steady_clock::now() - start < std::chrono::minutes(2))
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      wait_for(json, std::chrono::minutes(2));
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
     }
     ::kill(pid, SIGKILL);

@@ -82,12 +82,6 @@ void wait_for_handler(pid_t pid, int signal) {
   }
 }
 
-void wait_for(const fs::path& file) {
-  auto start = std::chrono::steady_clock::now();
-  while (!fs::exists(file) && std::chrono::steady_clock::now() - start < std::chrono::seconds(60))
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-}
-
 bool is_char_device(const fs::path& p) {
   struct stat info {};
   return ::lstat(p.c_str(), &info) == 0 && S_ISCHR(info.st_mode);
