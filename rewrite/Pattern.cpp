@@ -1,7 +1,6 @@
 #include "rewrite/Pattern.h"
 
 #include "core/Error.h"
-#include "core/NdExpr.h"
 #include "core/Substitute.h"
 
 namespace tessera::rewrite {
@@ -39,10 +38,6 @@ bool mentions(const Expr& e, const Node* param) {
     if (mentions(c, param))
       return true;
   return false;
-}
-
-Expr map_n(int n, Expr f) {
-  return map_nest(n, std::move(f));
 }
 
 int map_depth(const Expr& f, Expr* innermost) {

@@ -17,8 +17,6 @@ Expr call1(Expr f, Expr x);
 Expr compose2(const Expr& f, const Expr& g);
 // Does `e` mention the parameter node?
 bool mentions(const Expr& e, const Node* param);
-// n nested high-level Maps around f: Map(Map(...f...)).
-Expr map_n(int n, Expr f);
 // How many high-level Maps are nested directly: Map(Map(f)) -> 2, with f returned.
 int map_depth(const Expr& f, Expr* innermost);
 

@@ -10,7 +10,7 @@ namespace {
 
 // Applies `f` at nesting level `level` of x: Map^level(f) $ x.
 Expr at_level(int level, const Expr& f, const Expr& x) {
-  return call1(map_n(level, f), x);
+  return call1(map_nest(level, f), x);
 }
 
 // Sorts the level labels into `target` order with adjacent swaps, applying a Transpose at the

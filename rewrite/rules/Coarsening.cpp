@@ -16,6 +16,7 @@
 // sequential loop runs over the c results of one work-item; the result is put back in place by
 // the inverse rearrangement, which the code generator turns into the write addresses.
 #include "core/Error.h"
+#include "core/NdExpr.h"
 #include "core/Substitute.h"
 #include "rewrite/Lower.h"
 #include "rewrite/Pattern.h"
@@ -26,7 +27,7 @@ namespace tessera::rewrite {
 namespace {
 
 Expr at_level(int level, const Expr& f, const Expr& x) {
-  return call1(map_n(level, f), x);
+  return call1(map_nest(level, f), x);
 }
 
 RuleResult coarsen_nd(const Expr& e, const RuleContext& ctx) {
