@@ -70,7 +70,8 @@ struct Options {
 // that the explorer's tile sizes divide them.
 std::vector<int64_t> grid_for(int dims, double cells) {
   int64_t step = dims == 1 ? 1024 : dims == 2 ? 64 : 32;
-  int64_t side = static_cast<int64_t>(std::pow(cells, 1.0 / dims) + 1e-6) / step * step;
+  // Rounded up, so that the grid is at least the footprint asked for (8x the cache by default).
+  int64_t side = static_cast<int64_t>(std::ceil(std::pow(cells, 1.0 / dims) / step - 1e-9)) * step;
   return std::vector<int64_t>(static_cast<std::size_t>(dims), std::max(side, step));
 }
 

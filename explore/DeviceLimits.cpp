@@ -4,7 +4,23 @@
 
 namespace tessera::explore {
 
+namespace {
+
+// On a CPU (PoCL) a work-item's inner loop is what the compiler vectorises: coarsening by the
+// vector width (16 floats with AVX-512) and twice it gives loops of whole vectors, where factors
+// of 2 and 4 give a quarter vector at most.
+void add_cpu_coarsening(rewrite::EnumerateOptions& options) {
+  for (int64_t factor : {8, 16, 32})
+    if (std::find(options.coarsening.begin(), options.coarsening.end(), factor) ==
+        options.coarsening.end())
+      options.coarsening.push_back(factor);
+}
+
+} // namespace
+
 void apply_device_limits(rewrite::EnumerateOptions& options, const runtime::Device& device) {
+  if (device.type == "CPU")
+    add_cpu_coarsening(options);
   options.max_constant_bytes = static_cast<int64_t>(device.max_constant_buffer_size);
   options.max_constant_args = static_cast<int>(device.max_constant_args);
   rewrite::ImageLimits& images = options.images;

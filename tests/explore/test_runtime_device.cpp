@@ -214,3 +214,22 @@ TEST_CASE("runtime: the placements' side conditions are the device's constant me
   CHECK_FALSE(options.images.supported);
   CHECK(options.max_constant_bytes == 2048);
 }
+
+TEST_CASE("runtime: a CPU device's space coarsens by whole vectors, a GPU's does not") {
+  Device cpu = select_device("");
+  cpu.type = "CPU";
+  Device gpu = cpu;
+  gpu.type = "GPU";
+  auto has = [](const std::vector<int64_t>& factors, int64_t f) {
+    return std::find(factors.begin(), factors.end(), f) != factors.end();
+  };
+  rewrite::EnumerateOptions on_cpu, on_gpu;
+  tessera::explore::apply_device_limits(on_cpu, cpu);
+  tessera::explore::apply_device_limits(on_gpu, gpu);
+  CHECK(on_gpu.coarsening == rewrite::EnumerateOptions{}.coarsening);
+  for (int64_t f : {2, 4, 8, 16, 32})
+    CHECK(has(on_cpu.coarsening, f));
+  // Applying the limits twice (one device after another) does not repeat a factor.
+  tessera::explore::apply_device_limits(on_cpu, cpu);
+  CHECK(std::count(on_cpu.coarsening.begin(), on_cpu.coarsening.end(), 16) == 1);
+}
