@@ -4,10 +4,10 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <random>
 #include <thread>
 
 #include "core/Error.h"
+#include "core/RandomData.h"
 #include "core/SizeBinding.h"
 #include "explore/runtime/Launch.h"
 #include "primitives/TypeCheck.h"
@@ -155,30 +155,7 @@ std::vector<HostArray> random_host_inputs(const Expr& program, uint32_t seed) {
       a.shape.push_back(constant(n, cat("an extent of input type ", type)));
       count *= static_cast<std::size_t>(a.shape.back());
     }
-    // The same values as core/RandomData.cpp's random_value(type, seed * 7919 + k).
-    std::mt19937 rng(seed * 7919 + k++);
-    std::uniform_real_distribution<double> dist(-1.0, 1.0);
-    a.values.resize(count);
-    for (auto& v : a.values) {
-      double x = dist(rng);
-      switch (a.kind) {
-      case ScalarKind::F32:
-        v = static_cast<float>(x);
-        break;
-      case ScalarKind::F64:
-        v = x;
-        break;
-      case ScalarKind::I32:
-        v = std::floor(x * 100);
-        break;
-      case ScalarKind::U8:
-        v = std::floor((x + 1) * 127);
-        break;
-      case ScalarKind::Bool:
-        v = x > 0;
-        break;
-      }
-    }
+    a.values = random_scalars(a.kind, count, input_seed(seed, k++));
     inputs.push_back(std::move(a));
   }
   return inputs;

@@ -81,7 +81,7 @@ std::vector<Data> make_inputs(const CaseSpec& spec) {
   std::vector<Data> inputs;
   uint32_t k = 0;
   for (const auto& t : spec.input_types)
-    inputs.push_back(random_value(t, spec.input_seed * 7919 + k++));
+    inputs.push_back(random_value(t, input_seed(spec.input_seed, k++)));
   return inputs;
 }
 
