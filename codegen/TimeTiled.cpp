@@ -70,8 +70,9 @@ KernelProgram generate_time_tiled_program(const Expr& program, const CodegenOpti
   KernelProgram result;
   result.input_types = {plan.grid};
   result.output_type = plan.grid;
-  // Two grids between bands (ping-pong) and the level buffer of the edges.
-  const int64_t level_points = std::max<int64_t>(1, (t.band - 1) * plan.points);
+  // Two grids between bands (ping-pong) and the compact buffer of the edges (a band of h < t.band
+  // steps uses the first part of it).
+  const int64_t level_points = std::max<int64_t>(1, geometry.edge_points(t.band));
   result.buffers = {
       {plan.element, plan.points}, {plan.element, plan.points}, {plan.element, level_points}};
   const BufferRef levels{BufferRef::Intermediate, 2};

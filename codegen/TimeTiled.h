@@ -10,8 +10,9 @@
 // (a work-group waiting for another may never run: no forward-progress guarantee).
 //
 // Tiles keep the intermediate levels in local memory; the edges a later launch needs go through
-// a global buffer of h-1 levels. Every point of every step is computed once: k x N stencil
-// evaluations (evaluations()).
+// a compact global buffer (TimeTileGeometry::edge_points: 4r points per cut, level and row), so
+// a band reads the grid once, writes it once and moves O(N h r / W) edge values. Every point of
+// every step is computed once: k x N stencil evaluations (evaluations()).
 #pragma once
 
 #include <string>
@@ -30,7 +31,7 @@ struct TimeTileKernelSpec {
   int64_t groups = 1; // work-groups of a launch (the most any phase or wavefront needs)
   int64_t local_size = 64;
   int64_t grid_points = 1;
-  int64_t level_points = 1; // the level buffer's elements
+  int64_t level_points = 1; // the edge buffer's elements
   Expr f;                   // applied to each neighbourhood, lowered for one work-item
   ScalarKind element = ScalarKind::F32;
   Type grid = f32();

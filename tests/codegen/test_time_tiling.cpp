@@ -142,3 +142,24 @@ TEST_CASE("a time-tiled program is saved and loaded as it is, and bad parameters
   CHECK_THROWS_WITH_AS(codegen::generate_program(narrow), doctest::Contains("at least 2 x band"),
                        Error);
 }
+
+// Between the launches of a band only the edges move through global memory: per dimension,
+// level below the band's top and cut, 4r points by the other extents (not h - 1 grids).
+TEST_CASE("the edges between the launches of a band go through a compact buffer") {
+  const std::vector<int64_t> extents{100, 130};
+  for (const char* scheme : kSchemes)
+    for (const Expr& v : tiled_variants(scheme, stencil_steps(2, 1, clamp, extents, 6), {16})) {
+      TimeTiling t = time_tiling_of(*codegen::time_tile_of(v));
+      CAPTURE(print(v));
+      int64_t expected = 0;
+      for (int l = 0; l < 2; ++l) {
+        int64_t n = extents[static_cast<std::size_t>(l)], W = t.tile[static_cast<std::size_t>(l)];
+        int64_t cuts = n / W + (n % W >= 2 * t.band ? 1 : 0);
+        expected += (t.band - 1) * cuts * 4 * extents[static_cast<std::size_t>(1 - l)];
+      }
+      auto program = codegen::generate_program(v);
+      REQUIRE(program.buffers.size() == 3);
+      CHECK(program.buffers[2].element_count.as_constant() == expected);
+      CHECK(expected < (t.band - 1) * points(extents) / 2);
+    }
+}
