@@ -1,5 +1,6 @@
 // The kernel of a time-tiled program for bands of h levels, one work-group per tile: launched
-// once per diamond phase (its argument `phase`) or parallelogram wavefront (`wave`).
+// once per number of inverted dimensions of the diamond phases (its argument `inverted`) or
+// per parallelogram wavefront (`wave`).
 //
 // Per level t a work-group
 //   1. loads into local memory the part of its window (its range at t plus r on each side) that
@@ -15,6 +16,7 @@
 // Per band a tile reads its window of the grid once, writes its range once, and moves only the
 // edges through global memory in between. Local memory holds two levels (ping-pong), each
 // indexed from the window's origin of the level that reads it.
+#include <bit>
 #include <sstream>
 
 #include "codegen/Emitter.h"
@@ -211,7 +213,7 @@ Kernel time_tile_kernel(const TimeTileKernelSpec& spec) {
   std::ostringstream k;
   k << "\n__kernel void " << spec.name << "(const __global " << T << "* restrict in, __global " << T
     << "* restrict levels, __global " << T << "* restrict out"
-    << (wavefront ? ", const int wave" : ", const int phase") << ") {\n";
+    << (wavefront ? ", const int wave" : ", const int inverted") << ") {\n";
   k << "  __local " << T << " box_a[" << box_size << "], box_b[" << box_size << "];\n";
   k << "  __local " << T << "* box_prev = box_a;\n  __local " << T << "* box_cur = box_b;\n";
   k << "  const int lid = get_local_id(0);\n  int group = get_group_id(0);\n";
@@ -225,12 +227,23 @@ Kernel time_tile_kernel(const TimeTileKernelSpec& spec) {
     k << "  const int i" << d - 1 << " = wave - sum;\n";
     k << "  if (i" << d - 1 << " < 0 || i" << d - 1 << " >= " << g.m[d - 1] << ") return;\n";
   } else {
+    // The launch runs the phases with `inverted` inverted dimensions, their tiles one after the
+    // other in the numbering of the work-groups.
+    k << "  int phase = -1;\n";
+    for (int phase = 0; phase < (1 << d); ++phase) {
+      int64_t tiles = 1;
+      for (int l = 0; l < d; ++l)
+        tiles *= g.diamond_tiles(l, phase >> l & 1);
+      k << "  if (phase < 0 && inverted == " << std::popcount(static_cast<unsigned>(phase))
+        << ") { if (group < " << tiles << ") phase = " << phase << "; else group -= " << tiles
+        << "; }\n";
+    }
+    k << "  if (phase < 0) return; // a launch is as wide as the widest set of phases\n";
     for (int l = d - 1; l >= 0; --l) {
       std::string count = "((phase >> " + s(l) + " & 1) ? " + s(g.diamond_tiles(l, true)) + " : " +
                           s(g.diamond_tiles(l, false)) + ")";
       k << "  const int i" << l << " = group % " << count << "; group /= " << count << ";\n";
     }
-    k << "  if (group != 0) return; // a launch is as wide as the phase with the most tiles\n";
   }
   // The cuts whose edge slots the tile reads: a diamond inverted in dimension l reads both sides
   // of its cut; a parallelogram reads the cut at its left and, on a torus, the last tile the
@@ -437,7 +450,7 @@ Kernel time_tile_kernel(const TimeTileKernelSpec& spec) {
       {KernelParam::Output, "out", spec.grid, spec.element, spec.grid_points},
   };
   kernel.params.push_back(
-      {KernelParam::Size, wavefront ? "wave" : "phase", i32(), ScalarKind::I32, 1});
+      {KernelParam::Size, wavefront ? "wave" : "inverted", i32(), ScalarKind::I32, 1});
   kernel.launch.dims = 1;
   kernel.launch.global[0] = spec.groups * LS;
   kernel.launch.local = {LS, 0, 0};

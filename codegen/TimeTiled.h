@@ -1,10 +1,11 @@
 // Time-tiled programs: k steps of a stencil (a TimeTile node, core/TimeTile.h) as a program of
 // kernels with no redundant computation.
 //
-// Diamond: per band of h steps, one launch per phase: in 1-D the upright diamonds (trapezoids
-// shrinking by r per level) and then the inverted ones between them; in d dimensions the 2^d
-// products of upright/inverted per dimension, in the order of their inverted dimensions (a
-// phase reads only phases whose inverted dimensions are a subset of its own). Parallelogram:
+// Diamond: per band of h steps, in 1-D one launch for the upright diamonds (trapezoids shrinking
+// by r per level) and then one for the inverted ones between them; in d dimensions the tiles are
+// the 2^d products of upright/inverted per dimension ("phases"), d + 1 launches by their number
+// of inverted dimensions (a phase reads only phases whose inverted dimensions are a subset of
+// its own, so those with as many are independent). Parallelogram:
 // per band one launch per wavefront (the tiles whose indices sum to w), because a tile needs its
 // lower neighbours' edges of the same band and OpenCL does not order work-groups of one launch
 // (a work-group waiting for another may never run: no forward-progress guarantee).
@@ -28,7 +29,7 @@ struct TimeTileKernelSpec {
   TimeTileGeometry geometry;
   TimeTileScheme scheme = TimeTileScheme::Diamond;
   int64_t band = 1;   // levels computed
-  int64_t groups = 1; // work-groups of a launch (the most any phase or wavefront needs)
+  int64_t groups = 1; // work-groups of a launch (the most any launch needs)
   int64_t local_size = 64;
   int64_t grid_points = 1;
   int64_t level_points = 1; // the edge buffer's elements
