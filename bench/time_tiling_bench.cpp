@@ -13,7 +13,10 @@
 // compared with the k sweeps' output; one that differs is printed as FAILED, never timed as a
 // success. Times are the sums of the launches' profiled times (median of --repeats), and the mean
 // wall time of a run of the whole program, each launch waited for (launch gaps included: a
-// parallelogram's many small launches pay them). The speedups compare wall times.
+// parallelogram's many small launches pay them). The speedups compare wall times. The k sweeps
+// are the plain lowering, which may run below the memory bandwidth (on PoCL far below): so each
+// variant is also compared with k ideal sweeps, each moving its bytes at the device's copy
+// bandwidth (measured at the start, buffers of 256 MiB).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -27,6 +30,7 @@
 #include "explore/Family.h"
 #include "explore/Variants.h"
 #include "explore/Workload.h"
+#include "explore/runtime/Roofline.h"
 #include "explore/runtime/Session.h"
 #include "stencils/Iterated.h"
 
@@ -74,7 +78,7 @@ runtime::Timing timed(explore::Workload& w, const codegen::KernelProgram& progra
 
 void bench(runtime::Session& session, const std::string& name, const std::vector<int64_t>& extents,
            int k, const std::vector<int64_t>& tiles, int max_per_family, int repeats,
-           int64_t work_items) {
+           int64_t work_items, double copy_gb_per_s) {
   std::vector<ArithExpr> ext(extents.begin(), extents.end());
   Expr program = stencils::iterated_stencil(name, ext, k);
   rewrite::EnumerateOptions options;
@@ -140,13 +144,18 @@ void bench(runtime::Session& session, const std::string& name, const std::vector
         continue;
       }
       m.ms = timed(workload, kernels, built, repeats, &m.wall_ms).median_ms;
-      if (v == 0)
+      double ideal_ms = k * static_cast<double>(sweep_bytes) / (copy_gb_per_s * 1e6);
+      if (v == 0) {
         sweeps_ms = m.wall_ms;
+        std::printf("  k ideal sweeps at the copy bandwidth (%.1f GB/s): %.2f ms\n", copy_gb_per_s,
+                    ideal_ms);
+      }
       auto evaluations = explore::stencil_evaluations(problem, variants[v]);
       double kN = static_cast<double>(k) * static_cast<double>(workload.output_cells(kernels));
-      std::printf("  %-14s %8.2f ms profiled, %8.2f ms wall, %5zu launches  %5.2fx over k sweeps  "
-                  "%6.1f GB/s effective  evaluations %.3f x kN  {%s}\n",
+      std::printf("  %-14s %8.2f ms profiled, %8.2f ms wall, %5zu launches  %5.2fx over k sweeps "
+                  "(%5.2fx over ideal)  %6.1f GB/s effective  evaluations %.3f x kN  {%s}\n",
                   what.c_str(), m.ms, m.wall_ms, kernels.launches.size(), sweeps_ms / m.wall_ms,
+                  ideal_ms / m.wall_ms,
                   k * static_cast<double>(sweep_bytes) / (m.wall_ms * 1e6), // k sweeps' bytes
                   evaluations ? static_cast<double>(*evaluations) / kN : -1.0, params.c_str());
     } catch (const Error& e) {
@@ -189,10 +198,13 @@ int main(int argc, char** argv) try {
     runs = {{"j1d3pt", {1 << 24}}, {"j2d5pt", {4096, 4096}}};
   auto session = runtime::Session::from_env(device);
   std::printf("device: %s\n", session.device().description().c_str());
+  runtime::Roofline copy = runtime::measure_roofline(session, std::size_t{256} << 20);
+  std::printf("copy bandwidth: %.1f GB/s (%s, two buffers of 256 MiB)\n", copy.gb_per_s,
+              copy.method.c_str());
   for (const auto& [name, extents] : runs)
     for (auto k : steps)
-      bench(session, name, extents, static_cast<int>(k), tiles, max_per_family, repeats,
-            work_items);
+      bench(session, name, extents, static_cast<int>(k), tiles, max_per_family, repeats, work_items,
+            copy.gb_per_s);
   return 0;
 } catch (const tessera::Error& e) {
   std::fprintf(stderr, "error: %s\n", e.what());

@@ -95,4 +95,27 @@ int64_t TimeTileGeometry::evaluations(int64_t h) const {
   return total;
 }
 
+int64_t TimeTileGeometry::edge_slot_points(int l) const {
+  int64_t points = 4 * r;
+  for (int other = 0; other < d; ++other)
+    if (other != l)
+      points *= N[other];
+  return points;
+}
+
+int64_t TimeTileGeometry::edge_level_points(int l) const {
+  return m[l] * edge_slot_points(l);
+}
+
+int64_t TimeTileGeometry::edge_offset(int l, int64_t h) const {
+  int64_t offset = 0;
+  for (int before = 0; before < l; ++before)
+    offset += (h - 1) * edge_level_points(before);
+  return offset;
+}
+
+int64_t TimeTileGeometry::edge_points(int64_t h) const {
+  return edge_offset(d, h);
+}
+
 } // namespace tessera::codegen

@@ -51,6 +51,16 @@ struct TimeTileGeometry {
   std::array<int64_t, 3> box(int phase, int64_t h) const;
   // The points computed by all tiles of a band of h steps (k x N over all bands).
   int64_t evaluations(int64_t h) const;
+
+  // The compact edge buffer between the launches of a band. Per dimension l and level t < h, a
+  // slot per cut c (slot s: the cut at s W; a periodic grid's cut at N is slot 0) holds the 4r
+  // positions next to it that a tile on its other side reads at level t + 1, [c - (t+2)r,
+  // c - tr) then [c + tr, c + (t+2)r), by every position of the other dimensions: a grid whose
+  // extent l is 4r. O(N h r / W) values per band instead of h - 1 grids.
+  int64_t edge_slot_points(int l) const;       // 4r x the other extents
+  int64_t edge_level_points(int l) const;      // m[l] slots
+  int64_t edge_offset(int l, int64_t h) const; // where dimension l's part starts (bands of h)
+  int64_t edge_points(int64_t h) const;        // the whole buffer
 };
 
 } // namespace tessera::codegen

@@ -1,17 +1,22 @@
 // The kernel of a time-tiled program for bands of h levels, one work-group per tile: launched
-// once per diamond phase (its argument `phase`) or parallelogram wavefront (`wave`).
+// once per number of inverted dimensions of the diamond phases (its argument `inverted`) or
+// per parallelogram wavefront (`wave`).
 //
 // Per level t a work-group
 //   1. loads into local memory the part of its window (its range at t plus r on each side) that
-//      it did not compute itself at t-1: from the band's input (t = 1) or from the global
-//      buffer of level t-1, where earlier launches left the edges of their tiles;
-//   2. fills the window's positions outside the grid from their boundary source positions (as
+//      it did not compute itself at t-1: from the band's input (t = 1) or from the compact edge
+//      buffer (TimeTileGeometry::edge_points), where earlier launches left the edges of their
+//      tiles;
+//   2. copies the edges of its level t-1 that later launches read (the 2r points inside each
+//      edge they depend on) from local memory to the edge buffer;
+//   3. fills the window's positions outside the grid from their boundary source positions (as
 //      the unfused step's Pad does with the whole level t-1), or the constant;
-//   3. computes f on every point of its range into local memory, writes the points that later
-//      launches read (within 2r of an edge they depend on) to the level buffer, and the last
-//      level to the band's output.
-// Local memory holds two levels (ping-pong), each indexed from the window's origin of the level
-// that reads it.
+//   4. computes f on every point of its range into local memory, the last level to the band's
+//      output.
+// Per band a tile reads its window of the grid once, writes its range once, and moves only the
+// edges through global memory in between. Local memory holds two levels (ping-pong), each
+// indexed from the window's origin of the level that reads it.
+#include <bit>
 #include <sstream>
 
 #include "codegen/Emitter.h"
@@ -53,16 +58,32 @@ std::pair<std::string, std::string> range_text(const TimeTileGeometry& g, bool w
           "(" + inverted + " ? " + c + " + " + tr + " : " + hi + ")"};
 }
 
-// The flat index of the grid position p<0..d-1> (wrapped into the grid for periodic grids).
-std::string grid_index(const TimeTileGeometry& g) {
+// The flat index of the grid position p<0..d-1> (wrapped into the grid for periodic grids), or
+// with `edge` >= 0 of the position in an edge slot: dimension `edge` is the slot coordinate q
+// (extent 4r), the others grid coordinates.
+std::string grid_index(const TimeTileGeometry& g, int edge = -1, const std::string& q = "") {
   std::string index;
   for (int l = 0; l < g.d; ++l) {
-    std::string p = "p" + s(l);
-    if (g.wrap)
-      p = "((" + p + " % " + s(g.N[l]) + " + " + s(g.N[l]) + ") % " + s(g.N[l]) + ")";
-    index = index.empty() ? p : "(" + index + ")*" + s(g.N[l]) + " + " + p;
+    std::string p = "p" + s(l), N = s(l == edge ? 4 * g.r : g.N[l]);
+    if (l == edge)
+      p = "(" + q + ")";
+    else if (g.wrap)
+      p = "((" + p + " % " + N + " + " + N + ") % " + N + ")";
+    index = index.empty() ? p : "(" + index + ")*" + N + " + " + p;
   }
   return index;
+}
+
+// The element of the edge buffer for dimension l, the value level `level` (1..h-1, a C
+// expression), the cut of slot `slot` at position `at` and the position p<0..d-1> next to it.
+std::string edge_element(const TimeTileGeometry& g, int64_t h, int l, const std::string& level,
+                         const std::string& slot, const std::string& at) {
+  // q: [c - (t+2)r, c - tr) -> [0, 2r), [c + tr, c + (t+2)r) -> [2r, 4r).
+  std::string e = "(p" + s(l) + " - (" + at + "))", t = "(" + level + ")", R = s(g.r);
+  std::string q =
+      e + " < 0 ? " + e + " + (" + t + " + 2)*" + R + " : " + e + " - " + t + "*" + R + " + 2*" + R;
+  return "levels[" + s(g.edge_offset(l, h)) + " + (" + t + " - 1)*" + s(g.edge_level_points(l)) +
+         " + (" + slot + ")*" + s(g.edge_slot_points(l)) + " + " + grid_index(g, l, q) + "]";
 }
 
 // The flat index in a local box with origin o<l> of the position q<l>.
@@ -99,6 +120,42 @@ std::string open_box_loops(std::ostringstream& o, int d, const std::vector<std::
     indent += "  ";
   }
   return close;
+}
+
+// Runs `body` for every position p<l> of the box [lo<l>, hi<l>) (a few points wide in some
+// dimension: edge strips): one work-item walks it as a loop nest; several share one loop over
+// the flattened box (the row-and-column split of open_box_loops would leave most of them idle).
+void strip_loops(std::ostringstream& o, int d, const std::vector<std::string>& lo,
+                 const std::vector<std::string>& hi, int64_t LS, std::string indent,
+                 const std::string& body) {
+  std::string close;
+  if (LS == 1) {
+    for (int l = 0; l < d; ++l) {
+      o << indent << "for (int p" << l << " = " << lo[static_cast<std::size_t>(l)] << "; p" << l
+        << " < " << hi[static_cast<std::size_t>(l)] << "; ++p" << l << ") {\n";
+      close = indent + "}\n" + close;
+      indent += "  ";
+    }
+  } else {
+    o << indent << "{\n";
+    std::string count = "1";
+    for (int l = 0; l < d; ++l) {
+      o << indent << "  const int e" << l << " = max(0, " << hi[static_cast<std::size_t>(l)]
+        << " - (" << lo[static_cast<std::size_t>(l)] << "));\n";
+      count += "*e" + s(l);
+    }
+    o << indent << "  for (int f = lid; f < " << count << "; f += " << LS << ") {\n";
+    o << indent << "    int rest = f;\n";
+    for (int l = d - 1; l >= 0; --l)
+      o << indent << "    const int p" << l << " = " << lo[static_cast<std::size_t>(l)] << " + rest"
+        << (l ? " % e" + s(l) : "") << ";" << (l ? " rest /= e" + s(l) + ";" : "") << "\n";
+    close = indent + "  }\n" + indent + "}\n";
+    indent += "    ";
+  }
+  std::istringstream lines(body);
+  for (std::string line; std::getline(lines, line);)
+    o << indent << line << "\n";
+  o << close;
 }
 
 // The neighbourhood of the point whose window starts at w<l> in the local box `prev`.
@@ -156,7 +213,7 @@ Kernel time_tile_kernel(const TimeTileKernelSpec& spec) {
   std::ostringstream k;
   k << "\n__kernel void " << spec.name << "(const __global " << T << "* restrict in, __global " << T
     << "* restrict levels, __global " << T << "* restrict out"
-    << (wavefront ? ", const int wave" : ", const int phase") << ") {\n";
+    << (wavefront ? ", const int wave" : ", const int inverted") << ") {\n";
   k << "  __local " << T << " box_a[" << box_size << "], box_b[" << box_size << "];\n";
   k << "  __local " << T << "* box_prev = box_a;\n  __local " << T << "* box_cur = box_b;\n";
   k << "  const int lid = get_local_id(0);\n  int group = get_group_id(0);\n";
@@ -170,12 +227,37 @@ Kernel time_tile_kernel(const TimeTileKernelSpec& spec) {
     k << "  const int i" << d - 1 << " = wave - sum;\n";
     k << "  if (i" << d - 1 << " < 0 || i" << d - 1 << " >= " << g.m[d - 1] << ") return;\n";
   } else {
+    // The launch runs the phases with `inverted` inverted dimensions, their tiles one after the
+    // other in the numbering of the work-groups.
+    k << "  int phase = -1;\n";
+    for (int phase = 0; phase < (1 << d); ++phase) {
+      int64_t tiles = 1;
+      for (int l = 0; l < d; ++l)
+        tiles *= g.diamond_tiles(l, phase >> l & 1);
+      k << "  if (phase < 0 && inverted == " << std::popcount(static_cast<unsigned>(phase))
+        << ") { if (group < " << tiles << ") phase = " << phase << "; else group -= " << tiles
+        << "; }\n";
+    }
+    k << "  if (phase < 0) return; // a launch is as wide as the widest set of phases\n";
     for (int l = d - 1; l >= 0; --l) {
       std::string count = "((phase >> " + s(l) + " & 1) ? " + s(g.diamond_tiles(l, true)) + " : " +
                           s(g.diamond_tiles(l, false)) + ")";
       k << "  const int i" << l << " = group % " << count << "; group /= " << count << ";\n";
     }
-    k << "  if (group != 0) return; // a launch is as wide as the phase with the most tiles\n";
+  }
+  // The cuts whose edge slots the tile reads: a diamond inverted in dimension l reads both sides
+  // of its cut; a parallelogram reads the cut at its left and, on a torus, the last tile the
+  // cut at N (slot 0) at its right.
+  for (int l = 0; l < d; ++l) {
+    std::string i = "i" + s(l), W = s(g.W[l]), L = s(l);
+    if (wavefront)
+      k << "  const int rlc" << L << " = " << i << "*" << W << ", rls" << L << " = " << i << ", rrc"
+        << L << " = " << i << " == " << g.m[l] - 1 << " ? " << g.N[l] << " : (" << i << " + 1)*"
+        << W << ", rrs" << L << " = (" << i << " + 1) % " << g.m[l] << ";\n";
+    else
+      k << "  const int rlc" << L << " = " << (g.wrap ? i : "(" + i + " + 1)") << "*" << W
+        << ", rls" << L << " = rlc" << L << " / " << W << ", rrc" << L << " = rlc" << L << ", rrs"
+        << L << " = rls" << L << ";\n";
   }
   k << "  for (int t = 1; t <= " << h << "; ++t) {\n";
   // Within a level the two boxes do not overlap: restrict lets the compiler vectorise.
@@ -191,22 +273,14 @@ Kernel time_tile_kernel(const TimeTileKernelSpec& spec) {
       << " - lo" << l << " + 2*" << R << ";\n";
     k << "    const int next_o" << l << " = " << nlo << " - " << R << ";\n";
   }
-  std::string inside, exported;
-  std::vector<std::string> window_lo, window_hi, lo, hi;
+  // The window, and its part inside the grid (what is loaded; all of it on a torus).
+  std::vector<std::string> window_lo, window_hi, clip_lo, clip_hi, lo, hi;
   for (int l = 0; l < d; ++l) {
     std::string L = s(l), N = s(g.N[l]);
-    auto join = [](std::string& to, const std::string& op, const std::string& what) {
-      to = to.empty() ? what : to + op + what;
-    };
-    join(inside, " && ", "p" + L + " >= 0 && p" + L + " < " + N);
-    // Later launches read the points within 2r of the edges of this tile that face tiles they
-    // compute: every edge of a parallelogram, the edges of a diamond's upright dimensions.
-    std::string near_edge =
-        "p" + L + " < lo" + L + " + 2*" + R + " || p" + L + " >= hi" + L + " - 2*" + R;
-    join(exported, " || ",
-         wavefront ? near_edge : "(!(phase >> " + L + " & 1) && (" + near_edge + "))");
     window_lo.push_back("o" + L);
     window_hi.push_back("o" + L + " + n" + L);
+    clip_lo.push_back(g.wrap ? "o" + L : "max(o" + L + ", 0)");
+    clip_hi.push_back(g.wrap ? "o" + L + " + n" + L : "min(o" + L + " + n" + L + ", " + N + ")");
     lo.push_back("lo" + L);
     hi.push_back("hi" + L);
   }
@@ -224,10 +298,12 @@ Kernel time_tile_kernel(const TimeTileKernelSpec& spec) {
   else
     k << "    const int X = (phase >> " << d - 1 << " & 1) ? " << X_inverted << " : " << X_upright
       << ";\n";
-  // Runs `body` for every position of the window with dimension l in [from, to) (l < 0: all).
-  auto window_loops = [&](int l, const std::string& from, const std::string& to,
-                          const std::string& body) {
-    auto a = window_lo, b = window_hi;
+  // Runs `body` for every position of the box [base_lo<m>, base_hi<m>) with dimension l in
+  // [from, to) (l < 0: all).
+  auto window_loops = [&](const std::vector<std::string>& base_lo,
+                          const std::vector<std::string>& base_hi, int l, const std::string& from,
+                          const std::string& to, const std::string& body) {
+    auto a = base_lo, b = base_hi;
     if (l >= 0) {
       a[static_cast<std::size_t>(l)] = from;
       b[static_cast<std::size_t>(l)] = to;
@@ -240,28 +316,74 @@ Kernel time_tile_kernel(const TimeTileKernelSpec& spec) {
     k << close;
   };
   // 1. What the tile did not compute at t-1 comes from global memory: at t = 1 its whole window,
-  // later the bands of its window outside its range at t-1 (none for upright diamonds).
+  // later the strips of its window outside its range at t-1 (none for upright diamonds), from
+  // the edge buffer, relative to the cut rc<l> they face (slot rs<l>).
   std::string at = "const int at = " + grid_index(g) + ";\n";
   std::string store = "prev[" + box_index(g, box, "p", "o") + "] = ";
-  std::string guard = g.wrap ? "" : "if (" + inside + ") ";
   k << "    if (t == 1) {\n";
-  window_loops(-1, "", "",
-               guard + "prev[" + box_index(g, box, "p", "o") + "] = in[" + grid_index(g) + "];");
+  window_loops(clip_lo, clip_hi, -1, "", "", store + "in[" + grid_index(g) + "];");
   k << "    }";
-  {
-    // Upright diamonds compute their whole window themselves (phase 0).
-    k << (wavefront ? " else {\n" : " else if (phase != 0) {\n");
+  // Runs `body` on a strip of [from, to) in dimension l and [lo<m>, hi<m>) in the others.
+  auto strip = [&](const std::vector<std::string>& base_lo, const std::vector<std::string>& base_hi,
+                   int l, const std::string& from, const std::string& to, const std::string& body) {
+    auto a = base_lo, b = base_hi;
+    a[static_cast<std::size_t>(l)] = from;
+    b[static_cast<std::size_t>(l)] = to;
+    strip_loops(k, d, a, b, LS, "      ", body);
+  };
+  k << (wavefront ? " else {\n" : " else if (phase != 0) {\n");
+  for (int l = 0; l < d; ++l) {
+    std::string L = s(l);
+    auto load = [&](const std::string& side) {
+      return store + edge_element(g, h, l, "t - 1", "r" + side + "s" + L, "r" + side + "c" + L) +
+             ";";
+    };
+    std::string from = clip_lo[static_cast<std::size_t>(l)],
+                to = clip_hi[static_cast<std::size_t>(l)];
+    strip(clip_lo, clip_hi, l, from, "min(own_lo" + L + ", " + to + ")", load("l"));
+    strip(clip_lo, clip_hi, l, "max(own_hi" + L + ", " + from + ")", to, load("r"));
+  }
+  k << "    }\n";
+  // One work-item per tile needs no barriers (on a CPU device they split the kernel into
+  // regions whose live values go through memory).
+  const std::string barrier = LS > 1 ? "barrier(CLK_LOCAL_MEM_FENCE);\n" : "";
+  k << "    " << barrier;
+  // 2. The edges of level t-1 that later launches read, from local memory to the edge buffer:
+  // the 2r points inside each edge of a dimension in which the tile is upright (diamonds) or
+  // that faces a later tile (parallelograms: the right edge, and on a torus the first tile's
+  // left edge, which the last tile reads).
+  if (h > 1) {
+    k << "    if (t > 1) {\n";
+    std::vector<std::string> own_lo, own_hi;
     for (int l = 0; l < d; ++l) {
-      std::string L = s(l);
-      std::string load =
-          guard + store + "levels[(t - 2)*" + s(spec.grid_points) + " + " + grid_index(g) + "];";
-      window_loops(l, "o" + L, "min(own_lo" + L + ", o" + L + " + n" + L + ")", load);
-      window_loops(l, "max(own_hi" + L + ", o" + L + ")", "o" + L + " + n" + L, load);
+      own_lo.push_back("own_lo" + s(l));
+      own_hi.push_back("own_hi" + s(l));
+    }
+    std::string value = " = prev[" + box_index(g, box, "p", "o") + "];";
+    for (int l = 0; l < d; ++l) {
+      std::string L = s(l), i = "i" + L, m1 = s(g.m[l] - 1);
+      std::string upright = wavefront ? "" : "!(phase >> " + L + " & 1) && ";
+      std::string left =
+          wavefront ? (g.wrap ? i + " == 0" : "") : upright + (g.wrap ? "1" : i + " > 0");
+      std::string right = wavefront ? i + " < " + m1 : upright + (g.wrap ? "1" : i + " < " + m1);
+      if (!left.empty()) {
+        k << "      if (" << left << ") {\n";
+        strip(own_lo, own_hi, l, "own_lo" + L,
+              "min(own_lo" + L + " + 2*" + R + ", own_hi" + L + ")",
+              edge_element(g, h, l, "t - 1", i, i + "*" + s(g.W[l])) + value);
+        k << "      }\n";
+      }
+      k << "      if (" << right << ") {\n";
+      strip(own_lo, own_hi, l, "max(own_hi" + L + " - 2*" + R + ", own_lo" + L + ")", "own_hi" + L,
+            edge_element(g, h, l, "t - 1", "(" + i + " + 1) % " + s(g.m[l]),
+                         "(" + i + " == " + m1 + " ? " + s(g.N[l]) + " : (" + i + " + 1)*" +
+                             s(g.W[l]) + ")") +
+                value);
+      k << "      }\n";
     }
     k << "    }\n";
-    k << "    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n";
   }
-  // 2. Positions outside the grid: the boundary of level t-1 (no such positions on a torus).
+  // 3. Positions outside the grid: the boundary of level t-1 (no such positions on a torus).
   if (!g.wrap) {
     std::string crosses;
     for (int l = 0; l < d; ++l)
@@ -291,31 +413,30 @@ Kernel time_tile_kernel(const TimeTileKernelSpec& spec) {
     k << "    if (" << crosses << ") {\n";
     for (int l = 0; l < d; ++l) {
       std::string L = s(l), N = s(g.N[l]);
-      window_loops(l, "o" + L, "min(0, o" + L + " + n" + L + ")", ghost.str());
-      window_loops(l, "max(" + N + ", o" + L + ")", "o" + L + " + n" + L, ghost.str());
+      window_loops(window_lo, window_hi, l, "o" + L, "min(0, o" + L + " + n" + L + ")",
+                   ghost.str());
+      window_loops(window_lo, window_hi, l, "max(" + N + ", o" + L + ")", "o" + L + " + n" + L,
+                   ghost.str());
     }
-    k << "      barrier(CLK_LOCAL_MEM_FENCE);\n    }\n";
+    k << "      " << barrier << "    }\n";
   }
-  // 3. The tile's points at level t: the last level to the output, the others to local memory
-  // and their edges to the level buffer (two loops: no test of t per point).
+  // 4. The tile's points at level t: the last level to the output, the others to local memory
+  // (two loops: no test of t per point, nothing but the store in the loop, which vectorises).
   auto compute_loop = [&](const std::string& keep) {
     std::string indent = "      ";
     std::string close = open_box_loops(k, d, lo, hi, LS, indent);
     for (int l = 0; l < d; ++l)
       k << indent << "const int w" << l << " = p" << l << " - " << R << " - o" << l << ";\n";
-    k << indent << T << " res;\n" << point << indent << at;
+    k << indent << T << " res;\n" << point;
     std::istringstream lines(keep);
     for (std::string line; std::getline(lines, line);)
       k << indent << line << "\n";
     k << close;
   };
   k << "    if (t == " << h << ") {\n";
-  compute_loop("out[at] = res;");
+  compute_loop(at + "out[at] = res;");
   k << "    } else {\n";
-  std::string keep = "cur[" + box_index(g, box, "p", "next_o") + "] = res;";
-  if (!exported.empty())
-    keep += "\nif (" + exported + ") levels[(t - 1)*" + s(spec.grid_points) + " + at] = res;";
-  compute_loop(keep);
+  compute_loop("cur[" + box_index(g, box, "p", "next_o") + "] = res;");
   k << "    }\n";
   k << "    box_prev = cur;\n    box_cur = prev;\n  }\n}\n";
 
@@ -329,7 +450,7 @@ Kernel time_tile_kernel(const TimeTileKernelSpec& spec) {
       {KernelParam::Output, "out", spec.grid, spec.element, spec.grid_points},
   };
   kernel.params.push_back(
-      {KernelParam::Size, wavefront ? "wave" : "phase", i32(), ScalarKind::I32, 1});
+      {KernelParam::Size, wavefront ? "wave" : "inverted", i32(), ScalarKind::I32, 1});
   kernel.launch.dims = 1;
   kernel.launch.global[0] = spec.groups * LS;
   kernel.launch.local = {LS, 0, 0};

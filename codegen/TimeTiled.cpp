@@ -1,5 +1,7 @@
 #include "codegen/TimeTiled.h"
 
+#include <bit>
+
 #include "codegen/Names.h"
 #include "core/Error.h"
 #include "core/Printer.h"
@@ -70,13 +72,15 @@ KernelProgram generate_time_tiled_program(const Expr& program, const CodegenOpti
   KernelProgram result;
   result.input_types = {plan.grid};
   result.output_type = plan.grid;
-  // Two grids between bands (ping-pong) and the level buffer of the edges.
-  const int64_t level_points = std::max<int64_t>(1, (t.band - 1) * plan.points);
+  // Two grids between bands (ping-pong) and the compact buffer of the edges (a band of h < t.band
+  // steps uses the first part of it).
+  const int64_t level_points = std::max<int64_t>(1, geometry.edge_points(t.band));
   result.buffers = {
       {plan.element, plan.points}, {plan.element, plan.points}, {plan.element, level_points}};
   const BufferRef levels{BufferRef::Intermediate, 2};
 
-  // One kernel per band height, launched once per phase or wavefront.
+  // One kernel per band height, launched once per number of inverted dimensions (the phases
+  // with as many are independent: each reads only phases with fewer) or per wavefront.
   std::map<int64_t, std::size_t> kernel_of;
   std::string name = sanitize(options.kernel_name);
   std::string text = print(program);
@@ -91,8 +95,18 @@ KernelProgram generate_time_tiled_program(const Expr& program, const CodegenOpti
     return groups;
   };
   int64_t widest = 0;
-  for (int phase = 0; phase < (diamond ? 1 << d : 1); ++phase)
-    widest = std::max(widest, groups_of(phase));
+  auto groups_inverted = [&](int inverted) { // the tiles of the phases with `inverted` bits
+    int64_t groups = 0;
+    for (int phase = 0; phase < (1 << d); ++phase)
+      if (std::popcount(static_cast<unsigned>(phase)) == inverted)
+        groups += groups_of(phase);
+    return groups;
+  };
+  if (diamond)
+    for (int inverted = 0; inverted <= d; ++inverted)
+      widest = std::max(widest, groups_inverted(inverted));
+  else
+    widest = groups_of(0);
   auto kernel = [&](int64_t h) {
     if (auto it = kernel_of.find(h); it != kernel_of.end())
       return it->second;
@@ -120,9 +134,9 @@ KernelProgram generate_time_tiled_program(const Expr& program, const CodegenOpti
                            ? BufferRef{BufferRef::ProgramOutput, 0}
                            : BufferRef{BufferRef::Intermediate, static_cast<std::size_t>(band % 2)};
     if (diamond) {
-      for (int phase = 0; phase < (1 << d); ++phase)
-        if (groups_of(phase) > 0)
-          result.launches.push_back({kernel(h), {input, levels}, output, {{"phase", phase}}});
+      for (int inverted = 0; inverted <= d; ++inverted)
+        if (groups_inverted(inverted) > 0)
+          result.launches.push_back({kernel(h), {input, levels}, output, {{"inverted", inverted}}});
     } else {
       int64_t waves = 1;
       for (int l = 0; l < d; ++l)

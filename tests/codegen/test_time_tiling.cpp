@@ -142,3 +142,30 @@ TEST_CASE("a time-tiled program is saved and loaded as it is, and bad parameters
   CHECK_THROWS_WITH_AS(codegen::generate_program(narrow), doctest::Contains("at least 2 x band"),
                        Error);
 }
+
+// Between the launches of a band only the edges move through global memory: per dimension,
+// level below the band's top and cut, 4r points by the other extents (not h - 1 grids). A
+// diamond band is d + 1 launches (the phases with as many inverted dimensions share one), a
+// parallelogram band one per wavefront.
+TEST_CASE("the edges between the launches of a band go through a compact buffer") {
+  const std::vector<int64_t> extents{100, 130};
+  for (const char* scheme : kSchemes)
+    for (const Expr& v : tiled_variants(scheme, stencil_steps(2, 1, clamp, extents, 6), {16})) {
+      TimeTiling t = time_tiling_of(*codegen::time_tile_of(v));
+      CAPTURE(print(v));
+      // Tiles per dimension: a remainder of at least 2 x band x radius is a tile of its own.
+      auto tiles = [&](std::size_t l) {
+        return extents[l] / t.tile[l] + (extents[l] % t.tile[l] >= 2 * t.band ? 1 : 0);
+      };
+      int64_t expected = 0;
+      for (std::size_t l = 0; l < 2; ++l)
+        expected += (t.band - 1) * tiles(l) * 4 * extents[1 - l];
+      auto program = codegen::generate_program(v);
+      int64_t bands = (t.steps + t.band - 1) / t.band;
+      CHECK(static_cast<int64_t>(program.launches.size()) ==
+            bands * (t.scheme == TimeTileScheme::Diamond ? 3 : tiles(0) + tiles(1) - 1));
+      REQUIRE(program.buffers.size() == 3);
+      CHECK(program.buffers[2].element_count.as_constant() == expected);
+      CHECK(expected < (t.band - 1) * points(extents) / 2);
+    }
+}
