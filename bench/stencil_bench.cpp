@@ -139,8 +139,13 @@ std::vector<int64_t> parse_extents(const std::string& text) {
 
 std::string history_text(const rewrite::Variant& v) {
   std::string s;
+  auto add = [&](const std::string& text) { s += (s.empty() ? "" : "; ") + text; };
   for (const auto& step : v.history)
-    s += (s.empty() ? "" : "; ") + rewrite::describe(step);
+    add(rewrite::describe(step));
+  if (v.mapping)
+    add(explore::mapping_line(*v.mapping));
+  for (const auto& step : v.after_mapping)
+    add(rewrite::describe(step));
   return s.empty() ? "plain" : s;
 }
 

@@ -107,10 +107,11 @@ void bench(runtime::Session& session, const std::string& name, const std::vector
     auto items = variants[v].params.find("work_items");
     if (work_items > 0 && items != variants[v].params.end() && items->second != work_items)
       continue;
-    if (v == 0 ||
-        (family == "temporal" && fused_all &&
-         variants[v].history.back().find("work-groups") != std::string::npos) ||
-        family == "diamond" || family == "parallelogram")
+    const auto& mapping = variants[v].history.mapping;
+    const bool work_groups = mapping && (mapping->kind == rewrite::MappingKind::WorkGroups ||
+                                         mapping->kind == rewrite::MappingKind::LocalMemory);
+    if (v == 0 || (family == "temporal" && fused_all && work_groups) || family == "diamond" ||
+        family == "parallelogram")
       order.push_back(v);
   }
   auto tile = [&](std::size_t v) {

@@ -3,6 +3,7 @@
 #include "core/Error.h"
 #include "core/SizeBinding.h"
 #include "distributed/LocalStep.h"
+#include "explore/LaunchArguments.h"
 #include "explore/Workload.h"
 #include "explore/runtime/Launch.h"
 
@@ -44,37 +45,26 @@ void StepKernel::enqueue_step(const cl::Buffer& in, const cl::Buffer& out,
                               const std::map<std::string, int64_t>& sizes) {
   check_assumptions(program_.size_conditions, sizes,
                     cat("the local step ", program_.kernels[0].name));
+  explore::ArgumentSource source;
+  source.buffer = [&](const codegen::Kernel&, const codegen::KernelParam&,
+                      const codegen::BufferRef& r) -> runtime::KernelArg {
+    switch (r.kind) {
+    case codegen::BufferRef::ProgramInput:
+      return runtime::KernelArg(in);
+    case codegen::BufferRef::ProgramOutput:
+      return runtime::KernelArg(out);
+    case codegen::BufferRef::Intermediate: {
+      const auto& b = program_.buffers.at(r.index);
+      auto count = static_cast<std::size_t>(b.element_count.evaluate(sizes));
+      return runtime::KernelArg(intermediate(r.index, count * element_bytes(b.element)));
+    }
+    }
+    internal_error("unknown buffer reference");
+  };
+  source.size = [&](const codegen::Kernel&, const std::string& name) { return sizes.at(name); };
   for (const auto& launch : program_.launches) {
     const codegen::Kernel& kernel = program_.kernels.at(launch.kernel);
-    auto buffer = [&](const codegen::BufferRef& r) -> runtime::KernelArg {
-      switch (r.kind) {
-      case codegen::BufferRef::ProgramInput:
-        return runtime::KernelArg(in);
-      case codegen::BufferRef::ProgramOutput:
-        return runtime::KernelArg(out);
-      case codegen::BufferRef::Intermediate: {
-        const auto& b = program_.buffers.at(r.index);
-        auto count = static_cast<std::size_t>(b.element_count.evaluate(sizes));
-        return runtime::KernelArg(intermediate(r.index, count * element_bytes(b.element)));
-      }
-      }
-      internal_error("unknown buffer reference");
-    };
-    std::vector<runtime::KernelArg> args;
-    std::size_t next = 0;
-    for (const auto& p : kernel.params) {
-      switch (p.role) {
-      case codegen::KernelParam::Input:
-        args.push_back(buffer(launch.inputs.at(next++)));
-        break;
-      case codegen::KernelParam::Output:
-        args.push_back(buffer(launch.output));
-        break;
-      case codegen::KernelParam::Size:
-        args.push_back(runtime::KernelArg(static_cast<int32_t>(sizes.at(p.name))));
-        break;
-      }
-    }
+    std::vector<runtime::KernelArg> args = explore::launch_arguments(program_, launch, source);
     auto& built = built_.at(launch.kernel);
     runtime::set_args(built, args);
     auto range = explore::launch_range(kernel, sizes);

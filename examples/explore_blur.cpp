@@ -79,7 +79,7 @@ int main(int argc, char** argv) try {
   const VariantInfo& best = best_variant(problem, report);
   std::cout << "best:    [" << variant_family(best.history) << "] work-group "
             << report.find(*report.best)->local << ", ";
-  for (const auto& step : best.history)
+  for (const auto& step : best.history.lines())
     std::cout << step << "; ";
   std::cout << "\n         " << report.speedup << "x the plain MapGlb lowering\n";
 

@@ -67,7 +67,7 @@ int main(int argc, char** argv) try {
       worst = std::max(worst,
                        std::fabs(result[i] - expected[i]) / std::max(1.0, std::fabs(expected[i])));
     std::string history;
-    for (const auto& s : v->history)
+    for (const auto& s : v->history.lines())
       history += (history.empty() ? "" : "; ") + s;
     std::cout << (worst <= 1e-5 ? "ok       " : "MISMATCH ") << history << " (max relative "
               << "difference " << worst << ")\n";

@@ -5,6 +5,7 @@
 
 #include "core/Error.h"
 #include "core/SizeBinding.h"
+#include "explore/LaunchArguments.h"
 #include "explore/Workload.h"
 #include "explore/runtime/Buffer.h"
 #include "explore/runtime/Launch.h"
@@ -128,11 +129,7 @@ std::vector<double> read_last(Buffers& b, ScalarKind kind) {
 
 Execution execute(runtime::Session& session, const codegen::Kernel& kernel,
                   const std::vector<Data>& inputs) {
-  std::vector<Type> input_types;
-  for (const auto& p : kernel.params)
-    if (p.role == codegen::KernelParam::Input)
-      input_types.push_back(p.type);
-  return execute(session, codegen::single_kernel_program(kernel, std::move(input_types)), inputs);
+  return execute(session, one_launch_program(kernel), inputs);
 }
 
 Execution execute(runtime::Session& session, const codegen::KernelProgram& program,
@@ -171,19 +168,9 @@ Execution execute(runtime::Session& session, const codegen::KernelProgram& progr
              static_cast<std::size_t>(program.output_type.scalar_count().evaluate(run.sizes)));
   // Inputs placed as images (place-image), made on first use.
   std::map<std::size_t, KernelArg> images;
-  auto image_of = [&](const codegen::BufferRef& r, const codegen::KernelParam& p) -> KernelArg {
-    if (r.kind != codegen::BufferRef::ProgramInput)
-      user_error(cat("kernel input '", p.name, "' is an image: only program inputs can be"));
-    if (auto it = images.find(r.index); it != images.end())
-      return it->second;
-    auto values = inputs.at(r.index).flatten();
-    std::vector<float> host(values.begin(), values.end());
-    std::vector<int64_t> shape;
-    for (const auto& n : program.input_types[r.index].shape())
-      shape.push_back(n.evaluate(run.sizes));
-    return images.emplace(r.index, KernelArg(runtime::Image(session, shape, host))).first->second;
-  };
-  auto arg_of = [&](const codegen::BufferRef& r) -> KernelArg {
+  ArgumentSource source;
+  source.buffer = [&](const codegen::Kernel&, const codegen::KernelParam&,
+                      const codegen::BufferRef& r) -> KernelArg {
     switch (r.kind) {
     case codegen::BufferRef::ProgramInput:
       return input_args.at(r.index);
@@ -194,36 +181,29 @@ Execution execute(runtime::Session& session, const codegen::KernelProgram& progr
     }
     internal_error("unknown buffer reference");
   };
+  source.image = [&](const codegen::Kernel&, const codegen::KernelParam&,
+                     std::size_t index) -> KernelArg {
+    if (auto it = images.find(index); it != images.end())
+      return it->second;
+    auto values = inputs.at(index).flatten();
+    std::vector<float> host(values.begin(), values.end());
+    std::vector<int64_t> shape;
+    for (const auto& n : program.input_types[index].shape())
+      shape.push_back(n.evaluate(run.sizes));
+    return images.emplace(index, KernelArg(runtime::Image(session, shape, host))).first->second;
+  };
+  source.size = [&](const codegen::Kernel& kernel, const std::string& size) {
+    auto it = run.sizes.find(size);
+    if (it == run.sizes.end())
+      user_error(cat("kernel ", kernel.name, ": the size ", size,
+                     " cannot be determined from the inputs"));
+    return it->second;
+  };
 
   std::vector<std::optional<runtime::Kernel>> built(program.kernels.size());
   for (const auto& launch : program.launches) {
     const codegen::Kernel& kernel = program.kernels.at(launch.kernel);
-    std::vector<KernelArg> args;
-    std::size_t next_input = 0;
-    for (const auto& p : kernel.params) {
-      switch (p.role) {
-      case codegen::KernelParam::Input: {
-        const codegen::BufferRef& r = launch.inputs.at(next_input++);
-        args.push_back(is_image(p.space) ? image_of(r, p) : arg_of(r));
-        break;
-      }
-      case codegen::KernelParam::Output:
-        args.push_back(arg_of(launch.output));
-        break;
-      case codegen::KernelParam::Size: {
-        if (auto own = launch.arguments.find(p.name); own != launch.arguments.end()) {
-          args.push_back(KernelArg(static_cast<int32_t>(own->second)));
-          break;
-        }
-        auto it = run.sizes.find(p.name);
-        if (it == run.sizes.end())
-          user_error(cat("kernel ", kernel.name, ": the size ", p.name,
-                         " cannot be determined from the inputs"));
-        args.push_back(KernelArg(static_cast<int32_t>(it->second)));
-        break;
-      }
-      }
-    }
+    std::vector<KernelArg> args = launch_arguments(program, launch, source);
     LaunchRange range = launch_range(kernel, run.sizes);
     auto& k = built[launch.kernel];
     if (!k)
@@ -241,16 +221,6 @@ Execution execute(runtime::Session& session, const codegen::KernelProgram& progr
   return run;
 }
 
-namespace {
-std::vector<std::size_t> evaluate_all(const std::array<ArithExpr, 3>& e, int dims,
-                                      const std::map<std::string, int64_t>& sizes) {
-  std::vector<std::size_t> v;
-  for (int d = 0; d < dims; ++d)
-    v.push_back(static_cast<std::size_t>(e[d].evaluate(sizes)));
-  return v;
-}
-} // namespace
-
 FlatExecution execute_flat(runtime::Session& session, const codegen::Kernel& kernel,
                            const std::vector<const std::vector<float>*>& inputs,
                            const std::map<std::string, int64_t>& sizes,
@@ -258,53 +228,42 @@ FlatExecution execute_flat(runtime::Session& session, const codegen::Kernel& ker
   check_assumptions(kernel.size_conditions, sizes, cat("kernel ", kernel.name));
   std::vector<Buffer<float>> buffers;
   buffers.reserve(kernel.params.size());
-  std::vector<KernelArg> args;
-  std::size_t next_input = 0;
   std::size_t out_buffer = 0;
-  for (const auto& p : kernel.params) {
-    if (p.role != codegen::KernelParam::Size && p.element != ScalarKind::F32)
+  // Input i of the kernel's inputs (f32, as many values as the parameter needs).
+  auto host_input = [&](const codegen::Kernel& k, const codegen::KernelParam& p, std::size_t i) {
+    if (p.element != ScalarKind::F32)
       user_error(cat("execute_flat runs f32 kernels; '", p.name, "' is ", to_string(p.element)));
-    switch (p.role) {
-    case codegen::KernelParam::Input: {
-      if (next_input >= inputs.size())
-        user_error(
-            cat("kernel ", kernel.name, " takes more inputs than the ", inputs.size(), " given"));
-      const auto* host = inputs[next_input++];
-      auto expected = static_cast<std::size_t>(p.element_count.evaluate(sizes));
-      if (host->size() != expected)
-        user_error(cat("input '", p.name, "' needs ", expected, " values, got ", host->size()));
-      if (is_image(p.space)) {
-        std::vector<int64_t> shape;
-        for (const auto& n : p.type.shape())
-          shape.push_back(n.evaluate(sizes));
-        args.push_back(runtime::Image(session, shape, *host));
-      } else {
-        args.push_back(buffers.emplace_back(session, *host));
-      }
-      break;
-    }
-    case codegen::KernelParam::Output:
-      out_buffer = buffers.size();
-      args.push_back(
-          buffers.emplace_back(session, static_cast<std::size_t>(p.element_count.evaluate(sizes))));
-      break;
-    case codegen::KernelParam::Size:
-      args.push_back(KernelArg(static_cast<int32_t>(sizes.at(p.name))));
-      break;
-    }
-  }
-  auto global = evaluate_all(kernel.launch.global, kernel.launch.dims, sizes);
-  std::vector<std::size_t> local;
-  bool any_local = false;
-  for (int d = 0; d < kernel.launch.dims; ++d)
-    any_local |= kernel.launch.local[d] > 0;
-  if (any_local)
-    for (int d = 0; d < kernel.launch.dims; ++d)
-      local.push_back(static_cast<std::size_t>(std::max<int64_t>(1, kernel.launch.local[d])));
+    if (i >= inputs.size())
+      user_error(cat("kernel ", k.name, " takes more inputs than the ", inputs.size(), " given"));
+    auto expected = static_cast<std::size_t>(p.element_count.evaluate(sizes));
+    if (inputs[i]->size() != expected)
+      user_error(cat("input '", p.name, "' needs ", expected, " values, got ", inputs[i]->size()));
+    return inputs[i];
+  };
+  ArgumentSource source;
+  source.buffer = [&](const codegen::Kernel& k, const codegen::KernelParam& p,
+                      const codegen::BufferRef& r) -> KernelArg {
+    if (r.kind == codegen::BufferRef::ProgramInput)
+      return buffers.emplace_back(session, *host_input(k, p, r.index));
+    if (p.element != ScalarKind::F32)
+      user_error(cat("execute_flat runs f32 kernels; '", p.name, "' is ", to_string(p.element)));
+    out_buffer = buffers.size();
+    return buffers.emplace_back(session, static_cast<std::size_t>(p.element_count.evaluate(sizes)));
+  };
+  source.image = [&](const codegen::Kernel& k, const codegen::KernelParam& p, std::size_t i) {
+    const auto* host = host_input(k, p, i);
+    std::vector<int64_t> shape;
+    for (const auto& n : p.type.shape())
+      shape.push_back(n.evaluate(sizes));
+    return KernelArg(runtime::Image(session, shape, *host));
+  };
+  source.size = [&](const codegen::Kernel&, const std::string& name) { return sizes.at(name); };
+  codegen::KernelProgram program = one_launch_program(kernel);
+  auto args = launch_arguments(program, program.launches.at(0), source);
+  LaunchRange range = launch_range(kernel, sizes);
   auto built = session.build_kernel(kernel.source, kernel.name);
   FlatExecution run;
-  run.timing = runtime::time_kernel(session, built, args, runtime::Range::of(global),
-                                    runtime::Range::of(local), timing);
+  run.timing = runtime::time_kernel(session, built, args, range.global, range.local, timing);
   run.output = buffers[out_buffer].read();
   return run;
 }

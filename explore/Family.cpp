@@ -1,25 +1,34 @@
 #include "explore/Family.h"
 
-#include <utility>
+#include <algorithm>
 
 namespace tessera::explore {
 
 namespace {
 
-// Words of history steps that place a variant in a family, in order of precedence.
-const std::vector<std::pair<std::string, std::vector<std::string>>>& family_words() {
-  static const std::vector<std::pair<std::string, std::vector<std::string>>> words{
-      {"temporal", {"temporal-tiling", "stream-temporal"}},
-      {"streaming", {"stream-nd", "streaming"}},
-      {"local-memory", {"stage-local", "local memory"}},
-      {"tiled", {"tile-nd", "overlapped-tiling-nd", "slide-tiling"}},
-      {"coarsened", {"coarsen-nd", "coarsened"}},
-      {"vectorized", {"vectorize-4", "vectorized"}},
-      {"work-groups", {"work-groups"}},
-      {"diamond", {"diamond-tiling"}},
-      {"parallelogram", {"parallelogram-tiling"}},
+using rewrite::MappingKind;
+
+// What places a variant in a family, in order of precedence: words of its rule steps, and
+// mappings.
+struct FamilyMarks {
+  std::string family;
+  std::vector<std::string> words;
+  std::vector<MappingKind> mappings;
+};
+
+const std::vector<FamilyMarks>& family_marks() {
+  static const std::vector<FamilyMarks> marks{
+      {"temporal", {"temporal-tiling", "stream-temporal"}, {}},
+      {"streaming", {"stream-nd"}, {MappingKind::Streaming}},
+      {"local-memory", {"stage-local"}, {MappingKind::LocalMemory}},
+      {"tiled", {"tile-nd", "overlapped-tiling-nd", "slide-tiling"}, {}},
+      {"coarsened", {"coarsen-nd"}, {MappingKind::Coarsened, MappingKind::CoarsenedTiles}},
+      {"vectorized", {"vectorize-4"}, {MappingKind::Vectorized}},
+      {"work-groups", {}, {MappingKind::WorkGroups}},
+      {"diamond", {"diamond-tiling"}, {}},
+      {"parallelogram", {"parallelogram-tiling"}, {}},
   };
-  return words;
+  return marks;
 }
 
 } // namespace
@@ -27,20 +36,25 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& family_word
 const std::vector<std::string>& variant_families() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> n;
-    for (const auto& [family, words] : family_words())
-      n.push_back(family);
+    for (const auto& m : family_marks())
+      n.push_back(m.family);
     n.push_back("plain");
     return n;
   }();
   return names;
 }
 
-std::string variant_family(const std::vector<std::string>& history) {
-  for (const auto& [family, words] : family_words())
-    for (const auto& step : history)
-      for (const auto& word : words)
+std::string variant_family(const Derivation& derivation) {
+  const std::vector<std::string> steps = derivation.rule_steps();
+  for (const auto& marks : family_marks()) {
+    if (derivation.mapping &&
+        std::count(marks.mappings.begin(), marks.mappings.end(), derivation.mapping->kind))
+      return marks.family;
+    for (const auto& step : steps)
+      for (const auto& word : marks.words)
         if (step.find(word) != std::string::npos)
-          return family;
+          return marks.family;
+  }
   return "plain";
 }
 

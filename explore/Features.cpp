@@ -22,21 +22,14 @@ std::string without_position(const std::string& step) {
   return step.substr(0, at) + step.substr(close + 1);
 }
 
-// The rule's name: the text before its position or parameters ("mapping: coarsened" whole).
+// The rule's name: the text before its position or parameters.
 std::string rule_of(const std::string& step) {
-  if (step.rfind("mapping:", 0) == 0)
-    return step;
   return step.substr(0, step.find_first_of(" {"));
 }
 
 int64_t param(const VariantInfo& v, const std::string& name, int64_t otherwise) {
   auto it = v.params.find(name);
   return it == v.params.end() ? otherwise : it->second;
-}
-
-bool mentions(const std::vector<std::string>& history, const std::string& word) {
-  return std::any_of(history.begin(), history.end(),
-                     [&](const std::string& s) { return s.find(word) != std::string::npos; });
 }
 
 int64_t power(int64_t base, int64_t exponent) {
@@ -48,9 +41,9 @@ int64_t power(int64_t base, int64_t exponent) {
 
 } // namespace
 
-std::string variant_signature(const std::vector<std::string>& history) {
+std::string variant_signature(const Derivation& derivation) {
   std::string s;
-  for (const auto& step : history)
+  for (const auto& step : derivation.lines())
     s += (s.empty() ? "" : " | ") + without_position(step);
   return s.empty() ? "plain" : s;
 }
@@ -59,25 +52,40 @@ VariantFeatures variant_features(const VariantInfo& variant, int64_t cells) {
   VariantFeatures f;
   f.family = variant_family(variant.history);
   std::set<std::string> words{"family:" + f.family};
-  for (const auto& step : variant.history) {
-    words.insert("rule:" + rule_of(step));
-    f.arm += (f.arm.empty() ? "" : " | ") + rule_of(step);
-    if (step.rfind("mapping:", 0) != 0)
-      ++f.steps;
-  }
+  // The arm names the rules in order, the mapping whole ("mapping: coarsened").
+  auto add_rule = [&](const std::string& rule) {
+    words.insert("rule:" + rule);
+    f.arm += (f.arm.empty() ? "" : " | ") + rule;
+  };
+  const Derivation& d = variant.history;
+  for (const auto& step : d.steps)
+    add_rule(rule_of(step));
+  if (d.mapping)
+    add_rule(mapping_line(*d.mapping));
+  for (const auto& step : d.after_mapping)
+    add_rule(rule_of(step));
+  f.steps = static_cast<int>(d.steps.size() + d.after_mapping.size());
   for (const auto& [name, value] : variant.params)
     words.insert(cat(name, "=", value));
   // Results per work-item, from the mapping that completed the variant.
   const int64_t dims = std::max<int64_t>(1, param(variant, "dims", 1));
-  if (mentions(variant.history, "mapping: coarsened"))
+  switch (d.mapping ? d.mapping->kind : rewrite::MappingKind::Global) {
+  case rewrite::MappingKind::CoarsenedTiles:
+  case rewrite::MappingKind::Coarsened:
+    // The cells of a tile (the tiling steps' parameters). A whole-program coarsening has no
+    // tile and counts 1, as version 1 did, which matched both by the words "mapping: coarsened".
     f.outputs_per_item = power(param(variant, "tile", 1), dims);
-  else if (mentions(variant.history, "streaming"))
+    break;
+  case rewrite::MappingKind::Streaming:
     f.outputs_per_item = static_cast<int64_t>(std::pow(
         static_cast<double>(std::max<int64_t>(1, cells)), 1.0 / static_cast<double>(dims)));
-  else if (mentions(variant.history, "vectorized"))
-    f.outputs_per_item = 4;
-  else if (mentions(variant.history, "coarsened"))
-    f.outputs_per_item = param(variant, "factor", 1);
+    break;
+  case rewrite::MappingKind::Vectorized:
+    f.outputs_per_item = d.mapping->factor;
+    break;
+  default:
+    break;
+  }
   f.outputs_per_item = std::max<int64_t>(1, f.outputs_per_item);
   if (f.arm.empty())
     f.arm = "plain";

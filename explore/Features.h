@@ -32,7 +32,7 @@ VariantFeatures variant_features(const VariantInfo& variant, int64_t cells);
 // The variant's rewrite steps without positions ("tile-nd {dims=2, tile=16} | mapping:
 // coarsened"): the same transformation of another grid size or of a deeper enumeration has the
 // same signature.
-std::string variant_signature(const std::vector<std::string>& history);
+std::string variant_signature(const Derivation& derivation);
 
 // The words of a point: its variant's words and its work-group size ("local=32x8").
 std::vector<std::string> point_words(const VariantFeatures& features, const std::string& local);

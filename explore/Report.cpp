@@ -73,12 +73,12 @@ json point_to_json(const PointResult& p) {
             {"key", p.key},
             {"variant", p.variant},
             {"program", p.program},
-            {"history", p.history},
             {"params", p.params},
             {"local", p.local},
             {"kernel_hash", p.kernel_hash},
             {"local_memory_bytes", p.local_memory_bytes},
             {"status", to_string(p.status)}};
+  write_derivation(j, p.history);
   if (!p.error.empty())
     j["error"] = p.error;
   if (p.status != PointStatus::Failed)
@@ -148,14 +148,14 @@ private:
   std::string where_;
 };
 
-PointResult point_from_json(const json& j, const std::string& where) {
+PointResult point_from_json(const json& j, int version, const std::string& where) {
   Reader r(j, where);
   PointResult p;
   p.id = r.get<int>("id");
   p.key = r.get<std::string>("key");
   p.variant = r.get<int>("variant");
   p.program = r.get<std::string>("program", "");
-  p.history = r.get<std::vector<std::string>>("history", {});
+  p.history = read_derivation(j, version, where);
   p.params = r.get<std::map<std::string, int64_t>>("params", {});
   p.local = r.get<std::string>("local", "auto");
   p.kernel_hash = r.get<std::string>("kernel_hash", "");
@@ -261,9 +261,9 @@ Report report_from_json(const json& j, const std::string& source) {
     user_error(cat(source, " is not a tessera report: \"format\" is not \"", kReportFormat, "\""));
   Reader r(j, source);
   int version = r.get<int>("version");
-  if (version < 1 || version > kReportVersion)
+  if (version < kOldestReportVersion || version > kReportVersion)
     user_error(cat(source, ": report version ", version, " is not supported (this tessera reads ",
-                   "version ", kReportVersion, ")"));
+                   "versions ", kOldestReportVersion, " to ", kReportVersion, ")"));
   Report rep;
   rep.stencil = r.get<std::string>("stencil");
   rep.size = r.get<std::vector<int64_t>>("size");
@@ -315,7 +315,7 @@ Report report_from_json(const json& j, const std::string& source) {
   if (!points.is_array())
     user_error(cat(source, ": \"points\" must be an array"));
   for (std::size_t i = 0; i < points.size(); ++i)
-    rep.points.push_back(point_from_json(points[i], cat(source, ": points[", i, "]")));
+    rep.points.push_back(point_from_json(points[i], version, cat(source, ": points[", i, "]")));
   auto point_ref = [&](const char* key) -> std::optional<int> {
     if (!r.has(key))
       return std::nullopt;
@@ -411,10 +411,8 @@ std::string fixed(double v, int digits) {
 
 std::string describe_point(const PointResult& p) {
   std::string what = cat("v", p.variant, " local=", p.local);
-  for (const auto& h : p.history) {
-    if (h.rfind("mapping: ", 0) == 0)
-      what += " [" + h.substr(9) + "]";
-  }
+  if (p.history.mapping)
+    what += " [" + rewrite::describe(*p.history.mapping) + "]";
   for (const auto& [k, v] : p.params)
     what += cat(" ", k, "=", v);
   return what;

@@ -1,8 +1,9 @@
 // Exploration reports: what was explored, on which device, and every point's outcome.
 //
-// JSON (nlohmann/json), {"format": "tessera-report", "version": 1, ...}; see docs/explorer.md
+// JSON (nlohmann/json), {"format": "tessera-report", "version": 2, ...}; see docs/explorer.md
 // for every field. Reports are written atomically (a temporary file in the same directory,
-// then rename), so an interrupted run leaves the previous report intact.
+// then rename), so an interrupted run leaves the previous report intact. Version 1 (each
+// point's mapping a history step "mapping: ...") still loads, converted (explore/Derivation.h).
 #pragma once
 
 #include <cstdint>
@@ -13,20 +14,22 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "explore/Derivation.h"
 #include "explore/PointStatus.h"
 #include "explore/StepsComparison.h"
 
 namespace tessera::explore {
 
 inline constexpr const char* kReportFormat = "tessera-report";
-inline constexpr int kReportVersion = 1;
+inline constexpr int kReportVersion = 2;       // written
+inline constexpr int kOldestReportVersion = 1; // the oldest read
 
 struct PointResult {
   int id = 0;          // index of the point in the space (Space::points)
   std::string key;     // identifies the point across runs (variant program hash + parameters)
   int variant = 0;     // index in rewrite::lowered_variants
   std::string program; // Lift notation
-  std::vector<std::string> history;      // rewrite steps
+  Derivation history;  // rewrite steps and mapping
   std::map<std::string, int64_t> params; // rewrite parameters (tile, chunk, coarsening, ...)
   std::string local = "auto";            // work-group size, "auto" or "32x8"
   std::string kernel_hash;               // runtime::hex64 of the kernel source

@@ -18,6 +18,7 @@
 #include "codegen/Kernel.h"
 #include "codegen/Program.h"
 #include "core/Expr.h"
+#include "explore/Derivation.h"
 
 namespace tessera::runtime {
 struct Device;
@@ -29,8 +30,8 @@ namespace tessera::explore {
 struct VariantInfo {
   Expr program;                          // lowered
   std::string text;                      // print(program), Lift notation
-  std::vector<std::string> history;      // the rewrite steps, e.g. "tile-nd at [1] {tile=16}"
-  std::map<std::string, int64_t> params; // the steps' parameters merged (tile, chunk, ...)
+  Derivation history;                    // the rewrite steps and the mapping (explore/Derivation.h)
+  std::map<std::string, int64_t> params; // the rule steps' parameters merged (tile, chunk, ...)
 };
 
 struct DeviceLimits {

@@ -27,7 +27,7 @@ template <class Wanted> const PointResult* fastest(const Report& r, const Wanted
 
 std::string one_line(const PointResult& p) {
   std::string s;
-  for (const auto& step : p.history)
+  for (const auto& step : p.history.lines())
     s += (s.empty() ? "" : " > ") + step;
   return cat(s.empty() ? "as written" : s, " (local ", p.local, ")");
 }
@@ -70,7 +70,7 @@ StepsComparison compare_steps(int steps, const Report& single, const Report& fus
   auto fuses_all = [&](const PointResult& p) {
     if (variant_family(p.history) != "temporal")
       return false;
-    for (const auto& step : p.history)
+    for (const auto& step : p.history.rule_steps())
       if (step.find(all_steps + ",") != std::string::npos ||
           step.find(all_steps + "}") != std::string::npos)
         return true;
@@ -79,8 +79,8 @@ StepsComparison compare_steps(int steps, const Report& single, const Report& fus
   const PointResult* best = fastest(fused, fuses_all);
   for (const auto& p : fused.points)
     if (p.status == PointStatus::Ok && p.median_ms > 0 && fuses_all(p) &&
-        !fused_form(p.history).empty()) {
-      auto [it, added] = c.fused_by_form.emplace(fused_form(p.history), p.median_ms);
+        !fused_form(p.history.rule_steps()).empty()) {
+      auto [it, added] = c.fused_by_form.emplace(fused_form(p.history.rule_steps()), p.median_ms);
       it->second = std::min(it->second, p.median_ms);
     }
   if (!best) {

@@ -3,11 +3,14 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <tuple>
 
 #include "core/AtomicFile.h"
 #include "core/Error.h"
+#include "core/JsonInteger.h"
+#include "explore/Derivation.h"
 #include "explore/runtime/BuildCache.h"
 #include "explore/runtime/Hash.h"
 
@@ -18,14 +21,32 @@ namespace {
 using nlohmann::json;
 
 constexpr const char* kFormat = "tessera-tuning";
-constexpr int kVersion = 1;
 
 json empty_database() {
-  return {{"format", kFormat}, {"version", kVersion}, {"entries", json::object()}};
+  return {{"format", kFormat}, {"version", kTuningVersion}, {"entries", json::object()}};
 }
 
-// The database on disk; an empty one when there is no file.
-json load(const std::filesystem::path& path) {
+// Version 1 -> 2: the entries' derivations. An entry whose history does not read loses it (an
+// entry is advice, checked against the default lowering before it is used).
+void convert_from_v1(json& db) {
+  if (!db.contains("entries") || !db["entries"].is_object())
+    return;
+  for (auto& [key, entry] : db["entries"].items()) {
+    if (!entry.is_object() || !entry.contains("history"))
+      continue;
+    try {
+      Derivation d = read_derivation(entry, 1, cat("tuning entry ", key));
+      entry.erase("history");
+      write_derivation(entry, d);
+    } catch (const Error&) {
+      entry.erase("history");
+    }
+  }
+}
+
+} // namespace
+
+json read_tuning_file(const std::filesystem::path& path, bool lenient) {
   std::ifstream in(path);
   if (!in)
     return empty_database();
@@ -33,18 +54,39 @@ json load(const std::filesystem::path& path) {
   text << in.rdbuf();
   json db = json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
   const std::string expected = cat("expected a tessera tuning database ({\"format\": \"", kFormat,
-                                   "\", \"version\": ", kVersion,
-                                   ", ...}); give another file "
-                                   "(--tuning-db) or remove this one");
+                                   "\", \"version\": ", kTuningVersion,
+                                   ", ...}); give another file (--tuning-db) or remove this one");
+  auto bad = [&](const std::string& what) {
+    if (lenient)
+      return empty_database();
+    user_error(cat("tuning database '", path.string(), "' ", what, ": ", expected));
+  };
   if (db.is_discarded() || !db.is_object())
-    user_error(cat("tuning database '", path.string(), "' is not JSON: ", expected));
-  if (db.value("format", "") != kFormat || db.value("version", 0) != kVersion)
-    user_error(cat("tuning database '", path.string(), "' has format '", db.value("format", "?"),
-                   "' version ", db.value("version", 0), ": ", expected));
+    return bad("is not JSON");
+  std::optional<int> version =
+      db.contains("version") ? json_integer<int>(db["version"]) : std::nullopt;
+  if (db.value("format", "") != kFormat || !version || *version < kOldestTuningVersion)
+    return bad(cat("has format '", db.value("format", "?"), "' version ",
+                   db.contains("version") ? db["version"].dump() : "none"));
+  // A newer tessera's file is refused even by a lenient reader: writing would lose what it holds.
+  if (*version > kTuningVersion)
+    user_error(cat("tuning database '", path.string(), "' has version ", *version,
+                   "; this tessera reads versions ", kOldestTuningVersion, " to ", kTuningVersion,
+                   " (a newer tessera wrote it?): give another file (--tuning-db) or remove it"));
   if (db.contains("points") && !db["points"].is_array())
-    user_error(cat("tuning database '", path.string(), "': \"points\" is not an array"));
+    return bad("has \"points\" that is not an array");
+  if (!db.contains("entries") || !db["entries"].is_object()) {
+    if (lenient)
+      return empty_database();
+    db["entries"] = json::object();
+  }
+  if (*version == 1)
+    convert_from_v1(db);
+  db["version"] = kTuningVersion;
   return db;
 }
+
+namespace {
 
 json to_json(const TunedPoint& p) {
   return {{"device", p.device},
@@ -106,7 +148,7 @@ std::vector<TunedPoint> read_tuned_points(const std::filesystem::path& database,
   std::vector<TunedPoint> points;
   if (database.empty())
     return points;
-  json db = load(database);
+  json db = read_tuning_file(database);
   if (!db.contains("points"))
     return points;
   for (const auto& j : db["points"]) {
@@ -121,7 +163,7 @@ void record_tuned_points(const std::filesystem::path& database,
                          const std::vector<TunedPoint>& points) {
   if (database.empty() || points.empty())
     return;
-  json db = load(database);
+  json db = read_tuning_file(database);
   // Oldest first; a newer record of the same point replaces the older one.
   using Key = std::tuple<std::string, std::string, std::string, std::string>;
   std::vector<TunedPoint> all;

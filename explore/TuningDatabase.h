@@ -1,5 +1,5 @@
 // The measured points of every exploration, kept in the tuning database that the multigrid
-// solver shares (multigrid/Tuning.h): {"format": "tessera-tuning", "version": 1, "entries":
+// solver shares (multigrid/Tuning.h): {"format": "tessera-tuning", "version": 2, "entries":
 // {...the solver's chosen kernels...}, "points": [...]}. Each point records the device (a hash
 // of its identity), the program (a hash of its high-level text, sizes included), the stencil's
 // name and size, the variant's signature and feature words (explore/Features.h), its
@@ -7,12 +7,18 @@
 // on the same device starts from them: the same program's best points first, then those of
 // similar programs (the same stencil at other sizes or depths), and a cost model learned from
 // all of the device's points orders the rest (explore/Prior.h).
+//
+// Version 2 records the solver's entries' derivations as explore/Derivation.h writes them;
+// a version-1 file (the mapping a "mapping: ..." step of an entry's "history") is converted
+// when read. The points' signatures are the same text in both versions.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json_fwd.hpp>
 
 #include "explore/PointStatus.h"
 
@@ -33,6 +39,16 @@ struct TunedPoint {
   // baseline / median; 0 for a point that failed.
   double speedup() const;
 };
+
+inline constexpr int kTuningVersion = 2;       // written
+inline constexpr int kOldestTuningVersion = 1; // the oldest read
+
+// The database file as JSON of version kTuningVersion (converted from an older version); an
+// empty database when the file does not exist. Error naming the file for one of a version this
+// tessera does not read (the version found and those it reads); for one that is not JSON or not
+// a tuning database, Error too, or an empty database when `lenient` (the solver's entries are
+// advice, rebuilt when lost).
+nlohmann::json read_tuning_file(const std::filesystem::path& path, bool lenient = false);
 
 // The hash that identifies a device in the database.
 std::string device_key(const std::string& device_identity);

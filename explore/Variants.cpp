@@ -21,11 +21,16 @@ VariantInfo variant_info(const rewrite::Variant& variant) {
   VariantInfo info;
   info.program = variant.program;
   info.text = print(variant.program);
-  for (const auto& step : variant.history) {
-    info.history.push_back(describe_step(step));
-    for (const auto& [k, v] : step.params)
-      info.params[k] = v;
-  }
+  auto add = [&](std::vector<std::string>& texts, const std::vector<rewrite::Step>& steps) {
+    for (const auto& step : steps) {
+      texts.push_back(describe_step(step));
+      for (const auto& [k, v] : step.params)
+        info.params[k] = v;
+    }
+  };
+  add(info.history.steps, variant.history);
+  info.history.mapping = variant.mapping;
+  add(info.history.after_mapping, variant.after_mapping);
   return info;
 }
 
@@ -56,7 +61,8 @@ Variants variants_of(const Expr& program, int depth, rewrite::EnumerateOptions o
     result.variants.push_back(variant_info(v));
   if (result.variants.empty()) {
     // The enumeration always keeps the default lowering first; be robust if it does not.
-    result.variants.push_back(variant_info({rewrite::lower_default(program), {}}));
+    result.variants.push_back(variant_info(
+        {rewrite::lower_default(program), {}, rewrite::Mapping{rewrite::MappingKind::Global}, {}}));
   }
   result.summary =
       options.check_generation

@@ -9,6 +9,7 @@
 #include "core/Error.h"
 #include "core/RandomData.h"
 #include "core/SizeBinding.h"
+#include "explore/LaunchArguments.h"
 #include "explore/runtime/Launch.h"
 #include "primitives/TypeCheck.h"
 
@@ -207,19 +208,6 @@ std::vector<Data> Workload::input_data() const {
   return data;
 }
 
-namespace {
-
-// A kernel as a program of one launch over the program's inputs.
-codegen::KernelProgram as_program(const codegen::Kernel& kernel) {
-  std::vector<Type> types;
-  for (const auto& p : kernel.params)
-    if (p.role == codegen::KernelParam::Input)
-      types.push_back(p.type);
-  return codegen::single_kernel_program(kernel, std::move(types));
-}
-
-} // namespace
-
 std::vector<runtime::Kernel> build_program(runtime::Session& session,
                                            const codegen::KernelProgram& program) {
   std::vector<runtime::Kernel> built;
@@ -249,11 +237,21 @@ void Workload::prepare(const codegen::KernelProgram& program) {
 
 std::vector<runtime::KernelArg> Workload::arguments(const codegen::KernelProgram& program,
                                                     const codegen::KernelLaunch& launch) {
-  const codegen::Kernel& kernel = program.kernels.at(launch.kernel);
-  auto buffer = [&](const codegen::BufferRef& r) -> runtime::KernelArg {
+  // A program input must be of the element kind the kernel reads.
+  auto input = [&](const codegen::Kernel& kernel, const codegen::KernelParam& p,
+                   std::size_t index) -> const HostArray& {
+    const HostArray& in = inputs_.at(index);
+    if (p.element != in.kind)
+      user_error(cat("kernel ", kernel.name, " input '", p.name, "' is ", to_string(p.element),
+                     ", the program's input ", index, " is ", to_string(in.kind)));
+    return in;
+  };
+  ArgumentSource source;
+  source.buffer = [&](const codegen::Kernel& kernel, const codegen::KernelParam& p,
+                      const codegen::BufferRef& r) -> runtime::KernelArg {
     switch (r.kind) {
     case codegen::BufferRef::ProgramInput: {
-      const HostArray& in = inputs_.at(r.index);
+      const HostArray& in = input(kernel, p, r.index);
       return in.shape.empty() ? scalar_arg(in.kind, in.values.at(0))
                               : runtime::KernelArg(input_buffers_[r.index]);
     }
@@ -264,50 +262,26 @@ std::vector<runtime::KernelArg> Workload::arguments(const codegen::KernelProgram
     }
     internal_error("unknown buffer reference");
   };
-  std::vector<runtime::KernelArg> args;
-  std::size_t next = 0;
-  for (const auto& p : kernel.params) {
-    switch (p.role) {
-    case codegen::KernelParam::Input: {
-      const codegen::BufferRef& r = launch.inputs.at(next++);
-      if (r.kind == codegen::BufferRef::ProgramInput && p.element != inputs_.at(r.index).kind)
-        user_error(cat("kernel ", kernel.name, " input '", p.name, "' is ", to_string(p.element),
-                       ", the program's input ", r.index, " is ",
-                       to_string(inputs_[r.index].kind)));
-      if (!is_image(p.space)) {
-        args.push_back(buffer(r));
-        break;
-      }
-      if (r.kind != codegen::BufferRef::ProgramInput)
-        user_error(cat("kernel ", kernel.name, " input '", p.name,
-                       "' is an image: only program inputs can be"));
-      auto image = input_images_.find(r.index);
-      if (image == input_images_.end()) {
-        const HostArray& in = inputs_.at(r.index);
-        std::vector<float> host(in.values.begin(), in.values.end());
-        image = input_images_.emplace(r.index, runtime::Image(*session_, in.shape, host)).first;
-      }
-      args.push_back(runtime::KernelArg(image->second));
-      break;
+  source.image = [&](const codegen::Kernel& kernel, const codegen::KernelParam& p,
+                     std::size_t index) {
+    const HostArray& in = input(kernel, p, index);
+    auto image = input_images_.find(index);
+    if (image == input_images_.end()) {
+      std::vector<float> host(in.values.begin(), in.values.end());
+      image = input_images_.emplace(index, runtime::Image(*session_, in.shape, host)).first;
     }
-    case codegen::KernelParam::Output:
-      args.push_back(buffer(launch.output));
-      break;
-    case codegen::KernelParam::Size:
-      if (auto own = launch.arguments.find(p.name); own != launch.arguments.end()) {
-        args.push_back(runtime::KernelArg(static_cast<int32_t>(own->second)));
-        break;
-      }
-      user_error(cat("kernel ", kernel.name, " takes the size ", p.name,
-                     " as an argument: the explorer bakes every size (give numeric extents)"));
-    }
-  }
-  return args;
+    return runtime::KernelArg(image->second);
+  };
+  source.size = [](const codegen::Kernel& kernel, const std::string& name) -> int64_t {
+    user_error(cat("kernel ", kernel.name, " takes the size ", name,
+                   " as an argument: the explorer bakes every size (give numeric extents)"));
+  };
+  return launch_arguments(program, launch, source);
 }
 
 std::vector<double> Workload::run(const codegen::Kernel& kernel, runtime::Kernel& built) {
   std::vector<runtime::Kernel> one{built};
-  return run(as_program(kernel), one);
+  return run(one_launch_program(kernel), one);
 }
 
 std::vector<double> Workload::run(const codegen::KernelProgram& program,
@@ -319,7 +293,7 @@ std::vector<double> Workload::run(const codegen::KernelProgram& program,
 double Workload::run_and_compare(const codegen::Kernel& kernel, runtime::Kernel& built,
                                  const std::vector<double>& reference) {
   std::vector<runtime::Kernel> one{built};
-  return run_and_compare(as_program(kernel), one, reference);
+  return run_and_compare(one_launch_program(kernel), one, reference);
 }
 
 double Workload::run_and_compare(const codegen::KernelProgram& program,
@@ -373,7 +347,7 @@ void Workload::launch_and_read(const codegen::KernelProgram& program,
 
 runtime::Timing Workload::time(const codegen::Kernel& kernel, runtime::Kernel& built,
                                runtime::TimingOptions options) {
-  codegen::KernelProgram program = as_program(kernel);
+  codegen::KernelProgram program = one_launch_program(kernel);
   prepare(program);
   auto args = arguments(program, program.launches[0]);
   auto range = launch_range(kernel);
@@ -399,7 +373,7 @@ runtime::Timing Workload::time(const codegen::KernelProgram& program,
 }
 
 std::size_t Workload::bytes_moved(const codegen::Kernel& kernel) const {
-  return bytes_moved(as_program(kernel));
+  return bytes_moved(one_launch_program(kernel));
 }
 
 std::size_t Workload::bytes_moved(const codegen::KernelProgram& program) const {
@@ -410,7 +384,7 @@ std::size_t Workload::bytes_moved(const codegen::KernelProgram& program) const {
 }
 
 std::size_t Workload::output_cells(const codegen::Kernel& kernel) const {
-  return output_cells(as_program(kernel));
+  return output_cells(one_launch_program(kernel));
 }
 
 std::size_t Workload::output_cells(const codegen::KernelProgram& program) const {

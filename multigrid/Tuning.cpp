@@ -15,6 +15,7 @@
 #include "explore/DeviceLimits.h"
 #include "explore/Explorer.h"
 #include "explore/Report.h"
+#include "explore/TuningDatabase.h"
 #include "explore/Variants.h"
 #include "explore/runtime/BuildCache.h"
 #include "explore/runtime/Hash.h"
@@ -27,9 +28,6 @@ namespace tessera::multigrid {
 namespace {
 
 using nlohmann::json;
-
-constexpr const char* kFormat = "tessera-tuning";
-constexpr int kVersion = 1;
 
 std::string kernel_name(const std::string& op) {
   std::string name = "mg_";
@@ -50,16 +48,10 @@ codegen::Kernel generate(const Expr& lowered, const std::string& op) {
   return codegen::generate_kernel(lowered, options);
 }
 
+// A file that does not read is an empty database (its entries are explored again); one of a
+// newer version is an error (writing would lose what it holds).
 json read_database(const std::filesystem::path& path) {
-  json empty = {{"format", kFormat}, {"version", kVersion}, {"entries", json::object()}};
-  std::ifstream in(path);
-  if (!in)
-    return empty;
-  json db = json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (db.is_discarded() || !db.is_object() || db.value("format", "") != kFormat ||
-      db.value("version", 0) != kVersion || !db.contains("entries") || !db["entries"].is_object())
-    return empty;
-  return db;
+  return explore::read_tuning_file(path, /*lenient=*/true);
 }
 
 // Random values in [-1, 1) written to every input of `kernel`, then the kernel's output.
@@ -234,13 +226,13 @@ std::shared_ptr<CompiledKernel> Tuner::tuned(const OperatorSpec& spec, const Exp
                 {"extents", spec.extents},
                 {"device", session_->device().name},
                 {"variant", best.variant},
-                {"history", variant.history},
                 {"lowered", expr_to_json(variant.program)},
                 {"local", local},
                 {"local_text", best.local},
                 {"median_ms", best.median_ms},
                 {"speedup_over_default", report.speedup},
                 {"date", explore::utc_now()}};
+  explore::write_derivation(entry, variant.history);
   store_entry(database_, key, entry);
   return compile(*session_, generate(variant.program, spec.name), local,
                  cat("v", best.variant, " local=", best.local, " (explored)"));

@@ -2,7 +2,7 @@
 // names, or the explored best variant for its size and device, found on first use and kept in a
 // tuning database on disk.
 //
-// The database is one JSON file {"format": "tessera-tuning", "version": 1, "entries": {KEY: ...}}
+// The database is one JSON file {"format": "tessera-tuning", "version": 2, "entries": {KEY: ...}}
 // keyed by a hash of the device's identity and the operator's program (sizes included). An entry
 // holds the chosen lowered program (as JSON), its work-group size and its measured time. It is
 // written atomically (merged with what is on disk at that moment). An entry is never trusted: a

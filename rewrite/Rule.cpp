@@ -28,12 +28,42 @@ std::string describe(const Step& step) {
 }
 
 nlohmann::json to_json(const Variant& variant) {
-  nlohmann::json history = nlohmann::json::array();
-  for (const auto& s : variant.history)
-    history.push_back({{"rule", s.rule}, {"position", s.position}, {"params", s.params}});
-  return {{"program", print(variant.program)},
-          {"expr", expr_to_json(variant.program)},
-          {"history", history}};
+  auto steps = [](const std::vector<Step>& list) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& s : list)
+      out.push_back({{"rule", s.rule}, {"position", s.position}, {"params", s.params}});
+    return out;
+  };
+  nlohmann::json j = {{"program", print(variant.program)},
+                      {"expr", expr_to_json(variant.program)},
+                      {"history", steps(variant.history)}};
+  if (variant.mapping)
+    j["mapping"] = mapping_to_json(*variant.mapping);
+  if (!variant.after_mapping.empty())
+    j["after_mapping"] = steps(variant.after_mapping);
+  return j;
+}
+
+Variant variant_from_json(const nlohmann::json& j) {
+  auto steps = [&](const char* key) {
+    std::vector<Step> out;
+    if (!j.contains(key))
+      return out;
+    try {
+      for (const auto& s : j.at(key))
+        out.push_back({s.at("rule").get<std::string>(), s.at("position").get<Position>(),
+                       s.at("params").get<Params>()});
+    } catch (const nlohmann::json::exception& e) {
+      user_error(cat("a variant's \"", key, "\" is malformed: ", e.what()));
+    }
+    return out;
+  };
+  if (!j.is_object() || !j.contains("expr"))
+    user_error("a variant is a JSON object with \"expr\", \"history\" and \"mapping\"");
+  Variant v{expr_from_json(j.at("expr")), steps("history"), std::nullopt, steps("after_mapping")};
+  if (j.contains("mapping"))
+    v.mapping = mapping_from_json(j.at("mapping"), "a variant's \"mapping\"");
+  return v;
 }
 
 namespace {

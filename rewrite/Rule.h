@@ -10,6 +10,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@
 
 #include "core/Expr.h"
 #include "primitives/TypeCheck.h"
+#include "rewrite/Mapping.h"
 
 namespace tessera::rewrite {
 
@@ -63,10 +65,28 @@ struct RuleResult {
   static RuleResult none(std::string why) { return {{}, std::move(why)}; }
 };
 
+// What the mapping stage (rewrite/Variants.h), which completes high-level variants into
+// executable ones, needs to know of a rule's steps: the rule declares it, so that the stage
+// knows no rule by name. Empty functions: the rule's steps say nothing to it.
+struct MappingTraits {
+  // A step that tiles the computing map: how many of its dimensions (from the step's
+  // parameters). The stage offers the work-group, local-memory and coarsened-tile mappings for
+  // each number of tiled dimensions of a derivation.
+  std::function<int(const Params&)> tiled_dims;
+  // A step that streams the computing map (its result transposed back): the streaming mapping.
+  std::function<Mapping(const Params&)> streaming;
+  // A rule that completes a whole program at its root (vectorize-4, coarsen-nd, placements):
+  // the mapping of an alternative, from its parameters. `on_plain_lowering`: the rule applies
+  // to the default lowering (a placement of an input), not to the high-level program.
+  std::function<Mapping(const Params&)> completes;
+  bool on_plain_lowering = false;
+};
+
 struct Rule {
   std::string name;        // kebab-case, e.g. "split-join"
   std::string description; // one line, with the equation
   std::function<RuleResult(const Expr& node, const RuleContext& context)> apply;
+  MappingTraits mapping;
 };
 
 // One step of a derivation: which rule, where, with which parameters.
@@ -74,15 +94,21 @@ struct Step {
   std::string rule;
   Position position;
   Params params;
+  bool operator==(const Step&) const = default;
 };
 
+// A program and its derivation. A lowered variant (lowered_variants) also records the mapping
+// that made it executable, and the rules applied to the mapped program (glb-order).
 struct Variant {
   Expr program;
-  std::vector<Step> history;
+  std::vector<Step> history; // rewrite steps (before the mapping)
+  std::optional<Mapping> mapping;
+  std::vector<Step> after_mapping;
 };
 
-std::string describe(const Step& step);         // "split-join at [1,0] {chunk=4}"
-nlohmann::json to_json(const Variant& variant); // the program and its history
+std::string describe(const Step& step);                // "split-join at [1,0] {chunk=4}"
+nlohmann::json to_json(const Variant& variant);        // the program, its history and mapping
+Variant variant_from_json(const nlohmann::json& json); // to_json's inverse (Error if malformed)
 // Replays a history on the original program (throws Error when a step no longer applies).
 Expr replay(const Expr& program, const std::vector<Step>& history, const std::vector<Rule>& rules,
             const RuleContext& context);

@@ -3,7 +3,9 @@
 #include <atomic>
 #include <chrono>
 #include <exception>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -86,17 +88,17 @@ Expr stage_components(const Expr& e, const Node* param, const Expr& stage) {
   return stage_components(e, param, stage, staged);
 }
 
-struct Mapping {
+// The map levels a mapping assigns to the computing call's outermost maps.
+struct Levels {
   std::vector<std::pair<MapKind, int>> levels; // outermost first
   bool stage_local = false; // copy each work-group's input tile to local memory first
-  const char* name;
 };
 
-Expr map_intermediates(const Expr& e, const Mapping& m, std::size_t level);
+Expr map_intermediates(const Expr& e, const Levels& m, std::size_t level);
 
 // Assigns the mapping to the outermost maps of f (through lambdas whose body applies a map);
 // deeper maps run sequentially. Returns null when f has fewer maps than levels.
-Expr assign(const Expr& f, const Mapping& m, std::size_t level) {
+Expr assign(const Expr& f, const Levels& m, std::size_t level) {
   if (level == m.levels.size())
     return lower_sequential(f);
   auto [kind, dim] = m.levels[level];
@@ -133,7 +135,7 @@ Expr assign(const Expr& f, const Mapping& m, std::size_t level) {
 // The intermediate computations in the argument of a mapped function (the earlier time steps
 // of a temporally tiled tile) run on the same work-items, their results staged in local memory
 // between MapLcl levels and in private memory for a sequential work-item.
-Expr map_intermediates(const Expr& e, const Mapping& m, std::size_t level) {
+Expr map_intermediates(const Expr& e, const Levels& m, std::size_t level) {
   if (e->kind != NodeKind::Call)
     return e;
   std::vector<Expr> children{e->callee()};
@@ -159,7 +161,7 @@ Expr map_intermediates(const Expr& e, const Mapping& m, std::size_t level) {
 }
 
 // The program with its computing call mapped as `m`, or null.
-Expr apply_mapping(const Expr& program, const Mapping& m) {
+Expr apply_levels(const Expr& program, const Levels& m) {
   Expr compute = find_compute(program->body());
   if (compute->kind != NodeKind::Call || compute->children.size() != 2)
     return {};
@@ -177,79 +179,94 @@ Expr apply_mapping(const Expr& program, const Mapping& m) {
   return make_lambda(program->params(), rebuild(program->body()));
 }
 
-// Work-group/global dimensions for d tiled levels: the outermost gets the highest dimension,
-// so that dimension 0 (neighbouring work-items) walks the innermost, contiguous index.
-std::vector<Mapping> mappings_for(int d) {
-  std::vector<std::pair<MapKind, int>> wrg_lcl, glb_seq;
-  for (int i = 0; i < d; ++i)
-    wrg_lcl.push_back({MapKind::Wrg, d - 1 - i});
-  for (int i = 0; i < d; ++i)
-    wrg_lcl.push_back({MapKind::Lcl, d - 1 - i});
-  for (int i = 0; i < d; ++i)
-    glb_seq.push_back({MapKind::Glb, d - 1 - i});
-  for (int i = 0; i < d; ++i)
-    glb_seq.push_back({MapKind::Seq, 0});
-  return {{wrg_lcl, false, "work-groups"},
-          {wrg_lcl, true, "work-groups, local memory"},
-          {glb_seq, false, "coarsened"}};
-}
-
-// Streaming (stream-nd): a grid of work-items around the marching map, which is sequential;
-// dimension 0 walks x (columns x segments in 2-D; y x x, and z-segments in dimension 2, in 3-D).
-// The results of one step along x (factor) are unrolled, so that the window stays in registers.
-std::vector<Mapping> stream_mappings(const Step& step) {
-  int d = static_cast<int>(step.params.at("dims"));
-  if (d == 2)
-    return {{{{MapKind::Glb, 0}, {MapKind::Glb, 1}, {MapKind::Seq, 0}}, false, "streaming"}};
-  std::vector<std::pair<MapKind, int>> levels{{MapKind::Glb, 1}, {MapKind::Glb, 0}};
-  if (step.params.count("segment"))
-    levels.push_back({MapKind::Glb, 2});
-  levels.push_back({MapKind::Seq, 0});
-  if (step.params.count("factor"))
-    levels.push_back({MapKind::SeqUnroll, 0});
-  return {{levels, false, "streaming"}};
-}
-
-// The stream-nd step of the derivation, or null.
-const Step* stream_step(const Variant& v) {
-  for (const auto& s : v.history)
-    if (s.rule == "stream-nd")
-      return &s;
-  return nullptr;
-}
-
-// The numbers of tiled dimensions the derivation introduced (split-join: 1). In a program of
-// several steps they may belong to different steps; the mappings that do not fit the computing
-// call fail to apply.
-std::set<int> tiled_dims(const Variant& v) {
-  std::set<int> dims;
-  for (const auto& step : v.history) {
-    auto d = step.params.find("dims");
-    if (d != step.params.end())
-      dims.insert(static_cast<int>(d->second));
-    else if (step.rule == "split-join")
-      dims.insert(1);
+// The levels of a tiled or streaming mapping. Tiled (d tiled dimensions): the outermost level
+// gets the highest dimension, so that dimension 0 (neighbouring work-items) walks the
+// innermost, contiguous index. Streaming: a grid of work-items around the marching map, which
+// is sequential; dimension 0 walks x (columns x segments in 2-D; y x x, and z-segments in
+// dimension 2, in 3-D), and the results of one step along x (factor) are unrolled, so that the
+// window stays in registers.
+Levels levels_of(const Mapping& m) {
+  Levels l;
+  const int d = m.dims;
+  switch (m.kind) {
+  case MappingKind::WorkGroups:
+  case MappingKind::LocalMemory:
+    for (int i = 0; i < d; ++i)
+      l.levels.push_back({MapKind::Wrg, d - 1 - i});
+    for (int i = 0; i < d; ++i)
+      l.levels.push_back({MapKind::Lcl, d - 1 - i});
+    l.stage_local = m.kind == MappingKind::LocalMemory;
+    return l;
+  case MappingKind::CoarsenedTiles:
+    for (int i = 0; i < d; ++i)
+      l.levels.push_back({MapKind::Glb, d - 1 - i});
+    for (int i = 0; i < d; ++i)
+      l.levels.push_back({MapKind::Seq, 0});
+    return l;
+  case MappingKind::Streaming:
+    if (d == 2) {
+      l.levels = {{MapKind::Glb, 0}, {MapKind::Glb, 1}, {MapKind::Seq, 0}};
+      return l;
+    }
+    l.levels = {{MapKind::Glb, 1}, {MapKind::Glb, 0}};
+    if (m.segment)
+      l.levels.push_back({MapKind::Glb, 2});
+    l.levels.push_back({MapKind::Seq, 0});
+    if (m.factor)
+      l.levels.push_back({MapKind::SeqUnroll, 0});
+    return l;
+  default:
+    internal_error(cat("the ", mapping_kind_name(m.kind), " mapping has no map levels"));
   }
-  return dims;
+}
+
+// What the derivation's steps tell the mapping stage (their rules' MappingTraits): the numbers
+// of tiled dimensions (in a program of several steps they may belong to different steps; the
+// mappings that do not fit the computing call fail to apply) and the first streaming step's
+// mapping.
+struct Tiling {
+  std::set<int> dims;
+  std::optional<Mapping> streaming;
+};
+
+Tiling tiling_of(const Variant& v, const std::map<std::string, const Rule*>& rules) {
+  Tiling t;
+  for (const auto& step : v.history) {
+    auto it = rules.find(step.rule);
+    if (it == rules.end())
+      continue;
+    const MappingTraits& traits = it->second->mapping;
+    if (traits.tiled_dims)
+      if (int d = traits.tiled_dims(step.params); d > 0)
+        t.dims.insert(d);
+    if (traits.streaming && !t.streaming)
+      t.streaming = traits.streaming(step.params);
+  }
+  return t;
 }
 
 // The mapping strategies for a high-level variant: none (the default lowering) when the
 // computing call was not tiled (no rearrangement of its result above it), streaming when it was
 // streamed (the result is transposed back), otherwise the tiled mappings for each number of
 // tiled dimensions of the derivation.
-std::vector<Mapping> mappings_of(const Variant& v) {
-  std::set<int> dims = tiled_dims(v);
+std::vector<Mapping> mappings_of(const Variant& v,
+                                 const std::map<std::string, const Rule*>& rules) {
+  Tiling tiling = tiling_of(v, rules);
   const Expr& body = v.program->body();
   Expr compute = find_compute(body);
-  if (dims.empty() || compute.same_as(body))
+  if (tiling.dims.empty() || compute.same_as(body))
     return {};
-  const Step* stream = stream_step(v);
-  if (stream && body->kind == NodeKind::Call && body->callee()->kind == NodeKind::Transpose)
-    return stream_mappings(*stream);
+  if (tiling.streaming && body->kind == NodeKind::Call &&
+      body->callee()->kind == NodeKind::Transpose)
+    return {*tiling.streaming};
   std::vector<Mapping> all;
-  for (int d : dims)
-    for (auto& m : mappings_for(d))
-      all.push_back(std::move(m));
+  for (int d : tiling.dims)
+    for (MappingKind k :
+         {MappingKind::WorkGroups, MappingKind::LocalMemory, MappingKind::CoarsenedTiles}) {
+      Mapping m{k};
+      m.dims = d;
+      all.push_back(m);
+    }
   return all;
 }
 
@@ -278,39 +295,26 @@ std::vector<std::pair<Expr, Step>> glb_orders(const Expr& lowered) {
   return orders;
 }
 
-// The lowering rules that complete a whole program at its root: the plain program with 4
-// results per work-item in vector registers, and thread coarsening along each dimension.
+// The rules that complete a whole program at its root (completing_rules: vectorize-4 and
+// coarsening on the high-level program, then the placements of one input in __constant memory
+// or as an image on the plain lowering, where the device allows them), each alternative with
+// the mapping its rule declares.
 template <class Add>
-void add_root_lowerings(const Variant& v, const EnumerateOptions& options, const Add& add) {
+void add_root_lowerings(const Variant& v, const Expr& plain, const EnumerateOptions& options,
+                        const Add& add) {
   TypeChecker types;
   types.apply(v.program, input_types(v.program));
   RuleContext ctx;
   ctx.types = &types;
   ctx.coarsening = options.coarsening;
-  for (const auto& rule : lowering_rules())
-    if (rule.name == "vectorize-4")
-      for (const auto& alt : rule.apply(v.program, ctx).alternatives)
-        add(alt.replacement, v, "vectorized, 4 results per work-item");
-  for (const auto& rule : coarsening_rules())
-    for (const auto& alt : rule.apply(v.program, ctx).alternatives)
-      add(alt.replacement, v,
-          cat("coarsened ", alt.params.at("factor"), "x along dimension ", alt.params.at("dim"),
-              alt.params.count("interleaved") ? ", interleaved" : ""));
-  // The plain lowering with one input in __constant memory (place-constant) or read as an
-  // image (place-image), where the device allows it.
   ctx.max_constant_bytes = options.max_constant_bytes;
   ctx.max_constant_args = options.max_constant_args;
   ctx.images = options.images;
-  Expr plain = lower_default(v.program);
-  auto placements = placement_rules();
-  placements.push_back(place_image_rule());
-  for (const auto& rule : placements)
-    for (const auto& alt : rule.apply(plain, ctx).alternatives)
-      add(alt.replacement, v,
-          rule.name == "place-image"
-              ? cat("input ", alt.params.at("input"), " as an image (",
-                    image_addressing_name(static_cast<AddressSpace>(alt.params.at("space"))), ")")
-              : cat("input ", alt.params.at("input"), " in constant memory"));
+  for (const auto& rule : completing_rules()) {
+    const Expr& target = rule.mapping.on_plain_lowering ? plain : v.program;
+    for (const auto& alt : rule.apply(target, ctx).alternatives)
+      add(alt.replacement, v, rule.mapping.completes(alt.params));
+  }
 }
 
 } // namespace
@@ -348,17 +352,20 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
   rules.insert(rules.end(), options.extra_rules.begin(), options.extra_rules.end());
   Enumeration high = enumerate(program, rules, high_options);
   result.stats = high.stats;
+  std::map<std::string, const Rule*> rule_of;
+  for (const auto& r : rules)
+    rule_of.emplace(r.name, &r);
 
   // The distinct lowered programs, in the order of the high-level variants.
   struct Candidate {
     Expr program;
     const Variant* from;
-    std::string mapping;
+    Mapping mapping;
     std::vector<Step> after_mapping; // rules applied to the lowered program (glb-order)
   };
   std::vector<Candidate> candidates;
   ProgramSet tried;
-  auto add = [&](const Expr& lowered, const Variant& from, const std::string& mapping,
+  auto add = [&](const Expr& lowered, const Variant& from, const Mapping& mapping,
                  std::vector<Step> after_mapping = {}) {
     ++result.candidates;
     if (tried.insert(lowered))
@@ -377,23 +384,24 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
       break;
     }
     const Variant& v = high.variants[i];
-    std::vector<Mapping> mappings = mappings_of(v);
+    std::vector<Mapping> mappings = mappings_of(v, rule_of);
     if (mappings.empty()) {
+      const Mapping global{MappingKind::Global};
       Expr lowered = lower_default(v.program);
-      add(lowered, v, "global");
+      add(lowered, v, global);
       if (i == 0) {
         // The other orders of the global dimensions the lowering chose, for the program as
         // written (a program written with MapGlb gets them from the enumeration instead).
         if (!mentions_glb(v.program))
           for (auto& [reordered, step] : glb_orders(lowered))
-            add(reordered, v, "global", {std::move(step)});
-        add_root_lowerings(v, options, add);
+            add(reordered, v, global, {std::move(step)});
+        add_root_lowerings(v, lowered, options, add);
       }
       continue;
     }
     for (const auto& m : mappings)
-      if (Expr mapped = apply_mapping(v.program, m))
-        add(mapped, v, m.name);
+      if (Expr mapped = apply_levels(v.program, levels_of(m)))
+        add(mapped, v, m);
   }
 
   // Code generation decides which are executable; candidates are independent, so several
@@ -450,11 +458,8 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
       ++result.rejection_reasons[reasons[i]];
       break;
     case Accepted: {
-      std::vector<Step> history = candidates[i].from->history;
-      history.push_back({"mapping: " + candidates[i].mapping, {}, {}});
-      for (const auto& step : candidates[i].after_mapping)
-        history.push_back(step);
-      result.variants.push_back({candidates[i].program, std::move(history)});
+      result.variants.push_back({candidates[i].program, candidates[i].from->history,
+                                 candidates[i].mapping, candidates[i].after_mapping});
       break;
     }
     }

@@ -2,6 +2,10 @@
 // result is completed by mapping strategies (the default lowering, work-groups with or without
 // local memory, coarsened work-items, streaming), and duplicates and programs that the
 // caller's generation check rejects are dropped. This is what the explorer builds and times.
+// Each variant records its mapping as data (Variant::mapping, rewrite/Mapping.h). Which
+// mappings a high-level variant gets follows from what its steps' rules declare
+// (MappingTraits: the dimensions a step tiles, a streaming shape, a whole-program lowering):
+// the mapping stage knows no rule by name.
 //
 // Programs of several steps (stencils::iterated_stencil): the default lowering ("global") maps
 // every step to global work-items, one launch each (codegen::generate_program). The other

@@ -7,11 +7,13 @@
 // rewrite history, the launch sizes and every argument with its name (the program's input
 // names) and meaning; every line fits in 100 columns. The launch description (JSON) is what a
 // plain OpenCL host program needs to run it (examples/host_runner.cpp):
-//   {"format": "tessera-launch", "version": 1, "kernel": "blur", "dims": 2,
+//   {"format": "tessera-launch", "version": 2, "kernel": "blur", "dims": 2,
 //    "global": [64, 16], "local": [16, 16] or null (the implementation chooses),
 //    "arguments": [{"name": "x", "role": "input", "element": "f32", "count": 4096,
 //                   "type": "[[f32]_64]_64", "meaning": "..."}, ...],
-//    "local_memory_bytes": 0, "program": "...", "history": ["..."]}
+//    "local_memory_bytes": 0, "program": "...", "history": ["..."],
+//    "mapping": {"kind": "work-groups", "dims": 2}}
+// (the derivation as explore/Derivation.h writes it; version 1 had the mapping a "history" step).
 // Extents over size variables appear as expressions ("N", "((N + 7) / 8) * 8"): the host passes
 // the variables as int arguments (role "size") and computes the counts.
 #pragma once

@@ -215,7 +215,7 @@ int variants_command(const CommonOptions& o) {
   for (std::size_t i = 0; i < v.variants.size(); ++i) {
     const auto& var = v.variants[i];
     std::string steps;
-    for (const auto& h : var.history)
+    for (const auto& h : var.history.lines())
       steps += (steps.empty() ? "" : "; ") + h;
     if (i == 0)
       steps += " (the plain MapGlb lowering: the baseline)";

@@ -106,16 +106,24 @@ RuleResult split_map(const Expr& e, const RuleContext&) {
 
 } // namespace
 
-std::vector<Rule> algebra_rules() {
+std::vector<Rule> explored_algebra_rules() {
   return {
-      {"split-join", "Map(f) -> Join o Map(Map(f)) o Split(k), k | n", split_join},
+      {"split-join",
+       "Map(f) -> Join o Map(Map(f)) o Split(k), k | n",
+       split_join,
+       {.tiled_dims = [](const Params&) { return 1; }}},
       {"join-split-cancel", "Split(k) o Join -> id, Join o Split(k) -> id", join_split_cancel},
       {"transpose-cancel", "Transpose o Transpose -> id", transpose_cancel},
       {"map-fusion", "Map(f) o Map(g) -> Map(f o g)", map_fusion},
-      {"map-fission", "Map(f o g) -> Map(f) o Map(g)", map_fission},
-      {"map-join", "Map(f) o Join -> Join o Map(Map(f))", map_join},
-      {"split-map", "Split(k) o Map(f) -> Map(Map(f)) o Split(k)", split_map},
   };
+}
+
+std::vector<Rule> algebra_rules() {
+  std::vector<Rule> rules = explored_algebra_rules();
+  rules.push_back({"map-fission", "Map(f o g) -> Map(f) o Map(g)", map_fission});
+  rules.push_back({"map-join", "Map(f) o Join -> Join o Map(Map(f))", map_join});
+  rules.push_back({"split-map", "Split(k) o Map(f) -> Map(Map(f)) o Split(k)", split_map});
+  return rules;
 }
 
 } // namespace tessera::rewrite

@@ -90,10 +90,18 @@ RuleResult coarsen_nd(const Expr& e, const RuleContext& ctx) {
 } // namespace
 
 std::vector<Rule> coarsening_rules() {
+  MappingTraits traits;
+  traits.completes = [](const Params& p) {
+    Mapping m{MappingKind::Coarsened};
+    m.factor = p.at("factor");
+    m.dim = static_cast<int>(p.at("dim"));
+    m.interleaved = p.count("interleaved") != 0;
+    return m;
+  };
   return {{"coarsen-nd",
            "Map^d(f) -> Join_i o MapGlb^d(MapSeq(f)) o Split_i(c): c results of dimension i per "
            "work-item, blocked (g*c + k) or interleaved (g + k*N_i/c)",
-           coarsen_nd}};
+           coarsen_nd, traits}};
 }
 
 } // namespace tessera::rewrite

@@ -80,22 +80,19 @@ RuleResult place_image(const Expr& e, const RuleContext& ctx) {
 
 } // namespace
 
-std::string image_addressing_name(AddressSpace space) {
-  switch (space) {
-  case AddressSpace::ImageClampToEdge:
-    return "clamp to edge";
-  case AddressSpace::ImageClamp:
-    return "clamp (0)";
-  default:
-    return "in bounds";
-  }
-}
-
 Rule place_image_rule() {
+  MappingTraits traits;
+  traits.completes = [](const Params& p) {
+    Mapping m{MappingKind::ImageInput};
+    m.input = static_cast<int>(p.at("input"));
+    m.space = static_cast<AddressSpace>(p.at("space"));
+    return m;
+  };
+  traits.on_plain_lowering = true;
   return {"place-image",
           "fun(x) => f(x) -> fun(x as image) => f(x): a 2-D or 3-D f32 input read through a "
           "sampler that does the clamp or zero padding where it matches the Pad",
-          place_image};
+          place_image, traits};
 }
 
 } // namespace tessera::rewrite

@@ -218,8 +218,27 @@ std::vector<Rule> lowering_rules() {
       {"vectorize-4",
        "Map(...Map(f)...) -> MapGlb(d-1)(...(Join o MapGlb(0)(MapSeqUnroll(f)) o Split(4))) on "
        "the program's result: 4 neighbouring results per work-item, vload4/vstore4",
-       vectorize_4},
+       vectorize_4,
+       {.completes =
+            [](const Params& p) {
+              Mapping m{MappingKind::Vectorized};
+              m.factor = p.at("lanes");
+              return m;
+            }}},
   };
+}
+
+std::vector<Rule> completing_rules() {
+  std::vector<Rule> rules;
+  for (auto& r : lowering_rules())
+    if (r.mapping.completes)
+      rules.push_back(r);
+  for (auto& r : coarsening_rules())
+    rules.push_back(r);
+  for (auto& r : placement_rules())
+    rules.push_back(r);
+  rules.push_back(place_image_rule());
+  return rules;
 }
 
 std::vector<Rule> all_rules() {
@@ -245,10 +264,8 @@ std::vector<Rule> all_rules() {
 
 std::vector<Rule> exploration_rules() {
   std::vector<Rule> rules;
-  for (auto& r : algebra_rules())
-    if (r.name == "split-join" || r.name == "map-fusion" || r.name == "join-split-cancel" ||
-        r.name == "transpose-cancel")
-      rules.push_back(r);
+  for (auto& r : explored_algebra_rules())
+    rules.push_back(r);
   for (auto& r : tiling_rules())
     rules.push_back(r);
   for (auto& r : temporal_rules())

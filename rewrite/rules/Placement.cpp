@@ -82,10 +82,17 @@ RuleResult place_constant(const Expr& e, const RuleContext& ctx) {
 } // namespace
 
 std::vector<Rule> placement_rules() {
+  MappingTraits traits;
+  traits.completes = [](const Params& p) {
+    Mapping m{MappingKind::ConstantInput};
+    m.input = static_cast<int>(p.at("input"));
+    return m;
+  };
+  traits.on_plain_lowering = true;
   return {{"place-constant",
            "fun(x) => f(x) -> fun(x in __constant) => f(x): an input of constant size within the "
            "device's constant memory",
-           place_constant}};
+           place_constant, traits}};
 }
 
 } // namespace tessera::rewrite

@@ -7,7 +7,10 @@
 
 namespace tessera::rewrite {
 
-std::vector<Rule> algebra_rules();    // split-join, fusion, fission, cancellations, movement
+std::vector<Rule> algebra_rules(); // split-join, fusion, fission, cancellations, movement
+// The algebra rules that exploration_rules() enumerates: split-join, join-split-cancel,
+// transpose-cancel, map-fusion (the first of algebra_rules()).
+std::vector<Rule> explored_algebra_rules();
 std::vector<Rule> tiling_rules();     // slide tiling (overlapped tiling), n-D tiling, streaming
 Rule stream_nd_rule();                // stream-nd (Streaming.cpp), one of tiling_rules()
 std::vector<Rule> temporal_rules();   // overlapped temporal tiling (several steps in one kernel)
@@ -20,8 +23,11 @@ std::vector<Rule> placement_rules();
 // applies only where the device has images (RuleContext::images), which the random-program
 // checks of every rule do not model; lowered_variants applies it to the plain lowering.
 Rule place_image_rule();
-// "clamp to edge", "clamp (0)" or "in bounds": what an image placement's sampler does.
-std::string image_addressing_name(AddressSpace space);
+// The rules that complete a whole program at its root (MappingTraits::completes): vectorize-4,
+// coarsen-nd, place-constant, place-image, in the order the mapping stage offers them.
+std::vector<Rule> completing_rules();
+// The mapping traits of a rule whose "dims" parameter is the number of dimensions it tiles.
+MappingTraits tiles_dims_param();
 std::vector<Rule> thread_mapping_rules(); // glb-order: the global dimension of each MapGlb level
 // Diamond and parallelogram tiling: k steps as a program of kernels (docs/time-tiling.md).
 std::vector<Rule> time_tiling_rules();

@@ -197,8 +197,17 @@ RuleResult stream_nd(const Expr& e, const RuleContext& ctx) {
 } // namespace
 
 Rule stream_nd_rule() {
+  MappingTraits traits = tiles_dims_param();
+  // A grid of work-items around the marching map (see rewrite/Mapping.h, streaming).
+  traits.streaming = [](const Params& p) {
+    Mapping m{MappingKind::Streaming};
+    m.dims = static_cast<int>(p.at("dims"));
+    m.segment = p.count("segment") ? p.at("segment") : 0;
+    m.factor = p.count("factor") ? p.at("factor") : 0;
+    return m;
+  };
   return {"stream-nd", "Map^d(f) o SlideND(n,1) -> work-items marching along one dimension",
-          stream_nd};
+          stream_nd, traits};
 }
 
 } // namespace tessera::rewrite

@@ -284,7 +284,7 @@ std::vector<Rule> temporal_rules() {
   return {{"temporal-tiling",
            "S^k $ x -> untile o Map^d(tile => k steps, halo shrinking by r, boundary per step) "
            "o tiles with halo k*r",
-           temporal_tiling},
+           temporal_tiling, tiles_dims_param()},
           stream_temporal_rule()};
 }
 

@@ -134,13 +134,19 @@ RuleResult overlapped_tiling_nd(const Expr& e, const RuleContext& ctx) {
 
 } // namespace
 
+MappingTraits tiles_dims_param() {
+  MappingTraits traits;
+  traits.tiled_dims = [](const Params& p) { return static_cast<int>(p.at("dims")); };
+  return traits;
+}
+
 std::vector<Rule> tiling_rules() {
   return {
       {"slide-tiling", "Slide(n,s) -> Join o Map(Slide(n,s)) o Slide(u+n-s, u)", slide_tiling},
-      {"tile-nd", "Map^d(f) -> untile o Map^d(Map^d(f)) o tile(k)", tile_nd},
+      {"tile-nd", "Map^d(f) -> untile o Map^d(Map^d(f)) o tile(k)", tile_nd, tiles_dims_param()},
       {"overlapped-tiling-nd",
        "Map^d(f) o SlideND(n,1) -> untile o Map^d(Map^d(f) o SlideND(n,1)) o SlideND(k+n-1,k)",
-       overlapped_tiling_nd},
+       overlapped_tiling_nd, tiles_dims_param()},
       stream_nd_rule(),
   };
 }

@@ -27,11 +27,13 @@ Problem coarsening_problem(int64_t n, int variants) {
   p.extents = {n};
   p.program = sum3(n, [](Fun f) { return map(f); });
   Expr plain = sum3(n, [](Fun f) { return map_glb(0, f); });
-  p.variants.push_back({plain, print(plain), {"plain"}, {}});
+  p.variants.push_back({plain, print(plain), {{}, rewrite::Mapping{}}, {}});
   for (int v = 1; v < variants; ++v) {
     int64_t chunk = int64_t{1} << v;
     Expr e = sum3(n, [chunk](Fun f) { return split(chunk) >> map_glb(0, map_seq(f)) >> join(); });
-    p.variants.push_back({e, print(e), {cat("coarsened ", chunk)}, {{"chunk", chunk}}});
+    rewrite::Mapping coarsened{rewrite::MappingKind::Coarsened};
+    coarsened.factor = chunk;
+    p.variants.push_back({e, print(e), {{}, coarsened}, {{"chunk", chunk}}});
   }
   return p;
 }

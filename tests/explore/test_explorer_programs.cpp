@@ -46,7 +46,7 @@ TEST_CASE("explorer: the default lowering of an iterated stencil is a checked, t
   problem.extents = {4096};
   problem.program = smoothed(4096, 3);
   Expr lowered = rewrite::lower_default(problem.program);
-  problem.variants.push_back({lowered, print(lowered), {"mapping: global"}, {}});
+  problem.variants.push_back({lowered, print(lowered), {{}, rewrite::Mapping{}}, {}});
   ExploreOptions o;
   o.budget_s = 30;
   o.strategy = Strategy::Exhaustive;

@@ -44,7 +44,7 @@ Report sample_report() {
     p.key = cat("v", i);
     p.variant = i == 0 ? 0 : 1;
     p.program = "MapGlb(0)(f) $ x";
-    p.history = {"split-join at [1] {chunk=4}", "mapping: global"};
+    p.history = {{"split-join at [1] {chunk=4}"}, rewrite::Mapping{}};
     p.params = {{"chunk", 4}};
     p.local = i == 2 ? "32x8" : "auto";
     p.kernel_hash = "0123456789abcdef";
@@ -89,9 +89,12 @@ TEST_CASE("report: JSON round trip keeps every field") {
   Report r = sample_report();
   nlohmann::json j = report_to_json(r);
   CHECK(j["format"] == "tessera-report");
-  CHECK(j["version"] == 1);
+  CHECK(j["version"] == 2);
+  CHECK(j["points"][0]["history"] == nlohmann::json::array({"split-join at [1] {chunk=4}"}));
+  CHECK(j["points"][0]["mapping"] == nlohmann::json{{"kind", "global"}});
   Report back = report_from_json(j);
   CHECK(report_to_json(back) == j);
+  CHECK(back.points[0].history == r.points[0].history);
   CHECK(back.points.size() == 3);
   CHECK(back.points[1].status == PointStatus::Failed);
   CHECK(back.points[1].error.find("line 3") != std::string::npos);
@@ -111,7 +114,18 @@ TEST_CASE("report: invalid reports are rejected with the reason") {
         std::string::npos);
   CHECK(broken([](auto& j) { j["format"] = "tessera-expr"; }).find("not a tessera report") !=
         std::string::npos);
-  CHECK(broken([](auto& j) { j["version"] = 99; }).find("version 99") != std::string::npos);
+  CHECK(broken([](auto& j) { j["version"] = 99; }) ==
+        "r.json: report version 99 is not supported (this tessera reads versions 1 to 2)");
+  CHECK(broken([](auto& j) {
+          j["points"][0]["mapping"] = {{"kind", "teleport"}};
+        }).find("unknown mapping kind \"teleport\"") != std::string::npos);
+  CHECK(broken([](auto& j) { j["points"][0]["history"] = 5; }).find("\"history\" must be") !=
+        std::string::npos);
+  // A version-1 history step that names no mapping.
+  CHECK(broken([](auto& j) {
+          j["version"] = 1;
+          j["points"][0]["history"] = {"mapping: sideways"};
+        }).find("\"mapping: sideways\" names no known mapping") != std::string::npos);
   CHECK(broken([](auto& j) { j.erase("points"); }).find("missing \"points\"") != std::string::npos);
   CHECK(broken([](auto& j) { j["points"][0]["status"] = "great"; }).find("status") !=
         std::string::npos);
@@ -180,7 +194,8 @@ TEST_CASE("plot: gnuplot draws an SVG of the points and the roofline") {
 
 TEST_CASE("plot: families in their own colours, the best of each labelled, best so far in time") {
   Report r = sample_report();
-  r.points[2].history = {"tile-nd at [1] {dims=2, tile=16}", "mapping: work-groups"};
+  r.points[2].history = {{"tile-nd at [1] {dims=2, tile=16}"},
+                         rewrite::Mapping{rewrite::MappingKind::WorkGroups}};
   std::string script = gnuplot_script(r, "/data", "/out.svg");
   CHECK(script.find("set xtics ('plain' 0, 'tiled' 1)") == std::string::npos); // in family order
   CHECK(script.find("set xtics ('tiled' 0, 'plain' 1)") != std::string::npos);

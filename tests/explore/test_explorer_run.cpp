@@ -3,8 +3,10 @@
 // failure; the trusted-variant reference for large grids; checkpoints, interruption and resume.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "RuntimeFixture.h"
 #include "codegen/Kernel.h"
@@ -33,8 +35,14 @@ Expr stencil(int64_t n, const std::function<Fun(Fun)>& mapping, bool wrong = fal
   return program({x}, x | pad(1, 1, clamp) | slide(3, 1) | mapping(point));
 }
 
-VariantInfo variant(Expr program, std::string name) {
-  return {program, print(program), {std::move(name)}, {}};
+VariantInfo variant(Expr program, Derivation history) {
+  return {program, print(program), std::move(history), {}};
+}
+
+rewrite::Mapping coarsened(int64_t factor) {
+  rewrite::Mapping m{rewrite::MappingKind::Coarsened};
+  m.factor = factor;
+  return m;
 }
 
 Problem problem(int64_t n) {
@@ -43,12 +51,13 @@ Problem problem(int64_t n) {
   p.extents = {n};
   p.program = stencil(n, [](Fun f) { return map(f); });
   auto glb = [](Fun f) { return map_glb(0, f); };
-  p.variants.push_back(variant(stencil(n, glb), "mapping: global"));
+  p.variants.push_back(variant(stencil(n, glb), {{}, rewrite::Mapping{}}));
   p.variants.push_back(
       variant(stencil(n, [](Fun f) { return split(8) >> map_glb(0, map_seq(f)) >> join(); }),
-              "coarsened 8"));
-  p.variants.push_back(variant(stencil(n, glb, true), "wrong arithmetic"));
-  p.variants.push_back(variant(stencil(n, [](Fun f) { return map_lcl(0, f); }), "MapLcl alone"));
+              {{}, coarsened(8)}));
+  p.variants.push_back(variant(stencil(n, glb, true), {{"wrong arithmetic"}}));
+  p.variants.push_back(
+      variant(stencil(n, [](Fun f) { return map_lcl(0, f); }), {{"MapLcl alone"}}));
   p.small_extents = {256};
   p.small_program = stencil(256, [](Fun f) { return map(f); });
   p.small_baseline = stencil(256, glb);
@@ -259,4 +268,42 @@ TEST_CASE("explorer: an interrupted run keeps its report and --resume continues 
   wrong.resume = first;
   CHECK_THROWS_WITH_AS(explore::explore(session, other, wrong), doctest::Contains("cannot resume"),
                        Error);
+}
+
+TEST_CASE("explorer: a version-1 report (its mappings history steps) loads and resumes") {
+  // Two points of problem(4096) (variants 0 and 1, local auto), interrupted, as a tessera of
+  // version-1 reports wrote them: the mapping a step "mapping: ..." of each point's history.
+  Report old = read_report(std::string(TESSERA_SOURCE_DIR) +
+                           "/tests/explore/data/avg1d-v1-interrupted.json");
+  Problem p = problem(4096);
+  REQUIRE(old.points.size() == 2);
+  std::set<rewrite::MappingKind> kinds;
+  for (const auto& q : old.points) {
+    // Each point's derivation, read back, is its variant's: the mapping typed, the rest steps.
+    CHECK(q.history == p.variants.at(static_cast<std::size_t>(q.variant)).history);
+    if (q.history.mapping)
+      kinds.insert(q.history.mapping->kind);
+  }
+  CHECK(kinds == std::set{rewrite::MappingKind::Global, rewrite::MappingKind::Coarsened});
+  CHECK(old.find(old.points[0].id)->history.lines() == std::vector<std::string>{"mapping: global"});
+
+  auto& session = test_session();
+  old.device_name = session.device().name; // measured on another machine's PoCL
+  ExploreOptions again = quick_options();
+  again.resume = old;
+  Report resumed = explore::explore(session, p, again);
+  CHECK(resumed.runs == 2);
+  CHECK(resumed.complete);
+  CHECK(resumed.points.size() > old.points.size());
+  for (const auto& q : old.points) {
+    // Reused, not measured again.
+    auto same = std::find_if(resumed.points.begin(), resumed.points.end(),
+                             [&](const PointResult& r) { return r.key == q.key; });
+    REQUIRE(same != resumed.points.end());
+    CHECK(same->finished_at_s == q.finished_at_s);
+    CHECK(same->history == q.history);
+  }
+  nlohmann::json written = report_to_json(resumed);
+  CHECK(written["version"] == 2);
+  CHECK(written["points"][0].contains("mapping"));
 }

@@ -27,10 +27,12 @@ TEST_CASE("lazy space: variants are generated on demand in the prior's order") {
   CHECK(problem.enumeration.find("generated when the search reaches them") != std::string::npos);
   // The database knows a coarsened variant's 64-wide work-groups are best.
   int coarsened = -1;
-  for (std::size_t v = 1; v < problem.variants.size() && coarsened < 0; ++v)
-    if (variant_signature(problem.variants[v].history).find("mapping: coarsened") !=
-        std::string::npos)
+  for (std::size_t v = 1; v < problem.variants.size() && coarsened < 0; ++v) {
+    const auto& m = problem.variants[v].history.mapping;
+    if (m && (m->kind == rewrite::MappingKind::Coarsened ||
+              m->kind == rewrite::MappingKind::CoarsenedTiles))
       coarsened = static_cast<int>(v);
+  }
   REQUIRE(coarsened > 0);
   TunedPoint known;
   known.device = "d";

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "../TempDir.h"
@@ -21,8 +22,15 @@ using namespace tessera::explore;
 
 namespace {
 
-VariantInfo info(std::vector<std::string> history, std::map<std::string, int64_t> params = {}) {
-  return {Expr(), "", std::move(history), std::move(params)};
+using rewrite::Mapping;
+using rewrite::MappingKind;
+const Mapping kGlobal{MappingKind::Global};
+const Mapping kCoarsened{MappingKind::CoarsenedTiles};
+const Mapping kWorkGroups{MappingKind::WorkGroups};
+
+VariantInfo info(std::vector<std::string> steps, const Mapping& mapping,
+                 std::map<std::string, int64_t> params = {}) {
+  return {Expr(), "", {std::move(steps), mapping}, std::move(params)};
 }
 
 // A variant of the fake device: its family, its rewrite steps and the medians of its points
@@ -160,13 +168,13 @@ struct FakeDevice : Evaluator, SearchSpace {
 // Depth 1: the baseline and `n` tiled or coarsened variants with four work-group sizes each;
 // tile=32 coarsened is the fastest, with work-group size 128.
 std::vector<FakeVariant> depth1(int n = 12) {
-  std::vector<FakeVariant> vs{{info({"mapping: global"}), {10, 11, 12, 10.5}}};
+  std::vector<FakeVariant> vs{{info({}, kGlobal), {10, 11, 12, 10.5}}};
   for (int i = 0; i < n; ++i) {
     int64_t tile = int64_t{4} << (i % 4);
     bool coarse = i % 2 == 0;
-    std::string mapping = coarse ? "mapping: coarsened" : "mapping: work-groups";
+    Mapping mapping = coarse ? kCoarsened : kWorkGroups;
     double ms = coarse ? 9.0 - tile / 8.0 : 9.5;
-    vs.push_back({info({cat("tile-nd at [1] {dims=2, tile=", tile, "}"), mapping},
+    vs.push_back({info({cat("tile-nd at [1] {dims=2, tile=", tile, "}")}, mapping,
                        {{"dims", 2}, {"tile", tile}}),
                   {ms, ms * 1.1, ms * 0.8, ms * 1.2}});
   }
@@ -177,11 +185,10 @@ std::vector<FakeVariant> depth1(int n = 12) {
 std::vector<FakeVariant> depth2(int n) {
   auto vs = depth1();
   for (int i = 0; i < n; ++i)
-    vs.push_back(
-        {info({cat("tile-nd at [1] {dims=2, tile=", 4 << (i % 4), "}"),
-               cat("split-join at [1,0] {chunk=", 2 << (i % 3), "}"), "mapping: coarsened"},
-              {{"dims", 2}, {"tile", 4 << (i % 4)}, {"chunk", 2 << (i % 3)}}),
-         {9.5 + i % 5, 9.6 + i % 5}});
+    vs.push_back({info({cat("tile-nd at [1] {dims=2, tile=", 4 << (i % 4), "}"),
+                        cat("split-join at [1,0] {chunk=", 2 << (i % 3), "}")},
+                       kCoarsened, {{"dims", 2}, {"tile", 4 << (i % 4)}, {"chunk", 2 << (i % 3)}}),
+                  {9.5 + i % 5, 9.6 + i % 5}});
   return vs;
 }
 
@@ -192,12 +199,12 @@ int variant_of_first(const FakeDevice& d, std::size_t k) {
 } // namespace
 
 TEST_CASE("features: a signature names a variant at every position; words describe its shape") {
-  CHECK(variant_signature({"tile-nd at [1] {dims=2, tile=16}", "mapping: coarsened"}) ==
+  CHECK(variant_signature({{"tile-nd at [1] {dims=2, tile=16}"}, kCoarsened}) ==
         "tile-nd {dims=2, tile=16} | mapping: coarsened");
-  CHECK(variant_signature({"tile-nd at [0,1] {dims=2, tile=16}", "mapping: coarsened"}) ==
-        variant_signature({"tile-nd at [1] {dims=2, tile=16}", "mapping: coarsened"}));
+  CHECK(variant_signature({{"tile-nd at [0,1] {dims=2, tile=16}"}, kCoarsened}) ==
+        variant_signature({{"tile-nd at [1] {dims=2, tile=16}"}, kCoarsened}));
   VariantFeatures f = variant_features(
-      info({"tile-nd at [1] {dims=2, tile=16}", "mapping: coarsened"}, {{"dims", 2}, {"tile", 16}}),
+      info({"tile-nd at [1] {dims=2, tile=16}"}, kCoarsened, {{"dims", 2}, {"tile", 16}}),
       int64_t{1} << 20);
   CHECK(f.family == "tiled");
   CHECK(f.arm == "tile-nd | mapping: coarsened");
@@ -228,12 +235,12 @@ TEST_CASE("feature model: faster words predict higher, few observations are shru
 
 TEST_CASE("prior: this program's winners first, then similar programs', then shallower first") {
   std::vector<VariantInfo> vs{
-      info({"mapping: global"}),
-      info({"tile-nd at [1] {tile=8}", "split-join at [0] {chunk=2}", "mapping: coarsened"}),
-      info({"tile-nd at [1] {tile=8}", "mapping: coarsened"}),
-      info({"tile-nd at [1] {tile=16}", "mapping: coarsened"}),
-      info({"tile-nd at [1] {tile=32}", "mapping: coarsened"}),
-      info({"tile-nd at [1] {tile=64}", "mapping: work-groups"})};
+      info({}, kGlobal),
+      info({"tile-nd at [1] {tile=8}", "split-join at [0] {chunk=2}"}, kCoarsened),
+      info({"tile-nd at [1] {tile=8}"}, kCoarsened),
+      info({"tile-nd at [1] {tile=16}"}, kCoarsened),
+      info({"tile-nd at [1] {tile=32}"}, kCoarsened),
+      info({"tile-nd at [1] {tile=64}"}, kWorkGroups)};
   SUBCASE("no database: shallower variants first, in enumeration order") {
     Prior p = make_prior(vs, {}, {"s", "h", 1024});
     CHECK(p.order == std::vector<int>{2, 3, 4, 5, 1});
@@ -368,13 +375,13 @@ TEST_CASE("warm start: a deeper space at the same budget finds at least what dep
 TEST_CASE("bandit: learns which family is fast and gets there before exhaustive order") {
   // 40 work-group variants (slow) enumerated before 40 coarsened ones (fast, tile=64 fastest),
   // and the prior knows nothing: only what the run measures can move coarsened forward.
-  std::vector<FakeVariant> vs{{info({"mapping: global"}), {10}}};
+  std::vector<FakeVariant> vs{{info({}, kGlobal), {10}}};
   for (int i = 0; i < 40; ++i)
-    vs.push_back({info({cat("tile-nd at [1] {tile=", 4 << (i % 5), "}"), "mapping: work-groups"},
+    vs.push_back({info({cat("tile-nd at [1] {tile=", 4 << (i % 5), "}")}, kWorkGroups,
                        {{"tile", 4 << (i % 5)}}),
                   {10.0 + i % 3}});
   for (int i = 0; i < 40; ++i)
-    vs.push_back({info({cat("tile-nd at [1] {tile=", 4 << (i % 5), "}"), "mapping: coarsened"},
+    vs.push_back({info({cat("tile-nd at [1] {tile=", 4 << (i % 5), "}")}, kCoarsened,
                        {{"tile", 4 << (i % 5)}}),
                   {i == 37 ? 2.0 : 6.0 - (i % 5) * 0.5}});
   FakeDevice exhaustive(vs), bandit(vs);
@@ -390,4 +397,44 @@ TEST_CASE("bandit: learns which family is fast and gets there before exhaustive 
       first_coarsened = static_cast<int>(k);
   CHECK(first_coarsened >= 0);
   CHECK(first_coarsened < 10);
+}
+
+TEST_CASE("tuning database: a version-1 file is converted, one of a newer version refused") {
+  auto dir = tessera::testing::make_temp_dir("tessera-tuning-versions");
+  auto path = dir / "tuning.json";
+  {
+    std::ofstream out(path);
+    out << R"({"format": "tessera-tuning", "version": 1, "entries": {"k": {"variant": 3,
+      "history": ["tile-nd at [1] {dims=2, tile=16}", "mapping: work-groups, local memory"]}},
+      "points": [{"device": "d", "program_hash": "h", "median_ms": 1, "baseline_ms": 2,
+      "signature": "tile-nd {dims=2, tile=16} | mapping: work-groups, local memory"}]})";
+  }
+  nlohmann::json db = read_tuning_file(path);
+  CHECK(db["version"] == 2);
+  const nlohmann::json& entry = db["entries"]["k"];
+  CHECK(entry["variant"] == 3);
+  CHECK(entry["history"] == nlohmann::json::array({"tile-nd at [1] {dims=2, tile=16}"}));
+  CHECK(entry["mapping"] == nlohmann::json{{"kind", "local-memory"}, {"dims", 0}});
+  // A version-1 point's signature is the text a variant of the same derivation has now.
+  auto points = read_tuned_points(path, "d");
+  REQUIRE(points.size() == 1);
+  CHECK(points[0].signature == variant_signature({{"tile-nd at [1] {dims=2, tile=16}"},
+                                                  Mapping{MappingKind::LocalMemory}}));
+  // Recording writes the file back as version 2, its entries converted.
+  record_tuned_points(path, points);
+  std::ifstream in(path);
+  nlohmann::json written = nlohmann::json::parse(in);
+  CHECK(written["version"] == 2);
+  CHECK(written["entries"]["k"]["mapping"]["kind"] == "local-memory");
+  CHECK(written["points"].size() == 1);
+
+  std::ofstream(path) << R"({"format": "tessera-tuning", "version": 3, "entries": {}})";
+  const std::string newer = cat("tuning database '", path.string(),
+                                "' has version 3; this tessera reads versions 1 to 2");
+  CHECK_THROWS_WITH_AS(read_tuned_points(path, "d"), doctest::Contains(newer.c_str()), Error);
+  // The solver's lenient reading refuses it too: writing would lose what it holds.
+  CHECK_THROWS_WITH_AS(read_tuning_file(path, /*lenient=*/true), doctest::Contains(newer.c_str()),
+                       Error);
+  std::ofstream(path) << "not json";
+  CHECK(read_tuning_file(path, /*lenient=*/true)["entries"].empty());
 }

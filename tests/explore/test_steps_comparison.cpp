@@ -13,7 +13,7 @@ using namespace tessera::explore;
 
 namespace {
 
-PointResult point(int id, double ms, std::vector<std::string> history, double fraction = 0.5) {
+PointResult point(int id, double ms, Derivation history, double fraction = 0.5) {
   PointResult p;
   p.id = id;
   p.status = PointStatus::Ok;
@@ -27,12 +27,13 @@ PointResult point(int id, double ms, std::vector<std::string> history, double fr
 
 TEST_CASE("steps comparison: the best variant fusing all K steps against K single sweeps") {
   Report single, fused;
-  single.points = {point(0, 2.0, {"mapping: global"}), point(1, 1.5, {"stream-nd {dims=3}"})};
+  single.points = {point(0, 2.0, {{}, rewrite::Mapping{}}),
+                   point(1, 1.5, {{"stream-nd {dims=3}"}})};
   fused.points = {
-      point(0, 9.0, {"mapping: global"}),                                  // K launches
-      point(1, 2.0, {"temporal-tiling at [1] {dims=3, steps=2, tile=8}"}), // fuses 2 of 4
-      point(2, 4.0, {"stream-temporal at [1] {steps=4, tile=16}"}, 0.3),
-      point(3, 5.0, {"temporal-tiling at [1] {dims=3, steps=4, tile=8}"}),
+      point(0, 9.0, {{}, rewrite::Mapping{}}),                               // K launches
+      point(1, 2.0, {{"temporal-tiling at [1] {dims=3, steps=2, tile=8}"}}), // fuses 2 of 4
+      point(2, 4.0, {{"stream-temporal at [1] {steps=4, tile=16}"}}, 0.3),
+      point(3, 5.0, {{"temporal-tiling at [1] {dims=3, steps=4, tile=8}"}}),
   };
   fused.points[3].status = PointStatus::Mismatch; // never compared
   StepsComparison c = compare_steps(4, single, fused);
@@ -61,7 +62,7 @@ TEST_CASE("steps comparison: the best variant fusing all K steps against K singl
 TEST_CASE("steps comparison: without a fused variant it says why; bad JSON is rejected") {
   Report single, fused;
   single.points = {point(0, 1.0, {})};
-  fused.points = {point(0, 3.0, {"mapping: global"})};
+  fused.points = {point(0, 3.0, {{}, rewrite::Mapping{}})};
   StepsComparison c = compare_steps(3, single, fused);
   CHECK(!c.fused_ms);
   CHECK(c.note.find("no variant fusing all 3 steps") != std::string::npos);
@@ -77,16 +78,16 @@ TEST_CASE("steps comparison: without a fused variant it says why; bad JSON is re
 
 TEST_CASE("steps comparison: the best time of each fused form, kept through the JSON report") {
   Report single, fused;
-  single.points = {point(0, 1.0, {"stream-nd {dims=3}"})};
+  single.points = {point(0, 1.0, {{"stream-nd {dims=3}"}})};
   fused.points = {
-      point(0, 3.0, {"stream-temporal at [1] {steps=4, tile=16}"}),
-      point(1, 2.5, {"stream-temporal at [1] {steps=4, tile=32}"}),
-      point(2, 2.0, {"stream-temporal at [1] {registers=1, steps=4, tile=32}"}),
-      point(3, 5.0, {"temporal-tiling at [1] {dims=3, steps=4, tile=8}"}),
-      point(4, 1.0, {"temporal-tiling at [1] {dims=3, steps=2, tile=8}"}), // fuses 2 of 4
+      point(0, 3.0, {{"stream-temporal at [1] {steps=4, tile=16}"}}),
+      point(1, 2.5, {{"stream-temporal at [1] {steps=4, tile=32}"}}),
+      point(2, 2.0, {{"stream-temporal at [1] {registers=1, steps=4, tile=32}"}}),
+      point(3, 5.0, {{"temporal-tiling at [1] {dims=3, steps=4, tile=8}"}}),
+      point(4, 1.0, {{"temporal-tiling at [1] {dims=3, steps=2, tile=8}"}}), // fuses 2 of 4
   };
   StepsComparison c = compare_steps(4, single, fused);
-  CHECK(fused_form(fused.points[2].history) == "stream-temporal registers");
+  CHECK(fused_form(fused.points[2].history.rule_steps()) == "stream-temporal registers");
   CHECK(c.fused_by_form == std::map<std::string, double>{{"stream-temporal local", 2.5},
                                                          {"stream-temporal registers", 2.0},
                                                          {"temporal-tiling", 5.0}});

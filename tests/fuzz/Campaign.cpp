@@ -116,8 +116,8 @@ int Fuzzer::campaign() {
       ++rules_used[s.rule];
     ++steps_hist[cat(spec.history.size(), " rewrites")];
     std::string lowering = spec.lowering;
-    if (!o.variant_steps.empty())
-      lowering += " (" + o.variant_steps.back().rule + ")";
+    if (o.variant.mapping)
+      lowering += " (mapping: " + rewrite::describe(*o.variant.mapping) + ")";
     ++lowerings[lowering];
     const Recipe& r = spec.recipe;
     ++features[cat(r.dims, "-D")];

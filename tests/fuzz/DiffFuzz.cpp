@@ -46,13 +46,8 @@ bool inside_function_at(const Expr& program, const Position& position) {
   return false;
 }
 
-bool same_steps(const std::vector<Step>& a, const std::vector<Step>& b) {
-  if (a.size() != b.size())
-    return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (a[i].rule != b[i].rule || a[i].position != b[i].position || a[i].params != b[i].params)
-      return false;
-  return true;
+bool same_derivation(const rewrite::Variant& a, const rewrite::Variant& b) {
+  return a.history == b.history && a.mapping == b.mapping && a.after_mapping == b.after_mapping;
 }
 
 json steps_to_json(const std::vector<Step>& steps) {
@@ -340,18 +335,18 @@ Outcome Fuzzer::run(const CaseSpec& spec) {
       if (lv.variants.empty()) {
         // Nothing executable around this program: its default lowering still is a case.
         o.lowered = rewrite::lower_default(o.rewritten);
-      } else if (spec.variant_steps.empty()) {
+      } else if (!spec.variant.mapping) {
         chosen = &lv.variants[spec.variant_pick % lv.variants.size()];
       } else {
         for (const auto& v : lv.variants)
-          if (same_steps(v.history, spec.variant_steps))
+          if (same_derivation(v, spec.variant))
             chosen = &v;
         if (!chosen)
           return reject("lowering", "the recorded variant is not among the variants");
       }
       if (chosen) {
         o.lowered = chosen->program;
-        o.variant_steps = chosen->history;
+        o.variant = {Expr(), chosen->history, chosen->mapping, chosen->after_mapping};
       }
     } else if (spec.lowering == "none") {
       o.lowered = o.rewritten;
@@ -419,7 +414,7 @@ json Fuzzer::reproducer(const CaseSpec& spec, const Outcome& o) {
     types.push_back(tj);
   }
   json j = {{"format", "tessera-fuzz-case"},
-            {"version", 1},
+            {"version", 2},
             {"seed", spec.seed},
             {"case", spec.index},
             {"recipe", spec.recipe.to_json()},
@@ -428,12 +423,16 @@ json Fuzzer::reproducer(const CaseSpec& spec, const Outcome& o) {
             {"history", steps_to_json(spec.history)},
             {"lowering", spec.lowering},
             {"variant_pick", spec.variant_pick},
-            {"variant_steps",
-             steps_to_json(o.variant_steps.empty() ? spec.variant_steps : o.variant_steps)},
             {"split_interior", spec.split_interior},
             {"baked_sizes", spec.baked_sizes},
             {"input_types", types},
             {"input_seed", spec.input_seed}};
+  const rewrite::Variant& variant = o.variant.mapping ? o.variant : spec.variant;
+  j["variant_steps"] = steps_to_json(variant.history);
+  if (variant.mapping) {
+    j["variant_mapping"] = rewrite::mapping_to_json(*variant.mapping);
+    j["variant_after_mapping"] = steps_to_json(variant.after_mapping);
+  }
   if (o.status != Outcome::Pass) {
     j["stage"] = o.stage;
     j["message"] = o.message;
@@ -459,7 +458,26 @@ CaseSpec Fuzzer::spec_from_reproducer(const json& j) {
   spec.history = steps_from_json(j.at("history"));
   spec.lowering = j.value("lowering", "default");
   spec.variant_pick = j.value("variant_pick", 0u);
-  spec.variant_steps = steps_from_json(j.value("variant_steps", json::array()));
+  const int version = j.value("version", 1);
+  if (version < 1 || version > 2)
+    user_error(cat("tessera_fuzz reproducer version ", version,
+                   " is not supported (this build reads versions 1 and 2)"));
+  auto steps = steps_from_json(j.value("variant_steps", json::array()));
+  if (version == 1) {
+    // The mapping was a step "mapping: ..." of the variant's steps.
+    for (auto& step : steps) {
+      if (auto m = rewrite::mapping_from_v1_step(step.rule, "the reproducer's variant_steps"))
+        spec.variant.mapping = *m;
+      else
+        (spec.variant.mapping ? spec.variant.after_mapping : spec.variant.history)
+            .push_back(std::move(step));
+    }
+  } else {
+    spec.variant.history = std::move(steps);
+    if (j.contains("variant_mapping"))
+      spec.variant.mapping = rewrite::mapping_from_json(j.at("variant_mapping"), "the reproducer");
+    spec.variant.after_mapping = steps_from_json(j.value("variant_after_mapping", json::array()));
+  }
   spec.split_interior = j.value("split_interior", true);
   spec.baked_sizes = j.value("baked_sizes", std::map<std::string, int64_t>{});
   for (const auto& t : j.at("input_types"))
@@ -484,8 +502,8 @@ CaseSpec Fuzzer::shrink(const CaseSpec& spec, const Outcome& failure) {
     return o.status == Outcome::Failure && o.stage == failure.stage;
   };
   // Pin the variant by its steps, so that it stays the same while other things shrink.
-  if (best.lowering == "variant" && best.variant_steps.empty())
-    best.variant_steps = failure.variant_steps;
+  if (best.lowering == "variant" && !best.variant.mapping)
+    best.variant = failure.variant;
   bool progress = true;
   while (progress) {
     progress = false;
@@ -510,7 +528,7 @@ CaseSpec Fuzzer::shrink(const CaseSpec& spec, const Outcome& failure) {
     if (best.lowering == "variant") {
       CaseSpec c = best;
       c.lowering = "default";
-      c.variant_steps.clear();
+      c.variant = {};
       if (still_fails(c)) {
         best = c;
         progress = true;

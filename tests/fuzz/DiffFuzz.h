@@ -38,8 +38,9 @@ struct CaseSpec {
   // rewrite::lowered_variants(rewritten, depth 1, tiles {2, 4}), identified by its own steps;
   // the default lowering when there is none) or "none" (the program is already lowered).
   std::string lowering = "default";
-  std::vector<rewrite::Step> variant_steps; // the variant's history, ending with its mapping
-  uint32_t variant_pick = 0;                // which variant when variant_steps is empty
+  // The variant's derivation (its program unset): history, mapping and steps after it.
+  rewrite::Variant variant;
+  uint32_t variant_pick = 0; // which variant when `variant` has no mapping
   bool split_interior = true;
   std::vector<Type> input_types;              // constant types of the inputs
   std::map<std::string, int64_t> baked_sizes; // CodegenOptions::baked_sizes
@@ -51,7 +52,7 @@ struct Outcome {
   std::string stage;   // where it was rejected or failed
   std::string message; // the error, or what differed
   Expr rewritten, lowered;
-  std::vector<rewrite::Step> variant_steps; // the chosen variant's history
+  rewrite::Variant variant; // the chosen variant (its derivation; no mapping: none chosen)
   std::string kernel_source;
   double max_error = 0;
   double seconds = 0;

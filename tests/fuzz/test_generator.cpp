@@ -136,3 +136,38 @@ TEST_CASE("fuzz: a reproducer round-trips through JSON and replays its history")
   CHECK(back.input_types.size() == spec.input_types.size());
   CHECK(fuzz::normalize_reason("Split(4) of [f32]_10 [at x.cpp:3]") == "Split(N) of [fN]_N");
 }
+
+TEST_CASE("fuzz: a reproducer names its variant by steps and mapping; version 1 converts") {
+  std::mt19937 rng(6);
+  fuzz::CaseSpec spec;
+  spec.program = fuzz::build_program(fuzz::random_recipe(rng));
+  spec.input_types = input_types(spec.program);
+  spec.lowering = "variant";
+  rewrite::Mapping groups{rewrite::MappingKind::WorkGroups};
+  groups.dims = 1;
+  spec.variant = {Expr(), {{"split-join", {1}, {{"chunk", 4}}}}, groups, {}};
+  nlohmann::json j = fuzz::Fuzzer::reproducer(spec, {});
+  CHECK(j["version"] == 2);
+  CHECK(j["variant_mapping"] == nlohmann::json{{"kind", "work-groups"}, {"dims", 1}});
+  auto back = fuzz::Fuzzer::spec_from_reproducer(nlohmann::json::parse(j.dump()));
+  CHECK(back.variant.history == spec.variant.history);
+  CHECK(back.variant.mapping == spec.variant.mapping);
+  CHECK(back.variant.after_mapping.empty());
+  // Version 1: the mapping a step of variant_steps (its dimensions were not recorded).
+  j["version"] = 1;
+  j.erase("variant_mapping");
+  j.erase("variant_after_mapping");
+  j["variant_steps"].push_back({{"rule", "mapping: work-groups"},
+                                {"position", nlohmann::json::array()},
+                                {"params", nlohmann::json::object()}});
+  auto old = fuzz::Fuzzer::spec_from_reproducer(j);
+  CHECK(old.variant.history == spec.variant.history);
+  REQUIRE(old.variant.mapping);
+  CHECK(old.variant.mapping->kind == rewrite::MappingKind::WorkGroups);
+  CHECK(old.variant.mapping->dims == 0);
+  j["version"] = 3;
+  CHECK_THROWS_WITH_AS(fuzz::Fuzzer::spec_from_reproducer(j),
+                       "tessera_fuzz reproducer version 3 is not supported (this build reads "
+                       "versions 1 and 2)",
+                       Error);
+}

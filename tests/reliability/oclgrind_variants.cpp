@@ -75,11 +75,8 @@ int main(int argc, char** argv) {
     auto variants = explore::executable_variants(program, options);
     if (placements)
       std::erase_if(variants.variants, [](const rewrite::Variant& v) {
-        for (const auto& step : v.history)
-          if (step.rule.find("as an image") != std::string::npos ||
-              step.rule.find("constant memory") != std::string::npos)
-            return false;
-        return true;
+        return !v.mapping || (v.mapping->kind != rewrite::MappingKind::ImageInput &&
+                              v.mapping->kind != rewrite::MappingKind::ConstantInput);
       });
     auto inputs = random_inputs(program, 3);
     Data expected = evaluate(program, inputs);
@@ -93,6 +90,10 @@ int main(int argc, char** argv) {
       std::string how;
       for (const auto& step : v.history)
         how += (how.empty() ? "" : ", ") + rewrite::describe(step);
+      if (v.mapping)
+        how += (how.empty() ? "mapping: " : ", mapping: ") + rewrite::describe(*v.mapping);
+      for (const auto& step : v.after_mapping)
+        how += ", " + rewrite::describe(step);
       try {
         auto kernel = codegen::generate_kernel(v.program);
         auto run = explore::execute(*session, kernel, inputs);

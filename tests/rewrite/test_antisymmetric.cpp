@@ -56,9 +56,8 @@ std::set<std::string> check_all_variants(const Expr& program, int depth, uint32_
   for (const auto& v : variants.variants) {
     CAPTURE(print(v.program));
     testing::check_kernel(v.program, inputs, {}, tolerance);
-    for (const auto& step : v.history)
-      if (step.rule.rfind("mapping: ", 0) == 0)
-        mappings.insert(step.rule.substr(9));
+    REQUIRE(v.mapping);
+    mappings.insert(rewrite::describe(*v.mapping));
   }
   return mappings;
 }

@@ -126,9 +126,12 @@ TEST_CASE("place-image: side conditions from the device and the input's type") {
   auto describe_all = [&](const EnumerateOptions& o) {
     std::string all;
     for (const auto& v :
-         lowered_variants(stencils::find_stencil("j2d5pt").build({16, 16}), o).variants)
+         lowered_variants(stencils::find_stencil("j2d5pt").build({16, 16}), o).variants) {
       for (const auto& step : v.history)
         all += step.rule + "\n";
+      REQUIRE(v.mapping);
+      all += describe(*v.mapping) + "\n";
+    }
     return all;
   };
   CHECK(describe_all(options).find("as an image") == std::string::npos);

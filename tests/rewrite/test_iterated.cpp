@@ -156,8 +156,8 @@ KernelChecks check_kernels(const std::vector<rewrite::Variant>& variants,
     double error = explore::max_relative_error(run.output, expected);
     CHECK(error <= 1e-5);
     out.passed += error <= 1e-5;
-    if (!v.history.empty())
-      ++out.mappings[v.history.back().rule];
+    if (v.mapping)
+      ++out.mappings[rewrite::describe(*v.mapping)];
     out.fused += uses(v, "temporal-tiling");
   }
   return out;
@@ -175,14 +175,8 @@ std::vector<rewrite::Variant> load_variants(const std::string& path) {
   std::ifstream in(path);
   nlohmann::json all = nlohmann::json::parse(in);
   std::vector<rewrite::Variant> variants;
-  for (const auto& j : all) {
-    rewrite::Variant v{expr_from_json(j.at("expr")), {}};
-    for (const auto& step : j.at("history"))
-      v.history.push_back({step.at("rule").get<std::string>(),
-                           step.at("position").get<rewrite::Position>(),
-                           step.at("params").get<rewrite::Params>()});
-    variants.push_back(std::move(v));
-  }
+  for (const auto& j : all)
+    variants.push_back(rewrite::variant_from_json(j));
   return variants;
 }
 
@@ -217,8 +211,9 @@ void check_iterated(const std::string& test_name, const std::string& stencil,
   CHECK(lowered.not_lowered == 0);
   CHECK(lowered.not_generated == 0);
   // The baseline is the default lowering of the program.
-  CHECK(variants[0].history.size() == 1);
-  CHECK(variants[0].history[0].rule == "mapping: global");
+  CHECK(variants[0].history.empty());
+  CHECK(variants[0].mapping == rewrite::Mapping{rewrite::MappingKind::Global});
+  CHECK(variants[0].after_mapping.empty());
 
   // Every variant type-checks, with the program's type.
   auto typing = Clock::now();
@@ -285,7 +280,7 @@ void check_iterated(const std::string& test_name, const std::string& stencil,
   std::filesystem::remove(file);
   std::string by_mapping;
   for (const auto& [name, count] : checks.mappings)
-    by_mapping += cat(by_mapping.empty() ? "" : ", ", count, " ", name.substr(9)); // "mapping: "
+    by_mapping += cat(by_mapping.empty() ? "" : ", ", count, " ", name);
   MESSAGE(stencil << " x" << steps << ": " << checks.passed << " of " << mine.size()
                   << " sampled kernels match here (" << by_mapping << "; " << checks.fused
                   << " temporally tiled)" << helper_result << "; enumeration and lowering "
@@ -347,9 +342,8 @@ TEST_CASE("every high-level variant of an iterated stencil is lowered, whichever
   auto lowered = explore::executable_variants(program, options);
   std::set<std::string> lowered_derivations;
   for (const auto& v : lowered.variants) {
-    rewrite::Variant h = v;
-    h.history.pop_back(); // the mapping
-    lowered_derivations.insert(derivation(h));
+    CHECK(v.mapping); // beside the rewrite steps, not one of them
+    lowered_derivations.insert(derivation(v));
   }
   // The first step: the computing call under the second step's neighbourhoods.
   const Expr& original = high.variants[0].program;
@@ -374,7 +368,7 @@ TEST_CASE("every high-level variant of an iterated stencil is lowered, whichever
   auto inputs = random_inputs(program, 7);
   int checked = 0;
   for (const auto& v : lowered.variants)
-    if (v.history.size() == 2 && v.history[0].rule == "tile-nd" && inside_first(v) && checked < 3) {
+    if (v.history.size() == 1 && v.history[0].rule == "tile-nd" && inside_first(v) && checked < 3) {
       CAPTURE(derivation(v));
       testing::check_program(v.program, inputs, {}, 1e-5);
       ++checked;

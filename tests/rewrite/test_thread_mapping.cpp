@@ -66,9 +66,10 @@ std::array<int64_t, 3> store_strides(const std::string& source) {
 }
 
 bool has_glb_order_step(const rewrite::Variant& v) {
-  for (const auto& s : v.history)
-    if (s.rule == "glb-order")
-      return true;
+  for (const auto* steps : {&v.history, &v.after_mapping})
+    for (const auto& s : *steps)
+      if (s.rule == "glb-order")
+        return true;
   return false;
 }
 

@@ -38,7 +38,7 @@ TEST_CASE("a smoother with a right-hand side gets work-group variants with its t
   auto inputs = random_inputs(p, 3);
   int staged = 0;
   for (const auto& v : lowered.variants) {
-    if (v.history.back().rule != "mapping: work-groups, local memory")
+    if (!v.mapping || v.mapping->kind != rewrite::MappingKind::LocalMemory)
       continue;
     CAPTURE(print(v.program));
     auto kernels = testing::check_program(v.program, inputs, {}, 1e-5);
@@ -96,12 +96,16 @@ TEST_CASE("a smoother with a right-hand side gets streaming variants that rotate
     auto inputs = random_inputs(p, 5);
     std::set<std::pair<int64_t, int64_t>> seen; // (segment, factor)
     for (const auto& v : lowered.variants) {
-      if (v.history.back().rule != "mapping: streaming")
+      if (!v.mapping || v.mapping->kind != rewrite::MappingKind::Streaming)
         continue;
       CAPTURE(print(v.program));
       const auto& params = v.history.front().params;
       int64_t factor = params.count("factor") ? params.at("factor") : 1;
       seen.insert({params.count("segment") ? params.at("segment") : 0, factor});
+      // The mapping records the stream-nd step's shape.
+      CHECK(v.mapping->dims == d);
+      CHECK(v.mapping->factor == (factor > 1 ? factor : 0));
+      CHECK(v.mapping->segment == (params.count("segment") ? params.at("segment") : 0));
       auto kernels = testing::check_program(v.program, inputs, {}, 1e-5);
       REQUIRE(kernels.kernels.size() == 1);
       testing::March march = testing::first_march(kernels.kernels.back().source);
@@ -130,7 +134,11 @@ std::map<std::string, int> derivations(const rewrite::LoweredVariants& lowered) 
     std::string key;
     for (const auto& s : v.history)
       key += s.rule + "; ";
-    if (key.find("in constant memory") == std::string::npos)
+    if (v.mapping)
+      key += "mapping: " + rewrite::describe(*v.mapping) + "; ";
+    for (const auto& s : v.after_mapping)
+      key += s.rule + "; ";
+    if (!v.mapping || v.mapping->kind != rewrite::MappingKind::ConstantInput)
       ++all[key];
   }
   return all;

@@ -66,8 +66,14 @@ TEST_CASE("api: variants carry histories and families") {
     families.insert(variant_family(v.history));
   CHECK(families.count("tiled"));
   CHECK(families.count("coarsened"));
-  CHECK(variant_family({"temporal-tiling at [1] {steps=2}", "mapping: coarsened"}) == "temporal");
-  CHECK(variant_family({"mapping: work-groups, local memory"}) == "local-memory");
+  using rewrite::Mapping, rewrite::MappingKind;
+  CHECK(variant_family({{"temporal-tiling at [1] {steps=2}"},
+                        Mapping{MappingKind::CoarsenedTiles}}) == "temporal");
+  CHECK(variant_family({{}, Mapping{MappingKind::LocalMemory}}) == "local-memory");
+  CHECK(variant_family({{"tile-nd at [1] {dims=2, tile=16}"}, Mapping{MappingKind::LocalMemory}}) ==
+        "local-memory"); // the mapping's family comes first
+  CHECK(variant_family({{"tile-nd at [1] {dims=2, tile=16}"}, Mapping{MappingKind::WorkGroups}}) ==
+        "tiled");
   CHECK(explore::variant_families().back() == "plain");
   CHECK(has(error_of([] { enumerate_variants(sum3(clamp), -1); }), "at least 0"));
 }

@@ -1,0 +1,79 @@
+#include "explore/Derivation.h"
+
+#include <nlohmann/json.hpp>
+
+#include "core/Error.h"
+
+namespace tessera::explore {
+
+using nlohmann::json;
+
+std::vector<std::string> Derivation::rule_steps() const {
+  std::vector<std::string> all = steps;
+  all.insert(all.end(), after_mapping.begin(), after_mapping.end());
+  return all;
+}
+
+std::string mapping_line(const rewrite::Mapping& mapping) {
+  return "mapping: " + rewrite::describe(mapping);
+}
+
+std::vector<std::string> Derivation::lines() const {
+  std::vector<std::string> all = steps;
+  if (mapping)
+    all.push_back(mapping_line(*mapping));
+  all.insert(all.end(), after_mapping.begin(), after_mapping.end());
+  return all;
+}
+
+void write_derivation(json& object, const Derivation& d) {
+  object["history"] = d.steps;
+  if (d.mapping)
+    object["mapping"] = rewrite::mapping_to_json(*d.mapping);
+  if (!d.after_mapping.empty())
+    object["after_mapping"] = d.after_mapping;
+}
+
+namespace {
+
+std::vector<std::string> strings(const json& object, const char* key, const std::string& where) {
+  if (!object.contains(key) || object.at(key).is_null())
+    return {};
+  const json& list = object.at(key);
+  if (!list.is_array())
+    user_error(cat(where, ": \"", key, "\" must be an array of strings"));
+  std::vector<std::string> out;
+  for (const auto& s : list) {
+    if (!s.is_string())
+      user_error(cat(where, ": \"", key, "\" must be an array of strings, got ", s.dump()));
+    out.push_back(s.get<std::string>());
+  }
+  return out;
+}
+
+} // namespace
+
+Derivation read_derivation(const json& object, int version, const std::string& where) {
+  Derivation d;
+  if (version == 1) {
+    // The mapping was a step of the history; the steps after it were applied to the mapped
+    // program.
+    for (auto& step : strings(object, "history", where)) {
+      if (auto m = rewrite::mapping_from_v1_step(step, where)) {
+        if (d.mapping)
+          user_error(cat(where, ": the history has two mapping steps"));
+        d.mapping = *m;
+      } else {
+        (d.mapping ? d.after_mapping : d.steps).push_back(std::move(step));
+      }
+    }
+    return d;
+  }
+  d.steps = strings(object, "history", where);
+  if (object.contains("mapping") && !object.at("mapping").is_null())
+    d.mapping = rewrite::mapping_from_json(object.at("mapping"), where + ": \"mapping\"");
+  d.after_mapping = strings(object, "after_mapping", where);
+  return d;
+}
+
+} // namespace tessera::explore
