@@ -40,6 +40,26 @@ bool mentions(const Expr& e, const Node* param) {
   return false;
 }
 
+Expr replace_node(const Expr& e, const Node* from, const Expr& to) {
+  if (e.get() == from)
+    return to;
+  bool changed = false;
+  std::vector<Expr> children;
+  for (const auto& c : e->children) {
+    children.push_back(replace_node(c, from, to));
+    changed |= !children.back().same_as(c);
+  }
+  return changed ? with_children(e, children) : e;
+}
+
+Expr identity_fun() {
+  auto def = std::make_shared<UserFunDef>();
+  def->name = "id";
+  def->arity = 1;
+  def->body = ScalarExpr::param(0);
+  return make_user_fun(def);
+}
+
 int map_depth(const Expr& f, Expr* innermost) {
   int d = 0;
   Expr cur = f;

@@ -17,6 +17,10 @@ Expr call1(Expr f, Expr x);
 Expr compose2(const Expr& f, const Expr& g);
 // Does `e` mention the parameter node?
 bool mentions(const Expr& e, const Node* param);
+// e with the node `from` replaced by `to` everywhere (nodes shared, unchanged subtrees kept).
+Expr replace_node(const Expr& e, const Node* from, const Expr& to);
+// The user function id(x) = x: the copy a staging into another memory applies.
+Expr identity_fun();
 // How many high-level Maps are nested directly: Map(Map(f)) -> 2, with f returned.
 int map_depth(const Expr& f, Expr* innermost);
 

@@ -29,27 +29,6 @@ Expr find_compute(const Expr& e) {
   return cur;
 }
 
-// Replaces the node `from` by `to` everywhere in e.
-Expr replace_node(const Expr& e, const Node* from, const Expr& to) {
-  if (e.get() == from)
-    return to;
-  bool changed = false;
-  std::vector<Expr> children;
-  for (const auto& c : e->children) {
-    children.push_back(replace_node(c, from, to));
-    changed |= !children.back().same_as(c);
-  }
-  return changed ? with_children(e, children) : e;
-}
-
-Expr identity_fun() {
-  auto def = std::make_shared<UserFunDef>();
-  def->name = "id";
-  def->arity = 1;
-  def->body = ScalarExpr::param(0);
-  return make_user_fun(def);
-}
-
 // Is `param` used in e only as the argument of Get(k)? (A tile of zipped inputs.)
 bool only_through_get(const Expr& e, const Node* param) {
   if (e->kind == NodeKind::Call && e->callee()->kind == NodeKind::Get && e->children.size() == 2 &&

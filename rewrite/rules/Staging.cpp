@@ -16,27 +16,6 @@ namespace tessera::rewrite {
 
 namespace {
 
-Expr identity_fun() {
-  auto def = std::make_shared<UserFunDef>();
-  def->name = "id";
-  def->arity = 1;
-  def->body = ScalarExpr::param(0);
-  return make_user_fun(def);
-}
-
-// Replaces the node `from` by `to` in e.
-Expr replace_node(const Expr& e, const Node* from, const Expr& to) {
-  if (e.get() == from)
-    return to;
-  bool changed = false;
-  std::vector<Expr> children;
-  for (const auto& c : e->children) {
-    children.push_back(replace_node(c, from, to));
-    changed |= !children.back().same_as(c);
-  }
-  return changed ? with_children(e, children) : e;
-}
-
 bool mentions_to_mem(const Expr& e) {
   if (e->kind == NodeKind::ToMem)
     return true;
