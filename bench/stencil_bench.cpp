@@ -33,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/StreamLimits.h"
 #include "codegen/Kernel.h"
 #include "core/Bytes.h"
 #include "core/Error.h"
@@ -195,16 +196,20 @@ nlohmann::json bench_temporal(runtime::Session& session, double copy_gbps, const
           ? std::vector<std::array<int64_t, 3>>{{32, 4, 2}, {16, 8, 4}, {32, 8, 1}}
           : std::vector<std::array<int64_t, 3>>{{32, 8, 1}, {32, 4, 1}, {64, 4, 1}, {16, 16, 1}};
   // 2.5-D blocking (stream-temporal) runs one-dimensional work-groups over its tile; the
-  // register window owns fewer positions per work-item (fewer registers) in larger groups.
+  // register window's own is one work-item per column of its region (up to 1024), and smaller
+  // groups own several columns per work-item (more registers each, fewer work-items).
   const std::vector<std::array<int64_t, 3>> stream_sizes{{128, 1, 1}, {512, 1, 1}};
-  const std::vector<std::array<int64_t, 3>> register_sizes{{512, 1, 1}, {1024, 1, 1}};
+  const std::vector<std::array<int64_t, 3>> register_sizes{{256, 1, 1}, {512, 1, 1}};
   for (std::size_t i = 0; i < variants.variants.size(); ++i) {
     const auto& v = variants.variants[i];
     bool fused = false, streamed = false, registers = false;
+    rewrite::Params stream_params;
     for (const auto& step : v.history) {
       fused |= step.rule == "temporal-tiling" || step.rule == "stream-temporal";
       streamed |= step.rule == "stream-temporal";
       registers |= step.rule == "stream-temporal" && step.params.count("registers");
+      if (step.rule == "stream-temporal")
+        stream_params = step.params;
     }
     if (!fused || !selected(history_text(v), fused_only))
       continue;
@@ -213,12 +218,13 @@ nlohmann::json bench_temporal(runtime::Session& session, double copy_gbps, const
     const auto& sizes_tried = registers ? register_sizes : streamed ? stream_sizes : local_sizes;
     for (std::size_t l = 0; l <= (tunable ? sizes_tried.size() : 0); ++l) {
       codegen::CodegenOptions co;
-      // The form first (labels are cut at 78 characters).
+      // The form first (labels are cut at 78 characters; 2.5-D blocking's in short).
       std::string label = cat("v", i,
                               registers  ? " [registers] "
                               : streamed ? " [local] "
                                          : " ",
-                              history_text(v));
+                              streamed ? bench::stream_text(stream_params) : history_text(v));
+      std::string limits; // after the numbers, uncut
       if (l > 0 && streamed) {
         co.local_size = sizes_tried[l - 1];
         label += cat(" [local ", co.local_size[0], "]");
@@ -234,7 +240,8 @@ nlohmann::json bench_temporal(runtime::Session& session, double copy_gbps, const
       try {
         auto kernel = codegen::generate_kernel(v.program, co);
         if (streamed)
-          m.label += cat(" (", kernel.local_memory_bytes / 1024, " KiB local)");
+          limits = bench::stream_limits(session, kernel, stream_params, k,
+                                        stencils::find_stencil(name).radius, extents[0]);
         auto run = explore::execute_flat(session, kernel, {&x}, sizes, {0, 1});
         bool slow = run.timing.median_ms > 2 * sweeps_ms;
         if (!slow)
@@ -253,8 +260,8 @@ nlohmann::json bench_temporal(runtime::Session& session, double copy_gbps, const
       }
       m.gbps = m.ok ? k * bytes / (m.ms * 1e6) : 0;
       m.fraction = m.gbps / copy_gbps;
-      std::printf("  %-78s %9.3f ms %8.1f GB/s eff. %6.1f%% of copy%s\n",
-                  m.label.substr(0, 78).c_str(), m.ms, m.gbps, 100 * m.fraction,
+      std::printf("  %-78s %9.3f ms %8.1f GB/s eff. %6.1f%% of copy%s%s\n",
+                  m.label.substr(0, 78).c_str(), m.ms, m.gbps, 100 * m.fraction, limits.c_str(),
                   m.ok ? "" : ("  FAILED: " + m.error).c_str());
       out["measurements"].push_back({{"label", m.label},
                                      {"program", m.program},
@@ -265,7 +272,7 @@ nlohmann::json bench_temporal(runtime::Session& session, double copy_gbps, const
                                      {"error", m.error}});
       if (m.ok && m.ms < best_ms) {
         best_ms = m.ms;
-        best_label = m.label;
+        best_label = m.label + limits;
       }
     }
   }

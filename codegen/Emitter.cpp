@@ -185,7 +185,11 @@ Kernel Emitter::run() {
   for (const auto& p : kernel.params)
     if (is_image(p.space))
       src << image_sampler(p.name, p.space);
-  src << "\n__kernel void " << kernel.name << "(";
+  src << "\n__kernel "
+      << (required_work_group_ > 0
+              ? cat("__attribute__((reqd_work_group_size(", required_work_group_, ", 1, 1))) ")
+              : "")
+      << "void " << kernel.name << "(";
   for (std::size_t i = 0; i < kernel.params.size(); ++i) {
     const auto& p = kernel.params[i];
     src << (i ? ",\n    " : "");

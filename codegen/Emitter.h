@@ -129,6 +129,10 @@ private:
   std::set<std::string> pending_declarations_; // private scalars not yet declared
   std::set<std::string> taken_names_;          // the kernel's and its arguments' names
   int64_t local_bytes_ = 0;
+  // A kernel whose code assumes its one-dimensional work-group size (StreamSteps) declares it
+  // (reqd_work_group_size): the device compiler then budgets registers for that many
+  // work-items, and a launch with another size fails instead of computing wrong values.
+  int64_t required_work_group_ = 0;
   LaunchConfig launch_;
   std::array<bool, 3> glb_used_{false, false, false};
   std::array<bool, 3> wrg_dims_{false, false, false};

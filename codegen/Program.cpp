@@ -13,9 +13,9 @@ namespace {
 // The source without its kernel's name, to recognise two stages that generate the same kernel.
 std::string unnamed_source(const Kernel& k) {
   std::string s = k.source;
-  std::string head = "__kernel void " + k.name + "(";
+  std::string head = " void " + k.name + "("; // after __kernel and any attribute
   if (auto at = s.find(head); at != std::string::npos)
-    s.replace(at, head.size(), "__kernel void (");
+    s.replace(at, head.size(), " void (");
   return s;
 }
 

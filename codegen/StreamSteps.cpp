@@ -19,10 +19,11 @@
 // periodically and computes every level on the extended positions, which is exact for a
 // periodic grid.
 //
-// The register window (star stencils only) keeps, per level, each work-item's column in a
-// queue of 2r+1 private values; before level j computes plane z the owners copy level j-1's
-// plane z into one local plane, the in-plane neighbours come from there and the column from
-// the work-item's own queue (docs/rewriting.md).
+// The register window (star stencils only; the scheme of AN5D and EBISU) keeps, per level,
+// each work-item's column in 2r+1 named private variables, a shift register moved by one at
+// every plane, so that every slot is fixed at compile time; before level j computes plane z the
+// owners copy level j-1's plane z into one local plane, the in-plane neighbours come from there and
+// the column from the work-item's own registers (docs/rewriting.md).
 #include "codegen/Emitter.h"
 #include "codegen/Names.h"
 #include "codegen/ScalarC.h"
@@ -119,8 +120,10 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
   if (options_.local_size[1] > 1 || options_.local_size[2] > 1)
     user_error("StreamSteps runs one-dimensional work-groups: set the work-group size of "
                "dimension 0 only");
-  b.work_group =
-      options_.local_size[0] > 0 ? options_.local_size[0] : stream_steps_work_group(b.tiles);
+  b.work_group = options_.local_size[0] > 0
+                     ? options_.local_size[0]
+                     : stream_steps_work_group(b.tiles, stream_window(f), b.k * b.r);
+  required_work_group_ = b.work_group;
   std::string constant;
   if (kind == Boundary::Constant)
     constant = ScalarValue::make(element, b.boundary.value.as_double()).to_string();
@@ -179,28 +182,38 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
     local_bytes_ += level_planes * plane * (element == ScalarKind::F64 ? 8 : 4);
   }
   // Registers: a work-item owns the positions lid + i * work_group (i < owned) of level 0's
-  // region (the buffer's plane) at every level, so that its columns stay its own; per level
-  // and position a queue of 2r+1 planes, slot (z - lo_j) % (2r+1) holding plane z.
+  // region (the buffer's plane) at every level, so that its columns stay its own. Per level and
+  // owned position, a shift register of 2r+1 named private variables: every plane of the march
+  // shifts it by one (v0 = v1, v1 = v2, ...) and the level writes its new plane into the last,
+  // so that slot m holds plane s - jr - 2r + m: every slot is known when the kernel is compiled
+  // and none is indexed at run time.
   const int64_t owned = (plane + b.work_group - 1) / b.work_group;
-  std::vector<std::string> queues;
-  for (int64_t j = 0; registers && j < b.k; ++j) {
-    queues.push_back(fresh("blk_reg"));
-    line(cat(ctype, " ", queues.back(), "[", owned * b.n, "] = {0};")); // selects read every slot
-  }
-  // The queue's value in slot `slot` (a run-time value: selects keep the queue in registers).
-  auto queue_read = [&](int64_t j, int64_t i, const std::string& slot) {
-    const std::string& q = queues[static_cast<std::size_t>(j)];
-    std::string v = cat(q, "[", i * b.n + b.n - 1, "]");
-    for (int64_t m = b.n - 2; m >= 0; --m)
-      v = cat("(", slot, " == ", m, " ? ", q, "[", i * b.n + m, "] : ", v, ")");
-    return v;
+  const std::string reg_base = registers ? fresh("blk_reg") : "";
+  auto reg = [&](int64_t j, int64_t i, int64_t slot) {
+    return cat(reg_base, "_", j, "_", i, "_", slot);
   };
-  auto queue_write = [&](int64_t j, int64_t i, const std::string& slot, const std::string& v) {
-    const std::string& q = queues[static_cast<std::size_t>(j)];
-    line(cat("const ", ctype, " blk_v = ", v, ";"));
-    for (int64_t m = 0; m < b.n; ++m)
-      line(cat(q, "[", i * b.n + m, "] = ", slot, " == ", m, " ? blk_v : ", q, "[", i * b.n + m,
-               "];"));
+  // Level j's registers shifted by one plane (at every plane, whether the level computes it).
+  auto shift = [&](int64_t j) {
+    for (int64_t i = 0; i < owned; ++i) {
+      std::string moves;
+      for (int64_t m = 0; m + 1 < b.n; ++m)
+        moves += cat(m ? " " : "", reg(j, i, m), " = ", reg(j, i, m + 1), ";");
+      line(moves);
+    }
+  };
+  for (int64_t j = 0; registers && j < b.k; ++j)
+    for (int64_t i = 0; i < owned; ++i) {
+      std::string names_ji;
+      for (int64_t m = 0; m < b.n; ++m)
+        names_ji += cat(m ? ", " : "", reg(j, i, m), " = 0");
+      line(cat(ctype, " ", names_ji, ";"));
+    }
+  // The register of a run-time slot (only where a plane outside the grid reads its source).
+  auto reg_select = [&](int64_t j, int64_t i, const std::string& slot) {
+    std::string v = reg(j, i, b.n - 1);
+    for (int64_t m = b.n - 2; m >= 0; --m)
+      v = cat("(", slot, " == ", m, " ? ", reg(j, i, m), " : ", v, ")");
+    return v;
   };
   auto window = std::make_shared<Memory>();
   window->name = fresh("win");
@@ -219,46 +232,85 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
   int64_t window_size = b.d == 3 ? b.n * b.n * b.n : b.n * b.n;
   line(cat(ctype, " ", window->name, "[", window_size, "];"));
 
-  // The positions of level j's region, one per work-item at a time: y, x (or x) and, inside,
-  // their boundary sources sy, sx. `body` runs for each position of the region, with the
-  // index of the work-item's owned position (registers) or -1.
-  auto for_region = [&](int64_t j, const std::function<void(int64_t)>& body) {
-    // With registers, positions are numbered in level 0's region (halo kr) for every level.
-    int64_t h = b.halo(j), numbered = registers ? kr : h;
-    int64_t count = 1;
+  // The sides of a region numbered with a halo of `numbered`, and their product.
+  auto region = [&](int64_t numbered) {
     std::vector<int64_t> side;
+    int64_t count = 1;
     for (int64_t tile : b.tiles) {
       side.push_back(tile + 2 * numbered);
       count *= tile + 2 * numbered;
     }
-    for (int64_t i = 0; i < (registers ? owned : 1); ++i) {
-      if (registers)
-        open(cat("if (blk_lid + ", i * b.work_group, " < ", count, ")"));
-      else
-        open(cat("for (int blk_q = blk_lid; blk_q < ", count, "; blk_q += ", b.work_group, ")"));
-      if (registers)
-        line(cat("const int blk_q = blk_lid + ", i * b.work_group, ";"));
-      std::string cond;
+    return std::make_pair(side, count);
+  };
+  // Position q's coordinates (C names `at(d)`) in a region of `side`, declared; and the
+  // condition that they lie in level j's region when numbered with a halo of `numbered`.
+  auto declare_position = [&](const std::string& q, const std::vector<int64_t>& side,
+                              int64_t numbered, const std::function<std::string(int)>& at) {
+    for (int d = 0; d < planes; ++d) {
+      std::string a = planes == 1 ? q : d == 0 ? cat(q, " / ", side[1]) : cat(q, " % ", side[1]);
+      line(cat("const int ", at(d), " = blk_o_", letters[static_cast<std::size_t>(d)], " - ",
+               numbered, " + ", a, ";"));
+    }
+  };
+  auto in_level = [&](int64_t j, int64_t numbered, const std::function<std::string(int)>& at) {
+    std::string cond;
+    for (int d = 0; d < planes; ++d) {
+      const std::string& l = letters[static_cast<std::size_t>(d)];
+      cond += cat(cond.empty() ? "" : " && ", at(d), " < blk_e_", l, " + ", b.halo(j));
+      if (numbered > b.halo(j))
+        cond += cat(" && ", at(d), " >= blk_o_", l, " - ", b.halo(j));
+    }
+    return cond;
+  };
+  // Registers: a work-item's positions are the same on every plane, computed once: position i
+  // (blk_p<i>_y, ..., and its sources blk_p<i>_sy, ...) and whether it is in level j's region
+  // (blk_in<j>_<i>). Positions are numbered in level 0's region for every level.
+  auto owned_at = [&](int64_t i, bool source) {
+    return [=, &letters](int d) {
+      return cat("blk_p", i, "_", source ? "s" : "", letters[static_cast<std::size_t>(d)]);
+    };
+  };
+  if (registers) {
+    auto [side, count] = region(kr);
+    for (int64_t i = 0; i < owned; ++i) {
+      line(cat("const int blk_p", i, " = blk_lid + ", i * b.work_group, ";"));
+      declare_position(cat("blk_p", i), side, kr, owned_at(i, false));
+      for (int d = 0; d < planes; ++d)
+        line(cat("const int ", owned_at(i, true)(d), " = ",
+                 source_of(owned_at(i, false)(d), E(d), kind), ";"));
+      for (int64_t j = 0; j <= b.k; ++j)
+        line(cat("const bool blk_in", j, "_", i, " = blk_p", i, " < ", count, " && ",
+                 in_level(j, kr, owned_at(i, false)), ";"));
+    }
+  }
+  // The positions of level j's region, one per work-item at a time: y, x (or x) and, inside,
+  // their boundary sources sy, sx. `body` runs for each position of the region, with the
+  // index of the work-item's owned position (registers) or -1.
+  auto for_region = [&](int64_t j, const std::function<void(int64_t)>& body) {
+    for (int64_t i = 0; registers && i < owned; ++i) {
+      open(cat("if (blk_in", j, "_", i, ")"));
       for (int d = 0; d < planes; ++d) {
         const std::string& p = names[static_cast<std::size_t>(d)];
-        std::string a = planes == 1 ? "blk_q"
-                        : d == 0    ? cat("blk_q / ", side[1])
-                                    : cat("blk_q % ", side[1]);
-        const std::string& l = letters[static_cast<std::size_t>(d)];
-        line(cat("const int ", p, " = blk_o_", l, " - ", numbered, " + ", a, ";"));
-        cond += cat(cond.empty() ? "" : " && ", p, " < blk_e_", l, " + ", h);
-        if (numbered > h)
-          cond += cat(" && ", p, " >= blk_o_", l, " - ", h);
+        line(cat("const int ", p, " = ", owned_at(i, false)(d), ", ", src_name(p), " = ",
+                 owned_at(i, true)(d), ";"));
       }
-      open(cat("if (", cond, ")"));
-      for (int d = 0; d < planes; ++d) {
-        const std::string& p = names[static_cast<std::size_t>(d)];
-        line(cat("const int ", src_name(p), " = ", source_of(p, E(d), kind), ";"));
-      }
-      body(registers ? i : -1);
-      close();
+      body(i);
       close();
     }
+    if (registers)
+      return;
+    auto [side, count] = region(b.halo(j));
+    auto at = [&](int d) { return names[static_cast<std::size_t>(d)]; };
+    open(cat("for (int blk_q = blk_lid; blk_q < ", count, "; blk_q += ", b.work_group, ")"));
+    declare_position("blk_q", side, b.halo(j), at);
+    open(cat("if (", in_level(j, b.halo(j), at), ")"));
+    for (int d = 0; d < planes; ++d) {
+      const std::string& p = names[static_cast<std::size_t>(d)];
+      line(cat("const int ", src_name(p), " = ", source_of(p, E(d), kind), ";"));
+    }
+    body(-1);
+    close();
+    close();
   };
   // The C value adjusted for a position outside the grid in the plane: the constant, or the
   // value negated once per dimension it lies outside.
@@ -290,44 +342,77 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
     return v;
   };
 
-  open(cat("for (int blk_s = blk_lo0; blk_s < blk_z1 + ", kr, "; ++blk_s)"));
-  // Level 0: input plane s.
-  open("if (blk_s >= blk_lo0 && blk_s < blk_hi0)");
-  line(cat("const int blk_zr = ", wrap ? periodic("blk_s", Z) : "blk_s", ";"));
-  for_region(0, [&](int64_t owned_i) {
-    std::vector<std::string> src;
-    for (int i = 0; i < planes; ++i) {
-      const std::string& p = names[static_cast<std::size_t>(i)];
-      src.push_back(wrap ? wrapped_name(p) : src_name(p));
-      if (wrap)
-        line(cat("const int ", wrapped_name(p), " = ", periodic(p, E(i)), ";"));
+  // The window's index of a neighbourhood point (m along dimension 0, then dy, dx).
+  auto window_slot = [&](int64_t m, const std::string& dy, const std::string& dx) {
+    return planes == 2 ? cat(m * b.n * b.n, " + ", dy, " * ", b.n, " + ", dx)
+                       : cat(m * b.n, " + ", dx);
+  };
+  // A read of plane z + m - r of a level, adjusted for a plane outside the grid.
+  auto along_z = [&](int64_t m, const std::string& read) {
+    if (kind == Boundary::Constant)
+      return cat("blk_zo", m, " ? ", constant, " : ", read);
+    if (kind == Boundary::Antisymmetric)
+      return cat("blk_zo", m, " ? -", read, " : ", read);
+    return read;
+  };
+  // Registers: off the centre plane a star reads only its column, the work-item's own
+  // registers. Level j-1 holds at p the value at p's source, up to the in-plane boundary's
+  // negation (self-inverse); a constant position's value is replaced after f anyway. Inside the
+  // grid along z the slots are fixed; near its ends a plane outside reads its source's slot.
+  auto column_from_registers = [&](int64_t j, int64_t owned_i) {
+    auto fill = [&](bool inside) {
+      for (int64_t m = 0; m < b.n; ++m) {
+        if (m == b.r)
+          continue;
+        std::string read =
+            inside ? reg(j - 1, owned_i, m) : reg_select(j - 1, owned_i, cat("blk_zs", m));
+        if (kind == Boundary::Antisymmetric)
+          read = cat("(", in_plane_boundary(read), ")");
+        if (!inside)
+          read = along_z(m, read);
+        line(cat(window->name, "[", window_slot(m, cat(b.r), cat(b.r)), "] = ", read, ";"));
+      }
+    };
+    if (wrap) {
+      fill(true);
+      return;
     }
-    std::string read = print(resolve(element_at(grid.view, "blk_zr", src), {}));
-    std::vector<std::string> pos(names.begin(), names.end());
-    if (registers)
-      queue_write(0, owned_i, cat("(blk_s - blk_lo0) % ", b.n), in_plane_boundary(read));
-    else
-      line(cat(level_names[0], "[(blk_s - blk_lo0) % ", b.n, " * ", plane, " + ", local_index(pos),
-               "] = ", in_plane_boundary(read), ";"));
-  });
-  close();
-  if (!registers)
-    line("barrier(CLK_LOCAL_MEM_FENCE);");
-
-  for (int64_t j = 1; j <= b.k; ++j) {
+    open("if (blk_zin)");
+    fill(true);
+    close();
+    open("else");
+    fill(false);
+    close();
+  };
+  // Registers: the centre plane from level j-1's local plane, at fixed window slots (f may
+  // read any point of it; the device compiler drops the loads of the points it does not).
+  auto centre_from_local = [&](const std::string& from) {
+    for (int64_t dy = 0; dy < (planes == 2 ? b.n : 1); ++dy)
+      for (int64_t dx = 0; dx < b.n; ++dx) {
+        std::vector<std::string> at;
+        if (planes == 2)
+          at.push_back(cat(src_name(names[0]), " + ", dy - b.r));
+        at.push_back(cat(src_name(names.back()), " + ", dx - b.r));
+        line(cat(window->name, "[", window_slot(b.r, cat(dy), cat(dx)), "] = ", from, "[",
+                 local_index(at), "];"));
+      }
+  };
+  // Level j (1..k) computes plane z = s - jr from level j-1's planes z-r..z+r.
+  auto march_level = [&](int64_t j) {
     const std::string& from = level_names[static_cast<std::size_t>(j - 1)];
     const std::string active =
         cat("if (blk_s - ", j * b.r, " >= blk_lo", j, " && blk_s - ", j * b.r, " < blk_hi", j, ")");
     if (registers) {
       // Level j-1's plane z, the centre of level j's neighbourhoods, into local memory.
       open(active);
-      line(cat("const int blk_zm = (blk_s - ", j * b.r, " - blk_lo", j - 1, ") % ", b.n, ";"));
       for_region(j - 1, [&](int64_t owned_i) {
         std::vector<std::string> pos(names.begin(), names.end());
-        line(cat(from, "[", local_index(pos), "] = ", queue_read(j - 1, owned_i, "blk_zm"), ";"));
+        line(cat(from, "[", local_index(pos), "] = ", reg(j - 1, owned_i, b.r), ";"));
       });
       close();
       line("barrier(CLK_LOCAL_MEM_FENCE);");
+      if (j < b.k)
+        shift(j);
     }
     open(active);
     line(cat("const int blk_z = blk_s - ", j * b.r, ";"));
@@ -335,48 +420,35 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
     for (int64_t m = 0; m < b.n; ++m) {
       std::string q = cat("(blk_z + ", m - b.r, ")");
       std::string source = wrap ? q : source_of(q, Z, kind);
-      line(cat("const int blk_zs", m, " = (", source, " - blk_lo", j - 1, ") % ", b.n, ";"));
+      if (registers && !wrap) // the slot of the source plane
+        line(cat("const int blk_zs", m, " = ", source, " - blk_z + ", b.r, ";"));
+      else if (!registers)
+        line(cat("const int blk_zs", m, " = (", source, " - blk_lo", j - 1, ") % ", b.n, ";"));
       if (kind == Boundary::Constant || kind == Boundary::Antisymmetric)
         line(cat("const bool blk_zo", m, " = ", outside(q, Z), ";"));
     }
+    if (registers && !wrap)
+      line(cat("const bool blk_zin = blk_z >= ", b.r, " && blk_z < ", Z, " - ", b.r, ";"));
     if (with_consts && wrap)
       line(cat("const int blk_zc = ", periodic("blk_z", Z), ";"));
     for_region(j, [&](int64_t owned_i) {
       // The neighbourhood of the source position from level j-1.
-      for (int64_t m = 0; m < b.n; ++m) {
-        if (registers && m != b.r) {
-          // Off the centre plane a star reads only its column: the work-item's own queue.
-          // Level j-1 holds at p the value at p's source, up to the in-plane boundary's
-          // negation (self-inverse); a constant position's value is replaced below anyway.
-          std::string read = queue_read(j - 1, owned_i, cat("blk_zs", m));
-          if (kind == Boundary::Antisymmetric)
-            read = cat("(", in_plane_boundary(read), ")");
-          if (kind == Boundary::Constant)
-            read = cat("blk_zo", m, " ? ", constant, " : ", read);
-          else if (kind == Boundary::Antisymmetric)
-            read = cat("blk_zo", m, " ? -", read, " : ", read);
-          std::string slot =
-              planes == 2 ? cat(m * b.n * b.n + b.r * b.n + b.r) : cat(m * b.n + b.r);
-          line(cat(window->name, "[", slot, "] = ", read, ";"));
-          continue;
-        }
+      if (registers) {
+        column_from_registers(j, owned_i);
+        centre_from_local(from);
+      }
+      for (int64_t m = 0; m < b.n && !registers; ++m) {
         std::vector<std::string> corner;
         for (int i = 0; i < planes; ++i)
           corner.push_back(cat(src_name(names[static_cast<std::size_t>(i)]), " - ", b.r, " + blk_d",
                                letters[static_cast<std::size_t>(i)]));
         std::string read =
-            registers ? cat(from, "[", local_index(corner), "]")
-                      : cat(from, "[blk_zs", m, " * ", plane, " + ", local_index(corner), "]");
-        if (kind == Boundary::Constant)
-          read = cat("blk_zo", m, " ? ", constant, " : ", read);
-        else if (kind == Boundary::Antisymmetric)
-          read = cat("blk_zo", m, " ? -", read, " : ", read);
-        std::string slot = planes == 2 ? cat(m * b.n * b.n, " + blk_dy * ", b.n, " + blk_dx")
-                                       : cat(m * b.n, " + blk_dx");
+            along_z(m, cat(from, "[blk_zs", m, " * ", plane, " + ", local_index(corner), "]"));
         if (planes == 2)
           line(cat("for (int blk_dy = 0; blk_dy < ", b.n, "; ++blk_dy)"));
         line(cat(planes == 2 ? "  " : "", "for (int blk_dx = 0; blk_dx < ", b.n, "; ++blk_dx)"));
-        line(cat(planes == 2 ? "    " : "  ", window->name, "[", slot, "] = ", read, ";"));
+        line(cat(planes == 2 ? "    " : "  ", window->name, "[", window_slot(m, "blk_dy", "blk_dx"),
+                 "] = ", read, ";"));
       }
       // f of the neighbourhood (with the constant inputs at the source position).
       View arg = memory_view(window);
@@ -405,8 +477,6 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
       value->is_scalar_var = true;
       pending_declarations_.insert(value->name);
       ++seq_depth_;
-      Expr step_function = f.children[0];
-      std::vector<Type> arg_types{window_type};
       Type arg_type = window_type;
       if (with_consts) {
         std::vector<Type> parts{window_type};
@@ -414,12 +484,12 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
           parts.push_back(const_arg(j, c).type.innermost());
         arg_type = Type::tuple(parts);
       }
-      apply_write(step_function, {Operand{arg, arg_type}}, memory_view(value));
+      apply_write(f.children[0], {Operand{arg, arg_type}}, memory_view(value));
       --seq_depth_;
       std::string v = j < b.k ? in_plane_boundary(value->name) : value->name;
       std::vector<std::string> pos(names.begin(), names.end());
       if (j < b.k && registers)
-        queue_write(j, owned_i, cat("(blk_z - blk_lo", j, ") % ", b.n), v);
+        line(cat(reg(j, owned_i, b.n - 1), " = ", v, ";"));
       else if (j < b.k)
         line(cat(level_names[static_cast<std::size_t>(j)], "[(blk_z - blk_lo", j, ") % ", b.n,
                  " * ", plane, " + ", local_index(pos), "] = ", v, ";"));
@@ -429,11 +499,41 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
     close();
     if (!registers && j < b.k)
       line("barrier(CLK_LOCAL_MEM_FENCE);");
+  };
+  // One plane of the march: s loads input plane s and level j computes plane s - jr.
+  open(cat("for (int blk_s = blk_lo0; blk_s < blk_z1 + ", kr, "; ++blk_s)"));
+  {
+    // Level 0: input plane s.
+    if (registers)
+      shift(0);
+    open("if (blk_s >= blk_lo0 && blk_s < blk_hi0)");
+    line(cat("const int blk_zr = ", wrap ? periodic("blk_s", Z) : "blk_s", ";"));
+    for_region(0, [&](int64_t owned_i) {
+      std::vector<std::string> src;
+      for (int i = 0; i < planes; ++i) {
+        const std::string& p = names[static_cast<std::size_t>(i)];
+        src.push_back(wrap ? wrapped_name(p) : src_name(p));
+        if (wrap)
+          line(cat("const int ", wrapped_name(p), " = ", periodic(p, E(i)), ";"));
+      }
+      std::string read = print(resolve(element_at(grid.view, "blk_zr", src), {}));
+      std::vector<std::string> pos(names.begin(), names.end());
+      if (registers)
+        line(cat(reg(0, owned_i, b.n - 1), " = ", in_plane_boundary(read), ";"));
+      else
+        line(cat(level_names[0], "[(blk_s - blk_lo0) % ", b.n, " * ", plane, " + ",
+                 local_index(pos), "] = ", in_plane_boundary(read), ";"));
+    });
+    close();
+    if (!registers)
+      line("barrier(CLK_LOCAL_MEM_FENCE);");
+    for (int64_t j = 1; j <= b.k; ++j)
+      march_level(j);
+    // With registers, the next plane rewrites level 0's centre plane after level 2's barrier;
+    // one step alone needs its own barrier.
+    if (registers && b.k == 1)
+      line("barrier(CLK_LOCAL_MEM_FENCE);");
   }
-  // With registers, the next iteration rewrites level 0's centre plane after level 2's barrier;
-  // one step alone needs its own barrier.
-  if (registers && b.k == 1)
-    line("barrier(CLK_LOCAL_MEM_FENCE);");
   close();
 }
 

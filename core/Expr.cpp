@@ -418,6 +418,17 @@ int64_t stream_steps_work_group(const std::vector<int64_t>& tiles) {
   return std::min<int64_t>(256, (points + 31) / 32 * 32);
 }
 
+int64_t stream_steps_work_group(const std::vector<int64_t>& tiles, StreamWindow window,
+                                int64_t kr) {
+  if (window == StreamWindow::Local)
+    return stream_steps_work_group(tiles);
+  int64_t region = 1;
+  for (int64_t t : tiles)
+    region *= t + 2 * kr;
+  const int64_t owned = (region + 1023) / 1024;
+  return ((region + owned - 1) / owned + 31) / 32 * 32;
+}
+
 StreamWindow stream_window(const Node& f) {
   const auto d = static_cast<std::size_t>(*f.sizes[0].as_constant());
   return f.sizes.size() > 4 + d && f.sizes[4 + d].as_constant() == 1 ? StreamWindow::Registers

@@ -180,8 +180,11 @@ Expr make_stream_steps(int d, int64_t k, int64_t r, Boundary boundary,
                        const std::vector<int64_t>& tiles, int64_t segment, int64_t phases, Expr f,
                        StreamWindow window = StreamWindow::Local);
 // The work-group size StreamSteps takes unless the launch says otherwise: one work-item per
-// tile point, rounded up to 32, at most 256.
+// tile point, rounded up to 32, at most 256 (the local window).
 int64_t stream_steps_work_group(const std::vector<int64_t>& tiles);
+// With the register window: one work-item per column of level 0's region (the tile plus a
+// halo of kr), in as few groups of at most 1024 as fit (AN5D's layout).
+int64_t stream_steps_work_group(const std::vector<int64_t>& tiles, StreamWindow window, int64_t kr);
 // The window form of a StreamSteps node (its optional last size: 1 for registers).
 StreamWindow stream_window(const Node& stream_steps);
 

@@ -1,9 +1,13 @@
 // Smoothing steps as one program, so that the rewrite system can fuse them into one kernel
 // (stream-temporal: 2.5-D blocking, every step with its own boundary). Each step reads the
 // grid the previous one wrote and the same right-hand side.
+#include <tuple>
+
 #include "core/Error.h"
 #include "core/Substitute.h"
 #include "multigrid/Operators.h"
+#include "primitives/TypeCheck.h"
+#include "rewrite/rules/StencilStep.h"
 
 namespace tessera::multigrid {
 
@@ -40,6 +44,30 @@ Expr jacobi_steps(const Level& level, Boundary bc, double omega, int k) {
 Expr gsrb_steps(const Level& level, Boundary bc, int k) {
   require_steps(k, "red-black Gauss-Seidel");
   return chain_of({gsrb_half_sweep(level, bc, 0), gsrb_half_sweep(level, bc, 1)}, 2 * k);
+}
+
+std::optional<Expr> fused_smoothing(const Expr& steps, int64_t half_steps) {
+  TypeChecker types;
+  types.apply(steps, input_types(steps));
+  rewrite::RuleContext ctx;
+  ctx.types = &types;
+  ctx.tile_sizes = {4, 8, 16};
+  ctx.temporal_steps = {half_steps};
+  auto forms = rewrite::stream_temporal_rule().apply(steps->body(), ctx).alternatives;
+  // The register window (more tile in the same local memory), segments (more work-groups),
+  // then the largest tile.
+  auto score = [](const rewrite::Alternative& a) {
+    const auto& p = a.params;
+    int64_t tile = p.at("tile") * (p.count("tile_inner") ? p.at("tile_inner") : 1);
+    return std::make_tuple(p.count("registers"), p.count("segment"), tile);
+  };
+  const rewrite::Alternative* best = nullptr;
+  for (const auto& form : forms)
+    if (!best || score(form) > score(*best))
+      best = &form;
+  if (!best)
+    return std::nullopt;
+  return make_lambda(steps->params(), best->replacement);
 }
 
 } // namespace tessera::multigrid

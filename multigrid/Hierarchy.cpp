@@ -22,6 +22,37 @@ OperatorSpec spec(const std::string& name, const Level& level,
           }};
 }
 
+// Fused smoothing (FusedSmoothing.cpp) on levels of at least this many points per side:
+// below, a level's steps cost their launches, which fusing cannot save much of.
+constexpr int64_t kFusedSmoothingSide = 16;
+
+// One kernel of `steps` smoothing steps where it applies: weighted Jacobi or red-black
+// Gauss-Seidel of the Poisson operator on a whole grid (a distributed one exchanges halos
+// between steps) at least kFusedSmoothingSide per side, where the stream-temporal rule has a
+// form; nothing elsewhere.
+std::shared_ptr<CompiledKernel> fused_smoother(const Level& level, Boundary bc,
+                                               const SolverOptions& o, double omega, int steps,
+                                               Tuner& tuner) {
+  const bool gsrb = o.smoother == SmootherKind::GaussSeidel;
+  if (!gsrb && o.smoother != SmootherKind::Jacobi)
+    return nullptr;
+  if (steps < 1 || level.n < kFusedSmoothingSide || !level.box.empty())
+    return nullptr;
+  auto program = [=](const Level& at) {
+    return fused_smoothing(gsrb ? gsrb_steps(at, bc, steps) : jacobi_steps(at, bc, omega, steps),
+                           gsrb ? 2 * steps : steps);
+  };
+  if (!program(level))
+    return nullptr;
+  return tuner.kernel(
+      spec(cat(gsrb ? "gsrb" : "jacobi", "-fused-", steps), level, [=](const Level& at) {
+        auto fused = program(at);
+        if (!fused)
+          user_error(cat("no fused form of ", steps, " smoothing steps on ", at.describe()));
+        return *fused;
+      }));
+}
+
 } // namespace
 
 Hierarchy::Hierarchy(const Level& finest, Boundary bc,
@@ -79,6 +110,11 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
         return helmholtz ? helmholtz_jacobi(at, bc, *helmholtz, omega) : jacobi(at, bc, omega);
       }));
     }
+    if (options.fused_smoothing && !helmholtz && !layout_->distributed())
+      for (int steps : {options.pre, options.post})
+        if (!s.fused_smooth.count(steps))
+          if (auto k = fused_smoother(level, bc, options, omega, steps, tuner))
+            s.fused_smooth[steps] = k;
     s.residual = tuner.kernel(spec("residual", level, [=](const Level& at) {
       return helmholtz ? helmholtz_residual(at, bc, *helmholtz) : multigrid::residual(at, bc);
     }));
@@ -135,6 +171,11 @@ void Hierarchy::smooth(Schedule& s, std::size_t l, int steps) {
   LevelState& L = levels_[l];
   const int sweeps = L.smooth[1] ? 2 : 1; // two half-sweeps, or one kernel a step
   const std::string label = l + 1 == levels_.size() ? "coarse solve" : "smooth";
+  if (auto fused = L.fused_smooth.find(steps); fused != L.fused_smooth.end()) {
+    s.launch(label, fused->second, operator_inputs(L), L.u[1 - L.current]);
+    L.current = 1 - L.current;
+    return;
+  }
   for (int step = 0; step < steps; ++step)
     for (int half = 0; half < sweeps; ++half) {
       layout_->exchange(s, l, L.solution());

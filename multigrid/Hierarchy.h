@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -26,6 +27,8 @@ struct LevelState {
   int current = 0;                    // which u holds the solution (while a schedule is built)
   // Red and black half-sweeps; or [0] alone: a Jacobi step, or a fused red-black step.
   std::array<std::shared_ptr<CompiledKernel>, 2> smooth;
+  // --fused-smoothing: by number of steps (pre, post), one kernel of that many steps.
+  std::map<int, std::shared_ptr<CompiledKernel>> fused_smooth;
   std::shared_ptr<CompiledKernel> residual;
   std::shared_ptr<CompiledKernel> restrict_to_coarser;  // none on the coarsest level
   std::shared_ptr<CompiledKernel> correct_from_coarser; // u + P e; none on the coarsest level

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,10 @@ Expr gsrb_step(const Level& level, Boundary bc);
 // stream-temporal fuses them into one kernel (2.5-D blocking, every step's own boundary).
 Expr jacobi_steps(const Level& level, Boundary bc, double omega, int k);
 Expr gsrb_steps(const Level& level, Boundary bc, int k);
+// `steps` (jacobi_steps, gsrb_steps: `half_steps` stencil applications) as the program of one
+// fused kernel, the stream-temporal form the solver runs (--fused-smoothing); nothing where the
+// rule does not apply (a grid smaller than its tiles or than the steps' reach).
+std::optional<Expr> fused_smoothing(const Expr& steps, int64_t half_steps);
 
 // Cell-centred restriction by the 2^d average: coarse(I) = mean of the fine cells 2I + {0,1}^d.
 // Input the fine grid r; `fine` is its level.

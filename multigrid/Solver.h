@@ -45,6 +45,10 @@ struct SolverOptions {
   // point then computes both colours' updates (7 red updates for a black point), which made a
   // 512^3 f64 V(2,2)-cycle 1.7x slower on an H100 and slower on PoCL (BENCHMARKS.md).
   bool fused_gauss_seidel = false;
+  // The pre- and post-smoothing steps of a level as one fused kernel each (stream-temporal:
+  // 2.5-D blocking; weighted Jacobi, or Gauss-Seidel with a red and a black half-sweep a step)
+  // on levels large enough, separate steps elsewhere; the same values to rounding.
+  bool fused_smoothing = false;
   int pre = 2, post = 2;
   double omega = 0;         // weighted Jacobi; 0: 2d/(2d+1), the best smoothing weight
   double tolerance = 1e-10; // on ||r|| / ||f||

@@ -197,6 +197,9 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
                     "OPERATOR=K: run variant K of an operator (gsrb-red, gsrb-black, jacobi, "
                     "residual, restrict, prolong; see `tessera solve --help`), repeatable");
   solve->add_flag("-q,--quiet", o.quiet, "Print only the summary");
+  solve->add_flag("--fused-smoothing", o.fused_smoothing,
+                  "Run a level's pre- and post-smoothing steps as one fused kernel each "
+                  "(jacobi, gsrb; levels of 16 or more per side, one device)");
   solve->add_option("--ranks", o.ranks,
                     "Under mpirun: ranks per dimension, e.g. 2x2 (default: MPI_Dims_create)");
   solve->add_option("--agglomerate", o.agglomerate,
@@ -229,6 +232,7 @@ int solve_command(const SolveCommandOptions& o) {
   s.tuning.mode = pick<TuneMode>("tuning mode", o.tune,
                                  {{"off", TuneMode::Default}, {"explore", TuneMode::Explore}});
   s.pre = o.pre;
+  s.fused_smoothing = o.fused_smoothing;
   s.post = o.post;
   s.omega = o.omega;
   s.tolerance = o.tolerance;
@@ -270,8 +274,9 @@ int solve_command(const SolveCommandOptions& o) {
   if (!o.quiet)
     std::cout << "problem " << o.problem << " " << n << "^" << dims << " (" << o.centring
               << "-centred), " << o.cycle << "(" << o.pre << "," << o.post << ") " << o.smoother
-              << (o.anisotropy != 0 ? cat(", anisotropy ", o.anisotropy) : std::string()) << ", "
-              << o.precision << ", on " << session.device().name << "\n";
+              << (o.anisotropy != 0 ? cat(", anisotropy ", o.anisotropy) : std::string())
+              << (o.fused_smoothing ? ", fused smoothing" : "") << ", " << o.precision << ", on "
+              << session.device().name << "\n";
   Solver solver(session, problem, s);
   SolveResult r = solver.solve();
   if (!o.quiet) {

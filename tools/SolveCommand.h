@@ -43,6 +43,7 @@ struct SolveCommandOptions {
   std::string tuning_db;
   std::vector<std::string> variants; // "gsrb-red=3": a named variant of an operator
   bool quiet = false;
+  bool fused_smoothing = false;
   // Under mpirun (docs/distributed.md): ranks per dimension ("2x2"; empty: MPI_Dims_create)
   // and the points per rank below which a level moves to rank 0.
   std::string ranks;

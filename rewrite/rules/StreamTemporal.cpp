@@ -25,9 +25,12 @@ namespace {
 // registers), beyond which a variant cannot run on common devices (48 KiB is the portable
 // minimum of GPUs).
 constexpr int64_t kMaxLocalBytes = 48 * 1024;
-// The register window's queues per work-item (k levels x owned positions x 2r+1 values), beyond
+// The register window's values per work-item (k levels x owned positions x 2r+1), beyond
 // which they would spill on GPUs (255 registers per work-item on NVIDIA, also holding the rest).
 constexpr int64_t kMaxQueueValues = 128;
+// The registers of a GPU multiprocessor (64K on NVIDIA): a work-group of g work-items gets at
+// most this / g each; the register window may take half of it.
+constexpr int64_t kRegistersPerGroup = 65536;
 
 // The marching segments tried: the whole extent, and the largest candidate tile size that is
 // shorter than the extent and at least 4kr (so that the 2kr planes a segment recomputes at
@@ -124,15 +127,16 @@ RuleResult stream_temporal(const Expr& e, const RuleContext& ctx) {
       int64_t plane = 1;
       for (int64_t t : tile)
         plane *= t + 2 * kr;
-      const int64_t owned =
-          (plane + stream_steps_work_group(tile) - 1) / stream_steps_work_group(tile);
       std::vector<StreamWindow> windows;
       if (k * (2 * *r + 1) * plane * bytes <= kMaxLocalBytes)
         windows.push_back(StreamWindow::Local);
       else
         why = "the time levels of every candidate tile need more than 48 KiB of local memory";
+      // Registers: k planes of local memory, k x owned x (2r+1) values per work-item.
+      const int64_t group = stream_steps_work_group(tile, StreamWindow::Registers, kr);
+      const int64_t owned = (plane + group - 1) / group;
       if (star && k * plane * bytes <= kMaxLocalBytes &&
-          k * owned * (2 * *r + 1) <= kMaxQueueValues)
+          k * owned * (2 * *r + 1) <= std::min(kMaxQueueValues, kRegistersPerGroup / 2 / group))
         windows.push_back(StreamWindow::Registers);
       for (StreamWindow window : windows)
         for (int64_t segment : segments_for(ctx.tile_sizes, extents[0], kr)) {

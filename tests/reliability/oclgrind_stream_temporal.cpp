@@ -1,5 +1,5 @@
 // The kernels of stream-temporal (2.5-D blocking: time levels in circular buffers of planes in
-// local memory, or register queues per column with the centre plane in local memory, barriers
+// local memory, or named registers per column with the centre plane in local memory, barriers
 // between the levels), both windows, run under Oclgrind and compared with the unfused
 // steps under the interpreter: every boundary, radius 1 and 2, constant inputs, partial tiles
 // and segments. CTest runs it under Oclgrind (TESSERA_DEVICE=oclgrind); any report of a data
@@ -29,6 +29,7 @@ int main() {
     Boundary b;
     int k;
     bool rhs;
+    int64_t local = 0; // a work-group size: below the region's columns, several per work-item
   };
   const std::vector<Case> cases{
       {2, 1, Boundary::clamp(), 3, true},
@@ -37,6 +38,7 @@ int main() {
       {3, 1, Boundary::antisymmetric(), 2, true},
       {3, 1, Boundary::constant(ScalarValue::make(ScalarKind::F32, 0.5)), 2, false},
       {3, 1, Boundary::wrap(), 2, false},
+      {3, 1, Boundary::mirror(), 3, true, 32},
   };
   int ran = 0, failed = 0;
   for (const auto& c : cases) {
@@ -49,10 +51,13 @@ int main() {
     for (const auto& form : testing::stream_temporal_forms(program, c.k, {3, 4 * kr})) {
       std::string how = cat(c.d, "-D r=", c.r, " ", c.b.to_string(), " k=", c.k,
                             c.rhs ? " rhs" : "", form.params.count("segment") ? " segments" : "",
-                            form.params.count("registers") ? " registers" : " local");
+                            form.params.count("registers") ? " registers" : " local",
+                            c.local ? cat(" work-group ", c.local) : "");
       try {
         Expr fused = make_lambda(program->params(), form.replacement);
-        auto kernels = codegen::generate_program(rewrite::lower_default(fused));
+        codegen::CodegenOptions options;
+        options.local_size = {c.local, 0, 0};
+        auto kernels = codegen::generate_program(rewrite::lower_default(fused), options);
         auto run = explore::execute(*session, kernels, inputs);
         bool ok = explore::max_relative_error(run.output, expected) <= 1e-5;
         std::cout << "  " << (ok ? "ok      " : "MISMATCH") << " " << how << std::endl;

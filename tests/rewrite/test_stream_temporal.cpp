@@ -32,9 +32,10 @@ struct Checked {
 
 // The fused forms of `program` (k steps) generated, run on PoCL and compared with the unfused
 // program under the interpreter. To keep the suite fast only the segmented forms are run unless
-// `all_forms` (a segment meets both ends of the grid as well as another segment).
+// `all_forms` (a segment meets both ends of the grid as well as another segment). `local`: the
+// work-group size (0: the kernel's own).
 Checked check_fused_forms(const Expr& program, int k, const std::vector<int64_t>& tiles,
-                          bool all_forms = false) {
+                          bool all_forms = false, int64_t local = 0) {
   auto forms = testing::stream_temporal_forms(program, k, tiles);
   if (!all_forms)
     std::erase_if(forms, [](const Alternative& a) { return !a.params.count("segment"); });
@@ -51,9 +52,16 @@ Checked check_fused_forms(const Expr& program, int k, const std::vector<int64_t>
     // The primitive's reference semantics: the same operations in the same order.
     CHECK(evaluate(fused, inputs).flatten() == expected.flatten());
     CHECK(structurally_equal(load_expr(save_expr(fused)), fused)); // saved and loaded
-    codegen::KernelProgram kernels = codegen::generate_program(fused);
+    codegen::CodegenOptions options;
+    options.local_size = {local, 0, 0};
+    codegen::KernelProgram kernels = codegen::generate_program(fused, options);
     auto run = explore::execute(testing::test_session(), kernels, inputs);
-    INFO(kernels.kernels.front().source);
+    const std::string& source = kernels.kernels.front().source;
+    INFO(source);
+    if (form.params.count("registers")) { // named registers, none indexed at run time
+      CHECK(source.find("blk_reg0_0_0") != std::string::npos);
+      CHECK(source.find("blk_reg0[") == std::string::npos);
+    }
     CHECK(explore::max_relative_error(run.output, expected) <= 1e-5);
     ++(form.params.count("registers") ? checked.registers : checked.local);
   }
@@ -113,6 +121,26 @@ TEST_CASE("stream-temporal 3-D deep k: only the register window fits 48 KiB of l
     const Boundary b = k == 8 ? antisymmetric : clamp;
     Expr program = testing::iterated_test_stencil(3, 1, b, k, {33, 17, 17}, k == 8);
     CHECK(check_fused_forms(program, k, {16, 32}, k == 8) == Checked{0, k == 8 ? 2 : 1});
+  }
+}
+
+TEST_CASE("stream-temporal with several columns per work-item (work-groups of 16)") {
+  struct Case {
+    int d, r;
+    Boundary b;
+    int k;
+  };
+  // Work-groups of 16 below the region's columns: each work-item owns several, at every level.
+  for (const Case& c : {Case{3, 1, antisymmetric, 3}, Case{3, 2, constant(0.75f), 2},
+                        Case{2, 1, wrap, 5}, Case{2, 2, mirror, 4}}) {
+    int kr = c.k * c.r;
+    CAPTURE(c.d);
+    CAPTURE(c.r);
+    CAPTURE(c.b.to_string());
+    std::vector<ArithExpr> extents = c.d == 3 ? std::vector<ArithExpr>{5 * kr + 1, kr + 3, kr + 5}
+                                              : std::vector<ArithExpr>{5 * kr + 1, 2 * kr + 13};
+    Expr program = testing::iterated_test_stencil(c.d, c.r, c.b, c.k, extents, true);
+    CHECK(check_fused_forms(program, c.k, {3, 4 * kr}, false, 16) == Checked{1, 1});
   }
 }
 
@@ -183,6 +211,8 @@ TEST_CASE("the register window is offered to star stencils only") {
   CHECK(registers(box_forms) == 0); // j3d27pt-like: the local window only
   auto star_forms = testing::stream_temporal_forms(steps(star), 2, {4});
   CHECK(registers(star_forms) == static_cast<long>(star_forms.size()) / 2);
+  // A star may read any point of the centre plane (here a corner): both windows run right.
+  CHECK(check_fused_forms(steps(star), 2, {4}, true).registers >= 1);
   CHECK(!star_shaped(box_forms.front().replacement->callee()->children[0], 3, 1));
   CHECK_THROWS_WITH_AS(make_stream_steps(3, 2, 1, clamp, {4, 4}, 0, 1,
                                          box_forms.front().replacement->callee()->children[0],
