@@ -1,6 +1,7 @@
 // Smoothing steps as one program, so that the rewrite system can fuse them into one kernel
 // (stream-temporal: 2.5-D blocking, every step with its own boundary). Each step reads the
 // grid the previous one wrote and the same right-hand side.
+#include <algorithm>
 #include <tuple>
 
 #include "core/Error.h"
@@ -46,7 +47,7 @@ Expr gsrb_steps(const Level& level, Boundary bc, int k) {
   return chain_of({gsrb_half_sweep(level, bc, 0), gsrb_half_sweep(level, bc, 1)}, 2 * k);
 }
 
-std::optional<Expr> fused_smoothing(const Expr& steps, int64_t half_steps) {
+std::vector<Expr> fused_smoothing_forms(const Expr& steps, int64_t half_steps) {
   TypeChecker types;
   types.apply(steps, input_types(steps));
   rewrite::RuleContext ctx;
@@ -61,13 +62,12 @@ std::optional<Expr> fused_smoothing(const Expr& steps, int64_t half_steps) {
     int64_t tile = p.at("tile") * (p.count("tile_inner") ? p.at("tile_inner") : 1);
     return std::make_tuple(p.count("registers"), p.count("segment"), tile);
   };
-  const rewrite::Alternative* best = nullptr;
+  std::stable_sort(forms.begin(), forms.end(),
+                   [&](const auto& a, const auto& b) { return score(a) > score(b); });
+  std::vector<Expr> programs;
   for (const auto& form : forms)
-    if (!best || score(form) > score(*best))
-      best = &form;
-  if (!best)
-    return std::nullopt;
-  return make_lambda(steps->params(), best->replacement);
+    programs.push_back(make_lambda(steps->params(), form.replacement));
+  return programs;
 }
 
 } // namespace tessera::multigrid

@@ -1,6 +1,8 @@
 #include "multigrid/Hierarchy.h"
 
 #include "core/Error.h"
+#include "explore/runtime/Launch.h"
+#include "explore/runtime/Session.h"
 #include "multigrid/LineRelaxation.h"
 #include "multigrid/Solver.h"
 
@@ -29,7 +31,9 @@ constexpr int64_t kFusedSmoothingSide = 16;
 // One kernel of `steps` smoothing steps where it applies: weighted Jacobi or red-black
 // Gauss-Seidel of the Poisson operator on a whole grid (a distributed one exchanges halos
 // between steps) at least kFusedSmoothingSide per side, where the stream-temporal rule has a
-// form; nothing elsewhere.
+// form; nothing elsewhere. The forms are tried in the order of preference until one launches
+// with its own work-group on this device (a GPU's compiler may cap a kernel's work-group below
+// the one the register window asks for); none launching means separate steps.
 std::shared_ptr<CompiledKernel> fused_smoother(const Level& level, Boundary bc,
                                                const SolverOptions& o, double omega, int steps,
                                                Tuner& tuner) {
@@ -38,19 +42,30 @@ std::shared_ptr<CompiledKernel> fused_smoother(const Level& level, Boundary bc,
     return nullptr;
   if (steps < 1 || level.n < kFusedSmoothingSide || !level.box.empty())
     return nullptr;
-  auto program = [=](const Level& at) {
-    return fused_smoothing(gsrb ? gsrb_steps(at, bc, steps) : jacobi_steps(at, bc, omega, steps),
-                           gsrb ? 2 * steps : steps);
+  auto forms = [=](const Level& at) {
+    return fused_smoothing_forms(gsrb ? gsrb_steps(at, bc, steps)
+                                      : jacobi_steps(at, bc, omega, steps),
+                                 gsrb ? 2 * steps : steps);
   };
-  if (!program(level))
-    return nullptr;
-  return tuner.kernel(
-      spec(cat(gsrb ? "gsrb" : "jacobi", "-fused-", steps), level, [=](const Level& at) {
-        auto fused = program(at);
-        if (!fused)
-          user_error(cat("no fused form of ", steps, " smoothing steps on ", at.describe()));
-        return *fused;
-      }));
+  const std::size_t count = forms(level).size();
+  for (std::size_t i = 0; i < count; ++i) {
+    std::string name = cat(gsrb ? "gsrb" : "jacobi", "-fused-", steps);
+    if (i > 0)
+      name += cat("-form-", i);
+    auto kernel = tuner.kernel(spec(name, level, [=](const Level& at) {
+      auto all = forms(at);
+      if (i >= all.size())
+        user_error(cat("no fused form ", i, " of ", steps, " smoothing steps on ", at.describe()));
+      return all[i];
+    }));
+    try {
+      runtime::check_launch(tuner.session().device(), kernel->built, kernel->global, kernel->local);
+      return kernel;
+    } catch (const Error&) {
+      // This form's work-group does not fit this kernel on this device: the next form.
+    }
+  }
+  return nullptr;
 }
 
 } // namespace

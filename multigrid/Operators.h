@@ -69,10 +69,12 @@ Expr gsrb_step(const Level& level, Boundary bc);
 // stream-temporal fuses them into one kernel (2.5-D blocking, every step's own boundary).
 Expr jacobi_steps(const Level& level, Boundary bc, double omega, int k);
 Expr gsrb_steps(const Level& level, Boundary bc, int k);
-// `steps` (jacobi_steps, gsrb_steps: `half_steps` stencil applications) as the program of one
-// fused kernel, the stream-temporal form the solver runs (--fused-smoothing); nothing where the
-// rule does not apply (a grid smaller than its tiles or than the steps' reach).
-std::optional<Expr> fused_smoothing(const Expr& steps, int64_t half_steps);
+// `steps` (jacobi_steps, gsrb_steps: `half_steps` stencil applications) as programs of one
+// fused kernel each, the stream-temporal forms the solver may run (--fused-smoothing), the one
+// it prefers first (register window, then segments, then the largest tile); none where the rule
+// does not apply (a grid smaller than its tiles or than the steps' reach). The solver takes the
+// first whose kernel the device can launch with its work-group.
+std::vector<Expr> fused_smoothing_forms(const Expr& steps, int64_t half_steps);
 
 // Cell-centred restriction by the 2^d average: coarse(I) = mean of the fine cells 2I + {0,1}^d.
 // Input the fine grid r; `fine` is its level.

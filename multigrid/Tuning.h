@@ -56,6 +56,7 @@ public:
   Tuner(runtime::Session& session, TuningOptions options);
   // The compiled kernel for the operator; the same spec twice gives the same kernel.
   std::shared_ptr<CompiledKernel> kernel(const OperatorSpec& spec);
+  runtime::Session& session() const { return *session_; }
   const std::filesystem::path& database() const { return database_; }
   int explored() const { return explored_; }
   int from_database() const { return from_database_; }
