@@ -60,21 +60,27 @@ void check_launch(const Device& device, const Kernel& kernel, const Range& globa
     if (local.total() > device.max_work_group_size)
       fail(cat("a work-group of ", local.total(), " work-items exceeds the device's maximum ",
                device.max_work_group_size));
-    std::size_t kernel_limit = 0;
-    if (kernel.kernel.getWorkGroupInfo(device.device, CL_KERNEL_WORK_GROUP_SIZE, &kernel_limit) ==
-            CL_SUCCESS &&
-        kernel_limit != 0 && local.total() > kernel_limit)
-      fail(cat("a work-group of ", local.total(), " work-items exceeds this kernel's maximum ",
-               kernel_limit, " (limited by its register or local memory use)"));
     std::array<std::size_t, 3> required{0, 0, 0};
-    if (kernel.kernel.getWorkGroupInfo(device.device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+    const bool declared =
+        kernel.kernel.getWorkGroupInfo(device.device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
                                        &required) == CL_SUCCESS &&
-        required[0] != 0) {
+        required[0] != 0;
+    if (declared)
       for (int i = 0; i < 3; ++i)
         if ((i < local.dims() ? local[i] : 1) != required[static_cast<std::size_t>(i)])
           fail(cat("the kernel requires the work-group size ", required[0], "x", required[1], "x",
                    required[2], " (reqd_work_group_size)"));
-    }
+    // A kernel compiled for its declared work-group is not held to CL_KERNEL_WORK_GROUP_SIZE:
+    // NVIDIA's driver reports 256 for such kernels whatever their registers (a 576-item
+    // reqd_work_group_size kernel using 32 registers launched and ran), and a size the device
+    // cannot run still fails at the launch with its OpenCL error.
+    std::size_t kernel_limit = 0;
+    if (!declared &&
+        kernel.kernel.getWorkGroupInfo(device.device, CL_KERNEL_WORK_GROUP_SIZE, &kernel_limit) ==
+            CL_SUCCESS &&
+        kernel_limit != 0 && local.total() > kernel_limit)
+      fail(cat("a work-group of ", local.total(), " work-items exceeds this kernel's maximum ",
+               kernel_limit, " (limited by its register or local memory use)"));
   }
   cl_ulong local_bytes = 0;
   if (kernel.kernel.getWorkGroupInfo(device.device, CL_KERNEL_LOCAL_MEM_SIZE, &local_bytes) ==
