@@ -324,3 +324,23 @@ TEST_CASE("runtime: TESSERA_BUILD_OPTIONS is added to every build") {
   ::unsetenv("TESSERA_BUILD_OPTIONS");
   CHECK(contains(error_of([&] { s.build_kernel(source, "answer"); }), "ANSWER"));
 }
+
+TEST_CASE("runtime: a kernel with a declared work-group runs with it and refuses another") {
+  Session& s = test_session();
+  const char* source = R"(
+__kernel __attribute__((reqd_work_group_size(32, 1, 1)))
+void twice(const __global float* x, __global float* y) {
+  const size_t i = get_global_id(0);
+  y[i] = 2.0f * x[i];
+})";
+  const int n = 128;
+  auto x = random_floats(n, 7);
+  Buffer<float> dx(s, x), dy(s, n);
+  Kernel k = s.build_kernel(source, "twice");
+  run(s, k, {dx, dy}, Range{n}, Range{32});
+  auto y = dy.read();
+  for (int i = 0; i < n; ++i)
+    REQUIRE(y[i] == 2.0f * x[i]);
+  std::string message = error_of([&] { run(s, k, {dx, dy}, Range{n}, Range{64}); });
+  CHECK(contains(message, "requires the work-group size 32x1x1"));
+}
