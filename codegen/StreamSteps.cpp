@@ -108,6 +108,19 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
     names.push_back("blk_" + l);
   auto src_name = [](const std::string& p) { return "blk_s" + p.substr(4); };
   auto wrapped_name = [](const std::string& p) { return "blk_w" + p.substr(4); };
+  // The in-plane indices a work-item's current positions read their source values at: the
+  // boundary-resolved blk_s* names, or on a periodic grid blk_w* declared here as the wrapped
+  // positions.
+  auto source_positions = [&] {
+    std::vector<std::string> src;
+    for (int i = 0; i < planes; ++i) {
+      const std::string& p = names[static_cast<std::size_t>(i)];
+      src.push_back(wrap ? wrapped_name(p) : src_name(p));
+      if (wrap)
+        line(cat("const int ", wrapped_name(p), " = ", periodic(p, E(i)), ";"));
+    }
+    return src;
+  };
   // Buffer extents: the tile plus the input's halo kr.
   const int64_t kr = b.k * b.r;
   std::vector<int64_t> buffer;
@@ -453,13 +466,7 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
       // f of the neighbourhood (with the constant inputs at the source position).
       View arg = memory_view(window);
       if (with_consts) {
-        std::vector<std::string> src;
-        for (int i = 0; i < planes; ++i) {
-          const std::string& p = names[static_cast<std::size_t>(i)];
-          src.push_back(wrap ? wrapped_name(p) : src_name(p));
-          if (wrap)
-            line(cat("const int ", wrapped_name(p), " = ", periodic(p, E(i)), ";"));
-        }
+        std::vector<std::string> src = source_positions();
         std::vector<View> parts{arg};
         for (std::size_t c = 0; c < per_phase; ++c) {
           View row = index_view(const_arg(j, c).view, grid_var(wrap ? "blk_zc" : "blk_z", 0));
@@ -509,13 +516,7 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
     open("if (blk_s >= blk_lo0 && blk_s < blk_hi0)");
     line(cat("const int blk_zr = ", wrap ? periodic("blk_s", Z) : "blk_s", ";"));
     for_region(0, [&](int64_t owned_i) {
-      std::vector<std::string> src;
-      for (int i = 0; i < planes; ++i) {
-        const std::string& p = names[static_cast<std::size_t>(i)];
-        src.push_back(wrap ? wrapped_name(p) : src_name(p));
-        if (wrap)
-          line(cat("const int ", wrapped_name(p), " = ", periodic(p, E(i)), ";"));
-      }
+      std::vector<std::string> src = source_positions();
       std::string read = print(resolve(element_at(grid.view, "blk_zr", src), {}));
       std::vector<std::string> pos(names.begin(), names.end());
       if (registers)
