@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "../Helpers.h"
+#include "DeviceSession.h"
 #include "codegen/Program.h"
 #include "core/Error.h"
 #include "explore/Execute.h"
@@ -19,11 +20,6 @@ using namespace tessera::multigrid;
 namespace {
 
 using Grid = std::vector<double>; // row-major, with or without the ring
-
-runtime::Session& compass_session() {
-  static auto* s = new runtime::Session(runtime::Session::from_env());
-  return *s;
-}
 
 // A ring grid of interior side n: random values (shifted), rounded to the kind.
 struct Ring {
@@ -72,7 +68,7 @@ void check(const Expr& program, const std::vector<Data>& inputs, const Grid& exp
   REQUIRE(nonzero);
   CHECK(max_relative_difference(evaluate(program, inputs).flatten(), expected) <= tolerance);
   auto kernels = codegen::generate_program(rewrite::lower_default(program));
-  auto run = explore::execute(compass_session(), kernels, inputs);
+  auto run = explore::execute(testing::multigrid_session(), kernels, inputs);
   INFO(kernels.describe());
   CHECK(max_relative_difference(run.output.flatten(), expected) <= tolerance);
 }

@@ -3,6 +3,7 @@
 // the same residual history to rounding, and fewer launches.
 #include <doctest/doctest.h>
 
+#include "DeviceSession.h"
 #include "explore/runtime/Session.h"
 #include "multigrid/Problems.h"
 #include "multigrid/Solver.h"
@@ -12,17 +13,12 @@ using namespace tessera::multigrid;
 
 namespace {
 
-runtime::Session& session() {
-  static auto* s = new runtime::Session(runtime::Session::from_env());
-  return *s;
-}
-
 // The unfused and the fused solve of `p` with `o`; their residual histories must agree.
 std::pair<SolveResult, SolveResult> both(const Problem& p, SolverOptions o) {
   o.fused_smoothing = false;
-  SolveResult plain = Solver(session(), p, o).solve();
+  SolveResult plain = Solver(testing::multigrid_session(), p, o).solve();
   o.fused_smoothing = true;
-  SolveResult fused = Solver(session(), p, o).solve();
+  SolveResult fused = Solver(testing::multigrid_session(), p, o).solve();
   REQUIRE(plain.cycles.size() == fused.cycles.size());
   for (std::size_t c = 0; c < plain.cycles.size(); ++c) {
     CAPTURE(c);

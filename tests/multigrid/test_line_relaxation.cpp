@@ -8,6 +8,7 @@
 #include <set>
 
 #include "../Helpers.h"
+#include "DeviceSession.h"
 #include "Reference.h"
 #include "codegen/Kernel.h"
 #include "core/Error.h"
@@ -24,11 +25,6 @@ using namespace tessera::multigrid;
 namespace mg = tessera::testing::mg;
 
 namespace {
-
-runtime::Session& line_session() {
-  static auto* s = new runtime::Session(runtime::Session::from_env());
-  return *s;
-}
 
 mg::Grid random_line_grid(const Level& level, uint32_t seed, double shift) {
   auto v = testing::random_values(static_cast<std::size_t>(level.points()), seed);
@@ -88,7 +84,7 @@ TEST_CASE("line relaxation solves the lines of one colour exactly, along every d
           mg::Grid run = interpreted;
           if (on_device) {
             codegen::Kernel kernel = codegen::generate_kernel(rewrite::lower_default(sweep));
-            run = explore::execute(line_session(), kernel, in).output.flatten();
+            run = explore::execute(testing::multigrid_session(), kernel, in).output.flatten();
           }
           mg::Grid r = mg::helmholtz_residual(interpreted, f, s, level.h(), ref, bc_name);
           // The size of the terms that cancel in an exact residual.
@@ -145,8 +141,9 @@ TEST_CASE("line relaxation by parallel cyclic reduction: thomas-to-pcr rewrites 
         ++rewrites;
         mg::Grid interpreted = evaluate(pcr, in).flatten();
         Expr lowered = rewrite::lower_default(pcr);
-        mg::Grid run = explore::execute(line_session(), codegen::generate_kernel(lowered), in)
-                           .output.flatten();
+        mg::Grid run =
+            explore::execute(testing::multigrid_session(), codegen::generate_kernel(lowered), in)
+                .output.flatten();
         for (std::size_t p = 0; p < thomas.size(); ++p) {
           CHECK(std::abs(interpreted[p] - thomas[p]) <= 1e-10 * (1 + max_abs(thomas)));
           CHECK(std::abs(run[p] - interpreted[p]) <= 1e-10 * (1 + max_abs(thomas)));

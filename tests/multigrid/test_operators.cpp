@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "../Helpers.h"
+#include "DeviceSession.h"
 #include "Reference.h"
 #include "codegen/Kernel.h"
 #include "explore/Execute.h"
@@ -20,11 +21,6 @@ using namespace tessera::multigrid;
 namespace mg = tessera::testing::mg;
 
 namespace {
-
-runtime::Session& session() {
-  static auto* s = new runtime::Session(runtime::Session::from_env());
-  return *s;
-}
 
 Data to_data(const mg::Grid& g, const Level& level) {
   return Data::from_flat(level.kind, std::vector<int64_t>(level.dims, level.n), g);
@@ -50,7 +46,7 @@ void check(const Expr& program, const std::vector<Data>& inputs, const mg::Grid&
   REQUIRE(nonzero);
   CHECK(max_difference(evaluate(program, inputs).flatten(), expected) <= tolerance);
   codegen::Kernel kernel = codegen::generate_kernel(rewrite::lower_default(program));
-  auto run = explore::execute(session(), kernel, inputs);
+  auto run = explore::execute(testing::multigrid_session(), kernel, inputs);
   INFO(kernel.source);
   CHECK(max_difference(run.output.flatten(), expected) <= tolerance);
 }

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "../TempDir.h"
+#include "DeviceSession.h"
 #include "explore/runtime/Session.h"
 #include "multigrid/Problems.h"
 #include "multigrid/Solver.h"
@@ -16,13 +17,8 @@ using namespace tessera::multigrid;
 
 namespace {
 
-runtime::Session& session() {
-  static auto* s = new runtime::Session(runtime::Session::from_env());
-  return *s;
-}
-
 SolveResult solve(const Problem& p, SolverOptions o) {
-  Solver solver(session(), p, std::move(o));
+  Solver solver(testing::multigrid_session(), p, std::move(o));
   return solver.solve();
 }
 
