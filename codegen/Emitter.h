@@ -1,9 +1,9 @@
 // The kernel emitter: walks a lowered program once, composing views for data-layout
-// primitives and printing loops and statements for computing ones.
+// primitives and building loops and statements (KernelIR.h) for computing ones.
 //
-//   value(e)            the view of a value expression; computations it needs are printed
+//   value(e)            the view of a value expression; computations it needs are built
 //                       first and materialised in private or local memory
-//   write(e, dest)      prints the computation of e straight into the destination view; Join,
+//   write(e, dest)      builds the computation of e straight into the destination view; Join,
 //                       Split and Transpose on the way out become views of the destination
 //
 // Where a Map's iterations run is decided by its kind (MapGlb/MapWrg/MapLcl/MapSeq); where an
@@ -47,6 +47,8 @@ struct Operand {
 class Emitter {
 public:
   Emitter(Expr program, CodegenOptions options);
+  Emitter(const Emitter&) = delete; // open_ points into body_
+  Emitter& operator=(const Emitter&) = delete;
   Kernel run();
   // Kernels written around one work-item's computation (codegen/TimeTileKernel.cpp): the
   // statements that compute f of a value read through `arg` into the private scalar `result`
