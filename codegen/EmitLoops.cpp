@@ -79,8 +79,8 @@ void Emitter::parallel_loop(const Node& map, const ArithExpr& n,
                      "work-groups are the outermost level of the mapping"));
     if (wrg_depth_ > 0 && wrg_dims_[d])
       user_error(cat("MapWrg(", d, ") is nested inside another MapWrg(", d, ")"));
-    // Without an explicit size the work-group is as wide as the widest MapLcl(d), known
-    // once the kernel is built (choose_work_groups).
+    // Without an explicit size the work-group is as wide as the widest MapLcl(d) (one
+    // work-item without one), known once the kernel is built (choose_work_groups).
     if (options_.local_size[d] > 0) {
       launch_.local[d] = options_.local_size[d];
       launch_.global[d] = n * options_.local_size[d];
