@@ -1,7 +1,8 @@
 // The variant space of every catalog stencil, for comparing the rewrite pipeline before and after
 // a change: the number of lowered variants at depth 1 and 2 (without code generation, as the
 // explorer lists them) and of executable ones (those whose kernels generate), and with
-// --kernels DIR the generated OpenCL of every executable depth-1 variant, DIR/<stencil>/<i>.cl.
+// --kernels DIR the generated OpenCL of every executable depth-1 variant, DIR/<stencil>/<i>.cl
+// (with --depth2 also of every depth-2 one, DIR/<stencil>/depth2/<i>.cl).
 // Two dumps of the same sizes compare with `diff -r`.
 //
 //   ./build/bench/variant_dump [--kernels DIR] [--only j2d5pt,j3d7pt] [--depth2]
@@ -39,6 +40,16 @@ std::size_t lowered_count(const Expr& program, int depth) {
   return rewrite::lowered_variants(program, options).variants.size();
 }
 
+// The kernels of every variant, <i>.cl in `dir`.
+void dump_kernels(const rewrite::LoweredVariants& variants, const std::filesystem::path& dir) {
+  std::filesystem::create_directories(dir);
+  for (std::size_t i = 0; i < variants.variants.size(); ++i) {
+    std::ofstream out(dir / (std::to_string(i) + ".cl"));
+    for (const auto& k : codegen::generate_program(variants.variants[i].program).kernels)
+      out << k.source << "\n";
+  }
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -64,22 +75,20 @@ int main(int argc, char** argv) {
     std::string size = info.dims == 1 ? "4096" : info.dims == 2 ? "64x64" : "16x16x16";
     std::printf("%-12s %-10s %9zu %9zu", info.name.c_str(), size.c_str(), lowered_count(program, 1),
                 executable.variants.size());
+    rewrite::LoweredVariants executable2;
     if (depth2) {
       options.depth = 2;
-      std::printf(" %9zu %9zu", lowered_count(program, 2),
-                  explore::executable_variants(program, options).variants.size());
+      executable2 = explore::executable_variants(program, options);
+      std::printf(" %9zu %9zu", lowered_count(program, 2), executable2.variants.size());
     }
     std::printf("\n");
     std::fflush(stdout);
     if (kernels.empty())
       continue;
     auto dir = std::filesystem::path(kernels) / info.name;
-    std::filesystem::create_directories(dir);
-    for (std::size_t i = 0; i < executable.variants.size(); ++i) {
-      std::ofstream out(dir / (std::to_string(i) + ".cl"));
-      for (const auto& k : codegen::generate_program(executable.variants[i].program).kernels)
-        out << k.source << "\n";
-    }
+    dump_kernels(executable, dir);
+    if (depth2)
+      dump_kernels(executable2, dir / "depth2");
   }
   return 0;
 }

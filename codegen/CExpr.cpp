@@ -114,6 +114,7 @@ std::string CPrinter::access(const Access& a) {
   case Access::Integer:
     return arith(a.index);
   case Access::Call: {
+    note_call(a.text);
     std::string s = a.text + "(";
     for (std::size_t i = 0; i < a.args.size(); ++i)
       s += (i ? ", " : "") + access(a.args[i]);

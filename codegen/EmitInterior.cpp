@@ -4,48 +4,42 @@
 #include <algorithm>
 #include <functional>
 #include <map>
-#include <sstream>
 
 #include "core/Error.h"
 
 namespace tessera::codegen {
 
-// guards), also tries an interior version in which every global index stays r away from the
-// edges, for r = 1..4, and uses it when all boundary handling disappears there:
-//   if (interior) { no conditionals } else { full boundary handling }
+// The body of the innermost MapGlb, when its indices need boundary handling (min/max/select
+// guards), also gets an interior version in which every global index stays r away from the
+// edges, for r = 1..4, and uses it when boundary handling disappears there:
+//   if (interior) { fewer or no conditionals } else { full boundary handling }
+// The interior version is built again under the interior ranges of the loop variables rather
+// than copied: the ranges simplify the indices, and they may let lane mode store vectors
+// where the full version cannot. Both versions use the same variable names.
 void Emitter::glb_body_with_interior(const std::function<void()>& body) {
   auto emit = [&](const std::map<std::string, ArithExpr>& subst, int& guards) {
-    std::ostringstream saved;
-    saved << body_.str();
-    body_.str("");
-    body_.clear();
     auto saved_counters = counters_;
     auto saved_subst = substitution_;
     for (const auto& [k, v] : subst)
       substitution_[k] = v;
     printer_.reset_guards();
-    ++indent_;
-    body();
-    --indent_;
+    Block block = capture(body);
     guards = printer_.guards();
-    std::string text = body_.str();
     substitution_ = saved_subst;
     auto used = counters_;
     counters_ = saved_counters;
     for (const auto& [k, v] : used)
       counters_[k] = std::max(counters_[k], v);
-    body_.str("");
-    body_.clear();
-    body_ << saved.str();
-    return text;
+    return block;
   };
   int full_guards = 0;
-  std::string full = emit({}, full_guards);
+  Block full = emit({}, full_guards);
   if (full_guards > 0 && options_.split_interior) {
     // The smallest margin r that removes the most conditionals; conditionals that do not
     // depend on the position (say, mirrored weights) stay in both versions.
     int best_guards = full_guards, best_r = 0;
-    std::string best_text, best_condition;
+    Block best;
+    std::string best_condition;
     for (int r = 1; r <= 4 && best_guards > 0; ++r) {
       std::map<std::string, ArithExpr> interior;
       std::string condition;
@@ -63,31 +57,22 @@ void Emitter::glb_body_with_interior(const std::function<void()>& body) {
       if (empty)
         break;
       int guards = 0;
-      std::string inner = emit(interior, guards);
+      Block inner = emit(interior, guards);
       if (r > 1 && guards >= best_guards)
         break; // a wider margin removes nothing more
       if (guards < best_guards) {
         best_guards = guards;
         best_r = r;
-        best_text = inner;
+        best = std::move(inner);
         best_condition = condition;
       }
     }
     if (best_r > 0) {
-      line(cat("if (", best_condition, ") {"));
-      body_ << best_text;
-      line("} else {");
-      body_ << full;
-      line("}");
+      open_.back()->push_back(Stmt::if_else(best_condition, std::move(best), std::move(full)));
       return;
     }
   }
-  // No interior version: the body at the current indentation.
-  --indent_;
-  int unused = 0;
-  std::string flat = emit({}, unused);
-  ++indent_;
-  body_ << flat;
+  append(std::move(full)); // no interior version
 }
 
 } // namespace tessera::codegen

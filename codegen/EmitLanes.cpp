@@ -35,12 +35,12 @@ bool Emitter::write_vector_lanes(const Node& f, const Operand& in, const View& d
   if (!base || prove_divisible(*base, *n) != Truth::Yes)
     return false;
 
-  // Everything lane mode may change, restored when it falls back to scalar code.
-  std::string saved_body = body_.str();
-  auto saved_indent = indent_;
+  // Everything lane mode may change, restored when it falls back to scalar code (its
+  // statements are built in a block of their own, appended when lane mode succeeds).
   auto saved_counters = counters_;
   auto saved_pending = pending_declarations_;
   auto saved_user_funs = user_funs_;
+  auto saved_user_fun_calls = user_fun_calls_;
   auto saved_user_fun_keys = user_fun_keys_;
   auto saved_signatures = user_fun_signatures_;
   auto saved_vector_funs = vector_funs_;
@@ -51,20 +51,19 @@ bool Emitter::write_vector_lanes(const Node& f, const Operand& in, const View& d
   lanes_ = static_cast<int>(*n);
   lane_var_ = lane;
   try {
-    apply_write(f.children[0], {Operand{index_view(in.view, var), in.type.element()}}, lane_dest);
+    append(capture([&] {
+      apply_write(f.children[0], {Operand{index_view(in.view, var), in.type.element()}}, lane_dest);
+    }));
     lanes_ = 0;
     vector_names_.clear();
     return true;
   } catch (const VectorFallback&) {
     lanes_ = 0;
     vector_names_.clear();
-    body_.str("");
-    body_.clear();
-    body_ << saved_body;
-    indent_ = saved_indent;
     counters_ = saved_counters;
     pending_declarations_ = saved_pending;
     user_funs_ = saved_user_funs;
+    user_fun_calls_ = saved_user_fun_calls;
     user_fun_keys_ = saved_user_fun_keys;
     user_fun_signatures_ = saved_signatures;
     vector_funs_ = saved_vector_funs;
@@ -112,8 +111,10 @@ std::string Emitter::vector_function(const std::string& scalar_name) {
   std::string name = cat(scalar_name, "_v", lanes_);
   while (user_funs_.count(name) || taken_names_.count(name))
     name += "_";
-  user_funs_[name] =
-      vector_user_fun_definition(scalar_name, name, user_fun_signatures_.at(scalar_name), lanes_);
+  const UserFunSignature& sig = user_fun_signatures_.at(scalar_name);
+  user_funs_[name] = vector_user_fun_definition(scalar_name, name, sig, lanes_);
+  user_fun_calls_[name] = vector_user_fun_calls_scalar(sig) ? std::set<std::string>{scalar_name}
+                                                            : std::set<std::string>{};
   vector_funs_[key] = name;
   return name;
 }

@@ -79,11 +79,14 @@ void Emitter::parallel_loop(const Node& map, const ArithExpr& n,
                      "work-groups are the outermost level of the mapping"));
     if (wrg_depth_ > 0 && wrg_dims_[d])
       user_error(cat("MapWrg(", d, ") is nested inside another MapWrg(", d, ")"));
-    // Without an explicit size and without a MapLcl(d) inside, the work-group is one
-    // work-item wide in this dimension.
-    int64_t local = options_.local_size[d] > 0 ? options_.local_size[d] : 1;
-    launch_.local[d] = local;
-    launch_.global[d] = n * local;
+    // Without an explicit size the work-group is as wide as the widest MapLcl(d) (one
+    // work-item without one), known once the kernel is built (choose_work_groups).
+    if (options_.local_size[d] > 0) {
+      launch_.local[d] = options_.local_size[d];
+      launch_.global[d] = n * options_.local_size[d];
+    } else {
+      open_wrg_[d] = n;
+    }
     std::string name = cat("wg", d);
     preamble_.insert(cat("const int ", name, " = get_group_id(", d, ");"));
     wrg_dims_[d] = true;
@@ -109,7 +112,11 @@ void Emitter::parallel_loop(const Node& map, const ArithExpr& n,
     preamble_.insert(cat("const int ", lid, " = get_local_id(", d, ");"));
     lcl_dims_[d] = true;
     ++lcl_depth_;
-    if (extent && *extent == local) {
+    if (wrg_dims_[d] && open_wrg_[d]) {
+      // The work-group will be at least this wide: a guard, dropped where it is exactly this.
+      Block inner = capture([&] { body(ArithExpr::var(lid, 0, n - 1)); });
+      open_.back()->push_back(Stmt::local_guard(d, *extent, std::move(inner)));
+    } else if (extent && *extent == local) {
       body(ArithExpr::var(lid, 0, n - 1));
     } else if (extent && *extent < local) {
       open(cat("if (", lid, " < ", *extent, ")"));
@@ -129,6 +136,15 @@ void Emitter::parallel_loop(const Node& map, const ArithExpr& n,
   default:
     internal_error("parallel_loop of a sequential map");
   }
+}
+
+void Emitter::choose_work_groups() {
+  for (std::size_t d = 0; d < 3; ++d)
+    if (open_wrg_[d]) {
+      launch_.local[d] = lcl_extent_[d] > 0 ? lcl_extent_[d] : 1;
+      launch_.global[d] = *open_wrg_[d] * launch_.local[d];
+    }
+  body_ = resolve_local_guards(body_, launch_.local);
 }
 
 } // namespace tessera::codegen

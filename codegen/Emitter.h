@@ -1,14 +1,18 @@
 // The kernel emitter: walks a lowered program once, composing views for data-layout
-// primitives and printing loops and statements for computing ones.
+// primitives and building loops and statements (KernelIR.h) for computing ones.
 //
-//   value(e)            the view of a value expression; computations it needs are printed
+//   value(e)            the view of a value expression; computations it needs are built
 //                       first and materialised in private or local memory
-//   write(e, dest)      prints the computation of e straight into the destination view; Join,
+//   write(e, dest)      builds the computation of e straight into the destination view; Join,
 //                       Split and Transpose on the way out become views of the destination
 //
 // Where a Map's iterations run is decided by its kind (MapGlb/MapWrg/MapLcl/MapSeq); where an
 // intermediate lives by toGlobal/toLocal/toPrivate or, without one, by who computes and who
 // reads it (see EmitValues.cpp).
+//
+// The emitter builds the kernel's statements (KernelIR.h) rather than text: passes over them
+// drop unused user functions and choose the work-group sizes left open, and PrintOpenCL.cpp
+// prints them.
 //
 // The emitter's members live in one file per concern: Emitter.cpp (output helpers and the
 // kernel), EmitValues.cpp, EmitWrites.cpp, EmitLoops.cpp, EmitInterior.cpp (boundary/interior
@@ -24,6 +28,7 @@
 
 #include "codegen/CExpr.h"
 #include "codegen/Kernel.h"
+#include "codegen/KernelIR.h"
 #include "codegen/Vector.h"
 #include "codegen/View.h"
 #include "primitives/TypeCheck.h"
@@ -41,18 +46,17 @@ struct Operand {
 
 class Emitter {
 public:
-  // In discovery mode missing work-group sizes are not errors: the pass only records the
-  // MapLcl extents, from which the real pass chooses the work-group size.
-  Emitter(Expr program, CodegenOptions options, bool discovery = false);
+  Emitter(Expr program, CodegenOptions options);
+  Emitter(const Emitter&) = delete; // open_ points into body_
+  Emitter& operator=(const Emitter&) = delete;
   Kernel run();
-  const std::array<int64_t, 3>& lcl_extents() const { return lcl_extent_; }
   // Kernels written around one work-item's computation (codegen/TimeTileKernel.cpp): the
   // statements that compute f of a value read through `arg` into the private scalar `result`
-  // (declared by the caller), and then the source of what those statements call (the fp64
-  // pragma, index helpers, user functions). codegen/PointFunction.cpp.
+  // (declared by the caller), and then the source of what the emitted statements call (the
+  // fp64 pragma, index helpers, user functions). codegen/PointFunction.cpp.
   std::string point_statements(const Expr& f, const View& arg, const Type& arg_type,
                                const std::string& result, ScalarKind kind, int indent);
-  std::string helpers_source(std::string uses);
+  std::string helpers_source();
 
 private:
   // ---- expressions
@@ -101,10 +105,16 @@ private:
                        const std::function<void(ArithExpr)>& body);
   void glb_body_with_interior(const std::function<void()>& body);
 
-  // ---- output
+  // ---- output: statements appended to the innermost open block
   void line(const std::string& text);
   void open(const std::string& text);
   void close();
+  // The statements `emit` appends, in a block of their own (not appended here).
+  Block capture(const std::function<void()>& emit);
+  void append(Block block);
+  // The work-group sizes left open (a MapWrg dimension without CodegenOptions::local_size) are
+  // the largest MapLcl extent in that dimension: sets the launch and resolves the guards.
+  void choose_work_groups();
   std::string print(const Access& a);
   std::string lvalue(const View& dest);
   std::string fresh(const std::string& prefix);
@@ -116,14 +126,15 @@ private:
   Expr program_;
   CodegenOptions options_;
   TypeChecker types_;
-  std::ostringstream body_;
-  int indent_ = 1;
+  Block body_;                       // the kernel's statements
+  std::vector<Block*> open_{&body_}; // the blocks being built, innermost last
   CPrinter printer_;
   std::map<std::string, ArithExpr> substitution_; // interior ranges of loop variables
   std::map<const Node*, Operand> env_;
   std::map<std::string, int> counters_;
-  std::map<std::string, std::string> user_funs_;     // emitted name -> definition
-  std::map<std::string, std::string> user_fun_keys_; // name + kinds -> emitted name
+  std::map<std::string, std::string> user_funs_;                // emitted name -> definition
+  std::map<std::string, std::string> user_fun_keys_;            // name + kinds -> emitted name
+  std::map<std::string, std::set<std::string>> user_fun_calls_; // name -> functions it calls
   std::vector<std::string> local_decls_;
   std::set<std::string> preamble_;             // work-item index declarations
   std::set<std::string> pending_declarations_; // private scalars not yet declared
@@ -137,8 +148,9 @@ private:
   std::array<bool, 3> glb_used_{false, false, false};
   std::array<bool, 3> wrg_dims_{false, false, false};
   std::array<bool, 3> lcl_dims_{false, false, false};
-  bool discovery_ = false;
   std::array<int64_t, 3> lcl_extent_{0, 0, 0}; // largest MapLcl extent per dimension
+  // The extent of a MapWrg whose work-group size is left open, per dimension.
+  std::array<std::optional<ArithExpr>, 3> open_wrg_;
   std::vector<Loop> glb_loops_;
   int glb_depth_ = 0, wrg_depth_ = 0, lcl_depth_ = 0, seq_depth_ = 0;
   bool uses_fp64_ = false;

@@ -7,15 +7,6 @@
 namespace tessera::codegen {
 
 namespace {
-bool uses_work_groups(const Expr& e) {
-  if (e->kind == NodeKind::Map && e->map_kind == MapKind::Wrg)
-    return true;
-  for (const auto& c : e->children)
-    if (uses_work_groups(c))
-      return true;
-  return false;
-}
-
 // The first computing Map or Reduce that no lowering chose a mapping for, or null.
 Expr unlowered_computation(const Expr& e) {
   bool is_high_map =
@@ -41,22 +32,7 @@ Kernel generate_kernel(const Expr& program, const CodegenOptions& options) {
             " has no mapping (MapGlb, MapWrg/MapLcl, MapSeq, ReduceSeq): lower it first "
             "with rewrite::lower_default(program) or pick one of rewrite::lowered_variants"));
   }
-  CodegenOptions chosen = options;
-  // A first pass finds the MapLcl extents; the work-group size of a MapWrg dimension without
-  // an explicit size is the largest MapLcl extent in it.
-  bool needs_discovery = false;
-  for (auto l : options.local_size)
-    needs_discovery |= l == 0;
-  needs_discovery &= uses_work_groups(program);
-  if (needs_discovery) {
-    Emitter discovery(program, options, true);
-    discovery.run();
-    for (int d = 0; d < 3; ++d)
-      if (chosen.local_size[d] == 0)
-        chosen.local_size[d] = discovery.lcl_extents()[d];
-  }
-  Emitter emitter(program, chosen);
-  return emitter.run();
+  return Emitter(program, options).run();
 }
 
 std::string Kernel::describe() const {

@@ -75,6 +75,13 @@ bool lane_wise(const ScalarExpr& e, const std::vector<ScalarKind>& kinds, Scalar
 
 } // namespace
 
+bool vector_user_fun_calls_scalar(const UserFunSignature& sig) {
+  bool direct = is_floating(sig.result) && !sig.params.empty();
+  for (auto k : sig.params)
+    direct &= k == sig.result;
+  return !(direct && lane_wise(sig.def.body, sig.params, sig.result));
+}
+
 std::string vector_user_fun_definition(const std::string& scalar_name,
                                        const std::string& vector_name, const UserFunSignature& sig,
                                        int lanes) {
@@ -90,12 +97,8 @@ std::string vector_user_fun_definition(const std::string& scalar_name,
     signature += cat(i ? ", " : "", vector_type(sig.params[i], lanes), " ", names[i]);
   }
   std::string result = vector_type(sig.result, lanes);
-  bool direct = is_floating(sig.result) && !sig.params.empty();
-  for (auto k : sig.params)
-    direct &= k == sig.result;
-  direct = direct && lane_wise(sig.def.body, sig.params, sig.result);
   std::string body;
-  if (direct) {
+  if (!vector_user_fun_calls_scalar(sig)) {
     body = scalar_c(sig.def.body, names, sig.params);
   } else {
     body = cat("(", result, ")(");
@@ -210,7 +213,9 @@ std::string LanePrinter::vector(const Access& a, ScalarKind kind) {
       vectorizable = is_vector_kind(sig->params[i]);
     if (!vectorizable)
       return gather(a, kind);
-    std::string s = c_.vector_function(a.text) + "(";
+    std::string name = c_.vector_function(a.text);
+    c_.scalar->note_call(name);
+    std::string s = name + "(";
     for (std::size_t i = 0; i < a.args.size(); ++i)
       s += (i ? ", " : "") + vector(a.args[i], sig->params[i]);
     return s + ")";

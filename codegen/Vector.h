@@ -67,6 +67,9 @@ struct UserFunSignature {
   ScalarKind result = ScalarKind::F32;
 };
 
+// Does the N-lane version of the function call the scalar one (once per lane), or compute on
+// vectors directly?
+bool vector_user_fun_calls_scalar(const UserFunSignature& sig);
 // The definition of the N-lane version `vector_name` of the scalar user function `scalar_name`
 // (see above: direct vector arithmetic or one scalar call per lane).
 std::string vector_user_fun_definition(const std::string& scalar_name,

@@ -103,6 +103,17 @@ TEST_CASE("tiles with MapWrg and MapLcl staged in local memory") {
   auto k = check_kernel(p, {random_f32({n}, 5)});
   CHECK(k.source.find("__local float") != std::string::npos);
   CHECK(k.source.find("barrier(CLK_LOCAL_MEM_FENCE)") != std::string::npos);
+  // Without a size the work-group is the widest MapLcl (8), the narrower one (6) is guarded.
+  CHECK(k.launch.local[0] == 8);
+  CHECK(k.launch.global[0] == ArithExpr(4 * 8));
+  CHECK(k.source.find("if (lid0 < 6) {") != std::string::npos);
+  CHECK(k.source.find("if (lid0 < 8)") == std::string::npos);
+  // An explicit work-group size keeps its own loops.
+  codegen::CodegenOptions four;
+  four.local_size = {4, 0, 0};
+  auto k4 = check_kernel(p, {random_f32({n}, 6)}, four);
+  CHECK(k4.launch.local[0] == 4);
+  CHECK(k4.source.find("+= 4)") != std::string::npos);
 }
 
 TEST_CASE("antisymmetric tiles staged in local memory (run under Oclgrind by CTest)") {

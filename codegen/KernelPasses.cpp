@@ -1,0 +1,87 @@
+// Passes over the kernel IR (KernelIR.h) and its statement constructors.
+#include "codegen/KernelIR.h"
+
+#include "core/Error.h"
+
+namespace tessera::codegen {
+
+Stmt Stmt::line(std::string text, std::set<std::string> calls) {
+  Stmt s;
+  s.text = std::move(text);
+  s.calls = std::move(calls);
+  return s;
+}
+
+Stmt Stmt::nest(std::string header, Block body, std::set<std::string> calls) {
+  Stmt s = line(std::move(header), std::move(calls));
+  s.kind = Kind::Nest;
+  s.body = std::move(body);
+  return s;
+}
+
+Stmt Stmt::if_else(std::string condition, Block then, Block otherwise) {
+  Stmt s = nest(std::move(condition), std::move(then));
+  s.kind = Kind::IfElse;
+  s.orelse = std::move(otherwise);
+  return s;
+}
+
+Stmt Stmt::local_guard(int dim, int64_t extent, Block body) {
+  Stmt s = nest("", std::move(body));
+  s.kind = Kind::LocalGuard;
+  s.dim = dim;
+  s.extent = extent;
+  return s;
+}
+
+namespace {
+
+void collect_calls(const Block& block, std::set<std::string>& calls) {
+  for (const auto& s : block) {
+    calls.insert(s.calls.begin(), s.calls.end());
+    collect_calls(s.body, calls);
+    collect_calls(s.orelse, calls);
+  }
+}
+
+} // namespace
+
+std::set<std::string>
+called_functions(const Block& block, const std::map<std::string, std::set<std::string>>& calls_of) {
+  std::set<std::string> direct;
+  collect_calls(block, direct);
+  std::set<std::string> all;
+  std::vector<std::string> work(direct.begin(), direct.end());
+  while (!work.empty()) {
+    std::string f = work.back();
+    work.pop_back();
+    if (!all.insert(f).second)
+      continue;
+    if (auto it = calls_of.find(f); it != calls_of.end())
+      work.insert(work.end(), it->second.begin(), it->second.end());
+  }
+  return all;
+}
+
+Block resolve_local_guards(const Block& block, const std::array<int64_t, 3>& local) {
+  Block out;
+  for (const auto& s : block) {
+    Stmt r = s;
+    r.body = resolve_local_guards(s.body, local);
+    r.orelse = resolve_local_guards(s.orelse, local);
+    if (s.kind != Stmt::Kind::LocalGuard) {
+      out.push_back(std::move(r));
+      continue;
+    }
+    int64_t size = local[static_cast<std::size_t>(s.dim)];
+    if (s.extent > size)
+      internal_error(cat("a MapLcl(", s.dim, ") over ", s.extent, " in a work-group of ", size));
+    if (s.extent == size)
+      out.insert(out.end(), r.body.begin(), r.body.end());
+    else
+      out.push_back(Stmt::nest(cat("if (lid", s.dim, " < ", s.extent, ")"), std::move(r.body)));
+  }
+  return out;
+}
+
+} // namespace tessera::codegen
