@@ -36,12 +36,13 @@ LocalVariant best_local_variant(const std::filesystem::path& database, const std
       for (const auto& v : explore::enumerate_variants(local_step, p->depth).variants)
         at->second.emplace(explore::variant_signature(v.history), v.program);
     if (auto found = at->second.find(p->signature); found != at->second.end())
-      return {found->second, cat("explored best variant at ", size, " (", p->signature, ", ",
-                                 p->speedup(), "x the plain lowering",
-                                 p == faster.front() ? ""
-                                                     : "; faster ones have no "
-                                                       "counterpart in the rank-local step",
-                                 ")")};
+      return {
+          found->second,
+          cat("explored best variant at ", size, " (", p->signature, ", ", p->speedup(),
+              "x the plain lowering",
+              p == faster.front() ? "" : "; faster ones have no counterpart in the rank-local step",
+              ")"),
+          explore::parse_local_size(p->local)};
   }
   return {std::nullopt, cat("plain lowering (the ", faster.size(), " explored variants at ", size,
                             " that beat it, the fastest ", faster.front()->signature,

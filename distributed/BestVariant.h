@@ -19,6 +19,7 @@ namespace tessera::distributed {
 struct LocalVariant {
   std::optional<Expr> program; // lowered; none: the plain lowering
   std::string description;     // which, and why ("explored best ...", "plain lowering: ...")
+  std::vector<int64_t> local;  // the explored point's work-group (empty: automatic)
 };
 
 // `device`: runtime::Device::identity() of the rank's device; `local_step`: the rank-local

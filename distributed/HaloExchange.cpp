@@ -34,18 +34,27 @@ std::vector<Face> halo_faces(const Block& block, int64_t h,
 }
 
 HaloExchange::HaloExchange(std::vector<Face> faces, std::size_t element_bytes)
-    : faces_(std::move(faces)), element_bytes_(element_bytes) {
-  for (const auto& f : faces_) {
-    send_.emplace_back(static_cast<std::size_t>(f.send.points()) * element_bytes_);
-    receive_.emplace_back(static_cast<std::size_t>(f.receive.points()) * element_bytes_);
-  }
-}
+    : faces_(std::move(faces)), element_bytes_(element_bytes) {}
+
+HaloExchange::~HaloExchange() = default;
 
 void HaloExchange::run(const Communicator& comm, cl::CommandQueue& queue,
                        const cl::Buffer& extended) {
   // A message leaves from the sender's side s and arrives on the receiver's side 1 - s; the tag
   // names the sender's side, so two faces to the same rank (two ranks on a torus) stay apart.
   auto tag = [](const Face& f, int sender_side) { return 2 * f.dim + sender_side; };
+  auto face_bytes = [&](const Rect& r) {
+    return static_cast<std::size_t>(r.points()) * element_bytes_;
+  };
+  if (staged_for_ != queue()) {
+    send_.clear();
+    receive_.clear();
+    for (const auto& f : faces_) {
+      send_.push_back(std::make_unique<FaceStaging>(queue, face_bytes(f.send)));
+      receive_.push_back(std::make_unique<FaceStaging>(queue, face_bytes(f.receive)));
+    }
+    staged_for_ = queue();
+  }
   std::size_t i = 0;
   while (i < faces_.size()) {
     std::size_t end = i;
@@ -53,17 +62,17 @@ void HaloExchange::run(const Communicator& comm, cl::CommandQueue& queue,
       ++end;
     Requests requests(comm);
     for (std::size_t j = i; j < end; ++j)
-      requests.receive(receive_[j].data(), receive_[j].size(), faces_[j].neighbour,
+      requests.receive(receive_[j]->host(), face_bytes(faces_[j].receive), faces_[j].neighbour,
                        tag(faces_[j], 1 - faces_[j].side));
     for (std::size_t j = i; j < end; ++j) {
-      read_rect(queue, extended, faces_[j].send, element_bytes_, send_[j].data());
-      requests.send(send_[j].data(), send_[j].size(), faces_[j].neighbour,
+      send_[j]->download(extended, faces_[j].send, element_bytes_);
+      requests.send(send_[j]->host(), face_bytes(faces_[j].send), faces_[j].neighbour,
                     tag(faces_[j], faces_[j].side));
-      bytes_sent_ += send_[j].size();
+      bytes_sent_ += face_bytes(faces_[j].send);
     }
     requests.wait();
     for (std::size_t j = i; j < end; ++j)
-      write_rect(queue, extended, faces_[j].receive, element_bytes_, receive_[j].data());
+      receive_[j]->upload(extended, faces_[j].receive, element_bytes_);
     i = end;
   }
 }

@@ -1,6 +1,8 @@
 #include "distributed/Mpi.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <iostream>
 #include <mpi.h>
@@ -21,7 +23,25 @@ void check(int code, const char* what) {
   throw Error(cat("MPI: ", what, " failed: ", std::string(text, length)));
 }
 
+std::size_t largest_message = std::size_t{1} << 30;
+
+// Calls f(offset, bytes) for the messages that carry `total` bytes.
+template <typename F> void for_each_message(std::size_t total, F f) {
+  for (std::size_t offset = 0; offset < total; offset += largest_message)
+    f(offset, static_cast<int>(std::min(largest_message, total - offset)));
+}
+
 } // namespace
+
+void set_message_limit(std::size_t bytes) {
+  if (bytes == 0 || bytes > static_cast<std::size_t>(INT32_MAX))
+    throw Error(cat("an MPI message limit of ", bytes, " bytes (expected 1 to 2^31 - 1)"));
+  largest_message = bytes;
+}
+
+std::size_t message_limit() {
+  return largest_message;
+}
 
 MpiRuntime::MpiRuntime() {
   int running = 0;
@@ -63,18 +83,24 @@ Requests::Requests(const Communicator& comm)
 Requests::~Requests() = default;
 Requests::Requests(Requests&&) noexcept = default;
 
+// Messages between two ranks with one tag arrive in the order they were sent (MPI's
+// non-overtaking rule), so the pieces of a large transfer need no tags of their own.
 void Requests::send(const void* data, std::size_t bytes, int to, int tag) {
-  impl_->requests.emplace_back();
-  check(MPI_Isend(data, static_cast<int>(bytes), MPI_BYTE, to, tag, impl_->comm,
-                  &impl_->requests.back()),
-        "MPI_Isend");
+  for_each_message(bytes, [&](std::size_t offset, int n) {
+    impl_->requests.emplace_back();
+    check(MPI_Isend(static_cast<const unsigned char*>(data) + offset, n, MPI_BYTE, to, tag,
+                    impl_->comm, &impl_->requests.back()),
+          "MPI_Isend");
+  });
 }
 
 void Requests::receive(void* data, std::size_t bytes, int from, int tag) {
-  impl_->requests.emplace_back();
-  check(MPI_Irecv(data, static_cast<int>(bytes), MPI_BYTE, from, tag, impl_->comm,
-                  &impl_->requests.back()),
-        "MPI_Irecv");
+  for_each_message(bytes, [&](std::size_t offset, int n) {
+    impl_->requests.emplace_back();
+    check(MPI_Irecv(static_cast<unsigned char*>(data) + offset, n, MPI_BYTE, from, tag, impl_->comm,
+                    &impl_->requests.back()),
+          "MPI_Irecv");
+  });
 }
 
 void Requests::wait() {
@@ -169,26 +195,26 @@ void Communicator::barrier() const {
 
 std::vector<std::vector<unsigned char>>
 Communicator::gather(const std::vector<unsigned char>& mine) const {
-  int n = size();
-  int count = static_cast<int>(mine.size());
-  std::vector<int> counts(n), displs(n);
-  check(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, impl_->comm), "MPI_Gather");
-  std::vector<unsigned char> all;
-  if (rank() == 0) {
-    int total = 0;
-    for (int i = 0; i < n; ++i) {
-      displs[i] = total;
-      total += counts[i];
-    }
-    all.resize(total);
-  }
-  check(MPI_Gatherv(mine.data(), count, MPI_BYTE, all.data(), counts.data(), displs.data(),
-                    MPI_BYTE, 0, impl_->comm),
-        "MPI_Gatherv");
+  const int n = size();
+  uint64_t count = mine.size();
+  std::vector<uint64_t> counts(static_cast<std::size_t>(n));
+  check(MPI_Gather(&count, 1, MPI_UINT64_T, counts.data(), 1, MPI_UINT64_T, 0, impl_->comm),
+        "MPI_Gather");
+  // Point to point rather than MPI_Gatherv, whose int counts and displacements end at 2 GiB.
+  constexpr int tag = 1000; // apart from the halo exchange's tags (MPI guarantees tags up to 32767)
   std::vector<std::vector<unsigned char>> parts;
-  if (rank() == 0)
-    for (int i = 0; i < n; ++i)
-      parts.emplace_back(all.begin() + displs[i], all.begin() + displs[i] + counts[i]);
+  Requests requests(*this);
+  if (rank() == 0) {
+    parts.resize(static_cast<std::size_t>(n));
+    parts[0] = mine;
+    for (int r = 1; r < n; ++r) {
+      parts[r].resize(counts[r]);
+      requests.receive(parts[r].data(), parts[r].size(), r, tag);
+    }
+  } else {
+    requests.send(mine.data(), mine.size(), 0, tag);
+  }
+  requests.wait();
   return parts;
 }
 
@@ -196,7 +222,9 @@ void Communicator::broadcast(std::vector<unsigned char>& data) const {
   uint64_t bytes = data.size();
   check(MPI_Bcast(&bytes, 1, MPI_UINT64_T, 0, impl_->comm), "MPI_Bcast");
   data.resize(bytes);
-  check(MPI_Bcast(data.data(), static_cast<int>(bytes), MPI_BYTE, 0, impl_->comm), "MPI_Bcast");
+  for_each_message(bytes, [&](std::size_t offset, int count) {
+    check(MPI_Bcast(data.data() + offset, count, MPI_BYTE, 0, impl_->comm), "MPI_Bcast");
+  });
 }
 
 void Communicator::fail(const std::string& what) const {

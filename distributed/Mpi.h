@@ -64,7 +64,8 @@ public:
   double max(double value) const;
   double sum(double value) const;
   void barrier() const;
-  // Rank 0 receives every rank's bytes in rank order; others get an empty vector.
+  // Rank 0 receives every rank's bytes in rank order; others get an empty vector. Any size (a
+  // part over 2 GiB included).
   std::vector<std::vector<unsigned char>> gather(const std::vector<unsigned char>& mine) const;
   // Rank 0's bytes to every rank (the others' `data` is replaced, whatever its size).
   void broadcast(std::vector<unsigned char>& data) const;
@@ -78,6 +79,12 @@ private:
   friend class Requests;
   std::shared_ptr<Impl> impl_;
 };
+
+// The largest single MPI message in bytes (default 1 GiB: MPI counts are int). Larger sends,
+// receives, gathers and broadcasts travel as several messages in order; tests lower the limit
+// to exercise that path on small data.
+void set_message_limit(std::size_t bytes);
+std::size_t message_limit();
 
 // Wall-clock seconds (MPI_Wtime).
 double wall_seconds();

@@ -8,6 +8,7 @@
 #include "distributed/Rect.h"
 #include "distributed/StepKernel.h"
 #include "explore/runtime/Session.h"
+#include "multigrid/Blas.h"
 #include "multigrid/Hierarchy.h"
 
 namespace tessera::distributed {
@@ -254,11 +255,24 @@ std::vector<double> MultigridLayout::read(DeviceMemory& memory, BufferId id, std
   return grid;
 }
 
-double MultigridLayout::norm(DeviceMemory& memory, BufferId id, std::size_t l, Blas&) {
-  double squares = 0;
-  for (double x : own(memory, id, l))
-    squares += x * x;
-  return std::sqrt(world_.sum(squares));
+// On the device (CLBlast's Nrm2): the block's own points, copied out of the box when it has
+// halos; only one number per rank crosses to the host. Reading the block to the host instead
+// cost 0.6 s per cycle for a 512^3 f64 block on an H200 (rectangle reads of 4 KiB rows).
+double MultigridLayout::norm(DeviceMemory& memory, BufferId id, std::size_t l, Blas& blas) {
+  const Block& b = blocks_.at(l);
+  BufferId own_points = id;
+  if (b.extended() != b.extent) {
+    auto [at, fresh] = own_copies_.try_emplace(l);
+    if (fresh)
+      at->second = memory.allocate(cat("own points of level ", l), memory.kind(id), b.points());
+    own_points = at->second;
+    const std::size_t bytes = memory.kind(id) == ScalarKind::F64 ? sizeof(double) : sizeof(float);
+    copy_rect(session_->queue(), memory.buffer(id).handle(),
+              Rect{b.extended(), b.halo_lo, b.extent}, memory.buffer(own_points).handle(),
+              Rect{b.extent, std::vector<int64_t>(b.extent.size(), 0), b.extent}, bytes);
+  }
+  const double mine = blas.nrm2(own_points);
+  return std::sqrt(world_.sum(mine * mine));
 }
 
 uint64_t MultigridLayout::halo_bytes() const {

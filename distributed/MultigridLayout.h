@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -94,6 +95,8 @@ private:
   std::unique_ptr<multigrid::DeviceMemory> coarse_memory_;
   std::unique_ptr<multigrid::Tuner> coarse_tuner_;
   std::unique_ptr<multigrid::Hierarchy> coarse_;
+  // Per level whose box has halos: a buffer of the block's own points, for norms on the device.
+  std::map<std::size_t, multigrid::BufferId> own_copies_;
 };
 
 } // namespace tessera::distributed

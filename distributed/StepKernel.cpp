@@ -25,9 +25,13 @@ std::size_t element_bytes(ScalarKind kind) {
 
 StepKernel::StepKernel(runtime::Session& session, const Expr& lowered, const std::string& name,
                        std::vector<int64_t> local)
-    : session_(&session), local_(std::move(local)) {
+    : session_(&session) {
   codegen::CodegenOptions options;
   options.kernel_name = name;
+  if (local.size() > options.local_size.size())
+    user_error(cat("a work-group size of ", local.size(), " dimensions (at most 3)"));
+  for (std::size_t d = 0; d < local.size(); ++d)
+    options.local_size[d] = local[d];
   program_ = codegen::generate_program(lowered, options);
   built_ = explore::build_program(session, program_);
 }
@@ -68,11 +72,6 @@ void StepKernel::enqueue_step(const cl::Buffer& in, const cl::Buffer& out,
     auto& built = built_.at(launch.kernel);
     runtime::set_args(built, args);
     auto range = explore::launch_range(kernel, sizes);
-    if (!local_.empty() && range.local.dims() == 0) {
-      std::vector<std::size_t> local(local_.begin(), local_.end());
-      local.resize(kernel.launch.dims, 1);
-      range.local = runtime::Range::of(local);
-    }
     runtime::enqueue(*session_, built, range.global, range.local);
     ++launches_;
   }

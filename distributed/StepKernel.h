@@ -21,8 +21,9 @@ std::size_t element_bytes(ScalarKind kind);
 class StepKernel {
 public:
   // `lowered`: the local step after lowering (rewrite::lower_default or a chosen variant).
-  // `local`: the work-group size of every launch (empty: the kernel's own or automatic); it
-  // must divide every box's extents (1 in each dimension always does).
+  // `local`: the work-group size of every launch, OpenCL's dimension 0 first (empty: the
+  // kernel's own or automatic); a MapGlb whose extent it does not divide gets a guard and a
+  // global size rounded up, so any box shape runs.
   StepKernel(runtime::Session& session, const Expr& lowered, const std::string& name,
              std::vector<int64_t> local = {});
 
@@ -44,7 +45,6 @@ private:
   codegen::KernelProgram program_;
   std::vector<runtime::Kernel> built_;
   std::vector<std::unique_ptr<runtime::RawBuffer>> intermediates_;
-  std::vector<int64_t> local_;
   int64_t launches_ = 0;
 };
 

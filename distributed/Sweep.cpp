@@ -172,9 +172,11 @@ void DistributedSweep::start() {
   dev.a = runtime::RawBuffer(dev.session, bytes);
   dev.b = runtime::RawBuffer(dev.session, bytes);
   const int dims = static_cast<int>(extended.size());
+  Expr lowered = choose_lowering(local_step(config_.build, dims));
+  if (!local_.empty())
+    lowering_ += cat(", work-group ", extents_text(local_));
   dev.kernel =
-      std::make_unique<StepKernel>(dev.session, choose_lowering(local_step(config_.build, dims)),
-                                   cat(config_.name, "_local_step"), config_.local);
+      std::make_unique<StepKernel>(dev.session, lowered, cat(config_.name, "_local_step"), local_);
   std::vector<std::vector<int>> neighbours;
   for (int d = 0; d < dims; ++d)
     neighbours.push_back({cart_.neighbour(d, 0), cart_.neighbour(d, 1)});
@@ -192,6 +194,7 @@ void DistributedSweep::start() {
 }
 
 Expr DistributedSweep::choose_lowering(const Expr& step) {
+  local_ = config_.local;
   if (config_.lower) {
     lowering_ = "the given lowering";
     return config_.lower(step);
@@ -199,9 +202,12 @@ Expr DistributedSweep::choose_lowering(const Expr& step) {
   auto best = best_local_variant(config_.tuning_database, device_->session.device().identity(),
                                  config_.name, block_.extended(), step);
   lowering_ = best.description;
+  if (local_.empty())
+    local_ = best.local;
   if (best.program && !same_as_plain(*best.program, step)) {
     lowering_ = "plain lowering (the explored best variant differs from the plain step)";
     best.program.reset();
+    local_ = config_.local;
   }
   return best.program ? *best.program : rewrite::lower_default(step);
 }
@@ -220,7 +226,7 @@ bool DistributedSweep::same_as_plain(const Expr& chosen, const Expr& step) {
   for (const Expr& lowered : {chosen, rewrite::lower_default(step)}) {
     runtime::RawBuffer in(dev.session, bytes), a(dev.session, bytes), b(dev.session, bytes);
     in.write(host.data(), bytes);
-    StepKernel kernel(dev.session, lowered, cat(config_.name, "_check"), config_.local);
+    StepKernel kernel(dev.session, lowered, cat(config_.name, "_check"), local_);
     kernel.enqueue_steps(in.handle(), block_.extent, edges, 0, 1, a.handle(), b.handle());
     dev.session.finish();
     results.emplace_back(bytes);

@@ -45,8 +45,9 @@ struct SweepConfig {
   // rewrite::lower_default).
   std::function<Expr(const Expr&)> lower;
   std::filesystem::path tuning_database; // empty: none
-  // Work-group size of every launch (empty: the kernel's own, else the implementation's). The
-  // tests give 1x1x1: one work-group shape for every box, so PoCL prepares each kernel once.
+  // Work-group size of every launch, OpenCL's dimension 0 first (empty: the explored best
+  // variant's, else the kernel's own, else the implementation's). The tests give 1x1x1: one
+  // work-group shape for every box, so PoCL prepares each kernel once.
   std::vector<int64_t> local;
 };
 
@@ -87,10 +88,12 @@ private:
   double period();
   // The local step's lowering: config.lower, or the explored best variant if it passes the
   // check against the plain step, or the plain one.
+  // Sets local_ to the work-group its launches use.
   Expr choose_lowering(const Expr& step);
   // Whether one step of `chosen` equals the plain step's on the block's initial values.
   bool same_as_plain(const Expr& chosen, const Expr& step);
   std::string lowering_;
+  std::vector<int64_t> local_;
 
   Communicator world_, cart_;
   SweepConfig config_;

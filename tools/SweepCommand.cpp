@@ -17,6 +17,7 @@
 #include "distributed/Mpi.h"
 #include "distributed/Sweep.h"
 #include "explore/TuningDatabase.h"
+#include "explore/Variants.h"
 #include "stencils/WithBoundary.h"
 #include "tools/Commands.h"
 #include "tools/ProgramSource.h"
@@ -48,6 +49,9 @@ CLI::App* add_sweep_command(CLI::App& app, SweepCommandOptions& o) {
                     "Variant K of the rank-local step's executable variants at depth 1 (its sizes "
                     "are symbolic, so it has fewer than `tessera variants` lists; 0: the plain "
                     "MapGlb lowering)");
+  sweep->add_option("--local", o.local,
+                    "Work-group size of the local step's launches, OpenCL's dimension 0 first "
+                    "(e.g. 32x4x1; default: the explored best variant's, else automatic)");
   sweep->add_option("--tuning-db", o.tuning_db,
                     "Tuning database in which each rank looks for the explored best variant of "
                     "its local step at its block's size (default: tuning.json in the cache "
@@ -81,6 +85,7 @@ distributed::SweepConfig plan(const SweepCommandOptions& o) {
   c.ranks = parse_ranks(o.ranks, source.info.dims);
   c.device = o.device;
   c.seed = o.seed;
+  c.local = explore::parse_local_size(o.local);
   if (o.variant != 0) {
     // Chosen here, on every rank alike, so that a wrong number is an option mistake.
     Expr chosen =
@@ -111,6 +116,8 @@ int run_sweep(const SweepCommandOptions& o, distributed::Communicator& world,
   auto values = o.values.empty() ? std::vector<double>{} : sweep.gather();
   const std::string& lowering = sweep.lowering();
   auto lowerings = world.gather(std::vector<unsigned char>(lowering.begin(), lowering.end()));
+  const std::string device = sweep.device_description();
+  auto devices = world.gather(std::vector<unsigned char>(device.begin(), device.end()));
   if (world.rank() != 0)
     return 0;
   const auto& g = sweep.grid();
@@ -127,7 +134,9 @@ int run_sweep(const SweepCommandOptions& o, distributed::Communicator& world,
     std::cout << "ranks    " << world.size() << " (" << distributed::extents_text(ranks)
               << "), halo " << g.halo() << " (radius " << g.radius << "), "
               << (g.periodic ? "periodic, " : "") << "overlap " << o.overlap << "\n";
-    std::cout << "device   rank 0: " << sweep.device_description() << "\n";
+    for (std::size_t r = 0; r < devices.size(); ++r)
+      std::cout << "device   rank " << r << ": "
+                << std::string(devices[r].begin(), devices[r].end()) << "\n";
     for (std::size_t r = 0; r < lowerings.size(); ++r)
       std::cout << "kernel   rank " << r << ": "
                 << std::string(lowerings[r].begin(), lowerings[r].end()) << "\n";
@@ -152,6 +161,8 @@ int run_sweep(const SweepCommandOptions& o, distributed::Communicator& world,
                      {"halo_bytes", totals.halo_bytes},
                      {"gcells_per_second", gcells},
                      {"checksum", hex(checksum)}};
+    for (const auto& d : devices)
+      j["devices"].push_back(std::string(d.begin(), d.end()));
     write_file_atomically(o.json, j.dump(2) + "\n");
   }
   if (!o.values.empty()) {

@@ -1,0 +1,60 @@
+#include "distributed/FaceStaging.h"
+
+#include "core/Error.h"
+#include "explore/runtime/ClError.h"
+
+namespace tessera::distributed {
+
+namespace {
+
+// The packed face as a rectangle of its own: the whole of an array of the region's extents.
+Rect packed_rect(const Rect& rect) {
+  return Rect{rect.extent, std::vector<int64_t>(rect.extent.size(), 0), rect.extent};
+}
+
+} // namespace
+
+FaceStaging::FaceStaging(cl::CommandQueue queue, std::size_t bytes)
+    : queue_(std::move(queue)), bytes_(std::max<std::size_t>(bytes, 1)) {
+  cl_int err = CL_SUCCESS;
+  auto context = queue_.getInfo<CL_QUEUE_CONTEXT>();
+  packed_ = cl::Buffer(context, CL_MEM_READ_WRITE, bytes_, nullptr, &err);
+  runtime::check_cl(err, "allocating a device buffer for a halo face");
+  pinned_ = cl::Buffer(context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes_, nullptr, &err);
+  runtime::check_cl(err, "allocating pinned host memory for a halo face");
+  host_ = static_cast<unsigned char*>(queue_.enqueueMapBuffer(
+      pinned_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes_, nullptr, nullptr, &err));
+  runtime::check_cl(err, "mapping pinned host memory for a halo face");
+}
+
+FaceStaging::~FaceStaging() {
+  if (host_) {
+    queue_.enqueueUnmapMemObject(pinned_, host_);
+    queue_.finish();
+  }
+}
+
+void FaceStaging::download(const cl::Buffer& buffer, const Rect& rect, std::size_t element_bytes) {
+  const std::size_t bytes = static_cast<std::size_t>(rect.points()) * element_bytes;
+  if (bytes == 0)
+    return;
+  if (bytes > bytes_)
+    internal_error(cat("a halo face of ", bytes, " bytes in a staging buffer of ", bytes_));
+  copy_rect(queue_, buffer, rect, packed_, packed_rect(rect), element_bytes);
+  runtime::check_cl(queue_.enqueueReadBuffer(packed_, CL_TRUE, 0, bytes, host_),
+                    "reading a halo face");
+}
+
+void FaceStaging::upload(const cl::Buffer& buffer, const Rect& rect, std::size_t element_bytes) {
+  const std::size_t bytes = static_cast<std::size_t>(rect.points()) * element_bytes;
+  if (bytes == 0)
+    return;
+  if (bytes > bytes_)
+    internal_error(cat("a halo face of ", bytes, " bytes in a staging buffer of ", bytes_));
+  runtime::check_cl(queue_.enqueueWriteBuffer(packed_, CL_FALSE, 0, bytes, host_),
+                    "writing a halo face");
+  copy_rect(queue_, packed_, packed_rect(rect), buffer, rect, element_bytes);
+  runtime::check_cl(queue_.finish(), "writing a halo face");
+}
+
+} // namespace tessera::distributed
