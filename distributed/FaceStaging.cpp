@@ -14,12 +14,14 @@ Rect packed_rect(const Rect& rect) {
 
 } // namespace
 
-FaceStaging::FaceStaging(cl::CommandQueue queue, std::size_t bytes)
-    : queue_(std::move(queue)), bytes_(std::max<std::size_t>(bytes, 1)) {
+FaceStaging::FaceStaging(cl::CommandQueue queue, std::size_t bytes, Packing packing)
+    : queue_(std::move(queue)), bytes_(std::max<std::size_t>(bytes, 1)), packing_(packing) {
   cl_int err = CL_SUCCESS;
   auto context = queue_.getInfo<CL_QUEUE_CONTEXT>();
-  packed_ = cl::Buffer(context, CL_MEM_READ_WRITE, bytes_, nullptr, &err);
-  runtime::check_cl(err, "allocating a device buffer for a halo face");
+  if (packing_ == Packing::OnDevice) {
+    packed_ = cl::Buffer(context, CL_MEM_READ_WRITE, bytes_, nullptr, &err);
+    runtime::check_cl(err, "allocating a device buffer for a halo face");
+  }
   pinned_ = cl::Buffer(context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes_, nullptr, &err);
   runtime::check_cl(err, "allocating pinned host memory for a halo face");
   host_ = static_cast<unsigned char*>(queue_.enqueueMapBuffer(
@@ -40,6 +42,8 @@ void FaceStaging::download(const cl::Buffer& buffer, const Rect& rect, std::size
     return;
   if (bytes > bytes_)
     internal_error(cat("a halo face of ", bytes, " bytes in a staging buffer of ", bytes_));
+  if (packing_ == Packing::Transfer)
+    return read_rect(queue_, buffer, rect, element_bytes, host_);
   copy_rect(queue_, buffer, rect, packed_, packed_rect(rect), element_bytes);
   runtime::check_cl(queue_.enqueueReadBuffer(packed_, CL_TRUE, 0, bytes, host_),
                     "reading a halo face");
@@ -51,6 +55,8 @@ void FaceStaging::upload(const cl::Buffer& buffer, const Rect& rect, std::size_t
     return;
   if (bytes > bytes_)
     internal_error(cat("a halo face of ", bytes, " bytes in a staging buffer of ", bytes_));
+  if (packing_ == Packing::Transfer)
+    return write_rect(queue_, buffer, rect, element_bytes, host_);
   runtime::check_cl(queue_.enqueueWriteBuffer(packed_, CL_FALSE, 0, bytes, host_),
                     "writing a halo face");
   copy_rect(queue_, packed_, packed_rect(rect), buffer, rect, element_bytes);

@@ -1,8 +1,13 @@
-// Where a halo face waits between the device and MPI: packed into a contiguous device buffer by
-// a device-side rectangle copy, then moved in one contiguous transfer to or from page-locked
-// (pinned) host memory, which MPI sends from and receives into. A rectangle read straight into
-// pageable memory moves the face row by row: a 512^3 f64 block's rows of 4 KiB crossed at about
-// 1.7 GB/s on an H200, the packed transfer from pinned memory at the bus's speed.
+// Where a halo face waits between the device and MPI: page-locked (pinned) host memory, which
+// MPI sends from and receives into, filled from the device in one of two ways:
+// - Packing::Transfer: a rectangle transfer between the device buffer and the host memory (the
+//   copy engines move it while kernels run: the sweep exchanges during its interior's steps);
+// - Packing::OnDevice: a device-side rectangle copy into a contiguous device buffer, then one
+//   contiguous transfer (for exchanges between kernels, as in the multigrid cycle; a device copy
+//   waits for the kernels before it on NVIDIA, so it would serialise the sweep's overlap: its
+//   exchange took 2.3x as long with it on 2 H200s, 1024^3 with k = 1).
+// Reading a 512^3 f64 block's own points to pageable memory by rectangle moved 1.7 GB/s on an
+// H200 (rows of 4 KiB), which is why the norms are computed on the device.
 #pragma once
 
 #include <cstddef>
@@ -13,8 +18,9 @@ namespace tessera::distributed {
 
 class FaceStaging {
 public:
+  enum class Packing { Transfer, OnDevice };
   // Buffers for faces of up to `bytes` bytes in the context of `queue`.
-  FaceStaging(cl::CommandQueue queue, std::size_t bytes);
+  FaceStaging(cl::CommandQueue queue, std::size_t bytes, Packing packing);
   ~FaceStaging();
   FaceStaging(const FaceStaging&) = delete;
   FaceStaging& operator=(const FaceStaging&) = delete;
@@ -29,6 +35,7 @@ public:
 private:
   cl::CommandQueue queue_;
   std::size_t bytes_;
+  Packing packing_;
   cl::Buffer packed_, pinned_;
   unsigned char* host_ = nullptr;
 };

@@ -33,8 +33,9 @@ std::vector<Face> halo_faces(const Block& block, int64_t h,
   return faces;
 }
 
-HaloExchange::HaloExchange(std::vector<Face> faces, std::size_t element_bytes)
-    : faces_(std::move(faces)), element_bytes_(element_bytes) {}
+HaloExchange::HaloExchange(std::vector<Face> faces, std::size_t element_bytes,
+                           FaceStaging::Packing packing)
+    : faces_(std::move(faces)), element_bytes_(element_bytes), packing_(packing) {}
 
 HaloExchange::~HaloExchange() = default;
 
@@ -50,8 +51,8 @@ void HaloExchange::run(const Communicator& comm, cl::CommandQueue& queue,
     send_.clear();
     receive_.clear();
     for (const auto& f : faces_) {
-      send_.push_back(std::make_unique<FaceStaging>(queue, face_bytes(f.send)));
-      receive_.push_back(std::make_unique<FaceStaging>(queue, face_bytes(f.receive)));
+      send_.push_back(std::make_unique<FaceStaging>(queue, face_bytes(f.send), packing_));
+      receive_.push_back(std::make_unique<FaceStaging>(queue, face_bytes(f.receive), packing_));
     }
     staged_for_ = queue();
   }

@@ -1,9 +1,8 @@
 // The halo exchange of the extended block E, one dimension after the other: the faces sent
 // along dimension d span the whole of E along the dimensions before d (halos received there
 // included), so edge and corner halos arrive without messages of their own. Faces move between
-// the device and pinned host memory through packed device buffers (FaceStaging.h) on the queue
-// the caller gives (the sweep's has no kernels on it: they run meanwhile); the messages are
-// nonblocking MPI.
+// the device and pinned host memory (FaceStaging.h) on the queue the caller gives (the sweep's
+// has no kernels on it: they run meanwhile); the messages are nonblocking MPI.
 #pragma once
 
 #include <cstdint>
@@ -31,7 +30,7 @@ std::vector<Face> halo_faces(const Block& block, int64_t h,
 
 class HaloExchange {
 public:
-  HaloExchange(std::vector<Face> faces, std::size_t element_bytes);
+  HaloExchange(std::vector<Face> faces, std::size_t element_bytes, FaceStaging::Packing packing);
   ~HaloExchange();
   // Exchanges every face of `extended` with the neighbours, ranks of `comm` (blocking: returns
   // when the halos are on the device).
@@ -42,6 +41,7 @@ public:
 private:
   std::vector<Face> faces_;
   std::size_t element_bytes_;
+  FaceStaging::Packing packing_;
   // Per face, its sent and its received half; made on the first run, for that run's queue.
   std::vector<std::unique_ptr<FaceStaging>> send_, receive_;
   cl_command_queue staged_for_ = nullptr;

@@ -150,8 +150,9 @@ MultigridLayout::MultigridLayout(Communicator world, runtime::Session& session,
   const ScalarKind kind = options.precision == Precision::F32 ? ScalarKind::F32 : ScalarKind::F64;
   for (const auto& g : plan_.grids) {
     blocks_.push_back(g.block(coords));
-    exchanges_.push_back(std::make_unique<HaloExchange>(
-        halo_faces(blocks_.back(), g.halo(), neighbours), element_bytes(kind)));
+    exchanges_.push_back(
+        std::make_unique<HaloExchange>(halo_faces(blocks_.back(), g.halo(), neighbours),
+                                       element_bytes(kind), FaceStaging::Packing::OnDevice));
   }
   if (plan_.agglomerates() && world_.rank() == 0) {
     Level coarse{problem.dims, plan_.side[plan_.agglomerated][0], kind, problem.centring};
@@ -257,7 +258,7 @@ std::vector<double> MultigridLayout::read(DeviceMemory& memory, BufferId id, std
 
 // On the device (CLBlast's Nrm2): the block's own points, copied out of the box when it has
 // halos; only one number per rank crosses to the host. Reading the block to the host instead
-// cost 0.6 s per cycle for a 512^3 f64 block on an H200 (rectangle reads of 4 KiB rows).
+// cost 0.63 s per cycle for a 512^3 f64 block on an H200 (rectangle reads of 4 KiB rows).
 double MultigridLayout::norm(DeviceMemory& memory, BufferId id, std::size_t l, Blas& blas) {
   const Block& b = blocks_.at(l);
   BufferId own_points = id;

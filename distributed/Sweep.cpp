@@ -180,7 +180,8 @@ void DistributedSweep::start() {
   std::vector<std::vector<int>> neighbours;
   for (int d = 0; d < dims; ++d)
     neighbours.push_back({cart_.neighbour(d, 0), cart_.neighbour(d, 1)});
-  dev.exchange = std::make_unique<HaloExchange>(halo_faces(block_, grid_.halo(), neighbours), eb);
+  dev.exchange = std::make_unique<HaloExchange>(halo_faces(block_, grid_.halo(), neighbours), eb,
+                                                FaceStaging::Packing::Transfer);
   // The block's initial values (halos are filled by the first exchange).
   std::vector<unsigned char> host(static_cast<std::size_t>(block_.points()) * eb);
   for_each_point(block_, grid_.global, [&](int64_t local, uint64_t g) {

@@ -39,6 +39,6 @@ export PMIX_MCA_mca_base_component_path=$_ompi/lib/x86_64-linux-gnu/pmix2/lib/pm
 export PATH=$_ompi/bin:$PATH
 export LD_LIBRARY_PATH=$_ompi/lib/x86_64-linux-gnu/openmpi/lib:$_ompi/lib/x86_64-linux-gnu/pmix2/lib:$_ompi/deps:${LD_LIBRARY_PATH:-}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_mca_base_component_show_load_errors=0
+export OMPI_MCA_mca_base_component_show_load_errors=0 PMIX_MCA_pcompress_base_silence_warning=1
 ENV
 du -sh "$dest"
