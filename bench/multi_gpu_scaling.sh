@@ -1,5 +1,12 @@
 #!/usr/bin/env bash
-# Issue 20: scaling on the GPUs of one host. PART=sweeps|solver|explore|all, SMALL=1 for a PoCL dry run.
+# Scaling on the GPUs of one host (BENCHMARKS.md, "Several GPUs of one host"): j3d7pt sweeps
+# (strong and weak), the multigrid solver, exploring on every GPU. Results: OUT/results.jsonl
+# (one JSON line per run; `python3 bench/multi_gpu_report.py` prints the tables), OUT/runs.txt.
+#   PART=sweeps|explore|solver|rerun|all OUT=DIR bash multi_gpu_scaling.sh
+# Run from a copy of this script in a folder that also holds bin/ (tessera, roofline), lib/ and
+# lib2/ (shared libraries the machine lacks), env.sh (registers the OpenCL ICD, exports
+# LD_LIBRARY_PATH) and mpi/ (made by scripts/portable-openmpi.sh). SMALL=1: a dry run on PoCL
+# with small sizes and TESSERA=path/to/tessera.
 set -u
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 PART=${PART:-all}
@@ -13,7 +20,7 @@ fi
 source "$root/mpi/env.sh"
 export OMPI_MCA_btl_vader_single_copy_mechanism=none TESSERA_CACHE_DIR=/tmp/tc20
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-T=$root/bin/tessera; [ "${SMALL:-0}" = 1 ] && T=/work/main/build/tools/tessera
+T=${TESSERA:-$root/bin/tessera}
 MPI="mpirun --bind-to none --oversubscribe -x LD_LIBRARY_PATH -x OCL_ICD_VENDORS -x TESSERA_CACHE_DIR -x OMPI_MCA_btl_vader_single_copy_mechanism"
 log() { echo "[$(date +%T)] $*" | tee -a "$OUT/log.txt"; }
 # Each run's output goes to runs.txt, its --json (OUT/tmp/NAME.json) as one line of results.jsonl.
