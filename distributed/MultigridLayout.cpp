@@ -182,12 +182,69 @@ int MultigridLayout::colour_shift(std::size_t l) const {
   return static_cast<int>(((sum % 2) + 2) % 2);
 }
 
+int MultigridLayout::halo(std::size_t l) const {
+  return l < plan_.grids.size() ? static_cast<int>(plan_.grids[l].halo()) : 0;
+}
+
 void MultigridLayout::exchange(Schedule& s, std::size_t l, BufferId buffer) {
-  if (world_.size() == 1 || l >= exchanges_.size())
-    return;
-  s.host("halo exchange", [this, l, buffer](DeviceMemory& memory) {
-    exchanges_[l]->run(cart_, session_->queue(), memory.buffer(buffer).handle());
-  });
+  if (world_.size() > 1 && l < exchanges_.size())
+    s.host("halo exchange",
+           [this, l, buffer](DeviceMemory& memory) {
+             exchanges_[l]->run(cart_, session_->queue(), memory.buffer(buffer).handle());
+           },
+           {buffer});
+  s.set_exact_halo(buffer, halo(l));
+}
+
+int MultigridLayout::exact_through(const Schedule& s, std::size_t l, const Read& read) const {
+  const int known = s.exact_halo(read.buffer) - read.radius;
+  switch (read.level) {
+  case Read::Level::Same:
+    return known;
+  case Read::Level::Coarser: // fine depth j lies in coarse depth ceil(j / 2)
+    return known < 0 ? known : 2 * known;
+  case Read::Level::Finer: // coarse depth j covers fine depths 2j - 1 and 2j
+    return known < 0 ? known : known / 2;
+  }
+  internal_error("unknown read level");
+}
+
+// Communication-avoiding: a level's halo is wider than one kernel needs (2^(T-l) points), so an
+// exchange serves the kernels after it until their reads have eaten the exact part: each kernel
+// that reads r neighbours leaves its output exact r points less deep. An exchange is appended
+// only where a read would not be exact on the block's own points, and where a pointwise input
+// (a right-hand side restricted from a thin exact residual) limits the output to the block
+// alone: exchanged once, it stays exact until it is written again, while the solution would
+// otherwise need an exchange before every kernel.
+void MultigridLayout::launch(Schedule& s, std::size_t l, const std::string& label,
+                             std::shared_ptr<CompiledKernel> kernel, const std::vector<Read>& reads,
+                             BufferId output) {
+  auto level_of = [l](const Read& r) {
+    return r.level == Read::Level::Same ? l : r.level == Read::Level::Coarser ? l + 1 : l - 1;
+  };
+  auto output_depth = [&] {
+    int depth = halo(l);
+    for (const Read& r : reads)
+      depth = std::min(depth, exact_through(s, l, r));
+    return depth;
+  };
+  for (const Read& r : reads)
+    if (exact_through(s, l, r) < 0)
+      exchange(s, level_of(r), r.buffer);
+  if (output_depth() == 0 && halo(l) > 0)
+    for (const Read& r : reads)
+      if (r.level == Read::Level::Same && r.radius == 0 && exact_through(s, l, r) == 0 &&
+          s.exact_halo(r.buffer) < halo(l))
+        exchange(s, level_of(r), r.buffer);
+  const int depth = output_depth();
+  Layout::launch(s, l, label, std::move(kernel), reads, output);
+  s.set_exact_halo(output, depth);
+}
+
+void MultigridLayout::fill_zero(Schedule& s, std::size_t l, const std::string& label,
+                                BufferId buffer) {
+  s.fill_zero(label, buffer);
+  s.set_exact_halo(buffer, halo(l)); // zeros are exact everywhere
 }
 
 void MultigridLayout::coarse_cycle(Schedule& s, std::size_t l, const LevelState& level,
@@ -195,24 +252,26 @@ void MultigridLayout::coarse_cycle(Schedule& s, std::size_t l, const LevelState&
   if (l != plan_.agglomerated)
     internal_error(cat("level ", l, " is not agglomerated"));
   const BufferId f = level.f, u = level.solution();
-  s.host("agglomerated", [this, l, f, u, kind](DeviceMemory& memory) {
-    auto rhs = read(memory, f, l), solution = read(memory, u, l);
-    std::vector<unsigned char> bytes;
-    if (coarse_) {
-      LevelState& top = coarse_->finest();
-      write_values(*coarse_memory_, top.f, rhs);
-      write_values(*coarse_memory_, top.solution(), solution);
-      Schedule c;
-      if (kind == CycleKind::F)
-        coarse_->full_multigrid(c);
-      else
-        coarse_->cycle(c, 0, kind);
-      c.run(*coarse_memory_);
-      bytes = as_bytes(read_values(*coarse_memory_, top.solution()));
-    }
-    world_.broadcast(bytes);
-    write(memory, u, l, as_doubles(bytes));
-  });
+  s.host("agglomerated",
+         [this, l, f, u, kind](DeviceMemory& memory) {
+           auto rhs = read(memory, f, l), solution = read(memory, u, l);
+           std::vector<unsigned char> bytes;
+           if (coarse_) {
+             LevelState& top = coarse_->finest();
+             write_values(*coarse_memory_, top.f, rhs);
+             write_values(*coarse_memory_, top.solution(), solution);
+             Schedule c;
+             if (kind == CycleKind::F)
+               coarse_->full_multigrid(c);
+             else
+               coarse_->cycle(c, 0, kind);
+             c.run(*coarse_memory_);
+             bytes = as_bytes(read_values(*coarse_memory_, top.solution()));
+           }
+           world_.broadcast(bytes);
+           write(memory, u, l, as_doubles(bytes));
+         },
+         {u});
 }
 
 std::vector<double> MultigridLayout::own(DeviceMemory& memory, BufferId id, std::size_t l) const {
@@ -274,6 +333,10 @@ double MultigridLayout::norm(DeviceMemory& memory, BufferId id, std::size_t l, B
   }
   const double mine = blas.nrm2(own_points);
   return std::sqrt(world_.sum(mine * mine));
+}
+
+uint64_t MultigridLayout::halo_bytes(std::size_t l) const {
+  return l < exchanges_.size() ? exchanges_[l]->bytes_sent() : 0;
 }
 
 uint64_t MultigridLayout::halo_bytes() const {

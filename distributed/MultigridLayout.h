@@ -66,7 +66,11 @@ public:
   multigrid::Level local(const multigrid::Level& global, std::size_t l) const override;
   int colour_shift(std::size_t l) const override;
   bool agglomerated(std::size_t l) const override { return l == plan_.agglomerated; }
-  void exchange(multigrid::Schedule& s, std::size_t l, multigrid::BufferId buffer) override;
+  void launch(multigrid::Schedule& s, std::size_t l, const std::string& label,
+              std::shared_ptr<multigrid::CompiledKernel> kernel,
+              const std::vector<multigrid::Read>& reads, multigrid::BufferId output) override;
+  void fill_zero(multigrid::Schedule& s, std::size_t l, const std::string& label,
+                 multigrid::BufferId buffer) override;
   void coarse_cycle(multigrid::Schedule& s, std::size_t l, const multigrid::LevelState& level,
                     multigrid::CycleKind kind) override;
   void write(multigrid::DeviceMemory& memory, multigrid::BufferId id, std::size_t l,
@@ -78,9 +82,17 @@ public:
 
   const MultigridDecomposition& plan() const { return plan_; }
   const Block& block(std::size_t l) const { return blocks_.at(l); }
-  uint64_t halo_bytes() const; // sent by this rank
+  uint64_t halo_bytes() const;              // sent by this rank
+  uint64_t halo_bytes(std::size_t l) const; // sent by this rank for level l
 
 private:
+  // Appends the exchange of `buffer`'s halo (level l); afterwards the whole halo is exact.
+  void exchange(multigrid::Schedule& s, std::size_t l, multigrid::BufferId buffer);
+  // How deep the output of a kernel of level l is exact through `read`, given how deep the
+  // schedule knows the read buffer's halo exact; negative: not even the block's own points.
+  int exact_through(const multigrid::Schedule& s, std::size_t l, const multigrid::Read& read) const;
+  // The halo of level l's boxes (0 beyond the distributed levels).
+  int halo(std::size_t l) const;
   // The block's own points of a level's buffer, in the block's row-major order.
   std::vector<double> own(multigrid::DeviceMemory& memory, multigrid::BufferId id,
                           std::size_t l) const;

@@ -170,9 +170,17 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
 }
 
 std::vector<BufferId> Hierarchy::operator_inputs(const LevelState& L) const {
-  std::vector<BufferId> inputs{L.solution(), L.f};
-  inputs.insert(inputs.end(), L.coefficients.begin(), L.coefficients.end());
+  std::vector<BufferId> inputs;
+  for (const Read& r : operator_reads(L, 1))
+    inputs.push_back(r.buffer);
   return inputs;
+}
+
+std::vector<Read> Hierarchy::operator_reads(const LevelState& L, int radius) const {
+  std::vector<Read> reads{{L.solution(), Read::Level::Same, radius}, {L.f, Read::Level::Same, 0}};
+  for (BufferId c : L.coefficients)
+    reads.push_back({c, Read::Level::Same, radius});
+  return reads;
 }
 
 void Hierarchy::restrict_coefficients(Schedule& s) {
@@ -191,25 +199,30 @@ void Hierarchy::smooth(Schedule& s, std::size_t l, int steps) {
     L.current = 1 - L.current;
     return;
   }
+  // A whole red-black step in one kernel reads its neighbours' neighbours.
+  const int radius = sweeps == 1 && options_->smoother == SmootherKind::GaussSeidel ? 2 : 1;
   for (int step = 0; step < steps; ++step)
     for (int half = 0; half < sweeps; ++half) {
-      layout_->exchange(s, l, L.solution());
-      s.launch(label, L.smooth[half], operator_inputs(L), L.u[1 - L.current]);
+      layout_->launch(s, l, label, L.smooth[half], operator_reads(L, radius), L.u[1 - L.current]);
       L.current = 1 - L.current;
     }
 }
 
 void Hierarchy::residual(Schedule& s, std::size_t l) {
   LevelState& L = levels_[l];
-  layout_->exchange(s, l, L.solution());
-  s.launch("residual", L.residual, operator_inputs(L), L.r);
+  layout_->launch(s, l, "residual", L.residual, operator_reads(L, 1), L.r);
 }
 
 void Hierarchy::correct(Schedule& s, std::size_t l, bool full_multigrid) {
   LevelState &fine = levels_[l], &coarse = levels_[l + 1];
-  layout_->exchange(s, l + 1, coarse.solution());
-  s.launch("prolong", full_multigrid ? fine.start_from_coarser : fine.correct_from_coarser,
-           {fine.solution(), coarse.solution()}, fine.u[1 - fine.current]);
+  // Coarse points read around a fine point's parent: linear 1, quadratic (taken as) 2.
+  const int radius = full_multigrid                                       ? 2
+                     : options_->interpolation == Interpolation::Constant ? 0
+                                                                          : 1;
+  layout_->launch(
+      s, l, "prolong", full_multigrid ? fine.start_from_coarser : fine.correct_from_coarser,
+      {{fine.solution(), Read::Level::Same, 0}, {coarse.solution(), Read::Level::Coarser, radius}},
+      fine.u[1 - fine.current]);
   fine.current = 1 - fine.current;
 }
 
@@ -225,8 +238,9 @@ void Hierarchy::cycle(Schedule& s, std::size_t l, CycleKind kind) {
   LevelState &fine = levels_[l], &coarse = levels_[l + 1];
   smooth(s, l, options_->pre);
   residual(s, l);
-  s.launch("restrict", fine.restrict_to_coarser, {fine.r}, coarse.f);
-  s.fill_zero("zero", coarse.solution());
+  layout_->launch(s, l + 1, "restrict", fine.restrict_to_coarser, {{fine.r, Read::Level::Finer, 0}},
+                  coarse.f);
+  layout_->fill_zero(s, l + 1, "zero", coarse.solution());
   // V: one coarse-grid correction per level; W: two.
   const int corrections = kind == CycleKind::W ? 2 : 1;
   for (int i = 0; i < corrections; ++i)
@@ -237,16 +251,17 @@ void Hierarchy::cycle(Schedule& s, std::size_t l, CycleKind kind) {
 
 void Hierarchy::full_multigrid(Schedule& s) {
   for (std::size_t l = 0; l + 1 < levels_.size(); ++l)
-    s.launch("restrict", levels_[l].restrict_to_coarser, {levels_[l].f}, levels_[l + 1].f);
+    layout_->launch(s, l + 1, "restrict", levels_[l].restrict_to_coarser,
+                    {{levels_[l].f, Read::Level::Finer, 0}}, levels_[l + 1].f);
   const std::size_t last = levels_.size() - 1;
   if (layout_->agglomerated(last)) { // full multigrid from there on, elsewhere
     layout_->coarse_cycle(s, last, levels_[last], CycleKind::F);
   } else {
-    s.fill_zero("zero", levels_.back().solution());
+    layout_->fill_zero(s, last, "zero", levels_.back().solution());
     cycle(s, last, CycleKind::V); // the coarse solve
   }
   for (std::size_t l = levels_.size() - 1; l-- > 0;) {
-    s.fill_zero("zero", levels_[l].solution());
+    layout_->fill_zero(s, l, "zero", levels_[l].solution());
     correct(s, l, true);
     cycle(s, l, CycleKind::V);
   }

@@ -66,8 +66,10 @@ public:
 private:
   // u_l += P u_{l+1}, with the cycles' interpolation or full multigrid's.
   void correct(Schedule& s, std::size_t l, bool full_multigrid = false);
-  // u, f and the coefficients: the inputs of the smoothers and the residual.
+  // u, f and the coefficients: the inputs of the smoothers and the residual (u and the
+  // coefficients read `radius` points around).
   std::vector<BufferId> operator_inputs(const LevelState& L) const;
+  std::vector<Read> operator_reads(const LevelState& L, int radius) const;
 
   std::vector<LevelState> levels_;
   const SolverOptions* options_;

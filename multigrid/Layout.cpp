@@ -28,6 +28,19 @@ std::vector<double> read_values(DeviceMemory& memory, BufferId id) {
   return std::vector<double>(f.begin(), f.end());
 }
 
+void Layout::launch(Schedule& s, std::size_t, const std::string& label,
+                    std::shared_ptr<CompiledKernel> kernel, const std::vector<Read>& reads,
+                    BufferId output) {
+  std::vector<BufferId> inputs;
+  for (const Read& r : reads)
+    inputs.push_back(r.buffer);
+  s.launch(label, std::move(kernel), std::move(inputs), output);
+}
+
+void Layout::fill_zero(Schedule& s, std::size_t, const std::string& label, BufferId buffer) {
+  s.fill_zero(label, buffer);
+}
+
 void Layout::coarse_cycle(Schedule&, std::size_t l, const LevelState&, CycleKind) {
   internal_error(cat("level ", l, " is not agglomerated"));
 }

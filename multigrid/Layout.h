@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "multigrid/Operators.h"
@@ -22,6 +24,16 @@ enum class CycleKind;
 void write_values(DeviceMemory& memory, BufferId id, const std::vector<double>& values);
 std::vector<double> read_values(DeviceMemory& memory, BufferId id);
 
+// What a kernel of level l reads: a buffer of its own level, of the next coarser one
+// (interpolation) or of the next finer one (restriction), and how many points around the ones
+// the kernel computes from (in that buffer's own grid).
+struct Read {
+  enum class Level { Same, Coarser, Finer };
+  BufferId buffer;
+  Level level = Level::Same;
+  int radius = 0;
+};
+
 class Layout {
 public:
   virtual ~Layout() = default;
@@ -35,8 +47,14 @@ public:
   // Whether level l is solved elsewhere: it keeps its buffers (u and f), has no kernels, and
   // coarse_cycle replaces its cycle.
   virtual bool agglomerated(std::size_t /*l*/) const { return false; }
-  // Appends what makes the neighbours of `buffer` (level l) readable by the next kernel.
-  virtual void exchange(Schedule& /*s*/, std::size_t /*l*/, BufferId /*buffer*/) {}
+  // Appends a kernel of level l that reads `reads` and writes `output` (the whole grid of its
+  // level: its box on a rank). A distributed layout appends before it the halo exchanges that
+  // make its reads exact where it reads them, and records how deep its output is exact.
+  virtual void launch(Schedule& s, std::size_t l, const std::string& label,
+                      std::shared_ptr<CompiledKernel> kernel, const std::vector<Read>& reads,
+                      BufferId output);
+  // Appends zeros into `buffer` of level l.
+  virtual void fill_zero(Schedule& s, std::size_t l, const std::string& label, BufferId buffer);
   // Appends the cycle `kind` (F: full multigrid from this level) of an agglomerated level:
   // from its f and its solution buffer to the new solution in the same buffer.
   virtual void coarse_cycle(Schedule& s, std::size_t l, const LevelState& level, CycleKind kind);

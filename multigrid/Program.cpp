@@ -104,22 +104,41 @@ void Schedule::launch(const std::string& label, std::shared_ptr<CompiledKernel> 
     if (in == output)
       internal_error(cat("the ", label, " step reads and writes the same buffer"));
   steps_.push_back({Step::Launch, label, std::move(kernel), std::move(inputs), output});
+  exact_halos_.erase(output.index);
 }
 
 void Schedule::fill_zero(const std::string& label, BufferId buffer) {
   steps_.push_back({Step::Fill, label, nullptr, {}, buffer});
+  exact_halos_.erase(buffer.index);
 }
 
 void Schedule::copy(const std::string& label, BufferId from, BufferId to) {
   steps_.push_back({Step::Copy, label, nullptr, {from}, to});
+  set_exact_halo(to, exact_halo(from));
 }
 
-void Schedule::host(const std::string& label, std::function<void(DeviceMemory&)> work) {
+void Schedule::host(const std::string& label, std::function<void(DeviceMemory&)> work,
+                    std::vector<BufferId> writes) {
   steps_.push_back({Step::Host, label, nullptr, {}, BufferId{}, std::move(work)});
+  for (BufferId b : writes)
+    exact_halos_.erase(b.index);
 }
 
 void Schedule::append(const Schedule& other) {
   steps_.insert(steps_.end(), other.steps_.begin(), other.steps_.end());
+  exact_halos_ = other.exact_halos_;
+}
+
+int Schedule::exact_halo(BufferId b) const {
+  auto found = exact_halos_.find(b.index);
+  return found == exact_halos_.end() ? 0 : found->second;
+}
+
+void Schedule::set_exact_halo(BufferId b, int depth) {
+  if (depth > 0)
+    exact_halos_[b.index] = depth;
+  else
+    exact_halos_.erase(b.index);
 }
 
 std::map<std::string, double> Schedule::bytes_by_label(const DeviceMemory& memory) const {

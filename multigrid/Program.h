@@ -77,9 +77,19 @@ public:
   void copy(const std::string& label, BufferId from, BufferId to);
   // Work of the host between two steps (a halo exchange, a coarse grid moved to another rank):
   // the queue is finished first, and `work` leaves its results on the device when it returns.
-  // Its time is not profiled (the breakdown counts device time).
-  void host(const std::string& label, std::function<void(DeviceMemory&)> work);
+  // Its time is not profiled (the breakdown counts device time). `writes`: the buffers it
+  // changes.
+  void host(const std::string& label, std::function<void(DeviceMemory&)> work,
+            std::vector<BufferId> writes);
+  // Appends other's steps; what it knows of halos afterwards is what `other` knew.
   void append(const Schedule& other);
+
+  // How deep a buffer's halo (a rank's box beyond its block: multigrid/Layout.h) is known to be
+  // exact after the steps so far; 0 for a buffer this schedule knows nothing of, so a new
+  // schedule assumes nothing of the steps that will run before it. Every step that writes a
+  // buffer forgets it; the layout that appended the step records what it knows.
+  int exact_halo(BufferId b) const;
+  void set_exact_halo(BufferId b, int depth);
 
   // Enqueues every step, waits for the queue once, and adds the profiled time of each step to
   // `breakdown` under its label (when given). Returns the total device time in milliseconds.
@@ -99,6 +109,7 @@ private:
     std::function<void(DeviceMemory&)> work;
   };
   std::vector<Step> steps_;
+  std::map<int, int> exact_halos_; // by BufferId::index
 };
 
 } // namespace tessera::multigrid

@@ -112,6 +112,44 @@ TEST_CASE("the distributed solver's residual history equals one device's") {
   }
 }
 
+// The finest level's halo (32 points here) is wider than a cycle's ten neighbour-reading kernels
+// there eat: one exchange of u and one of f per cycle suffice, where an exchange before every
+// kernel sent ten. Every cycle's residual still equals one device's.
+TEST_CASE("a wide halo is exchanged once and serves the kernels after it") {
+  auto world = testing::mpi_world();
+  SolverOptions o;
+  o.max_cycles = 3;
+  o.tolerance = 1e-30;
+  Problem problem = cosine_problem(2, 64, Boundary::mirror(), 2);
+  MultigridLayout layout(world, solver_session(), problem, o, 0);
+  SolveResult d = Solver(solver_session(), problem, o, layout).solve();
+  const int64_t h = layout.plan().grids[0].halo();
+  CHECK(h >= 16);
+  const Block& b = layout.block(0);
+  int64_t face = 0; // the largest face this rank sends on level 0, in bytes
+  for (std::size_t dim = 0; dim < 2; ++dim)
+    if (b.internal[dim][0] || b.internal[dim][1])
+      face = std::max(face, h * b.extended()[1 - dim] * int64_t{8});
+  int64_t faces = 0;
+  for (std::size_t dim = 0; dim < 2; ++dim)
+    faces += b.internal[dim][0] + b.internal[dim][1];
+  const auto sent = static_cast<int64_t>(layout.halo_bytes(0));
+  if (world.size() > 1) {
+    CHECK(sent > 0);
+    CHECK_MESSAGE(sent <= 2 * o.max_cycles * faces * face,
+                  sent << " bytes on level 0 in " << o.max_cycles << " cycles, faces of at most "
+                       << face << " bytes, " << faces << " per exchange");
+  } else {
+    CHECK(sent == 0);
+  }
+  if (world.rank() != 0)
+    return;
+  SolveResult s = Solver(solver_session(), problem, o).solve();
+  REQUIRE(d.cycles.size() == s.cycles.size());
+  for (std::size_t i = 0; i < s.cycles.size(); ++i)
+    CHECK(std::abs(d.cycles[i].residual - s.cycles[i].residual) <= 1e-6 * s.cycles[i].residual);
+}
+
 TEST_CASE("the decomposition of the levels: halos, agglomeration, refusals") {
   SolverOptions o;
   Problem p = manufactured_poisson(2, 32, Centring::Cell);
