@@ -47,35 +47,34 @@ bool Emitter::write_vector_lanes(const Node& f, const Operand& in, const View& d
   auto saved_printer = printer_;
   auto saved_env = env_;
   auto saved_fp64 = uses_fp64_;
-  auto saved_depths = std::array<int, 4>{glb_depth_, wrg_depth_, lcl_depth_, seq_depth_};
   lanes_ = static_cast<int>(*n);
   lane_var_ = lane;
-  try {
-    append(capture([&] {
-      apply_write(f.children[0], {Operand{index_view(in.view, var), in.type.element()}}, lane_dest);
-    }));
-    lanes_ = 0;
-    vector_names_.clear();
+  Block lanes = capture([&] {
+    apply_write(f.children[0], {Operand{index_view(in.view, var), in.type.element()}}, lane_dest);
+  });
+  lanes_ = 0;
+  vector_names_.clear();
+  if (!lane_failure_) {
+    append(std::move(lanes));
     return true;
-  } catch (const VectorFallback&) {
-    lanes_ = 0;
-    vector_names_.clear();
-    counters_ = saved_counters;
-    pending_declarations_ = saved_pending;
-    user_funs_ = saved_user_funs;
-    user_fun_calls_ = saved_user_fun_calls;
-    user_fun_keys_ = saved_user_fun_keys;
-    user_fun_signatures_ = saved_signatures;
-    vector_funs_ = saved_vector_funs;
-    printer_ = saved_printer;
-    env_ = saved_env;
-    uses_fp64_ = saved_fp64;
-    glb_depth_ = saved_depths[0];
-    wrg_depth_ = saved_depths[1];
-    lcl_depth_ = saved_depths[2];
-    seq_depth_ = saved_depths[3];
-    return false;
   }
+  lane_failure_.reset();
+  counters_ = saved_counters;
+  pending_declarations_ = saved_pending;
+  user_funs_ = saved_user_funs;
+  user_fun_calls_ = saved_user_fun_calls;
+  user_fun_keys_ = saved_user_fun_keys;
+  user_fun_signatures_ = saved_signatures;
+  vector_funs_ = saved_vector_funs;
+  printer_ = saved_printer;
+  env_ = saved_env;
+  uses_fp64_ = saved_fp64;
+  return false;
+}
+
+void Emitter::cannot_vectorise(const std::string& reason) {
+  if (lanes_ && !lane_failure_)
+    lane_failure_ = reason;
 }
 
 LanePrinter Emitter::lane_printer() {
@@ -95,11 +94,19 @@ LanePrinter Emitter::lane_printer() {
 std::string Emitter::value_text(const Access& value, ScalarKind kind) {
   if (!lanes_)
     return print(value);
+  if (!is_vector_kind(kind)) {
+    cannot_vectorise("OpenCL C has no vectors of " + scalar_c_type(kind));
+    return "";
+  }
   return lane_printer().vector(substitution_.empty() ? value : substitute(value, substitution_),
                                kind);
 }
 
 std::string Emitter::declared_type(ScalarKind kind) {
+  if (lanes_ && !is_vector_kind(kind)) {
+    cannot_vectorise("OpenCL C has no vectors of " + scalar_c_type(kind));
+    return "";
+  }
   return lanes_ ? vector_type(kind, lanes_) : scalar_c_type(kind);
 }
 

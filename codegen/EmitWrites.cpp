@@ -19,6 +19,8 @@ bool mentions_variable(const ArithExpr& e, const std::string& name) {
 } // namespace
 
 void Emitter::write(const Expr& e, const View& dest) {
+  if (lane_failure_)
+    return; // lane mode failed: its statements are dropped
   if (e->kind != NodeKind::Call) {
     copy(value(e), dest);
     return;
@@ -74,6 +76,8 @@ View Emitter::output_view(const Expr& f, const View& dest, const Type& arg_type)
 }
 
 void Emitter::apply_write(const Expr& f, const std::vector<Operand>& args, const View& dest) {
+  if (lane_failure_)
+    return; // lane mode failed: its statements are dropped
   const Node& n = *f;
   switch (n.kind) {
   case NodeKind::Lambda: {
@@ -167,8 +171,10 @@ void Emitter::assign(const View& dest, const Access& value) {
   const Memory& m = *target.memory;
   std::string v = value_text(value, m.element);
   if (vector_names_.count(m.name)) { // a private vector: one element per lane
-    if (mentions_variable(target.index, lane_var_))
-      throw VectorFallback("a lane writes another lane's private value");
+    if (mentions_variable(target.index, lane_var_)) {
+      cannot_vectorise("a lane writes another lane's private value");
+      return;
+    }
     bool declare = m.is_scalar_var && pending_declarations_.erase(m.name);
     line(
         cat(declare ? declared_type(m.element) + " " : "", printer_.access(target), " = ", v, ";"));
@@ -176,8 +182,10 @@ void Emitter::assign(const View& dest, const Access& value) {
   }
   auto base = contiguous_base(target.index, lane_var_, lanes_);
   if (m.is_scalar_var || m.space == AddressSpace::Private || !base ||
-      prove_divisible(*base, lanes_) != Truth::Yes)
-    throw VectorFallback("the lanes' results are not contiguous and aligned");
+      prove_divisible(*base, lanes_) != Truth::Yes) {
+    cannot_vectorise("the lanes' results are not contiguous and aligned");
+    return;
+  }
   line(cat("vstore", lanes_, "(", v, ", 0, ", address_of(printer_, m, *base), ");"));
 }
 

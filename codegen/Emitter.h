@@ -44,7 +44,7 @@ struct Operand {
   Type type;
 };
 
-class Emitter {
+class Emitter : private Generator {
 public:
   Emitter(Expr program, CodegenOptions options);
   Emitter(const Emitter&) = delete; // open_ points into body_
@@ -60,6 +60,9 @@ public:
 
 private:
   // ---- expressions
+  // A view's access; the emitter applies the functions of Generate views on the way.
+  Access resolve(const View& view, const Path& path) { return codegen::resolve(view, path, this); }
+  View element(const Expr& f, const ArithExpr& index) override;
   Operand value(const Expr& e);
   Operand apply_value(const Expr& f, const std::vector<Operand>& args);
   void write(const Expr& e, const View& dest);
@@ -92,6 +95,10 @@ private:
   std::string declared_type(ScalarKind kind);                   // float or floatN
   std::string vector_function(const std::string& scalar_name);
   LanePrinter lane_printer();
+  // Lane mode meets something it does not cover: records why (the first reason), and the
+  // emitter finishes the lanes' statements quickly (write and apply_write return at once);
+  // write_vector_lanes then drops them and reports that the scalar code is needed.
+  void cannot_vectorise(const std::string& reason);
 
   // ---- loops
   struct Loop {
@@ -159,6 +166,7 @@ private:
   int lanes_ = 0;                                               // lane mode: N; 0 in scalar code
   std::string lane_var_;                           // the lane index in index expressions
   std::map<std::string, ScalarKind> vector_names_; // lane mode's private vectors
+  std::optional<std::string> lane_failure_;        // why lane mode cannot print the lanes
 };
 
 } // namespace tessera::codegen

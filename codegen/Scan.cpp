@@ -16,8 +16,10 @@ void Emitter::write_scan(const Node& f, const Operand& in, const View& dest) {
                    " (write a recurrence with a tuple state as several scans of scalars, "
                    "each reading the others' results)"));
   // Each element depends on the previous one: no lanes computed side by side.
-  if (lanes_)
-    throw VectorFallback("a scan carries its state from one element to the next");
+  if (lanes_) {
+    cannot_vectorise("a scan carries its state from one element to the next");
+    return;
+  }
   ScalarKind kind = init.type.scalar_kind();
   if (kind == ScalarKind::F64)
     uses_fp64_ = true;

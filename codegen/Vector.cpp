@@ -19,7 +19,7 @@ bool is_vector_kind(ScalarKind k) {
 
 std::string vector_type(ScalarKind k, int lanes) {
   if (!is_vector_kind(k))
-    throw VectorFallback("OpenCL C has no vectors of " + scalar_c_type(k));
+    internal_error("OpenCL C has no vectors of " + scalar_c_type(k) + ": lane mode checks kinds");
   return cat(scalar_c_type(k), lanes);
 }
 
