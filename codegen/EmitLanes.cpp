@@ -29,8 +29,6 @@ bool Emitter::write_vector_lanes(const Node& f, const Operand& in, const View& d
   if (target.kind != Access::MemoryRead || target.memory->is_scalar_var ||
       target.memory->space == AddressSpace::Private)
     return false;
-  if (!substitution_.empty())
-    target = substitute(target, substitution_);
   auto base = contiguous_base(target.index, lane, static_cast<int>(*n));
   if (!base || prove_divisible(*base, *n) != Truth::Yes)
     return false;
@@ -48,12 +46,12 @@ bool Emitter::write_vector_lanes(const Node& f, const Operand& in, const View& d
   auto saved_env = env_;
   auto saved_fp64 = uses_fp64_;
   lanes_ = static_cast<int>(*n);
-  lane_var_ = lane;
+  lane_mode_ = std::make_shared<LaneMode>(LaneMode{lane, lanes_, {}});
   Block lanes = capture([&] {
     apply_write(f.children[0], {Operand{index_view(in.view, var), in.type.element()}}, lane_dest);
   });
   lanes_ = 0;
-  vector_names_.clear();
+  lane_mode_.reset();
   if (!lane_failure_) {
     append(std::move(lanes));
     return true;
@@ -77,29 +75,26 @@ void Emitter::cannot_vectorise(const std::string& reason) {
     lane_failure_ = reason;
 }
 
-LanePrinter Emitter::lane_printer() {
-  LanePrinter::Context c;
-  c.scalar = &printer_;
-  c.lane = lane_var_;
-  c.lanes = lanes_;
-  c.vector_names = &vector_names_;
-  c.signature = [this](const std::string& name) -> const UserFunSignature* {
+LaneFunctions Emitter::lane_functions() {
+  LaneFunctions f;
+  f.signature = [this](const std::string& name) -> const UserFunSignature* {
     auto it = user_fun_signatures_.find(name);
     return it == user_fun_signatures_.end() ? nullptr : &it->second;
   };
-  c.vector_function = [this](const std::string& name) { return vector_function(name); };
-  return LanePrinter(std::move(c));
+  f.vector_function = [this](const std::string& name, int lanes) {
+    return vector_function(name, lanes);
+  };
+  return f;
 }
 
-std::string Emitter::value_text(const Access& value, ScalarKind kind) {
+Piece Emitter::value_piece(const Access& value, ScalarKind kind) {
   if (!lanes_)
-    return print(value);
+    return Piece::scalar(value);
   if (!is_vector_kind(kind)) {
     cannot_vectorise("OpenCL C has no vectors of " + scalar_c_type(kind));
-    return "";
+    return Piece::literal("");
   }
-  return lane_printer().vector(substitution_.empty() ? value : substitute(value, substitution_),
-                               kind);
+  return Piece::vector(value, kind, lane_mode_);
 }
 
 std::string Emitter::declared_type(ScalarKind kind) {
@@ -110,16 +105,17 @@ std::string Emitter::declared_type(ScalarKind kind) {
   return lanes_ ? vector_type(kind, lanes_) : scalar_c_type(kind);
 }
 
-// The N-lane version of an emitted scalar user function, defined on first use: f_v4.
-std::string Emitter::vector_function(const std::string& scalar_name) {
-  std::string key = cat(scalar_name, "/", lanes_);
+// The N-lane version of an emitted scalar user function, defined on first use (when lane
+// vectors are printed): f_v4.
+std::string Emitter::vector_function(const std::string& scalar_name, int lanes) {
+  std::string key = cat(scalar_name, "/", lanes);
   if (auto it = vector_funs_.find(key); it != vector_funs_.end())
     return it->second;
-  std::string name = cat(scalar_name, "_v", lanes_);
+  std::string name = cat(scalar_name, "_v", lanes);
   while (user_funs_.count(name) || taken_names_.count(name))
     name += "_";
   const UserFunSignature& sig = user_fun_signatures_.at(scalar_name);
-  user_funs_[name] = vector_user_fun_definition(scalar_name, name, sig, lanes_);
+  user_funs_[name] = vector_user_fun_definition(scalar_name, name, sig, lanes);
   user_fun_calls_[name] = vector_user_fun_calls_scalar(sig) ? std::set<std::string>{scalar_name}
                                                             : std::set<std::string>{};
   vector_funs_[key] = name;

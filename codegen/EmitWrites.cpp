@@ -159,34 +159,33 @@ void Emitter::assign(const View& dest, const Access& value) {
   if (target.kind != Access::MemoryRead)
     internal_error("a result is written through a view that is not memory");
   if (!lanes_) {
-    std::string statement = lvalue(dest) + " = " + print(value) + ";";
+    Pieces statement{lvalue(dest), Piece::literal(" = "), Piece::scalar(value),
+                     Piece::literal(";")};
     if (at_work_group_level() && target.memory->space != AddressSpace::Private)
-      line(single_writer_guard() + " " + statement);
-    else
-      line(statement);
+      statement.insert(statement.begin(), Piece::literal(single_writer_guard() + " "));
+    line(std::move(statement));
     return;
   }
-  if (!substitution_.empty())
-    target = substitute(target, substitution_);
   const Memory& m = *target.memory;
-  std::string v = value_text(value, m.element);
-  if (vector_names_.count(m.name)) { // a private vector: one element per lane
-    if (mentions_variable(target.index, lane_var_)) {
+  Piece v = value_piece(value, m.element);
+  if (lane_mode_->vectors.count(m.name)) { // a private vector: one element per lane
+    if (mentions_variable(target.index, lane_mode_->lane)) {
       cannot_vectorise("a lane writes another lane's private value");
       return;
     }
     bool declare = m.is_scalar_var && pending_declarations_.erase(m.name);
-    line(
-        cat(declare ? declared_type(m.element) + " " : "", printer_.access(target), " = ", v, ";"));
+    line({Piece::literal(declare ? declared_type(m.element) + " " : ""), Piece::scalar(target),
+          Piece::literal(" = "), v, Piece::literal(";")});
     return;
   }
-  auto base = contiguous_base(target.index, lane_var_, lanes_);
+  auto base = contiguous_base(target.index, lane_mode_->lane, lanes_);
   if (m.is_scalar_var || m.space == AddressSpace::Private || !base ||
       prove_divisible(*base, lanes_) != Truth::Yes) {
     cannot_vectorise("the lanes' results are not contiguous and aligned");
     return;
   }
-  line(cat("vstore", lanes_, "(", v, ", 0, ", address_of(printer_, m, *base), ");"));
+  line({Piece::literal(cat("vstore", lanes_, "(")), v, Piece::literal(", 0, "),
+        Piece::address(Access::read(target.memory, *base)), Piece::literal(");")});
 }
 
 void Emitter::write_map(const Node& f, const Operand& in, const View& dest, const Type& result) {
@@ -228,15 +227,17 @@ void Emitter::write_reduce(const Node& f, const Operand& in, const View& dest) {
   if (direct) {
     assign(index_view(dest, 0), resolve(init.view, {}));
   } else {
-    line(cat(declared_type(kind), " ", acc, " = ", value_text(resolve(init.view, {}), kind), ";"));
+    line({Piece::literal(cat(declared_type(kind), " ", acc, " = ")),
+          value_piece(resolve(init.view, {}), kind), Piece::literal(";")});
     if (lanes_)
-      vector_names_[acc] = kind;
+      lane_mode_->vectors[acc] = kind;
   }
   Type element = in.type.element();
   sequential_loop(in.type.length(), f.reduce_kind == ReduceKind::SeqUnroll, "j", [&](ArithExpr j) {
     Operand next = apply_value(f.children[0], {Operand{scalar_view(acc), init.type},
                                                Operand{index_view(in.view, j), element}});
-    line(acc + " = " + value_text(resolve(next.view, {}), kind) + ";");
+    line({Piece::literal(acc + " = "), value_piece(resolve(next.view, {}), kind),
+          Piece::literal(";")});
   });
   if (!direct)
     copy(Operand{scalar_view(acc), init.type}, index_view(dest, 0));

@@ -31,6 +31,12 @@ void Emitter::line(const std::string& text) {
   open_.back()->push_back(Stmt::line(text, printer_.take_calls()));
 }
 
+void Emitter::line(Pieces pieces) {
+  Stmt s = Stmt::line(std::move(pieces));
+  s.calls = printer_.take_calls();
+  open_.back()->push_back(std::move(s));
+}
+
 void Emitter::open(const std::string& text) {
   Block* block = open_.back();
   block->push_back(Stmt::nest(text, {}, printer_.take_calls()));
@@ -61,16 +67,16 @@ void Emitter::append(Block block) {
 }
 
 std::string Emitter::print(const Access& a) {
-  return printer_.access(substitution_.empty() ? a : substitute(a, substitution_));
+  return printer_.access(a);
 }
 
-std::string Emitter::lvalue(const View& dest) {
+Piece Emitter::lvalue(const View& dest) {
   Access a = resolve(dest, {});
   if (a.kind != Access::MemoryRead)
     internal_error("a result is written through a view that is not memory");
   if (a.memory->is_scalar_var && pending_declarations_.erase(a.memory->name))
-    return scalar_c_type(a.memory->element) + " " + a.memory->name;
-  return print(a);
+    return Piece::literal(scalar_c_type(a.memory->element) + " " + a.memory->name);
+  return Piece::scalar(a);
 }
 
 std::string Emitter::fresh(const std::string& prefix) {
@@ -199,6 +205,7 @@ Kernel Emitter::run() {
 
   write(program_->body(), memory_view(out));
   choose_work_groups();
+  print_expressions(body_, printer_, lane_functions());
 
   // Assemble the source.
   std::ostringstream src;

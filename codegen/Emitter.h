@@ -91,10 +91,10 @@ private:
 
   // ---- lane mode: N neighbouring results per work-item (codegen/Vector.h)
   bool write_vector_lanes(const Node& f, const Operand& in, const View& dest, const Type& result);
-  std::string value_text(const Access& value, ScalarKind kind); // scalar or N-vector C text
-  std::string declared_type(ScalarKind kind);                   // float or floatN
-  std::string vector_function(const std::string& scalar_name);
-  LanePrinter lane_printer();
+  Piece value_piece(const Access& value, ScalarKind kind); // a scalar, or an N-vector in lane mode
+  std::string declared_type(ScalarKind kind);              // float or floatN
+  std::string vector_function(const std::string& scalar_name, int lanes);
+  LaneFunctions lane_functions(); // for printing lane vectors
   // Lane mode meets something it does not cover: records why (the first reason), and the
   // emitter finishes the lanes' statements quickly (write and apply_write return at once);
   // write_vector_lanes then drops them and reports that the scalar code is needed.
@@ -111,9 +111,11 @@ private:
   void sequential_loop(const ArithExpr& n, bool unroll, const std::string& prefix,
                        const std::function<void(ArithExpr)>& body);
   void glb_body_with_interior(const std::function<void()>& body);
+  int count_guards(const Block& block);
 
   // ---- output: statements appended to the innermost open block
   void line(const std::string& text);
+  void line(Pieces pieces); // a statement whose expressions print late
   void open(const std::string& text);
   void close();
   // The statements `emit` appends, in a block of their own (not appended here).
@@ -122,8 +124,8 @@ private:
   // The work-group sizes left open (a MapWrg dimension without CodegenOptions::local_size) are
   // the largest MapLcl extent in that dimension: sets the launch and resolves the guards.
   void choose_work_groups();
-  std::string print(const Access& a);
-  std::string lvalue(const View& dest);
+  std::string print(const Access& a); // printed now (StreamSteps: never specialised)
+  Piece lvalue(const View& dest);
   std::string fresh(const std::string& prefix);
   std::string user_fun_name(const UserFunDef& def, const std::vector<ScalarKind>& kinds);
   Type result_type(const Expr& f, const std::vector<Operand>& args);
@@ -136,7 +138,6 @@ private:
   Block body_;                       // the kernel's statements
   std::vector<Block*> open_{&body_}; // the blocks being built, innermost last
   CPrinter printer_;
-  std::map<std::string, ArithExpr> substitution_; // interior ranges of loop variables
   std::map<const Node*, Operand> env_;
   std::map<std::string, int> counters_;
   std::map<std::string, std::string> user_funs_;                // emitted name -> definition
@@ -164,9 +165,8 @@ private:
   std::map<std::string, UserFunSignature> user_fun_signatures_; // emitted name -> signature
   std::map<std::string, std::string> vector_funs_;              // "name/N" -> its N-lane version
   int lanes_ = 0;                                               // lane mode: N; 0 in scalar code
-  std::string lane_var_;                           // the lane index in index expressions
-  std::map<std::string, ScalarKind> vector_names_; // lane mode's private vectors
-  std::optional<std::string> lane_failure_;        // why lane mode cannot print the lanes
+  std::shared_ptr<LaneMode> lane_mode_;     // lane mode: the lane variable, private vectors
+  std::optional<std::string> lane_failure_; // why lane mode cannot print the lanes
 };
 
 } // namespace tessera::codegen

@@ -39,6 +39,7 @@ std::string Emitter::point_statements(const Expr& f, const View& arg, const Type
     apply_write(f, {Operand{arg, arg_type}}, memory_view(memory));
   });
   --seq_depth_;
+  print_expressions(statements, printer_, lane_functions());
   std::string text = print_opencl(statements, indent);
   append(std::move(statements)); // what helpers_source() finds called
   return text;

@@ -53,7 +53,7 @@ std::shared_ptr<Memory> Emitter::allocate(const Type& type, AddressSpace space, 
     line(cat(declared_type(memory->element), " ", memory->name, "[", *count, "];"));
   }
   if (lanes_)
-    vector_names_[memory->name] = memory->element; // one value per lane
+    lane_mode_->vectors[memory->name] = memory->element; // one value per lane
   return memory;
 }
 

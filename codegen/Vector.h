@@ -71,19 +71,29 @@ std::string vector_user_fun_definition(const std::string& scalar_name,
                                        const std::string& vector_name, const UserFunSignature& sig,
                                        int lanes);
 
+// One vectorised function: its lanes and private vectors.
+struct LaneMode {
+  std::string lane; // the lane index variable in index expressions
+  int lanes = 4;    // N
+  // Private variables and arrays of N-vectors (one value per lane), with their element kind.
+  std::map<std::string, ScalarKind> vectors;
+};
+
+// What printing lane vectors needs of the emitter's user functions.
+struct LaneFunctions {
+  // The signature of an emitted user function, null when unknown.
+  std::function<const UserFunSignature*(const std::string&)> signature;
+  // The name of the N-lane version of an emitted user function (defining it on first use).
+  std::function<std::string(const std::string&, int lanes)> vector_function;
+};
+
 // Prints accesses of lane mode as N-vector expressions.
 class LanePrinter {
 public:
   struct Context {
     CPrinter* scalar = nullptr; // prints indices and scalar accesses
-    std::string lane;           // the lane index variable in index expressions
-    int lanes = 4;              // N
-    // Private variables and arrays of N-vectors (one value per lane), with their element kind.
-    const std::map<std::string, ScalarKind>* vector_names = nullptr;
-    // The signature of an emitted user function, null when unknown.
-    std::function<const UserFunSignature*(const std::string&)> signature;
-    // The name of the N-lane version of an emitted user function (defining it on first use).
-    std::function<std::string(const std::string&)> vector_function;
+    const LaneMode* mode = nullptr;
+    LaneFunctions functions;
   };
   explicit LanePrinter(Context context) : c_(std::move(context)) {}
 
