@@ -63,7 +63,7 @@ void Emitter::glb_body_with_interior(const std::function<void()>& body) {
 }
 
 int Emitter::count_guards(const Block& block) {
-  return codegen::count_guards(block, printer_, lane_functions());
+  return codegen::count_guards(block, printer_, functions_);
 }
 
 } // namespace tessera::codegen

@@ -37,11 +37,7 @@ bool Emitter::write_vector_lanes(const Node& f, const Operand& in, const View& d
   // statements are built in a block of their own, appended when lane mode succeeds).
   auto saved_counters = counters_;
   auto saved_pending = pending_declarations_;
-  auto saved_user_funs = user_funs_;
-  auto saved_user_fun_calls = user_fun_calls_;
-  auto saved_user_fun_keys = user_fun_keys_;
-  auto saved_signatures = user_fun_signatures_;
-  auto saved_vector_funs = vector_funs_;
+  auto saved_functions = functions_;
   auto saved_printer = printer_;
   auto saved_env = env_;
   auto saved_fp64 = uses_fp64_;
@@ -59,11 +55,7 @@ bool Emitter::write_vector_lanes(const Node& f, const Operand& in, const View& d
   lane_failure_.reset();
   counters_ = saved_counters;
   pending_declarations_ = saved_pending;
-  user_funs_ = saved_user_funs;
-  user_fun_calls_ = saved_user_fun_calls;
-  user_fun_keys_ = saved_user_fun_keys;
-  user_fun_signatures_ = saved_signatures;
-  vector_funs_ = saved_vector_funs;
+  functions_ = saved_functions;
   printer_ = saved_printer;
   env_ = saved_env;
   uses_fp64_ = saved_fp64;
@@ -73,18 +65,6 @@ bool Emitter::write_vector_lanes(const Node& f, const Operand& in, const View& d
 void Emitter::cannot_vectorise(const std::string& reason) {
   if (lanes_ && !lane_failure_)
     lane_failure_ = reason;
-}
-
-LaneFunctions Emitter::lane_functions() {
-  LaneFunctions f;
-  f.signature = [this](const std::string& name) -> const UserFunSignature* {
-    auto it = user_fun_signatures_.find(name);
-    return it == user_fun_signatures_.end() ? nullptr : &it->second;
-  };
-  f.vector_function = [this](const std::string& name, int lanes) {
-    return vector_function(name, lanes);
-  };
-  return f;
 }
 
 Piece Emitter::value_piece(const Access& value, ScalarKind kind) {
@@ -103,23 +83,6 @@ std::string Emitter::declared_type(ScalarKind kind) {
     return "";
   }
   return lanes_ ? vector_type(kind, lanes_) : scalar_c_type(kind);
-}
-
-// The N-lane version of an emitted scalar user function, defined on first use (when lane
-// vectors are printed): f_v4.
-std::string Emitter::vector_function(const std::string& scalar_name, int lanes) {
-  std::string key = cat(scalar_name, "/", lanes);
-  if (auto it = vector_funs_.find(key); it != vector_funs_.end())
-    return it->second;
-  std::string name = cat(scalar_name, "_v", lanes);
-  while (user_funs_.count(name) || taken_names_.count(name))
-    name += "_";
-  const UserFunSignature& sig = user_fun_signatures_.at(scalar_name);
-  user_funs_[name] = vector_user_fun_definition(scalar_name, name, sig, lanes);
-  user_fun_calls_[name] = vector_user_fun_calls_scalar(sig) ? std::set<std::string>{scalar_name}
-                                                            : std::set<std::string>{};
-  vector_funs_[key] = name;
-  return name;
 }
 
 } // namespace tessera::codegen

@@ -81,7 +81,7 @@ Operand Emitter::apply_value(const Expr& f, const std::vector<Operand>& args) {
       kinds.push_back(a.type.scalar_kind());
     }
     Type t = result_type(f, args);
-    return {call_view(user_fun_name(*n.user_fun, kinds), std::move(views)), t};
+    return {call_view(functions_.scalar(*n.user_fun, kinds), std::move(views)), t};
   }
   case NodeKind::Generate: {
     // Element i is g(i): g is applied to the index as data when the element is accessed

@@ -133,7 +133,7 @@ void Emitter::write_user_fun(const Node& f, const std::vector<Operand>& args, co
     views.push_back(a.view);
     kinds.push_back(a.type.scalar_kind());
   }
-  std::string name = user_fun_name(*f.user_fun, kinds);
+  std::string name = functions_.scalar(*f.user_fun, kinds);
   assign(dest, resolve(call_view(name, views), {}));
 }
 

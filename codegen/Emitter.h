@@ -19,6 +19,7 @@
 // split), EmitLanes.cpp (lane mode), Scan.cpp, StreamSteps.cpp, Storage.cpp, PointFunction.cpp.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -29,6 +30,7 @@
 #include "codegen/CExpr.h"
 #include "codegen/Kernel.h"
 #include "codegen/KernelIR.h"
+#include "codegen/UserFunctions.h"
 #include "codegen/Vector.h"
 #include "codegen/View.h"
 #include "primitives/TypeCheck.h"
@@ -93,8 +95,6 @@ private:
   bool write_vector_lanes(const Node& f, const Operand& in, const View& dest, const Type& result);
   Piece value_piece(const Access& value, ScalarKind kind); // a scalar, or an N-vector in lane mode
   std::string declared_type(ScalarKind kind);              // float or floatN
-  std::string vector_function(const std::string& scalar_name, int lanes);
-  LaneFunctions lane_functions(); // for printing lane vectors
   // Lane mode meets something it does not cover: records why (the first reason), and the
   // emitter finishes the lanes' statements quickly (write and apply_write return at once);
   // write_vector_lanes then drops them and reports that the scalar code is needed.
@@ -127,7 +127,6 @@ private:
   std::string print(const Access& a); // printed now (StreamSteps: never specialised)
   Piece lvalue(const View& dest);
   std::string fresh(const std::string& prefix);
-  std::string user_fun_name(const UserFunDef& def, const std::vector<ScalarKind>& kinds);
   Type result_type(const Expr& f, const std::vector<Operand>& args);
   bool at_work_group_level() const { return wrg_depth_ > 0 && lcl_depth_ == 0 && seq_depth_ == 0; }
   bool in_work_item() const { return glb_depth_ > 0 || lcl_depth_ > 0 || seq_depth_ > 0; }
@@ -140,13 +139,10 @@ private:
   CPrinter printer_;
   std::map<const Node*, Operand> env_;
   std::map<std::string, int> counters_;
-  std::map<std::string, std::string> user_funs_;                // emitted name -> definition
-  std::map<std::string, std::string> user_fun_keys_;            // name + kinds -> emitted name
-  std::map<std::string, std::set<std::string>> user_fun_calls_; // name -> functions it calls
+  UserFunctions functions_;
   std::vector<std::string> local_decls_;
   std::set<std::string> preamble_;             // work-item index declarations
   std::set<std::string> pending_declarations_; // private scalars not yet declared
-  std::set<std::string> taken_names_;          // the kernel's and its arguments' names
   int64_t local_bytes_ = 0;
   // A kernel whose code assumes its one-dimensional work-group size (StreamSteps) declares it
   // (reqd_work_group_size): the device compiler then budgets registers for that many
@@ -162,9 +158,7 @@ private:
   std::vector<Loop> glb_loops_;
   int glb_depth_ = 0, wrg_depth_ = 0, lcl_depth_ = 0, seq_depth_ = 0;
   bool uses_fp64_ = false;
-  std::map<std::string, UserFunSignature> user_fun_signatures_; // emitted name -> signature
-  std::map<std::string, std::string> vector_funs_;              // "name/N" -> its N-lane version
-  int lanes_ = 0;                                               // lane mode: N; 0 in scalar code
+  int lanes_ = 0;                           // lane mode: N; 0 in scalar code
   std::shared_ptr<LaneMode> lane_mode_;     // lane mode: the lane variable, private vectors
   std::optional<std::string> lane_failure_; // why lane mode cannot print the lanes
 };

@@ -91,11 +91,12 @@ Block resolve_local_guards(const Block& block, const std::array<int64_t, 3>& loc
 
 // ---- printing (PrintOpenCL.cpp)
 
-// Prints every statement's pieces into its text with `printer` (lane vectors with `functions`),
+// Prints every statement's pieces into its text with `printer` (lane vectors call the N-lane
+// versions of `functions`, defined there on first use),
 // adding the user functions it calls to the statement's calls; the printer counts the guards.
-void print_expressions(Block& block, CPrinter& printer, const LaneFunctions& functions);
+void print_expressions(Block& block, CPrinter& printer, UserFunctions& functions);
 // How many guards (min/max/select/floor helpers) the statements' expressions print to.
-int count_guards(const Block& block, const CPrinter& printer, const LaneFunctions& functions);
+int count_guards(const Block& block, const CPrinter& printer, UserFunctions& functions);
 
 // The statements as OpenCL C, two spaces per level from `indent` (expressions printed).
 void print_opencl(std::ostream& out, const Block& block, int indent);

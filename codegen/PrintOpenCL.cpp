@@ -2,20 +2,21 @@
 #include <sstream>
 
 #include "codegen/KernelIR.h"
+#include "codegen/UserFunctions.h"
 #include "core/Error.h"
 
 namespace tessera::codegen {
 
 namespace {
 
-std::string print_piece(const Piece& p, CPrinter& printer, const LaneFunctions& functions) {
+std::string print_piece(const Piece& p, CPrinter& printer, UserFunctions& functions) {
   switch (p.kind) {
   case Piece::Kind::Text:
     return p.text;
   case Piece::Kind::Scalar:
     return printer.access(p.access);
   case Piece::Kind::Vector:
-    return LanePrinter({&printer, p.lanes.get(), functions}).vector(p.access, p.element);
+    return LanePrinter({&printer, p.lanes.get(), &functions}).vector(p.access, p.element);
   case Piece::Kind::Address:
     return address_of(printer, *p.access.memory, p.access.index);
   }
@@ -24,7 +25,7 @@ std::string print_piece(const Piece& p, CPrinter& printer, const LaneFunctions& 
 
 } // namespace
 
-void print_expressions(Block& block, CPrinter& printer, const LaneFunctions& functions) {
+void print_expressions(Block& block, CPrinter& printer, UserFunctions& functions) {
   for (auto& s : block) {
     if (!s.pieces.empty()) {
       for (const auto& p : s.pieces)
@@ -38,7 +39,7 @@ void print_expressions(Block& block, CPrinter& printer, const LaneFunctions& fun
   }
 }
 
-int count_guards(const Block& block, const CPrinter& printer, const LaneFunctions& functions) {
+int count_guards(const Block& block, const CPrinter& printer, UserFunctions& functions) {
   CPrinter counting = printer;
   counting.reset_guards();
   Block copy = block;

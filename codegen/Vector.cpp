@@ -4,6 +4,7 @@
 
 #include "codegen/Names.h"
 #include "codegen/ScalarC.h"
+#include "codegen/UserFunctions.h"
 
 #include "core/Error.h"
 
@@ -207,13 +208,13 @@ std::string LanePrinter::vector(const Access& a, ScalarKind kind) {
   case Access::ImageRead: // no vector loads from images
     return gather(a, kind);
   case Access::Call: {
-    const UserFunSignature* sig = c_.functions.signature(a.text);
+    const UserFunSignature* sig = c_.functions->signature(a.text);
     bool vectorizable = sig && sig->result == kind && sig->params.size() == a.args.size();
     for (std::size_t i = 0; vectorizable && i < sig->params.size(); ++i)
       vectorizable = is_vector_kind(sig->params[i]);
     if (!vectorizable)
       return gather(a, kind);
-    std::string name = c_.functions.vector_function(a.text, c_.mode->lanes);
+    std::string name = c_.functions->vector(a.text, c_.mode->lanes);
     c_.scalar->note_call(name);
     std::string s = name + "(";
     for (std::size_t i = 0; i < a.args.size(); ++i)

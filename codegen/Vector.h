@@ -33,7 +33,6 @@
 // scalar code instead: the result is never wrong code, at worst scalar code.
 #pragma once
 
-#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -79,13 +78,7 @@ struct LaneMode {
   std::map<std::string, ScalarKind> vectors;
 };
 
-// What printing lane vectors needs of the emitter's user functions.
-struct LaneFunctions {
-  // The signature of an emitted user function, null when unknown.
-  std::function<const UserFunSignature*(const std::string&)> signature;
-  // The name of the N-lane version of an emitted user function (defining it on first use).
-  std::function<std::string(const std::string&, int lanes)> vector_function;
-};
+class UserFunctions; // codegen/UserFunctions.h
 
 // Prints accesses of lane mode as N-vector expressions.
 class LanePrinter {
@@ -93,7 +86,7 @@ public:
   struct Context {
     CPrinter* scalar = nullptr; // prints indices and scalar accesses
     const LaneMode* mode = nullptr;
-    LaneFunctions functions;
+    UserFunctions* functions = nullptr; // signatures; N-lane versions defined on first use
   };
   explicit LanePrinter(Context context) : c_(std::move(context)) {}
 

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "codegen/KernelIR.h"
+#include "codegen/UserFunctions.h"
 
 using namespace tessera;
 using namespace tessera::codegen;
@@ -72,7 +73,8 @@ Block clamped_reads(const ArithExpr& gid) {
 
 std::string printed(Block block) {
   CPrinter printer;
-  print_expressions(block, printer, {});
+  UserFunctions functions;
+  print_expressions(block, printer, functions);
   return print_opencl(block, 0);
 }
 
@@ -81,15 +83,16 @@ std::string printed(Block block) {
 TEST_CASE("the interior copy: accesses specialised to narrower ranges print without guards, and "
           "lane vectors that stay in range are read with vload") {
   ArithExpr gid = ArithExpr::var("gid0", 0, 15);
+  UserFunctions functions; // none called
   Block full = clamped_reads(gid);
-  CHECK_THROWS(print_opencl(full, 0));            // expressions are printed first
-  CHECK(count_guards(full, CPrinter(), {}) == 2); // the max, and the min of the last lane
+  CHECK_THROWS(print_opencl(full, 0));                   // expressions are printed first
+  CHECK(count_guards(full, CPrinter(), functions) == 2); // the max, and the min of the last lane
   CHECK(printed(full) == "out[gid0] = x[max(0, gid0 - 1)];\n"
                          "vstore4((float4)(x[4 * gid0 + 1], x[4 * gid0 + 2], x[4 * gid0 + 3], "
                          "x[min(63, 4 * gid0 + 4)]), 0, out + (4 * gid0));\n");
   Block interior = specialise(full, {{"gid0", ArithExpr::var("gid0", 1, 14)}});
-  CHECK(count_guards(interior, CPrinter(), {}) == 0);
+  CHECK(count_guards(interior, CPrinter(), functions) == 0);
   CHECK(printed(interior) == "out[gid0] = x[gid0 - 1];\n"
                              "vstore4(vload4(0, x + (4 * gid0 + 1)), 0, out + (4 * gid0));\n");
-  CHECK(count_guards(full, CPrinter(), {}) == 2); // the body itself is unchanged
+  CHECK(count_guards(full, CPrinter(), functions) == 2); // the body itself is unchanged
 }
