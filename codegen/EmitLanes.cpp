@@ -14,7 +14,7 @@ namespace tessera::codegen {
 
 bool Emitter::write_vector_lanes(const Node& f, const Operand& in, const View& dest,
                                  const Type& result) {
-  if (lanes_ || at_work_group_level())
+  if (lane_mode_ || at_work_group_level())
     return false;
   auto n = in.type.length().as_constant();
   const Type& element = result.element();
@@ -41,12 +41,10 @@ bool Emitter::write_vector_lanes(const Node& f, const Operand& in, const View& d
   auto saved_printer = printer_;
   auto saved_env = env_;
   auto saved_fp64 = uses_fp64_;
-  lanes_ = static_cast<int>(*n);
-  lane_mode_ = std::make_shared<LaneMode>(LaneMode{lane, lanes_, {}});
+  lane_mode_ = std::make_shared<LaneMode>(LaneMode{lane, static_cast<int>(*n), {}});
   Block lanes = capture([&] {
     apply_write(f.children[0], {Operand{index_view(in.view, var), in.type.element()}}, lane_dest);
   });
-  lanes_ = 0;
   lane_mode_.reset();
   if (!lane_failure_) {
     append(std::move(lanes));
@@ -63,12 +61,12 @@ bool Emitter::write_vector_lanes(const Node& f, const Operand& in, const View& d
 }
 
 void Emitter::cannot_vectorise(const std::string& reason) {
-  if (lanes_ && !lane_failure_)
+  if (lane_mode_ && !lane_failure_)
     lane_failure_ = reason;
 }
 
 Piece Emitter::value_piece(const Access& value, ScalarKind kind) {
-  if (!lanes_)
+  if (!lane_mode_)
     return Piece::scalar(value);
   if (!is_vector_kind(kind)) {
     cannot_vectorise("OpenCL C has no vectors of " + scalar_c_type(kind));
@@ -78,11 +76,11 @@ Piece Emitter::value_piece(const Access& value, ScalarKind kind) {
 }
 
 std::string Emitter::declared_type(ScalarKind kind) {
-  if (lanes_ && !is_vector_kind(kind)) {
+  if (lane_mode_ && !is_vector_kind(kind)) {
     cannot_vectorise("OpenCL C has no vectors of " + scalar_c_type(kind));
     return "";
   }
-  return lanes_ ? vector_type(kind, lanes_) : scalar_c_type(kind);
+  return lane_mode_ ? vector_type(kind, lane_mode_->lanes) : scalar_c_type(kind);
 }
 
 } // namespace tessera::codegen

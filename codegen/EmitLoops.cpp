@@ -39,7 +39,7 @@ void Emitter::sequential_loop(const ArithExpr& n, bool unroll, const std::string
 
 void Emitter::parallel_loop(const Node& map, const ArithExpr& n,
                             const std::function<void(ArithExpr)>& body) {
-  if (lanes_) {
+  if (lane_mode_) {
     cannot_vectorise("a parallel map inside a vectorised work-item");
     return;
   }

@@ -173,7 +173,7 @@ Operand Emitter::materialize(const Expr& f, const std::vector<Operand>& args, co
   } else {
     space = AddressSpace::Private; // a sequential program run by one work-item
   }
-  if (lanes_ && space != AddressSpace::Private) {
+  if (lane_mode_ && space != AddressSpace::Private) {
     cannot_vectorise("lane mode keeps intermediates in private memory");
     space = AddressSpace::Private; // not printed: lane mode's statements are dropped
   }

@@ -158,7 +158,7 @@ void Emitter::assign(const View& dest, const Access& value) {
   Access target = resolve(dest, {});
   if (target.kind != Access::MemoryRead)
     internal_error("a result is written through a view that is not memory");
-  if (!lanes_) {
+  if (!lane_mode_) {
     Pieces statement{lvalue(dest), Piece::literal(" = "), Piece::scalar(value),
                      Piece::literal(";")};
     if (at_work_group_level() && target.memory->space != AddressSpace::Private)
@@ -178,13 +178,13 @@ void Emitter::assign(const View& dest, const Access& value) {
           Piece::literal(" = "), v, Piece::literal(";")});
     return;
   }
-  auto base = contiguous_base(target.index, lane_mode_->lane, lanes_);
+  auto base = contiguous_base(target.index, lane_mode_->lane, lane_mode_->lanes);
   if (m.is_scalar_var || m.space == AddressSpace::Private || !base ||
-      prove_divisible(*base, lanes_) != Truth::Yes) {
+      prove_divisible(*base, lane_mode_->lanes) != Truth::Yes) {
     cannot_vectorise("the lanes' results are not contiguous and aligned");
     return;
   }
-  line({Piece::literal(cat("vstore", lanes_, "(")), v, Piece::literal(", 0, "),
+  line({Piece::literal(cat("vstore", lane_mode_->lanes, "(")), v, Piece::literal(", 0, "),
         Piece::address(Access::read(target.memory, *base)), Piece::literal(");")});
 }
 
@@ -229,7 +229,7 @@ void Emitter::write_reduce(const Node& f, const Operand& in, const View& dest) {
   } else {
     line({Piece::literal(cat(declared_type(kind), " ", acc, " = ")),
           value_piece(resolve(init.view, {}), kind), Piece::literal(";")});
-    if (lanes_)
+    if (lane_mode_)
       lane_mode_->vectors[acc] = kind;
   }
   Type element = in.type.element();

@@ -158,8 +158,8 @@ private:
   std::vector<Loop> glb_loops_;
   int glb_depth_ = 0, wrg_depth_ = 0, lcl_depth_ = 0, seq_depth_ = 0;
   bool uses_fp64_ = false;
-  int lanes_ = 0;                           // lane mode: N; 0 in scalar code
-  std::shared_ptr<LaneMode> lane_mode_;     // lane mode: the lane variable, private vectors
+  // Lane mode: the lanes, their variable and private vectors; null in scalar code.
+  std::shared_ptr<LaneMode> lane_mode_;
   std::optional<std::string> lane_failure_; // why lane mode cannot print the lanes
 };
 

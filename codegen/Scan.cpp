@@ -16,7 +16,7 @@ void Emitter::write_scan(const Node& f, const Operand& in, const View& dest) {
                    " (write a recurrence with a tuple state as several scans of scalars, "
                    "each reading the others' results)"));
   // Each element depends on the previous one: no lanes computed side by side.
-  if (lanes_) {
+  if (lane_mode_) {
     cannot_vectorise("a scan carries its state from one element to the next");
     return;
   }

@@ -53,7 +53,7 @@ std::vector<Path> scalar_paths(const Type& type) {
 } // namespace
 
 bool Emitter::stream_windows(const Node& f, const Operand& in, const View& dest) {
-  if (lanes_)
+  if (lane_mode_)
     return false;
   // The windowed components (one, or those of a Zip) and, for a Zip, the others.
   bool zipped =
