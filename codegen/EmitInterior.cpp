@@ -1,7 +1,6 @@
 // The emitter's boundary/interior split of the innermost global map body.
 #include "codegen/Emitter.h"
 
-#include <algorithm>
 #include <functional>
 #include <map>
 
@@ -13,27 +12,15 @@ namespace tessera::codegen {
 // guards), also gets an interior version in which every global index stays r away from the
 // edges, for r = 1..4, and uses it when boundary handling disappears there:
 //   if (interior) { fewer or no conditionals } else { full boundary handling }
-// The interior version is built again under the interior ranges of the loop variables rather
-// than copied: the ranges simplify the indices, and they may let lane mode store vectors
-// where the full version cannot. Both versions use the same variable names.
+// The interior version is a copy of the body specialised to the interior ranges of the loop
+// variables (specialise, KernelIR.h): its expressions are still accesses, which the ranges
+// simplify when they are printed, and lane mode's vectors then read with vloadN where the
+// full version reads lane by lane. Both versions use the same variable names. The copy keeps
+// the full version's decisions (whether lanes are vectorised, where they store), which hold
+// on the interior as everywhere.
 void Emitter::glb_body_with_interior(const std::function<void()>& body) {
-  auto emit = [&](const std::map<std::string, ArithExpr>& subst, int& guards) {
-    auto saved_counters = counters_;
-    auto saved_subst = substitution_;
-    for (const auto& [k, v] : subst)
-      substitution_[k] = v;
-    printer_.reset_guards();
-    Block block = capture(body);
-    guards = printer_.guards();
-    substitution_ = saved_subst;
-    auto used = counters_;
-    counters_ = saved_counters;
-    for (const auto& [k, v] : used)
-      counters_[k] = std::max(counters_[k], v);
-    return block;
-  };
-  int full_guards = 0;
-  Block full = emit({}, full_guards);
+  Block full = capture(body);
+  int full_guards = count_guards(full);
   if (full_guards > 0 && options_.split_interior) {
     // The smallest margin r that removes the most conditionals; conditionals that do not
     // depend on the position (say, mirrored weights) stay in both versions.
@@ -56,8 +43,8 @@ void Emitter::glb_body_with_interior(const std::function<void()>& body) {
       }
       if (empty)
         break;
-      int guards = 0;
-      Block inner = emit(interior, guards);
+      Block inner = specialise(full, interior);
+      int guards = count_guards(inner);
       if (r > 1 && guards >= best_guards)
         break; // a wider margin removes nothing more
       if (guards < best_guards) {
@@ -73,6 +60,10 @@ void Emitter::glb_body_with_interior(const std::function<void()>& body) {
     }
   }
   append(std::move(full)); // no interior version
+}
+
+int Emitter::count_guards(const Block& block) {
+  return codegen::count_guards(block, printer_, functions_);
 }
 
 } // namespace tessera::codegen

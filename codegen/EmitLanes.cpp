@@ -14,7 +14,7 @@ namespace tessera::codegen {
 
 bool Emitter::write_vector_lanes(const Node& f, const Operand& in, const View& dest,
                                  const Type& result) {
-  if (lanes_ || at_work_group_level())
+  if (lane_mode_ || at_work_group_level())
     return false;
   auto n = in.type.length().as_constant();
   const Type& element = result.element();
@@ -29,8 +29,6 @@ bool Emitter::write_vector_lanes(const Node& f, const Operand& in, const View& d
   if (target.kind != Access::MemoryRead || target.memory->is_scalar_var ||
       target.memory->space == AddressSpace::Private)
     return false;
-  if (!substitution_.empty())
-    target = substitute(target, substitution_);
   auto base = contiguous_base(target.index, lane, static_cast<int>(*n));
   if (!base || prove_divisible(*base, *n) != Truth::Yes)
     return false;
@@ -39,84 +37,50 @@ bool Emitter::write_vector_lanes(const Node& f, const Operand& in, const View& d
   // statements are built in a block of their own, appended when lane mode succeeds).
   auto saved_counters = counters_;
   auto saved_pending = pending_declarations_;
-  auto saved_user_funs = user_funs_;
-  auto saved_user_fun_calls = user_fun_calls_;
-  auto saved_user_fun_keys = user_fun_keys_;
-  auto saved_signatures = user_fun_signatures_;
-  auto saved_vector_funs = vector_funs_;
+  auto saved_functions = functions_;
   auto saved_printer = printer_;
   auto saved_env = env_;
   auto saved_fp64 = uses_fp64_;
-  auto saved_depths = std::array<int, 4>{glb_depth_, wrg_depth_, lcl_depth_, seq_depth_};
-  lanes_ = static_cast<int>(*n);
-  lane_var_ = lane;
-  try {
-    append(capture([&] {
-      apply_write(f.children[0], {Operand{index_view(in.view, var), in.type.element()}}, lane_dest);
-    }));
-    lanes_ = 0;
-    vector_names_.clear();
+  lane_mode_ = std::make_shared<LaneMode>(LaneMode{lane, static_cast<int>(*n), {}});
+  Block lanes = capture([&] {
+    apply_write(f.children[0], {Operand{index_view(in.view, var), in.type.element()}}, lane_dest);
+  });
+  lane_mode_.reset();
+  if (!lane_failure_) {
+    append(std::move(lanes));
     return true;
-  } catch (const VectorFallback&) {
-    lanes_ = 0;
-    vector_names_.clear();
-    counters_ = saved_counters;
-    pending_declarations_ = saved_pending;
-    user_funs_ = saved_user_funs;
-    user_fun_calls_ = saved_user_fun_calls;
-    user_fun_keys_ = saved_user_fun_keys;
-    user_fun_signatures_ = saved_signatures;
-    vector_funs_ = saved_vector_funs;
-    printer_ = saved_printer;
-    env_ = saved_env;
-    uses_fp64_ = saved_fp64;
-    glb_depth_ = saved_depths[0];
-    wrg_depth_ = saved_depths[1];
-    lcl_depth_ = saved_depths[2];
-    seq_depth_ = saved_depths[3];
-    return false;
   }
+  lane_failure_.reset();
+  counters_ = saved_counters;
+  pending_declarations_ = saved_pending;
+  functions_ = saved_functions;
+  printer_ = saved_printer;
+  env_ = saved_env;
+  uses_fp64_ = saved_fp64;
+  return false;
 }
 
-LanePrinter Emitter::lane_printer() {
-  LanePrinter::Context c;
-  c.scalar = &printer_;
-  c.lane = lane_var_;
-  c.lanes = lanes_;
-  c.vector_names = &vector_names_;
-  c.signature = [this](const std::string& name) -> const UserFunSignature* {
-    auto it = user_fun_signatures_.find(name);
-    return it == user_fun_signatures_.end() ? nullptr : &it->second;
-  };
-  c.vector_function = [this](const std::string& name) { return vector_function(name); };
-  return LanePrinter(std::move(c));
+void Emitter::cannot_vectorise(const std::string& reason) {
+  if (lane_mode_ && !lane_failure_)
+    lane_failure_ = reason;
 }
 
-std::string Emitter::value_text(const Access& value, ScalarKind kind) {
-  if (!lanes_)
-    return print(value);
-  return lane_printer().vector(substitution_.empty() ? value : substitute(value, substitution_),
-                               kind);
+Piece Emitter::value_piece(const Access& value, ScalarKind kind) {
+  if (!lane_mode_)
+    return Piece::scalar(value);
+  if (!is_vector_kind(kind)) {
+    cannot_vectorise("OpenCL C has no vectors of " + scalar_c_type(kind));
+    return Piece::literal("");
+  }
+  return Piece::vector(value, kind, lane_mode_);
 }
 
 std::string Emitter::declared_type(ScalarKind kind) {
-  return lanes_ ? vector_type(kind, lanes_) : scalar_c_type(kind);
-}
-
-// The N-lane version of an emitted scalar user function, defined on first use: f_v4.
-std::string Emitter::vector_function(const std::string& scalar_name) {
-  std::string key = cat(scalar_name, "/", lanes_);
-  if (auto it = vector_funs_.find(key); it != vector_funs_.end())
-    return it->second;
-  std::string name = cat(scalar_name, "_v", lanes_);
-  while (user_funs_.count(name) || taken_names_.count(name))
-    name += "_";
-  const UserFunSignature& sig = user_fun_signatures_.at(scalar_name);
-  user_funs_[name] = vector_user_fun_definition(scalar_name, name, sig, lanes_);
-  user_fun_calls_[name] = vector_user_fun_calls_scalar(sig) ? std::set<std::string>{scalar_name}
-                                                            : std::set<std::string>{};
-  vector_funs_[key] = name;
-  return name;
+  if (lane_mode_ && !is_vector_kind(kind)) {
+    cannot_vectorise("OpenCL C has no vectors of " + scalar_c_type(kind));
+    return "";
+  }
+  return lane_mode_ ? vector_type(kind, lane_mode_->lanes) : scalar_c_type(kind);
 }
 
 } // namespace tessera::codegen

@@ -39,8 +39,10 @@ void Emitter::sequential_loop(const ArithExpr& n, bool unroll, const std::string
 
 void Emitter::parallel_loop(const Node& map, const ArithExpr& n,
                             const std::function<void(ArithExpr)>& body) {
-  if (lanes_)
-    throw VectorFallback("a parallel map inside a vectorised work-item");
+  if (lane_mode_) {
+    cannot_vectorise("a parallel map inside a vectorised work-item");
+    return;
+  }
   int d = map.dim;
   launch_.dims = std::max(launch_.dims, d + 1);
   switch (map.map_kind) {

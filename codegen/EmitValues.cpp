@@ -81,17 +81,12 @@ Operand Emitter::apply_value(const Expr& f, const std::vector<Operand>& args) {
       kinds.push_back(a.type.scalar_kind());
     }
     Type t = result_type(f, args);
-    return {call_view(user_fun_name(*n.user_fun, kinds), std::move(views)), t};
+    return {call_view(functions_.scalar(*n.user_fun, kinds), std::move(views)), t};
   }
   case NodeKind::Generate: {
-    Expr g = n.children[0];
-    Type t = result_type(f, args);
-    // Element i is g(i): apply g to the index as data when the element is accessed.
-    GenerateFn fn = [this, g](const ArithExpr& i, const Path& rest) {
-      Operand element = apply_value(g, {Operand{integer_view(i), i32()}});
-      return resolve(element.view, rest);
-    };
-    return {generate_view(fn), t};
+    // Element i is g(i): g is applied to the index as data when the element is accessed
+    // (Emitter::element, the views' Generator).
+    return {generate_view(n.children[0]), result_type(f, args)};
   }
   case NodeKind::Map:
     if (n.map_kind == MapKind::Map && is_layout_only(n.children[0])) {
@@ -129,6 +124,10 @@ Operand Emitter::apply_value(const Expr& f, const std::vector<Operand>& args) {
     break;
   }
   internal_error(cat("apply_value of ", kind_name(n.kind)));
+}
+
+View Emitter::element(const Expr& f, const ArithExpr& index) {
+  return apply_value(f, {Operand{integer_view(index), i32()}}).view;
 }
 
 // Where an intermediate result lives:
@@ -174,8 +173,10 @@ Operand Emitter::materialize(const Expr& f, const std::vector<Operand>& args, co
   } else {
     space = AddressSpace::Private; // a sequential program run by one work-item
   }
-  if (lanes_ && space != AddressSpace::Private)
-    throw VectorFallback("lane mode keeps intermediates in private memory");
+  if (lane_mode_ && space != AddressSpace::Private) {
+    cannot_vectorise("lane mode keeps intermediates in private memory");
+    space = AddressSpace::Private; // not printed: lane mode's statements are dropped
+  }
 
   View dest = storage({}, result, space, result);
   apply_write(f, args, dest);

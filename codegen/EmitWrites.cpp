@@ -19,6 +19,8 @@ bool mentions_variable(const ArithExpr& e, const std::string& name) {
 } // namespace
 
 void Emitter::write(const Expr& e, const View& dest) {
+  if (lane_failure_)
+    return; // lane mode failed: its statements are dropped
   if (e->kind != NodeKind::Call) {
     copy(value(e), dest);
     return;
@@ -74,6 +76,8 @@ View Emitter::output_view(const Expr& f, const View& dest, const Type& arg_type)
 }
 
 void Emitter::apply_write(const Expr& f, const std::vector<Operand>& args, const View& dest) {
+  if (lane_failure_)
+    return; // lane mode failed: its statements are dropped
   const Node& n = *f;
   switch (n.kind) {
   case NodeKind::Lambda: {
@@ -129,7 +133,7 @@ void Emitter::write_user_fun(const Node& f, const std::vector<Operand>& args, co
     views.push_back(a.view);
     kinds.push_back(a.type.scalar_kind());
   }
-  std::string name = user_fun_name(*f.user_fun, kinds);
+  std::string name = functions_.scalar(*f.user_fun, kinds);
   assign(dest, resolve(call_view(name, views), {}));
 }
 
@@ -154,31 +158,34 @@ void Emitter::assign(const View& dest, const Access& value) {
   Access target = resolve(dest, {});
   if (target.kind != Access::MemoryRead)
     internal_error("a result is written through a view that is not memory");
-  if (!lanes_) {
-    std::string statement = lvalue(dest) + " = " + print(value) + ";";
+  if (!lane_mode_) {
+    Pieces statement{lvalue(dest), Piece::literal(" = "), Piece::scalar(value),
+                     Piece::literal(";")};
     if (at_work_group_level() && target.memory->space != AddressSpace::Private)
-      line(single_writer_guard() + " " + statement);
-    else
-      line(statement);
+      statement.insert(statement.begin(), Piece::literal(single_writer_guard() + " "));
+    line(std::move(statement));
     return;
   }
-  if (!substitution_.empty())
-    target = substitute(target, substitution_);
   const Memory& m = *target.memory;
-  std::string v = value_text(value, m.element);
-  if (vector_names_.count(m.name)) { // a private vector: one element per lane
-    if (mentions_variable(target.index, lane_var_))
-      throw VectorFallback("a lane writes another lane's private value");
+  Piece v = value_piece(value, m.element);
+  if (lane_mode_->vectors.count(m.name)) { // a private vector: one element per lane
+    if (mentions_variable(target.index, lane_mode_->lane)) {
+      cannot_vectorise("a lane writes another lane's private value");
+      return;
+    }
     bool declare = m.is_scalar_var && pending_declarations_.erase(m.name);
-    line(
-        cat(declare ? declared_type(m.element) + " " : "", printer_.access(target), " = ", v, ";"));
+    line({Piece::literal(declare ? declared_type(m.element) + " " : ""), Piece::scalar(target),
+          Piece::literal(" = "), v, Piece::literal(";")});
     return;
   }
-  auto base = contiguous_base(target.index, lane_var_, lanes_);
+  auto base = contiguous_base(target.index, lane_mode_->lane, lane_mode_->lanes);
   if (m.is_scalar_var || m.space == AddressSpace::Private || !base ||
-      prove_divisible(*base, lanes_) != Truth::Yes)
-    throw VectorFallback("the lanes' results are not contiguous and aligned");
-  line(cat("vstore", lanes_, "(", v, ", 0, ", address_of(printer_, m, *base), ");"));
+      prove_divisible(*base, lane_mode_->lanes) != Truth::Yes) {
+    cannot_vectorise("the lanes' results are not contiguous and aligned");
+    return;
+  }
+  line({Piece::literal(cat("vstore", lane_mode_->lanes, "(")), v, Piece::literal(", 0, "),
+        Piece::address(Access::read(target.memory, *base)), Piece::literal(");")});
 }
 
 void Emitter::write_map(const Node& f, const Operand& in, const View& dest, const Type& result) {
@@ -220,15 +227,17 @@ void Emitter::write_reduce(const Node& f, const Operand& in, const View& dest) {
   if (direct) {
     assign(index_view(dest, 0), resolve(init.view, {}));
   } else {
-    line(cat(declared_type(kind), " ", acc, " = ", value_text(resolve(init.view, {}), kind), ";"));
-    if (lanes_)
-      vector_names_[acc] = kind;
+    line({Piece::literal(cat(declared_type(kind), " ", acc, " = ")),
+          value_piece(resolve(init.view, {}), kind), Piece::literal(";")});
+    if (lane_mode_)
+      lane_mode_->vectors[acc] = kind;
   }
   Type element = in.type.element();
   sequential_loop(in.type.length(), f.reduce_kind == ReduceKind::SeqUnroll, "j", [&](ArithExpr j) {
     Operand next = apply_value(f.children[0], {Operand{scalar_view(acc), init.type},
                                                Operand{index_view(in.view, j), element}});
-    line(acc + " = " + value_text(resolve(next.view, {}), kind) + ";");
+    line({Piece::literal(acc + " = "), value_piece(resolve(next.view, {}), kind),
+          Piece::literal(";")});
   });
   if (!direct)
     copy(Operand{scalar_view(acc), init.type}, index_view(dest, 0));

@@ -31,6 +31,12 @@ void Emitter::line(const std::string& text) {
   open_.back()->push_back(Stmt::line(text, printer_.take_calls()));
 }
 
+void Emitter::line(Pieces pieces) {
+  Stmt s = Stmt::line(std::move(pieces));
+  s.calls = printer_.take_calls();
+  open_.back()->push_back(std::move(s));
+}
+
 void Emitter::open(const std::string& text) {
   Block* block = open_.back();
   block->push_back(Stmt::nest(text, {}, printer_.take_calls()));
@@ -61,58 +67,20 @@ void Emitter::append(Block block) {
 }
 
 std::string Emitter::print(const Access& a) {
-  return printer_.access(substitution_.empty() ? a : substitute(a, substitution_));
+  return printer_.access(a);
 }
 
-std::string Emitter::lvalue(const View& dest) {
+Piece Emitter::lvalue(const View& dest) {
   Access a = resolve(dest, {});
   if (a.kind != Access::MemoryRead)
     internal_error("a result is written through a view that is not memory");
   if (a.memory->is_scalar_var && pending_declarations_.erase(a.memory->name))
-    return scalar_c_type(a.memory->element) + " " + a.memory->name;
-  return print(a);
+    return Piece::literal(scalar_c_type(a.memory->element) + " " + a.memory->name);
+  return Piece::scalar(a);
 }
 
 std::string Emitter::fresh(const std::string& prefix) {
   return prefix + std::to_string(counters_[prefix]++);
-}
-
-std::string Emitter::user_fun_name(const UserFunDef& def, const std::vector<ScalarKind>& kinds) {
-  std::string key = def.name;
-  for (auto k : kinds)
-    key += "_" + to_string(k);
-  // Two different functions may share a name: the body is part of the key.
-  std::vector<std::string> placeholder_names;
-  for (std::size_t i = 0; i < kinds.size(); ++i)
-    placeholder_names.push_back(cat("p", i));
-  key += "|" + scalar_c(def.body, placeholder_names, kinds);
-  auto it = user_fun_keys_.find(key);
-  if (it != user_fun_keys_.end())
-    return it->second;
-  std::string name = sanitize(def.name);
-  if (is_reserved(name))
-    name = "fn_" + name;
-  if (taken_names_.count(name))
-    name += "_fn"; // keep clear of the kernel
-                   // and its arguments
-  for (int suffix = 2; user_funs_.count(name); ++suffix)
-    name = cat(sanitize(def.name), "_", suffix);
-  std::vector<std::string> params = user_fun_param_names(def, kinds.size());
-  std::string signature;
-  for (std::size_t i = 0; i < kinds.size(); ++i) {
-    signature += cat(i ? ", " : "", scalar_c_type(kinds[i]), " ", params[i]);
-    if (kinds[i] == ScalarKind::F64)
-      uses_fp64_ = true;
-  }
-  ScalarKind result = def.body.infer(kinds, "UserFun '" + def.name + "'");
-  if (result == ScalarKind::F64)
-    uses_fp64_ = true;
-  user_fun_calls_[name] = {};
-  user_funs_[name] = cat(scalar_c_type(result), " ", name, "(", signature, ") { return ",
-                         scalar_c(def.body, params, kinds), "; }");
-  user_fun_keys_[key] = name;
-  user_fun_signatures_[name] = {def, kinds, result};
-  return name;
 }
 
 // The program's checker knows every parameter in scope (nested functions may use outer ones);
@@ -147,7 +115,7 @@ Kernel Emitter::run() {
       kernel.size_conditions.push_back(a);
   }
   kernel.name = sanitize(options_.kernel_name);
-  taken_names_.insert(kernel.name);
+  functions_.reserve(kernel.name);
   kernel.output_type = out_type;
   kernel.program_text = tessera::print(program_);
 
@@ -165,7 +133,7 @@ Kernel Emitter::run() {
     while (names.count(name) || name == kernel.name)
       name += "_";
     names.insert(name);
-    taken_names_.insert(name);
+    functions_.reserve(name);
     auto memory = std::make_shared<Memory>();
     memory->name = name;
     memory->element = t.innermost().scalar_kind();
@@ -199,6 +167,7 @@ Kernel Emitter::run() {
 
   write(program_->body(), memory_view(out));
   choose_work_groups();
+  print_expressions(body_, printer_, functions_);
 
   // Assemble the source.
   std::ostringstream src;

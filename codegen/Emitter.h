@@ -19,6 +19,7 @@
 // split), EmitLanes.cpp (lane mode), Scan.cpp, StreamSteps.cpp, Storage.cpp, PointFunction.cpp.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -29,6 +30,7 @@
 #include "codegen/CExpr.h"
 #include "codegen/Kernel.h"
 #include "codegen/KernelIR.h"
+#include "codegen/UserFunctions.h"
 #include "codegen/Vector.h"
 #include "codegen/View.h"
 #include "primitives/TypeCheck.h"
@@ -44,7 +46,7 @@ struct Operand {
   Type type;
 };
 
-class Emitter {
+class Emitter : private Generator {
 public:
   Emitter(Expr program, CodegenOptions options);
   Emitter(const Emitter&) = delete; // open_ points into body_
@@ -60,6 +62,9 @@ public:
 
 private:
   // ---- expressions
+  // A view's access; the emitter applies the functions of Generate views on the way.
+  Access resolve(const View& view, const Path& path) { return codegen::resolve(view, path, this); }
+  View element(const Expr& f, const ArithExpr& index) override;
   Operand value(const Expr& e);
   Operand apply_value(const Expr& f, const std::vector<Operand>& args);
   void write(const Expr& e, const View& dest);
@@ -88,10 +93,12 @@ private:
 
   // ---- lane mode: N neighbouring results per work-item (codegen/Vector.h)
   bool write_vector_lanes(const Node& f, const Operand& in, const View& dest, const Type& result);
-  std::string value_text(const Access& value, ScalarKind kind); // scalar or N-vector C text
-  std::string declared_type(ScalarKind kind);                   // float or floatN
-  std::string vector_function(const std::string& scalar_name);
-  LanePrinter lane_printer();
+  Piece value_piece(const Access& value, ScalarKind kind); // a scalar, or an N-vector in lane mode
+  std::string declared_type(ScalarKind kind);              // float or floatN
+  // Lane mode meets something it does not cover: records why (the first reason), and the
+  // emitter finishes the lanes' statements quickly (write and apply_write return at once);
+  // write_vector_lanes then drops them and reports that the scalar code is needed.
+  void cannot_vectorise(const std::string& reason);
 
   // ---- loops
   struct Loop {
@@ -104,9 +111,11 @@ private:
   void sequential_loop(const ArithExpr& n, bool unroll, const std::string& prefix,
                        const std::function<void(ArithExpr)>& body);
   void glb_body_with_interior(const std::function<void()>& body);
+  int count_guards(const Block& block);
 
   // ---- output: statements appended to the innermost open block
   void line(const std::string& text);
+  void line(Pieces pieces); // a statement whose expressions print late
   void open(const std::string& text);
   void close();
   // The statements `emit` appends, in a block of their own (not appended here).
@@ -115,10 +124,9 @@ private:
   // The work-group sizes left open (a MapWrg dimension without CodegenOptions::local_size) are
   // the largest MapLcl extent in that dimension: sets the launch and resolves the guards.
   void choose_work_groups();
-  std::string print(const Access& a);
-  std::string lvalue(const View& dest);
+  std::string print(const Access& a); // printed now (StreamSteps: never specialised)
+  Piece lvalue(const View& dest);
   std::string fresh(const std::string& prefix);
-  std::string user_fun_name(const UserFunDef& def, const std::vector<ScalarKind>& kinds);
   Type result_type(const Expr& f, const std::vector<Operand>& args);
   bool at_work_group_level() const { return wrg_depth_ > 0 && lcl_depth_ == 0 && seq_depth_ == 0; }
   bool in_work_item() const { return glb_depth_ > 0 || lcl_depth_ > 0 || seq_depth_ > 0; }
@@ -129,16 +137,12 @@ private:
   Block body_;                       // the kernel's statements
   std::vector<Block*> open_{&body_}; // the blocks being built, innermost last
   CPrinter printer_;
-  std::map<std::string, ArithExpr> substitution_; // interior ranges of loop variables
   std::map<const Node*, Operand> env_;
   std::map<std::string, int> counters_;
-  std::map<std::string, std::string> user_funs_;                // emitted name -> definition
-  std::map<std::string, std::string> user_fun_keys_;            // name + kinds -> emitted name
-  std::map<std::string, std::set<std::string>> user_fun_calls_; // name -> functions it calls
+  UserFunctions functions_;
   std::vector<std::string> local_decls_;
   std::set<std::string> preamble_;             // work-item index declarations
   std::set<std::string> pending_declarations_; // private scalars not yet declared
-  std::set<std::string> taken_names_;          // the kernel's and its arguments' names
   int64_t local_bytes_ = 0;
   // A kernel whose code assumes its one-dimensional work-group size (StreamSteps) declares it
   // (reqd_work_group_size): the device compiler then budgets registers for that many
@@ -154,11 +158,9 @@ private:
   std::vector<Loop> glb_loops_;
   int glb_depth_ = 0, wrg_depth_ = 0, lcl_depth_ = 0, seq_depth_ = 0;
   bool uses_fp64_ = false;
-  std::map<std::string, UserFunSignature> user_fun_signatures_; // emitted name -> signature
-  std::map<std::string, std::string> vector_funs_;              // "name/N" -> its N-lane version
-  int lanes_ = 0;                                               // lane mode: N; 0 in scalar code
-  std::string lane_var_;                           // the lane index in index expressions
-  std::map<std::string, ScalarKind> vector_names_; // lane mode's private vectors
+  // Lane mode: the lanes, their variable and private vectors; null in scalar code.
+  std::shared_ptr<LaneMode> lane_mode_;
+  std::optional<std::string> lane_failure_; // why lane mode cannot print the lanes
 };
 
 } // namespace tessera::codegen

@@ -1,14 +1,19 @@
 // The kernel IR: the statements the emitter builds between the views and the OpenCL C text.
 //
-// The emitter (Emitter.h) walks a lowered program and appends statements; expressions inside a
-// statement are already printed (CExpr.h prints accesses and indices), but what a statement
-// calls and how statements nest are data. Passes over the statements then decide what the
-// text alone could not say:
-//   - which user functions the kernel calls (called_functions): unused ones are not printed;
+// The emitter (Emitter.h) walks a lowered program and appends statements. A statement that
+// reads or writes data keeps its expressions structured (Piece: accesses through the views, and
+// lane mode's N-vector values) until they are printed; loop headers and declarations are text.
+// How statements nest and what they call are data. Passes over the statements then decide what
+// the text alone could not say:
+//   - the interior copy of a MapGlb body (specialise): its accesses' indices under narrower
+//     ranges of the global ids, where boundary handling disappears and lane mode may read
+//     vectors; Emitter::glb_body_with_interior chooses the margin and wraps both in an IfElse;
 //   - the work-group size of a MapLcl whose size was left to the program (LocalGuard,
 //     resolve_local_guards): the largest MapLcl extent, known once the whole kernel is built;
-//   - the interior/boundary split (Emitter::glb_body_with_interior) wraps blocks in an IfElse.
-// PrintOpenCL.cpp prints the statements as OpenCL C.
+//   - the expressions printed (print_expressions), recording the user functions each
+//     statement calls, and which ones the kernel calls (called_functions): unused ones are not
+//     printed.
+// PrintOpenCL.cpp prints the expressions and then the statements as OpenCL C.
 #pragma once
 
 #include <array>
@@ -19,10 +24,32 @@
 #include <string>
 #include <vector>
 
+#include "codegen/CExpr.h"
+#include "codegen/Vector.h"
+
 namespace tessera::codegen {
 
 struct Stmt;
 using Block = std::vector<Stmt>;
+
+// A part of a statement: text, or an expression printed late.
+//   Text     `text`
+//   Scalar   `access` as a C expression
+//   Vector   `access` as an N-vector of `element` in lane mode `lanes` (LanePrinter)
+//   Address  `p + (i)` of `access`, a memory read: the address vloadN/vstoreN take
+struct Piece {
+  enum class Kind { Text, Scalar, Vector, Address } kind = Kind::Text;
+  std::string text;
+  Access access;
+  ScalarKind element = ScalarKind::F32;
+  std::shared_ptr<const LaneMode> lanes;
+
+  static Piece literal(std::string text);
+  static Piece scalar(Access access);
+  static Piece vector(Access access, ScalarKind element, std::shared_ptr<const LaneMode> lanes);
+  static Piece address(Access read);
+};
+using Pieces = std::vector<Piece>;
 
 struct Stmt {
   enum class Kind {
@@ -33,18 +60,25 @@ struct Stmt {
   };
   Kind kind = Kind::Line;
   std::string text;
+  Pieces pieces; // a Line whose expressions are not printed yet: `text` once they are
   Block body, orelse;
   std::set<std::string> calls; // the user functions `text` calls
   int dim = 0;                 // LocalGuard: the MapLcl's dimension
   int64_t extent = 0;          // LocalGuard: the MapLcl's extent
 
   static Stmt line(std::string text, std::set<std::string> calls = {});
+  static Stmt line(Pieces pieces);
   static Stmt nest(std::string header, Block body, std::set<std::string> calls = {});
   static Stmt if_else(std::string condition, Block then, Block otherwise);
   static Stmt local_guard(int dim, int64_t extent, Block body);
 };
 
 // ---- passes (KernelPasses.cpp)
+
+// A copy of the statements with every expression's indices substituted: `ranges` maps loop
+// variables to narrower ranges of themselves (the interior of a MapGlb), which the printer
+// then simplifies (fewer min/max/select guards, vector reads where lanes stay in range).
+Block specialise(const Block& block, const std::map<std::string, ArithExpr>& ranges);
 
 // The user functions the statements call, directly or through the functions they call
 // (`calls_of`: a function's name -> the functions its definition calls).
@@ -57,7 +91,14 @@ Block resolve_local_guards(const Block& block, const std::array<int64_t, 3>& loc
 
 // ---- printing (PrintOpenCL.cpp)
 
-// The statements as OpenCL C, two spaces per level from `indent`.
+// Prints every statement's pieces into its text with `printer` (lane vectors call the N-lane
+// versions of `functions`, defined there on first use),
+// adding the user functions it calls to the statement's calls; the printer counts the guards.
+void print_expressions(Block& block, CPrinter& printer, UserFunctions& functions);
+// How many guards (min/max/select/floor helpers) the statements' expressions print to.
+int count_guards(const Block& block, const CPrinter& printer, UserFunctions& functions);
+
+// The statements as OpenCL C, two spaces per level from `indent` (expressions printed).
 void print_opencl(std::ostream& out, const Block& block, int indent);
 std::string print_opencl(const Block& block, int indent);
 

@@ -5,6 +5,41 @@
 
 namespace tessera::codegen {
 
+Piece Piece::literal(std::string text) {
+  Piece p;
+  p.text = std::move(text);
+  return p;
+}
+
+Piece Piece::scalar(Access access) {
+  Piece p;
+  p.kind = Kind::Scalar;
+  p.access = std::move(access);
+  return p;
+}
+
+Piece Piece::vector(Access access, ScalarKind element, std::shared_ptr<const LaneMode> lanes) {
+  Piece p = scalar(std::move(access));
+  p.kind = Kind::Vector;
+  p.element = element;
+  p.lanes = std::move(lanes);
+  return p;
+}
+
+Piece Piece::address(Access read) {
+  if (read.kind != Access::MemoryRead)
+    internal_error("the address of an access that is not memory");
+  Piece p = scalar(std::move(read));
+  p.kind = Kind::Address;
+  return p;
+}
+
+Stmt Stmt::line(Pieces pieces) {
+  Stmt s;
+  s.pieces = std::move(pieces);
+  return s;
+}
+
 Stmt Stmt::line(std::string text, std::set<std::string> calls) {
   Stmt s;
   s.text = std::move(text);
@@ -61,6 +96,18 @@ called_functions(const Block& block, const std::map<std::string, std::set<std::s
       work.insert(work.end(), it->second.begin(), it->second.end());
   }
   return all;
+}
+
+Block specialise(const Block& block, const std::map<std::string, ArithExpr>& ranges) {
+  Block out = block;
+  for (auto& s : out) {
+    for (auto& p : s.pieces)
+      if (p.kind != Piece::Kind::Text)
+        p.access = substitute(p.access, ranges);
+    s.body = specialise(s.body, ranges);
+    s.orelse = specialise(s.orelse, ranges);
+  }
+  return out;
 }
 
 Block resolve_local_guards(const Block& block, const std::array<int64_t, 3>& local) {

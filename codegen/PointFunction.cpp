@@ -10,15 +10,12 @@ namespace tessera::codegen {
 
 std::string Emitter::helpers_source() {
   std::ostringstream src;
-  if (uses_fp64_)
+  if (uses_fp64_ || functions_.uses_fp64())
     src << "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
   src << floor_helpers(printer_.uses_floor_div(), printer_.uses_floor_mod());
   // The functions the statements call, directly or through the N-lane versions (a scalar
   // function whose N-lane version computes on vectors directly may be unused).
-  std::set<std::string> used = called_functions(body_, user_fun_calls_);
-  for (const auto& [name, def] : user_funs_)
-    if (used.count(name))
-      src << def << "\n";
+  src << functions_.definitions(called_functions(body_, functions_.calls()));
   return src.str();
 }
 
@@ -33,12 +30,13 @@ std::string Emitter::point_statements(const Expr& f, const View& arg, const Type
   memory->is_scalar_var = true;
   if (kind == ScalarKind::F64)
     uses_fp64_ = true;
-  taken_names_.insert(result);
+  functions_.reserve(result);
   ++seq_depth_; // inside one work-item: intermediates of f are private
   Block statements = capture([&] {
     apply_write(f, {Operand{arg, arg_type}}, memory_view(memory));
   });
   --seq_depth_;
+  print_expressions(statements, printer_, functions_);
   std::string text = print_opencl(statements, indent);
   append(std::move(statements)); // what helpers_source() finds called
   return text;

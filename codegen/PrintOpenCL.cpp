@@ -2,13 +2,56 @@
 #include <sstream>
 
 #include "codegen/KernelIR.h"
+#include "codegen/UserFunctions.h"
 #include "core/Error.h"
 
 namespace tessera::codegen {
 
+namespace {
+
+std::string print_piece(const Piece& p, CPrinter& printer, UserFunctions& functions) {
+  switch (p.kind) {
+  case Piece::Kind::Text:
+    return p.text;
+  case Piece::Kind::Scalar:
+    return printer.access(p.access);
+  case Piece::Kind::Vector:
+    return LanePrinter({&printer, p.lanes.get(), &functions}).vector(p.access, p.element);
+  case Piece::Kind::Address:
+    return address_of(printer, *p.access.memory, p.access.index);
+  }
+  internal_error("unknown piece kind");
+}
+
+} // namespace
+
+void print_expressions(Block& block, CPrinter& printer, UserFunctions& functions) {
+  for (auto& s : block) {
+    if (!s.pieces.empty()) {
+      for (const auto& p : s.pieces)
+        s.text += print_piece(p, printer, functions);
+      s.pieces.clear();
+      auto calls = printer.take_calls();
+      s.calls.insert(calls.begin(), calls.end());
+    }
+    print_expressions(s.body, printer, functions);
+    print_expressions(s.orelse, printer, functions);
+  }
+}
+
+int count_guards(const Block& block, const CPrinter& printer, UserFunctions& functions) {
+  CPrinter counting = printer;
+  counting.reset_guards();
+  Block copy = block;
+  print_expressions(copy, counting, functions);
+  return counting.guards();
+}
+
 void print_opencl(std::ostream& out, const Block& block, int indent) {
   std::string pad(static_cast<std::size_t>(2 * indent), ' ');
   for (const auto& s : block) {
+    if (!s.pieces.empty())
+      internal_error("a statement is printed before its expressions");
     switch (s.kind) {
     case Stmt::Kind::Line:
       out << pad << s.text << "\n";

@@ -16,20 +16,24 @@ void Emitter::write_scan(const Node& f, const Operand& in, const View& dest) {
                    " (write a recurrence with a tuple state as several scans of scalars, "
                    "each reading the others' results)"));
   // Each element depends on the previous one: no lanes computed side by side.
-  if (lanes_)
-    throw VectorFallback("a scan carries its state from one element to the next");
+  if (lane_mode_) {
+    cannot_vectorise("a scan carries its state from one element to the next");
+    return;
+  }
   ScalarKind kind = init.type.scalar_kind();
   if (kind == ScalarKind::F64)
     uses_fp64_ = true;
   std::string state = fresh("state");
-  line(cat(declared_type(kind), " ", state, " = ", print(resolve(init.view, {})), ";"));
+  line({Piece::literal(cat(declared_type(kind), " ", state, " = ")),
+        Piece::scalar(resolve(init.view, {})), Piece::literal(";")});
   const ArithExpr n = in.type.length();
   const Type element = in.type.element();
   sequential_loop(n, false, "k", [&](ArithExpr k) {
     ArithExpr i = f.backward ? n - 1 - k : k;
     Operand next = apply_value(f.children[0], {Operand{scalar_view(state), init.type},
                                                Operand{index_view(in.view, i), element}});
-    line(cat(state, " = ", print(resolve(next.view, {})), ";"));
+    line({Piece::literal(state + " = "), Piece::scalar(resolve(next.view, {})),
+          Piece::literal(";")});
     assign(index_view(dest, i), resolve(scalar_view(state), {}));
   });
 }

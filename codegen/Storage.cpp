@@ -52,8 +52,8 @@ std::shared_ptr<Memory> Emitter::allocate(const Type& type, AddressSpace space, 
     memory->name = fresh("priv");
     line(cat(declared_type(memory->element), " ", memory->name, "[", *count, "];"));
   }
-  if (lanes_)
-    vector_names_[memory->name] = memory->element; // one value per lane
+  if (lane_mode_)
+    lane_mode_->vectors[memory->name] = memory->element; // one value per lane
   return memory;
 }
 

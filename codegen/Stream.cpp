@@ -53,7 +53,7 @@ std::vector<Path> scalar_paths(const Type& type) {
 } // namespace
 
 bool Emitter::stream_windows(const Node& f, const Operand& in, const View& dest) {
-  if (lanes_)
+  if (lane_mode_)
     return false;
   // The windowed components (one, or those of a Zip) and, for a Zip, the others.
   bool zipped =
@@ -97,8 +97,9 @@ bool Emitter::stream_windows(const Node& f, const Operand& in, const View& dest)
     for (std::size_t s = 0; s < scalars.size(); ++s) {
       Path p = scalars[s];
       p.insert(p.begin(), Step::at(index));
-      line(cat(windows[k]->memory->name, "[", slot * parts[k]->scalars + static_cast<int64_t>(s),
-               "] = ", print(resolve(parts[k]->source, p)), ";"));
+      line({Piece::literal(cat(windows[k]->memory->name, "[",
+                               slot * parts[k]->scalars + static_cast<int64_t>(s), "] = ")),
+            Piece::scalar(resolve(parts[k]->source, p)), Piece::literal(";")});
     }
   };
   for (std::size_t k = 0; k < parts.size(); ++k)

@@ -4,6 +4,7 @@
 
 #include "codegen/Names.h"
 #include "codegen/ScalarC.h"
+#include "codegen/UserFunctions.h"
 
 #include "core/Error.h"
 
@@ -19,7 +20,7 @@ bool is_vector_kind(ScalarKind k) {
 
 std::string vector_type(ScalarKind k, int lanes) {
   if (!is_vector_kind(k))
-    throw VectorFallback("OpenCL C has no vectors of " + scalar_c_type(k));
+    internal_error("OpenCL C has no vectors of " + scalar_c_type(k) + ": lane mode checks kinds");
   return cat(scalar_c_type(k), lanes);
 }
 
@@ -117,13 +118,13 @@ std::string vector_user_fun_definition(const std::string& scalar_name,
 
 bool LanePrinter::mentions_lane(const ArithExpr& e) const {
   for (const auto& v : e.variables())
-    if (v == c_.lane)
+    if (v == c_.mode->lane)
       return true;
   return false;
 }
 
 bool LanePrinter::is_vector_memory(const Access& a) const {
-  return a.memory && c_.vector_names->count(a.memory->name) > 0;
+  return a.memory && c_.mode->vectors.count(a.memory->name) > 0;
 }
 
 bool LanePrinter::lane_invariant(const Access& a) const {
@@ -131,7 +132,7 @@ bool LanePrinter::lane_invariant(const Access& a) const {
   case Access::MemoryRead:
     return !is_vector_memory(a) && !mentions_lane(a.index);
   case Access::Text:
-    return c_.vector_names->count(a.text) == 0;
+    return c_.mode->vectors.count(a.text) == 0;
   case Access::Integer:
     return !mentions_lane(a.index);
   case Access::Signed:
@@ -151,14 +152,14 @@ bool LanePrinter::lane_invariant(const Access& a) const {
 }
 
 Access LanePrinter::at_lane(const Access& access, int k) {
-  Access a = substitute(access, {{c_.lane, ArithExpr(k)}});
+  Access a = substitute(access, {{c_.mode->lane, ArithExpr(k)}});
   switch (a.kind) {
   case Access::MemoryRead:
     if (is_vector_memory(a)) // lane k's value of a private vector element is its component k
       return Access::literal(c_.scalar->access(a) + lane_component(k));
     return a;
   case Access::Text:
-    if (c_.vector_names->count(a.text))
+    if (c_.mode->vectors.count(a.text))
       return Access::literal(a.text + lane_component(k));
     return a;
   case Access::Integer:
@@ -178,42 +179,42 @@ Access LanePrinter::at_lane(const Access& access, int k) {
 }
 
 std::string LanePrinter::converted(const std::string& text, ScalarKind from, ScalarKind to) {
-  return from == to ? text : cat("convert_", vector_type(to, c_.lanes), "(", text, ")");
+  return from == to ? text : cat("convert_", vector_type(to, c_.mode->lanes), "(", text, ")");
 }
 
 std::string LanePrinter::gather(const Access& access, ScalarKind kind) {
-  std::string s = cat("(", vector_type(kind, c_.lanes), ")(");
-  for (int k = 0; k < c_.lanes; ++k)
+  std::string s = cat("(", vector_type(kind, c_.mode->lanes), ")(");
+  for (int k = 0; k < c_.mode->lanes; ++k)
     s += cat(k ? ", " : "", c_.scalar->access(at_lane(access, k)));
   return s + ")";
 }
 
 std::string LanePrinter::vector(const Access& a, ScalarKind kind) {
-  std::string type = vector_type(kind, c_.lanes);
+  std::string type = vector_type(kind, c_.mode->lanes);
   if (lane_invariant(a))
     return cat("(", type, ")(", c_.scalar->access(a), ")");
   switch (a.kind) {
   case Access::Text: // a vector variable
-    return converted(a.text, c_.vector_names->at(a.text), kind);
+    return converted(a.text, c_.mode->vectors.at(a.text), kind);
   case Access::MemoryRead:
     if (is_vector_memory(a))
       return mentions_lane(a.index) ? gather(a, kind)
                                     : converted(c_.scalar->access(a), a.memory->element, kind);
     if (a.memory->element == kind)
-      if (auto base = contiguous_base(a.index, c_.lane, c_.lanes))
-        return cat("vload", c_.lanes, "(0, ", address_of(*c_.scalar, *a.memory, *base), ")");
+      if (auto base = contiguous_base(a.index, c_.mode->lane, c_.mode->lanes))
+        return cat("vload", c_.mode->lanes, "(0, ", address_of(*c_.scalar, *a.memory, *base), ")");
     return gather(a, kind);
   case Access::Integer:
   case Access::ImageRead: // no vector loads from images
     return gather(a, kind);
   case Access::Call: {
-    const UserFunSignature* sig = c_.signature(a.text);
+    const UserFunSignature* sig = c_.functions->signature(a.text);
     bool vectorizable = sig && sig->result == kind && sig->params.size() == a.args.size();
     for (std::size_t i = 0; vectorizable && i < sig->params.size(); ++i)
       vectorizable = is_vector_kind(sig->params[i]);
     if (!vectorizable)
       return gather(a, kind);
-    std::string name = c_.vector_function(a.text);
+    std::string name = c_.functions->vector(a.text, c_.mode->lanes);
     c_.scalar->note_call(name);
     std::string s = name + "(";
     for (std::size_t i = 0; i < a.args.size(); ++i)

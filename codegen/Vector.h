@@ -28,14 +28,13 @@
 // their vector forms differ (a vector comparison is -1 for true, pow has no mixed overloads).
 //
 // Anything lane mode does not cover (local or work-group level results, parallel maps inside,
-// bool values, a lane reading another lane's private value) throws VectorFallback, and the
-// emitter prints the scalar code instead: the result is never wrong code, at worst scalar code.
+// bool values, a lane reading another lane's private value) is recorded as the reason lane mode
+// fails (Emitter::cannot_vectorise); the emitter then drops the lanes' statements and prints the
+// scalar code instead: the result is never wrong code, at worst scalar code.
 #pragma once
 
-#include <functional>
 #include <map>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -45,14 +44,9 @@
 
 namespace tessera::codegen {
 
-// Lane mode cannot print something: the emitter goes back to scalar code.
-struct VectorFallback : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 bool is_vector_lane_count(int64_t n);             // 2, 4, 8, 16
 bool is_vector_kind(ScalarKind k);                // f32, f64, i32, u8
-std::string vector_type(ScalarKind k, int lanes); // "float4"; throws VectorFallback for bool
+std::string vector_type(ScalarKind k, int lanes); // "float4"; for vector kinds only
 std::string lane_component(int lane);             // ".s0" ... ".sf"
 // If index(lane := k) == base + k for every lane k: base (index with lane := 0).
 std::optional<ArithExpr> contiguous_base(const ArithExpr& index, const std::string& lane,
@@ -76,19 +70,23 @@ std::string vector_user_fun_definition(const std::string& scalar_name,
                                        const std::string& vector_name, const UserFunSignature& sig,
                                        int lanes);
 
+// One vectorised function: its lanes and private vectors.
+struct LaneMode {
+  std::string lane; // the lane index variable in index expressions
+  int lanes = 4;    // N
+  // Private variables and arrays of N-vectors (one value per lane), with their element kind.
+  std::map<std::string, ScalarKind> vectors;
+};
+
+class UserFunctions; // codegen/UserFunctions.h
+
 // Prints accesses of lane mode as N-vector expressions.
 class LanePrinter {
 public:
   struct Context {
     CPrinter* scalar = nullptr; // prints indices and scalar accesses
-    std::string lane;           // the lane index variable in index expressions
-    int lanes = 4;              // N
-    // Private variables and arrays of N-vectors (one value per lane), with their element kind.
-    const std::map<std::string, ScalarKind>* vector_names = nullptr;
-    // The signature of an emitted user function, null when unknown.
-    std::function<const UserFunSignature*(const std::string&)> signature;
-    // The name of the N-lane version of an emitted user function (defining it on first use).
-    std::function<std::string(const std::string&)> vector_function;
+    const LaneMode* mode = nullptr;
+    UserFunctions* functions = nullptr; // signatures; N-lane versions defined on first use
   };
   explicit LanePrinter(Context context) : c_(std::move(context)) {}
 

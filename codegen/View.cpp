@@ -161,9 +161,9 @@ View map_view(View body, std::string var) {
   n.var = std::move(var);
   return make(std::move(n));
 }
-View generate_view(GenerateFn fn) {
+View generate_view(Expr f) {
   ViewNode n{ViewKind::Generate};
-  n.generate = std::move(fn);
+  n.generate = std::move(f);
   return make(std::move(n));
 }
 
@@ -182,7 +182,7 @@ ArithExpr bound(const ArithExpr& e, const Bindings& env) {
   return e.substitute(env);
 }
 
-Access resolve_in(const View& view, const Path& path_in, const Bindings& env);
+Access resolve_in(const View& view, const Path& path_in, const Bindings& env, Generator* generator);
 
 } // namespace
 
@@ -192,15 +192,18 @@ View tile_slide_view(View tile, View tile_index, std::shared_ptr<const Node> pri
   return make(std::move(n));
 }
 
-Access resolve(const View& view, const Path& path) {
-  return resolve_in(view, path, {});
+Access resolve(const View& view, const Path& path, Generator* generator) {
+  return resolve_in(view, path, {}, generator);
 }
 
 namespace {
 
-Access resolve_in(const View& view, const Path& path_in, const Bindings& env) {
+Access resolve_in(const View& view, const Path& path_in, const Bindings& env,
+                  Generator* generator) {
   Path path = path_in;
-  auto resolve = [&env](const View& v, const Path& p) { return resolve_in(v, p, env); };
+  auto resolve = [&env, generator](const View& v, const Path& p) {
+    return resolve_in(v, p, env, generator);
+  };
   const ViewNode& v = *view;
   auto child = [&]() -> const View& { return v.children.front(); };
   switch (v.kind) {
@@ -285,11 +288,13 @@ Access resolve_in(const View& view, const Path& path_in, const Bindings& env) {
     ArithExpr i = pop_index(path, "Map").index;
     Bindings inner = env;
     inner.insert_or_assign(v.var, i);
-    return resolve_in(child(), path, inner);
+    return resolve_in(child(), path, inner, generator);
   }
   case ViewKind::Generate: {
     ArithExpr i = pop_index(path, "Generate").index;
-    return v.generate(i, path);
+    if (!generator)
+      internal_error("a Generate view resolved without a generator");
+    return resolve(generator->element(v.generate, i), path);
   }
   case ViewKind::TileSlide: { // [q, m] -> [index(t, q, m)]
     ArithExpr q = pop_index(path, "TileSlide").index, m = pop_index(path, "TileSlide").index;

@@ -25,7 +25,6 @@
 // destination d goes through Split(m) over d, and so on.
 #pragma once
 
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -107,9 +106,15 @@ enum class ViewKind {
 struct ViewNode;
 using View = std::shared_ptr<const ViewNode>;
 
-// Produces the access of f(index) continued by `rest` (a Generate view calls back into the
-// emitter, which knows how to apply functions).
-using GenerateFn = std::function<Access(const ArithExpr& index, const Path& rest)>;
+// Applies a Generate's function to an element's index: the view of f(index). The emitter, which
+// can compute functions, lends itself to a resolution; views only hold the function.
+class Generator {
+public:
+  virtual View element(const Expr& f, const ArithExpr& index) = 0;
+
+protected:
+  ~Generator() = default;
+};
 
 struct ViewNode {
   ViewKind kind;
@@ -120,7 +125,7 @@ struct ViewNode {
   std::shared_ptr<const Memory> memory; // Memory
   std::string expression;               // Scalar
   std::string var;                      // MapView: the element index variable
-  GenerateFn generate;                  // Generate
+  Expr generate;                        // Generate: the function of the index
   std::shared_ptr<const Node> primitive; // TileSlide: its node (parameters and boundary)
   // Whether resolving may reach an image (codegen/Image.h), or a Generate (whose callback may
   // emit code, so its index must not be a placeholder).
@@ -142,13 +147,14 @@ View zip_view(std::vector<View> children);
 View component_view(View child, int k);
 View index_view(View child, ArithExpr i);
 View map_view(View body, std::string var);
-View generate_view(GenerateFn fn);
+View generate_view(Expr f); // element i is f(i), f applied by the resolution's Generator
 // TileSlide over `tile`, tile index from `tile_index` (which must resolve to an integer, e.g. a
 // Generate's index): [q, m] -> tile[tile_slide_index(t, q, m)].
 View tile_slide_view(View tile, View tile_index, std::shared_ptr<const Node> primitive);
 
-// Resolves a full path (down to a scalar) into an access.
-Access resolve(const View& view, const Path& path);
+// Resolves a full path (down to a scalar) into an access; a Generate view on the way needs a
+// generator.
+Access resolve(const View& view, const Path& path, Generator* generator = nullptr);
 // Applies a substitution to all index expressions of an access.
 Access substitute(const Access& access, const std::map<std::string, ArithExpr>& replacement);
 

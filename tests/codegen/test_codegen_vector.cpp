@@ -272,6 +272,22 @@ TEST_CASE("the generator prints scalar code where lanes are not contiguous or no
   }
 }
 
+TEST_CASE("lane mode that meets a scan inside the lanes prints the scalar code instead") {
+  // The lanes pass the checks before lane mode (one f32 each, stored contiguously); the scan
+  // inside is found while their statements are built (Emitter::cannot_vectorise).
+  Val x = input("x", Type::array(f32(), 32));
+  auto scale = user_fun("scale", [](auto a) { return a * 0.5; });
+  Expr p = program({x}, x | pad(1, 1, clamp) | slide(3, 1) | map(Fun([&](Val w) {
+                          return w | scan(add_fun(), 0.0f) | reduce(add_fun(), 0.0f) | map(scale);
+                        })));
+  Expr v = vectorized(p);
+  auto k = check_kernel(v, {random_f32({32}, 6)});
+  INFO(k.source);
+  CHECK(k.source.find("vstore") == std::string::npos);
+  CHECK(k.source.find("float4") == std::string::npos);
+  CHECK(k.source.find("state") != std::string::npos); // the scan's scalar state
+}
+
 TEST_CASE("other lane counts: vload8/vstore8 and vload2/vstore2") {
   Val x = input("x", Type::array(f32(), 64));
   auto avg = user_fun("avg", [](auto a, auto b, auto c) { return (a + b + c) / 3.0; });
