@@ -1,6 +1,9 @@
 #include "dsl/Primitives.h"
 
+#include <optional>
+
 #include "core/Error.h"
+#include "core/NdExpr.h"
 
 namespace tessera {
 
@@ -198,25 +201,16 @@ Fun drop_nd(int dims, ArithExpr left, ArithExpr right, Loc loc) {
   return f;
 }
 
-// Applies `level` (a Slide or a Split) to every level, then moves the window levels inwards
-// with adjacent transposes:
+// Applies `level` (a Slide or a Split) to every level, then moves the window levels outwards
+// with adjacent transposes, by the plan the rewrite rules follow too (core/NdExpr.h):
 //   [n0][n1]..  -> [w0][s0][w1][s1]..  -> [w0][w1]..[s0][s1]..
-// Map^k(Transpose) swaps levels k and k+1; a bubble sort of the level labels gives the sequence.
 Fun windows_nd(int dims, const Fun& level, Loc loc) {
-  Fun f = level;
-  for (int d = 1; d < dims; ++d)
-    f = f >> nest(2 * d, level, loc);
-  std::vector<int> labels; // window levels are 0, 2, 4..; element levels 1, 3, 5..
-  for (int d = 0; d < 2 * dims; ++d)
-    labels.push_back(d);
-  auto rank = [](int label) { return label % 2 == 0 ? label / 2 : 1000 + label / 2; };
-  for (std::size_t pass = 0; pass < labels.size(); ++pass)
-    for (std::size_t k = 0; k + 1 < labels.size(); ++k)
-      if (rank(labels[k]) > rank(labels[k + 1])) {
-        std::swap(labels[k], labels[k + 1]);
-        f = f >> nest(static_cast<int>(k), transpose(loc), loc);
-      }
-  return f;
+  std::optional<Fun> f;
+  for (const NdStep& step : windows_nd_plan(dims)) {
+    Fun g = step.kind == NdStep::Window ? level : transpose(loc);
+    f = f ? *f >> nest(step.level, g, loc) : step.level == 0 ? g : nest(step.level, g, loc);
+  }
+  return *f;
 }
 
 Fun slide_nd(int dims, ArithExpr size, ArithExpr step, Loc loc) {

@@ -13,28 +13,19 @@ Expr at_level(int level, const Expr& f, const Expr& x) {
   return call1(map_nest(level, f), x);
 }
 
-// Sorts the level labels into `target` order with adjacent swaps, applying a Transpose at the
-// level of each swap (Map^k(Transpose) swaps levels k and k+1).
-Expr reorder(std::vector<int> labels, const std::vector<int>& rank, Expr x) {
-  for (std::size_t pass = 0; pass < labels.size(); ++pass)
-    for (std::size_t k = 0; k + 1 < labels.size(); ++k)
-      if (rank[labels[k]] > rank[labels[k + 1]]) {
-        std::swap(labels[k], labels[k + 1]);
-        x = at_level(static_cast<int>(k), make_transpose(), x);
-      }
+// Sorts the level labels into rank order, a Transpose at the level of each adjacent swap.
+Expr reorder(const std::vector<int>& labels, const std::vector<int>& rank, Expr x) {
+  for (int level : sorting_transposes(labels, rank))
+    x = at_level(level, make_transpose(), x);
   return x;
 }
 
-// Windows at every level (outer first), then window levels first: [w0][w1]..[s0][s1]..
+// The plan the DSL's slide_nd and split_nd follow too (core/NdExpr.h).
 Expr windows(int dims, const std::function<Expr(int)>& level_fn, Expr x) {
-  for (int d = 0; d < dims; ++d)
-    x = at_level(2 * d, level_fn(d), x);
-  std::vector<int> labels, rank(2 * dims);
-  for (int l = 0; l < 2 * dims; ++l) {
-    labels.push_back(l);
-    rank[l] = l % 2 == 0 ? l / 2 : dims + l / 2;
-  }
-  return reorder(labels, rank, x);
+  for (const NdStep& step : windows_nd_plan(dims))
+    x = at_level(step.level, step.kind == NdStep::Window ? level_fn(step.dim) : make_transpose(),
+                 x);
+  return x;
 }
 
 } // namespace
