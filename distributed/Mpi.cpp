@@ -201,7 +201,7 @@ Communicator::gather(const std::vector<unsigned char>& mine) const {
   check(MPI_Gather(&count, 1, MPI_UINT64_T, counts.data(), 1, MPI_UINT64_T, 0, impl_->comm),
         "MPI_Gather");
   // Point to point rather than MPI_Gatherv, whose int counts and displacements end at 2 GiB.
-  constexpr int tag = 1000; // apart from the halo exchange's tags (MPI guarantees tags up to 32767)
+  constexpr int tag = 1000; // any tag: no other messages travel on this communicator meanwhile
   std::vector<std::vector<unsigned char>> parts;
   Requests requests(*this);
   if (rank() == 0) {

@@ -82,7 +82,8 @@ private:
 
 // The largest single MPI message in bytes (default 1 GiB: MPI counts are int). Larger sends,
 // receives, gathers and broadcasts travel as several messages in order; tests lower the limit
-// to exercise that path on small data.
+// to exercise that path on small data. Every rank must use the same limit (a receiver splits
+// as its sender does).
 void set_message_limit(std::size_t bytes);
 std::size_t message_limit();
 

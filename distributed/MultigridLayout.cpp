@@ -79,6 +79,9 @@ MultigridDecomposition plan_decomposition(int size, std::vector<int> ranks, cons
   if (problem.centring != Centring::Cell)
     user_error("the distributed solver runs cell-centred grids (vertex-centred blocks do not "
                "halve): leave out --centring vertex");
+  if (options.fused_gauss_seidel)
+    user_error("the distributed solver runs red-black Gauss-Seidel as two half-sweeps: leave out "
+               "the fused red-black step");
   if (options.precision == Precision::Mixed || problem.helmholtz)
     user_error("the distributed solver runs the Poisson problems in f64 or f32: mixed "
                "precision, line smoothers and the variable-coefficient operator run on one "
@@ -233,10 +236,12 @@ void MultigridLayout::launch(Schedule& s, std::size_t l, const std::string& labe
       exchange(s, level_of(r), r.buffer);
   if (output_depth() == 0 && halo(l) > 0)
     for (const Read& r : reads)
-      if (r.level == Read::Level::Same && r.radius == 0 && exact_through(s, l, r) == 0 &&
-          s.exact_halo(r.buffer) < halo(l))
-        exchange(s, level_of(r), r.buffer);
+      if (r.level == Read::Level::Same && r.radius == 0 && exact_through(s, l, r) == 0)
+        exchange(s, l, r.buffer);
   const int depth = output_depth();
+  if (depth < 0) // a read wider than its level's halo: the block itself would be wrong
+    internal_error(
+        cat("the ", label, " kernel of level ", l, " reads further than the halos of its inputs"));
   Layout::launch(s, l, label, std::move(kernel), reads, output);
   s.set_exact_halo(output, depth);
 }
@@ -322,12 +327,12 @@ double MultigridLayout::norm(DeviceMemory& memory, BufferId id, std::size_t l, B
   const Block& b = blocks_.at(l);
   BufferId own_points = id;
   if (b.extended() != b.extent) {
-    auto [at, fresh] = own_copies_.try_emplace(l);
+    auto [at, fresh] = own_copies_.try_emplace({&memory, l});
     if (fresh)
       at->second = memory.allocate(cat("own points of level ", l), memory.kind(id), b.points());
     own_points = at->second;
     const std::size_t bytes = memory.kind(id) == ScalarKind::F64 ? sizeof(double) : sizeof(float);
-    copy_rect(session_->queue(), memory.buffer(id).handle(),
+    copy_rect(memory.session().queue(), memory.buffer(id).handle(),
               Rect{b.extended(), b.halo_lo, b.extent}, memory.buffer(own_points).handle(),
               Rect{b.extent, std::vector<int64_t>(b.extent.size(), 0), b.extent}, bytes);
   }

@@ -8,20 +8,23 @@
 // then the 2^d average of a fine extended block is exactly the coarse extended block, and the
 // interpolation of a coarse extended block is exactly the fine one, so restriction and
 // interpolation are the single-device kernels on the boxes, with no copies. The kernels compute
-// the whole extended box; the halo's outputs are not exact, but every kernel that reads
-// neighbours is preceded by a halo exchange, so the block's outputs are (global edges pad as on
-// one device). Red-black colours follow the global index (colour_shift).
+// the whole extended box; the halo's outputs are exact only as deep as their inputs allow, and
+// a halo exchange precedes a kernel where a read would not be exact on the block (launch: the
+// schedule knows how deep each buffer is exact), so the block's outputs are (global edges pad
+// as on one device). Red-black colours follow the global index (colour_shift).
 //
 // Agglomeration: a level whose blocks have fewer than `agglomerate_below` points (on the rank
 // with the smallest block), or that does not split as the exact half of the finer level's
 // blocks, is moved to rank 0: its right-hand side and solution are gathered there, rank 0 runs
 // the rest of the hierarchy as a single-device hierarchy (the same cycle), and the solution is
-// broadcast back. Norms are sums of squares over the blocks reduced by MPI_Allreduce.
+// broadcast back. Norms are sums of squares over the blocks (on the device) reduced by
+// MPI_Allreduce.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "distributed/BlockGrid.h"
@@ -108,7 +111,8 @@ private:
   std::unique_ptr<multigrid::Tuner> coarse_tuner_;
   std::unique_ptr<multigrid::Hierarchy> coarse_;
   // Per level whose box has halos: a buffer of the block's own points, for norms on the device.
-  std::map<std::size_t, multigrid::BufferId> own_copies_;
+  // Keyed by the memory plan too: a layout may serve several solvers.
+  std::map<std::pair<const multigrid::DeviceMemory*, std::size_t>, multigrid::BufferId> own_copies_;
 };
 
 } // namespace tessera::distributed

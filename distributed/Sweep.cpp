@@ -205,7 +205,20 @@ Expr DistributedSweep::choose_lowering(const Expr& step) {
   lowering_ = best.description;
   if (local_.empty())
     local_ = best.local;
-  if (best.program && !same_as_plain(*best.program, step)) {
+  bool same = false;
+  if (best.program) {
+    try {
+      same = same_as_plain(*best.program, step);
+    } catch (const Error&) {
+      if (local_ == config_.local)
+        throw;
+      // The explored work-group was measured on that variant with constant sizes; the local
+      // step's kernel (symbolic sizes, the rank's drops) may not launch with it: automatic.
+      local_ = config_.local;
+      same = same_as_plain(*best.program, step);
+    }
+  }
+  if (best.program && !same) {
     lowering_ = "plain lowering (the explored best variant differs from the plain step)";
     best.program.reset();
     local_ = config_.local;

@@ -215,10 +215,9 @@ void Hierarchy::residual(Schedule& s, std::size_t l) {
 
 void Hierarchy::correct(Schedule& s, std::size_t l, bool full_multigrid) {
   LevelState &fine = levels_[l], &coarse = levels_[l + 1];
-  // Coarse points read around a fine point's parent: linear 1, quadratic (taken as) 2.
-  const int radius = full_multigrid                                       ? 2
-                     : options_->interpolation == Interpolation::Constant ? 0
-                                                                          : 1;
+  // Coarse points read around a fine point's parent: none for constant interpolation, one on
+  // each side for linear and quadratic.
+  const int radius = !full_multigrid && options_->interpolation == Interpolation::Constant ? 0 : 1;
   layout_->launch(
       s, l, "prolong", full_multigrid ? fine.start_from_coarser : fine.correct_from_coarser,
       {{fine.solution(), Read::Level::Same, 0}, {coarse.solution(), Read::Level::Coarser, radius}},

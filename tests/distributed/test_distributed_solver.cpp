@@ -180,6 +180,9 @@ TEST_CASE("the decomposition of the levels: halos, agglomeration, refusals") {
   SolverOptions m = o;
   m.precision = Precision::Mixed;
   CHECK_ERROR(plan_decomposition(4, {2, 2}, mixed, m, 0), "mixed precision");
+  SolverOptions fused = o;
+  fused.fused_gauss_seidel = true; // reads two neighbours deep per kernel: two half-sweeps
+  CHECK_ERROR(plan_decomposition(4, {2, 2}, p, fused, 0), "fused red-black step");
   CHECK_ERROR(plan_decomposition(4, {2, 2}, manufactured_poisson(2, 31, Centring::Vertex), o, 0),
               "cell-centred");
 }
