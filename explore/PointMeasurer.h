@@ -1,0 +1,58 @@
+// Measuring one point of the explorer's space on a device: its kernel generated (with the
+// point's work-group) and built, its output checked against the reference (the trusted
+// variant's output becomes the reference when there is none yet), and its launches timed; and
+// timing a measured point again. What the explorer does with the results (the search, the
+// report, the finalists' confirmation) is DeviceEvaluator's.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "codegen/Kernel.h"
+#include "explore/Explorer.h"
+#include "explore/LazySpace.h"
+#include "explore/Report.h"
+#include "explore/Workload.h"
+
+namespace tessera::explore {
+
+class PointMeasurer {
+public:
+  // `budget_left`: seconds left of the budget for measuring (a point whose one launch takes
+  // longer is not checked; one whose launches would not fit is not timed again).
+  PointMeasurer(runtime::Session& session, const ExploreOptions& options, LazySpace& lazy,
+                Workload& workload, Report& report, std::vector<double>& reference,
+                std::string kernel_name, std::function<double()> budget_left);
+
+  // Builds, checks and times point `id` with `repeats` launches. Never throws: a failure is
+  // the result's status and error.
+  PointResult first_measurement(int id, int repeats);
+  // Times a measured point again with `repeats` launches: into the point, or (with `samples`)
+  // the launches' times appended there, the point left as it was.
+  void retime(PointResult& p, int repeats, std::vector<double>* samples);
+  // A point's timing and what follows from it (bandwidth, cells per second, share of copy).
+  void set_timing(PointResult& p, double median_ms, double min_ms, int repeats) const;
+
+private:
+  codegen::KernelProgram kernel_of(const Point& point) const;
+  // Bytes and cells of one sweep, from the first kernel built (the same for every variant).
+  void learn_sizes(const codegen::KernelProgram& kernel);
+  // Whether a variant whose one launch took `ms` is not worth `repeats` more: over 10 times
+  // slower than the best so far, or its launches would not fit in what is left of the budget.
+  bool far_slower(double ms, int repeats) const;
+
+  runtime::Session& session_;
+  const ExploreOptions& options_;
+  LazySpace& lazy_;
+  const Space& space_;
+  Workload& workload_;
+  Report& report_;
+  std::vector<double>& reference_;
+  std::string kernel_name_;
+  std::function<double()> budget_left_;
+  std::size_t bytes_moved_ = 0, output_cells_ = 0;
+};
+
+} // namespace tessera::explore
