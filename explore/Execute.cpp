@@ -93,21 +93,6 @@ KernelArg zeroed(runtime::Session& s, Buffers& b, ScalarKind kind, std::size_t c
   internal_error("unknown scalar kind");
 }
 
-KernelArg scalar_arg(ScalarKind kind, double v) {
-  switch (kind) {
-  case ScalarKind::F32:
-    return KernelArg(static_cast<float>(v));
-  case ScalarKind::F64:
-    return KernelArg(v);
-  case ScalarKind::I32:
-    return KernelArg(static_cast<int32_t>(v));
-  case ScalarKind::U8:
-  case ScalarKind::Bool:
-    return KernelArg(static_cast<uint8_t>(v));
-  }
-  internal_error("unknown scalar kind");
-}
-
 // Reads the most recently uploaded buffer of the given kind back as doubles.
 std::vector<double> read_last(Buffers& b, ScalarKind kind) {
   auto widen = [](const auto& v) { return std::vector<double>(v.begin(), v.end()); };
@@ -154,7 +139,7 @@ Execution execute(runtime::Session& session, const codegen::KernelProgram& progr
     auto values = inputs[i].flatten();
     ScalarKind kind = program.input_types[i].innermost().scalar_kind();
     input_args.push_back(program.input_types[i].is_scalar()
-                             ? scalar_arg(kind, values.at(0))
+                             ? scalar_argument(kind, values.at(0))
                              : upload(session, buffers, kind, values));
   }
   for (const auto& b : program.buffers)

@@ -47,4 +47,19 @@ codegen::KernelProgram one_launch_program(const codegen::Kernel& kernel) {
   return codegen::single_kernel_program(kernel, std::move(types));
 }
 
+runtime::KernelArg scalar_argument(ScalarKind kind, double v) {
+  switch (kind) {
+  case ScalarKind::F32:
+    return runtime::KernelArg(static_cast<float>(v));
+  case ScalarKind::F64:
+    return runtime::KernelArg(v);
+  case ScalarKind::I32:
+    return runtime::KernelArg(static_cast<int32_t>(v));
+  case ScalarKind::U8:
+  case ScalarKind::Bool:
+    return runtime::KernelArg(static_cast<uint8_t>(v));
+  }
+  internal_error("unknown scalar kind");
+}
+
 } // namespace tessera::explore

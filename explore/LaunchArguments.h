@@ -36,5 +36,7 @@ std::vector<runtime::KernelArg> launch_arguments(const codegen::KernelProgram& p
 
 // A kernel as a program of one launch over the program's inputs (its input parameters, in order).
 codegen::KernelProgram one_launch_program(const codegen::Kernel& kernel);
+// A scalar argument of the kernel's kind from a host value.
+runtime::KernelArg scalar_argument(ScalarKind kind, double value);
 
 } // namespace tessera::explore

@@ -121,21 +121,6 @@ std::vector<double> unpack(ScalarKind kind, const std::vector<unsigned char>& by
   return values;
 }
 
-runtime::KernelArg scalar_arg(ScalarKind kind, double v) {
-  switch (kind) {
-  case ScalarKind::F32:
-    return runtime::KernelArg(static_cast<float>(v));
-  case ScalarKind::F64:
-    return runtime::KernelArg(v);
-  case ScalarKind::I32:
-    return runtime::KernelArg(static_cast<int32_t>(v));
-  case ScalarKind::U8:
-  case ScalarKind::Bool:
-    return runtime::KernelArg(static_cast<uint8_t>(v));
-  }
-  internal_error("unknown scalar kind");
-}
-
 } // namespace
 
 std::size_t HostArray::element_bytes() const {
@@ -252,7 +237,7 @@ std::vector<runtime::KernelArg> Workload::arguments(const codegen::KernelProgram
     switch (r.kind) {
     case codegen::BufferRef::ProgramInput: {
       const HostArray& in = input(kernel, p, r.index);
-      return in.shape.empty() ? scalar_arg(in.kind, in.values.at(0))
+      return in.shape.empty() ? scalar_argument(in.kind, in.values.at(0))
                               : runtime::KernelArg(input_buffers_[r.index]);
     }
     case codegen::BufferRef::Intermediate:
