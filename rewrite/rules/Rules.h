@@ -17,6 +17,12 @@ std::vector<Rule> temporal_rules();   // overlapped temporal tiling (several ste
 std::vector<Rule> staging_rules();    // copies into local / private memory (placements)
 std::vector<Rule> coarsening_rules(); // c results of one dimension per work-item
 std::vector<Rule> lowering_rules();   // Map -> MapGlb/MapWrg+MapLcl/MapSeq, Reduce -> ReduceSeq
+// The lowering rules that the lowering strategies apply (rewrite/Lower.h, rewrite/MapLevels.h),
+// by role; each is one of lowering_rules().
+struct LoweringRuleSet {
+  Rule glb, wrg, lcl, seq, reduce_seq;
+};
+const LoweringRuleSet& lowering_rule_set();
 // place-constant: small read-only inputs in __constant memory (Placement.cpp).
 std::vector<Rule> placement_rules();
 // place-image: 2-D/3-D f32 inputs read as images (ImagePlacement.cpp). Not in all_rules(): it

@@ -95,13 +95,21 @@ RuleResult stage_private(const Expr& e, const RuleContext& ctx) {
 
 } // namespace
 
+// The number of array levels of the staged argument.
+const ParamDomain kLevels{.name = "levels", .source = ParamDomain::Source::ProgramCount};
+
 std::vector<Rule> staging_rules() {
   return {
-      {"stage-local", "Map(t => f(t)) -> Map(t => f(toLocal(copy)(t))): the tile in local memory",
-       stage_local},
+      {"stage-local",
+       "Map(t => f(t)) -> Map(t => f(toLocal(copy)(t))): the tile in local memory",
+       stage_local,
+       {},
+       {kLevels}},
       {"stage-private",
        "Map(w => f(w)) -> Map(w => f(toPrivate(copy)(w))): a small neighbourhood in registers",
-       stage_private},
+       stage_private,
+       {},
+       {kLevels}},
   };
 }
 
