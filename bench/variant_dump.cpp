@@ -1,11 +1,17 @@
 // The variant space of every catalog stencil, for comparing the rewrite pipeline before and after
 // a change: the number of lowered variants at depth 1 and 2 (without code generation, as the
 // explorer lists them) and of executable ones (those whose kernels generate), and with
-// --kernels DIR the generated OpenCL of every executable depth-1 variant, DIR/<stencil>/<i>.cl.
-// Two dumps of the same sizes compare with `diff -r`.
+// --kernels DIR the generated OpenCL of every executable depth-1 variant, DIR/<stencil>/<i>.cl
+// (with --kernel-depth 2 of every executable depth-2 variant). Two dumps of the same sizes
+// compare with `diff -r`.
 //
-//   ./build/bench/variant_dump [--kernels DIR] [--only j2d5pt,j3d7pt] [--depth2]
+// --steps K dumps the stencils applied K times (stencils::iterated_stencil: programs of several
+// steps, temporal tiling).
+//
+//   ./build/bench/variant_dump [--kernels DIR] [--kernel-depth 2] [--only j2d5pt,j3d7pt]
+//                              [--depth2] [--steps K]
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -13,9 +19,11 @@
 #include <vector>
 
 #include "codegen/Program.h"
+#include "core/Error.h"
 #include "explore/Variants.h"
 #include "rewrite/Variants.h"
 #include "stencils/Catalog.h"
+#include "stencils/Iterated.h"
 
 using namespace tessera;
 
@@ -44,11 +52,16 @@ std::size_t lowered_count(const Expr& program, int depth) {
 int main(int argc, char** argv) {
   std::string kernels, only;
   bool depth2 = false;
+  int kernel_depth = 1, steps = 1;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--kernels") == 0 && i + 1 < argc)
       kernels = argv[++i];
     else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc)
       only = argv[++i];
+    else if (std::strcmp(argv[i], "--kernel-depth") == 0 && i + 1 < argc)
+      kernel_depth = std::atoi(argv[++i]);
+    else if (std::strcmp(argv[i], "--steps") == 0 && i + 1 < argc)
+      steps = std::atoi(argv[++i]);
     else if (std::strcmp(argv[i], "--depth2") == 0)
       depth2 = true;
   }
@@ -57,7 +70,13 @@ int main(int argc, char** argv) {
   for (const auto& info : stencils::catalog()) {
     if (!wanted(info.name, only))
       continue;
-    Expr program = info.build(extents_of(info.dims));
+    Expr program;
+    try {
+      program = steps == 1 ? info.build(extents_of(info.dims))
+                           : stencils::iterated_stencil(info.name, extents_of(info.dims), steps);
+    } catch (const Error&) {
+      continue; // not a step from a grid to a grid of the same type
+    }
     rewrite::EnumerateOptions options;
     options.depth = 1;
     auto executable = explore::executable_variants(program, options);
@@ -73,6 +92,10 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     if (kernels.empty())
       continue;
+    if (kernel_depth != 1) {
+      options.depth = kernel_depth;
+      executable = explore::executable_variants(program, options);
+    }
     auto dir = std::filesystem::path(kernels) / info.name;
     std::filesystem::create_directories(dir);
     for (std::size_t i = 0; i < executable.variants.size(); ++i) {

@@ -5,8 +5,10 @@
 
 #include "core/Error.h"
 #include "core/Substitute.h"
+#include "primitives/TypeCheck.h"
 #include "rewrite/Lower.h"
 #include "rewrite/Pattern.h"
+#include "rewrite/Rule.h"
 #include "rewrite/Strategy.h"
 #include "rewrite/rules/Rules.h"
 
@@ -22,44 +24,6 @@ Expr find_compute(const Expr& e) {
 }
 
 namespace {
-
-// Is `param` used in e only as the argument of Get(k)? (A tile of zipped inputs.)
-bool only_through_get(const Expr& e, const Node* param) {
-  if (e->kind == NodeKind::Call && e->callee()->kind == NodeKind::Get && e->children.size() == 2 &&
-      e->children[1].get() == param)
-    return true;
-  if (e.get() == param)
-    return false;
-  for (const auto& c : e->children)
-    if (!only_through_get(c, param))
-      return false;
-  return true;
-}
-
-// e with every Get(k) $ param replaced by stage $ (Get(k) $ param), one staged copy per k.
-Expr stage_components(const Expr& e, const Node* param, const Expr& stage,
-                      std::map<int64_t, Expr>& staged) {
-  if (e->kind == NodeKind::Call && e->callee()->kind == NodeKind::Get && e->children.size() == 2 &&
-      e->children[1].get() == param) {
-    int64_t k = e->callee()->sizes[0].value();
-    auto [it, fresh] = staged.try_emplace(k);
-    if (fresh)
-      it->second = call1(stage, e);
-    return it->second;
-  }
-  std::vector<Expr> children;
-  bool changed = false;
-  for (const auto& c : e->children) {
-    children.push_back(stage_components(c, param, stage, staged));
-    changed |= !children.back().same_as(c);
-  }
-  return changed ? with_children(e, std::move(children)) : e;
-}
-
-Expr stage_components(const Expr& e, const Node* param, const Expr& stage) {
-  std::map<int64_t, Expr> staged;
-  return stage_components(e, param, stage, staged);
-}
 
 // The map levels a mapping assigns to the computing call's outermost maps.
 struct Levels {
@@ -106,19 +70,6 @@ Expr assign(const Expr& f, const Levels& m, std::size_t level) {
       return {};
     Expr p = f->params()[0];
     Expr arg = arg0(f->body());
-    bool entering_work_items =
-        level > 0 && m.levels[level - 1].first == MapKind::Wrg && kind == MapKind::Lcl;
-    if (m.stage_local && entering_work_items && mentions(arg, p.get())) {
-      // The tile p is copied to local memory by the work-group, then read from there; a tile of
-      // zipped inputs (a tuple of tiles, read through Get(k)) is copied component by component.
-      std::vector<std::pair<MapKind, int>> copy_levels(m.levels.begin() + level, m.levels.end());
-      Expr copy = identity_fun();
-      for (auto it = copy_levels.rbegin(); it != copy_levels.rend(); ++it)
-        copy = map_level(MapKind::Lcl, it->second, copy);
-      Expr to_local = make_to_mem(AddressSpace::Local, copy);
-      arg = only_through_get(arg, p.get()) ? stage_components(arg, p.get(), to_local)
-                                           : replace_node(arg, p.get(), call1(to_local, p));
-    }
     Expr mapped_arg = map_intermediates(arg, m, level);
     return mapped_arg ? make_lambda({p}, call1(g, mapped_arg)) : Expr();
   }
@@ -153,6 +104,68 @@ Expr map_intermediates(const Expr& e, const Levels& m, std::size_t level) {
   return with_children(e, children);
 }
 
+// The copies to local memory that stage-local put in e (ToMem of a high-level Map nest), their
+// maps given to the work-items by map-lcl, the outermost the first of `dims`. A copy shared by
+// several reads (one per component of a zipped tile) stays shared.
+Expr lcl_copies(const Expr& e, const std::vector<int>& dims, std::map<const Node*, Expr>& done) {
+  if (auto it = done.find(e.get()); it != done.end())
+    return it->second;
+  Expr result = e;
+  if (e->kind == NodeKind::ToMem && e->children[0]->kind == NodeKind::Map &&
+      e->children[0]->map_kind == MapKind::Map) {
+    std::function<Expr(const Expr&, std::size_t)> lcl = [&](const Expr& f, std::size_t i) {
+      return i == dims.size() ? f : map_level(MapKind::Lcl, dims[i], lcl(f->children[0], i + 1));
+    };
+    result = with_children(e, {lcl(e->children[0], 0)});
+  } else {
+    std::vector<Expr> children;
+    bool changed = false;
+    for (const auto& c : e->children) {
+      children.push_back(lcl_copies(c, dims, done));
+      changed |= !children.back().same_as(c);
+    }
+    if (changed)
+      result = with_children(e, std::move(children));
+  }
+  done.emplace(e.get(), result);
+  return result;
+}
+
+// The local-memory mapping's staging: stage-local at the innermost MapWrg (whose function
+// applies the work-items' MapLcl levels), so that each work-group copies its tile to local
+// memory once, the copy distributed over its work-items. The program as it is when the
+// work-items read no tile; null when the tile's levels are not the work-items'.
+Expr stage_tiles(const Expr& program, const Levels& m) {
+  std::optional<Position> at;
+  for_each_node(program, [&](const Expr& node, const Position& pos, bool) {
+    if (at || node->kind != NodeKind::Map || node->map_kind != MapKind::Wrg)
+      return;
+    const Expr& f = node->children[0];
+    if (f->kind == NodeKind::Lambda && f->body()->kind == NodeKind::Call &&
+        f->body()->callee()->kind == NodeKind::Map && f->body()->callee()->map_kind == MapKind::Lcl)
+      at = pos;
+  });
+  if (!at)
+    return program;
+  TypeChecker types;
+  types.apply(program, input_types(program));
+  RuleContext ctx;
+  ctx.types = &types;
+  static const Rule stage_local = stage_local_rule();
+  RuleResult staged = stage_local.apply(node_at(program, *at), ctx);
+  if (staged.alternatives.empty())
+    return program;
+  std::vector<int> dims;
+  for (const auto& [kind, dim] : m.levels)
+    if (kind == MapKind::Lcl)
+      dims.push_back(dim);
+  const Alternative& alt = staged.alternatives.front();
+  if (alt.params.at("levels") != static_cast<int64_t>(dims.size()))
+    return {};
+  std::map<const Node*, Expr> done;
+  return replace_at(program, *at, lcl_copies(alt.replacement, dims, done));
+}
+
 // The program with its computing call mapped as `m`, or null.
 Expr apply_levels(const Expr& program, const Levels& m) {
   Expr compute = find_compute(program->body());
@@ -169,7 +182,8 @@ Expr apply_levels(const Expr& program, const Levels& m) {
       return mapped;
     return call1(e->callee(), rebuild(arg0(e)));
   };
-  return make_lambda(program->params(), rebuild(program->body()));
+  Expr lowered = make_lambda(program->params(), rebuild(program->body()));
+  return m.stage_local ? stage_tiles(lowered, m) : lowered;
 }
 
 // The levels of a tiled or streaming mapping. Tiled (d tiled dimensions): the outermost level

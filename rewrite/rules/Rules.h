@@ -15,6 +15,7 @@ std::vector<Rule> tiling_rules();     // slide tiling (overlapped tiling), n-D t
 Rule stream_nd_rule();                // stream-nd (Streaming.cpp), one of tiling_rules()
 std::vector<Rule> temporal_rules();   // overlapped temporal tiling (several steps in one kernel)
 std::vector<Rule> staging_rules();    // copies into local / private memory (placements)
+Rule stage_local_rule();              // stage-local, one of staging_rules()
 std::vector<Rule> coarsening_rules(); // c results of one dimension per work-item
 std::vector<Rule> lowering_rules();   // Map -> MapGlb/MapWrg+MapLcl/MapSeq, Reduce -> ReduceSeq
 // The lowering rules that the lowering strategies apply (rewrite/Lower.h, rewrite/MapLevels.h),
