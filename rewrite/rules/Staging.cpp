@@ -27,10 +27,12 @@ bool is_param_or_component(const Expr& x, const Node* param) {
   return x.get() == param || (is_call_of(x, NodeKind::Get) && arg0(x).get() == param);
 }
 
-// Does e already copy the parameter (or a component of it) to another memory?
+// Does e already copy the parameter (or a component of it) to another memory? (A computation
+// whose result is placed there, an earlier time step of a tile, is no copy.)
 bool stages(const Expr& e, const Node* param) {
   if (e->kind == NodeKind::Call && e->children.size() == 2 &&
-      e->callee()->kind == NodeKind::ToMem && is_param_or_component(arg0(e), param))
+      e->callee()->kind == NodeKind::ToMem && is_copy(e->callee()->children[0]) &&
+      is_param_or_component(arg0(e), param))
     return true;
   for (const auto& c : e->children)
     if (stages(c, param))
