@@ -1,5 +1,6 @@
 #include "rewrite/MapLevels.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 
@@ -29,14 +30,22 @@ namespace {
 struct Levels {
   std::vector<std::pair<MapKind, int>> levels; // outermost first
   bool stage_local = false; // copy each work-group's input tile to local memory first
+  // The high-level program's types, for map-seq-unroll (the length of the array an unrolled
+  // level maps); set by apply_levels where a level unrolls.
+  const TypeChecker* types = nullptr;
 };
 
 Expr map_intermediates(const Expr& e, const Levels& m, std::size_t level);
 
-// Map(f) with the mapping of a level, by its lowering rule. MapSeqUnroll (the unrolled results
-// of a streaming work-item) is built directly: map-seq-unroll reads the length from the
-// program's types, which a fragment being lowered has not.
-Expr map_level(MapKind kind, int dim, const Expr& f) {
+// The type of a value of the high-level program, where the levels have its types.
+const Type* type_in(const Levels& m, const Expr& value) {
+  return m.types ? &m.types->type_of(value) : nullptr;
+}
+
+// Map(f) with the mapping of a level, by its lowering rule. An unrolled level (the results of
+// one streaming step) needs the type of the array the map is applied to: map-seq-unroll sees
+// the map applied to an input of that type. Null when the rule does not apply.
+Expr map_level(MapKind kind, int dim, const Expr& f, const Type* applied_to = nullptr) {
   const LoweringRuleSet& rules = lowering_rule_set();
   Expr map = make_map(MapKind::Map, 0, f);
   switch (kind) {
@@ -48,24 +57,38 @@ Expr map_level(MapKind kind, int dim, const Expr& f) {
     return rewrite_node(rules.lcl, map, {{"dim", dim}});
   case MapKind::Seq:
     return rewrite_node(rules.seq, map);
+  case MapKind::SeqUnroll: {
+    if (!applied_to)
+      return {};
+    Expr x = make_param("", *applied_to);
+    Expr typed_x = make_lambda({x}, x);
+    TypeChecker types;
+    types.apply(typed_x, input_types(typed_x));
+    RuleContext ctx;
+    ctx.types = &types;
+    auto unrolled = rewrite_with(rules.seq_unroll, call1(map, x), {}, ctx);
+    return unrolled ? (*unrolled)->callee() : Expr();
+  }
   default:
-    return make_map(kind, dim, f);
+    internal_error(cat("no lowering rule maps a level to ", map_kind_name(kind)));
   }
 }
 
 // Assigns the mapping to the outermost maps of f (through lambdas whose body applies a map);
 // deeper maps run sequentially. Returns null when f has fewer maps than levels.
-Expr assign(const Expr& f, const Levels& m, std::size_t level) {
+// `applied_to`: the type of what f is applied to, where known (m.types).
+Expr assign(const Expr& f, const Levels& m, std::size_t level, const Type* applied_to = nullptr) {
   if (level == m.levels.size())
     return lower_sequential(f);
   auto [kind, dim] = m.levels[level];
   if (f->kind == NodeKind::Map && f->map_kind == MapKind::Map) {
-    Expr inner = assign(f->children[0], m, level + 1);
-    return inner ? map_level(kind, dim, inner) : Expr();
+    const Type* element = applied_to && applied_to->is_array() ? &applied_to->element() : nullptr;
+    Expr inner = assign(f->children[0], m, level + 1, element);
+    return inner ? map_level(kind, dim, inner, applied_to) : Expr();
   }
   if (f->kind == NodeKind::Lambda && f->params().size() == 1 && f->body()->kind == NodeKind::Call &&
       f->body()->children.size() == 2) {
-    Expr g = assign(f->body()->callee(), m, level);
+    Expr g = assign(f->body()->callee(), m, level, type_in(m, arg0(f->body())));
     if (!g)
       return {};
     Expr p = f->params()[0];
@@ -90,7 +113,7 @@ Expr map_intermediates(const Expr& e, const Levels& m, std::size_t level) {
   }
   const Expr& f = e->callee();
   if (f->kind == NodeKind::Map && f->map_kind == MapKind::Map && !is_layout_only(f)) {
-    Expr mapped = assign(f, m, level);
+    Expr mapped = assign(f, m, level, e->children.size() == 2 ? type_in(m, arg0(e)) : nullptr);
     if (!mapped)
       return {};
     bool local = level < m.levels.size() && m.levels[level].first == MapKind::Lcl;
@@ -167,11 +190,17 @@ Expr stage_tiles(const Expr& program, const Levels& m) {
 }
 
 // The program with its computing call mapped as `m`, or null.
-Expr apply_levels(const Expr& program, const Levels& m) {
+Expr apply_levels(const Expr& program, Levels m) {
   Expr compute = find_compute(program->body());
   if (compute->kind != NodeKind::Call || compute->children.size() != 2)
     return {};
-  Expr f = assign(compute->callee(), m, 0);
+  TypeChecker types;
+  if (std::count_if(m.levels.begin(), m.levels.end(),
+                    [](const auto& l) { return l.first == MapKind::SeqUnroll; })) {
+    types.apply(program, input_types(program));
+    m.types = &types;
+  }
+  Expr f = assign(compute->callee(), m, 0, type_in(m, arg0(compute)));
   if (!f)
     return {};
   Expr lowered_arg = lower_sequential(arg0(compute));

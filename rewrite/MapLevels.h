@@ -2,12 +2,12 @@
 // high-level variant's computing call by the lowering rules (rules/Lowering.cpp).
 //
 // A mapping is a list of levels, outermost first, each a lowering rule with its parameters
-// (map-wrg, map-lcl, map-glb with a dimension, map-seq); the outermost maps of the computing
-// call (through lambdas whose body applies the next map) get them in order, deeper maps and the
-// call's argument are lowered sequentially (lower_sequential). Intermediate computations inside
-// a mapped function (the earlier steps of a temporally tiled tile) run on the same work-items,
-// their results in local memory between work-group levels and in private memory otherwise; the
-// local-memory mapping copies each work-group's input tile to local memory first.
+// (map-wrg, map-lcl, map-glb with a dimension, map-seq, map-seq-unroll); the outermost maps of
+// the computing call (through lambdas whose body applies the next map) get them in order,
+// deeper maps and the call's argument are lowered sequentially (lower_sequential). Intermediate
+// computations inside a mapped function (the earlier steps of a temporally tiled tile) run on
+// the same work-items, their results in local memory between work-group levels and in private
+// memory otherwise; the local-memory mapping then applies stage-local to each work-group's tile.
 #pragma once
 
 #include "core/Expr.h"

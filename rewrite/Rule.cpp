@@ -66,6 +66,11 @@ Variant variant_from_json(const nlohmann::json& j) {
   return v;
 }
 
+Rule with_family(Rule rule, std::string family) {
+  rule.family = std::move(family);
+  return rule;
+}
+
 bool in_domain(const ParamDomain& domain, int64_t value, const RuleContext& context) {
   auto among = [value](const std::vector<int64_t>& values) {
     return std::find(values.begin(), values.end(), value) != values.end();

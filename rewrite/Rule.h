@@ -109,7 +109,13 @@ struct Rule {
   // False for a rule that decides from the node's form alone: it applies without the program's
   // types, to a fragment (a function being lowered) as well as to a whole program.
   bool reads_types = true;
+  // The family of optimisation a step of this rule makes a variant ("tiled", "temporal", ...;
+  // explore/Family.h), empty: none. Reports group variants by it without naming rules.
+  std::string family = {};
 };
+
+// The rule with its family declared.
+Rule with_family(Rule rule, std::string family);
 
 // Error naming the rule when `params` has a parameter the rule does not declare, lacks one it
 // requires, or has a value outside its domain. A rule that declares none accepts any.

@@ -16,6 +16,7 @@
 //                (the code generator reads and writes the 4 lanes with vload4/vstore4, see
 //                codegen/Vector.h)
 #include <functional>
+#include <map>
 
 #include "core/Error.h"
 #include "core/Substitute.h"
@@ -230,6 +231,7 @@ const LoweringRuleSet& lowering_rule_set() {
       map_rule("map-wrg", "Map(f) -> MapWrg(d)(f): one level of work-groups", MapKind::Wrg),
       map_rule("map-lcl", "Map(f) -> MapLcl(d)(f): the work-items of a work-group", MapKind::Lcl),
       {"map-seq", "Map(f) -> MapSeq(f)", map_seq, {}, {}, false},
+      {"map-seq-unroll", "Map(f) -> MapSeqUnroll(f) for a small constant length", map_seq_unroll},
       {"reduce-seq", "Reduce(f, z) -> ReduceSeq(f, z)", reduce_seq, {}, {}, false},
   };
   return set;
@@ -251,13 +253,14 @@ std::vector<Rule> lowering_rules() {
                    return m;
                  }}};
   vectorize.params = {{"lanes", {kLanes}}};
+  vectorize.family = "vectorized";
   return {
       set.glb,
       set.wrg,
       set.lcl,
       wrg_lcl,
       set.seq,
-      {"map-seq-unroll", "Map(f) -> MapSeqUnroll(f) for a small constant length", map_seq_unroll},
+      set.seq_unroll,
       set.reduce_seq,
       {"reduce-seq-unroll",
        "Reduce(f, z) $ x -> ReduceSeqUnroll(f, z) $ x for a small constant "
@@ -299,6 +302,18 @@ std::vector<Rule> all_rules() {
   for (auto& r : placement_rules())
     rules.push_back(r);
   return rules;
+}
+
+std::string rule_family(const std::string& name) {
+  static const std::map<std::string, std::string> families = [] {
+    std::map<std::string, std::string> f;
+    for (const auto& list : {all_rules(), completing_rules()})
+      for (const auto& r : list)
+        f.emplace(r.name, r.family);
+    return f;
+  }();
+  auto it = families.find(name);
+  return it == families.end() ? "" : it->second;
 }
 
 std::vector<Rule> exploration_rules() {

@@ -21,7 +21,7 @@ std::vector<Rule> lowering_rules();   // Map -> MapGlb/MapWrg+MapLcl/MapSeq, Red
 // The lowering rules that the lowering strategies apply (rewrite/Lower.h, rewrite/MapLevels.h),
 // by role; each is one of lowering_rules().
 struct LoweringRuleSet {
-  Rule glb, wrg, lcl, seq, reduce_seq;
+  Rule glb, wrg, lcl, seq, seq_unroll, reduce_seq;
 };
 const LoweringRuleSet& lowering_rule_set();
 // place-constant: small read-only inputs in __constant memory (Placement.cpp).
@@ -40,6 +40,9 @@ std::vector<Rule> thread_mapping_rules(); // glb-order: the global dimension of 
 std::vector<Rule> time_tiling_rules();
 // Everything above.
 std::vector<Rule> all_rules();
+// The family the catalog's rule `name` declares (Rule::family); empty for none or an unknown
+// rule.
+std::string rule_family(const std::string& name);
 // The rules used to enumerate variants before lowering (high-level rules, and glb-order for
 // programs written with MapGlb already).
 std::vector<Rule> exploration_rules();

@@ -174,11 +174,12 @@ RuleResult stage_private(const Expr& e, const RuleContext& ctx) {
 const ParamDomain kLevels{.name = "levels", .source = ParamDomain::Source::ProgramCount};
 
 Rule stage_local_rule() {
-  return {"stage-local",
-          "Map(t => f(t)) -> Map(t => f(toLocal(copy)(t))): the tile in local memory",
-          stage_local,
-          {},
-          {kLevels}};
+  return with_family({"stage-local",
+                      "Map(t => f(t)) -> Map(t => f(toLocal(copy)(t))): the tile in local memory",
+                      stage_local,
+                      {},
+                      {kLevels}},
+                     "local-memory");
 }
 
 std::vector<Rule> staging_rules() {

@@ -147,7 +147,7 @@ MappingTraits tiles_dims_param() {
 }
 
 std::vector<Rule> tiling_rules() {
-  return {
+  std::vector<Rule> tiled = {
       {"slide-tiling",
        "Slide(n,s) -> Join o Map(Slide(n,s)) o Slide(u+n-s, u)",
        slide_tiling,
@@ -158,8 +158,11 @@ std::vector<Rule> tiling_rules() {
       {"overlapped-tiling-nd",
        "Map^d(f) o SlideND(n,1) -> untile o Map^d(Map^d(f) o SlideND(n,1)) o SlideND(k+n-1,k)",
        overlapped_tiling_nd, tiles_dims_param(), tiled_nd_params({1, 2, 3})},
-      stream_nd_rule(),
   };
+  for (auto& r : tiled)
+    r.family = "tiled";
+  tiled.push_back(stream_nd_rule());
+  return tiled;
 }
 
 } // namespace tessera::rewrite
