@@ -17,22 +17,12 @@
 #include "rewrite/Variants.h"
 #include "rewrite/rules/Rules.h"
 #include "stencils/Catalog.h"
+#include "tests/rewrite/NamedRule.h"
 
 using namespace tessera;
 using namespace tessera::rewrite;
 
 namespace {
-
-Rule named(const std::string& name) {
-  for (const auto& r : all_rules())
-    if (r.name == name)
-      return r;
-  for (const auto& r : completing_rules())
-    if (r.name == name)
-      return r;
-  FAIL("no rule " << name);
-  return {};
-}
 
 // Counts the nodes of `e` that satisfy `pred`.
 template <class P> int count_nodes(const Expr& e, const P& pred) {
