@@ -122,7 +122,11 @@ Expr map_intermediates(const Expr& e, const Levels& m, std::size_t level) {
     // of that MapLcl has its own tile, and one buffer for all of them would be a race.
     if (local && !(level > 0 && m.levels[level - 1].first == MapKind::Wrg))
       return {};
-    children[0] = make_to_mem(local ? AddressSpace::Local : AddressSpace::Private, mapped);
+    children[0] = mapped;
+    static const Rule place = place_result_rule();
+    AddressSpace space = local ? AddressSpace::Local : AddressSpace::Private;
+    return rewrite_node(place, with_children(e, children),
+                        {{"space", static_cast<int64_t>(space)}});
   }
   return with_children(e, children);
 }

@@ -11,11 +11,14 @@ std::vector<Rule> algebra_rules(); // split-join, fusion, fission, cancellations
 // The algebra rules that exploration_rules() enumerates: split-join, join-split-cancel,
 // transpose-cancel, map-fusion (the first of algebra_rules()).
 std::vector<Rule> explored_algebra_rules();
-std::vector<Rule> tiling_rules();     // slide tiling (overlapped tiling), n-D tiling, streaming
-Rule stream_nd_rule();                // stream-nd (Streaming.cpp), one of tiling_rules()
-std::vector<Rule> temporal_rules();   // overlapped temporal tiling (several steps in one kernel)
-std::vector<Rule> staging_rules();    // copies into local / private memory (placements)
-Rule stage_local_rule();              // stage-local, one of staging_rules()
+std::vector<Rule> tiling_rules();   // slide tiling (overlapped tiling), n-D tiling, streaming
+Rule stream_nd_rule();              // stream-nd (Streaming.cpp), one of tiling_rules()
+std::vector<Rule> temporal_rules(); // overlapped temporal tiling (several steps in one kernel)
+std::vector<Rule> staging_rules();  // copies into local / private memory (placements)
+Rule stage_local_rule();            // stage-local, one of staging_rules()
+// place-result: a computed array in local or private memory (Staging.cpp); the mapping stage
+// places the intermediate results of a tile with it.
+Rule place_result_rule();
 std::vector<Rule> coarsening_rules(); // c results of one dimension per work-item
 std::vector<Rule> lowering_rules();   // Map -> MapGlb/MapWrg+MapLcl/MapSeq, Reduce -> ReduceSeq
 // The lowering rules that the lowering strategies apply (rewrite/Lower.h, rewrite/MapLevels.h),

@@ -6,6 +6,9 @@
 //                  (a work-group copies its tile once, then every work-item reads the copy)
 //   stage-private  Map(w => body(w)) -> Map(w => body(toPrivate(Map^m(id))(w)))
 //                  when w is a small neighbourhood (at most 64 scalars): registers
+//   place-result   m $ x -> toLocal(m) $ x | toPrivate(m) $ x   m a computing Map of any kind
+//                  (the mapping stage places a tile's intermediate results with it; not in
+//                  all_rules(): on a high-level program it only moves where a result lives)
 // m is the number of array levels of the element. A tuple of arrays read only through Get(k)
 // (a tile of zipped inputs) has each component it reads staged: Get(k) $ t ->
 // toLocal(Map^m(id)) $ (Get(k) $ t). The Map kind is kept: the local-memory mapping
@@ -168,6 +171,21 @@ RuleResult stage_private(const Expr& e, const RuleContext& ctx) {
   return {{{staged(*s, AddressSpace::Private, e), {{"levels", s->levels}}}}, ""};
 }
 
+// m $ x -> toMem_s(m) $ x: the result of a computing Map (of any kind) in local or private
+// memory.
+RuleResult place_result(const Expr& e, const RuleContext&) {
+  if (e->kind != NodeKind::Call || e->children.size() != 2)
+    return RuleResult::none("");
+  const Expr& m = e->callee();
+  if (m->kind != NodeKind::Map || is_layout_only(m))
+    return RuleResult::none("");
+  RuleResult r;
+  for (AddressSpace space : {AddressSpace::Local, AddressSpace::Private})
+    r.alternatives.push_back({with_children(e, {make_to_mem(space, m), arg0(e)}),
+                              {{"space", static_cast<int64_t>(space)}}});
+  return r;
+}
+
 } // namespace
 
 // The number of array levels of the staged argument.
@@ -180,6 +198,17 @@ Rule stage_local_rule() {
                       {},
                       {kLevels}},
                      "local-memory");
+}
+
+Rule place_result_rule() {
+  return {"place-result",
+          "m $ x -> toMem(m) $ x: a computed array in local or private memory",
+          place_result,
+          {},
+          {{.name = "space",
+            .values = {static_cast<int64_t>(AddressSpace::Local),
+                       static_cast<int64_t>(AddressSpace::Private)}}},
+          false};
 }
 
 std::vector<Rule> staging_rules() {

@@ -138,3 +138,25 @@ TEST_CASE("the sequential lowering applies map-seq and reduce-seq everywhere") {
                     [](const Expr& e) { return is_map_of(e, MapKind::Map) && is_layout_only(e); }));
   CHECK(evaluate(global, inputs) == expected);
 }
+
+TEST_CASE("place-result puts a computed array in local or private memory, values unchanged") {
+  Val x = input("x", Type::array(f32(), 16));
+  auto sq = user_fun("sq", [](auto a) { return a * a; });
+  Expr p = beta_normalize(program({x}, x | map(sq) | map(sq)));
+  auto inputs = random_inputs(p, 7);
+  Data expected = evaluate(p, inputs);
+  const Rule place = place_result_rule();
+  RuleContext ctx;
+  int placed = 0;
+  for_each_node(p, [&](const Expr& node, const Position& at, bool) {
+    for (const auto& alt : place.apply(node, ctx).alternatives) {
+      CHECK_NOTHROW(check_params(place, alt.params, ctx));
+      Expr q = replace_at(p, at, alt.replacement);
+      CHECK(count_nodes(q, [](const Expr& e) { return e->kind == NodeKind::ToMem; }) == 1);
+      CHECK(evaluate(q, inputs) == expected);
+      ++placed;
+    }
+  });
+  CHECK(placed == 4); // two computing Map calls, local or private each
+  CHECK_THROWS_AS(rewrite_with(place, node_at(p, {1}), {{"space", 0}}, ctx), Error);
+}
