@@ -5,8 +5,12 @@
 // (with --depth2 also of every depth-2 one, DIR/<stencil>/depth2/<i>.cl).
 // Two dumps of the same sizes compare with `diff -r`.
 //
-//   ./build/bench/variant_dump [--kernels DIR] [--only j2d5pt,j3d7pt] [--depth2]
+// --steps K dumps the stencils applied K times (stencils::iterated_stencil: programs of several
+// steps, temporal tiling).
+//
+//   ./build/bench/variant_dump [--kernels DIR] [--only j2d5pt,j3d7pt] [--depth2] [--steps K]
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -14,9 +18,11 @@
 #include <vector>
 
 #include "codegen/Program.h"
+#include "core/Error.h"
 #include "explore/Variants.h"
 #include "rewrite/Variants.h"
 #include "stencils/Catalog.h"
+#include "stencils/Iterated.h"
 
 using namespace tessera;
 
@@ -55,11 +61,14 @@ void dump_kernels(const rewrite::LoweredVariants& variants, const std::filesyste
 int main(int argc, char** argv) {
   std::string kernels, only;
   bool depth2 = false;
+  int steps = 1;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--kernels") == 0 && i + 1 < argc)
       kernels = argv[++i];
     else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc)
       only = argv[++i];
+    else if (std::strcmp(argv[i], "--steps") == 0 && i + 1 < argc)
+      steps = std::atoi(argv[++i]);
     else if (std::strcmp(argv[i], "--depth2") == 0)
       depth2 = true;
   }
@@ -68,7 +77,13 @@ int main(int argc, char** argv) {
   for (const auto& info : stencils::catalog()) {
     if (!wanted(info.name, only))
       continue;
-    Expr program = info.build(extents_of(info.dims));
+    Expr program;
+    try {
+      program = steps == 1 ? info.build(extents_of(info.dims))
+                           : stencils::iterated_stencil(info.name, extents_of(info.dims), steps);
+    } catch (const Error&) {
+      continue; // not a step from a grid to a grid of the same type
+    }
     rewrite::EnumerateOptions options;
     options.depth = 1;
     auto executable = explore::executable_variants(program, options);

@@ -2,33 +2,39 @@
 
 #include <algorithm>
 
+#include "rewrite/rules/Rules.h"
+
 namespace tessera::explore {
 
 namespace {
 
 using rewrite::MappingKind;
 
-// What places a variant in a family, in order of precedence: words of its rule steps, and
-// mappings.
+// The families in order of precedence, with the mappings that place a variant in them; a rule
+// step places it in the family its rule declares (rewrite::Rule::family).
 struct FamilyMarks {
   std::string family;
-  std::vector<std::string> words;
   std::vector<MappingKind> mappings;
 };
 
 const std::vector<FamilyMarks>& family_marks() {
   static const std::vector<FamilyMarks> marks{
-      {"temporal", {"temporal-tiling", "stream-temporal"}, {}},
-      {"streaming", {"stream-nd"}, {MappingKind::Streaming}},
-      {"local-memory", {"stage-local"}, {MappingKind::LocalMemory}},
-      {"tiled", {"tile-nd", "overlapped-tiling-nd", "slide-tiling"}, {}},
-      {"coarsened", {"coarsen-nd"}, {MappingKind::Coarsened, MappingKind::CoarsenedTiles}},
-      {"vectorized", {"vectorize-4"}, {MappingKind::Vectorized}},
-      {"work-groups", {}, {MappingKind::WorkGroups}},
-      {"diamond", {"diamond-tiling"}, {}},
-      {"parallelogram", {"parallelogram-tiling"}, {}},
+      {"temporal", {}},
+      {"streaming", {MappingKind::Streaming}},
+      {"local-memory", {MappingKind::LocalMemory}},
+      {"tiled", {}},
+      {"coarsened", {MappingKind::Coarsened, MappingKind::CoarsenedTiles}},
+      {"vectorized", {MappingKind::Vectorized}},
+      {"work-groups", {MappingKind::WorkGroups}},
+      {"diamond", {}},
+      {"parallelogram", {}},
   };
   return marks;
+}
+
+// The rule of a step in words ("tile-nd at [1] {dims=2, tile=16}").
+std::string rule_of(const std::string& step) {
+  return step.substr(0, step.find(" at "));
 }
 
 } // namespace
@@ -45,15 +51,15 @@ const std::vector<std::string>& variant_families() {
 }
 
 std::string variant_family(const Derivation& derivation) {
-  const std::vector<std::string> steps = derivation.rule_steps();
+  std::vector<std::string> step_families;
+  for (const auto& step : derivation.rule_steps())
+    step_families.push_back(rewrite::rule_family(rule_of(step)));
   for (const auto& marks : family_marks()) {
     if (derivation.mapping &&
         std::count(marks.mappings.begin(), marks.mappings.end(), derivation.mapping->kind))
       return marks.family;
-    for (const auto& step : steps)
-      for (const auto& word : marks.words)
-        if (step.find(word) != std::string::npos)
-          return marks.family;
+    if (std::count(step_families.begin(), step_families.end(), marks.family))
+      return marks.family;
   }
   return "plain";
 }

@@ -1,6 +1,7 @@
 // The family of a rewrite variant, from its derivation: what kind of optimisation it is, for
-// reports and plots. The first family that one of its rule steps names (a word of the step's
-// text) or that its mapping (rewrite/Mapping.h) belongs to wins, in this order:
+// reports and plots. The first family that the rule of one of its steps declares
+// (rewrite::Rule::family) or that its mapping (rewrite/Mapping.h) belongs to wins, in this
+// order:
 //   temporal      temporal-tiling, stream-temporal (several time steps fused in one kernel)
 //   streaming     stream-nd; the streaming mapping (work-items march along a dimension)
 //   local-memory  stage-local; the local-memory mapping (tiles staged in local memory)

@@ -6,6 +6,8 @@
 #include "core/Substitute.h"
 #include "rewrite/Legalize.h"
 #include "rewrite/StoreOrder.h"
+#include "rewrite/Strategy.h"
+#include "rewrite/rules/Rules.h"
 
 namespace tessera::rewrite {
 
@@ -98,18 +100,17 @@ struct Lowerer {
   // computation's function), so that its arguments' computations and the steps of an Iterate
   // are stages of their own with their own global mapping (one launch each, codegen/Stages.h).
   Expr function(const Expr& f, int glb_dims_left, bool stage = false) {
+    // Without global dimensions left, only a stage's lambda and Iterate map anything globally.
+    bool has_stages = stage && (f->kind == NodeKind::Lambda || f->kind == NodeKind::Iterate);
+    if ((glb_dims_left == 0 && !has_stages) || f->kind == NodeKind::Reduce)
+      return lower_sequential(f);
     if (is_computing_map(f)) {
-      if (glb_dims_left > 0) {
-        int dim = level_dims[level_dims.size() - static_cast<std::size_t>(glb_dims_left)];
-        return make_map(MapKind::Glb, dim, function(f->children[0], glb_dims_left - 1));
-      }
-      return make_map(MapKind::Seq, 0, function(f->children[0], 0));
+      int dim = level_dims[level_dims.size() - static_cast<std::size_t>(glb_dims_left)];
+      return rewrite_node(lowering_rule_set().glb,
+                          with_children(f, {function(f->children[0], glb_dims_left - 1)}),
+                          {{"dim", dim}});
     }
     switch (f->kind) {
-    case NodeKind::Reduce:
-      if (f->reduce_kind == ReduceKind::Reduce)
-        return make_reduce(ReduceKind::Seq, function(f->children[0], 0), f->children[1]);
-      break;
     case NodeKind::Lambda: {
       auto params = f->params();
       return make_lambda(params, value(f->body(), glb_dims_left, stage));
@@ -139,6 +140,8 @@ struct Lowerer {
   Expr value(const Expr& e, int glb_dims_left, bool stage = false) {
     if (e->kind != NodeKind::Call)
       return e;
+    if (glb_dims_left == 0 && !stage)
+      return lower_sequential(e);
     if (e->children.size() == 2 && is_layout_only(e->callee()))
       return with_children(e, {e->callee(), value(e->children[1], glb_dims_left, stage)});
     std::vector<Expr> children{function(e->callee(), glb_dims_left, stage)};
@@ -164,8 +167,11 @@ struct Lowerer {
 } // namespace
 
 Expr lower_sequential(const Expr& f) {
-  Lowerer lowerer;
-  return f->is_function() ? lowerer.function(f, 0) : lowerer.value(f, 0);
+  const LoweringRuleSet& rules = lowering_rule_set();
+  // A Map that only rearranges (Map(Join), ...) stays a view: there is nothing to compute.
+  static const Strategy sequential =
+      everywhere(choice(where(is_computing_map, rule(rules.seq)), rule(rules.reduce_seq)));
+  return *rewrite::apply(sequential, f);
 }
 
 Expr lower_default(const Expr& program) {

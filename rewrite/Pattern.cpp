@@ -60,6 +60,12 @@ Expr identity_fun() {
   return make_user_fun(def);
 }
 
+bool is_copy(const Expr& f) {
+  if (f->kind == NodeKind::Map)
+    return is_copy(f->children[0]);
+  return f->kind == NodeKind::UserFun && f->user_fun->name == "id" && f->user_fun->arity == 1;
+}
+
 int map_depth(const Expr& f, Expr* innermost) {
   int d = 0;
   Expr cur = f;

@@ -21,6 +21,8 @@ bool mentions(const Expr& e, const Node* param);
 Expr replace_node(const Expr& e, const Node* from, const Expr& to);
 // The user function id(x) = x: the copy a staging into another memory applies.
 Expr identity_fun();
+// Is f a nest of Maps (of any kind) of identity_fun, as a staging copies?
+bool is_copy(const Expr& f);
 // How many high-level Maps are nested directly: Map(Map(f)) -> 2, with f returned.
 int map_depth(const Expr& f, Expr* innermost);
 

@@ -66,6 +66,46 @@ Variant variant_from_json(const nlohmann::json& j) {
   return v;
 }
 
+Rule with_family(Rule rule, std::string family) {
+  rule.family = std::move(family);
+  return rule;
+}
+
+bool in_domain(const ParamDomain& domain, int64_t value, const RuleContext& context) {
+  auto among = [value](const std::vector<int64_t>& values) {
+    return std::find(values.begin(), values.end(), value) != values.end();
+  };
+  switch (domain.source) {
+  case ParamDomain::Source::TileSizes:
+    return among(context.tile_sizes);
+  case ParamDomain::Source::Coarsening:
+    return among(context.coarsening);
+  case ParamDomain::Source::TemporalSteps:
+    return among(context.temporal_steps);
+  case ParamDomain::Source::ProgramCount:
+    return value >= 0;
+  case ParamDomain::Source::Fixed:
+    break;
+  }
+  return among(domain.values);
+}
+
+void check_params(const Rule& rule, const Params& params, const RuleContext& context) {
+  if (rule.params.empty())
+    return;
+  for (const auto& [name, value] : params) {
+    auto it = std::find_if(rule.params.begin(), rule.params.end(),
+                           [&](const ParamDomain& d) { return d.name == name; });
+    if (it == rule.params.end())
+      user_error(cat(rule.name, ": no parameter \"", name, "\""));
+    if (!in_domain(*it, value, context))
+      user_error(cat(rule.name, ": ", name, "=", value, " is outside its domain"));
+  }
+  for (const auto& d : rule.params)
+    if (!d.optional && !params.count(d.name))
+      user_error(cat(rule.name, ": the parameter \"", d.name, "\" is required"));
+}
+
 namespace {
 void visit_from(const Expr& e, Position& pos, bool inside,
                 const std::function<void(const Expr&, const Position&, bool)>& f) {

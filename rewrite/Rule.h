@@ -82,12 +82,44 @@ struct MappingTraits {
   bool on_plain_lowering = false;
 };
 
+// A parameter a rule declares: its name and the values its alternatives may give it, fixed
+// (`values`), one of the context's candidate lists, or a count the program decides (an input's
+// index, a number of array levels: any non-negative value). An optional parameter may be absent
+// from an alternative (stream-nd's "segment"). A strategy that asks for an alternative by its
+// parameters (rule(r, params), rewrite_with) is checked against the declaration.
+struct ParamDomain {
+  enum class Source { Fixed, TileSizes, Coarsening, TemporalSteps, ProgramCount };
+  std::string name;
+  std::vector<int64_t> values; // Source::Fixed
+  Source source = Source::Fixed;
+  bool optional = false;
+};
+
+// Whether `value` is in the domain in a context.
+bool in_domain(const ParamDomain& domain, int64_t value, const RuleContext& context);
+
 struct Rule {
   std::string name;        // kebab-case, e.g. "split-join"
   std::string description; // one line, with the equation
   std::function<RuleResult(const Expr& node, const RuleContext& context)> apply;
   MappingTraits mapping;
+  // The parameters of its alternatives; empty: none declared (a rule without parameters, or
+  // one whose parameters are derived from the program, as the tiling rules').
+  std::vector<ParamDomain> params;
+  // False for a rule that decides from the node's form alone: it applies without the program's
+  // types, to a fragment (a function being lowered) as well as to a whole program.
+  bool reads_types = true;
+  // The family of optimisation a step of this rule makes a variant ("tiled", "temporal", ...;
+  // explore/Family.h), empty: none. Reports group variants by it without naming rules.
+  std::string family = {};
 };
+
+// The rule with its family declared.
+Rule with_family(Rule rule, std::string family);
+
+// Error naming the rule when `params` has a parameter the rule does not declare, lacks one it
+// requires, or has a value outside its domain. A rule that declares none accepts any.
+void check_params(const Rule& rule, const Params& params, const RuleContext& context);
 
 // One step of a derivation: which rule, where, with which parameters.
 struct Step {

@@ -41,17 +41,88 @@ Strategy traverse(Strategy s, bool pre) {
   };
 }
 
+// The alternatives of `r` at a node of `program`, with the program's types if the rule reads
+// them.
+RuleResult alternatives_at(const Rule& r, const Expr& program, const Position& at,
+                           const RuleContext& ctx) {
+  if (!r.reads_types)
+    return r.apply(node_at(program, at), ctx);
+  Typed typed(program, ctx);
+  return r.apply(node_at(program, at), typed.context);
+}
+
+Expr rewrite_everywhere(const Strategy& s, Expr program, Position& at, const RuleContext& ctx) {
+  // A rewrite replaces the node at a position, so the parent's other children keep theirs.
+  for (std::size_t i = 0; i < node_at(program, at)->children.size(); ++i) {
+    at.push_back(static_cast<int>(i));
+    program = rewrite_everywhere(s, program, at, ctx);
+    at.pop_back();
+  }
+  auto r = s(program, at, ctx);
+  return r ? *r : program;
+}
+
 } // namespace
 
 Strategy rule(Rule r) {
   return
       [r](const Expr& program, const Position& at, const RuleContext& ctx) -> std::optional<Expr> {
-        Typed typed(program, ctx);
-        RuleResult result = r.apply(node_at(program, at), typed.context);
+        RuleResult result = alternatives_at(r, program, at, ctx);
         if (result.alternatives.empty())
           return std::nullopt;
         return replace_at(program, at, result.alternatives.front().replacement);
       };
+}
+
+std::optional<Expr> rewrite_with(const Rule& r, const Expr& node, const Params& params,
+                                 const RuleContext& context) {
+  check_params(r, params, context);
+  if (r.reads_types && !context.types)
+    user_error(cat(r.name, " reads the program's types: apply it to a whole program"));
+  for (auto& alt : r.apply(node, context).alternatives)
+    if (alt.params == params)
+      return std::move(alt.replacement);
+  return std::nullopt;
+}
+
+Expr rewrite_node(const Rule& r, const Expr& node, const Params& params,
+                  const RuleContext& context) {
+  auto rewritten = rewrite_with(r, node, params, context);
+  if (!rewritten)
+    internal_error(cat(r.name, " does not apply where the strategy applies it"));
+  return *rewritten;
+}
+
+Strategy rule(Rule r, Params params) {
+  return [r, params](const Expr& program, const Position& at,
+                     const RuleContext& ctx) -> std::optional<Expr> {
+    std::optional<Expr> rewritten;
+    if (r.reads_types) {
+      Typed typed(program, ctx);
+      rewritten = rewrite_with(r, node_at(program, at), params, typed.context);
+    } else {
+      rewritten = rewrite_with(r, node_at(program, at), params, ctx);
+    }
+    if (!rewritten)
+      return std::nullopt;
+    return replace_at(program, at, *rewritten);
+  };
+}
+
+Strategy where(std::function<bool(const Expr& node)> holds, Strategy s) {
+  return [holds, s](const Expr& program, const Position& at,
+                    const RuleContext& ctx) -> std::optional<Expr> {
+    if (!holds(node_at(program, at)))
+      return std::nullopt;
+    return s(program, at, ctx);
+  };
+}
+
+Strategy everywhere(Strategy s) {
+  return [s](const Expr& program, const Position& at, const RuleContext& ctx) {
+    Position p = at;
+    return std::optional<Expr>(rewrite_everywhere(s, program, p, ctx));
+  };
 }
 
 Strategy seq(Strategy first, Strategy second) {

@@ -12,193 +12,13 @@
 #include "core/Error.h"
 #include "core/Substitute.h"
 #include "rewrite/Lower.h"
+#include "rewrite/MapLevels.h"
 #include "rewrite/Pattern.h"
-#include "rewrite/Shapes.h"
 #include "rewrite/rules/Rules.h"
 
 namespace tessera::rewrite {
 
 namespace {
-
-// The computing call under the layout operations that only rearrange the result (Join,
-// Transpose, Map of those), with the path of those operations.
-Expr find_compute(const Expr& e) {
-  Expr cur = e;
-  while (cur->kind == NodeKind::Call && cur->children.size() == 2 && is_layout_only(cur->callee()))
-    cur = arg0(cur);
-  return cur;
-}
-
-// Is `param` used in e only as the argument of Get(k)? (A tile of zipped inputs.)
-bool only_through_get(const Expr& e, const Node* param) {
-  if (e->kind == NodeKind::Call && e->callee()->kind == NodeKind::Get && e->children.size() == 2 &&
-      e->children[1].get() == param)
-    return true;
-  if (e.get() == param)
-    return false;
-  for (const auto& c : e->children)
-    if (!only_through_get(c, param))
-      return false;
-  return true;
-}
-
-// e with every Get(k) $ param replaced by stage $ (Get(k) $ param), one staged copy per k.
-Expr stage_components(const Expr& e, const Node* param, const Expr& stage,
-                      std::map<int64_t, Expr>& staged) {
-  if (e->kind == NodeKind::Call && e->callee()->kind == NodeKind::Get && e->children.size() == 2 &&
-      e->children[1].get() == param) {
-    int64_t k = e->callee()->sizes[0].value();
-    auto [it, fresh] = staged.try_emplace(k);
-    if (fresh)
-      it->second = call1(stage, e);
-    return it->second;
-  }
-  std::vector<Expr> children;
-  bool changed = false;
-  for (const auto& c : e->children) {
-    children.push_back(stage_components(c, param, stage, staged));
-    changed |= !children.back().same_as(c);
-  }
-  return changed ? with_children(e, std::move(children)) : e;
-}
-
-Expr stage_components(const Expr& e, const Node* param, const Expr& stage) {
-  std::map<int64_t, Expr> staged;
-  return stage_components(e, param, stage, staged);
-}
-
-// The map levels a mapping assigns to the computing call's outermost maps.
-struct Levels {
-  std::vector<std::pair<MapKind, int>> levels; // outermost first
-  bool stage_local = false; // copy each work-group's input tile to local memory first
-};
-
-Expr map_intermediates(const Expr& e, const Levels& m, std::size_t level);
-
-// Assigns the mapping to the outermost maps of f (through lambdas whose body applies a map);
-// deeper maps run sequentially. Returns null when f has fewer maps than levels.
-Expr assign(const Expr& f, const Levels& m, std::size_t level) {
-  if (level == m.levels.size())
-    return lower_sequential(f);
-  auto [kind, dim] = m.levels[level];
-  if (f->kind == NodeKind::Map && f->map_kind == MapKind::Map) {
-    Expr inner = assign(f->children[0], m, level + 1);
-    return inner ? make_map(kind, dim, inner) : Expr();
-  }
-  if (f->kind == NodeKind::Lambda && f->params().size() == 1 && f->body()->kind == NodeKind::Call &&
-      f->body()->children.size() == 2) {
-    Expr g = assign(f->body()->callee(), m, level);
-    if (!g)
-      return {};
-    Expr p = f->params()[0];
-    Expr arg = arg0(f->body());
-    bool entering_work_items =
-        level > 0 && m.levels[level - 1].first == MapKind::Wrg && kind == MapKind::Lcl;
-    if (m.stage_local && entering_work_items && mentions(arg, p.get())) {
-      // The tile p is copied to local memory by the work-group, then read from there; a tile of
-      // zipped inputs (a tuple of tiles, read through Get(k)) is copied component by component.
-      std::vector<std::pair<MapKind, int>> copy_levels(m.levels.begin() + level, m.levels.end());
-      Expr copy = identity_fun();
-      for (auto it = copy_levels.rbegin(); it != copy_levels.rend(); ++it)
-        copy = make_map(MapKind::Lcl, it->second, copy);
-      Expr to_local = make_to_mem(AddressSpace::Local, copy);
-      arg = only_through_get(arg, p.get()) ? stage_components(arg, p.get(), to_local)
-                                           : replace_node(arg, p.get(), call1(to_local, p));
-    }
-    Expr mapped_arg = map_intermediates(arg, m, level);
-    return mapped_arg ? make_lambda({p}, call1(g, mapped_arg)) : Expr();
-  }
-  return {};
-}
-
-// The intermediate computations in the argument of a mapped function (the earlier time steps
-// of a temporally tiled tile) run on the same work-items, their results staged in local memory
-// between MapLcl levels and in private memory for a sequential work-item.
-Expr map_intermediates(const Expr& e, const Levels& m, std::size_t level) {
-  if (e->kind != NodeKind::Call)
-    return e;
-  std::vector<Expr> children{e->callee()};
-  for (const auto& a : e->call_args()) {
-    children.push_back(map_intermediates(a, m, level));
-    if (!children.back())
-      return {};
-  }
-  const Expr& f = e->callee();
-  if (f->kind == NodeKind::Map && f->map_kind == MapKind::Map && !is_layout_only(f)) {
-    Expr mapped = assign(f, m, level);
-    if (!mapped)
-      return {};
-    bool local = level < m.levels.size() && m.levels[level].first == MapKind::Lcl;
-    // Local memory is the work-group's: only an intermediate that the whole work-group computes
-    // (its MapLcl right inside the MapWrg) can live there. Inside another MapLcl, each work-item
-    // of that MapLcl has its own tile, and one buffer for all of them would be a race.
-    if (local && !(level > 0 && m.levels[level - 1].first == MapKind::Wrg))
-      return {};
-    children[0] = make_to_mem(local ? AddressSpace::Local : AddressSpace::Private, mapped);
-  }
-  return with_children(e, children);
-}
-
-// The program with its computing call mapped as `m`, or null.
-Expr apply_levels(const Expr& program, const Levels& m) {
-  Expr compute = find_compute(program->body());
-  if (compute->kind != NodeKind::Call || compute->children.size() != 2)
-    return {};
-  Expr f = assign(compute->callee(), m, 0);
-  if (!f)
-    return {};
-  Expr lowered_arg = lower_sequential(arg0(compute));
-  Expr mapped = call1(f, lowered_arg);
-  // Rebuild the layout chain above the computing call.
-  std::function<Expr(const Expr&)> rebuild = [&](const Expr& e) -> Expr {
-    if (e.same_as(compute))
-      return mapped;
-    return call1(e->callee(), rebuild(arg0(e)));
-  };
-  return make_lambda(program->params(), rebuild(program->body()));
-}
-
-// The levels of a tiled or streaming mapping. Tiled (d tiled dimensions): the outermost level
-// gets the highest dimension, so that dimension 0 (neighbouring work-items) walks the
-// innermost, contiguous index. Streaming: a grid of work-items around the marching map, which
-// is sequential; dimension 0 walks x (columns x segments in 2-D; y x x, and z-segments in
-// dimension 2, in 3-D), and the results of one step along x (factor) are unrolled, so that the
-// window stays in registers.
-Levels levels_of(const Mapping& m) {
-  Levels l;
-  const int d = m.dims;
-  switch (m.kind) {
-  case MappingKind::WorkGroups:
-  case MappingKind::LocalMemory:
-    for (int i = 0; i < d; ++i)
-      l.levels.push_back({MapKind::Wrg, d - 1 - i});
-    for (int i = 0; i < d; ++i)
-      l.levels.push_back({MapKind::Lcl, d - 1 - i});
-    l.stage_local = m.kind == MappingKind::LocalMemory;
-    return l;
-  case MappingKind::CoarsenedTiles:
-    for (int i = 0; i < d; ++i)
-      l.levels.push_back({MapKind::Glb, d - 1 - i});
-    for (int i = 0; i < d; ++i)
-      l.levels.push_back({MapKind::Seq, 0});
-    return l;
-  case MappingKind::Streaming:
-    if (d == 2) {
-      l.levels = {{MapKind::Glb, 0}, {MapKind::Glb, 1}, {MapKind::Seq, 0}};
-      return l;
-    }
-    l.levels = {{MapKind::Glb, 1}, {MapKind::Glb, 0}};
-    if (m.segment)
-      l.levels.push_back({MapKind::Glb, 2});
-    l.levels.push_back({MapKind::Seq, 0});
-    if (m.factor)
-      l.levels.push_back({MapKind::SeqUnroll, 0});
-    return l;
-  default:
-    internal_error(cat("the ", mapping_kind_name(m.kind), " mapping has no map levels"));
-  }
-}
-
 // What the derivation's steps tell the mapping stage (their rules' MappingTraits): the numbers
 // of tiled dimensions (in a program of several steps they may belong to different steps; the
 // mappings that do not fit the computing call fail to apply) and the first streaming step's
@@ -379,7 +199,7 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
       continue;
     }
     for (const auto& m : mappings)
-      if (Expr mapped = apply_levels(v.program, levels_of(m)))
+      if (Expr mapped = apply_mapping(v.program, m))
         add(mapped, v, m);
   }
 

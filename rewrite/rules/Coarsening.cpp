@@ -98,10 +98,16 @@ std::vector<Rule> coarsening_rules() {
     m.interleaved = p.count("interleaved") != 0;
     return m;
   };
-  return {{"coarsen-nd",
-           "Map^d(f) -> Join_i o MapGlb^d(MapSeq(f)) o Split_i(c): c results of dimension i per "
-           "work-item, blocked (g*c + k) or interleaved (g + k*N_i/c)",
-           coarsen_nd, traits}};
+  return {with_family(
+      {"coarsen-nd",
+       "Map^d(f) -> Join_i o MapGlb^d(MapSeq(f)) o Split_i(c): c results of dimension i per "
+       "work-item, blocked (g*c + k) or interleaved (g + k*N_i/c)",
+       coarsen_nd,
+       traits,
+       {{.name = "dim", .values = {0, 1, 2}},
+        {.name = "factor", .source = ParamDomain::Source::Coarsening},
+        {.name = "interleaved", .values = {1}, .optional = true}}},
+      "coarsened")};
 }
 
 } // namespace tessera::rewrite

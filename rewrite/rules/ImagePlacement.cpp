@@ -92,7 +92,13 @@ Rule place_image_rule() {
   return {"place-image",
           "fun(x) => f(x) -> fun(x as image) => f(x): a 2-D or 3-D f32 input read through a "
           "sampler that does the clamp or zero padding where it matches the Pad",
-          place_image, traits};
+          place_image,
+          traits,
+          {{.name = "input", .source = ParamDomain::Source::ProgramCount},
+           {.name = "space",
+            .values = {static_cast<int64_t>(AddressSpace::Image),
+                       static_cast<int64_t>(AddressSpace::ImageClampToEdge),
+                       static_cast<int64_t>(AddressSpace::ImageClamp)}}}};
 }
 
 } // namespace tessera::rewrite

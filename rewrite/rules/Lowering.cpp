@@ -1,17 +1,22 @@
 // Lowering rules: each high-level Map becomes an OpenCL mapping, each Reduce a sequential one.
 // They only change how the code generator distributes the work; the interpreter computes the
-// same values for every form.
+// same values for every form. The lowering (rewrite/Lower.h) and the mapping stage
+// (rewrite/MapLevels.h) are strategies that apply them.
 //   map-glb      Map(f) -> MapGlb(d)(f)               d = 0, 1, 2
+//   map-wrg      Map(f) -> MapWrg(d)(f)               d = 0, 1, 2 (one level of work-groups)
+//   map-lcl      Map(f) -> MapLcl(d)(f)               d = 0, 1, 2 (work-items of a work-group)
 //   map-wrg-lcl  Map(Map(f)) -> MapWrg(d)(MapLcl(d)(f)) d = 0, 1, 2
 //   map-seq      Map(f) -> MapSeq(f)
 //   map-seq-unroll Map(f) -> MapSeqUnroll(f)          constant length <= 16
-//   reduce-seq   Reduce(f, z) -> ReduceSeq(f, z), ReduceSeqUnroll(f, z) (constant length <= 16)
+//   reduce-seq   Reduce(f, z) -> ReduceSeq(f, z)
+//   reduce-seq-unroll Reduce(f, z) $ x -> ReduceSeqUnroll(f, z) $ x  constant length <= 16
 //   vectorize-4  the program's Map nest -> MapGlb with 4 neighbouring results per work-item:
 //                  Map(...Map(f)...) $ x ->
 //                  MapGlb(d-1)(...MapGlb(1)(Join o MapGlb(0)(MapSeqUnroll(f)) o Split(4))...) $ x
 //                (the code generator reads and writes the 4 lanes with vload4/vstore4, see
 //                codegen/Vector.h)
 #include <functional>
+#include <map>
 
 #include "core/Error.h"
 #include "core/Substitute.h"
@@ -27,12 +32,17 @@ bool is_high_level_map(const Expr& f) {
   return f->kind == NodeKind::Map && f->map_kind == MapKind::Map;
 }
 
-RuleResult map_glb(const Expr& f, const RuleContext&) {
+bool is_computing_map(const Expr& f) {
+  return is_high_level_map(f) && !is_layout_only(f->children[0]);
+}
+
+// Map(f) -> <kind>(d)(f) for every dimension d.
+RuleResult map_to(MapKind kind, const Expr& f) {
   if (!is_high_level_map(f))
     return RuleResult::none("");
   RuleResult r;
   for (int d = 0; d < 3; ++d)
-    r.alternatives.push_back({make_map(MapKind::Glb, d, f->children[0]), {{"dim", d}}});
+    r.alternatives.push_back({make_map(kind, d, f->children[0]), {{"dim", d}}});
   return r;
 }
 
@@ -63,20 +73,22 @@ RuleResult map_seq_unroll(const Expr& e, const RuleContext& ctx) {
   return {{{call1(make_map(MapKind::SeqUnroll, 0, e->callee()->children[0]), arg0(e)), {}}}, ""};
 }
 
-RuleResult reduce_seq(const Expr& e, const RuleContext& ctx) {
+RuleResult reduce_seq(const Expr& r, const RuleContext&) {
+  if (r->kind != NodeKind::Reduce || r->reduce_kind != ReduceKind::Reduce)
+    return RuleResult::none("");
+  return {{{make_reduce(ReduceKind::Seq, r->children[0], r->children[1]), {}}}, ""};
+}
+
+RuleResult reduce_seq_unroll(const Expr& e, const RuleContext& ctx) {
   if (!is_call_of(e, NodeKind::Reduce) || e->callee()->reduce_kind != ReduceKind::Reduce)
     return RuleResult::none("");
-  const Expr& r = e->callee();
-  RuleResult out;
-  out.alternatives.push_back(
-      {call1(make_reduce(ReduceKind::Seq, r->children[0], r->children[1]), arg0(e)),
-       {{"unroll", 0}}});
   auto n = ctx.type_of(arg0(e)).length().as_constant();
-  if (n && *n <= 16)
-    out.alternatives.push_back(
-        {call1(make_reduce(ReduceKind::SeqUnroll, r->children[0], r->children[1]), arg0(e)),
-         {{"unroll", 1}}});
-  return out;
+  if (!n || *n > 16)
+    return RuleResult::none("the length is not a small constant");
+  const Expr& r = e->callee();
+  return {
+      {{call1(make_reduce(ReduceKind::SeqUnroll, r->children[0], r->children[1]), arg0(e)), {}}},
+      ""};
 }
 
 // ---- vectorize-4
@@ -97,10 +109,6 @@ bool is_program(const Expr& e) {
     if (!p->declared_type)
       return false;
   return true;
-}
-
-bool is_computing_map(const Expr& f) {
-  return is_high_level_map(f) && !is_layout_only(f->children[0]);
 }
 
 // Rearrangements of a result that keep its row-major order.
@@ -206,25 +214,59 @@ RuleResult vectorize_4(const Expr& e, const RuleContext& ctx) {
   return {{{make_lambda(e->params(), rebuild(e->body())), {{"lanes", kLanes}}}}, ""};
 }
 
+const ParamDomain kDim{"dim", {0, 1, 2}};
+
+Rule map_rule(const char* name, const char* description, MapKind kind) {
+  Rule r{name, description, [kind](const Expr& f, const RuleContext&) { return map_to(kind, f); }};
+  r.params = {kDim};
+  r.reads_types = false;
+  return r;
+}
+
 } // namespace
 
-std::vector<Rule> lowering_rules() {
-  return {
-      {"map-glb", "Map(f) -> MapGlb(d)(f)", map_glb},
-      {"map-wrg-lcl", "Map(Map(f)) -> MapWrg(d)(MapLcl(d)(f))", map_wrg_lcl},
-      {"map-seq", "Map(f) -> MapSeq(f)", map_seq},
+const LoweringRuleSet& lowering_rule_set() {
+  static const LoweringRuleSet set{
+      map_rule("map-glb", "Map(f) -> MapGlb(d)(f)", MapKind::Glb),
+      map_rule("map-wrg", "Map(f) -> MapWrg(d)(f): one level of work-groups", MapKind::Wrg),
+      map_rule("map-lcl", "Map(f) -> MapLcl(d)(f): the work-items of a work-group", MapKind::Lcl),
+      {"map-seq", "Map(f) -> MapSeq(f)", map_seq, {}, {}, false},
       {"map-seq-unroll", "Map(f) -> MapSeqUnroll(f) for a small constant length", map_seq_unroll},
-      {"reduce-seq", "Reduce(f, z) -> ReduceSeq(f, z) | ReduceSeqUnroll(f, z)", reduce_seq},
-      {"vectorize-4",
-       "Map(...Map(f)...) -> MapGlb(d-1)(...(Join o MapGlb(0)(MapSeqUnroll(f)) o Split(4))) on "
-       "the program's result: 4 neighbouring results per work-item, vload4/vstore4",
-       vectorize_4,
-       {.completes =
-            [](const Params& p) {
-              Mapping m{MappingKind::Vectorized};
-              m.factor = p.at("lanes");
-              return m;
-            }}},
+      {"reduce-seq", "Reduce(f, z) -> ReduceSeq(f, z)", reduce_seq, {}, {}, false},
+  };
+  return set;
+}
+
+std::vector<Rule> lowering_rules() {
+  const LoweringRuleSet& set = lowering_rule_set();
+  Rule wrg_lcl{"map-wrg-lcl", "Map(Map(f)) -> MapWrg(d)(MapLcl(d)(f))", map_wrg_lcl};
+  wrg_lcl.params = {kDim};
+  wrg_lcl.reads_types = false;
+  Rule vectorize{"vectorize-4",
+                 "Map(...Map(f)...) -> MapGlb(d-1)(...(Join o MapGlb(0)(MapSeqUnroll(f)) o "
+                 "Split(4))) on the program's result: 4 neighbouring results per work-item, "
+                 "vload4/vstore4",
+                 vectorize_4,
+                 {.completes = [](const Params& p) {
+                   Mapping m{MappingKind::Vectorized};
+                   m.factor = p.at("lanes");
+                   return m;
+                 }}};
+  vectorize.params = {{"lanes", {kLanes}}};
+  vectorize.family = "vectorized";
+  return {
+      set.glb,
+      set.wrg,
+      set.lcl,
+      wrg_lcl,
+      set.seq,
+      set.seq_unroll,
+      set.reduce_seq,
+      {"reduce-seq-unroll",
+       "Reduce(f, z) $ x -> ReduceSeqUnroll(f, z) $ x for a small constant "
+       "length",
+       reduce_seq_unroll},
+      vectorize,
   };
 }
 
@@ -260,6 +302,18 @@ std::vector<Rule> all_rules() {
   for (auto& r : placement_rules())
     rules.push_back(r);
   return rules;
+}
+
+std::string rule_family(const std::string& name) {
+  static const std::map<std::string, std::string> families = [] {
+    std::map<std::string, std::string> f;
+    for (const auto& list : {all_rules(), completing_rules()})
+      for (const auto& r : list)
+        f.emplace(r.name, r.family);
+    return f;
+  }();
+  auto it = families.find(name);
+  return it == families.end() ? "" : it->second;
 }
 
 std::vector<Rule> exploration_rules() {

@@ -92,7 +92,9 @@ std::vector<Rule> placement_rules() {
   return {{"place-constant",
            "fun(x) => f(x) -> fun(x in __constant) => f(x): an input of constant size within the "
            "device's constant memory",
-           place_constant, traits}};
+           place_constant,
+           traits,
+           {{.name = "input", .source = ParamDomain::Source::ProgramCount}}}};
 }
 
 } // namespace tessera::rewrite

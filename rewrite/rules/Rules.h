@@ -11,12 +11,22 @@ std::vector<Rule> algebra_rules(); // split-join, fusion, fission, cancellations
 // The algebra rules that exploration_rules() enumerates: split-join, join-split-cancel,
 // transpose-cancel, map-fusion (the first of algebra_rules()).
 std::vector<Rule> explored_algebra_rules();
-std::vector<Rule> tiling_rules();     // slide tiling (overlapped tiling), n-D tiling, streaming
-Rule stream_nd_rule();                // stream-nd (Streaming.cpp), one of tiling_rules()
-std::vector<Rule> temporal_rules();   // overlapped temporal tiling (several steps in one kernel)
-std::vector<Rule> staging_rules();    // copies into local / private memory (placements)
+std::vector<Rule> tiling_rules();   // slide tiling (overlapped tiling), n-D tiling, streaming
+Rule stream_nd_rule();              // stream-nd (Streaming.cpp), one of tiling_rules()
+std::vector<Rule> temporal_rules(); // overlapped temporal tiling (several steps in one kernel)
+std::vector<Rule> staging_rules();  // copies into local / private memory (placements)
+Rule stage_local_rule();            // stage-local, one of staging_rules()
+// place-result: a computed array in local or private memory (Staging.cpp); the mapping stage
+// places the intermediate results of a tile with it.
+Rule place_result_rule();
 std::vector<Rule> coarsening_rules(); // c results of one dimension per work-item
 std::vector<Rule> lowering_rules();   // Map -> MapGlb/MapWrg+MapLcl/MapSeq, Reduce -> ReduceSeq
+// The lowering rules that the lowering strategies apply (rewrite/Lower.h, rewrite/MapLevels.h),
+// by role; each is one of lowering_rules().
+struct LoweringRuleSet {
+  Rule glb, wrg, lcl, seq, seq_unroll, reduce_seq;
+};
+const LoweringRuleSet& lowering_rule_set();
 // place-constant: small read-only inputs in __constant memory (Placement.cpp).
 std::vector<Rule> placement_rules();
 // place-image: 2-D/3-D f32 inputs read as images (ImagePlacement.cpp). Not in all_rules(): it
@@ -33,6 +43,9 @@ std::vector<Rule> thread_mapping_rules(); // glb-order: the global dimension of 
 std::vector<Rule> time_tiling_rules();
 // Everything above.
 std::vector<Rule> all_rules();
+// The family the catalog's rule `name` declares (Rule::family); empty for none or an unknown
+// rule.
+std::string rule_family(const std::string& name);
 // The rules used to enumerate variants before lowering (high-level rules, and glb-order for
 // programs written with MapGlb already).
 std::vector<Rule> exploration_rules();

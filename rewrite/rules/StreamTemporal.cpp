@@ -167,11 +167,13 @@ RuleResult stream_temporal(const Expr& e, const RuleContext& ctx) {
 } // namespace
 
 Rule stream_temporal_rule() {
-  return {"stream-temporal",
-          "S^k $ x -> StreamSteps(k): tiles of the inner dimensions march along the outermost, "
-          "2r+1 planes per time level in local memory, or (star stencils, registers=1) each "
-          "work-item's column in registers and the centre plane in local memory; boundary per step",
-          stream_temporal};
+  return with_family(
+      {"stream-temporal",
+       "S^k $ x -> StreamSteps(k): tiles of the inner dimensions march along the outermost, "
+       "2r+1 planes per time level in local memory, or (star stencils, registers=1) each "
+       "work-item's column in registers and the centre plane in local memory; boundary per step",
+       stream_temporal},
+      "temporal");
 }
 
 } // namespace tessera::rewrite

@@ -206,8 +206,15 @@ Rule stream_nd_rule() {
     m.factor = p.count("factor") ? p.at("factor") : 0;
     return m;
   };
-  return {"stream-nd", "Map^d(f) o SlideND(n,1) -> work-items marching along one dimension",
-          stream_nd, traits};
+  return with_family(
+      {"stream-nd",
+       "Map^d(f) o SlideND(n,1) -> work-items marching along one dimension",
+       stream_nd,
+       traits,
+       {{.name = "dims", .values = {2, 3}},
+        {.name = "segment", .source = ParamDomain::Source::TileSizes, .optional = true},
+        {.name = "factor", .source = ParamDomain::Source::Coarsening, .optional = true}}},
+      "streaming");
 }
 
 } // namespace tessera::rewrite

@@ -281,10 +281,11 @@ std::optional<StencilSteps> match_stencil_steps(const Expr& e) {
 }
 
 std::vector<Rule> temporal_rules() {
-  return {{"temporal-tiling",
-           "S^k $ x -> untile o Map^d(tile => k steps, halo shrinking by r, boundary per step) "
-           "o tiles with halo k*r",
-           temporal_tiling, tiles_dims_param()},
+  return {with_family({"temporal-tiling",
+                       "S^k $ x -> untile o Map^d(tile => k steps, halo shrinking by r, boundary "
+                       "per step) o tiles with halo k*r",
+                       temporal_tiling, tiles_dims_param()},
+                      "temporal"),
           stream_temporal_rule()};
 }
 

@@ -132,6 +132,12 @@ RuleResult overlapped_tiling_nd(const Expr& e, const RuleContext& ctx) {
   return r;
 }
 
+// tile-nd, overlapped-tiling-nd: the tiled dimensions, tiles of a candidate size.
+std::vector<ParamDomain> tiled_nd_params(std::vector<int64_t> dims) {
+  return {{.name = "dims", .values = std::move(dims)},
+          {.name = "tile", .source = ParamDomain::Source::TileSizes}};
+}
+
 } // namespace
 
 MappingTraits tiles_dims_param() {
@@ -141,14 +147,22 @@ MappingTraits tiles_dims_param() {
 }
 
 std::vector<Rule> tiling_rules() {
-  return {
-      {"slide-tiling", "Slide(n,s) -> Join o Map(Slide(n,s)) o Slide(u+n-s, u)", slide_tiling},
-      {"tile-nd", "Map^d(f) -> untile o Map^d(Map^d(f)) o tile(k)", tile_nd, tiles_dims_param()},
+  std::vector<Rule> tiled = {
+      {"slide-tiling",
+       "Slide(n,s) -> Join o Map(Slide(n,s)) o Slide(u+n-s, u)",
+       slide_tiling,
+       {},
+       {{.name = "tile", .source = ParamDomain::Source::TileSizes}}},
+      {"tile-nd", "Map^d(f) -> untile o Map^d(Map^d(f)) o tile(k)", tile_nd, tiles_dims_param(),
+       tiled_nd_params({2, 3})},
       {"overlapped-tiling-nd",
        "Map^d(f) o SlideND(n,1) -> untile o Map^d(Map^d(f) o SlideND(n,1)) o SlideND(k+n-1,k)",
-       overlapped_tiling_nd, tiles_dims_param()},
-      stream_nd_rule(),
+       overlapped_tiling_nd, tiles_dims_param(), tiled_nd_params({1, 2, 3})},
   };
+  for (auto& r : tiled)
+    r.family = "tiled";
+  tiled.push_back(stream_nd_rule());
+  return tiled;
 }
 
 } // namespace tessera::rewrite

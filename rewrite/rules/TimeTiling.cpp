@@ -79,18 +79,22 @@ RuleResult time_tiling(TimeTileScheme scheme, const Expr& e, const RuleContext& 
 } // namespace
 
 std::vector<Rule> time_tiling_rules() {
-  return {{"diamond-tiling",
-           "S^k $ x -> TimeTile{diamond}(f) $ x: per band upright then inverted diamonds, one "
-           "launch each, edges through a global buffer",
-           [](const Expr& e, const RuleContext& ctx) {
-             return time_tiling(TimeTileScheme::Diamond, e, ctx);
-           }},
-          {"parallelogram-tiling",
-           "S^k $ x -> TimeTile{parallelogram}(f) $ x: per band one launch per wavefront of "
-           "skewed tiles",
-           [](const Expr& e, const RuleContext& ctx) {
-             return time_tiling(TimeTileScheme::Parallelogram, e, ctx);
-           }}};
+  return {with_family(
+              {"diamond-tiling",
+               "S^k $ x -> TimeTile{diamond}(f) $ x: per band upright then inverted diamonds, one "
+               "launch each, edges through a global buffer",
+               [](const Expr& e, const RuleContext& ctx) {
+                 return time_tiling(TimeTileScheme::Diamond, e, ctx);
+               }},
+              "diamond"),
+          with_family(
+              {"parallelogram-tiling",
+               "S^k $ x -> TimeTile{parallelogram}(f) $ x: per band one launch per wavefront of "
+               "skewed tiles",
+               [](const Expr& e, const RuleContext& ctx) {
+                 return time_tiling(TimeTileScheme::Parallelogram, e, ctx);
+               }},
+              "parallelogram")};
 }
 
 } // namespace tessera::rewrite

@@ -7,19 +7,12 @@
 #include "rewrite/Normalize.h"
 #include "rewrite/Strategy.h"
 #include "rewrite/rules/Rules.h"
+#include "tests/rewrite/NamedRule.h"
 
 using namespace tessera;
 using namespace tessera::rewrite;
 
 namespace {
-Rule named(const std::string& name) {
-  for (const auto& r : all_rules())
-    if (r.name == name)
-      return r;
-  FAIL("no rule " << name);
-  return {};
-}
-
 bool contains_high_level_map(const Expr& e) {
   if (e->kind == NodeKind::Map && e->map_kind == MapKind::Map &&
       e->children[0]->kind != NodeKind::Transpose && e->children[0]->kind != NodeKind::Slide &&

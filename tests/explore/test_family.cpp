@@ -1,0 +1,46 @@
+// A variant's family comes from what its rules declare (rewrite::Rule::family) and from its
+// mapping: the explorer names no rule.
+#include <doctest/doctest.h>
+
+#include <set>
+
+#include "explore/Family.h"
+#include "rewrite/rules/Rules.h"
+
+using namespace tessera;
+using explore::Derivation;
+using explore::variant_family;
+using rewrite::Mapping;
+using rewrite::MappingKind;
+
+TEST_CASE("a variant's family is the one its rules declare, in order of precedence") {
+  CHECK(variant_family(Derivation{{"tile-nd at [1] {dims=2, tile=16}"}}) == "tiled");
+  CHECK(variant_family(Derivation{{"stream-nd at [1] {dims=3}"}}) == "streaming");
+  CHECK(variant_family(Derivation{{"coarsen-nd at [] {dim=0, factor=2}"}}) == "coarsened");
+  CHECK(variant_family(Derivation{{"diamond-tiling at [1] {steps=2}"}}) == "diamond");
+  // temporal comes before tiled, whichever step comes first.
+  CHECK(variant_family(Derivation{{"tile-nd at [1] {dims=2, tile=16}",
+                                   "temporal-tiling at [1,1] {steps=2}"}}) == "temporal");
+  // A rule that declares no family, or none known: the mapping decides, or plain.
+  CHECK(variant_family(Derivation{{"map-fusion at [1]"}}) == "plain");
+  CHECK(variant_family(Derivation{{"no-such-rule at []"}}) == "plain");
+  CHECK(variant_family(Derivation{{"split-join at [1] {chunk=4}"},
+                                  Mapping{MappingKind::WorkGroups}}) == "work-groups");
+  CHECK(variant_family(Derivation{{"split-join at [1] {chunk=4}"},
+                                  Mapping{MappingKind::LocalMemory}}) == "local-memory");
+}
+
+TEST_CASE("every family but plain and work-groups is declared by a rule of the catalog") {
+  std::set<std::string> declared;
+  for (const auto& list : {rewrite::all_rules(), rewrite::completing_rules()})
+    for (const auto& r : list) {
+      CHECK(rewrite::rule_family(r.name) == r.family);
+      if (!r.family.empty())
+        declared.insert(r.family);
+    }
+  for (const auto& family : explore::variant_families())
+    if (family != "plain" && family != "work-groups")
+      CHECK_MESSAGE(declared.count(family), family << " is declared by no rule");
+  CHECK(rewrite::rule_family("tile-nd") == "tiled");
+  CHECK(rewrite::rule_family("map-glb").empty());
+}
