@@ -8,6 +8,10 @@ namespace tessera::explore {
 
 using nlohmann::json;
 
+std::string step_rule(const std::string& step) {
+  return step.substr(0, step.find_first_of(" {"));
+}
+
 std::vector<std::string> Derivation::rule_steps() const {
   std::vector<std::string> all = steps;
   all.insert(all.end(), after_mapping.begin(), after_mapping.end());

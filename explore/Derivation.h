@@ -30,6 +30,9 @@ struct Derivation {
   bool operator==(const Derivation&) const = default;
 };
 
+// The rule of a step in words: "tile-nd" of "tile-nd at [1] {dims=2, tile=16}".
+std::string step_rule(const std::string& step);
+
 // "mapping: coarsened 2x along dimension 0".
 std::string mapping_line(const rewrite::Mapping& mapping);
 

@@ -32,11 +32,6 @@ const std::vector<FamilyMarks>& family_marks() {
   return marks;
 }
 
-// The rule of a step in words ("tile-nd at [1] {dims=2, tile=16}").
-std::string rule_of(const std::string& step) {
-  return step.substr(0, step.find(" at "));
-}
-
 } // namespace
 
 const std::vector<std::string>& variant_families() {
@@ -53,7 +48,7 @@ const std::vector<std::string>& variant_families() {
 std::string variant_family(const Derivation& derivation) {
   std::vector<std::string> step_families;
   for (const auto& step : derivation.rule_steps())
-    step_families.push_back(rewrite::rule_family(rule_of(step)));
+    step_families.push_back(rewrite::rule_family(step_rule(step)));
   for (const auto& marks : family_marks()) {
     if (derivation.mapping &&
         std::count(marks.mappings.begin(), marks.mappings.end(), derivation.mapping->kind))

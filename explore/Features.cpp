@@ -22,11 +22,6 @@ std::string without_position(const std::string& step) {
   return step.substr(0, at) + step.substr(close + 1);
 }
 
-// The rule's name: the text before its position or parameters.
-std::string rule_of(const std::string& step) {
-  return step.substr(0, step.find_first_of(" {"));
-}
-
 int64_t param(const VariantInfo& v, const std::string& name, int64_t otherwise) {
   auto it = v.params.find(name);
   return it == v.params.end() ? otherwise : it->second;
@@ -59,11 +54,11 @@ VariantFeatures variant_features(const VariantInfo& variant, int64_t cells) {
   };
   const Derivation& d = variant.history;
   for (const auto& step : d.steps)
-    add_rule(rule_of(step));
+    add_rule(step_rule(step));
   if (d.mapping)
     add_rule(mapping_line(*d.mapping));
   for (const auto& step : d.after_mapping)
-    add_rule(rule_of(step));
+    add_rule(step_rule(step));
   f.steps = static_cast<int>(d.steps.size() + d.after_mapping.size());
   for (const auto& [name, value] : variant.params)
     words.insert(cat(name, "=", value));

@@ -6,8 +6,10 @@
 #include <nlohmann/json.hpp>
 
 #include "core/Error.h"
+#include "explore/Derivation.h"
 #include "explore/Family.h"
 #include "explore/Report.h"
+#include "rewrite/rules/Rules.h"
 
 namespace tessera::explore {
 
@@ -42,13 +44,13 @@ std::string fixed(double v, int digits) {
 
 } // namespace
 
+// The form is the fusing rule's own name, found by its declared family (no rule is named
+// here), with " registers" where the step keeps its window in registers.
 std::string fused_form(const std::vector<std::string>& history) {
   for (const auto& step : history) {
-    if (step.find("stream-temporal") != std::string::npos)
-      return step.find("registers=1") != std::string::npos ? "stream-temporal registers"
-                                                           : "stream-temporal local";
-    if (step.find("temporal-tiling") != std::string::npos)
-      return "temporal-tiling";
+    const std::string rule = step_rule(step);
+    if (rewrite::rule_family(rule) == "temporal")
+      return step.find("registers=1") != std::string::npos ? rule + " registers" : rule;
   }
   return "";
 }

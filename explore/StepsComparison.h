@@ -1,8 +1,8 @@
 // `explore --steps K`: the fused variants of K steps against K sweeps of the best single-sweep
 // variant found in the same run. The single step is explored first (with a share of the
 // budget), then the K-step program; the comparison takes the fastest measured point of the
-// K-step program whose derivation fuses the steps (temporal family: temporal-tiling,
-// stream-temporal, or any later fusing rule whose name says "temporal").
+// K-step program whose derivation fuses the steps (a rule of the temporal family, as the rule
+// declares it: temporal-tiling, stream-temporal, or any later fusing rule).
 #pragma once
 
 #include <map>
@@ -26,8 +26,8 @@ struct StepsComparison {
   double fused_fraction_of_copy = 0; // effective bandwidth (K sweeps' traffic) / copy
   double speedup = 0;                // sweeps_ms / fused_ms (> 1: fusing wins)
   std::string note;                  // why there is no fused time, when there is none
-  // The best fused time of each form: "temporal-tiling", "stream-temporal local",
-  // "stream-temporal registers" (the window of 2.5-D blocking).
+  // The best fused time of each form: the fusing rule's name ("temporal-tiling",
+  // "stream-temporal"), with " registers" where its window is in registers (2.5-D blocking).
   std::map<std::string, double> fused_by_form;
 };
 

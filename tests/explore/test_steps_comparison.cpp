@@ -88,7 +88,7 @@ TEST_CASE("steps comparison: the best time of each fused form, kept through the 
   };
   StepsComparison c = compare_steps(4, single, fused);
   CHECK(fused_form(fused.points[2].history.rule_steps()) == "stream-temporal registers");
-  CHECK(c.fused_by_form == std::map<std::string, double>{{"stream-temporal local", 2.5},
+  CHECK(c.fused_by_form == std::map<std::string, double>{{"stream-temporal", 2.5},
                                                          {"stream-temporal registers", 2.0},
                                                          {"temporal-tiling", 5.0}});
   std::string text = format_steps_comparison(c);
