@@ -145,6 +145,12 @@ Operand Emitter::materialize(const Expr& f, const std::vector<Operand>& args, co
     user_error(cat("an intermediate of type ", result, " computed with MapGlb or MapWrg inside ",
                    "a work-item's function: global and work-group mappings belong to the ",
                    "outermost maps of the kernel"));
+  // A work-group computes only its own element of a MapWrg's result: an intermediate that the
+  // work-group then reads would hold the other work-groups' elements unwritten.
+  if (wrg_depth_ > 0 && contains_map(f, MapKind::Wrg))
+    user_error(cat("an intermediate of type ", result, " computed with MapWrg inside a MapWrg: ",
+                   "each work-group would compute only its own part of it; nest MapWrg only "
+                   "around the kernel's output"));
   AddressSpace space;
   if (requested == AddressSpace::Local) {
     if (wrg_depth_ == 0)

@@ -65,6 +65,24 @@ const std::vector<ReproducerCase>& regression_cases() {
          return program({x}, x | map_glb(0, map_wrg(0, map_lcl(0, neg))));
        },
        true, "REJECTED", "MapWrg(0) cannot be nested inside MapGlb"},
+      {"codegen: an intermediate computed with MapWrg inside a MapWrg is rejected",
+       "map-wrg-intermediate.json",
+       "MapWrg(2) computing a tile that the work-group of an outer MapWrg(0) then reads (the "
+       "fuzzer applied the map-wrg rule inside a toLocal). Each work-group along dimension 2 "
+       "wrote only its own element of the tile, so the outer work-group read elements nobody "
+       "wrote: 5 of 6 values wrong on PoCL. The emitter rejected MapWrg inside MapGlb, MapLcl or "
+       "MapSeq, and an intermediate of MapWrg inside a work-item, but not this.",
+       "Val x = input(\"x\", Type::array(f32(), 6));\n"
+       "program({x}, x | pad(1, 1, clamp) | slide(3, 1) | map_wrg(0, Fun([=](Val w) {\n"
+       "  return (w | to_local(map_wrg(2, id_fun()))).at(1); })));",
+       [] {
+         Val x = input("x", Type::array(f32(), 6));
+         Fun id = id_fun();
+         return program(
+             {x}, x | pad(1, 1, clamp) | slide(3, 1) |
+                      map_wrg(0, Fun([=](Val w) { return (w | to_local(map_wrg(2, id))).at(1); })));
+       },
+       true, "REJECTED", "computed with MapWrg inside a MapWrg"},
       {"codegen: the negation of a negative constant is valid OpenCL C (no --c)",
        "negated-negative-constant.json",
        "ScalarExpr::to_c (core/Scalar.cpp) used to print -(-0.5) as \"(--0.5f)\", which OpenCL C "
