@@ -93,7 +93,8 @@ bool in_domain(const ParamDomain& domain, int64_t value, const RuleContext& cont
 void check_params(const Rule& rule, const Params& params, const RuleContext& context) {
   if (rule.params.empty())
     return;
-  for (const auto& [name, value] : params) {
+  for (const auto& [key, value] : params) {
+    const std::string& name = key; // a structured binding cannot be captured before C++20
     auto it = std::find_if(rule.params.begin(), rule.params.end(),
                            [&](const ParamDomain& d) { return d.name == name; });
     if (it == rule.params.end())
