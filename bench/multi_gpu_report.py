@@ -53,7 +53,6 @@ def sweeps(runs):
         if "gcells_per_second" not in j or not (name.startswith("strong") or name.startswith("weak")):
             continue
         n = _count(j["ranks"])
-        key = (name.split("-")[0], j["steps"], tuple(j["size"]) if name.startswith("strong") else None)
         if n == 1:
             base[(j["steps"], tuple(j["size"]))] = j["gcells_per_second"]
     for name, r in runs.items():

@@ -5,15 +5,6 @@
 
 namespace tessera::distributed {
 
-namespace {
-
-// The packed face as a rectangle of its own: the whole of an array of the region's extents.
-Rect packed_rect(const Rect& rect) {
-  return Rect{rect.extent, std::vector<int64_t>(rect.extent.size(), 0), rect.extent};
-}
-
-} // namespace
-
 FaceStaging::FaceStaging(cl::CommandQueue queue, std::size_t bytes, Packing packing)
     : queue_(std::move(queue)), bytes_(std::max<std::size_t>(bytes, 1)), packing_(packing) {
   cl_int err = CL_SUCCESS;
@@ -36,30 +27,33 @@ FaceStaging::~FaceStaging() {
   }
 }
 
-void FaceStaging::download(const cl::Buffer& buffer, const Rect& rect, std::size_t element_bytes) {
+std::size_t FaceStaging::face_bytes(const Rect& rect, std::size_t element_bytes) const {
   const std::size_t bytes = static_cast<std::size_t>(rect.points()) * element_bytes;
-  if (bytes == 0)
-    return;
   if (bytes > bytes_)
     internal_error(cat("a halo face of ", bytes, " bytes in a staging buffer of ", bytes_));
+  return bytes;
+}
+
+void FaceStaging::download(const cl::Buffer& buffer, const Rect& rect, std::size_t element_bytes) {
+  const std::size_t bytes = face_bytes(rect, element_bytes);
+  if (bytes == 0)
+    return;
   if (packing_ == Packing::Transfer)
     return read_rect(queue_, buffer, rect, element_bytes, host_);
-  copy_rect(queue_, buffer, rect, packed_, packed_rect(rect), element_bytes);
+  copy_rect(queue_, buffer, rect, packed_, whole(rect.extent), element_bytes);
   runtime::check_cl(queue_.enqueueReadBuffer(packed_, CL_TRUE, 0, bytes, host_),
                     "reading a halo face");
 }
 
 void FaceStaging::upload(const cl::Buffer& buffer, const Rect& rect, std::size_t element_bytes) {
-  const std::size_t bytes = static_cast<std::size_t>(rect.points()) * element_bytes;
+  const std::size_t bytes = face_bytes(rect, element_bytes);
   if (bytes == 0)
     return;
-  if (bytes > bytes_)
-    internal_error(cat("a halo face of ", bytes, " bytes in a staging buffer of ", bytes_));
   if (packing_ == Packing::Transfer)
     return write_rect(queue_, buffer, rect, element_bytes, host_);
   runtime::check_cl(queue_.enqueueWriteBuffer(packed_, CL_FALSE, 0, bytes, host_),
                     "writing a halo face");
-  copy_rect(queue_, packed_, packed_rect(rect), buffer, rect, element_bytes);
+  copy_rect(queue_, packed_, whole(rect.extent), buffer, rect, element_bytes);
   runtime::check_cl(queue_.finish(), "writing a halo face");
 }
 

@@ -33,6 +33,9 @@ public:
   void upload(const cl::Buffer& buffer, const Rect& rect, std::size_t element_bytes);
 
 private:
+  // The bytes of the region `rect`, which must fit the staging buffers.
+  std::size_t face_bytes(const Rect& rect, std::size_t element_bytes) const;
+
   cl::CommandQueue queue_;
   std::size_t bytes_;
   Packing packing_;

@@ -283,7 +283,7 @@ std::vector<double> MultigridLayout::own(DeviceMemory& memory, BufferId id, std:
   // Only the block's own rectangle crosses to the host.
   const Block& b = blocks_.at(l);
   const std::size_t n = static_cast<std::size_t>(b.points());
-  const Rect rect{b.extended(), b.halo_lo, b.extent};
+  const Rect rect = own_rect(b);
   if (memory.kind(id) == ScalarKind::F64) {
     std::vector<double> mine(n);
     read_rect(session_->queue(), memory.buffer(id).handle(), rect, sizeof(double), mine.data());
@@ -331,10 +331,8 @@ double MultigridLayout::norm(DeviceMemory& memory, BufferId id, std::size_t l, B
     if (fresh)
       at->second = memory.allocate(cat("own points of level ", l), memory.kind(id), b.points());
     own_points = at->second;
-    const std::size_t bytes = memory.kind(id) == ScalarKind::F64 ? sizeof(double) : sizeof(float);
-    copy_rect(memory.session().queue(), memory.buffer(id).handle(),
-              Rect{b.extended(), b.halo_lo, b.extent}, memory.buffer(own_points).handle(),
-              Rect{b.extent, std::vector<int64_t>(b.extent.size(), 0), b.extent}, bytes);
+    copy_rect(memory.session().queue(), memory.buffer(id).handle(), own_rect(b),
+              memory.buffer(own_points).handle(), whole(b.extent), element_bytes(memory.kind(id)));
   }
   const double mine = blas.nrm2(own_points);
   return std::sqrt(world_.sum(mine * mine));

@@ -3,6 +3,7 @@
 #include <array>
 
 #include "core/Error.h"
+#include "distributed/BlockGrid.h"
 #include "explore/runtime/ClError.h"
 
 namespace tessera::distributed {
@@ -12,6 +13,14 @@ int64_t Rect::points() const {
   for (auto e : extent)
     p *= e;
   return p;
+}
+
+Rect whole(const std::vector<int64_t>& extent) {
+  return Rect{extent, std::vector<int64_t>(extent.size(), 0), extent};
+}
+
+Rect own_rect(const Block& b) {
+  return {b.extended(), b.halo_lo, b.extent};
 }
 
 namespace {

@@ -17,6 +17,13 @@ struct Rect {
   int64_t points() const;
 };
 
+struct Block;
+
+// The whole of a packed array of these extents (a region copied out of a larger one).
+Rect whole(const std::vector<int64_t>& extent);
+// A rank's own points within its extended block.
+Rect own_rect(const Block& b);
+
 // Blocking: the region into / from a packed host buffer of points() elements.
 void read_rect(cl::CommandQueue& queue, const cl::Buffer& buffer, const Rect& rect,
                std::size_t element_bytes, void* host);

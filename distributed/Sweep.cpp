@@ -89,10 +89,6 @@ template <class F> void for_each_point(const Block& b, const std::vector<int64_t
   }
 }
 
-Rect own_rect(const Block& b) {
-  return {b.extended(), b.halo_lo, b.extent};
-}
-
 } // namespace
 
 double initial_value(uint64_t index, uint32_t seed, ScalarKind kind) {
@@ -264,8 +260,7 @@ double DistributedSweep::period() {
     const cl::Buffer* input = &dev.extended.handle();
     if (box.in_extent != extended) {
       Rect from{extended, box.in_offset, box.in_extent};
-      Rect to{box.in_extent, std::vector<int64_t>(box.in_extent.size(), 0), box.in_extent};
-      copy_rect(queue, dev.extended.handle(), from, dev.box.handle(), to, eb);
+      copy_rect(queue, dev.extended.handle(), from, dev.box.handle(), whole(box.in_extent), eb);
       input = &dev.box.handle();
     }
     auto& kernel = *dev.kernel;
@@ -275,8 +270,8 @@ double DistributedSweep::period() {
     std::vector<int64_t> at(box.out_offset);
     for (std::size_t d = 0; d < at.size(); ++d)
       at[d] += block_.halo_lo[d];
-    Rect from{box.out_extent, std::vector<int64_t>(at.size(), 0), box.out_extent};
-    copy_rect(queue, result, from, dev.next.handle(), Rect{extended, at, box.out_extent}, eb);
+    copy_rect(queue, result, whole(box.out_extent), dev.next.handle(),
+              Rect{extended, at, box.out_extent}, eb);
   };
   std::size_t first = 0;
   // The interior needs no halo: it runs on the device while the halos travel. The box buffer
