@@ -185,14 +185,17 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
               : cat("const int blk_lo", j, " = max(blk_z0 - ", h, ", 0), blk_hi", j,
                     " = min(blk_z1 + ", h, ", ", Z, ");"));
   }
-  // Local memory per level: 2r+1 planes, or the centre plane only with registers.
-  const int64_t level_planes = registers ? 1 : b.n;
+  // Local memory per level: 2r+1 planes, or the centre plane with registers, double-buffered
+  // where both halves fit (one barrier per plane of the march instead of two).
+  const int64_t element_bytes = element == ScalarKind::F64 ? 8 : 4;
+  const bool halves = registers && stream_steps_double_buffered(b.k, plane, element_bytes);
+  const int64_t level_planes = registers ? (halves ? 2 : 1) : b.n;
   std::vector<std::string> level_names;
   for (int64_t j = 0; j < b.k; ++j) {
     level_names.push_back(fresh("blk_level"));
     local_decls_.push_back(
         cat("__local ", ctype, " ", level_names.back(), "[", level_planes * plane, "];"));
-    local_bytes_ += level_planes * plane * (element == ScalarKind::F64 ? 8 : 4);
+    local_bytes_ += level_planes * plane * element_bytes;
   }
   // Registers: a work-item owns the positions lid + i * work_group (i < owned) of level 0's
   // region (the buffer's plane) at every level, so that its columns stay its own. Per level and
@@ -344,6 +347,10 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
       return cat(p[0], " - blk_o_x + ", kr);
     return cat("(", p[0], " - blk_o_y + ", kr, ") * ", buffer[1], " + ", p[1], " - blk_o_x + ", kr);
   };
+  // Registers: the index in a level's centre plane, in this plane parity's half if halved.
+  auto centre_index = [&](const std::vector<std::string>& p) {
+    return halves ? cat("blk_half + ", local_index(p)) : local_index(p);
+  };
   auto grid_var = [&](const std::string& name, int dim) {
     return ArithExpr::var(name, 0, extent[static_cast<std::size_t>(dim)] - 1);
   };
@@ -407,27 +414,29 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
           at.push_back(cat(src_name(names[0]), " + ", dy - b.r));
         at.push_back(cat(src_name(names.back()), " + ", dx - b.r));
         line(cat(window->name, "[", window_slot(b.r, cat(dy), cat(dx)), "] = ", from, "[",
-                 local_index(at), "];"));
+                 centre_index(at), "];"));
       }
+  };
+  // Whether level j (1..k) computes a plane at this step of the march.
+  auto level_active = [&](int64_t j) {
+    return cat("if (blk_s - ", j * b.r, " >= blk_lo", j, " && blk_s - ", j * b.r, " < blk_hi", j,
+               ")");
+  };
+  // Registers: level j-1's plane z = s - jr, the centre of level j's neighbourhoods, into local
+  // memory. It was computed r planes ago, so every level publishes before one barrier.
+  auto publish_centre = [&](int64_t j) {
+    const std::string& from = level_names[static_cast<std::size_t>(j - 1)];
+    open(level_active(j));
+    for_region(j - 1, [&](int64_t owned_i) {
+      std::vector<std::string> pos(names.begin(), names.end());
+      line(cat(from, "[", centre_index(pos), "] = ", reg(j - 1, owned_i, b.r), ";"));
+    });
+    close();
   };
   // Level j (1..k) computes plane z = s - jr from level j-1's planes z-r..z+r.
   auto march_level = [&](int64_t j) {
     const std::string& from = level_names[static_cast<std::size_t>(j - 1)];
-    const std::string active =
-        cat("if (blk_s - ", j * b.r, " >= blk_lo", j, " && blk_s - ", j * b.r, " < blk_hi", j, ")");
-    if (registers) {
-      // Level j-1's plane z, the centre of level j's neighbourhoods, into local memory.
-      open(active);
-      for_region(j - 1, [&](int64_t owned_i) {
-        std::vector<std::string> pos(names.begin(), names.end());
-        line(cat(from, "[", local_index(pos), "] = ", reg(j - 1, owned_i, b.r), ";"));
-      });
-      close();
-      line("barrier(CLK_LOCAL_MEM_FENCE);");
-      if (j < b.k)
-        shift(j);
-    }
-    open(active);
+    open(level_active(j));
     line(cat("const int blk_z = blk_s - ", j * b.r, ";"));
     // The slots of level j-1's planes z-r..z+r: their boundary source planes.
     for (int64_t m = 0; m < b.n; ++m) {
@@ -510,9 +519,12 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
   // One plane of the march: s loads input plane s and level j computes plane s - jr.
   open(cat("for (int blk_s = blk_lo0; blk_s < blk_z1 + ", kr, "; ++blk_s)"));
   {
+    // Registers: every level's shift register moves by one plane.
+    for (int64_t j = 0; registers && j < b.k; ++j)
+      shift(j);
+    if (halves)
+      line(cat("const int blk_half = (blk_s & 1) * ", plane, ";"));
     // Level 0: input plane s.
-    if (registers)
-      shift(0);
     open("if (blk_s >= blk_lo0 && blk_s < blk_hi0)");
     line(cat("const int blk_zr = ", wrap ? periodic("blk_s", Z) : "blk_s", ";"));
     for_region(0, [&](int64_t owned_i) {
@@ -526,13 +538,15 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
                  local_index(pos), "] = ", in_plane_boundary(read), ";"));
     });
     close();
-    if (!registers)
-      line("barrier(CLK_LOCAL_MEM_FENCE);");
+    // Registers: the levels' centre planes are published, one barrier, then every level
+    // computes. The next plane publishes into the other half; with one half, not before every
+    // work-item has read this plane's.
+    for (int64_t j = 1; registers && j <= b.k; ++j)
+      publish_centre(j);
+    line("barrier(CLK_LOCAL_MEM_FENCE);");
     for (int64_t j = 1; j <= b.k; ++j)
       march_level(j);
-    // With registers, the next plane rewrites level 0's centre plane after level 2's barrier;
-    // one step alone needs its own barrier.
-    if (registers && b.k == 1)
+    if (registers && !halves)
       line("barrier(CLK_LOCAL_MEM_FENCE);");
   }
   close();

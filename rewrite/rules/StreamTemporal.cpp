@@ -22,9 +22,8 @@ namespace tessera::rewrite {
 namespace {
 
 // Local memory of k-1 time levels plus the input (2r+1 planes each, or the centre plane with
-// registers), beyond which a variant cannot run on common devices (48 KiB is the portable
-// minimum of GPUs).
-constexpr int64_t kMaxLocalBytes = 48 * 1024;
+// registers), beyond which a variant cannot run on common devices.
+constexpr int64_t kMaxLocalBytes = kPortableLocalBytes;
 // The register window's values per work-item (k levels x owned positions x 2r+1), beyond
 // which they would spill on GPUs (255 registers per work-item on NVIDIA, also holding the rest).
 constexpr int64_t kMaxQueueValues = 128;

@@ -30,6 +30,8 @@ int main() {
     int k;
     bool rhs;
     int64_t local = 0; // a work-group size: below the region's columns, several per work-item
+    std::vector<int64_t> tiles = {};     // the candidate tile sizes (default 3 and 4kr)
+    std::vector<ArithExpr> extents = {}; // the grid (default a few tiles, partial ones)
   };
   const std::vector<Case> cases{
       {2, 1, Boundary::clamp(), 3, true},
@@ -39,16 +41,22 @@ int main() {
       {3, 1, Boundary::constant(ScalarValue::make(ScalarKind::F32, 0.5)), 2, false},
       {3, 1, Boundary::wrap(), 2, false},
       {3, 1, Boundary::mirror(), 3, true, 32},
+      // Tiles of 16x16 at k = 8: the register window's centre planes (32 KiB) do not fit twice
+      // in 48 KiB, so one half with two barriers per plane.
+      {3, 1, Boundary::clamp(), 8, false, 0, {16}, {9, 16, 16}},
   };
   int ran = 0, failed = 0;
   for (const auto& c : cases) {
     int kr = c.k * c.r;
     std::vector<ArithExpr> extents = c.d == 2 ? std::vector<ArithExpr>{5 * kr + 1, 2 * kr + 13}
                                               : std::vector<ArithExpr>{5 * kr + 1, kr + 3, kr + 5};
+    if (!c.extents.empty())
+      extents = c.extents;
     Expr program = testing::iterated_test_stencil(c.d, c.r, c.b, c.k, extents, c.rhs);
     auto inputs = random_inputs(program, 5);
     Data expected = evaluate(program, inputs);
-    for (const auto& form : testing::stream_temporal_forms(program, c.k, {3, 4 * kr})) {
+    const auto tiles = c.tiles.empty() ? std::vector<int64_t>{3, 4 * kr} : c.tiles;
+    for (const auto& form : testing::stream_temporal_forms(program, c.k, tiles)) {
       std::string how = cat(c.d, "-D r=", c.r, " ", c.b.to_string(), " k=", c.k,
                             c.rhs ? " rhs" : "", form.params.count("segment") ? " segments" : "",
                             form.params.count("registers") ? " registers" : " local",

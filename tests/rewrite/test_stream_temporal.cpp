@@ -124,6 +124,31 @@ TEST_CASE("stream-temporal 3-D deep k: only the register window fits 48 KiB of l
   }
 }
 
+TEST_CASE("the register window's centre planes are double-buffered where both halves fit") {
+  // One barrier per plane of the march with two halves, two with one: tiles of 16x16 at
+  // k = 6 need 2 x 18 KiB, at k = 8 2 x 32 KiB (more than 48 KiB).
+  for (int k : {6, 8}) {
+    CAPTURE(k);
+    Expr program = testing::iterated_test_stencil(3, 1, clamp, k, {33, 17, 17}, false);
+    int registers = 0;
+    for (const auto& form : testing::stream_temporal_forms(program, k, {16})) {
+      if (!form.params.count("registers"))
+        continue;
+      ++registers;
+      Expr fused = make_lambda(program->params(), form.replacement);
+      auto kernels = codegen::generate_program(fused, {});
+      const auto& kernel = kernels.kernels.front();
+      std::size_t barriers = 0;
+      for (auto at = kernel.source.find("barrier("); at != std::string::npos;
+           at = kernel.source.find("barrier(", at + 1))
+        ++barriers;
+      CHECK(barriers == (k == 6 ? 1u : 2u));
+      CHECK(kernel.local_memory_bytes == (k == 6 ? 2 * 6 * 28 * 28 * 4 : 8 * 32 * 32 * 4));
+    }
+    CHECK(registers > 0);
+  }
+}
+
 TEST_CASE("stream-temporal with several columns per work-item (work-groups of 16)") {
   struct Case {
     int d, r;
