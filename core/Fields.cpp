@@ -106,6 +106,18 @@ std::string size_list(const Node& n) {
   return s;
 }
 
+std::string named_size_list(const Node& n) {
+  const std::vector<const char*>& names = size_schema(n.kind).names;
+  std::string s;
+  for (std::size_t i = 0; i < n.sizes.size(); ++i) {
+    if (i < names.size())
+      s += cat(i ? ", " : "", names[i], " ", n.sizes[i].to_string());
+    else
+      s += cat(i == names.size() ? (i ? ", then " : "then ") : ",", n.sizes[i].to_string());
+  }
+  return s;
+}
+
 SplitFields split_fields(const Node& n) {
   const auto& s = sizes_of(n, NodeKind::Split);
   return {s[0]};

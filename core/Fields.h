@@ -36,8 +36,11 @@ std::string size_field_names(NodeKind kind);
 // "Slide needs 2 sizes (size, step), got 1". The variable-length kinds read their length
 // field (TimeTile's dims, StreamSteps' d), which must then be a constant.
 void check_size_count(NodeKind kind, const std::vector<ArithExpr>& sizes);
-// The sizes as the printer and describe() write them: "3,1".
+// The sizes as the printer writes them, in the DSL's call notation: "3,1".
 std::string size_list(const Node& n);
+// By name, for messages about the kinds that rules make (TileSlide, TimeTile, StreamSteps):
+// "size 3, step 1"; a variable-length tail follows as "then 8,4".
+std::string named_size_list(const Node& n);
 
 // ---- Accessors. Each checks the node's kind (a wrong kind is a bug in tessera). Their
 // references point into the node, which must outlive them. ----

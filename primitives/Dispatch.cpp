@@ -149,10 +149,10 @@ std::string describe(const Node& f) {
     return f.backward ? "ScanBackward" : "Scan";
   case NodeKind::Pad:
     return cat("Pad(", size_list(f), ",", f.boundary.to_string(), ")");
-  case NodeKind::TileSlide:
+  case NodeKind::TileSlide: // made by rules, not written by users: its fields by name
   case NodeKind::TimeTile:
   case NodeKind::StreamSteps:
-    return cat(kind_name(f.kind), "(", size_list(f), ",", f.boundary.to_string(), ")");
+    return cat(kind_name(f.kind), "(", named_size_list(f), ", ", f.boundary.to_string(), ")");
   case NodeKind::UserFun:
     return cat("UserFun '", f.user_fun->name, "'");
   default:

@@ -11,6 +11,7 @@
 #include "core/Fields.h"
 #include "core/Json.h"
 #include "core/TimeTile.h"
+#include "primitives/Primitives.h"
 
 using namespace tessera;
 using nlohmann::json;
@@ -165,4 +166,15 @@ TEST_CASE("the JSON loader refuses a wrong size count with the field names") {
   CHECK(load_error(stream, [](json& sizes) {
           sizes[0] = json{{"cst", 0}};
         }).find("positive constant dims") != std::string::npos);
+}
+
+TEST_CASE("messages name the fields of the kinds that rules make") {
+  // The kinds a user writes keep the DSL's call notation.
+  CHECK(primitives::describe(*make_slide(3, 1)) == "Slide(3,1)");
+  CHECK(primitives::describe(*make_pad(1, 2, Boundary::clamp())) == "Pad(1,2,clamp)");
+  CHECK(primitives::describe(*make_tile_slide(3, 1, 64, 16, 1, Boundary::mirror())) ==
+        "TileSlide(size 3, offset 1, extent 64, tile 16, halo 1, mirror)");
+  CHECK(primitives::describe(
+            *make_stream_steps(3, 2, 1, Boundary::clamp(), {8, 4}, 16, 1, identity())) ==
+        "StreamSteps(dims 3, steps 2, radius 1, segment 16, phases 1, then 8,4, clamp)");
 }
