@@ -3,6 +3,7 @@
 #include "codegen/Emitter.h"
 
 #include "core/Error.h"
+#include "core/Fields.h"
 #include "core/Substitute.h"
 
 namespace tessera::codegen {
@@ -41,22 +42,22 @@ Operand Emitter::apply_value(const Expr& f, const std::vector<Operand>& args) {
     return value(n.body());
   }
   case NodeKind::Split:
-    return {split_view(arg(0).view, n.sizes[0]), result_type(f, args)};
+    return {split_view(arg(0).view, split_fields(n).chunk), result_type(f, args)};
   case NodeKind::Join:
     return {join_view(arg(0).view, arg(0).type.element().length()), result_type(f, args)};
   case NodeKind::Slide:
-    return {slide_view(arg(0).view, n.sizes[1]), result_type(f, args)};
+    return {slide_view(arg(0).view, slide_fields(n).step), result_type(f, args)};
   case NodeKind::Pad: {
     // The constant as a value of the elements' type (a literal 0 pads an f32 grid with 0.0f).
     Boundary boundary = n.boundary;
     if (boundary.kind == Boundary::Constant)
       boundary.value =
           ScalarValue::make(arg(0).type.innermost().scalar_kind(), boundary.value.as_double());
-    return {pad_view(arg(0).view, n.sizes[0], arg(0).type.length(), boundary),
+    return {pad_view(arg(0).view, pad_fields(n).left, arg(0).type.length(), boundary),
             result_type(f, args)};
   }
   case NodeKind::Drop:
-    return {drop_view(arg(0).view, n.sizes[0]), result_type(f, args)};
+    return {drop_view(arg(0).view, drop_fields(n).left), result_type(f, args)};
   case NodeKind::Transpose:
     return {transpose_view(arg(0).view), result_type(f, args)};
   case NodeKind::TileSlide:
@@ -69,10 +70,9 @@ Operand Emitter::apply_value(const Expr& f, const std::vector<Operand>& args) {
     return {zip_view(std::move(views)), result_type(f, args)};
   }
   case NodeKind::Get:
-    return {component_view(arg(0).view, static_cast<int>(n.sizes[0].value())),
-            result_type(f, args)};
+    return {component_view(arg(0).view, get_component(n)), result_type(f, args)};
   case NodeKind::At:
-    return {index_view(arg(0).view, n.sizes[0]), result_type(f, args)};
+    return {index_view(arg(0).view, at_fields(n).index), result_type(f, args)};
   case NodeKind::UserFun: {
     std::vector<View> views;
     std::vector<ScalarKind> kinds;
@@ -102,7 +102,7 @@ Operand Emitter::apply_value(const Expr& f, const std::vector<Operand>& args) {
   case NodeKind::Iterate:
     if (is_layout_only(n.children[0])) {
       Operand cur = arg(0);
-      for (int64_t s = 0; s < n.sizes[0].value(); ++s)
+      for (int64_t s = 0; s < iterate_fields(n).times.value(); ++s)
         cur = apply_value(n.children[0], {cur});
       return cur;
     }

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/Error.h"
+#include "core/Fields.h"
 #include "core/Substitute.h"
 
 namespace tessera::codegen {
@@ -61,7 +62,7 @@ View Emitter::output_view(const Expr& f, const View& dest, const Type& arg_type)
   case NodeKind::Join:
     return split_view(dest, arg_type.element().length());
   case NodeKind::Split:
-    return join_view(dest, f->sizes[0]);
+    return join_view(dest, split_fields(*f).chunk);
   case NodeKind::Transpose:
     return transpose_view(dest);
   case NodeKind::Map: {
@@ -244,7 +245,7 @@ void Emitter::write_reduce(const Node& f, const Operand& in, const View& dest) {
 }
 
 void Emitter::write_iterate(const Node& f, const Operand& in, const View& dest) {
-  int64_t k = f.sizes[0].value();
+  int64_t k = iterate_fields(f).times.value();
   if (k == 0) {
     copy(in, dest);
     return;

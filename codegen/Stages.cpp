@@ -4,6 +4,7 @@
 #include <map>
 
 #include "core/Error.h"
+#include "core/Fields.h"
 #include "core/NdExpr.h"
 #include "core/Substitute.h"
 #include "primitives/TypeCheck.h"
@@ -105,7 +106,7 @@ private:
     const Expr& callee = e->callee();
     auto args = e->call_args();
     if (callee->kind == NodeKind::Iterate && has_parallel_map(callee->children[0]) &&
-        callee->sizes[0].is_constant() && args.size() == 1)
+        iterate_fields(*callee).times.is_constant() && args.size() == 1)
       return unroll(callee, detach_argument(args[0]));
     bool computes = !is_layout_only(callee);
     bool writes_through = is_output_view(callee);
@@ -144,7 +145,7 @@ private:
 
   // Iterate(k, f) $ x: k - 1 stages; the last step is returned for the enclosing stage.
   Expr unroll(const Expr& iterate, Expr current) {
-    int64_t k = iterate->sizes[0].value();
+    int64_t k = iterate_fields(*iterate).times.value();
     const Expr& f = iterate->children[0];
     for (int64_t i = 0; i < k; ++i) {
       Expr step = make_call(f, {current});

@@ -28,6 +28,7 @@
 #include "codegen/Names.h"
 #include "codegen/ScalarC.h"
 #include "core/Error.h"
+#include "core/Fields.h"
 
 namespace tessera::codegen {
 
@@ -75,15 +76,15 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
   if (in_work_item() || wrg_depth_ > 0)
     user_error("StreamSteps launches its own work-groups: it must compute the program's result, "
                "not run inside a map");
+  const StreamStepsFields fields = stream_steps_fields(f);
   Blocking b;
-  b.d = static_cast<int>(f.sizes[0].value());
-  b.k = f.sizes[1].value();
-  b.r = f.sizes[2].value();
-  b.segment = f.sizes[3].value();
-  const int64_t phases = f.sizes[4].value();
-  for (int i = 5; i < 4 + b.d; ++i)
-    b.tiles.push_back(f.sizes[static_cast<std::size_t>(i)].value());
-  const bool registers = stream_window(f) == StreamWindow::Registers;
+  b.d = fields.dims;
+  b.k = fields.steps;
+  b.r = fields.radius;
+  b.segment = fields.segment;
+  const int64_t phases = fields.phases;
+  b.tiles = fields.tiles;
+  const bool registers = fields.window == StreamWindow::Registers;
   b.n = 2 * b.r + 1;
   b.boundary = f.boundary;
   const Boundary::Kind kind = b.boundary.kind;
@@ -135,7 +136,7 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
                "dimension 0 only");
   b.work_group = options_.local_size[0] > 0
                      ? options_.local_size[0]
-                     : stream_steps_work_group(b.tiles, stream_window(f), b.k * b.r);
+                     : stream_steps_work_group(b.tiles, fields.window, b.k * b.r);
   required_work_group_ = b.work_group;
   std::string constant;
   if (kind == Boundary::Constant)

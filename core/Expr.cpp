@@ -433,12 +433,6 @@ int64_t stream_steps_work_group(const std::vector<int64_t>& tiles, StreamWindow 
   return ((region + owned - 1) / owned + 31) / 32 * 32;
 }
 
-StreamWindow stream_window(const Node& f) {
-  const auto d = static_cast<std::size_t>(*f.sizes[0].as_constant());
-  return f.sizes.size() > 4 + d && f.sizes[4 + d].as_constant() == 1 ? StreamWindow::Registers
-                                                                     : StreamWindow::Local;
-}
-
 Expr make_generate(ArithExpr length, Expr f) {
   require_function(f, "Generate");
   require_non_negative(length, "Generate", "length");

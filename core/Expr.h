@@ -111,9 +111,9 @@ struct Node {
   // Call: [function, arg...]; Lambda: [param..., body]; Map/Iterate/ToMem/Generate: [f];
   // Reduce, Scan: [f, init].
   std::vector<Expr> children;
-  // Split: [m]; Slide: [size, step]; Pad/Drop: [left, right]; Iterate: [k]; At/Get: [i];
-  // Generate: [n]; TileSlide: [n, l, N, T, h]; TimeTile: core/TimeTile.h; StreamSteps: [d, k,
-  // r, segment, phases, T_1..T_{d-1}, window?].
+  // The primitive's size parameters. Which position is which is defined once, in
+  // core/Fields.h (a table over the node kinds, an accessor per kind); read them through
+  // the accessors (slide_fields(n).step), not by position.
   std::vector<ArithExpr> sizes;
   MapKind map_kind = MapKind::Map;
   int dim = 0; // MapGlb/MapWrg/MapLcl dimension

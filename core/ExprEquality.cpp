@@ -67,9 +67,8 @@ struct StructuralComparer {
     default:
       break;
     }
-    for (std::size_t i = 0; i < x.sizes.size(); ++i)
-      if (x.sizes[i] != y.sizes[i])
-        return false;
+    if (x.sizes != y.sizes)
+      return false;
     for (std::size_t i = 0; i < x.children.size(); ++i)
       if (!equal(x.children[i], y.children[i]))
         return false;

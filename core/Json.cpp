@@ -4,11 +4,13 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include "core/AtomicFile.h"
 #include "core/Error.h"
+#include "core/Fields.h"
 #include "core/JsonInteger.h"
 #include "core/TimeTile.h"
 
@@ -165,20 +167,6 @@ public:
 private:
   std::map<int, Expr> params_;
 
-  static Expr stream_steps_from(const std::vector<ArithExpr>& sizes, const Boundary& boundary,
-                                const Expr& f, const std::string& where) {
-    std::vector<int64_t> values;
-    for (const auto& s : sizes) {
-      if (!s.as_constant())
-        fail(where, "StreamSteps needs constant sizes, got " + s.to_string());
-      values.push_back(*s.as_constant());
-    }
-    const auto tiles_end = values.begin() + 4 + values[0];
-    const bool registers = tiles_end != values.end() && *tiles_end == 1;
-    return make_stream_steps(static_cast<int>(values[0]), values[1], values[2], boundary,
-                             {values.begin() + 5, tiles_end}, values[3], values[4], f,
-                             registers ? StreamWindow::Registers : StreamWindow::Local);
-  }
   std::set<int> out_of_scope_; // parameters of lambdas that have been read completely
 
   Expr read(const json& j, const std::string& where) {
@@ -202,104 +190,106 @@ private:
     std::vector<ArithExpr> sizes;
     if (j.contains("sizes"))
       sizes = j["sizes"].get<std::vector<ArithExpr>>();
-    auto need = [&](std::size_t nc, std::size_t ns) {
-      if (children.size() != nc || sizes.size() != ns)
-        fail(where, cat(kind, " needs ", nc, " child(ren) and ", ns, " size(s), got ",
-                        children.size(), " and ", sizes.size()));
+    auto need = [&](std::size_t nc) {
+      if (children.size() != nc)
+        fail(where, cat(kind, " needs ", nc, " child(ren), got ", children.size()));
     };
     if (kind == "Call") {
       if (children.empty())
         fail(where, "Call needs a function");
       return make_call(children[0], {children.begin() + 1, children.end()});
     }
-    if (kind == "Map") {
-      need(1, 0);
+    const std::optional<NodeKind> k = function_kind(kind);
+    if (!k)
+      fail(where, "unknown kind '" + kind + "'");
+    check_size_count(*k, sizes); // the sizes by name: core/Fields.h
+    Node n;                      // the sizes, read by name below
+    n.kind = *k;
+    n.sizes = sizes;
+    switch (*k) {
+    case NodeKind::Map: {
+      need(1);
       std::string m = field(j, "map", where).get<std::string>();
-      for (auto k : {MapKind::Map, MapKind::Glb, MapKind::Wrg, MapKind::Lcl, MapKind::Seq,
-                     MapKind::SeqUnroll})
-        if (m == map_kind_name(k))
-          return make_map(k, int_field(j, "dim", where), children[0]);
+      for (auto mk : {MapKind::Map, MapKind::Glb, MapKind::Wrg, MapKind::Lcl, MapKind::Seq,
+                      MapKind::SeqUnroll})
+        if (m == map_kind_name(mk))
+          return make_map(mk, int_field(j, "dim", where), children[0]);
       fail(where, "unknown map kind '" + m + "'");
     }
-    if (kind == "Reduce") {
-      need(2, 0);
+    case NodeKind::Reduce: {
+      need(2);
       std::string r = field(j, "reduce", where).get<std::string>();
-      for (auto k : {ReduceKind::Reduce, ReduceKind::Seq, ReduceKind::SeqUnroll})
-        if (r == reduce_kind_name(k))
-          return make_reduce(k, children[0], children[1]);
+      for (auto rk : {ReduceKind::Reduce, ReduceKind::Seq, ReduceKind::SeqUnroll})
+        if (r == reduce_kind_name(rk))
+          return make_reduce(rk, children[0], children[1]);
       fail(where, "unknown reduce kind '" + r + "'");
     }
-    if (kind == "Scan") {
-      need(2, 0);
+    case NodeKind::Scan: {
+      need(2);
       std::string d = field(j, "direction", where).get<std::string>();
       if (d != "forward" && d != "backward")
         fail(where, "unknown scan direction '" + d + "' (expected forward or backward)");
       return make_scan(children[0], children[1], d == "backward");
     }
-    if (kind == "Zip")
-      return need(0, 0), make_zip();
-    if (kind == "Split")
-      return need(0, 1), make_split(sizes[0]);
-    if (kind == "Join")
-      return need(0, 0), make_join();
-    if (kind == "Slide")
-      return need(0, 2), make_slide(sizes[0], sizes[1]);
-    if (kind == "Pad" || kind == "TileSlide" || kind == "TimeTile" || kind == "StreamSteps") {
-      if (kind == "TimeTile" && (children.size() != 1 || sizes.size() < 7 || sizes.size() > 9))
-        fail(where, cat("TimeTile needs 1 child and 7 to 9 sizes, got ", children.size(), " and ",
-                        sizes.size()));
-      else if (kind == "StreamSteps") // [d, k, r, segment, phases, d-1 tiles, window?]
-        need(1, sizes.empty() || !sizes[0].as_constant()
-                    ? 5
-                    : 4 + *sizes[0].as_constant() +
-                          (sizes.size() == 5 + static_cast<std::size_t>(*sizes[0].as_constant())));
-      else if (kind != "TimeTile")
-        need(0, kind == "Pad" ? 2 : 5);
-      std::string b = field(j, "boundary", where).get<std::string>();
-      for (auto k : {Boundary::Clamp, Boundary::Mirror, Boundary::Wrap, Boundary::Antisymmetric,
-                     Boundary::Constant})
-        if (b == boundary_name(k)) {
-          Boundary boundary{k, {}};
-          if (k == Boundary::Constant)
-            boundary.value = scalar_value_from_json(field(j, "value", where));
-          if (kind == "TimeTile") {
-            Node n;
-            n.kind = NodeKind::TimeTile;
-            n.sizes = sizes;
-            return make_time_tile(time_tiling_of(n), boundary, children[0]);
-          }
-          if (kind == "StreamSteps")
-            return stream_steps_from(sizes, boundary, children[0], where);
-          if (kind == "TileSlide")
-            return make_tile_slide(sizes[0], sizes[1], sizes[2], sizes[3], sizes[4], boundary);
-          return make_pad(sizes[0], sizes[1], boundary);
-        }
-      fail(where, "unknown boundary '" + b +
-                      "' (expected clamp, mirror, wrap, antisymmetric or constant)");
+    case NodeKind::Zip:
+      return need(0), make_zip();
+    case NodeKind::Split:
+      return need(0), make_split(split_fields(n).chunk);
+    case NodeKind::Join:
+      return need(0), make_join();
+    case NodeKind::Slide: {
+      need(0);
+      auto [size, step] = slide_fields(n);
+      return make_slide(size, step);
     }
-    if (kind == "Drop")
-      return need(0, 2), make_drop(sizes[0], sizes[1]);
-    if (kind == "Transpose")
-      return need(0, 0), make_transpose();
-    if (kind == "Iterate")
-      return need(1, 1), make_iterate(sizes[0], children[0]);
-    if (kind == "At")
-      return need(0, 1), make_at(sizes[0]);
-    if (kind == "Get") {
-      need(0, 1);
-      if (!sizes[0].is_constant())
-        fail(where, "Get needs a constant index");
-      return make_get(static_cast<int>(sizes[0].value()));
+    case NodeKind::Pad: {
+      need(0);
+      auto [left, right] = pad_fields(n);
+      return make_pad(left, right, boundary(j, where));
     }
-    if (kind == "Generate")
-      return need(1, 1), make_generate(sizes[0], children[0]);
-    if (kind == "ToMem") {
-      need(1, 0);
+    case NodeKind::TileSlide: {
+      need(0);
+      auto t = tile_slide_fields(n);
+      return make_tile_slide(t.size, t.offset, t.extent, t.tile, t.halo, boundary(j, where));
+    }
+    case NodeKind::TimeTile:
+      need(1);
+      return make_time_tile(time_tiling_of(n), boundary(j, where), children[0]);
+    case NodeKind::StreamSteps: {
+      need(1);
+      StreamStepsFields f = stream_steps_fields(n);
+      return make_stream_steps(f.dims, f.steps, f.radius, boundary(j, where), f.tiles, f.segment,
+                               f.phases, children[0], f.window);
+    }
+    case NodeKind::Drop: {
+      need(0);
+      auto [left, right] = drop_fields(n);
+      return make_drop(left, right);
+    }
+    case NodeKind::Transpose:
+      return need(0), make_transpose();
+    case NodeKind::Iterate:
+      return need(1), make_iterate(iterate_fields(n).times, children[0]);
+    case NodeKind::At:
+      return need(0), make_at(at_fields(n).index);
+    case NodeKind::Get:
+      return need(0), make_get(get_component(n));
+    case NodeKind::Generate:
+      return need(1), make_generate(generate_fields(n).length, children[0]);
+    case NodeKind::ToMem: {
+      need(1);
       std::string s = field(j, "space", where).get<std::string>();
-      for (auto k : {AddressSpace::Global, AddressSpace::Local, AddressSpace::Private})
-        if (s == address_space_name(k))
-          return make_to_mem(k, children[0]);
+      for (auto a : {AddressSpace::Global, AddressSpace::Local, AddressSpace::Private})
+        if (s == address_space_name(a))
+          return make_to_mem(a, children[0]);
       fail(where, "unknown address space '" + s + "'");
+    }
+    case NodeKind::Lambda:  // read by lambda()
+    case NodeKind::UserFun: // read by user_fun()
+    case NodeKind::Param:
+    case NodeKind::Literal:
+    case NodeKind::Call:
+      break;
     }
     fail(where, "unknown kind '" + kind + "'");
   }
@@ -343,6 +333,31 @@ private:
     if (!j.contains(key))
       fail(where, cat("missing \"", key, "\""));
     return j[key];
+  }
+
+  // Pad, TileSlide, TimeTile and StreamSteps: "boundary" (and "value" for constant).
+  static Boundary boundary(const json& j, const std::string& where) {
+    std::string b = field(j, "boundary", where).get<std::string>();
+    for (auto k : {Boundary::Clamp, Boundary::Mirror, Boundary::Wrap, Boundary::Antisymmetric,
+                   Boundary::Constant})
+      if (b == boundary_name(k)) {
+        Boundary boundary{k, {}};
+        if (k == Boundary::Constant)
+          boundary.value = scalar_value_from_json(field(j, "value", where));
+        return boundary;
+      }
+    fail(where,
+         "unknown boundary '" + b + "' (expected clamp, mirror, wrap, antisymmetric or constant)");
+  }
+
+  // The function kind spelled `kind` (the node-kind list's names).
+  static std::optional<NodeKind> function_kind(const std::string& kind) {
+#define TESSERA_KIND_MATCH(name)                                                                   \
+  if (kind == #name)                                                                               \
+    return NodeKind::name;
+    TESSERA_FOR_EACH_FUNCTION_KIND(TESSERA_KIND_MATCH)
+#undef TESSERA_KIND_MATCH
+    return std::nullopt;
   }
 
   static int int_field(const json& j, const char* key, const std::string& where) {

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "core/Error.h"
+#include "core/Fields.h"
 
 namespace tessera {
 
@@ -95,13 +96,6 @@ private:
     return is_chain_link(e) ? "(" + s + ")" : s;
   }
 
-  std::string sizes(const Node& f) {
-    std::string s;
-    for (std::size_t i = 0; i < f.sizes.size(); ++i)
-      s += (i ? "," : "") + f.sizes[i].to_string();
-    return s;
-  }
-
   std::string function(const Expr& e) {
     const Node& f = *e;
     switch (f.kind) {
@@ -122,32 +116,32 @@ private:
     case NodeKind::Zip:
       return "Zip";
     case NodeKind::Split:
-      return cat("Split(", sizes(f), ")");
+      return cat("Split(", size_list(f), ")");
     case NodeKind::Join:
       return "Join()";
     case NodeKind::Slide:
-      return cat("Slide(", sizes(f), ")");
+      return cat("Slide(", size_list(f), ")");
     case NodeKind::Pad:
-      return cat("Pad(", sizes(f), ",", f.boundary.to_string(), ")");
+      return cat("Pad(", size_list(f), ",", f.boundary.to_string(), ")");
     case NodeKind::Drop:
-      return cat("Drop(", sizes(f), ")");
+      return cat("Drop(", size_list(f), ")");
     case NodeKind::Transpose:
       return "Transpose()";
     case NodeKind::Iterate:
-      return cat("Iterate(", sizes(f), ", ", function(f.children[0]), ")");
+      return cat("Iterate(", size_list(f), ", ", function(f.children[0]), ")");
     case NodeKind::At:
-      return cat("At(", sizes(f), ")");
+      return cat("At(", size_list(f), ")");
     case NodeKind::Get:
-      return cat("Get(", sizes(f), ")");
+      return cat("Get(", size_list(f), ")");
     case NodeKind::Generate:
-      return cat("Generate(", sizes(f), ", ", function(f.children[0]), ")");
+      return cat("Generate(", size_list(f), ", ", function(f.children[0]), ")");
     case NodeKind::TileSlide:
-      return cat("TileSlide(", sizes(f), ",", f.boundary.to_string(), ")");
+      return cat("TileSlide(", size_list(f), ",", f.boundary.to_string(), ")");
     case NodeKind::TimeTile:
-      return cat("TimeTile(", sizes(f), ",", f.boundary.to_string(), ", ", function(f.children[0]),
-                 ")");
+      return cat("TimeTile(", size_list(f), ",", f.boundary.to_string(), ", ",
+                 function(f.children[0]), ")");
     case NodeKind::StreamSteps:
-      return cat("StreamSteps(", sizes(f), ",", f.boundary.to_string(), ", ",
+      return cat("StreamSteps(", size_list(f), ",", f.boundary.to_string(), ", ",
                  function(f.children[0]), ")");
     case NodeKind::ToMem:
       return cat("to", address_space_name(f.space), "(", function(f.children[0]), ")");

@@ -1,5 +1,7 @@
 #include "core/StarStencil.h"
 
+#include "core/Fields.h"
+
 namespace tessera {
 
 namespace {
@@ -15,7 +17,7 @@ struct StarCheck {
   // The neighbourhood itself: the parameter, or Get(0) of a tuple parameter.
   bool is_window(const Expr& e) const {
     return e.same_as(param) || (is_call_of(e, NodeKind::Get) && e->children[1].same_as(param) &&
-                                e->callee()->sizes[0].as_constant() == 0);
+                                get_fields(*e->callee()).index.as_constant() == 0);
   }
   // Whether every read of the neighbourhood inside e is a star point.
   bool check(const Expr& e) const {
@@ -23,7 +25,7 @@ struct StarCheck {
       std::vector<int64_t> index; // innermost At first
       Expr base = e;
       while (is_call_of(base, NodeKind::At) && index.size() < static_cast<std::size_t>(d)) {
-        auto i = base->callee()->sizes[0].as_constant();
+        auto i = at_fields(*base->callee()).index.as_constant();
         if (!i)
           return check_children(base);
         index.push_back(*i);

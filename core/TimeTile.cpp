@@ -1,6 +1,7 @@
 #include "core/TimeTile.h"
 
 #include "core/Error.h"
+#include "core/Fields.h"
 
 namespace tessera {
 
@@ -64,27 +65,27 @@ Expr make_time_tile(const TimeTiling& t, Boundary boundary, Expr f) {
 }
 
 TimeTiling time_tiling_of(const Node& n) {
-  auto value = [&](std::size_t i) -> int64_t {
-    if (i >= n.sizes.size() || !n.sizes[i].is_constant())
+  const TimeTileFields f = time_tile_fields(n); // checks the count against dims
+  auto value = [](const ArithExpr& size) -> int64_t {
+    if (!size.is_constant())
       user_error("TimeTile: its parameters must be constants [scheme, dims, radius, steps, "
                  "band, work-items, tile widths]");
-    return n.sizes[i].value();
+    return size.value();
   };
   TimeTiling t;
-  int64_t scheme = value(0);
+  int64_t scheme = value(f.scheme);
   if (scheme != 0 && scheme != 1)
     user_error(cat("TimeTile: scheme 0 (diamond) or 1 (parallelogram), got ", scheme));
   t.scheme = static_cast<TimeTileScheme>(scheme);
-  t.dims = static_cast<int>(value(1));
-  t.radius = value(2);
-  t.steps = value(3);
-  t.band = value(4);
-  t.work_group = value(5);
-  if (t.dims < 1 || t.dims > 3 || n.sizes.size() != 6 + static_cast<std::size_t>(t.dims))
-    user_error(cat("TimeTile: 1 to 3 dimensions with one tile width each, got ", n.sizes.size(),
-                   " parameters"));
-  for (int l = 0; l < t.dims; ++l)
-    t.tile[static_cast<std::size_t>(l)] = value(6 + static_cast<std::size_t>(l));
+  t.dims = static_cast<int>(value(f.dims));
+  t.radius = value(f.radius);
+  t.steps = value(f.steps);
+  t.band = value(f.band);
+  t.work_group = value(f.work_group);
+  if (t.dims < 1 || t.dims > 3)
+    user_error(cat("TimeTile: 1 to 3 dimensions with one tile width each, got ", t.dims));
+  for (std::size_t l = 0; l < f.tiles.size(); ++l)
+    t.tile[l] = value(f.tiles[l]);
   return t;
 }
 

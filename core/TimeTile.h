@@ -7,7 +7,7 @@
 //
 // f is applied to each (2r+1)^d neighbourhood; every step pads its own input with the boundary
 // b, exactly as the unfused program. h is the number of time steps per band (a band is one
-// set of launches), W the tile width per dimension. Node sizes: [scheme, d, r, k, h, W0..].
+// set of launches), W the tile width per dimension. The node's sizes by name: core/Fields.h.
 #pragma once
 
 #include <array>

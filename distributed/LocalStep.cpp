@@ -4,6 +4,7 @@
 #include <set>
 
 #include "core/Error.h"
+#include "core/Fields.h"
 #include "dsl/Val.h"
 #include "primitives/TypeCheck.h"
 
@@ -36,7 +37,7 @@ void collect_radius(const Expr& e, std::set<const Node*>& seen, int64_t& radius)
   if (!seen.insert(e.get()).second)
     return;
   if (e->kind == NodeKind::Pad)
-    for (const auto& width : e->sizes) {
+    for (const ArithExpr& width : {pad_fields(*e).left, pad_fields(*e).right}) {
       auto c = width.as_constant();
       if (!c)
         user_error(cat("the step pads by ", width.to_string(),

@@ -20,6 +20,7 @@
 #include "explore/TridiagonalRules.h"
 
 #include "core/Error.h"
+#include "core/Fields.h"
 #include "core/Substitute.h"
 #include "dsl/Tridiagonal.h"
 
@@ -57,7 +58,7 @@ Expr replace_first_component(const Expr& e, const Expr& t, const Expr& to, bool&
     return e;
   }
   if (e->kind == NodeKind::Call && e->children.size() == 2 && e->callee()->kind == NodeKind::Get &&
-      e->callee()->sizes[0].as_constant() == 0 && e->children[1].same_as(t))
+      get_component(*e->callee()) == 0 && e->children[1].same_as(t))
     return to;
   std::vector<Expr> children;
   bool changed = false;

@@ -1,4 +1,5 @@
 #include "core/Error.h"
+#include "core/Fields.h"
 #include "core/TimeTile.h"
 #include "primitives/Primitives.h"
 
@@ -139,12 +140,6 @@ void require_le(TypeChecker& checker, const ArithExpr& a, const ArithExpr& b,
 }
 
 std::string describe(const Node& f) {
-  auto sizes = [&] {
-    std::string s;
-    for (std::size_t i = 0; i < f.sizes.size(); ++i)
-      s += (i ? "," : "") + f.sizes[i].to_string();
-    return s;
-  };
   switch (f.kind) {
   case NodeKind::Map:
     return map_kind_name(f.map_kind);
@@ -153,11 +148,11 @@ std::string describe(const Node& f) {
   case NodeKind::Scan:
     return f.backward ? "ScanBackward" : "Scan";
   case NodeKind::Pad:
-    return cat("Pad(", sizes(), ",", f.boundary.to_string(), ")");
-  case NodeKind::TileSlide:
+    return cat("Pad(", size_list(f), ",", f.boundary.to_string(), ")");
+  case NodeKind::TileSlide: // made by rules, not written by users: its fields by name
   case NodeKind::TimeTile:
   case NodeKind::StreamSteps:
-    return cat(kind_name(f.kind), "(", sizes(), ",", f.boundary.to_string(), ")");
+    return cat(kind_name(f.kind), "(", named_size_list(f), ", ", f.boundary.to_string(), ")");
   case NodeKind::UserFun:
     return cat("UserFun '", f.user_fun->name, "'");
   default:
@@ -165,7 +160,7 @@ std::string describe(const Node& f) {
   }
   if (f.sizes.empty())
     return kind_name(f.kind);
-  return cat(kind_name(f.kind), "(", sizes(), ")");
+  return cat(kind_name(f.kind), "(", size_list(f), ")");
 }
 
 } // namespace primitives

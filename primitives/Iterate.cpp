@@ -1,6 +1,7 @@
 // Iterate(k, f) : [T]_n -> [T]_{g^k(n)}   f applied k times; f may change the length (g) but
 // not the element type or nesting depth, so that its output is again a valid input.
 #include "core/Error.h"
+#include "core/Fields.h"
 #include "primitives/Primitives.h"
 
 namespace tessera::primitives {
@@ -31,7 +32,7 @@ Type iterate_type(TypeChecker& checker, const Node& f, const Types& args) {
   std::string name = describe(f);
   require_arity(name.c_str(), args, 1);
   require_array(name.c_str(), args[0]);
-  int64_t k = *f.sizes[0].as_constant();
+  int64_t k = *iterate_fields(f).times.as_constant();
   Type t = args[0];
   for (int64_t step = 0; step < k; ++step) {
     Type next = checker.apply(f.children[0], {t});
@@ -45,7 +46,7 @@ Type iterate_type(TypeChecker& checker, const Node& f, const Types& args) {
 
 Data iterate_eval(Interpreter& interp, const Node& f, const Values& args) {
   Data x = args.at(0);
-  int64_t k = *f.sizes[0].as_constant();
+  int64_t k = *iterate_fields(f).times.as_constant();
   for (int64_t step = 0; step < k; ++step)
     x = interp.apply(f.children[0], {x});
   return x;

@@ -4,6 +4,7 @@
 //   Mirror, antisymmetric and wrap reflect at most once: l, r <= n.
 // Drop(l, r)   : [T]_n -> [T]_{n-l-r}     element i -> x[i + l]; requires l + r <= n
 #include "core/Error.h"
+#include "core/Fields.h"
 #include "primitives/Primitives.h"
 
 namespace tessera::primitives {
@@ -75,7 +76,8 @@ Type pad_type(TypeChecker& checker, const Node& f, const Types& args) {
   std::string name = describe(f);
   require_arity(name.c_str(), args, 1);
   const Type& in = require_array(name.c_str(), args[0]);
-  const ArithExpr &l = f.sizes[0], &r = f.sizes[1], &n = in.length();
+  const auto [l, r] = pad_fields(f);
+  const ArithExpr& n = in.length();
   switch (f.boundary.kind) {
   case Boundary::Constant: {
     const Type& inner = in.element().innermost();
@@ -118,7 +120,8 @@ Type pad_type(TypeChecker& checker, const Node& f, const Types& args) {
 
 Data pad_eval(Interpreter& interp, const Node& f, const Values& args) {
   const Data& x = args.at(0);
-  int64_t l = interp.size_value(f.sizes[0]), r = interp.size_value(f.sizes[1]);
+  const MarginFields fields = pad_fields(f);
+  int64_t l = interp.size_value(fields.left), r = interp.size_value(fields.right);
   auto n = static_cast<int64_t>(x.size());
   const Boundary& b = f.boundary;
   std::string name = cat("Pad(", l, ",", r, ",", b.to_string(), ")");
@@ -172,7 +175,8 @@ Type drop_type(TypeChecker& checker, const Node& f, const Types& args) {
   std::string name = describe(f);
   require_arity(name.c_str(), args, 1);
   const Type& in = require_array(name.c_str(), args[0]);
-  const ArithExpr &l = f.sizes[0], &r = f.sizes[1], &n = in.length();
+  const auto [l, r] = drop_fields(f);
+  const ArithExpr& n = in.length();
   require_le(checker, l + r, n,
              cat(name, ": cannot drop ", (l + r).to_string(), " elements from ", in, " of length ",
                  n.to_string()));
@@ -181,7 +185,8 @@ Type drop_type(TypeChecker& checker, const Node& f, const Types& args) {
 
 Data drop_eval(Interpreter& interp, const Node& f, const Values& args) {
   const Data& x = args.at(0);
-  int64_t l = interp.size_value(f.sizes[0]), r = interp.size_value(f.sizes[1]);
+  const MarginFields fields = drop_fields(f);
+  int64_t l = interp.size_value(fields.left), r = interp.size_value(fields.right);
   auto n = static_cast<int64_t>(x.size());
   if (l + r > n)
     user_error(cat("Drop(", l, ",", r, "): array of length ", n, " is too short"));

@@ -1,6 +1,7 @@
 // Slide(size, step) : [T]_n -> [[T]_size]_{(n - size + step) / step}
 //   window w, element e  ->  x[w*step + e]; the windows must fit exactly: (n - size) % step == 0
 #include "core/Error.h"
+#include "core/Fields.h"
 #include "primitives/Primitives.h"
 
 namespace tessera::primitives {
@@ -9,8 +10,7 @@ Type slide_type(TypeChecker& checker, const Node& f, const Types& args) {
   std::string name = describe(f);
   require_arity(name.c_str(), args, 1);
   const Type& in = require_array(name.c_str(), args[0]);
-  const ArithExpr& size = f.sizes[0];
-  const ArithExpr& step = f.sizes[1];
+  const auto [size, step] = slide_fields(f);
   const ArithExpr& n = in.length();
   require_le(checker, size, n,
              cat(name, ": the window size ", size.to_string(), " is larger than the length ",
@@ -32,7 +32,8 @@ Type slide_type(TypeChecker& checker, const Node& f, const Types& args) {
 
 Data slide_eval(Interpreter& interp, const Node& f, const Values& args) {
   const Data& x = args.at(0);
-  int64_t size = interp.size_value(f.sizes[0]), step = interp.size_value(f.sizes[1]);
+  const SlideFields fields = slide_fields(f);
+  int64_t size = interp.size_value(fields.size), step = interp.size_value(fields.step);
   auto n = static_cast<int64_t>(x.size());
   if (size > n || (n - size) % step != 0)
     user_error(cat("Slide(", size, ",", step, "): the windows do not fit exactly in length ", n));

@@ -1,6 +1,7 @@
 // Split(m) : [T]_n -> [[T]_m]_{n/m}     element (i, j) is x[i*m + j]; m must divide n
 // Join     : [[T]_m]_n -> [T]_{n*m}     element k is x[k / m][k % m]
 #include "core/Error.h"
+#include "core/Fields.h"
 #include "primitives/Primitives.h"
 
 namespace tessera::primitives {
@@ -9,7 +10,7 @@ Type split_type(TypeChecker& checker, const Node& f, const Types& args) {
   std::string name = describe(f);
   require_arity(name.c_str(), args, 1);
   const Type& in = require_array(name.c_str(), args[0]);
-  const ArithExpr& m = f.sizes[0];
+  const ArithExpr& m = split_fields(f).chunk;
   const ArithExpr& n = in.length();
   std::string why = cat(name, ": the chunk size ", m.to_string(), " does not divide the length ",
                         n.to_string(), " of ", in);
@@ -27,7 +28,7 @@ Type split_type(TypeChecker& checker, const Node& f, const Types& args) {
 
 Data split_eval(Interpreter& interp, const Node& f, const Values& args) {
   const Data& x = args.at(0);
-  int64_t m = interp.size_value(f.sizes[0]);
+  int64_t m = interp.size_value(split_fields(f).chunk);
   auto n = static_cast<int64_t>(x.size());
   if (m <= 0 || n % m != 0)
     user_error(cat("Split(", m, "): the chunk size does not divide the length ", n));

@@ -7,21 +7,12 @@
 // semantics below is a direct loop over the grid, independent of the other primitives, so that
 // the tests compare two implementations.
 #include "core/Error.h"
+#include "core/Fields.h"
 #include "primitives/Primitives.h"
 
 namespace tessera::primitives {
 
 namespace {
-
-struct Shape {
-  int d = 0;
-  int64_t k = 0, r = 0, phases = 1;
-};
-
-Shape shape_of(const Node& f) {
-  return {static_cast<int>(*f.sizes[0].as_constant()), *f.sizes[1].as_constant(),
-          *f.sizes[2].as_constant(), *f.sizes[4].as_constant()};
-}
 
 // [[T]_n]^d: the type of one neighbourhood.
 Type window_type(const Type& element, int d, int64_t n) {
@@ -98,22 +89,22 @@ Type stream_steps_type(TypeChecker& checker, const Node& f, const Types& args) {
   std::string name = describe(f);
   if (args.empty())
     user_error(cat(name, " takes the grid and its constant inputs, got no arguments"));
-  Shape s = shape_of(f);
+  const StreamStepsFields s = stream_steps_fields(f);
   std::vector<ArithExpr> extents;
   const Type* t = &args[0];
-  for (int i = 0; i < s.d; ++i) {
+  for (int i = 0; i < s.dims; ++i) {
     if (!t->is_array())
-      user_error(cat(name, " expects a ", s.d, "-D grid, got ", args[0]));
+      user_error(cat(name, " expects a ", s.dims, "-D grid, got ", args[0]));
     extents.push_back(t->length());
     t = &t->element();
   }
   if (!t->is_scalar())
     user_error(cat(name, " expects a grid of scalars, got ", args[0]));
   const Type element = *t;
-  std::vector<Type> components{window_type(element, s.d, 2 * s.r + 1)};
+  std::vector<Type> components{window_type(element, s.dims, 2 * s.radius + 1)};
   for (std::size_t c = 1; c < args.size(); ++c) {
     const Type* ct = &args[c];
-    for (int i = 0; i < s.d; ++i) {
+    for (int i = 0; i < s.dims; ++i) {
       if (!ct->is_array() ||
           prove_eq(ct->length(), extents[static_cast<std::size_t>(i)]) == Truth::No)
         user_error(cat(name, ": constant input ", c, " must have the grid's extents (", args[0],
@@ -142,40 +133,41 @@ Type stream_steps_type(TypeChecker& checker, const Node& f, const Types& args) {
                    " for each neighbourhood ", window, ", got ", result));
   if (f.boundary.kind != Boundary::Clamp && f.boundary.kind != Boundary::Constant)
     for (const auto& n : extents)
-      require_le(checker, ArithExpr(s.k * s.r), n,
-                 cat(name, ": ", s.k, " steps of radius ", s.r, " reflect or wrap at most once: ",
-                     "every extent must be at least ", s.k * s.r, ", got ", n.to_string()));
+      require_le(checker, ArithExpr(s.steps * s.radius), n,
+                 cat(name, ": ", s.steps, " steps of radius ", s.radius,
+                     " reflect or wrap at most once: ", "every extent must be at least ",
+                     s.steps * s.radius, ", got ", n.to_string()));
   return args[0];
 }
 
 Data stream_steps_eval(Interpreter& interp, const Node& f, const Values& args) {
-  Shape s = shape_of(f);
+  const StreamStepsFields s = stream_steps_fields(f);
   std::vector<int64_t> extents;
   std::vector<Data> grid;
-  flatten_grid(args.at(0), s.d, &extents, &grid);
+  flatten_grid(args.at(0), s.dims, &extents, &grid);
   std::vector<std::vector<Data>> consts(args.size() - 1);
   for (std::size_t c = 1; c < args.size(); ++c) {
     std::vector<int64_t> unused;
-    flatten_grid(args[c], s.d, &unused, &consts[c - 1]);
+    flatten_grid(args[c], s.dims, &unused, &consts[c - 1]);
   }
-  const int64_t n = 2 * s.r + 1;
-  std::vector<int64_t> window_extents(static_cast<std::size_t>(s.d), n);
-  for (int64_t step = 0; step < s.k; ++step) {
+  const int64_t n = 2 * s.radius + 1;
+  std::vector<int64_t> window_extents(static_cast<std::size_t>(s.dims), n);
+  for (int64_t step = 0; step < s.steps; ++step) {
     std::vector<Data> next;
     next.reserve(grid.size());
-    std::vector<int64_t> p(static_cast<std::size_t>(s.d), 0);
+    std::vector<int64_t> p(static_cast<std::size_t>(s.dims), 0);
     for (std::size_t flat = 0; flat < grid.size(); ++flat) {
       // p: the position of `flat`.
-      for (int i = s.d - 1, rest = static_cast<int>(flat); i >= 0; --i) {
+      for (int i = s.dims - 1, rest = static_cast<int>(flat); i >= 0; --i) {
         p[static_cast<std::size_t>(i)] = rest % extents[static_cast<std::size_t>(i)];
         rest /= static_cast<int>(extents[static_cast<std::size_t>(i)]);
       }
       std::vector<Data> window;
-      int64_t window_size = s.d == 2 ? n * n : n * n * n;
+      int64_t window_size = s.dims == 2 ? n * n : n * n * n;
       for (int64_t w = 0; w < window_size; ++w) {
         std::vector<int64_t> q(p);
-        for (int i = s.d - 1, rest = static_cast<int>(w); i >= 0; --i) {
-          q[static_cast<std::size_t>(i)] += rest % n - s.r;
+        for (int i = s.dims - 1, rest = static_cast<int>(w); i >= 0; --i) {
+          q[static_cast<std::size_t>(i)] += rest % n - s.radius;
           rest /= static_cast<int>(n);
         }
         window.push_back(padded_value(grid, extents, q, f.boundary));

@@ -11,6 +11,7 @@
 // elements of the opposite tile; a constant boundary is a value, not a position). Every read
 // must stay inside the tile (T >= h suffices); otherwise evaluation is an error.
 #include "core/Error.h"
+#include "core/Fields.h"
 #include "primitives/Primitives.h"
 
 namespace tessera::primitives {
@@ -20,9 +21,9 @@ namespace {
 // The tile index read by element m of window q of tile t (an ArithExpr, so that the same
 // formula serves constants here and symbols in the code generator).
 ArithExpr source_index(const Node& f, const ArithExpr& t, const ArithExpr& q, const ArithExpr& m) {
-  const ArithExpr &l = f.sizes[1], &N = f.sizes[2], &T = f.sizes[3], &h = f.sizes[4];
-  ArithExpr origin = t * T - h;
-  return boundary_index(f.boundary, origin + l + q, N) - l - origin + m;
+  const TileSlideFields s = tile_slide_fields(f);
+  ArithExpr origin = t * s.tile - s.halo;
+  return boundary_index(f.boundary, origin + s.offset + q, s.extent) - s.offset - origin + m;
 }
 
 } // namespace
@@ -36,7 +37,8 @@ Type tile_slide_type(TypeChecker& checker, const Node& f, const Types& args) {
   std::string name = describe(f);
   require_arity(name.c_str(), args, 2);
   const Type& tile = require_array(name.c_str(), args[0], "a tile (an array)");
-  const ArithExpr &n = f.sizes[0], &T = f.sizes[3], &h = f.sizes[4];
+  const TileSlideFields fields = tile_slide_fields(f);
+  const ArithExpr &n = fields.size, &T = fields.tile, &h = fields.halo;
   if (!args[1].is_scalar() || args[1].scalar_kind() != ScalarKind::I32)
     user_error(cat(name, " expects the tile index (i32) as its second argument, got ", args[1]));
   if (prove_eq(tile.length(), T + 2 * h) != Truth::Yes)
@@ -50,7 +52,7 @@ Type tile_slide_type(TypeChecker& checker, const Node& f, const Types& args) {
 Data tile_slide_eval(Interpreter& interp, const Node& f, const Values& args) {
   const Data& tile = args.at(0);
   int64_t t = static_cast<int64_t>(args.at(1).number());
-  int64_t n = interp.size_value(f.sizes[0]);
+  int64_t n = interp.size_value(tile_slide_fields(f).size);
   auto length = static_cast<int64_t>(tile.size());
   std::vector<Data> windows;
   for (int64_t q = 0; q + n <= length; ++q) {

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "core/Error.h"
+#include "core/Fields.h"
 #include "primitives/TypeCheck.h"
 
 namespace tessera::stencils {
@@ -56,7 +57,8 @@ struct Rebound {
       Boundary b = boundary;
       if (b.kind == Boundary::Constant)
         b.value = ScalarValue::make(element, b.value.as_double());
-      result = make_pad(e->sizes[0], e->sizes[1], b);
+      const MarginFields margins = pad_fields(*e);
+      result = make_pad(margins.left, margins.right, b);
     }
     return done[e.get()] = result;
   }

@@ -1,6 +1,7 @@
 // Algebraic rules: split-join, fusion and fission, cancelling Join/Split and
 // Transpose/Transpose, moving Join and Split through Map.
 #include "core/Error.h"
+#include "core/Fields.h"
 #include "core/Substitute.h"
 #include "rewrite/Pattern.h"
 #include "rewrite/rules/Rules.h"
@@ -32,7 +33,7 @@ RuleResult split_join(const Expr& e, const RuleContext& ctx) {
 RuleResult join_split_cancel(const Expr& e, const RuleContext& ctx) {
   if (is_call_of(e, NodeKind::Split) && is_call_of(arg0(e), NodeKind::Join)) {
     const Expr& x = arg0(arg0(e));
-    if (ctx.type_of(x).element().length() == e->callee()->sizes[0])
+    if (ctx.type_of(x).element().length() == split_fields(*e->callee()).chunk)
       return {{{x, {}}}, ""};
     return RuleResult::none("the chunk size differs from the joined rows");
   }

@@ -17,6 +17,7 @@
 #include <set>
 
 #include "core/Error.h"
+#include "core/Fields.h"
 #include "core/Substitute.h"
 #include "rewrite/Pattern.h"
 #include "rewrite/rules/Rules.h"
@@ -47,7 +48,7 @@ bool stages(const Expr& e, const Node* param) {
 // otherwise too.
 std::optional<std::set<int64_t>> components_read(const Expr& e, const Node* param) {
   if (is_call_of(e, NodeKind::Get) && arg0(e).get() == param)
-    return std::set<int64_t>{e->callee()->sizes[0].value()};
+    return std::set<int64_t>{get_component(*e->callee())};
   if (e.get() == param)
     return std::nullopt;
   std::set<int64_t> all;
@@ -127,7 +128,7 @@ std::optional<Staging> match(const Expr& e, const RuleContext& ctx, std::string*
 Expr stage_components(const Expr& e, const Node* from, const Expr& to, const Expr& copy,
                       std::map<int64_t, Expr>& staged) {
   if (is_call_of(e, NodeKind::Get) && arg0(e).get() == from) {
-    auto [it, fresh] = staged.try_emplace(e->callee()->sizes[0].value());
+    auto [it, fresh] = staged.try_emplace(get_component(*e->callee()));
     if (fresh)
       it->second = call1(copy, call1(e->callee(), to));
     return it->second;

@@ -1,6 +1,7 @@
 // Matching the steps of an iterated stencil (StencilStep.h).
 #include "rewrite/rules/StencilStep.h"
 
+#include "core/Fields.h"
 #include "core/Substitute.h"
 #include "rewrite/Normalize.h"
 #include "rewrite/Pattern.h"
@@ -35,9 +36,10 @@ bool match_neighbourhoods(const Expr& z, int d, StencilStep* s) {
       if (!a)
         return false;
       const Node& pad = *inner;
-      if (!(pad.sizes[0] == pad.sizes[1]))
+      const MarginFields margins = pad_fields(pad);
+      if (!(margins.left == margins.right))
         return false;
-      ArithExpr r = pad.sizes[0];
+      ArithExpr r = margins.left;
       ArithExpr n = 2 * r + 1;
       if (!structurally_equal(slide_nd_expr(d, n, 1, pad_nd_expr(d, r, r, pad.boundary, a)), z))
         return false;

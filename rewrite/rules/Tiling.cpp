@@ -17,6 +17,7 @@
 #include <optional>
 
 #include "core/Error.h"
+#include "core/Fields.h"
 #include "core/Substitute.h"
 #include "rewrite/Pattern.h"
 #include "rewrite/Shapes.h"
@@ -30,8 +31,8 @@ namespace {
 RuleResult slide_tiling(const Expr& e, const RuleContext& ctx) {
   if (!is_call_of(e, NodeKind::Slide))
     return RuleResult::none("");
-  const ArithExpr& n = e->callee()->sizes[0];
-  const ArithExpr& s = e->callee()->sizes[1];
+  const SlideFields slide = slide_fields(*e->callee());
+  const ArithExpr &n = slide.size, &s = slide.step;
   const ArithExpr& L = ctx.type_of(arg0(e)).length();
   RuleResult r;
   for (int64_t u : ctx.tile_sizes) {

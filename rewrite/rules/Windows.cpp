@@ -1,5 +1,6 @@
 #include "rewrite/rules/Windows.h"
 
+#include "core/Fields.h"
 #include "core/Substitute.h"
 #include "rewrite/Pattern.h"
 #include "rewrite/Shapes.h"
@@ -16,7 +17,7 @@ bool match_slide_nd(const Expr& a, int d, Expr* x, ArithExpr* n) {
     Expr inner;
     map_depth(cur->callee(), &inner);
     if (inner->kind == NodeKind::Slide)
-      size = inner->sizes[0];
+      size = slide_fields(*inner).size;
     cur = arg0(cur);
     if (size && structurally_equal(slide_nd_expr(d, *size, 1, cur), a)) {
       *x = cur;

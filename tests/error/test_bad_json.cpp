@@ -110,12 +110,12 @@ TEST_CASE("unknown node kinds") {
 }
 
 TEST_CASE("nodes missing children or sizes") {
-  CHECK_ERROR(load(program_of({{"kind", "Slide"}, {"sizes", arr(cst(3))}})), "Slide needs",
-              "2 size(s)", "got 0 and 1");
-  CHECK_ERROR(load(program_of({{"kind", "Slide"}})), "Slide needs", "2 size(s)");
-  CHECK_ERROR(load(program_of({{"kind", "Split"}})), "Split needs", "1 size(s)");
+  CHECK_ERROR(load(program_of({{"kind", "Slide"}, {"sizes", arr(cst(3))}})),
+              "Slide needs 2 sizes (size, step), got 1");
+  CHECK_ERROR(load(program_of({{"kind", "Slide"}})), "Slide needs 2 sizes", "got 0");
+  CHECK_ERROR(load(program_of({{"kind", "Split"}})), "Split needs 1 size (chunk), got 0");
   CHECK_ERROR(load(program_of({{"kind", "Pad"}, {"boundary", "clamp"}, {"sizes", arr(cst(1))}})),
-              "Pad needs", "2 size(s)");
+              "Pad needs 2 sizes (left, right), got 1");
   CHECK_ERROR(load(program_of({{"kind", "Map"}, {"map", "Map"}, {"dim", 0}})), "Map needs",
               "1 child(ren)", "got 0");
   CHECK_ERROR(
@@ -123,8 +123,8 @@ TEST_CASE("nodes missing children or sizes") {
       "Reduce needs", "2 child(ren)");
   CHECK_ERROR(load(program_of({{"kind", "Iterate"}, {"sizes", arr(cst(2))}})), "Iterate needs",
               "1 child(ren)");
-  CHECK_ERROR(load(program_of({{"kind", "Join"}, {"sizes", arr(cst(2))}})), "Join needs",
-              "0 size(s)");
+  CHECK_ERROR(load(program_of({{"kind", "Join"}, {"sizes", arr(cst(2))}})), "Join takes no sizes",
+              "got 1");
   CHECK_ERROR(load(document({{"kind", "Call"}})), "Call needs a function");
   CHECK_ERROR(load(document({{"kind", "Lambda"}, {"children", arr(param_ref(0))}})),
               "Lambda needs parameters and a body");
