@@ -137,13 +137,16 @@ std::vector<std::vector<runtime::KernelArg>> KernelRunner::arguments() {
       in.image = runtime::KernelArg(in.make_image());
     return *in.image;
   };
-  source.size = [&](const codegen::Kernel& kernel, const std::string& name) -> int64_t {
-    auto it = sizes_.find(name);
-    if (it == sizes_.end())
-      user_error(missing_ ? missing_(kernel, name)
-                          : cat("kernel ", kernel.name, ": the size ", name, " is not given"));
-    return it->second;
-  };
+  source.size = [&](const codegen::Kernel&, const std::string& name) { return sizes_.at(name); };
+  // Every size argument bound before any buffer is sized with them.
+  for (const auto& launch : program_.launches) {
+    const codegen::Kernel& kernel = program_.kernels.at(launch.kernel);
+    for (const auto& p : kernel.params)
+      if (p.role == codegen::KernelParam::Size && !launch.arguments.count(p.name) &&
+          !sizes_.count(p.name))
+        user_error(missing_ ? missing_(kernel, p.name)
+                            : cat("kernel ", kernel.name, ": the size ", p.name, " is not given"));
+  }
   std::vector<std::vector<runtime::KernelArg>> args;
   for (const auto& launch : program_.launches)
     args.push_back(launch_arguments(program_, launch, source));
@@ -185,7 +188,6 @@ runtime::Timing KernelRunner::time(runtime::TimingOptions options) {
     return runtime::time_kernel(*session_, built_.at(launch.kernel), args[0], range.global,
                                 range.local, options);
   }
-  options.repeats = std::max(1, options.repeats); // as a program was always timed
   return runtime::time_repetitions([&] { return run_launches(args); }, options,
                                    cat("kernel '", program_.kernels.at(0).name, "'"));
 }
