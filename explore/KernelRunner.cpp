@@ -9,8 +9,6 @@
 
 namespace tessera::explore {
 
-namespace {
-
 int64_t constant(const ArithExpr& e, const std::string& what) {
   auto c = e.as_constant();
   if (!c)
@@ -18,8 +16,6 @@ int64_t constant(const ArithExpr& e, const std::string& what) {
                    ": the explorer needs constant sizes (give numeric extents)"));
   return *c;
 }
-
-} // namespace
 
 LaunchRange launch_range(const codegen::Kernel& kernel,
                          const std::map<std::string, int64_t>& sizes) {

@@ -25,6 +25,9 @@
 
 namespace tessera::explore {
 
+// The value of a constant size (the explorer bakes every size); Error naming `what` otherwise.
+int64_t constant(const ArithExpr& e, const std::string& what);
+
 // The launch of a generated kernel: its global sizes are constants (baked) or evaluated with
 // `sizes` (the size variables bound from the inputs).
 struct LaunchRange {

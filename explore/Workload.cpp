@@ -16,14 +16,6 @@ namespace tessera::explore {
 
 namespace {
 
-int64_t constant(const ArithExpr& e, const std::string& what) {
-  auto c = e.as_constant();
-  if (!c)
-    user_error(cat(what, " is ", e.to_string(),
-                   ": the explorer needs constant sizes (give numeric extents)"));
-  return *c;
-}
-
 // max_relative_difference over result[0 .. reference.size()).
 template <class T> double max_difference(const T* result, const std::vector<double>& reference) {
   // Over chunks on several threads for large grids (the explorer checks every variant).

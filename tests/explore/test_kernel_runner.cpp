@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "RuntimeFixture.h"
+#include "Smoothed.h"
 #include "core/RandomData.h"
 #include "core/Substitute.h"
 #include "dsl/Dsl.h"
@@ -17,20 +18,8 @@
 
 using namespace tessera;
 using namespace tessera::explore;
+using tessera::testing::smoothed;
 using tessera::testing::test_session;
-
-namespace {
-
-// `steps` smoothing steps of a 1-D grid of n points: one launch per step.
-Expr smoothed(ArithExpr n, int steps) {
-  auto average = user_fun("average3", [](auto a, auto b, auto c) { return (a + b + c) / 3.0f; });
-  Fun step = pad(1, 1, mirror) >> slide(3, 1) >>
-             map([=](Val w) { return average(w.at(0), w.at(1), w.at(2)); });
-  Val x = input("x", Type::array(f32(), n));
-  return program({x}, x | iterate(steps, step));
-}
-
-} // namespace
 
 TEST_CASE("kernel runner: a program of kernels on device buffers matches the interpreter") {
   auto& session = test_session();
