@@ -3,78 +3,30 @@
 #include "core/Error.h"
 #include "core/SizeBinding.h"
 #include "distributed/LocalStep.h"
-#include "explore/LaunchArguments.h"
-#include "explore/Workload.h"
-#include "explore/runtime/Launch.h"
 
 namespace tessera::distributed {
 
-std::size_t element_bytes(ScalarKind kind) {
-  switch (kind) {
-  case ScalarKind::F32:
-  case ScalarKind::I32:
-    return 4;
-  case ScalarKind::F64:
-    return 8;
-  case ScalarKind::U8:
-  case ScalarKind::Bool:
-    return 1;
-  }
-  internal_error("unknown scalar kind");
-}
-
 StepKernel::StepKernel(runtime::Session& session, const Expr& lowered, const std::string& name,
-                       std::vector<int64_t> local)
-    : session_(&session) {
+                       std::vector<int64_t> local) {
   codegen::CodegenOptions options;
   options.kernel_name = name;
   if (local.size() > options.local_size.size())
     user_error(cat("a work-group size of ", local.size(), " dimensions (at most 3)"));
   for (std::size_t d = 0; d < local.size(); ++d)
     options.local_size[d] = local[d];
-  program_ = codegen::generate_program(lowered, options);
-  built_ = explore::build_program(session, program_);
-}
-
-const cl::Buffer& StepKernel::intermediate(std::size_t index, std::size_t bytes) {
-  if (intermediates_.size() <= index)
-    intermediates_.resize(index + 1);
-  auto& slot = intermediates_[index];
-  if (!slot || slot->bytes() < bytes)
-    slot = std::make_unique<runtime::RawBuffer>(*session_, std::max<std::size_t>(bytes, 1));
-  return slot->handle();
+  runner_.emplace(session, codegen::generate_program(lowered, options));
 }
 
 void StepKernel::enqueue_step(const cl::Buffer& in, const cl::Buffer& out,
                               const std::map<std::string, int64_t>& sizes) {
-  check_assumptions(program_.size_conditions, sizes,
-                    cat("the local step ", program_.kernels[0].name));
-  explore::ArgumentSource source;
-  source.buffer = [&](const codegen::Kernel&, const codegen::KernelParam&,
-                      const codegen::BufferRef& r) -> runtime::KernelArg {
-    switch (r.kind) {
-    case codegen::BufferRef::ProgramInput:
-      return runtime::KernelArg(in);
-    case codegen::BufferRef::ProgramOutput:
-      return runtime::KernelArg(out);
-    case codegen::BufferRef::Intermediate: {
-      const auto& b = program_.buffers.at(r.index);
-      auto count = static_cast<std::size_t>(b.element_count.evaluate(sizes));
-      return runtime::KernelArg(intermediate(r.index, count * element_bytes(b.element)));
-    }
-    }
-    internal_error("unknown buffer reference");
-  };
-  source.size = [&](const codegen::Kernel&, const std::string& name) { return sizes.at(name); };
-  for (const auto& launch : program_.launches) {
-    const codegen::Kernel& kernel = program_.kernels.at(launch.kernel);
-    std::vector<runtime::KernelArg> args = explore::launch_arguments(program_, launch, source);
-    auto& built = built_.at(launch.kernel);
-    runtime::set_args(built, args);
-    auto range = explore::launch_range(kernel, sizes);
-    runtime::enqueue(*session_, built, range.global, range.local);
-    ++launches_;
-  }
+  const codegen::KernelProgram& program = runner_->program();
+  check_assumptions(program.size_conditions, sizes,
+                    cat("the local step ", program.kernels[0].name));
+  runner_->bind_input(0, runtime::KernelArg(in));
+  runner_->bind_output(runtime::KernelArg(out));
+  runner_->bind_sizes(sizes, {});
+  runner_->enqueue();
+  launches_ += static_cast<int64_t>(program.launches.size());
 }
 
 const cl::Buffer& StepKernel::enqueue_steps(const cl::Buffer& input, std::vector<int64_t> extent,

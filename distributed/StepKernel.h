@@ -4,19 +4,20 @@
 
 #include <cstdint>
 #include <map>
-#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "codegen/Program.h"
 #include "distributed/BlockGrid.h"
+#include "explore/DeviceValues.h"
+#include "explore/KernelRunner.h"
 #include "explore/runtime/Buffer.h"
-#include "explore/runtime/Kernel.h"
 #include "explore/runtime/Session.h"
 
 namespace tessera::distributed {
 
-std::size_t element_bytes(ScalarKind kind);
+using explore::element_bytes; // one definition (explore/DeviceValues.h)
 
 class StepKernel {
 public:
@@ -39,12 +40,8 @@ public:
 private:
   void enqueue_step(const cl::Buffer& in, const cl::Buffer& out,
                     const std::map<std::string, int64_t>& sizes);
-  const cl::Buffer& intermediate(std::size_t index, std::size_t bytes);
 
-  runtime::Session* session_;
-  codegen::KernelProgram program_;
-  std::vector<runtime::Kernel> built_;
-  std::vector<std::unique_ptr<runtime::RawBuffer>> intermediates_;
+  std::optional<explore::KernelRunner> runner_; // set by the constructor
   int64_t launches_ = 0;
 };
 

@@ -1,7 +1,7 @@
 // Running a generated kernel on host data: binds the size variables from the inputs' lengths,
-// uploads the inputs, launches with the kernel's launch description and reads the result back
-// as Data shaped like the program's result type. This is what checks a kernel against the
-// reference interpreter.
+// uploads the inputs, launches through the kernel runner (explore/KernelRunner.h) and reads the
+// result back as Data shaped like the program's result type. This is what checks a kernel
+// against the reference interpreter.
 #pragma once
 
 #include <map>

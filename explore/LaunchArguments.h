@@ -1,8 +1,7 @@
 // The arguments of one launch of a program of kernels (codegen/Program.h), in the order of its
 // kernel's parameters: the one place that binds a kernel's inputs, output and size variables to
-// what a runner holds. Every runner of generated kernels uses it: explore::execute (host Data),
-// execute_flat (flat f32 arrays), the explorer's Workload (random inputs uploaded once) and the
-// distributed local step (distributed/StepKernel.h).
+// what a runner holds. The kernel runner (explore/KernelRunner.h), through which every caller
+// runs generated kernels, uses it.
 #pragma once
 
 #include <cstddef>

@@ -2,68 +2,19 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <thread>
 
 #include "core/Error.h"
 #include "core/RandomData.h"
 #include "core/SizeBinding.h"
+#include "explore/DeviceValues.h"
 #include "explore/LaunchArguments.h"
-#include "explore/runtime/Launch.h"
 #include "primitives/TypeCheck.h"
 
 namespace tessera::explore {
 
 namespace {
-
-std::size_t bytes_of(ScalarKind kind) {
-  switch (kind) {
-  case ScalarKind::F32:
-  case ScalarKind::I32:
-    return 4;
-  case ScalarKind::F64:
-    return 8;
-  case ScalarKind::U8:
-  case ScalarKind::Bool:
-    return 1;
-  }
-  internal_error("unknown scalar kind");
-}
-
-int64_t constant(const ArithExpr& e, const std::string& what) {
-  auto c = e.as_constant();
-  if (!c)
-    user_error(cat(what, " is ", e.to_string(),
-                   ": the explorer needs constant sizes (give numeric extents)"));
-  return *c;
-}
-
-// Host values converted to the device representation of kind.
-std::vector<unsigned char> pack(ScalarKind kind, const std::vector<double>& values) {
-  std::vector<unsigned char> bytes(values.size() * bytes_of(kind));
-  auto put = [&]<class T>(T) {
-    T* out = reinterpret_cast<T*>(bytes.data());
-    for (std::size_t i = 0; i < values.size(); ++i)
-      out[i] = static_cast<T>(values[i]);
-  };
-  switch (kind) {
-  case ScalarKind::F32:
-    put(float{});
-    break;
-  case ScalarKind::F64:
-    put(double{});
-    break;
-  case ScalarKind::I32:
-    put(int32_t{});
-    break;
-  case ScalarKind::U8:
-  case ScalarKind::Bool:
-    put(uint8_t{});
-    break;
-  }
-  return bytes;
-}
 
 // max_relative_difference over result[0 .. reference.size()).
 template <class T> double max_difference(const T* result, const std::vector<double>& reference) {
@@ -95,36 +46,10 @@ template <class T> double max_difference(const T* result, const std::vector<doub
   return *std::max_element(worst.begin(), worst.end());
 }
 
-std::vector<double> unpack(ScalarKind kind, const std::vector<unsigned char>& bytes) {
-  std::size_t n = bytes.size() / bytes_of(kind);
-  std::vector<double> values(n);
-  auto get = [&]<class T>(T) {
-    const T* in = reinterpret_cast<const T*>(bytes.data());
-    for (std::size_t i = 0; i < n; ++i)
-      values[i] = static_cast<double>(in[i]);
-  };
-  switch (kind) {
-  case ScalarKind::F32:
-    get(float{});
-    break;
-  case ScalarKind::F64:
-    get(double{});
-    break;
-  case ScalarKind::I32:
-    get(int32_t{});
-    break;
-  case ScalarKind::U8:
-  case ScalarKind::Bool:
-    get(uint8_t{});
-    break;
-  }
-  return values;
-}
-
 } // namespace
 
 std::size_t HostArray::element_bytes() const {
-  return bytes_of(kind);
+  return explore::element_bytes(kind);
 }
 
 std::vector<HostArray> random_host_inputs(const Expr& program, uint32_t seed) {
@@ -147,27 +72,6 @@ std::vector<HostArray> random_host_inputs(const Expr& program, uint32_t seed) {
   return inputs;
 }
 
-LaunchRange launch_range(const codegen::Kernel& kernel,
-                         const std::map<std::string, int64_t>& sizes) {
-  std::vector<std::size_t> global, local;
-  bool any_local = false;
-  for (int d = 0; d < kernel.launch.dims; ++d) {
-    const ArithExpr& g = kernel.launch.global[d];
-    global.push_back(
-        static_cast<std::size_t>(sizes.empty() || g.as_constant()
-                                     ? constant(g, cat("the global size of kernel ", kernel.name))
-                                     : g.evaluate(sizes)));
-    local.push_back(static_cast<std::size_t>(kernel.launch.local[d]));
-    any_local |= kernel.launch.local[d] > 0;
-  }
-  if (any_local)
-    for (auto& l : local)
-      l = l == 0 ? 1 : l;
-  else
-    local.clear();
-  return {runtime::Range::of(global), runtime::Range::of(local)};
-}
-
 Workload::Workload(runtime::Session& session, const Expr& program, uint32_t seed)
     : session_(&session), inputs_(random_host_inputs(program, seed)) {
   // With its sizes bound, every condition the type checker deferred is decided: a program whose
@@ -180,8 +84,7 @@ Workload::Workload(runtime::Session& session, const Expr& program, uint32_t seed
       input_buffers_.emplace_back();
       continue;
     }
-    auto bytes = pack(in.kind, in.values);
-    input_buffers_.emplace_back(session, bytes.size(), bytes.data(), CL_MEM_READ_ONLY);
+    input_buffers_.push_back(upload(session, in.kind, in.values));
   }
 }
 
@@ -193,15 +96,7 @@ std::vector<Data> Workload::input_data() const {
   return data;
 }
 
-std::vector<runtime::Kernel> build_program(runtime::Session& session,
-                                           const codegen::KernelProgram& program) {
-  std::vector<runtime::Kernel> built;
-  for (const auto& k : program.kernels)
-    built.push_back(session.build_kernel(k.source, k.name));
-  return built;
-}
-
-void Workload::prepare(const codegen::KernelProgram& program) {
+void Workload::prepare_output(const codegen::KernelProgram& program) {
   if (program.input_types.size() != inputs_.size())
     user_error(cat("kernel ", program.kernels.at(0).name, " takes ", program.input_types.size(),
                    " input(s), the program has ", inputs_.size()));
@@ -209,59 +104,39 @@ void Workload::prepare(const codegen::KernelProgram& program) {
   auto count = static_cast<std::size_t>(constant(
       program.output_type.scalar_count(), cat("the output size of ", program.kernels[0].name)));
   if (count != output_count_ || kind != output_kind_ || output_.bytes() == 0) {
-    output_ = runtime::RawBuffer(*session_, std::max<std::size_t>(1, count * bytes_of(kind)));
+    output_ = runtime::RawBuffer(*session_, std::max<std::size_t>(1, count * element_bytes(kind)));
     output_count_ = count;
     output_kind_ = kind;
   }
-  intermediates_.clear();
-  for (const auto& b : program.buffers) {
-    auto n = static_cast<std::size_t>(constant(b.element_count, "an intermediate buffer's size"));
-    intermediates_.emplace_back(*session_, std::max<std::size_t>(1, n * bytes_of(b.element)));
-  }
 }
 
-std::vector<runtime::KernelArg> Workload::arguments(const codegen::KernelProgram& program,
-                                                    const codegen::KernelLaunch& launch) {
-  // A program input must be of the element kind the kernel reads.
-  auto input = [&](const codegen::Kernel& kernel, const codegen::KernelParam& p,
-                   std::size_t index) -> const HostArray& {
-    const HostArray& in = inputs_.at(index);
-    if (p.element != in.kind)
-      user_error(cat("kernel ", kernel.name, " input '", p.name, "' is ", to_string(p.element),
-                     ", the program's input ", index, " is ", to_string(in.kind)));
-    return in;
-  };
-  ArgumentSource source;
-  source.buffer = [&](const codegen::Kernel& kernel, const codegen::KernelParam& p,
-                      const codegen::BufferRef& r) -> runtime::KernelArg {
-    switch (r.kind) {
-    case codegen::BufferRef::ProgramInput: {
-      const HostArray& in = input(kernel, p, r.index);
-      return in.shape.empty() ? scalar_argument(in.kind, in.values.at(0))
-                              : runtime::KernelArg(input_buffers_[r.index]);
-    }
-    case codegen::BufferRef::Intermediate:
-      return runtime::KernelArg(intermediates_.at(r.index));
-    case codegen::BufferRef::ProgramOutput:
-      return runtime::KernelArg(output_);
-    }
-    internal_error("unknown buffer reference");
-  };
-  source.image = [&](const codegen::Kernel& kernel, const codegen::KernelParam& p,
-                     std::size_t index) {
-    const HostArray& in = input(kernel, p, index);
-    auto image = input_images_.find(index);
-    if (image == input_images_.end()) {
-      std::vector<float> host(in.values.begin(), in.values.end());
-      image = input_images_.emplace(index, runtime::Image(*session_, in.shape, host)).first;
-    }
-    return runtime::KernelArg(image->second);
-  };
-  source.size = [](const codegen::Kernel& kernel, const std::string& name) -> int64_t {
-    user_error(cat("kernel ", kernel.name, " takes the size ", name,
-                   " as an argument: the explorer bakes every size (give numeric extents)"));
-  };
-  return launch_arguments(program, launch, source);
+KernelRunner Workload::runner(const codegen::KernelProgram& program,
+                              std::vector<runtime::Kernel> built) {
+  prepare_output(program);
+  KernelRunner runner(*session_, program, std::move(built));
+  for (std::size_t i = 0; i < inputs_.size(); ++i) {
+    const HostArray& in = inputs_[i];
+    // Images made on first use, kept for every variant.
+    auto image = [this, i] {
+      auto made = input_images_.find(i);
+      if (made == input_images_.end()) {
+        const HostArray& array = inputs_[i];
+        std::vector<float> host(array.values.begin(), array.values.end());
+        made = input_images_.emplace(i, runtime::Image(*session_, array.shape, host)).first;
+      }
+      return made->second;
+    };
+    runner.bind_input(i,
+                      in.shape.empty() ? scalar_argument(in.kind, in.values.at(0))
+                                       : runtime::KernelArg(input_buffers_[i]),
+                      in.kind, image);
+  }
+  runner.bind_output(runtime::KernelArg(output_));
+  runner.bind_sizes({}, [](const codegen::Kernel& kernel, const std::string& name) {
+    return cat("kernel ", kernel.name, " takes the size ", name,
+               " as an argument: the explorer bakes every size (give numeric extents)");
+  });
+  return runner;
 }
 
 std::vector<double> Workload::run(const codegen::Kernel& kernel, runtime::Kernel& built) {
@@ -301,20 +176,9 @@ double Workload::run_and_compare(const codegen::KernelProgram& program,
   internal_error("unknown scalar kind");
 }
 
-double Workload::launch_all(const codegen::KernelProgram& program,
-                            std::vector<runtime::Kernel>& built) {
-  double ms = 0;
-  for (const auto& launch : program.launches) {
-    auto args = arguments(program, launch);
-    auto range = launch_range(program.kernels.at(launch.kernel));
-    ms += runtime::run_timed(*session_, built.at(launch.kernel), args, range.global, range.local);
-  }
-  return ms;
-}
-
 void Workload::launch_and_read(const codegen::KernelProgram& program,
                                std::vector<runtime::Kernel>& built) {
-  prepare(program);
+  KernelRunner run = runner(program, built);
   if (is_floating(output_kind_)) {
     if (output_kind_ == ScalarKind::F32) {
       float nan = std::numeric_limits<float>::quiet_NaN();
@@ -324,37 +188,21 @@ void Workload::launch_and_read(const codegen::KernelProgram& program,
       output_.fill(&nan, sizeof nan);
     }
   }
-  launch_all(program, built);
-  output_bytes_.resize(output_count_ * bytes_of(output_kind_));
+  run.run();
+  output_bytes_.resize(output_count_ * element_bytes(output_kind_));
   if (!output_bytes_.empty())
     output_.read(output_bytes_.data(), output_bytes_.size());
 }
 
 runtime::Timing Workload::time(const codegen::Kernel& kernel, runtime::Kernel& built,
                                runtime::TimingOptions options) {
-  codegen::KernelProgram program = one_launch_program(kernel);
-  prepare(program);
-  auto args = arguments(program, program.launches[0]);
-  auto range = launch_range(kernel);
-  return runtime::time_kernel(*session_, built, args, range.global, range.local, options);
+  return runner(one_launch_program(kernel), {built}).time(options);
 }
 
 runtime::Timing Workload::time(const codegen::KernelProgram& program,
                                std::vector<runtime::Kernel>& built,
                                runtime::TimingOptions options) {
-  if (program.launches.size() == 1)
-    return time(program.kernels[0], built.at(0), options);
-  // A program: the launches' profiled times summed per repetition.
-  prepare(program);
-  for (int i = 0; i < options.warmup; ++i)
-    launch_all(program, built);
-  runtime::Timing t;
-  for (int i = 0; i < std::max(1, options.repeats); ++i)
-    t.samples_ms.push_back(launch_all(program, built));
-  t.median_ms = runtime::median(t.samples_ms);
-  t.min_ms = *std::min_element(t.samples_ms.begin(), t.samples_ms.end());
-  t.max_ms = *std::max_element(t.samples_ms.begin(), t.samples_ms.end());
-  return t;
+  return runner(program, built).time(options);
 }
 
 std::size_t Workload::bytes_moved(const codegen::Kernel& kernel) const {
@@ -365,7 +213,8 @@ std::size_t Workload::bytes_moved(const codegen::KernelProgram& program) const {
   std::size_t bytes = 0;
   for (const auto& in : inputs_)
     bytes += in.values.size() * in.element_bytes();
-  return bytes + output_cells(program) * bytes_of(program.output_type.innermost().scalar_kind());
+  return bytes +
+         output_cells(program) * element_bytes(program.output_type.innermost().scalar_kind());
 }
 
 std::size_t Workload::output_cells(const codegen::Kernel& kernel) const {

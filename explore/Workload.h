@@ -1,7 +1,8 @@
 // The data the explorer runs every variant of one program on: deterministic random inputs of
 // the program's input types, held flat on the host and uploaded once, and one output buffer
-// that all variants write. Unlike explore::execute (which goes through Data, one object per
-// scalar), this handles grids of millions of points.
+// that all variants write; each run goes through a KernelRunner bound to them. Unlike
+// explore::execute (which goes through Data, one object per scalar), this handles grids of
+// millions of points.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include "codegen/Program.h"
 #include "core/Data.h"
 #include "core/Expr.h"
+#include "explore/KernelRunner.h"
 #include "explore/runtime/Buffer.h"
 #include "explore/runtime/KernelArg.h"
 #include "explore/runtime/Range.h"
@@ -33,19 +35,6 @@ struct HostArray {
 // The values random_inputs(program, seed) would give (same generator and seeds), without
 // building Data. Every length must be a constant.
 std::vector<HostArray> random_host_inputs(const Expr& program, uint32_t seed);
-
-// The launch of a generated kernel: its global sizes are constants (baked) or evaluated with
-// `sizes` (the size variables bound from the inputs).
-struct LaunchRange {
-  runtime::Range global;
-  runtime::Range local; // empty: the implementation chooses
-};
-LaunchRange launch_range(const codegen::Kernel& kernel,
-                         const std::map<std::string, int64_t>& sizes = {});
-
-// The kernels of a program, built on the session's device (launches index them).
-std::vector<runtime::Kernel> build_program(runtime::Session& session,
-                                           const codegen::KernelProgram& program);
 
 class Workload {
 public:
@@ -85,13 +74,11 @@ public:
   std::size_t output_cells(const codegen::KernelProgram& program) const;
 
 private:
-  // Allocates the output and intermediate buffers of the program.
-  void prepare(const codegen::KernelProgram& program);
-  std::vector<runtime::KernelArg> arguments(const codegen::KernelProgram& program,
-                                            const codegen::KernelLaunch& launch);
-  // Runs every launch once; returns the sum of their profiled times.
-  double launch_all(const codegen::KernelProgram& program, std::vector<runtime::Kernel>& built);
-  // Launches once on a NaN-filled output and reads the output into output_bytes_.
+  // (Re)allocates the output for the program's result.
+  void prepare_output(const codegen::KernelProgram& program);
+  // A runner of the program bound to the inputs and the output.
+  KernelRunner runner(const codegen::KernelProgram& program, std::vector<runtime::Kernel> built);
+  // Runs once on a NaN-filled output and reads the output into output_bytes_.
   void launch_and_read(const codegen::KernelProgram& program, std::vector<runtime::Kernel>& built);
 
   runtime::Session* session_;
@@ -100,7 +87,6 @@ private:
   // Inputs read as images by some kernel (place-image), made on first use.
   std::map<std::size_t, runtime::Image> input_images_;
   runtime::RawBuffer output_;
-  std::vector<runtime::RawBuffer> intermediates_;
   ScalarKind output_kind_ = ScalarKind::F32;
   std::size_t output_count_ = 0;
   std::vector<unsigned char> output_bytes_; // the last output read back, reused between runs

@@ -1,6 +1,7 @@
 #include "multigrid/Program.h"
 
 #include "core/Error.h"
+#include "explore/DeviceValues.h"
 #include "explore/runtime/ClError.h"
 #include "explore/runtime/KernelArg.h"
 #include "explore/runtime/Launch.h"
@@ -8,23 +9,7 @@
 
 namespace tessera::multigrid {
 
-namespace {
-
-std::size_t element_bytes(ScalarKind kind) {
-  switch (kind) {
-  case ScalarKind::F64:
-    return 8;
-  case ScalarKind::F32:
-  case ScalarKind::I32:
-    return 4;
-  case ScalarKind::U8:
-  case ScalarKind::Bool:
-    return 1;
-  }
-  internal_error("unknown scalar kind");
-}
-
-} // namespace
+using explore::element_bytes;
 
 std::shared_ptr<CompiledKernel> compile(runtime::Session& session, codegen::Kernel code,
                                         std::vector<int64_t> local, std::string variant) {

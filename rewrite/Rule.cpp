@@ -150,42 +150,84 @@ Expr replace_at(const Expr& program, const Position& position, const Expr& repla
   return with_children(program, std::move(children));
 }
 
+bool inside_function_at(const Expr& program, const Position& position) {
+  Expr cur = program;
+  for (std::size_t depth = 0; depth < position.size(); ++depth) {
+    if (depth > 0 && cur->is_function())
+      return true;
+    cur = node_at(cur, {position[depth]});
+  }
+  return false;
+}
+
+namespace {
+
+// The context's candidate list a domain draws from; null for a fixed or program-decided one.
+std::vector<int64_t>* candidates(ParamDomain::Source source, RuleContext& context) {
+  switch (source) {
+  case ParamDomain::Source::TileSizes:
+    return &context.tile_sizes;
+  case ParamDomain::Source::Coarsening:
+    return &context.coarsening;
+  case ParamDomain::Source::TemporalSteps:
+    return &context.temporal_steps;
+  case ParamDomain::Source::Fixed:
+  case ParamDomain::Source::ProgramCount:
+    break;
+  }
+  return nullptr;
+}
+
+// The context step `index` replays in: its parameters that the rule declares drawn from a
+// candidate list join that list (a history replays with any context), and the node's place
+// (inside a function or not) is the one the enumerator saw. Error naming the rule and the
+// parameter when the step's parameters do not match the rule's declaration.
+RuleContext step_context(const Rule& rule, const Step& step, std::size_t index, const Expr& program,
+                         RuleContext context) {
+  auto fail = [&](const std::string& why) {
+    user_error(cat("replay: step ", index + 1, " (", describe(step), "): ", why));
+  };
+  if (rule.params.empty() && !step.params.empty())
+    fail(cat(rule.name, " declares no parameters, the step has \"", step.params.begin()->first,
+             "\""));
+  for (const auto& domain : rule.params) {
+    auto value = step.params.find(domain.name);
+    auto* list = candidates(domain.source, context);
+    if (value != step.params.end() && list &&
+        std::find(list->begin(), list->end(), value->second) == list->end())
+      list->push_back(value->second);
+  }
+  try {
+    check_params(rule, step.params, context);
+  } catch (const Error& e) {
+    fail(e.what());
+  }
+  context.inside_function = inside_function_at(program, step.position);
+  return context;
+}
+
+} // namespace
+
 Expr replay(const Expr& program, const std::vector<Step>& history, const std::vector<Rule>& rules,
             const RuleContext& context) {
   Expr cur = program;
-  for (const auto& step : history) {
-    const Rule* rule = nullptr;
-    for (const auto& r : rules)
-      if (r.name == step.rule)
-        rule = &r;
-    if (!rule)
+  for (std::size_t i = 0; i < history.size(); ++i) {
+    const Step& step = history[i];
+    auto rule = std::find_if(rules.begin(), rules.end(),
+                             [&](const Rule& r) { return r.name == step.rule; });
+    if (rule == rules.end())
       user_error(cat("replay: unknown rule '", step.rule, "'"));
     TypeChecker types;
     types.apply(cur, input_types(cur));
-    RuleContext ctx = context;
+    RuleContext ctx = step_context(*rule, step, i, cur, context);
     ctx.types = &types;
-    // The step's own parameters are candidates too: a history replays with any context.
-    auto add = [](std::vector<int64_t>& domain, const Params& params, const char* key) {
-      if (auto it = params.find(key); it != params.end())
-        if (std::find(domain.begin(), domain.end(), it->second) == domain.end())
-          domain.push_back(it->second);
-    };
-    add(ctx.tile_sizes, step.params, "tile");
-    add(ctx.tile_sizes, step.params, "chunk");
-    add(ctx.tile_sizes, step.params, "segment");
-    add(ctx.coarsening, step.params, "factor");
-    add(ctx.temporal_steps, step.params, "steps");
     RuleResult result = rule->apply(node_at(cur, step.position), ctx);
-    bool found = false;
-    for (const auto& alt : result.alternatives)
-      if (alt.params == step.params) {
-        cur = replace_at(cur, step.position, alt.replacement);
-        found = true;
-        break;
-      }
-    if (!found)
+    auto alt = std::find_if(result.alternatives.begin(), result.alternatives.end(),
+                            [&](const Alternative& a) { return a.params == step.params; });
+    if (alt == result.alternatives.end())
       user_error(cat("replay: ", describe(step), " does not apply",
                      result.why_not.empty() ? "" : ": " + result.why_not));
+    cur = replace_at(cur, step.position, alt->replacement);
   }
   return cur;
 }

@@ -141,7 +141,11 @@ struct Variant {
 std::string describe(const Step& step);                // "split-join at [1,0] {chunk=4}"
 nlohmann::json to_json(const Variant& variant);        // the program, its history and mapping
 Variant variant_from_json(const nlohmann::json& json); // to_json's inverse (Error if malformed)
-// Replays a history on the original program (throws Error when a step no longer applies).
+// Replays a history on the original program: each step's parameters are read and checked
+// against its rule's declaration (Rule::params; Error naming the rule and the parameter when
+// one is unknown, missing or outside its domain), and the values a declaration draws from a
+// candidate list are added to that list of `context`, so that any context replays a history.
+// Throws Error when a step no longer applies.
 Expr replay(const Expr& program, const std::vector<Step>& history, const std::vector<Rule>& rules,
             const RuleContext& context);
 
@@ -150,6 +154,10 @@ Expr replay(const Expr& program, const std::vector<Step>& history, const std::ve
 void for_each_node(
     const Expr& program,
     const std::function<void(const Expr& node, const Position& at, bool inside_function)>& visit);
+
+// Whether the node at `position` lies inside a function other than the program itself (as
+// for_each_node says).
+bool inside_function_at(const Expr& program, const Position& position);
 
 // The node at a position and a copy of the program with the node there replaced.
 Expr node_at(const Expr& program, const Position& position);

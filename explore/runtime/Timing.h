@@ -2,6 +2,8 @@
 // profiled launches.
 #pragma once
 
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "explore/runtime/Kernel.h"
@@ -28,6 +30,11 @@ struct Timing {
 // the statistics of the timed launches. repeats must be at least 1.
 Timing time_kernel(Session& session, Kernel& kernel, const std::vector<KernelArg>& args,
                    const Range& global, const Range& local = {}, TimingOptions options = {});
+
+// `warmup` untimed calls of `repetition` (which returns its time in milliseconds), then the
+// statistics of `repeats` timed ones; `what` names it in the Error for repeats < 1.
+Timing time_repetitions(const std::function<double()>& repetition, TimingOptions options,
+                        const std::string& what);
 
 // The median (mean of the two middle values for an even count); 0 for no values.
 double median(std::vector<double> values);

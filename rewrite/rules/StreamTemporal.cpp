@@ -166,13 +166,22 @@ RuleResult stream_temporal(const Expr& e, const RuleContext& ctx) {
 } // namespace
 
 Rule stream_temporal_rule() {
-  return with_family(
-      {"stream-temporal",
-       "S^k $ x -> StreamSteps(k): tiles of the inner dimensions march along the outermost, "
-       "2r+1 planes per time level in local memory, or (star stencils, registers=1) each "
-       "work-item's column in registers and the centre plane in local memory; boundary per step",
-       stream_temporal},
-      "temporal");
+  Rule rule{"stream-temporal",
+            "S^k $ x -> StreamSteps(k): tiles of the inner dimensions march along the outermost, "
+            "2r+1 planes per time level in local memory, or (star stencils, registers=1) each "
+            "work-item's column in registers and the centre plane in local memory; boundary per "
+            "step",
+            stream_temporal};
+  // The in-plane tile is a candidate in 3-D but 4x one in 2-D (tiles_for): a count the program
+  // decides from the candidates; the segment is the largest fitting candidate.
+  rule.params = {
+      {.name = "steps", .source = ParamDomain::Source::TemporalSteps},
+      {.name = "tile", .source = ParamDomain::Source::ProgramCount},
+      {.name = "tile_inner", .source = ParamDomain::Source::ProgramCount, .optional = true},
+      {.name = "segment", .source = ParamDomain::Source::TileSizes, .optional = true},
+      {.name = "phases", .source = ParamDomain::Source::ProgramCount, .optional = true},
+      {.name = "registers", .values = {1}, .optional = true}};
+  return with_family(std::move(rule), "temporal");
 }
 
 } // namespace tessera::rewrite

@@ -76,6 +76,14 @@ RuleResult time_tiling(TimeTileScheme scheme, const Expr& e, const RuleContext& 
   return result;
 }
 
+// The chain's length k, the band (min(k, 4) or k) and the tile width (a candidate, 16x one in
+// 1-D) are counts the program decides; the work-group is one work-item or 128.
+const std::vector<ParamDomain> kTimeTilingParams = {
+    {.name = "steps", .source = ParamDomain::Source::ProgramCount},
+    {.name = "band", .source = ParamDomain::Source::ProgramCount},
+    {.name = "tile", .source = ParamDomain::Source::ProgramCount},
+    {.name = "work_items", .values = {1, 128}}};
+
 } // namespace
 
 std::vector<Rule> time_tiling_rules() {
@@ -85,7 +93,9 @@ std::vector<Rule> time_tiling_rules() {
                "launch each, edges through a global buffer",
                [](const Expr& e, const RuleContext& ctx) {
                  return time_tiling(TimeTileScheme::Diamond, e, ctx);
-               }},
+               },
+               {},
+               kTimeTilingParams},
               "diamond"),
           with_family(
               {"parallelogram-tiling",
@@ -93,7 +103,9 @@ std::vector<Rule> time_tiling_rules() {
                "skewed tiles",
                [](const Expr& e, const RuleContext& ctx) {
                  return time_tiling(TimeTileScheme::Parallelogram, e, ctx);
-               }},
+               },
+               {},
+               kTimeTilingParams},
               "parallelogram")};
 }
 

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "RuntimeFixture.h"
+#include "Smoothed.h"
 #include "dsl/Dsl.h"
 #include "explore/Explorer.h"
 #include "explore/Workload.h"
@@ -12,19 +13,8 @@
 
 using namespace tessera;
 using namespace tessera::explore;
+using tessera::testing::smoothed;
 using tessera::testing::test_session;
-
-namespace {
-
-Expr smoothed(int64_t n, int steps) {
-  auto average = user_fun("average3", [](auto a, auto b, auto c) { return (a + b + c) / 3.0f; });
-  Fun step = pad(1, 1, mirror) >> slide(3, 1) >>
-             map([=](Val w) { return average(w.at(0), w.at(1), w.at(2)); });
-  Val x = input("x", Type::array(f32(), n));
-  return program({x}, x | iterate(steps, step));
-}
-
-} // namespace
 
 TEST_CASE("workload: a program of kernels runs its launches in order and matches the interpreter") {
   Expr p = smoothed(1000, 5);

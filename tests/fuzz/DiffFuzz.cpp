@@ -36,16 +36,6 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-bool inside_function_at(const Expr& program, const Position& position) {
-  Expr cur = program;
-  for (std::size_t depth = 0; depth < position.size(); ++depth) {
-    if (depth > 0 && cur->is_function())
-      return true;
-    cur = rewrite::node_at(cur, {position[depth]});
-  }
-  return false;
-}
-
 bool same_derivation(const rewrite::Variant& a, const rewrite::Variant& b) {
   return a.history == b.history && a.mapping == b.mapping && a.after_mapping == b.after_mapping;
 }
@@ -162,31 +152,7 @@ rewrite::RuleContext fuzz_rule_context() {
 
 Expr apply_history(const Expr& program, const std::vector<Step>& history,
                    const std::vector<rewrite::Rule>& rules) {
-  Expr cur = program;
-  for (const auto& step : history) {
-    const rewrite::Rule* rule = nullptr;
-    for (const auto& r : rules)
-      if (r.name == step.rule)
-        rule = &r;
-    if (!rule)
-      user_error(cat("unknown rule '", step.rule, "'"));
-    TypeChecker types;
-    types.apply(cur, input_types(cur));
-    rewrite::RuleContext ctx = fuzz_rule_context();
-    ctx.types = &types;
-    ctx.inside_function = inside_function_at(cur, step.position);
-    rewrite::RuleResult r = rule->apply(rewrite::node_at(cur, step.position), ctx);
-    bool found = false;
-    for (const auto& alt : r.alternatives)
-      if (alt.params == step.params) {
-        cur = rewrite::replace_at(cur, step.position, alt.replacement);
-        found = true;
-        break;
-      }
-    if (!found)
-      user_error(cat(rewrite::describe(step), " does not apply"));
-  }
-  return cur;
+  return rewrite::replay(program, history, rules, fuzz_rule_context());
 }
 
 std::string normalize_reason(const std::string& message) {
@@ -274,7 +240,7 @@ CaseSpec Fuzzer::make_case(uint64_t index) {
       ++it;
     const Site& site =
         it->second[static_cast<std::size_t>(pick(0, static_cast<int>(it->second.size()) - 1))];
-    ctx.inside_function = inside_function_at(cur, site.position);
+    ctx.inside_function = rewrite::inside_function_at(cur, site.position);
     auto res = rules_[site.rule].apply(rewrite::node_at(cur, site.position), ctx);
     const auto& alt = res.alternatives[static_cast<std::size_t>(
         pick(0, static_cast<int>(res.alternatives.size()) - 1))];

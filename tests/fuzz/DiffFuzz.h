@@ -96,7 +96,8 @@ private:
   std::vector<rewrite::Rule> rules_;
 };
 
-// Applies a history to a program (positions and parameters as recorded; the context of each
+// Applies a history to a program: rewrite::replay in the fuzzer's rule context (positions and
+// parameters as recorded, checked against the rules' declarations; the context of each
 // position, inside a function or not, is recomputed). Throws Error when a step does not apply.
 Expr apply_history(const Expr& program, const std::vector<rewrite::Step>& history,
                    const std::vector<rewrite::Rule>& rules);
