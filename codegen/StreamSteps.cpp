@@ -517,6 +517,30 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
     if (!registers && j < b.k)
       line("barrier(CLK_LOCAL_MEM_FENCE);");
   };
+  // Input plane `z` (C text) at a work-item's positions of level 0's region, adjusted for the
+  // in-plane boundary, stored by `store` (owned position, value).
+  auto load_input_plane = [&](const std::string& z,
+                              const std::function<void(int64_t, const std::string&)>& store) {
+    line(cat("const int blk_zr = ", wrap ? periodic(z, Z) : z, ";"));
+    for_region(0, [&](int64_t owned_i) {
+      std::vector<std::string> src = source_positions();
+      store(owned_i, in_plane_boundary(print(resolve(element_at(grid.view, "blk_zr", src), {}))));
+    });
+  };
+  // Registers: input plane s+1 is loaded into blk_next<i> while plane s is computed, so that
+  // the load's latency is hidden behind a whole plane of the march instead of stalling it.
+  auto next = [](int64_t owned_i) { return cat("blk_next", owned_i); };
+  auto prefetch = [&](const std::string& z) {
+    open(z == "blk_lo0" ? "if (blk_lo0 < blk_hi0)"
+                        : cat("if (", z, " >= blk_lo0 && ", z, " < blk_hi0)"));
+    load_input_plane(z,
+                     [&](int64_t i, const std::string& v) { line(cat(next(i), " = ", v, ";")); });
+    close();
+  };
+  for (int64_t i = 0; registers && i < owned; ++i)
+    line(cat(ctype, " ", next(i), " = 0;"));
+  if (registers)
+    prefetch("blk_lo0");
   // One plane of the march: s loads input plane s and level j computes plane s - jr.
   open(cat("for (int blk_s = blk_lo0; blk_s < blk_z1 + ", kr, "; ++blk_s)"));
   {
@@ -525,20 +549,19 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
       shift(j);
     if (halves)
       line(cat("const int blk_half = (blk_s & 1) * ", plane, ";"));
-    // Level 0: input plane s.
+    // Level 0: input plane s (prefetched with registers), and then the next one.
     open("if (blk_s >= blk_lo0 && blk_s < blk_hi0)");
-    line(cat("const int blk_zr = ", wrap ? periodic("blk_s", Z) : "blk_s", ";"));
-    for_region(0, [&](int64_t owned_i) {
-      std::vector<std::string> src = source_positions();
-      std::string read = print(resolve(element_at(grid.view, "blk_zr", src), {}));
-      std::vector<std::string> pos(names.begin(), names.end());
-      if (registers)
-        line(cat(reg(0, owned_i, b.n - 1), " = ", in_plane_boundary(read), ";"));
-      else
+    if (registers)
+      for_region(0, [&](int64_t i) { line(cat(reg(0, i, b.n - 1), " = ", next(i), ";")); });
+    else
+      load_input_plane("blk_s", [&](int64_t, const std::string& v) {
+        std::vector<std::string> pos(names.begin(), names.end());
         line(cat(level_names[0], "[(blk_s - blk_lo0) % ", b.n, " * ", plane, " + ",
-                 local_index(pos), "] = ", in_plane_boundary(read), ";"));
-    });
+                 local_index(pos), "] = ", v, ";"));
+      });
     close();
+    if (registers)
+      prefetch("blk_s + 1");
     // Registers: the levels' centre planes are published, one barrier, then every level
     // computes. The next plane publishes into the other half; with one half, not before every
     // work-item has read this plane's.
