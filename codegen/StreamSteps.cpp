@@ -380,10 +380,12 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
   // registers. Level j-1 holds at p the value at p's source, up to the in-plane boundary's
   // negation (self-inverse); a constant position's value is replaced after f anyway. Inside the
   // grid along z the slots are fixed; near its ends a plane outside reads its source's slot.
+  // The centre itself (slot r: plane z, inside the grid along z) is the work-item's own
+  // register too, which saves a local read per value.
   auto column_from_registers = [&](int64_t j, int64_t owned_i) {
-    auto fill = [&](bool inside) {
+    auto fill = [&](bool inside, bool centre) {
       for (int64_t m = 0; m < b.n; ++m) {
-        if (m == b.r)
+        if ((m == b.r) != centre)
           continue;
         std::string read =
             inside ? reg(j - 1, owned_i, m) : reg_select(j - 1, owned_i, cat("blk_zs", m));
@@ -394,22 +396,26 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
         line(cat(window->name, "[", window_slot(m, cat(b.r), cat(b.r)), "] = ", read, ";"));
       }
     };
+    fill(true, true);
     if (wrap) {
-      fill(true);
+      fill(true, false);
       return;
     }
     open("if (blk_zin)");
-    fill(true);
+    fill(true, false);
     close();
     open("else");
-    fill(false);
+    fill(false, false);
     close();
   };
-  // Registers: the centre plane from level j-1's local plane, at fixed window slots (f may
-  // read any point of it; the device compiler drops the loads of the points it does not).
+  // Registers: the centre plane but the centre from level j-1's local plane, at fixed window
+  // slots (f may read any point of it; the device compiler drops the loads of the points it
+  // does not).
   auto centre_from_local = [&](const std::string& from) {
     for (int64_t dy = 0; dy < (planes == 2 ? b.n : 1); ++dy)
       for (int64_t dx = 0; dx < b.n; ++dx) {
+        if (dx == b.r && (planes == 1 || dy == b.r))
+          continue; // the centre: column_from_registers
         std::vector<std::string> at;
         if (planes == 2)
           at.push_back(cat(src_name(names[0]), " + ", dy - b.r));
