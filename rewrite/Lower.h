@@ -14,11 +14,14 @@
 #pragma once
 
 #include "core/Expr.h"
+#include "rewrite/Strategy.h"
 
 namespace tessera::rewrite {
 
 Expr lower_default(const Expr& program);
 // A function lowered for one work-item: every computing Map becomes MapSeq, Reduce ReduceSeq.
 Expr lower_sequential(const Expr& f);
+// lower_sequential as a strategy: everywhere(where(computing Map, map-seq) | reduce-seq).
+const Strategy& sequential_lowering();
 
 } // namespace tessera::rewrite
