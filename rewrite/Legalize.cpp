@@ -129,12 +129,16 @@ bool unshared_local(const Expr& node, const std::vector<Expr>& enclosing, const 
 
 } // namespace
 
-Expr legalize_mappings(const Expr& lowered) {
+const Strategy& legalization() {
   const LoweringRuleSet& rules = lowering_rule_set();
-  static const Strategy legalize =
+  static const Strategy s =
       everywhere_topdown(choice(where_enclosed(cannot_run_here, rule(rules.demote)),
                                 where_enclosed(unshared_local, rule(rules.to_private))));
-  return *apply(legalize, lowered);
+  return s;
+}
+
+Expr legalize_mappings(const Expr& lowered) {
+  return *apply(legalization(), lowered);
 }
 
 } // namespace tessera::rewrite

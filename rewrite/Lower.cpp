@@ -195,8 +195,10 @@ Expr lower_default(const Expr& program) {
       return std::nullopt;
     return Params{{"dim", it->second}};
   };
-  Expr global = *rewrite::apply(everywhere(rule_with(lowering_rule_set().glb, level_dim)), program);
-  return legalize_mappings(*rewrite::apply(sequential_lowering(), global));
+  Strategy lowering =
+      seq(seq(everywhere(rule_with(lowering_rule_set().glb, level_dim)), sequential_lowering()),
+          legalization());
+  return *rewrite::apply(lowering, program);
 }
 
 } // namespace tessera::rewrite

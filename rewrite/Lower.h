@@ -11,6 +11,9 @@
 // between them (never one work-item doing every step). Mappings already in the program that
 // cannot run where they stand become sequential, and toLocal outside work-groups toPrivate
 // (rewrite/Legalize.h).
+//
+// It is a strategy: seq(everywhere(rule_with(map-glb, the stage level's dim)), the sequential
+// lowering, the legalisation); a planner only finds the stages' levels and their dimensions.
 #pragma once
 
 #include "core/Expr.h"
