@@ -158,7 +158,9 @@ std::vector<Expr> enclosing_nodes(const Expr& program, const Position& at) {
   Expr cur = program;
   for (int i : at) {
     nodes.push_back(cur);
-    cur = cur->children.at(static_cast<std::size_t>(i));
+    if (i < 0 || i >= static_cast<int>(cur->children.size()))
+      user_error("position does not exist in the program");
+    cur = cur->children[static_cast<std::size_t>(i)];
   }
   return nodes;
 }

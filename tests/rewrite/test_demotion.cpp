@@ -119,6 +119,7 @@ TEST_CASE("strategies: everywhere_topdown sees its parents rewritten, everywhere
   CHECK(evaluate(*top, inputs) == evaluate(p, inputs));
   CHECK(enclosing_nodes(p, {1, 0}).size() == 2);
   CHECK(enclosing_nodes(p, {1, 0})[1].same_as(p->body()));
+  CHECK_THROWS_AS(enclosing_nodes(p, {1, 5}), Error);
 }
 
 TEST_CASE("strategies: rule_with takes the parameters a chooser gives; at_each applies a plan "
