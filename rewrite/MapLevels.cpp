@@ -49,30 +49,57 @@ Strategy level_rule(MapKind kind, int dim) {
   }
 }
 
+// map-seq-unroll at the map at a position, which is applied to values of type `applied_to` (by
+// a call, or inside another map to each element): the rule reads the length from the call it
+// sees, a call of the map on a value of that type.
+Strategy unroll_applied_to(Type applied_to) {
+  return [applied_to](const Expr& program, const Position& at,
+                      const RuleContext&) -> std::optional<Expr> {
+    Expr x = make_param("", applied_to);
+    Expr typed_x = make_lambda({x}, x);
+    TypeChecker types;
+    types.apply(typed_x, input_types(typed_x));
+    RuleContext ctx;
+    ctx.types = &types;
+    auto unrolled =
+        rewrite_with(lowering_rule_set().seq_unroll, call1(node_at(program, at), x), {}, ctx);
+    if (!unrolled)
+      return std::nullopt;
+    return replace_at(program, at, (*unrolled)->callee());
+  };
+}
+
 // Chooses where the mapping's rules apply (the parameter chooser of the mapping stage): the
 // levels to the outermost maps of the computing call (through lambdas whose body applies a
 // map), the sequential lowering deeper, place-result to the intermediates a mapped function
 // computes. The plan is applied by at_each (rewrite/Strategy.h).
 struct LevelPlanner {
   const Levels& m;
+  // The high-level program's types, for an unrolled level (the length of the array it maps);
+  // null where no level unrolls.
+  const TypeChecker* types = nullptr;
   std::vector<std::pair<Position, Strategy>> steps;
 
+  // The type of a value of the high-level program, where the planner has its types.
+  const Type* type_in(const Expr& value) const { return types ? &types->type_of(value) : nullptr; }
+
   // Assigns the mapping from `level` on to the maps of f (at `at`); deeper maps run
-  // sequentially. `call`: the position of the call that applies f, if any (an unrolled level
-  // reads the length from its argument). False when f has fewer maps than levels.
-  bool assign(const Expr& f, const Position& at, std::size_t level, std::optional<Position> call) {
+  // sequentially. `applied_to`: the type of what f is applied to, where known. False when f
+  // has fewer maps than levels.
+  bool assign(const Expr& f, const Position& at, std::size_t level, const Type* applied_to) {
     if (level == m.levels.size()) {
       steps.emplace_back(at, sequential_lowering());
       return true;
     }
     auto [kind, dim] = m.levels[level];
     if (f->kind == NodeKind::Map && f->map_kind == MapKind::Map) {
-      if (!assign(f->children[0], child(at, 0), level + 1, std::nullopt))
+      const Type* element = applied_to && applied_to->is_array() ? &applied_to->element() : nullptr;
+      if (!assign(f->children[0], child(at, 0), level + 1, element))
         return false;
       if (kind != MapKind::SeqUnroll)
         steps.emplace_back(at, level_rule(kind, dim));
-      else if (call) // the results of one streaming step: map-seq-unroll at the call
-        steps.emplace_back(*call, rule(lowering_rule_set().seq_unroll, {}));
+      else if (applied_to) // the results of one streaming step
+        steps.emplace_back(at, unroll_applied_to(*applied_to));
       else
         return false;
       return true;
@@ -80,7 +107,7 @@ struct LevelPlanner {
     if (f->kind == NodeKind::Lambda && f->params().size() == 1 &&
         f->body()->kind == NodeKind::Call && f->body()->children.size() == 2) {
       Position body = child(at, f->children.size() - 1);
-      return assign(f->body()->callee(), child(body, 0), level, body) &&
+      return assign(f->body()->callee(), child(body, 0), level, type_in(arg0(f->body()))) &&
              intermediates(arg0(f->body()), child(body, 1), level);
     }
     return false;
@@ -98,8 +125,7 @@ struct LevelPlanner {
     const Expr& f = e->callee();
     if (f->kind != NodeKind::Map || f->map_kind != MapKind::Map || is_layout_only(f))
       return true;
-    auto call = e->children.size() == 2 ? std::optional<Position>(at) : std::nullopt;
-    if (!assign(f, child(at, 0), level, call))
+    if (!assign(f, child(at, 0), level, e->children.size() == 2 ? type_in(arg0(e)) : nullptr))
       return false;
     bool local = level < m.levels.size() && m.levels[level].first == MapKind::Lcl;
     // Local memory is the work-group's: only an intermediate that the whole work-group computes
@@ -196,8 +222,15 @@ Expr apply_levels(const Expr& program, const Levels& m) {
   }
   if (compute->kind != NodeKind::Call || compute->children.size() != 2)
     return {};
-  LevelPlanner planner{m, {}};
-  if (!planner.assign(compute->callee(), LevelPlanner::child(at, 0), 0, at))
+  LevelPlanner planner{m};
+  TypeChecker types;
+  if (std::count_if(m.levels.begin(), m.levels.end(),
+                    [](const auto& l) { return l.first == MapKind::SeqUnroll; })) {
+    types.apply(program, input_types(program));
+    planner.types = &types;
+  }
+  if (!planner.assign(compute->callee(), LevelPlanner::child(at, 0), 0,
+                      planner.type_in(arg0(compute))))
     return {};
   planner.steps.emplace_back(LevelPlanner::child(at, 1), sequential_lowering());
   auto lowered = rewrite::apply(at_each(std::move(planner.steps)), program);
