@@ -7,6 +7,7 @@
 #include "core/RandomData.h"
 #include "dsl/Dsl.h"
 #include "rewrite/Legalize.h"
+#include "rewrite/MapLevels.h"
 #include "rewrite/Normalize.h"
 #include "rewrite/Strategy.h"
 #include "rewrite/rules/Rules.h"
@@ -158,4 +159,29 @@ TEST_CASE("strategies: rule_with takes the parameters a chooser gives; at_each a
   // A step that does not apply (map-seq at a call) fails the plan.
   CHECK_FALSE(rewrite::apply(
       at_each({{{1, 0}, rule(rules.glb, {{"dim", 0}})}, {{1}, rule(rules.seq, {})}}), p));
+}
+
+TEST_CASE("mapping plan: an unrolled level inside another map (no call applies it) unrolls, one "
+          "that a call applies too") {
+  // Streaming levels of 3 dimensions with a factor: MapGlb(1), MapGlb(0), MapSeq, MapSeqUnroll.
+  Mapping streaming{MappingKind::Streaming};
+  streaming.dims = 3;
+  streaming.factor = 2;
+  Val x = input("x", array_of(f32(), {3, 4, 5, 2}));
+  Expr nested = program({x}, x | map(map(map(map(halve())))));
+  auto inputs = random_inputs(nested, 5);
+  Expr mapped = apply_mapping(nested, streaming);
+  REQUIRE(mapped);
+  CHECK(print(mapped).find("MapGlb(1)(MapGlb(0)(MapSeq(MapSeqUnroll(halve))))") !=
+        std::string::npos);
+  CHECK(evaluate(mapped, inputs) == evaluate(nested, inputs));
+
+  Expr called = program({x}, x | map(map(map(Fun([](Val v) { return v | map(halve()); })))));
+  Expr mapped_call = apply_mapping(called, streaming);
+  REQUIRE(mapped_call);
+  CHECK(print(mapped_call).find("MapSeqUnroll(halve)") != std::string::npos);
+  CHECK(evaluate(mapped_call, inputs) == evaluate(called, inputs));
+  // A length that is not a small constant does not unroll: the mapping does not apply.
+  Val long_x = input("x", array_of(f32(), {3, 4, 5, 32}));
+  CHECK_FALSE(apply_mapping(program({long_x}, long_x | map(map(map(map(halve()))))), streaming));
 }
