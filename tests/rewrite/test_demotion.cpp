@@ -1,6 +1,7 @@
 // The legalisation's demotion rules (map-demote, to-private) applied by a strategy that reads
 // the enclosing mappings, and the strategy combinators that plans and conditions on where a
-// node stands need (everywhere_topdown, where_enclosed, rule_with, at_each).
+// node stands need (everywhere_topdown, where_enclosed, rule_with, at_each), and the mapping
+// plan that at_each applies (an unrolled level).
 #include <doctest/doctest.h>
 
 #include "core/Printer.h"
