@@ -3,6 +3,8 @@
 #include <bitset>
 
 #include "core/Substitute.h"
+#include "rewrite/Strategy.h"
+#include "rewrite/rules/Rules.h"
 
 namespace tessera::rewrite {
 
@@ -27,80 +29,116 @@ struct Place {
       return true;
     }
   }
+  // A work-group's buffer: local memory that the work-items of a work-group share.
+  bool shares_local() const { return wrg.any() && lcl.none(); }
 };
 
-Expr function(const Expr& f, Place at);
-
-// A value: its function stands where the value does; the arguments it computes are
-// intermediates when a work-item computes them (views of layout calls are not computed).
-Expr value(const Expr& e, const Place& at) {
-  if (e->kind != NodeKind::Call)
-    return e;
-  Place args = at;
-  if (!is_layout_only(e->callee()) && at.in_work_item())
-    args.intermediate = true;
-  std::vector<Expr> children{function(e->callee(), at)};
-  for (const auto& a : e->call_args())
-    children.push_back(value(a, args));
-  return with_children(e, std::move(children));
+// The place inside the function of a map standing at `at`.
+Place inside_map(const Expr& map, Place at) {
+  auto d = static_cast<std::size_t>(map->dim);
+  switch (map->map_kind) {
+  case MapKind::Glb:
+    at.glb.set(d);
+    break;
+  case MapKind::Wrg:
+    at.wrg.set(d);
+    break;
+  case MapKind::Lcl:
+    at.lcl.set(d);
+    break;
+  case MapKind::Seq:
+  case MapKind::SeqUnroll:
+    at.sequential = true;
+    break;
+  default:
+    break;
+  }
+  return at;
 }
 
-Expr function(const Expr& f, Place at) {
-  switch (f->kind) {
-  case NodeKind::Lambda: {
-    std::vector<Expr> children = f->params();
-    children.push_back(value(f->body(), at));
-    return with_children(f, std::move(children));
+// A function (what a call applies, a map's function) or a value (a call and its arguments).
+struct Standing {
+  bool function;
+  Place place;
+};
+
+// Where the node at the end of `at` stands, from the nodes around it (already legalised: the
+// strategy goes from the root down): nullopt where the legalisation does not look (a lambda's
+// parameters, the values inside a function other than a lambda's body, ...). A program is a
+// function; another root a value.
+std::optional<Standing> standing(const std::vector<Expr>& enclosing, const Position& at,
+                                 const Expr& node) {
+  const Expr& root = enclosing.empty() ? node : enclosing.front();
+  Standing s{root->kind == NodeKind::Lambda, Place{}};
+  for (std::size_t i = 0; i < enclosing.size(); ++i) {
+    const Expr& e = enclosing[i];
+    auto child = static_cast<std::size_t>(at[i]);
+    if (!s.function) {
+      // A call: its function stands where it does; the arguments it computes are intermediates
+      // when a work-item computes them (views of layout calls are not computed).
+      if (e->kind != NodeKind::Call)
+        return std::nullopt;
+      if (child == 0)
+        s.function = true;
+      else if (!is_layout_only(e->callee()) && s.place.in_work_item())
+        s.place.intermediate = true;
+      continue;
+    }
+    switch (e->kind) {
+    case NodeKind::Lambda:
+      if (child + 1 != e->children.size())
+        return std::nullopt;
+      s.function = false;
+      break;
+    case NodeKind::Map:
+      s.place = inside_map(e, s.place);
+      break;
+    case NodeKind::Reduce:
+    case NodeKind::Generate:
+      if (child != 0)
+        return std::nullopt;
+      s.place.sequential = true; // one work-item runs the fold or computes the element
+      break;
+    case NodeKind::ToMem:
+    case NodeKind::Iterate:
+      if (child != 0)
+        return std::nullopt;
+      break;
+    default:
+      return std::nullopt;
+    }
   }
-  case NodeKind::Map: {
-    MapKind kind = f->map_kind;
-    int d = f->dim;
-    if (!at.can_run(kind, d))
-      kind = MapKind::Seq, d = 0;
-    Place inside = at;
-    if (kind == MapKind::Glb)
-      inside.glb.set(static_cast<std::size_t>(d));
-    else if (kind == MapKind::Wrg)
-      inside.wrg.set(static_cast<std::size_t>(d));
-    else if (kind == MapKind::Lcl)
-      inside.lcl.set(static_cast<std::size_t>(d));
-    else if (kind == MapKind::Seq || kind == MapKind::SeqUnroll)
-      inside.sequential = true;
-    Expr body = function(f->children[0], inside);
-    if (kind == f->map_kind && body.same_as(f->children[0]))
-      return f;
-    return make_map(kind, kind == f->map_kind ? f->dim : 0, body);
-  }
-  case NodeKind::ToMem: {
-    Expr body = function(f->children[0], at);
-    bool shared = at.wrg.any() && at.lcl.none(); // a work-group's buffer
-    AddressSpace space =
-        f->space == AddressSpace::Local && !shared ? AddressSpace::Private : f->space;
-    return space == f->space && body.same_as(f->children[0]) ? f : make_to_mem(space, body);
-  }
-  case NodeKind::Reduce:
-  case NodeKind::Generate: {
-    Place inside = at;
-    inside.sequential = true; // one work-item runs the fold or computes the element
-    std::vector<Expr> children = f->children;
-    children[0] = function(children[0], inside);
-    return with_children(f, std::move(children));
-  }
-  case NodeKind::Iterate: {
-    std::vector<Expr> children{function(f->children[0], at)};
-    return with_children(f, std::move(children));
-  }
-  default:
-    return f;
-  }
+  return s;
+}
+
+// A MapGlb, MapWrg or MapLcl that cannot run where it stands.
+bool cannot_run_here(const Expr& node, const std::vector<Expr>& enclosing, const Position& at) {
+  if (node->kind != NodeKind::Map)
+    return false;
+  auto s = standing(enclosing, at, node);
+  return s && s->function && !s->place.can_run(node->map_kind, node->dim);
+}
+
+// A copy to local memory that no work-group shares (outside MapWrg or inside MapLcl).
+bool unshared_local(const Expr& node, const std::vector<Expr>& enclosing, const Position& at) {
+  if (node->kind != NodeKind::ToMem || node->space != AddressSpace::Local)
+    return false;
+  auto s = standing(enclosing, at, node);
+  return s && s->function && !s->place.shares_local();
 }
 
 } // namespace
 
+const Strategy& legalization() {
+  const LoweringRuleSet& rules = lowering_rule_set();
+  static const Strategy s =
+      everywhere_topdown(choice(where_enclosed(cannot_run_here, rule(rules.demote)),
+                                where_enclosed(unshared_local, rule(rules.to_private))));
+  return s;
+}
+
 Expr legalize_mappings(const Expr& lowered) {
-  if (lowered->kind != NodeKind::Lambda)
-    return value(lowered, Place{});
-  return function(lowered, Place{});
+  return *apply(legalization(), lowered);
 }
 
 } // namespace tessera::rewrite

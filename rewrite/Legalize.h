@@ -12,12 +12,18 @@
 //   MapLcl(d)  outside MapWrg, or inside another MapLcl(d)
 // and local memory that no work-group shares becomes private (toLocal outside MapWrg or inside
 // MapLcl -> toPrivate: each work-item's own copy). Mappings that can run are kept as they are.
+// Both are rules (map-demote, to-private) applied from the root down, where the enclosing
+// mappings (already legalised) say the node cannot stand.
 #pragma once
 
 #include "core/Expr.h"
+#include "rewrite/Strategy.h"
 
 namespace tessera::rewrite {
 
+// The strategy: everywhere_topdown(where_enclosed(cannot run here, map-demote) |
+// where_enclosed(local memory no work-group shares, to-private)), rules/Demotion.cpp.
+const Strategy& legalization();
 Expr legalize_mappings(const Expr& lowered);
 
 } // namespace tessera::rewrite

@@ -1,6 +1,7 @@
 #include "rewrite/Lower.h"
 
 #include <algorithm>
+#include <map>
 
 #include "core/Error.h"
 #include "core/Substitute.h"
@@ -82,106 +83,122 @@ std::vector<int> step_dims(const Expr& step) {
   return result;
 }
 
-struct Lowerer {
+// The global levels of the default lowering: the position of each level of each stage's outer
+// nest of computing Maps, and the global dimension store order gives it.
+using GlobalLevels = std::map<Position, int>;
+
+// Finds the stages of a program and their global levels (the parameter chooser of map-glb).
+struct StagePlanner {
+  GlobalLevels levels;
   // The global dimension of each MapGlb level of the current stage, outermost first (empty:
   // none).
   std::vector<int> level_dims;
+  Position pos;
 
-  // Runs `lower` with the global dimensions of a stage of its own, then restores the current
+  // Runs `plan` with the global dimensions of a stage of its own, then restores the current
   // stage's.
-  template <class F> Expr in_stage(std::vector<int> dims, F lower) {
+  template <class F> void in_stage(std::vector<int> dims, F plan) {
     std::swap(level_dims, dims);
-    Expr result = lower(static_cast<int>(level_dims.size()));
+    plan(static_cast<int>(level_dims.size()));
     std::swap(level_dims, dims);
-    return result;
+  }
+  template <class F> void at_child(std::size_t i, F plan) {
+    pos.push_back(static_cast<int>(i));
+    plan();
+    pos.pop_back();
   }
 
   // `stage`: f is applied to a whole array in the program's data flow (not inside another
   // computation's function), so that its arguments' computations and the steps of an Iterate
   // are stages of their own with their own global mapping (one launch each, codegen/Stages.h).
-  Expr function(const Expr& f, int glb_dims_left, bool stage = false) {
+  // Functions without global levels are a work-item's sequential code.
+  void function(const Expr& f, int glb_dims_left, bool stage = false) {
     // Without global dimensions left, only a stage's lambda and Iterate map anything globally.
     bool has_stages = stage && (f->kind == NodeKind::Lambda || f->kind == NodeKind::Iterate);
     if ((glb_dims_left == 0 && !has_stages) || f->kind == NodeKind::Reduce)
-      return lower_sequential(f);
+      return;
     if (is_computing_map(f)) {
-      int dim = level_dims[level_dims.size() - static_cast<std::size_t>(glb_dims_left)];
-      return rewrite_node(lowering_rule_set().glb,
-                          with_children(f, {function(f->children[0], glb_dims_left - 1)}),
-                          {{"dim", dim}});
+      levels[pos] = level_dims[level_dims.size() - static_cast<std::size_t>(glb_dims_left)];
+      at_child(0, [&] { function(f->children[0], glb_dims_left - 1); });
+    } else if (f->kind == NodeKind::Lambda) {
+      at_child(f->children.size() - 1, [&] { value(f->body(), glb_dims_left, stage); });
+    } else if (f->kind == NodeKind::Iterate && stage && !is_layout_only(f)) {
+      // Every step is a launch of its own: the step's own mapping.
+      const Expr& step = f->children[0];
+      at_child(0,
+               [&] { in_stage(step_dims(step), [&](int dims) { function(step, dims, true); }); });
     }
-    switch (f->kind) {
-    case NodeKind::Lambda: {
-      auto params = f->params();
-      return make_lambda(params, value(f->body(), glb_dims_left, stage));
-    }
-    case NodeKind::Iterate:
-      if (stage && !is_layout_only(f)) {
-        // Every step is a launch of its own: the step's own mapping.
-        const Expr& step = f->children[0];
-        return with_children(
-            f, {in_stage(step_dims(step), [&](int dims) { return function(step, dims, true); })});
-      }
-      break;
-    default:
-      break;
-    }
-    if (f->children.empty())
-      return f;
-    std::vector<Expr> children;
-    for (const auto& c : f->children)
-      children.push_back(c->is_function() ? function(c, 0) : c);
-    return with_children(f, children);
   }
 
   // Only the value the program returns keeps the global dimensions; arguments are data.
   // Rearrangements of the result (Join, Transpose, ...) pass them on to what they rearrange.
   // In a stage, an argument that is itself a whole-array computation is a stage too.
-  Expr value(const Expr& e, int glb_dims_left, bool stage = false) {
-    if (e->kind != NodeKind::Call)
-      return e;
-    if (glb_dims_left == 0 && !stage)
-      return lower_sequential(e);
+  void value(const Expr& e, int glb_dims_left, bool stage = false) {
+    if (e->kind != NodeKind::Call || (glb_dims_left == 0 && !stage))
+      return;
     if (e->children.size() == 2 && is_layout_only(e->callee()))
-      return with_children(e, {e->callee(), value(e->children[1], glb_dims_left, stage)});
-    std::vector<Expr> children{function(e->callee(), glb_dims_left, stage)};
-    for (const auto& a : e->call_args())
-      children.push_back(stage ? argument_stage(a) : value(a, 0));
-    return with_children(e, children);
+      return at_child(1, [&] { value(e->children[1], glb_dims_left, stage); });
+    at_child(0, [&] { function(e->callee(), glb_dims_left, stage); });
+    if (stage)
+      for (std::size_t i = 1; i < e->children.size(); ++i)
+        at_child(i, [&] { argument_stage(e->children[i]); });
   }
 
   // An argument in the program's data flow: layout calls pass it on; a computation under them
-  // is lowered as a stage with its own global dimensions.
-  Expr argument_stage(const Expr& a) {
+  // is a stage with its own global dimensions.
+  void argument_stage(const Expr& a) {
     if (a->kind != NodeKind::Call)
-      return a;
+      return;
     if (is_layout_only(a->callee())) {
-      std::vector<Expr> children{a->callee()};
-      for (const auto& x : a->call_args())
-        children.push_back(argument_stage(x));
-      return with_children(a, children);
+      for (std::size_t i = 1; i < a->children.size(); ++i)
+        at_child(i, [&] { argument_stage(a->children[i]); });
+      return;
     }
-    return in_stage(stage_dims(a), [&](int dims) { return value(a, dims, true); });
+    in_stage(stage_dims(a), [&](int dims) { value(a, dims, true); });
   }
 };
+
+// The global levels of a program (a lambda).
+GlobalLevels global_levels(const Expr& program) {
+  StagePlanner planner;
+  planner.in_stage(stage_dims(program->body()), [&](int dims) {
+    planner.at_child(program->children.size() - 1,
+                     [&] { planner.value(program->body(), dims, true); });
+  });
+  return planner.levels;
+}
+
 } // namespace
 
-Expr lower_sequential(const Expr& f) {
+// A Map that only rearranges (Map(Join), ...) stays a view: there is nothing to compute.
+const Strategy& sequential_lowering() {
   const LoweringRuleSet& rules = lowering_rule_set();
-  // A Map that only rearranges (Map(Join), ...) stays a view: there is nothing to compute.
-  static const Strategy sequential =
+  static const Strategy s =
       everywhere(choice(where(is_computing_map, rule(rules.seq)), rule(rules.reduce_seq)));
-  return *rewrite::apply(sequential, f);
+  return s;
+}
+
+Expr lower_sequential(const Expr& f) {
+  return *rewrite::apply(sequential_lowering(), f);
 }
 
 Expr lower_default(const Expr& program) {
   if (program->kind != NodeKind::Lambda)
     user_error("lower_default expects a program (a lambda)");
-  Lowerer lowerer;
-  Expr lowered = lowerer.in_stage(stage_dims(program->body()), [&](int dims) {
-    return make_lambda(program->params(), lowerer.value(program->body(), dims, true));
-  });
-  return legalize_mappings(lowered);
+  // The stages' global levels get map-glb with their dimension, everything else that computes
+  // is sequential, and mappings already in the program that cannot run where they stand are
+  // demoted (the rules replace nodes in place, so the levels' positions stay valid).
+  GlobalLevels levels = global_levels(program);
+  auto level_dim = [&levels](const Expr&, const Position& at) -> std::optional<Params> {
+    auto it = levels.find(at);
+    if (it == levels.end())
+      return std::nullopt;
+    return Params{{"dim", it->second}};
+  };
+  Strategy lowering =
+      seq(seq(everywhere(rule_with(lowering_rule_set().glb, level_dim)), sequential_lowering()),
+          legalization());
+  return *rewrite::apply(lowering, program);
 }
 
 } // namespace tessera::rewrite

@@ -11,14 +11,20 @@
 // between them (never one work-item doing every step). Mappings already in the program that
 // cannot run where they stand become sequential, and toLocal outside work-groups toPrivate
 // (rewrite/Legalize.h).
+//
+// It is a strategy: seq(everywhere(rule_with(map-glb, the stage level's dim)), the sequential
+// lowering, the legalisation); a planner only finds the stages' levels and their dimensions.
 #pragma once
 
 #include "core/Expr.h"
+#include "rewrite/Strategy.h"
 
 namespace tessera::rewrite {
 
 Expr lower_default(const Expr& program);
 // A function lowered for one work-item: every computing Map becomes MapSeq, Reduce ReduceSeq.
 Expr lower_sequential(const Expr& f);
+// lower_sequential as a strategy: everywhere(where(computing Map, map-seq) | reduce-seq).
+const Strategy& sequential_lowering();
 
 } // namespace tessera::rewrite

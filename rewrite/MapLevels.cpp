@@ -30,106 +30,120 @@ namespace {
 struct Levels {
   std::vector<std::pair<MapKind, int>> levels; // outermost first
   bool stage_local = false; // copy each work-group's input tile to local memory first
-  // The high-level program's types, for map-seq-unroll (the length of the array an unrolled
-  // level maps); set by apply_levels where a level unrolls.
-  const TypeChecker* types = nullptr;
 };
 
-Expr map_intermediates(const Expr& e, const Levels& m, std::size_t level);
-
-// The type of a value of the high-level program, where the levels have its types.
-const Type* type_in(const Levels& m, const Expr& value) {
-  return m.types ? &m.types->type_of(value) : nullptr;
-}
-
-// Map(f) with the mapping of a level, by its lowering rule. An unrolled level (the results of
-// one streaming step) needs the type of the array the map is applied to: map-seq-unroll sees
-// the map applied to an input of that type. Null when the rule does not apply.
-Expr map_level(MapKind kind, int dim, const Expr& f, const Type* applied_to = nullptr) {
+// The lowering rule that maps a level, with its parameters, at the map's position.
+Strategy level_rule(MapKind kind, int dim) {
   const LoweringRuleSet& rules = lowering_rule_set();
-  Expr map = make_map(MapKind::Map, 0, f);
   switch (kind) {
   case MapKind::Glb:
-    return rewrite_node(rules.glb, map, {{"dim", dim}});
+    return rule(rules.glb, {{"dim", dim}});
   case MapKind::Wrg:
-    return rewrite_node(rules.wrg, map, {{"dim", dim}});
+    return rule(rules.wrg, {{"dim", dim}});
   case MapKind::Lcl:
-    return rewrite_node(rules.lcl, map, {{"dim", dim}});
+    return rule(rules.lcl, {{"dim", dim}});
   case MapKind::Seq:
-    return rewrite_node(rules.seq, map);
-  case MapKind::SeqUnroll: {
-    if (!applied_to)
-      return {};
-    Expr x = make_param("", *applied_to);
-    Expr typed_x = make_lambda({x}, x);
-    TypeChecker types;
-    types.apply(typed_x, input_types(typed_x));
-    RuleContext ctx;
-    ctx.types = &types;
-    auto unrolled = rewrite_with(rules.seq_unroll, call1(map, x), {}, ctx);
-    return unrolled ? (*unrolled)->callee() : Expr();
-  }
+    return rule(rules.seq, {});
   default:
     internal_error(cat("no lowering rule maps a level to ", map_kind_name(kind)));
   }
 }
 
-// Assigns the mapping to the outermost maps of f (through lambdas whose body applies a map);
-// deeper maps run sequentially. Returns null when f has fewer maps than levels.
-// `applied_to`: the type of what f is applied to, where known (m.types).
-Expr assign(const Expr& f, const Levels& m, std::size_t level, const Type* applied_to = nullptr) {
-  if (level == m.levels.size())
-    return lower_sequential(f);
-  auto [kind, dim] = m.levels[level];
-  if (f->kind == NodeKind::Map && f->map_kind == MapKind::Map) {
-    const Type* element = applied_to && applied_to->is_array() ? &applied_to->element() : nullptr;
-    Expr inner = assign(f->children[0], m, level + 1, element);
-    return inner ? map_level(kind, dim, inner, applied_to) : Expr();
-  }
-  if (f->kind == NodeKind::Lambda && f->params().size() == 1 && f->body()->kind == NodeKind::Call &&
-      f->body()->children.size() == 2) {
-    Expr g = assign(f->body()->callee(), m, level, type_in(m, arg0(f->body())));
-    if (!g)
-      return {};
-    Expr p = f->params()[0];
-    Expr arg = arg0(f->body());
-    Expr mapped_arg = map_intermediates(arg, m, level);
-    return mapped_arg ? make_lambda({p}, call1(g, mapped_arg)) : Expr();
-  }
-  return {};
+// map-seq-unroll at the map at a position, which is applied to values of type `applied_to` (by
+// a call, or inside another map to each element): the rule reads the length from the call it
+// sees, a call of the map on a value of that type.
+Strategy unroll_applied_to(Type applied_to) {
+  return [applied_to](const Expr& program, const Position& at,
+                      const RuleContext&) -> std::optional<Expr> {
+    Expr x = make_param("", applied_to);
+    Expr typed_x = make_lambda({x}, x);
+    TypeChecker types;
+    types.apply(typed_x, input_types(typed_x));
+    RuleContext ctx;
+    ctx.types = &types;
+    auto unrolled =
+        rewrite_with(lowering_rule_set().seq_unroll, call1(node_at(program, at), x), {}, ctx);
+    if (!unrolled)
+      return std::nullopt;
+    return replace_at(program, at, (*unrolled)->callee());
+  };
 }
 
-// The intermediate computations in the argument of a mapped function (the earlier time steps
-// of a temporally tiled tile) run on the same work-items, their results staged in local memory
-// between MapLcl levels and in private memory for a sequential work-item.
-Expr map_intermediates(const Expr& e, const Levels& m, std::size_t level) {
-  if (e->kind != NodeKind::Call)
-    return e;
-  std::vector<Expr> children{e->callee()};
-  for (const auto& a : e->call_args()) {
-    children.push_back(map_intermediates(a, m, level));
-    if (!children.back())
-      return {};
+// Chooses where the mapping's rules apply (the parameter chooser of the mapping stage): the
+// levels to the outermost maps of the computing call (through lambdas whose body applies a
+// map), the sequential lowering deeper, place-result to the intermediates a mapped function
+// computes. The plan is applied by at_each (rewrite/Strategy.h).
+struct LevelPlanner {
+  const Levels& m;
+  // The high-level program's types, for an unrolled level (the length of the array it maps);
+  // null where no level unrolls.
+  const TypeChecker* types = nullptr;
+  std::vector<std::pair<Position, Strategy>> steps;
+
+  // The type of a value of the high-level program, where the planner has its types.
+  const Type* type_in(const Expr& value) const { return types ? &types->type_of(value) : nullptr; }
+
+  // Assigns the mapping from `level` on to the maps of f (at `at`); deeper maps run
+  // sequentially. `applied_to`: the type of what f is applied to, where known. False when f
+  // has fewer maps than levels.
+  bool assign(const Expr& f, const Position& at, std::size_t level, const Type* applied_to) {
+    if (level == m.levels.size()) {
+      steps.emplace_back(at, sequential_lowering());
+      return true;
+    }
+    auto [kind, dim] = m.levels[level];
+    if (f->kind == NodeKind::Map && f->map_kind == MapKind::Map) {
+      const Type* element = applied_to && applied_to->is_array() ? &applied_to->element() : nullptr;
+      if (!assign(f->children[0], child(at, 0), level + 1, element))
+        return false;
+      if (kind != MapKind::SeqUnroll)
+        steps.emplace_back(at, level_rule(kind, dim));
+      else if (applied_to) // the results of one streaming step
+        steps.emplace_back(at, unroll_applied_to(*applied_to));
+      else
+        return false;
+      return true;
+    }
+    if (f->kind == NodeKind::Lambda && f->params().size() == 1 &&
+        f->body()->kind == NodeKind::Call && f->body()->children.size() == 2) {
+      Position body = child(at, f->children.size() - 1);
+      return assign(f->body()->callee(), child(body, 0), level, type_in(arg0(f->body()))) &&
+             intermediates(arg0(f->body()), child(body, 1), level);
+    }
+    return false;
   }
-  const Expr& f = e->callee();
-  if (f->kind == NodeKind::Map && f->map_kind == MapKind::Map && !is_layout_only(f)) {
-    Expr mapped = assign(f, m, level, e->children.size() == 2 ? type_in(m, arg0(e)) : nullptr);
-    if (!mapped)
-      return {};
+
+  // The intermediate computations in the argument of a mapped function (the earlier time steps
+  // of a temporally tiled tile) run on the same work-items, their results placed in local
+  // memory between MapLcl levels and in private memory for a sequential work-item.
+  bool intermediates(const Expr& e, const Position& at, std::size_t level) {
+    if (e->kind != NodeKind::Call)
+      return true;
+    for (std::size_t i = 1; i < e->children.size(); ++i)
+      if (!intermediates(e->children[i], child(at, i), level))
+        return false;
+    const Expr& f = e->callee();
+    if (f->kind != NodeKind::Map || f->map_kind != MapKind::Map || is_layout_only(f))
+      return true;
+    if (!assign(f, child(at, 0), level, e->children.size() == 2 ? type_in(arg0(e)) : nullptr))
+      return false;
     bool local = level < m.levels.size() && m.levels[level].first == MapKind::Lcl;
     // Local memory is the work-group's: only an intermediate that the whole work-group computes
     // (its MapLcl right inside the MapWrg) can live there. Inside another MapLcl, each work-item
     // of that MapLcl has its own tile, and one buffer for all of them would be a race.
     if (local && !(level > 0 && m.levels[level - 1].first == MapKind::Wrg))
-      return {};
-    children[0] = mapped;
+      return false;
     static const Rule place = place_result_rule();
     AddressSpace space = local ? AddressSpace::Local : AddressSpace::Private;
-    return rewrite_node(place, with_children(e, children),
-                        {{"space", static_cast<int64_t>(space)}});
+    steps.emplace_back(at, rule(place, {{"space", static_cast<int64_t>(space)}}));
+    return true;
   }
-  return with_children(e, children);
-}
+
+  static Position child(Position at, std::size_t i) {
+    at.push_back(static_cast<int>(i));
+    return at;
+  }
+};
 
 // The copies to local memory that stage-local put in e (ToMem of a high-level Map nest), their
 // maps given to the work-items by map-lcl, the outermost the first of `dims`. A copy shared by
@@ -141,7 +155,11 @@ Expr lcl_copies(const Expr& e, const std::vector<int>& dims, std::map<const Node
   if (e->kind == NodeKind::ToMem && e->children[0]->kind == NodeKind::Map &&
       e->children[0]->map_kind == MapKind::Map) {
     std::function<Expr(const Expr&, std::size_t)> lcl = [&](const Expr& f, std::size_t i) {
-      return i == dims.size() ? f : map_level(MapKind::Lcl, dims[i], lcl(f->children[0], i + 1));
+      if (i == dims.size())
+        return f;
+      return rewrite_node(lowering_rule_set().lcl,
+                          make_map(MapKind::Map, 0, lcl(f->children[0], i + 1)),
+                          {{"dim", dims[i]}});
     };
     result = with_children(e, {lcl(e->children[0], 0)});
   } else {
@@ -194,29 +212,31 @@ Expr stage_tiles(const Expr& program, const Levels& m) {
 }
 
 // The program with its computing call mapped as `m`, or null.
-Expr apply_levels(const Expr& program, Levels m) {
-  Expr compute = find_compute(program->body());
+Expr apply_levels(const Expr& program, const Levels& m) {
+  Position at{static_cast<int>(program->children.size()) - 1};
+  Expr compute = program->body();
+  while (compute->kind == NodeKind::Call && compute->children.size() == 2 &&
+         is_layout_only(compute->callee())) {
+    compute = arg0(compute);
+    at.push_back(1);
+  }
   if (compute->kind != NodeKind::Call || compute->children.size() != 2)
     return {};
+  LevelPlanner planner{m};
   TypeChecker types;
   if (std::count_if(m.levels.begin(), m.levels.end(),
                     [](const auto& l) { return l.first == MapKind::SeqUnroll; })) {
     types.apply(program, input_types(program));
-    m.types = &types;
+    planner.types = &types;
   }
-  Expr f = assign(compute->callee(), m, 0, type_in(m, arg0(compute)));
-  if (!f)
+  if (!planner.assign(compute->callee(), LevelPlanner::child(at, 0), 0,
+                      planner.type_in(arg0(compute))))
     return {};
-  Expr lowered_arg = lower_sequential(arg0(compute));
-  Expr mapped = call1(f, lowered_arg);
-  // Rebuild the layout chain above the computing call.
-  std::function<Expr(const Expr&)> rebuild = [&](const Expr& e) -> Expr {
-    if (e.same_as(compute))
-      return mapped;
-    return call1(e->callee(), rebuild(arg0(e)));
-  };
-  Expr lowered = make_lambda(program->params(), rebuild(program->body()));
-  return m.stage_local ? stage_tiles(lowered, m) : lowered;
+  planner.steps.emplace_back(LevelPlanner::child(at, 1), sequential_lowering());
+  auto lowered = rewrite::apply(at_each(std::move(planner.steps)), program);
+  if (!lowered)
+    return {};
+  return m.stage_local ? stage_tiles(*lowered, m) : *lowered;
 }
 
 // The levels of a tiled or streaming mapping. Tiled (d tiled dimensions): the outermost level

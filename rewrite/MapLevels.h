@@ -8,6 +8,8 @@
 // computations inside a mapped function (the earlier steps of a temporally tiled tile) run on
 // the same work-items, their results in local memory between work-group levels and in private
 // memory otherwise; the local-memory mapping then applies stage-local to each work-group's tile.
+// A planner decides which rule applies where with which parameters; at_each (rewrite/Strategy.h)
+// applies the plan.
 #pragma once
 
 #include "core/Expr.h"

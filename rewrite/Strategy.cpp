@@ -1,5 +1,7 @@
 #include "rewrite/Strategy.h"
 
+#include <algorithm>
+
 #include "core/Error.h"
 
 namespace tessera::rewrite {
@@ -62,6 +64,18 @@ Expr rewrite_everywhere(const Strategy& s, Expr program, Position& at, const Rul
   return r ? *r : program;
 }
 
+Expr rewrite_everywhere_topdown(const Strategy& s, Expr program, Position& at,
+                                const RuleContext& ctx) {
+  if (auto r = s(program, at, ctx))
+    program = *r;
+  for (std::size_t i = 0; i < node_at(program, at)->children.size(); ++i) {
+    at.push_back(static_cast<int>(i));
+    program = rewrite_everywhere_topdown(s, program, at, ctx);
+    at.pop_back();
+  }
+  return program;
+}
+
 } // namespace
 
 Strategy rule(Rule r) {
@@ -93,19 +107,26 @@ Expr rewrite_node(const Rule& r, const Expr& node, const Params& params,
   return *rewritten;
 }
 
+namespace {
+// The program with the rule's alternative with `params` at `at`, or nullopt.
+std::optional<Expr> rewrite_at(const Rule& r, const Params& params, const Expr& program,
+                               const Position& at, const RuleContext& ctx) {
+  std::optional<Expr> rewritten;
+  if (r.reads_types) {
+    Typed typed(program, ctx);
+    rewritten = rewrite_with(r, node_at(program, at), params, typed.context);
+  } else {
+    rewritten = rewrite_with(r, node_at(program, at), params, ctx);
+  }
+  if (!rewritten)
+    return std::nullopt;
+  return replace_at(program, at, *rewritten);
+}
+} // namespace
+
 Strategy rule(Rule r, Params params) {
-  return [r, params](const Expr& program, const Position& at,
-                     const RuleContext& ctx) -> std::optional<Expr> {
-    std::optional<Expr> rewritten;
-    if (r.reads_types) {
-      Typed typed(program, ctx);
-      rewritten = rewrite_with(r, node_at(program, at), params, typed.context);
-    } else {
-      rewritten = rewrite_with(r, node_at(program, at), params, ctx);
-    }
-    if (!rewritten)
-      return std::nullopt;
-    return replace_at(program, at, *rewritten);
+  return [r, params](const Expr& program, const Position& at, const RuleContext& ctx) {
+    return rewrite_at(r, params, program, at, ctx);
   };
 }
 
@@ -122,6 +143,68 @@ Strategy everywhere(Strategy s) {
   return [s](const Expr& program, const Position& at, const RuleContext& ctx) {
     Position p = at;
     return std::optional<Expr>(rewrite_everywhere(s, program, p, ctx));
+  };
+}
+
+Strategy everywhere_topdown(Strategy s) {
+  return [s](const Expr& program, const Position& at, const RuleContext& ctx) {
+    Position p = at;
+    return std::optional<Expr>(rewrite_everywhere_topdown(s, program, p, ctx));
+  };
+}
+
+std::vector<Expr> enclosing_nodes(const Expr& program, const Position& at) {
+  std::vector<Expr> nodes;
+  Expr cur = program;
+  for (int i : at) {
+    nodes.push_back(cur);
+    if (i < 0 || i >= static_cast<int>(cur->children.size()))
+      user_error("position does not exist in the program");
+    cur = cur->children[static_cast<std::size_t>(i)];
+  }
+  return nodes;
+}
+
+Strategy where_enclosed(PlaceCondition holds, Strategy s) {
+  return [holds, s](const Expr& program, const Position& at,
+                    const RuleContext& ctx) -> std::optional<Expr> {
+    if (!holds(node_at(program, at), enclosing_nodes(program, at), at))
+      return std::nullopt;
+    return s(program, at, ctx);
+  };
+}
+
+Strategy at_each(std::vector<std::pair<Position, Strategy>> steps) {
+  // Post-order: a descendant (a is longer, b its prefix) before its ancestor.
+  auto deeper_first = [](const auto& a, const auto& b) {
+    auto [ia, ib] = std::mismatch(a.first.begin(), a.first.end(), b.first.begin(), b.first.end());
+    if (ia != a.first.end() && ib != b.first.end())
+      return *ia < *ib;
+    return ia != a.first.end();
+  };
+  std::stable_sort(steps.begin(), steps.end(), deeper_first);
+  return [steps](const Expr& program, const Position& at,
+                 const RuleContext& ctx) -> std::optional<Expr> {
+    Expr cur = program;
+    for (const auto& [position, s] : steps) {
+      Position p = at;
+      p.insert(p.end(), position.begin(), position.end());
+      auto next = s(cur, p, ctx);
+      if (!next)
+        return std::nullopt;
+      cur = *next;
+    }
+    return cur;
+  };
+}
+
+Strategy rule_with(Rule r, ParamChooser choose) {
+  return [r, choose](const Expr& program, const Position& at,
+                     const RuleContext& ctx) -> std::optional<Expr> {
+    auto params = choose(program, at);
+    if (!params)
+      return std::nullopt;
+    return rewrite_at(r, *params, program, at, ctx);
   };
 }
 

@@ -34,6 +34,34 @@ Strategy where(std::function<bool(const Expr& node)> holds, Strategy s);
 // s tried at every node, children before their parent (Stratego's bottomup(try(s))): one pass
 // that never fails.
 Strategy everywhere(Strategy s);
+// s tried at every node, parents before their children (Stratego's topdown(try(s))), the
+// children visited as the rewrite of their parent left them: one pass that never fails. For
+// conditions on the enclosing nodes that must see them already rewritten (legalisation).
+Strategy everywhere_topdown(Strategy s);
+
+// The nodes around the node at `at` in `program`, from the root down to its parent: at[i] is
+// the child of enclosing[i] on the way to it.
+std::vector<Expr> enclosing_nodes(const Expr& program, const Position& at);
+// A condition on where a node stands: the node, the nodes around it (enclosing_nodes) and its
+// position.
+using PlaceCondition =
+    std::function<bool(const Expr& node, const std::vector<Expr>& enclosing, const Position& at)>;
+// s at a node for which `holds` is true given its enclosing nodes; fails at any other.
+Strategy where_enclosed(PlaceCondition holds, Strategy s);
+
+// Each strategy at its position (relative to the node the result is applied at), the deepest
+// first (a node's descendants before it, earlier siblings before later ones; steps at one
+// position in the order given); fails when one fails. The positions are those of the program
+// as given: each strategy must rewrite only the subtree at its position, which then leaves the
+// positions of the steps after it valid. For a plan decided on the whole program first.
+Strategy at_each(std::vector<std::pair<Position, Strategy>> steps);
+
+// The parameters a strategy chooses for a rule at the node of `program` at `at`; nullopt: the
+// rule is not applied there.
+using ParamChooser = std::function<std::optional<Params>(const Expr& program, const Position& at)>;
+// The rule's alternative with the parameters `choose` gives at the node (checked against the
+// rule's declaration); fails where it gives none or the rule offers no such alternative.
+Strategy rule_with(Rule r, ParamChooser choose);
 
 // The alternative of `r` at `node` whose parameters are `params` (checked against the rule's
 // declaration, Error when they are not in it), or nullopt when the rule offers none there. A

@@ -233,6 +233,8 @@ const LoweringRuleSet& lowering_rule_set() {
       {"map-seq", "Map(f) -> MapSeq(f)", map_seq, {}, {}, false},
       {"map-seq-unroll", "Map(f) -> MapSeqUnroll(f) for a small constant length", map_seq_unroll},
       {"reduce-seq", "Reduce(f, z) -> ReduceSeq(f, z)", reduce_seq, {}, {}, false},
+      map_demote_rule(),
+      to_private_rule(),
   };
   return set;
 }

@@ -25,7 +25,11 @@ std::vector<Rule> lowering_rules();   // Map -> MapGlb/MapWrg+MapLcl/MapSeq, Red
 // by role; each is one of lowering_rules().
 struct LoweringRuleSet {
   Rule glb, wrg, lcl, seq, seq_unroll, reduce_seq;
+  Rule demote, to_private; // the legalisation's demotions (Demotion.cpp)
 };
+// map-demote: MapGlb/MapWrg/MapLcl(d)(f) -> MapSeq(f); to-private: toLocal(f) -> toPrivate(f).
+Rule map_demote_rule();
+Rule to_private_rule();
 const LoweringRuleSet& lowering_rule_set();
 // place-constant: small read-only inputs in __constant memory (Placement.cpp).
 std::vector<Rule> placement_rules();
