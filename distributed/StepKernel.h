@@ -31,7 +31,8 @@ public:
   // Enqueues `steps` steps on the box held in `input` (extents `extent`, outermost first),
   // each step shrinking it by r on its internal sides; `a` and `b` are scratch buffers at least
   // as large as the box. Returns the buffer that holds the result (a or b); nothing is waited
-  // for. Error when a step's sizes break a condition of the kernel (a box too thin for it).
+  // for, except when the runner allocates (and zero-fills) a larger intermediate. Error when a
+  // step's sizes break a condition of the kernel (a box too thin for it).
   const cl::Buffer& enqueue_steps(const cl::Buffer& input, std::vector<int64_t> extent,
                                   const Sides& internal, int64_t radius, int steps,
                                   const cl::Buffer& a, const cl::Buffer& b);

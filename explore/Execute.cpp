@@ -148,7 +148,7 @@ FlatExecution execute_flat(runtime::Session& session, const codegen::Kernel& ker
     if (!is_image(p.space))
       uploaded.back() =
           runtime::RawBuffer(session, std::max<std::size_t>(1, count(p) * sizeof(float)),
-                             inputs[i]->data(), CL_MEM_READ_ONLY);
+                             count(p) ? inputs[i]->data() : nullptr, CL_MEM_READ_ONLY);
   }
   KernelRunner runner(session, one_launch_program(kernel));
   for (std::size_t i = 0; i < input_params.size(); ++i)

@@ -185,7 +185,7 @@ runtime::Timing KernelRunner::time(runtime::TimingOptions options) {
                                 range.local, options);
   }
   return runtime::time_repetitions([&] { return run_launches(args); }, options,
-                                   cat("kernel '", program_.kernels.at(0).name, "'"));
+                                   cat("the program of ", program_.launches.size(), " launches"));
 }
 
 } // namespace tessera::explore

@@ -60,8 +60,8 @@ public:
   using MissingSize = std::function<std::string(const codegen::Kernel&, const std::string& size)>;
   void bind_sizes(std::map<std::string, int64_t> sizes, MissingSize missing);
 
-  // Enqueues every launch in order without waiting (intermediates zero-filled device buffers,
-  // kept between calls while large enough).
+  // Enqueues every launch in order without waiting (intermediates: device buffers zero-filled
+  // when allocated, then reused while large enough, holding the previous call's values).
   void enqueue();
   // Runs every launch in order, each waited for; returns the sum of their profiled times.
   double run();

@@ -78,6 +78,12 @@ bool in_domain(const ParamDomain& domain, int64_t value, const RuleContext& cont
   switch (domain.source) {
   case ParamDomain::Source::TileSizes:
     return among(context.tile_sizes);
+  case ParamDomain::Source::TileSizeMultiple:
+    return std::any_of(domain.values.begin(), domain.values.end(), [&](int64_t factor) {
+      return factor > 0 && value % factor == 0 &&
+             std::find(context.tile_sizes.begin(), context.tile_sizes.end(), value / factor) !=
+                 context.tile_sizes.end();
+    });
   case ParamDomain::Source::Coarsening:
     return among(context.coarsening);
   case ParamDomain::Source::TemporalSteps:
@@ -171,11 +177,18 @@ std::vector<int64_t>* candidates(ParamDomain::Source source, RuleContext& contex
     return &context.coarsening;
   case ParamDomain::Source::TemporalSteps:
     return &context.temporal_steps;
+  case ParamDomain::Source::TileSizeMultiple: // the candidates are value / factor
   case ParamDomain::Source::Fixed:
   case ParamDomain::Source::ProgramCount:
     break;
   }
   return nullptr;
+}
+
+// Adds `value` to a candidate list unless it is there.
+void add_candidate(std::vector<int64_t>& list, int64_t value) {
+  if (std::find(list.begin(), list.end(), value) == list.end())
+    list.push_back(value);
 }
 
 // The context step `index` replays in: its parameters that the rule declares drawn from a
@@ -192,10 +205,14 @@ RuleContext step_context(const Rule& rule, const Step& step, std::size_t index, 
              "\""));
   for (const auto& domain : rule.params) {
     auto value = step.params.find(domain.name);
-    auto* list = candidates(domain.source, context);
-    if (value != step.params.end() && list &&
-        std::find(list->begin(), list->end(), value->second) == list->end())
-      list->push_back(value->second);
+    if (value == step.params.end())
+      continue;
+    if (auto* list = candidates(domain.source, context))
+      add_candidate(*list, value->second);
+    if (domain.source == ParamDomain::Source::TileSizeMultiple)
+      for (int64_t factor : domain.values) // every candidate the value may come from
+        if (factor > 0 && value->second > 0 && value->second % factor == 0)
+          add_candidate(context.tile_sizes, value->second / factor);
   }
   try {
     check_params(rule, step.params, context);

@@ -83,14 +83,15 @@ struct MappingTraits {
 };
 
 // A parameter a rule declares: its name and the values its alternatives may give it, fixed
-// (`values`), one of the context's candidate lists, or a count the program decides (an input's
+// (`values`), one of the context's candidate lists, a candidate tile size times one of the
+// factors in `values` (a 2-D tile 4x a candidate), or a count the program decides (an input's
 // index, a number of array levels: any non-negative value). An optional parameter may be absent
 // from an alternative (stream-nd's "segment"). A strategy that asks for an alternative by its
 // parameters (rule(r, params), rewrite_with) is checked against the declaration.
 struct ParamDomain {
-  enum class Source { Fixed, TileSizes, Coarsening, TemporalSteps, ProgramCount };
+  enum class Source { Fixed, TileSizes, TileSizeMultiple, Coarsening, TemporalSteps, ProgramCount };
   std::string name;
-  std::vector<int64_t> values; // Source::Fixed
+  std::vector<int64_t> values; // Source::Fixed: the values; TileSizeMultiple: the factors
   Source source = Source::Fixed;
   bool optional = false;
 };
@@ -103,8 +104,8 @@ struct Rule {
   std::string description; // one line, with the equation
   std::function<RuleResult(const Expr& node, const RuleContext& context)> apply;
   MappingTraits mapping;
-  // The parameters of its alternatives; empty: none declared (a rule without parameters, or
-  // one whose parameters are derived from the program, as the tiling rules').
+  // The parameters of its alternatives; empty: the rule has none (replay refuses a step of it
+  // that has some).
   std::vector<ParamDomain> params;
   // False for a rule that decides from the node's form alone: it applies without the program's
   // types, to a fragment (a function being lowered) as well as to a whole program.
@@ -118,7 +119,8 @@ struct Rule {
 Rule with_family(Rule rule, std::string family);
 
 // Error naming the rule when `params` has a parameter the rule does not declare, lacks one it
-// requires, or has a value outside its domain. A rule that declares none accepts any.
+// requires, or has a value outside its domain. (A rule that declares none is not checked here;
+// replay refuses a step of it with parameters.)
 void check_params(const Rule& rule, const Params& params, const RuleContext& context);
 
 // One step of a derivation: which rule, where, with which parameters.

@@ -176,7 +176,8 @@ Rule stream_temporal_rule() {
   // decides from the candidates; the segment is the largest fitting candidate.
   rule.params = {
       {.name = "steps", .source = ParamDomain::Source::TemporalSteps},
-      {.name = "tile", .source = ParamDomain::Source::ProgramCount},
+      // 3-D: a candidate size; 2-D: 4x one (rows of a plane are long).
+      {.name = "tile", .values = {1, 4}, .source = ParamDomain::Source::TileSizeMultiple},
       {.name = "tile_inner", .source = ParamDomain::Source::ProgramCount, .optional = true},
       {.name = "segment", .source = ParamDomain::Source::TileSizes, .optional = true},
       {.name = "phases", .source = ParamDomain::Source::ProgramCount, .optional = true},

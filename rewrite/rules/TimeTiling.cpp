@@ -81,7 +81,8 @@ RuleResult time_tiling(TimeTileScheme scheme, const Expr& e, const RuleContext& 
 const std::vector<ParamDomain> kTimeTilingParams = {
     {.name = "steps", .source = ParamDomain::Source::ProgramCount},
     {.name = "band", .source = ParamDomain::Source::ProgramCount},
-    {.name = "tile", .source = ParamDomain::Source::ProgramCount},
+    // 2-D and 3-D: a candidate size; 1-D: 16x one.
+    {.name = "tile", .values = {1, 16}, .source = ParamDomain::Source::TileSizeMultiple},
     {.name = "work_items", .values = {1, 128}}};
 
 } // namespace

@@ -20,13 +20,15 @@ using namespace tessera::rewrite;
 namespace {
 
 // Every variant's history replays to its program; returns how many steps were replayed.
-int check_replays(const Expr& program, int depth) {
+// `tile_sizes`: whether the replaying context holds the enumerator's tile sizes.
+int check_replays(const Expr& program, int depth, bool tile_sizes = true) {
   EnumerateOptions options;
   options.depth = depth;
   options.limit = 400;
   auto e = enumerate(program, all_rules(), options);
   RuleContext ctx; // no coarsening factors or step counts: the declarations add them
-  ctx.tile_sizes = options.tile_sizes;
+  if (tile_sizes)
+    ctx.tile_sizes = options.tile_sizes;
   int steps = 0;
   for (const auto& v : e.variants) {
     // variants[0] is the program as the enumerator normalised it: histories start there.
@@ -52,6 +54,14 @@ TEST_CASE("histories of catalog stencils replay to the same program") {
   for (const char* name : {"temporal-tiling", "stream-temporal", "diamond-tiling"})
     CHECK_MESSAGE(rules.count(name), name);
   CHECK(check_replays(iterated, 1) > 10);
+}
+
+TEST_CASE("histories of the temporal rules replay from a context without tile sizes") {
+  // The tiles of stream-temporal (4x a candidate in 2-D) and of diamond and parallelogram
+  // tiling (16x in 1-D) are declared as multiples of a candidate size: replay adds it.
+  CHECK(check_replays(stencils::iterated_stencil("j2d5pt", {64, 64}, 3), 1, false) > 10);
+  CHECK(check_replays(stencils::iterated_stencil("j3d7pt", {16, 16, 16}, 2), 1, false) > 10);
+  CHECK(check_replays(stencils::iterated_stencil("j1d3pt", {256}, 3), 1, false) > 10);
 }
 
 TEST_CASE("a history step whose parameters do not match its rule's declaration is refused") {
