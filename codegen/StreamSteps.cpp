@@ -22,8 +22,10 @@
 // The register window (star stencils only; the scheme of AN5D and EBISU) keeps, per level,
 // each work-item's column in 2r+1 named private variables, a shift register moved by one at
 // every plane, so that every slot is fixed at compile time; before level j computes plane z the
-// owners copy level j-1's plane z into one local plane, the in-plane neighbours come from there and
-// the column from the work-item's own registers (docs/rewriting.md).
+// owners copy level j-1's plane z into a local plane (one of two halves by the plane's parity
+// where they fit), the in-plane neighbours come from there and the column and the centre from
+// the work-item's own registers; input plane s+1 is prefetched while plane s is computed
+// (docs/rewriting.md).
 #include "codegen/Emitter.h"
 #include "codegen/Names.h"
 #include "codegen/ScalarC.h"
@@ -576,7 +578,10 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
     line("barrier(CLK_LOCAL_MEM_FENCE);");
     for (int64_t j = 1; j <= b.k; ++j)
       march_level(j);
-    if (registers && !halves)
+    // The next plane's writes must wait for this plane's reads: with one half of the register
+    // window, and in the local window with one step (its next input plane overwrites the slot
+    // of plane s - 2r, which level 1 reads now; with more steps a level's barrier orders them).
+    if (registers ? !halves : b.k == 1)
       line("barrier(CLK_LOCAL_MEM_FENCE);");
   }
   close();

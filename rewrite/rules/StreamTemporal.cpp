@@ -24,8 +24,9 @@ namespace {
 // Local memory of k-1 time levels plus the input (2r+1 planes each, or the centre plane with
 // registers), beyond which a variant cannot run on common devices.
 constexpr int64_t kMaxLocalBytes = kPortableLocalBytes;
-// The register window's values per work-item (k levels x owned positions x 2r+1), beyond
-// which they would spill on GPUs (255 registers per work-item on NVIDIA, also holding the rest).
+// The register window's values per work-item (k levels x owned positions x 2r+1, and the
+// prefetched input value of each owned position), beyond which they would spill on GPUs (255
+// registers per work-item on NVIDIA, also holding the rest).
 constexpr int64_t kMaxQueueValues = 128;
 // The registers of a GPU multiprocessor (64K on NVIDIA): a work-group of g work-items gets at
 // most this / g each; the register window may take half of it.
@@ -131,11 +132,12 @@ RuleResult stream_temporal(const Expr& e, const RuleContext& ctx) {
         windows.push_back(StreamWindow::Local);
       else
         why = "the time levels of every candidate tile need more than 48 KiB of local memory";
-      // Registers: k planes of local memory, k x owned x (2r+1) values per work-item.
+      // Registers: k planes of local memory, k x owned x (2r+1) + owned values per work-item.
       const int64_t group = stream_steps_work_group(tile, StreamWindow::Registers, kr);
       const int64_t owned = (plane + group - 1) / group;
       if (star && k * plane * bytes <= kMaxLocalBytes &&
-          k * owned * (2 * *r + 1) <= std::min(kMaxQueueValues, kRegistersPerGroup / 2 / group))
+          (k * (2 * *r + 1) + 1) * owned <=
+              std::min(kMaxQueueValues, kRegistersPerGroup / 2 / group))
         windows.push_back(StreamWindow::Registers);
       for (StreamWindow window : windows)
         for (int64_t segment : segments_for(ctx.tile_sizes, extents[0], kr)) {

@@ -19,6 +19,27 @@
 
 using namespace tessera;
 
+namespace {
+
+// One step as StreamSteps with the local window, tiles of each candidate size (the rule fuses
+// two or more steps; a program loaded from a file may hold one).
+std::vector<rewrite::Alternative> one_step_forms(const Expr& program, int d,
+                                                 const std::vector<int64_t>& tiles) {
+  auto step = rewrite::match_step(program->body());
+  if (!step)
+    internal_error("one_step_forms: the program is not a stencil step");
+  std::vector<rewrite::Alternative> forms;
+  for (int64_t t : tiles) {
+    Expr node = make_stream_steps(d, 1, *step->r.as_constant(), step->boundary,
+                                  std::vector<int64_t>(static_cast<std::size_t>(d - 1), t), 0, 1,
+                                  step->f, StreamWindow::Local);
+    forms.push_back({make_call(node, {step->input}), {}});
+  }
+  return forms;
+}
+
+} // namespace
+
 int main() {
   auto t0 = std::chrono::steady_clock::now();
   // Never destroyed: Oclgrind may be torn down before static destructors run.
@@ -44,6 +65,8 @@ int main() {
       // Tiles of 16x16 at k = 8: the register window's centre planes (32 KiB) do not fit twice
       // in 48 KiB, so one half with two barriers per plane.
       {3, 1, Boundary::clamp(), 8, false, 0, {16}, {9, 16, 16}},
+      // One step in the local window: its next input plane overwrites the slot the step reads.
+      {2, 1, Boundary::clamp(), 1, false},
   };
   int ran = 0, failed = 0;
   for (const auto& c : cases) {
@@ -56,7 +79,9 @@ int main() {
     auto inputs = random_inputs(program, 5);
     Data expected = evaluate(program, inputs);
     const auto tiles = c.tiles.empty() ? std::vector<int64_t>{3, 4 * kr} : c.tiles;
-    for (const auto& form : testing::stream_temporal_forms(program, c.k, tiles)) {
+    auto forms = c.k == 1 ? one_step_forms(program, c.d, tiles)
+                          : testing::stream_temporal_forms(program, c.k, tiles);
+    for (const auto& form : forms) {
       std::string how = cat(c.d, "-D r=", c.r, " ", c.b.to_string(), " k=", c.k,
                             c.rhs ? " rhs" : "", form.params.count("segment") ? " segments" : "",
                             form.params.count("registers") ? " registers" : " local",
