@@ -538,17 +538,16 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
   // Registers: input plane s+1 is loaded into blk_next<i> while plane s is computed, so that
   // the load's latency is hidden behind a whole plane of the march instead of stalling it.
   auto next = [](int64_t owned_i) { return cat("blk_next", owned_i); };
-  auto prefetch = [&](const std::string& z) {
-    open(z == "blk_lo0" ? "if (blk_lo0 < blk_hi0)"
-                        : cat("if (", z, " >= blk_lo0 && ", z, " < blk_hi0)"));
+  auto prefetch = [&](const std::string& z, const std::string& condition) {
+    open(cat("if (", condition, ")"));
     load_input_plane(z,
                      [&](int64_t i, const std::string& v) { line(cat(next(i), " = ", v, ";")); });
     close();
   };
   for (int64_t i = 0; registers && i < owned; ++i)
     line(cat(ctype, " ", next(i), " = 0;"));
-  if (registers)
-    prefetch("blk_lo0");
+  if (registers) // the first plane (always in the grid: blk_lo0 <= blk_z0 < blk_hi0)
+    prefetch("blk_lo0", "blk_lo0 < blk_hi0");
   // One plane of the march: s loads input plane s and level j computes plane s - jr.
   open(cat("for (int blk_s = blk_lo0; blk_s < blk_z1 + ", kr, "; ++blk_s)"));
   {
@@ -569,7 +568,7 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
       });
     close();
     if (registers)
-      prefetch("blk_s + 1");
+      prefetch("blk_s + 1", "blk_s + 1 >= blk_lo0 && blk_s + 1 < blk_hi0");
     // Registers: the levels' centre planes are published, one barrier, then every level
     // computes. The next plane publishes into the other half; with one half, not before every
     // work-item has read this plane's.

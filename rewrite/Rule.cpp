@@ -71,6 +71,20 @@ Rule with_family(Rule rule, std::string family) {
   return rule;
 }
 
+namespace {
+
+// The candidate tile sizes a value of a TileSizeMultiple domain may come from: value / factor
+// for each of its factors that divides it.
+std::vector<int64_t> multiple_of(const ParamDomain& domain, int64_t value) {
+  std::vector<int64_t> sizes;
+  for (int64_t factor : domain.values)
+    if (factor > 0 && value > 0 && value % factor == 0)
+      sizes.push_back(value / factor);
+  return sizes;
+}
+
+} // namespace
+
 bool in_domain(const ParamDomain& domain, int64_t value, const RuleContext& context) {
   auto among = [value](const std::vector<int64_t>& values) {
     return std::find(values.begin(), values.end(), value) != values.end();
@@ -78,12 +92,13 @@ bool in_domain(const ParamDomain& domain, int64_t value, const RuleContext& cont
   switch (domain.source) {
   case ParamDomain::Source::TileSizes:
     return among(context.tile_sizes);
-  case ParamDomain::Source::TileSizeMultiple:
-    return std::any_of(domain.values.begin(), domain.values.end(), [&](int64_t factor) {
-      return factor > 0 && value % factor == 0 &&
-             std::find(context.tile_sizes.begin(), context.tile_sizes.end(), value / factor) !=
-                 context.tile_sizes.end();
-    });
+  case ParamDomain::Source::TileSizeMultiple: {
+    const auto& tiles = context.tile_sizes;
+    for (int64_t size : multiple_of(domain, value))
+      if (std::find(tiles.begin(), tiles.end(), size) != tiles.end())
+        return true;
+    return false;
+  }
   case ParamDomain::Source::Coarsening:
     return among(context.coarsening);
   case ParamDomain::Source::TemporalSteps:
@@ -210,9 +225,8 @@ RuleContext step_context(const Rule& rule, const Step& step, std::size_t index, 
     if (auto* list = candidates(domain.source, context))
       add_candidate(*list, value->second);
     if (domain.source == ParamDomain::Source::TileSizeMultiple)
-      for (int64_t factor : domain.values) // every candidate the value may come from
-        if (factor > 0 && value->second > 0 && value->second % factor == 0)
-          add_candidate(context.tile_sizes, value->second / factor);
+      for (int64_t size : multiple_of(domain, value->second)) // every size it may come from
+        add_candidate(context.tile_sizes, size);
   }
   try {
     check_params(rule, step.params, context);
