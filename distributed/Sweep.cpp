@@ -151,7 +151,14 @@ std::string DistributedSweep::device_description() const {
   return device_ ? device_->session.device().description() : "(not started)";
 }
 
+void DistributedSweep::report(const std::string& phase) const {
+  if (config_.progress)
+    config_.progress(phase);
+}
+
 void DistributedSweep::start() {
+  const double t0 = wall_seconds();
+  report("opening the device");
   device_ = config_.session ? std::make_unique<Device>(*config_.session)
                             : std::make_unique<Device>(std::make_unique<runtime::Session>(
                                   device_for_rank(config_.device, world_.host_rank())));
@@ -162,12 +169,14 @@ void DistributedSweep::start() {
   for (auto e : extended)
     points *= e;
   auto bytes = static_cast<std::size_t>(points) * eb;
+  report(cat("allocating 5 device buffers of ", bytes, " bytes"));
   dev.extended = runtime::RawBuffer(dev.session, bytes);
   dev.next = runtime::RawBuffer(dev.session, bytes);
   dev.box = runtime::RawBuffer(dev.session, bytes);
   dev.a = runtime::RawBuffer(dev.session, bytes);
   dev.b = runtime::RawBuffer(dev.session, bytes);
   const int dims = static_cast<int>(extended.size());
+  report("choosing and building the local step's kernel");
   Expr lowered = choose_lowering(local_step(config_.build, dims));
   if (!local_.empty())
     lowering_ += cat(", work-group ", extents_text(local_));
@@ -179,15 +188,20 @@ void DistributedSweep::start() {
   dev.exchange = std::make_unique<HaloExchange>(halo_faces(block_, grid_.halo(), neighbours), eb,
                                                 FaceStaging::Packing::Transfer);
   // The block's initial values (halos are filled by the first exchange).
+  report("computing the block's initial values");
   std::vector<unsigned char> host(static_cast<std::size_t>(block_.points()) * eb);
   for_each_point(block_, grid_.global, [&](int64_t local, uint64_t g) {
     store(element_, initial_value(g, config_.seed, element_), host.data() + local * eb);
   });
   // One period untimed (the device finishes its kernels' first-launch preparation, the MPI
   // connections open), then the initial grid again.
+  report("writing the block, one warm-up period");
   write_rect(dev.session.queue(), dev.extended.handle(), own_rect(block_), eb, host.data());
-  period();
+  period(true);
   write_rect(dev.session.queue(), dev.extended.handle(), own_rect(block_), eb, host.data());
+  dev.session.finish();
+  setup_seconds_ = wall_seconds() - t0;
+  report(cat("set up in ", setup_seconds_, " s"));
 }
 
 Expr DistributedSweep::choose_lowering(const Expr& step) {
@@ -233,6 +247,7 @@ bool DistributedSweep::same_as_plain(const Expr& chosen, const Expr& step) {
   // The block alone, every side a global edge: one step of each lowering.
   Sides edges(block_.extent.size(), {false, false});
   std::vector<std::vector<unsigned char>> results;
+  report("checking the explored variant against the plain step");
   for (const Expr& lowered : {chosen, rewrite::lower_default(step)}) {
     runtime::RawBuffer in(dev.session, bytes), a(dev.session, bytes), b(dev.session, bytes);
     in.write(host.data(), bytes);
@@ -251,7 +266,11 @@ bool DistributedSweep::same_as_plain(const Expr& chosen, const Expr& step) {
   return true;
 }
 
-double DistributedSweep::period() {
+double DistributedSweep::period(bool traced) {
+  auto trace = [&](const char* what) {
+    if (traced)
+      report(what);
+  };
   auto& dev = *device_;
   const std::size_t eb = element_bytes(element_);
   auto extended = block_.extended();
@@ -277,16 +296,20 @@ double DistributedSweep::period() {
   // The interior needs no halo: it runs on the device while the halos travel. The box buffer
   // is reused by the shell, which waits for the interior on the in-order queue.
   if (boxes_.size() > 1) {
+    trace("period: the interior box");
     compute(boxes_[0]);
     queue.flush();
     first = 1;
   }
+  trace("period: the halo exchange");
   double e0 = wall_seconds();
   dev.exchange->run(cart_, dev.transfers, dev.extended.handle());
   double exchange = wall_seconds() - e0;
+  trace("period: the shell boxes");
   for (std::size_t i = first; i < boxes_.size(); ++i)
     compute(boxes_[i]);
   dev.session.finish();
+  trace("period: done");
   std::swap(dev.extended, dev.next);
   return exchange;
 }
@@ -302,10 +325,12 @@ SweepTotals DistributedSweep::run(int iterations) {
   auto& dev = *device_;
   uint64_t sent_before = dev.exchange->bytes_sent();
   int64_t launches_before = dev.kernel->launches();
+  report(cat("running ", iterations, " periods"));
   world_.barrier();
   double exchange = 0, t0 = wall_seconds();
   for (int it = 0; it < iterations; ++it)
     exchange += period();
+  report("periods done");
   double seconds = wall_seconds() - t0;
   SweepTotals totals;
   totals.seconds = world_.max(seconds);

@@ -49,6 +49,9 @@ struct SweepConfig {
   // variant's, else the kernel's own, else the implementation's). The tests give 1x1x1: one
   // work-group shape for every box, so PoCL prepares each kernel once.
   std::vector<int64_t> local;
+  // Called on this rank as each phase of start() and run() begins ("opening the device", ...),
+  // for a user who wants to see where a slow set-up spends its time (sweep --verbose).
+  std::function<void(const std::string& phase)> progress;
 };
 
 struct SweepTotals {
@@ -80,19 +83,23 @@ public:
   // Which lowering this rank runs and why (after start()).
   const std::string& lowering() const { return lowering_; }
   ScalarKind element() const { return element_; }
+  // Wall seconds of start() on this rank (device, kernels, initial values, warm-up period).
+  double setup_seconds() const { return setup_seconds_; }
 
 private:
   struct Device;
   std::vector<unsigned char> own_bytes() const;
   // One exchange period; returns the seconds spent in the halo exchange.
-  double period();
+  double period(bool traced = false); // traced: report each part (the warm-up period)
   // The local step's lowering: config.lower, or the explored best variant if it passes the
   // check against the plain step, or the plain one.
   // Sets local_ to the work-group its launches use.
   Expr choose_lowering(const Expr& step);
   // Whether one step of `chosen` equals the plain step's on the block's initial values.
   bool same_as_plain(const Expr& chosen, const Expr& step);
+  void report(const std::string& phase) const;
   std::string lowering_;
+  double setup_seconds_ = 0;
   std::vector<int64_t> local_;
 
   Communicator world_, cart_;

@@ -161,10 +161,9 @@ double Schedule::run(DeviceMemory& memory, Breakdown* breakdown) const {
       // A zero pattern of one element: the buffer's size is a multiple of it.
       const auto& b = memory.buffer(s.output);
       const uint64_t zero = 0;
-      runtime::check_cl(clEnqueueFillBuffer(session.queue()(), b.handle()(), &zero,
-                                            element_bytes(memory.kind(s.output)), 0, b.bytes(), 0,
-                                            nullptr, &events[i]()),
-                        cat("filling ", memory.name(s.output), " with zeros"));
+      events[i] = runtime::enqueue_fill(session.queue(), b.handle(), b.bytes(), &zero,
+                                        element_bytes(memory.kind(s.output)),
+                                        cat(memory.name(s.output), " with zeros"));
       break;
     }
     case Step::Host:

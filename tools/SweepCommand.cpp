@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -57,6 +58,9 @@ CLI::App* add_sweep_command(CLI::App& app, SweepCommandOptions& o) {
                     "its local step at its block's size (default: tuning.json in the cache "
                     "directory; off: the plain lowering)");
   sweep->add_flag("-q,--quiet", o.quiet, "Print only the checksum line");
+  sweep->add_flag("-v,--verbose", o.verbose,
+                  "Each rank prints its phases (device, kernels, initial values, periods) to "
+                  "stderr as they begin, with the seconds since it started");
   return sweep;
 }
 
@@ -85,6 +89,13 @@ distributed::SweepConfig plan(const SweepCommandOptions& o) {
   c.ranks = parse_ranks(o.ranks, source.info.dims);
   c.device = o.device;
   c.seed = o.seed;
+  if (o.verbose)
+    c.progress = [start = distributed::wall_seconds()](const std::string& phase) {
+      std::cerr << "[rank " << distributed::Communicator::world().rank() << " +" << std::fixed
+                << std::setprecision(2) << distributed::wall_seconds() - start << " s] " << phase
+                << "\n"
+                << std::defaultfloat << std::flush;
+    };
   c.local = explore::parse_local_size(o.local);
   if (o.variant != 0) {
     // Chosen here, on every rank alike, so that a wrong number is an option mistake.
@@ -118,6 +129,7 @@ int run_sweep(const SweepCommandOptions& o, distributed::Communicator& world,
   auto lowerings = world.gather(std::vector<unsigned char>(lowering.begin(), lowering.end()));
   const std::string device = sweep.device_description();
   auto devices = world.gather(std::vector<unsigned char>(device.begin(), device.end()));
+  const double setup = world.max(sweep.setup_seconds()); // collective: before rank 0 goes on
   if (world.rank() != 0)
     return 0;
   const auto& g = sweep.grid();
@@ -140,6 +152,8 @@ int run_sweep(const SweepCommandOptions& o, distributed::Communicator& world,
     for (std::size_t r = 0; r < lowerings.size(); ++r)
       std::cout << "kernel   rank " << r << ": "
                 << std::string(lowerings[r].begin(), lowerings[r].end()) << "\n";
+    std::cout << "setup    " << setup
+              << " s on the slowest rank (device, kernels, initial values, one warm-up period)\n";
     std::cout << "time     " << totals.seconds << " s (halo exchange " << totals.exchange_seconds
               << " s on the slowest rank), " << gcells << " GCells/s\n";
     std::cout << "halo     " << totals.halo_bytes << " bytes sent by all ranks\n";
@@ -156,6 +170,7 @@ int run_sweep(const SweepCommandOptions& o, distributed::Communicator& world,
                      {"iterations", o.iterations},
                      {"boundary", o.boundary},
                      {"overlap", o.overlap == "on"},
+                     {"setup_seconds", setup},
                      {"seconds", totals.seconds},
                      {"exchange_seconds", totals.exchange_seconds},
                      {"halo_bytes", totals.halo_bytes},

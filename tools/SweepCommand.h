@@ -30,6 +30,7 @@ struct SweepCommandOptions {
   // empty: tuning.json in the cache directory).
   std::string tuning_db;
   bool quiet = false;
+  bool verbose = false; // each rank's phases on stderr as they begin
 };
 
 CLI::App* add_sweep_command(CLI::App& app, SweepCommandOptions& options);

@@ -1,5 +1,8 @@
 #include "explore/runtime/Buffer.h"
 
+#include <algorithm>
+#include <cstring>
+
 #include "core/Bytes.h"
 #include "core/Error.h"
 #include "explore/runtime/ClError.h"
@@ -67,18 +70,54 @@ void RawBuffer::read(void* host, std::size_t bytes, std::size_t offset) const {
   check_cl(err, cat("reading ", bytes, " bytes from a device buffer on ", device_name_));
 }
 
-void RawBuffer::fill(const void* pattern, std::size_t pattern_size) {
-  cl_int err = CL_SUCCESS;
-  if (bytes_ % pattern_size != 0)
+FillPlan plan_fill(std::size_t bytes, std::size_t pattern_size, std::size_t largest) {
+  constexpr std::size_t width = FillPlan::width;
+  if (pattern_size == 0 || width % pattern_size != 0 || (pattern_size & (pattern_size - 1)))
+    user_error(cat("a fill pattern of ", pattern_size, " bytes (expected 1, 2, 4, ..., 128)"));
+  if (bytes % pattern_size != 0)
     user_error(
-        cat("filling a buffer of ", bytes_, " bytes with a pattern of ", pattern_size, " bytes"));
-  cl::Event done;
-  err = clEnqueueFillBuffer(queue_(), buffer_(), pattern, pattern_size, 0, bytes_, 0, nullptr,
-                            &done());
-  if (is_out_of_memory(err))
-    out_of_memory(device_name_, bytes_, err);
-  check_cl(err, cat("filling a device buffer on ", device_name_));
-  check_cl(done.wait(), cat("filling a device buffer on ", device_name_));
+        cat("filling a buffer of ", bytes, " bytes with a pattern of ", pattern_size, " bytes"));
+  FillPlan plan;
+  plan.bulk = bytes - bytes % width;
+  const std::size_t step = std::max(width, largest - largest % width);
+  for (std::size_t offset = 0; offset < plan.bulk; offset += step) {
+    plan.piece_offsets.push_back(offset);
+    plan.piece_bytes.push_back(std::min(step, plan.bulk - offset));
+  }
+  plan.tail_from_host = bytes / pattern_size >= (std::size_t{1} << 31);
+  return plan;
+}
+
+cl::Event enqueue_fill(cl::CommandQueue& queue, const cl::Buffer& buffer, std::size_t bytes,
+                       const void* pattern, std::size_t pattern_size, const std::string& what) {
+  const FillPlan plan = plan_fill(bytes, pattern_size);
+  std::vector<unsigned char> wide(FillPlan::width);
+  for (std::size_t i = 0; i < wide.size(); i += pattern_size)
+    std::memcpy(wide.data() + i, pattern, pattern_size);
+  cl::Event last;
+  auto check = [&](cl_int err) {
+    if (is_out_of_memory(err)) // devices that allocate lazily find out here
+      user_error(cat("out of device memory filling ", what, ": ", cl_error_name(err)));
+    check_cl(err, cat("filling ", what));
+  };
+  auto fill = [&](const void* p, std::size_t size, std::size_t offset, std::size_t n) {
+    last = cl::Event();
+    check(clEnqueueFillBuffer(queue(), buffer(), p, size, offset, n, 0, nullptr, &last()));
+  };
+  for (std::size_t i = 0; i < plan.piece_offsets.size(); ++i)
+    fill(wide.data(), wide.size(), plan.piece_offsets[i], plan.piece_bytes[i]);
+  if (plan.bulk < bytes && !plan.tail_from_host)
+    fill(pattern, pattern_size, plan.bulk, bytes - plan.bulk);
+  else if (plan.bulk < bytes) // blocking: `wide` is gone on return
+    check(queue.enqueueWriteBuffer(buffer, CL_TRUE, plan.bulk, bytes - plan.bulk, wide.data(),
+                                   nullptr, &last));
+  return last;
+}
+
+void RawBuffer::fill(const void* pattern, std::size_t pattern_size) {
+  const std::string what = cat("a device buffer on ", device_name_);
+  check_cl(enqueue_fill(queue_, buffer_, bytes_, pattern, pattern_size, what).wait(),
+           cat("filling ", what));
 }
 
 } // namespace tessera::runtime

@@ -22,6 +22,29 @@ concept DeviceScalar = std::same_as<T, float> || std::same_as<T, double> ||
     std::same_as<T, int64_t> || std::same_as<T, uint64_t>;
 
 // The untyped part: a cl::Buffer with its byte size and the queue used for transfers.
+// How `bytes` bytes of a buffer are filled with copies of a pattern of `pattern_size` bytes (1,
+// 2, 4, ..., 128, as OpenCL allows). NVIDIA's OpenCL (driver 580, H100 and H200) counts a fill
+// in 32-bit pattern units: with a 1-byte pattern it never finishes a fill of 2^31 to 2^32
+// bytes, silently fills nothing at 2^32 and faults beyond offset 2^31 (the first two-rank sweep
+// of a 1024^3 grid hung in it). So the pattern is widened to 128 bytes for [0, bulk), in pieces
+// of at most `largest` bytes; the remaining tail (fewer than 128 bytes) is filled with the
+// pattern itself while its offset counts fewer than 2^31 patterns, else written from the host.
+// `largest` is a parameter for the tests.
+struct FillPlan {
+  static constexpr std::size_t width = 128; // bytes of the widened pattern
+  std::vector<std::size_t> piece_offsets, piece_bytes;
+  std::size_t bulk = 0;        // the pieces cover [0, bulk), the tail [bulk, bytes)
+  bool tail_from_host = false; // the tail's offset is too far for its pattern
+};
+FillPlan plan_fill(std::size_t bytes, std::size_t pattern_size,
+                   std::size_t largest = std::size_t{1} << 30);
+
+// Enqueues the fill of the first `bytes` bytes of `buffer` as plan_fill says; returns the event
+// of its last command (a tail written from the host is done on return). `what` names the buffer
+// in errors.
+cl::Event enqueue_fill(cl::CommandQueue& queue, const cl::Buffer& buffer, std::size_t bytes,
+                       const void* pattern, std::size_t pattern_size, const std::string& what);
+
 class RawBuffer {
 public:
   RawBuffer() = default;
@@ -36,7 +59,8 @@ public:
   // Blocking transfers of bytes starting at offset (in bytes).
   void write(const void* host, std::size_t bytes, std::size_t offset = 0);
   void read(void* host, std::size_t bytes, std::size_t offset = 0) const;
-  // Fills the whole buffer with copies of the pattern (of pattern_size bytes).
+  // Fills the whole buffer with copies of the pattern (of pattern_size bytes), in the pieces
+  // fill_pieces gives.
   void fill(const void* pattern, std::size_t pattern_size);
 
 private:
