@@ -14,8 +14,7 @@ FilePlan& FilePlan::output(const std::string& path, const std::string& option,
   return *this;
 }
 
-FilePlan& FilePlan::input(const std::string& path, const std::string& name,
-                          const std::string& role,
+FilePlan& FilePlan::input(const std::string& path, const std::string& name, const std::string& role,
                           std::function<void(const std::string&)> validate) {
   if (!path.empty())
     files_.push_back({path, name, role, /*written=*/false, std::move(validate)});
@@ -35,8 +34,8 @@ void FilePlan::check() const {
       if (!(replaced[earlier] || replaced[later]) || !same_file(a.path, b.path))
         continue;
       if (a.written && b.written)
-        user_error(cat(a.option, " and ", b.option, " name the same file '", b.path, "': ",
-                       b.role, " would replace ", a.role, "; give them two names"));
+        user_error(cat(a.option, " and ", b.option, " name the same file '", b.path, "': ", b.role,
+                       " would replace ", a.role, "; give them two names"));
       const File& out = a.written ? a : b;
       const File& in = a.written ? b : a;
       if (out.written)

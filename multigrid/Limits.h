@@ -16,7 +16,8 @@ namespace tessera::multigrid {
 struct SolverFootprint {
   double device_bytes = 0;   // every level's buffers, as Solver allocates them
   double largest_buffer = 0; // one finest-level grid
-  double host_bytes = 0;     // the problem's arrays (f, the exact solution, coefficients) and the solution read back
+  double host_bytes =
+      0; // the problem's arrays (f, the exact solution, coefficients) and the solution read back
 };
 
 // For a grid of side n in `dims` dimensions: every level's two solutions, right-hand side and

@@ -131,7 +131,8 @@ void check_operator_name(const std::string& name) {
   // steps ("gsrb-fused-2", its further forms "gsrb-fused-2-form-1").
   static const std::regex known(
       "gsrb-(red|black|step)|jacobi|line-(red|black)|residual|restrict|prolong|fmg-prolong|"
-      "restrict-beta[0-2]|residual-f64|convert-to-f(32|64)|(gsrb|jacobi)-fused-[0-9]+(-form-[0-9]+)?");
+      "restrict-beta[0-2]|residual-f64|convert-to-f(32|64)|(gsrb|jacobi)-fused-[0-9]+(-form-[0-9]+)"
+      "?");
   if (!std::regex_match(name, known))
     user_error(cat("unknown operator '", name,
                    "' (the operators are gsrb-red, gsrb-black, gsrb-step, jacobi, line-red, "

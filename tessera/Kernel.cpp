@@ -4,8 +4,8 @@
 #include <sstream>
 
 #include "core/AtomicFile.h"
-#include "core/FilePlan.h"
 #include "core/Error.h"
+#include "core/FilePlan.h"
 
 namespace tessera {
 

@@ -6,9 +6,9 @@
 #include <new>
 
 #include "core/Error.h"
+#include "distributed/SetupAgreement.h"
 #include "tools/Commands.h"
 #include "tools/ProgramSource.h"
-#include "distributed/SetupAgreement.h"
 #include "tools/SolveCommand.h"
 #include "tools/Validators.h"
 #ifdef TESSERA_WITH_MPI
@@ -97,9 +97,10 @@ int run_cli(int argc, const char* const* argv) {
   explore->add_option(
       "--device", x.device,
       "OpenCL device: name substring or index (default: TESSERA_DEVICE, else PoCL)");
-  explore->add_option("--devices", x.devices,
-                      "Spread the variants over several devices: all, or a spec matching several "
-                      "(gpu, NVIDIA); the report merges them by device")
+  explore
+      ->add_option("--devices", x.devices,
+                   "Spread the variants over several devices: all, or a spec matching several "
+                   "(gpu, NVIDIA); the report merges them by device")
       ->check(not_empty("all"));
   explore
       ->add_option("--budget", x.budget_s,

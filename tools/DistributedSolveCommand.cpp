@@ -2,8 +2,8 @@
 // (distributed/MultigridLayout.h), with the options of the single-device solve. As for the
 // sweep (SweepCommand.cpp): a mistake found in the set-up (the plan, each rank's device, the
 // solver's kernels) is agreed on by the ranks and printed once (status 2,
-// distributed/SetupAgreement.h); a failure after that prints "error: rank R of P: ..." and ends every
-// rank.
+// distributed/SetupAgreement.h); a failure after that prints "error: rank R of P: ..." and ends
+// every rank.
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -13,9 +13,9 @@
 #include "core/Error.h"
 #include "distributed/DeviceChoice.h"
 #include "distributed/MultigridLayout.h"
+#include "distributed/SetupAgreement.h"
 #include "explore/runtime/Session.h"
 #include "tools/Commands.h"
-#include "distributed/SetupAgreement.h"
 #include "tools/SolveCommand.h"
 
 namespace tessera::tools {
@@ -36,15 +36,17 @@ int set_up(const SolveCommandOptions& o, const Problem& problem, const SolverOpt
            std::unique_ptr<runtime::Session>& session,
            std::unique_ptr<distributed::MultigridLayout>& layout, std::unique_ptr<Solver>& solver) {
   if (int status = distributed::agree_on_setup(world, distributed::attempt([&] {
-        session = std::make_unique<runtime::Session>(
-            distributed::device_for_rank(o.device, world.host_rank()));
-      })))
+                                                 session = std::make_unique<runtime::Session>(
+                                                     distributed::device_for_rank(
+                                                         o.device, world.host_rank()));
+                                               })))
     return status;
   return distributed::agree_on_setup(world, distributed::attempt([&] {
-    layout = std::make_unique<distributed::MultigridLayout>(world, *session, problem, s,
-                                                            o.agglomerate, ranks);
-    solver = std::make_unique<Solver>(*session, problem, s, *layout);
-  }));
+                                       layout = std::make_unique<distributed::MultigridLayout>(
+                                           world, *session, problem, s, o.agglomerate, ranks);
+                                       solver =
+                                           std::make_unique<Solver>(*session, problem, s, *layout);
+                                     }));
 }
 
 int solve_on_ranks(const SolveCommandOptions& o, const Problem& problem, const SolverOptions& s,
@@ -96,22 +98,24 @@ int distributed_solve_command(const SolveCommandOptions& o, const Problem& probl
   distributed::MpiRuntime mpi;
   auto world = distributed::Communicator::world();
   std::vector<int> ranks;
-  // The plan's checks run alike on every rank: one message, status 2 (distributed/SetupAgreement.h).
-  if (int status = distributed::agree_on_setup(world, distributed::attempt([&] {
-        if (!o.ranks.empty()) {
-          auto extents = parse_numeric_size(o.ranks, problem.dims, "--ranks");
-          ranks.assign(extents.begin(), extents.end());
-          int product = 1;
-          for (int r : ranks)
-            product *= r;
-          if (product != world.size())
-            user_error(cat("--ranks ", o.ranks, " makes ", product, " ranks, the run has ",
-                           world.size()));
-        } else {
-          ranks = world.balanced_dims(problem.dims);
-        }
-        distributed::plan_decomposition(world.size(), ranks, problem, s, o.agglomerate);
-      })))
+  // The plan's checks run alike on every rank: one message, status 2
+  // (distributed/SetupAgreement.h).
+  if (int status = distributed::agree_on_setup(
+          world, distributed::attempt([&] {
+            if (!o.ranks.empty()) {
+              auto extents = parse_numeric_size(o.ranks, problem.dims, "--ranks");
+              ranks.assign(extents.begin(), extents.end());
+              int product = 1;
+              for (int r : ranks)
+                product *= r;
+              if (product != world.size())
+                user_error(cat("--ranks ", o.ranks, " makes ", product, " ranks, the run has ",
+                               world.size()));
+            } else {
+              ranks = world.balanced_dims(problem.dims);
+            }
+            distributed::plan_decomposition(world.size(), ranks, problem, s, o.agglomerate);
+          })))
     return status;
   std::unique_ptr<runtime::Session> session;
   std::unique_ptr<distributed::MultigridLayout> layout;

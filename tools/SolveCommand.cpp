@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <iomanip>
 #include <iostream>
-#include <map>
-#include <sstream>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "core/AtomicFile.h"
 #include "core/Error.h"
@@ -182,7 +182,8 @@ std::map<std::string, int> parse_named_variants(const std::vector<std::string>& 
       used = 0;
     }
     if (eq == std::string::npos || eq == 0 || used == 0 || eq + 1 + used != v.size() || index < 0)
-      user_error(cat("bad --variant '", v, "': expected OPERATOR=K with K from 0, e.g. residual=3"));
+      user_error(
+          cat("bad --variant '", v, "': expected OPERATOR=K with K from 0, e.g. residual=3"));
     check_operator_name(v.substr(0, eq));
     named[v.substr(0, eq)] = index;
   }
@@ -203,8 +204,8 @@ void check_memory(const SolveCommandOptions& o, const SolverFootprint& need,
                    o.precision == "f64" ? " or --precision f32" : ""));
   if (largest > 0 && need.largest_buffer > largest)
     user_error(cat(what, " needs a buffer of ", gigabytes(need.largest_buffer),
-                   " for its finest grid, more than the largest single allocation of ",
-                   device.name, " (", gigabytes(largest), "): give a smaller --size"));
+                   " for its finest grid, more than the largest single allocation of ", device.name,
+                   " (", gigabytes(largest), "): give a smaller --size"));
   const double host = available_memory();
   if (host > 0 && need.host_bytes > 0.8 * host)
     user_error(cat(what, " needs about ", gigabytes(need.host_bytes),
@@ -244,9 +245,10 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
   solve->add_option("--smoother", o.smoother,
                     "gsrb (default), jacobi, or red-black line relaxation along x, y or z: "
                     "line-x, line-y, line-z");
-  solve->add_option("--anisotropy", o.anisotropy,
-                    "poisson2d/3d: coupling EPS along y and 1 along the other dimensions, "
-                    "-(u_xx + EPS u_yy) = f (e.g. 0.001)")
+  solve
+      ->add_option("--anisotropy", o.anisotropy,
+                   "poisson2d/3d: coupling EPS along y and 1 along the other dimensions, "
+                   "-(u_xx + EPS u_yy) = f (e.g. 0.001)")
       ->check(positive_number(""));
   solve->add_option("--pre", o.pre, "Smoothing steps before the correction (default 2)")
       ->check(integer_in(0, 1000));
@@ -259,11 +261,13 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
       ->check(integer_in(1, 1000000));
   solve->add_option("--precision", o.precision, "f64 (default), f32 or mixed");
   solve->add_option("--interpolation", o.interpolation, "linear (default) or constant");
-  solve->add_option("--coarse-sweeps", o.coarse_sweeps,
-                    "Smoothing steps on the coarsest level (default 8)")
+  solve
+      ->add_option("--coarse-sweeps", o.coarse_sweeps,
+                   "Smoothing steps on the coarsest level (default 8)")
       ->check(integer_in(1, 1000000));
-  solve->add_option("--coarsest", o.coarsest,
-                    "Coarsen while the grid has more points per side than this (default 2)")
+  solve
+      ->add_option("--coarsest", o.coarsest,
+                   "Coarsen while the grid has more points per side than this (default 2)")
       ->check(integer_in(1, 1 << 30));
   solve->add_option("--device", o.device, "OpenCL device: name substring or index (default PoCL)");
   solve->add_option("--json", o.json, "Write the residual history, timings and error as JSON")
@@ -271,11 +275,13 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
   solve->add_option("--tune", o.tune,
                     "off (default lowering of every operator) or explore (the tuning database, "
                     "exploring operators it lacks)");
-  solve->add_option("--tune-budget", o.tune_budget_s,
-                    "Exploration budget per operator in seconds (default 10)")
+  solve
+      ->add_option("--tune-budget", o.tune_budget_s,
+                   "Exploration budget per operator in seconds (default 10)")
       ->check(positive_seconds());
-  solve->add_option("--tuning-db", o.tuning_db,
-                    "Tuning database file (default: tuning.json in the cache directory)")
+  solve
+      ->add_option("--tuning-db", o.tuning_db,
+                   "Tuning database file (default: tuning.json in the cache directory)")
       ->check(not_empty("tuning.json"));
   solve->add_option("--variant", o.variants,
                     "OPERATOR=K: run variant K of an operator (gsrb-red, gsrb-black, jacobi, "
@@ -284,13 +290,15 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
   solve->add_flag("--fused-smoothing", o.fused_smoothing,
                   "Run a level's pre- and post-smoothing steps as one fused kernel each "
                   "(jacobi, gsrb; levels of 16 or more per side, one device)");
-  solve->add_option("--ranks", o.ranks,
-                    "Under mpirun: ranks per dimension, e.g. 2x2 (default: MPI_Dims_create)")
+  solve
+      ->add_option("--ranks", o.ranks,
+                   "Under mpirun: ranks per dimension, e.g. 2x2 (default: MPI_Dims_create)")
       ->check(not_empty("2x2"));
-  solve->add_option("--agglomerate", o.agglomerate,
-                    "Under mpirun: a level whose blocks have fewer points than this moves to "
-                    "rank 0 with the coarser ones (default 4096; 0: only where blocks stop "
-                    "halving)")
+  solve
+      ->add_option("--agglomerate", o.agglomerate,
+                   "Under mpirun: a level whose blocks have fewer points than this moves to "
+                   "rank 0 with the coarser ones (default 4096; 0: only where blocks stop "
+                   "halving)")
       ->check(integer_in(0, std::numeric_limits<int64_t>::max()));
   return solve;
 }

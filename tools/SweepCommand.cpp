@@ -1,9 +1,9 @@
 // The distributed sweep from the command line. Every rank parses the same options and plans the
 // same decomposition, so a mistake in them is found by every rank before any message: the ranks
-// agree on it, rank 0 prints it once and every rank exits with status 2 (distributed/SetupAgreement.h).
-// A failure after that (a device error on one rank) cannot be known by the others, which may be
-// waiting for its halos: the failing rank prints "error: rank R of P: ..." and ends the whole run
-// (MPI_Abort), never a hang.
+// agree on it, rank 0 prints it once and every rank exits with status 2
+// (distributed/SetupAgreement.h). A failure after that (a device error on one rank) cannot be known
+// by the others, which may be waiting for its halos: the failing rank prints "error: rank R of P:
+// ..." and ends the whole run (MPI_Abort), never a hang.
 #include "tools/SweepCommand.h"
 
 #include <CLI/CLI.hpp>
@@ -17,13 +17,13 @@
 #include "core/Error.h"
 #include "core/FilePlan.h"
 #include "distributed/Mpi.h"
+#include "distributed/SetupAgreement.h"
 #include "distributed/Sweep.h"
 #include "explore/TuningDatabase.h"
 #include "explore/Variants.h"
 #include "stencils/WithBoundary.h"
 #include "tools/Commands.h"
 #include "tools/ProgramSource.h"
-#include "distributed/SetupAgreement.h"
 #include "tools/Validators.h"
 
 namespace tessera::tools {
@@ -54,19 +54,22 @@ CLI::App* add_sweep_command(CLI::App& app, SweepCommandOptions& o) {
       ->check(not_empty("values.json"));
   sweep->add_option("--seed", o.seed, "Seed of the initial grid (default 1)")
       ->check(integer_in(0, std::numeric_limits<uint32_t>::max()));
-  sweep->add_option("--variant", o.variant,
-                    "Variant K of the rank-local step's executable variants at depth 1 (its sizes "
-                    "are symbolic, so it has fewer than `tessera variants` lists; 0: the plain "
-                    "MapGlb lowering)")
+  sweep
+      ->add_option("--variant", o.variant,
+                   "Variant K of the rank-local step's executable variants at depth 1 (its sizes "
+                   "are symbolic, so it has fewer than `tessera variants` lists; 0: the plain "
+                   "MapGlb lowering)")
       ->check(integer_in(0, std::numeric_limits<int64_t>::max()));
-  sweep->add_option("--local", o.local,
-                    "Work-group size of the local step's launches, OpenCL's dimension 0 first "
-                    "(e.g. 32x4x1; default: the explored best variant's, else automatic)")
+  sweep
+      ->add_option("--local", o.local,
+                   "Work-group size of the local step's launches, OpenCL's dimension 0 first "
+                   "(e.g. 32x4x1; default: the explored best variant's, else automatic)")
       ->check(not_empty("32x4x1"));
-  sweep->add_option("--tuning-db", o.tuning_db,
-                    "Tuning database in which each rank looks for the explored best variant of "
-                    "its local step at its block's size (default: tuning.json in the cache "
-                    "directory; off: the plain lowering)")
+  sweep
+      ->add_option("--tuning-db", o.tuning_db,
+                   "Tuning database in which each rank looks for the explored best variant of "
+                   "its local step at its block's size (default: tuning.json in the cache "
+                   "directory; off: the plain lowering)")
       ->check(not_empty("tuning.json"));
   sweep->add_flag("-q,--quiet", o.quiet, "Print only the checksum line");
   return sweep;
@@ -189,12 +192,15 @@ int run_sweep(const SweepCommandOptions& o, distributed::Communicator& world,
 int sweep_command(const SweepCommandOptions& o) {
   distributed::MpiRuntime mpi;
   auto world = distributed::Communicator::world();
-  // The set-up's checks run alike on every rank: one message, status 2 (distributed/SetupAgreement.h).
+  // The set-up's checks run alike on every rank: one message, status 2
+  // (distributed/SetupAgreement.h).
   distributed::SweepConfig config;
-  if (int status = distributed::agree_on_setup(world, distributed::attempt([&] { config = plan(o); })))
+  if (int status =
+          distributed::agree_on_setup(world, distributed::attempt([&] { config = plan(o); })))
     return status;
   std::optional<distributed::DistributedSweep> sweep;
-  if (int status = distributed::agree_on_setup(world, distributed::attempt([&] { sweep.emplace(world, config); })))
+  if (int status = distributed::agree_on_setup(
+          world, distributed::attempt([&] { sweep.emplace(world, config); })))
     return status;
   try {
     return run_sweep(o, world, *sweep);

@@ -157,10 +157,9 @@ TEST_CASE("FilePlan: outputs may not replace each other or an input; inputs are 
                     .output("/dev/null", "--plot", "the picture")
                     .check());
   // An output that may not be written at all is refused as resolve_output refuses it.
-  CHECK(has_text(error_of([&] {
-                   FilePlan().output(dir.string(), "--plot", "the picture").check();
-                 }),
-                 "it is a directory"));
+  CHECK(
+      has_text(error_of([&] { FilePlan().output(dir.string(), "--plot", "the picture").check(); }),
+               "it is a directory"));
   // The validator runs only on an input that exists, after the identity checks.
   int validated = 0;
   FilePlan()

@@ -97,7 +97,8 @@ TEST_CASE("set-up failures are agreed on: one message, one status on every rank"
                                  ": no device matches 'gpu'\n"));
   // An internal error anywhere makes the status 3 on every rank.
   agreed(last ? SetupOutcome{"a bug", 3} : SetupOutcome{"bad size", 2}, 3,
-         world.size() == 1 ? "internal error: a bug\n" : "error: rank 0 of " + std::to_string(world.size()) + ": bad size\n");
+         world.size() == 1 ? "internal error: a bug\n"
+                           : "error: rank 0 of " + std::to_string(world.size()) + ": bad size\n");
   // attempt() turns what a step throws into an outcome.
   CHECK(attempt([] {}).status == 0);
   CHECK(attempt([] { user_error("bad"); }).status == 2);

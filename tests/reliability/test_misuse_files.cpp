@@ -58,11 +58,11 @@ TEST_CASE("misuse catalogue (8): no output replaces the tuning database a comman
   check_cli_error({"explore", "j1d3pt", "--size", "64", "--budget", "5", "--tuning-db", path,
                    "--json", (dir / "." / "db.json").string()},
                   "--json names the --tuning-db file itself", cache_env(dir));
-  check_cli_error({"explore", "j1d3pt", "--size", "64", "--budget", "5", "--tuning-db", path,
-                   "--plot", path},
-                  "--plot names the --tuning-db file itself ('" + path +
-                      "'): the picture would replace the tuning database",
-                  cache_env(dir));
+  check_cli_error(
+      {"explore", "j1d3pt", "--size", "64", "--budget", "5", "--tuning-db", path, "--plot", path},
+      "--plot names the --tuning-db file itself ('" + path +
+          "'): the picture would replace the tuning database",
+      cache_env(dir));
 #ifdef TESSERA_WITH_MPI
   check_cli_error({"sweep", "j2d5pt", "--size", "32x32", "--tuning-db", path, "--json", path},
                   json_names_db + ": the summary would replace the tuning database",
@@ -75,8 +75,7 @@ TEST_CASE("misuse catalogue (8): no output replaces the tuning database a comman
   const fs::path cached = dir / "cache" / "tuning.json";
   fs::copy_file(db, cached);
   check_cli_error({"explore", "j1d3pt", "--size", "64", "--budget", "5", "--json", cached.string()},
-                  "--json names the tuning database in the cache directory itself",
-                  cache_env(dir));
+                  "--json names the tuning database in the cache directory itself", cache_env(dir));
   CHECK(read_text(cached) == before);
 }
 
@@ -88,12 +87,12 @@ TEST_CASE("misuse catalogue (8): a --tuning-db that is not a tuning database is 
   const std::string refusal = "tuning database '" + notes.string() + "' is not JSON";
   // solve reads its database leniently (a broken entry is explored again), so it replaced a
   // file it could not read; the command line refuses it as explore and sweep do.
-  check_cli_error({"solve", "poisson2d", "--size", "16", "--tune", "explore", "--tuning-db",
-                   notes.string()},
-                  refusal, cache_env(dir));
-  check_cli_error({"explore", "j1d3pt", "--size", "64", "--budget", "5", "--tuning-db",
-                   notes.string()},
-                  refusal, cache_env(dir));
+  check_cli_error(
+      {"solve", "poisson2d", "--size", "16", "--tune", "explore", "--tuning-db", notes.string()},
+      refusal, cache_env(dir));
+  check_cli_error(
+      {"explore", "j1d3pt", "--size", "64", "--budget", "5", "--tuning-db", notes.string()},
+      refusal, cache_env(dir));
 #ifdef TESSERA_WITH_MPI
   check_cli_error({"sweep", "j2d5pt", "--size", "32x32", "--tuning-db", notes.string()}, refusal,
                   cache_env(dir));

@@ -109,7 +109,8 @@ TEST_CASE("tessera solve: options given wrong values say what is expected") {
        "--max-cycles: expected an integer from 1 to 1000000, got '99999999999999999999'"},
       {{"solve", "poisson2d", "--pre", "-1"}, "--pre: expected an integer from 0 to 1000"},
       {{"solve", "poisson2d", "--coarse-sweeps", "x"}, "--coarse-sweeps: expected an integer"},
-      {{"explore", "j1d3pt", "--size", "64", "--devices", ""}, "--devices: expected a value like all"},
+      {{"explore", "j1d3pt", "--size", "64", "--devices", ""},
+       "--devices: expected a value like all"},
       // Sizes: each refusal names both forms a multigrid size may take.
       {{"solve", "poisson3d", "--size", "3x5"},
        "bad size '3x5' for poisson3d (3-D): give one side such as 64, or 3 equal extents such as "
