@@ -36,11 +36,10 @@ void FilePlan::check() const {
       if (a.written && b.written)
         user_error(cat(a.option, " and ", b.option, " name the same file '", b.path, "': ", b.role,
                        " would replace ", a.role, "; give them two names"));
-      const File& out = a.written ? a : b;
+      const File& out = a.written ? a : b; // one of them is written: it is replaced
       const File& in = a.written ? b : a;
-      if (out.written)
-        user_error(cat(out.option, " names ", in.option, " itself ('", out.path, "'): ", out.role,
-                       " would replace ", in.role, "; give ", out.role, " another name"));
+      user_error(cat(out.option, " names ", in.option, " itself ('", out.path, "'): ", out.role,
+                     " would replace ", in.role, "; give ", out.role, " another name"));
     }
   }
   for (const File& f : files_) {
