@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cmath>
 #include <iomanip>
 #include <iostream>
 #include <limits>
@@ -214,8 +215,13 @@ void check_memory(const SolveCommandOptions& o, const SolverFootprint& need,
                    " available to this process): give a smaller --size"));
 }
 
-// Two significant digits: the round-off floor is an estimate.
-std::string brief(double v) {
+// Two significant digits (the round-off floor is an estimate); rounded up when `up`, so that a
+// tolerance printed so is not below the value.
+std::string brief(double v, bool up = false) {
+  if (up && v > 0) {
+    const double unit = std::pow(10.0, std::floor(std::log10(v)) - 1);
+    v = std::ceil(v / unit) * unit;
+  }
   std::ostringstream text;
   text << std::setprecision(2) << v;
   return text.str();
@@ -384,9 +390,10 @@ int solve_status(const SolveResult& r, const SolveCommandOptions& o, const Solve
     if (const double floor = residual_floor(problem, r.solution, s.precision);
         o.tolerance < floor && lowest_relative(r) < floor) {
       std::cerr << "error: the tolerance " << o.tolerance << " is below what " << o.precision
-                << " can resolve on this grid: the residual's rounding is about " << brief(floor)
-                << " of ||f|| (eps |A| ||u|| / ||f||), and it stopped at "
-                << brief(lowest_relative(r)) << "; ask for --tol " << brief(floor) << " or more"
+                << " can resolve on this grid: the residual stopped at "
+                << brief(lowest_relative(r)) << " of ||f||, at its round-off floor (eps |A| ||u|| "
+                << "/ ||f||, at most " << brief(floor) << "); ask for --tol "
+                << brief(lowest_relative(r), true) << " or more"
                 << (s.precision == Precision::F64 ? "" : ", or use --precision f64") << "\n";
       return 2;
     }
