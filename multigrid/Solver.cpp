@@ -77,6 +77,10 @@ void check_problem(const Problem& p, const SolverOptions& o) {
   if (static_cast<int64_t>(p.rhs.size()) != finest.points())
     user_error(
         cat("the right-hand side has ", p.rhs.size(), " values; the grid has ", finest.points()));
+  for (std::size_t i = 0; i < p.rhs.size(); ++i)
+    if (!std::isfinite(p.rhs[i]))
+      user_error(cat("the right-hand side has ", p.rhs[i], " at index ", i, " (of ", p.rhs.size(),
+                     " values): every value must be a finite number"));
   if (p.exact && p.exact->size() != p.rhs.size())
     user_error("the exact solution and the right-hand side differ in size");
   if (p.helmholtz) {
@@ -106,6 +110,8 @@ void check_problem(const Problem& p, const SolverOptions& o) {
     user_error(cat("the tolerance must be positive, got ", o.tolerance));
   if (o.coarse_sweeps < 1)
     user_error("the coarsest level needs at least one smoothing step");
+  for (const auto& named : o.tuning.named)
+    check_operator_name(named.first);
 }
 
 } // namespace

@@ -43,6 +43,10 @@ struct TuningOptions {
   std::function<void(const std::string&)> log; // progress lines (exploring, loaded, rebuilt)
 };
 
+// Error unless `name` is the name of an operator the solver builds (a key of
+// TuningOptions::named), listing the names.
+void check_operator_name(const std::string& name);
+
 // One operator at one level: its name (for the breakdown and for named variants), the level
 // whose extents the program has, and how to build the program for any extents of that rank.
 struct OperatorSpec {

@@ -5,6 +5,7 @@
 
 #include "core/AtomicFile.h"
 #include "core/Error.h"
+#include "core/FilePlan.h"
 
 namespace tessera {
 
@@ -300,6 +301,10 @@ nlohmann::json launch_description(const codegen::KernelProgram& program,
 
 void write_kernel_files(const codegen::Kernel& kernel, const explore::VariantInfo& variant,
                         const std::string& kernel_path, const std::string& launch_path) {
+  FilePlan()
+      .output(kernel_path, "the kernel path", "the kernel")
+      .output(launch_path, "the launch path", "the launch description")
+      .check();
   write_file_atomically(kernel_path, kernel_file(kernel, variant));
   if (!launch_path.empty())
     write_file_atomically(launch_path, launch_description(kernel, variant).dump(2) + "\n");

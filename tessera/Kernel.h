@@ -68,6 +68,8 @@ nlohmann::json launch_description(const codegen::KernelProgram& program,
 
 // Writes kernel_file to `kernel_path` and, when `launch_path` is not empty, the launch
 // description to it (both atomically: an existing file is replaced only when writing worked).
+// Error, before anything is written, when a path may not be written (core/OutputPath.h) or both
+// name the same file.
 void write_kernel_files(const codegen::Kernel& kernel, const explore::VariantInfo& variant,
                         const std::string& kernel_path, const std::string& launch_path = "");
 

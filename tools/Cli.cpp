@@ -1,17 +1,16 @@
 #include "tools/Cli.h"
 
 #include <CLI/CLI.hpp>
-#include <cerrno>
-#include <cmath>
-#include <cstdlib>
 #include <iostream>
 #include <limits>
 #include <new>
 
 #include "core/Error.h"
+#include "distributed/SetupAgreement.h"
 #include "tools/Commands.h"
 #include "tools/ProgramSource.h"
 #include "tools/SolveCommand.h"
+#include "tools/Validators.h"
 #ifdef TESSERA_WITH_MPI
 #include "tools/SweepCommand.h"
 #endif
@@ -19,41 +18,6 @@
 namespace tessera::tools {
 
 namespace {
-
-// Validators that say what the option expects and what it got (CLI11's own print "Could not
-// convert" or a range up to 1.8e308). CLI11 puts "--option: " in front of the message.
-CLI::Validator integer_in(long long low, long long high) {
-  return CLI::Validator(
-      [=](std::string& text) -> std::string {
-        errno = 0;
-        char* end = nullptr;
-        long long v = std::strtoll(text.c_str(), &end, 10);
-        if (text.empty() || *end != '\0' || errno == ERANGE || v < low || v > high)
-          return cat("expected an integer from ", low, " to ", high, ", got '", text, "'");
-        return "";
-      },
-      cat("INT in [", low, " - ", high, "]"));
-}
-
-CLI::Validator positive_seconds() {
-  return CLI::Validator(
-      [](std::string& text) -> std::string {
-        char* end = nullptr;
-        double v = std::strtod(text.c_str(), &end);
-        if (text.empty() || *end != '\0' || !(v > 0) || !std::isfinite(v))
-          return cat("expected a positive number of seconds, got '", text, "'");
-        return "";
-      },
-      "SECONDS > 0");
-}
-
-CLI::Validator not_empty(const std::string& example) {
-  return CLI::Validator(
-      [=](std::string& text) -> std::string {
-        return text.empty() ? cat("expected a value like ", example, ", got an empty one") : "";
-      },
-      "");
-}
 
 // --program FILE.json and --steps K of a command (tools/ProgramSource.h).
 void add_program_options(CLI::App* command, std::string& program_file, int& steps) {
@@ -67,6 +31,21 @@ void add_program_options(CLI::App* command, std::string& program_file, int& step
                    "Time steps: the program applied K times in a row, fused by temporal tiling "
                    "among the variants (default 1)")
       ->check(integer_in(1, 64));
+}
+
+// The message of a command that failed and its exit status. Under mpirun, the distributed
+// commands' ranks agree on it, so that it is printed once (distributed/SetupAgreement.h).
+int failed(int argc, const char* const* argv, const distributed::SetupOutcome& failure) {
+#ifdef TESSERA_WITH_MPI
+  const std::string command = argc > 1 ? argv[1] : "";
+  if ((command == "sweep" || command == "solve") && launched_by_mpirun())
+    return distributed::agree_on_early_failure(failure);
+#else
+  (void)argc;
+  (void)argv;
+#endif
+  std::cerr << (failure.status == 3 ? "internal error: " : "error: ") << failure.message << "\n";
+  return failure.status;
 }
 
 } // namespace
@@ -118,9 +97,11 @@ int run_cli(int argc, const char* const* argv) {
   explore->add_option(
       "--device", x.device,
       "OpenCL device: name substring or index (default: TESSERA_DEVICE, else PoCL)");
-  explore->add_option("--devices", x.devices,
-                      "Spread the variants over several devices: all, or a spec matching several "
-                      "(gpu, NVIDIA); the report merges them by device");
+  explore
+      ->add_option("--devices", x.devices,
+                   "Spread the variants over several devices: all, or a spec matching several "
+                   "(gpu, NVIDIA); the report merges them by device")
+      ->check(not_empty("all"));
   explore
       ->add_option("--budget", x.budget_s,
                    "Wall-clock budget in seconds, enumeration and building included (default 60)")
@@ -215,18 +196,16 @@ int run_cli(int argc, const char* const* argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "error: " << e.what() << "\n(run with --help for the usage)\n";
-    return 2;
+    return failed(argc, argv, {cat(e.what(), "\n(run with --help for the usage)"), 2});
   } catch (const tessera::Error& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return 2;
+    return failed(argc, argv, {e.what(), 2});
   } catch (const std::bad_alloc&) {
-    std::cerr << "error: out of host memory: the problem is too large for this machine (try a "
-                 "smaller --size)\n";
-    return 2;
+    return failed(argc, argv,
+                  {"out of host memory: the problem is too large for this machine (try a "
+                   "smaller --size)",
+                   2});
   } catch (const std::exception& e) {
-    std::cerr << "internal error: " << e.what() << "\n";
-    return 3;
+    return failed(argc, argv, {e.what(), 3});
   }
   return 0;
 }

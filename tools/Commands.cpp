@@ -3,14 +3,14 @@
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <optional>
 
 #include "codegen/Program.h"
 #include "core/AtomicFile.h"
 #include "core/Error.h"
-#include "core/OutputPath.h"
+#include "core/FilePlan.h"
 #include "core/Printer.h"
 #include "explore/Report.h"
+#include "explore/TuningDatabase.h"
 #include "explore/runtime/Device.h"
 #include "primitives/TypeCheck.h"
 #include "rewrite/Lower.h"
@@ -112,24 +112,12 @@ std::vector<int64_t> parse_local(const std::string& text) {
 // emit's files, checked before the work (docs/cli.md, "Outputs"): each may be written, the
 // kernel and the launch description are not one file, and neither is the --program read.
 void check_emit_outputs(const CommonOptions& o) {
-  auto is_file = [](const std::string& path) { return !path.empty() && path != "-"; };
-  std::optional<OutputTarget> kernel, launch;
-  if (is_file(o.output))
-    kernel = resolve_output(o.output, "-o");
-  if (is_file(o.launch_json))
-    launch = resolve_output(o.launch_json, "--json");
-  if (kernel && launch && kernel->kind == OutputKind::Replace && same_file(o.output, o.launch_json))
-    user_error(cat("-o and --json name the same file '", o.launch_json,
-                   "': the launch description would replace the kernel; give them two names"));
-  auto not_the_program = [&](const std::optional<OutputTarget>& target, const std::string& path,
-                             const std::string& what) {
-    if (target && target->kind == OutputKind::Replace && !o.program.empty() &&
-        same_file(path, o.program))
-      user_error(cat(what, " names the --program file itself ('", path,
-                     "'): the program would be replaced; give the output another name"));
-  };
-  not_the_program(kernel, o.output, "-o");
-  not_the_program(launch, o.launch_json, "--json");
+  auto file = [](const std::string& path) { return path == "-" ? std::string() : path; };
+  FilePlan()
+      .input(o.program, "the --program file", "the program")
+      .output(file(o.output), "-o", "the kernel")
+      .output(file(o.launch_json), "--json", "the launch description")
+      .check();
 }
 
 } // namespace
@@ -175,6 +163,20 @@ std::vector<int64_t> parse_numeric_size(const std::string& text, int dims,
   }
   check_point_count(text, extents);
   return extents;
+}
+
+std::filesystem::path plan_tuning_database(FilePlan& files, const std::string& value) {
+  if (value == "off")
+    return {};
+  if (value.empty()) {
+    std::filesystem::path fallback = explore::default_tuning_database();
+    files.input(fallback.string(), "the tuning database in the cache directory",
+                "the tuning database");
+    return fallback;
+  }
+  files.input(value, "the --tuning-db file", "the tuning database",
+              [](const std::string& path) { explore::read_tuning_file(path); });
+  return value;
 }
 
 int list_command() {

@@ -4,12 +4,17 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "core/Expr.h"
 #include "explore/Space.h"
 #include "tools/ProgramSource.h"
+
+namespace tessera {
+class FilePlan;
+}
 
 namespace tessera::tools {
 
@@ -70,6 +75,11 @@ void check_point_count(const std::string& text, const std::vector<int64_t>& exte
 // naming the valid range otherwise.
 explore::VariantInfo select_variant(const Expr& program, int64_t variant, int depth,
                                     const std::string& name);
+
+// The tuning database of --tuning-db VALUE (a file; "off": none; empty: tuning.json in the cache
+// directory), added to `files` as an input: no output may replace it, and a file the user named
+// must be a tuning database if it exists (checked by files.check(), before any work).
+std::filesystem::path plan_tuning_database(FilePlan& files, const std::string& value);
 
 // "64x64" -> {64, 64} (exactly `dims` positive integers); Error naming the problem otherwise.
 std::vector<int64_t> parse_numeric_size(const std::string& text, int dims,

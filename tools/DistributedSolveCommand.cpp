@@ -1,15 +1,19 @@
 // `mpirun -np P tessera solve ...`: the multigrid solver on a grid distributed over the ranks
 // (distributed/MultigridLayout.h), with the options of the single-device solve. As for the
-// sweep (SweepCommand.cpp): a mistake every rank finds in the plan is printed once by rank 0
-// (status 2); a failure after that prints "error: rank R of P: ..." and ends every rank.
+// sweep (SweepCommand.cpp): a mistake found in the set-up (the plan, each rank's device, the
+// solver's kernels) is agreed on by the ranks and printed once (status 2,
+// distributed/SetupAgreement.h); a failure after that prints "error: rank R of P: ..." and ends
+// every rank.
 #include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "core/AtomicFile.h"
 #include "core/Error.h"
 #include "distributed/DeviceChoice.h"
 #include "distributed/MultigridLayout.h"
+#include "distributed/SetupAgreement.h"
 #include "explore/runtime/Session.h"
 #include "tools/Commands.h"
 #include "tools/SolveCommand.h"
@@ -24,10 +28,30 @@ bool launched_by_mpirun() {
 
 namespace {
 
+// The set-up, with an agreement after each step that may fail on one rank before a collective
+// (the device of each rank), and after the layout's collectives and the solver's kernels (every
+// rank finds a bad --variant alike). Returns 0 or the agreed exit status.
+int set_up(const SolveCommandOptions& o, const Problem& problem, const SolverOptions& s,
+           distributed::Communicator& world, const std::vector<int>& ranks,
+           std::unique_ptr<runtime::Session>& session,
+           std::unique_ptr<distributed::MultigridLayout>& layout, std::unique_ptr<Solver>& solver) {
+  if (int status = distributed::agree_on_setup(world, distributed::attempt([&] {
+                                                 session = std::make_unique<runtime::Session>(
+                                                     distributed::device_for_rank(
+                                                         o.device, world.host_rank()));
+                                               })))
+    return status;
+  return distributed::agree_on_setup(world, distributed::attempt([&] {
+                                       layout = std::make_unique<distributed::MultigridLayout>(
+                                           world, *session, problem, s, o.agglomerate, ranks);
+                                       solver =
+                                           std::make_unique<Solver>(*session, problem, s, *layout);
+                                     }));
+}
+
 int solve_on_ranks(const SolveCommandOptions& o, const Problem& problem, const SolverOptions& s,
-                   distributed::Communicator& world, const std::vector<int>& ranks) {
-  runtime::Session session(distributed::device_for_rank(o.device, world.host_rank()));
-  distributed::MultigridLayout layout(world, session, problem, s, o.agglomerate, ranks);
+                   distributed::Communicator& world, runtime::Session& session,
+                   distributed::MultigridLayout& layout, Solver& solver) {
   const auto& plan = layout.plan();
   const bool root = world.rank() == 0;
   if (root && !o.quiet) {
@@ -43,7 +67,6 @@ int solve_on_ranks(const SolveCommandOptions& o, const Problem& problem, const S
                       : std::string(", no agglomeration"))
               << "\n";
   }
-  Solver solver(session, problem, s, layout);
   if (const char* fail = std::getenv("TESSERA_FAIL_RANK"))
     if (std::atoi(fail) == world.rank())
       throw Error(cat("device error injected for testing (TESSERA_FAIL_RANK=", fail, ")"));
@@ -65,7 +88,7 @@ int solve_on_ranks(const SolveCommandOptions& o, const Problem& problem, const S
     j["halo_bytes"] = halo_bytes;
     write_file_atomically(o.json, j.dump(2) + "\n");
   }
-  return solve_status(r, o, s);
+  return solve_status(r, o, s, problem);
 }
 
 } // namespace
@@ -75,28 +98,32 @@ int distributed_solve_command(const SolveCommandOptions& o, const Problem& probl
   distributed::MpiRuntime mpi;
   auto world = distributed::Communicator::world();
   std::vector<int> ranks;
+  // The plan's checks run alike on every rank: one message, status 2
+  // (distributed/SetupAgreement.h).
+  if (int status = distributed::agree_on_setup(
+          world, distributed::attempt([&] {
+            if (!o.ranks.empty()) {
+              auto extents = parse_numeric_size(o.ranks, problem.dims, "--ranks");
+              ranks.assign(extents.begin(), extents.end());
+              int product = 1;
+              for (int r : ranks)
+                product *= r;
+              if (product != world.size())
+                user_error(cat("--ranks ", o.ranks, " makes ", product, " ranks, the run has ",
+                               world.size()));
+            } else {
+              ranks = world.balanced_dims(problem.dims);
+            }
+            distributed::plan_decomposition(world.size(), ranks, problem, s, o.agglomerate);
+          })))
+    return status;
+  std::unique_ptr<runtime::Session> session;
+  std::unique_ptr<distributed::MultigridLayout> layout;
+  std::unique_ptr<Solver> solver;
+  if (int status = set_up(o, problem, s, world, ranks, session, layout, solver))
+    return status;
   try {
-    if (!o.ranks.empty()) {
-      auto extents = parse_numeric_size(o.ranks, problem.dims, "--ranks");
-      ranks.assign(extents.begin(), extents.end());
-      int product = 1;
-      for (int r : ranks)
-        product *= r;
-      if (product != world.size())
-        user_error(
-            cat("--ranks ", o.ranks, " makes ", product, " ranks, the run has ", world.size()));
-    } else {
-      ranks = world.balanced_dims(problem.dims);
-    }
-    distributed::plan_decomposition(world.size(), ranks, problem, s, o.agglomerate);
-  } catch (const Error& e) {
-    // Every rank found the same mistake: one message.
-    if (world.rank() == 0)
-      std::cerr << "error: " << e.what() << "\n";
-    return 2;
-  }
-  try {
-    return solve_on_ranks(o, problem, s, world, ranks);
+    return solve_on_ranks(o, problem, s, world, *session, *layout, *solver);
   } catch (const std::exception& e) {
     world.fail(e.what());
   }

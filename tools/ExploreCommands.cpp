@@ -11,6 +11,7 @@
 
 #include "core/Error.h"
 #include "core/FileLock.h"
+#include "core/FilePlan.h"
 #include "core/OutputPath.h"
 #include "core/Printer.h"
 #include "explore/DeviceLimits.h"
@@ -60,32 +61,26 @@ int interrupted_early(const ExploreCommandOptions& x) {
   return 130;
 }
 
-// The options' files: every output may be written (a regular file, a link to one, or a
-// character device), the picture is not the report, neither is the --program read, and the
+// The options' files, checked before any work (core/FilePlan.h): every output may be written,
+// none replaces another or a file the run reads (the --program, the tuning database), and the
 // report is locked for this run.
-std::unique_ptr<FileLock> check_files(const ExploreCommandOptions& x) {
-  std::optional<OutputTarget> json;
+struct RunFiles {
+  std::filesystem::path tuning_database; // empty: none
+  std::unique_ptr<FileLock> report_lock;
+};
+
+RunFiles check_files(const ExploreCommandOptions& x) {
+  FilePlan files;
+  files.input(x.program, "the --program file", "the program");
+  RunFiles run{plan_tuning_database(files, x.tuning_db), nullptr};
+  files.output(x.json, "--json", "the report").output(x.plot, "--plot", "the picture").check();
+  if (!x.plot.empty() && explore::find_gnuplot().empty())
+    user_error("--plot needs gnuplot, which was not found: install it (apt-get install "
+               "gnuplot-nox) or leave out --plot");
   if (!x.json.empty())
-    json = resolve_output(x.json, "--json");
-  if (!x.plot.empty()) {
-    OutputTarget plot = resolve_output(x.plot, "--plot");
-    if (json && plot.kind == OutputKind::Replace && same_file(x.json, x.plot))
-      user_error(cat("--json and --plot name the same file '", x.plot,
-                     "': the picture would replace the report; give the picture another name"));
-    if (explore::find_gnuplot().empty())
-      user_error("--plot needs gnuplot, which was not found: install it (apt-get install "
-                 "gnuplot-nox) or leave out --plot");
-    if (plot.kind == OutputKind::Replace && !x.program.empty() && same_file(x.plot, x.program))
-      user_error(cat("--plot names the --program file itself ('", x.plot,
-                     "'): the picture would replace the program; give the picture another name"));
-  }
-  if (json && json->kind == OutputKind::Replace && !x.program.empty() &&
-      same_file(x.json, x.program))
-    user_error(cat("--json names the --program file itself ('", x.json,
-                   "'): the report would replace the program; give the report another name"));
-  if (json && json->kind == OutputKind::Replace)
-    return std::make_unique<FileLock>(json->path, "the report");
-  return nullptr;
+    if (OutputTarget report = resolve_output(x.json, "--json"); report.kind == OutputKind::Replace)
+      run.report_lock = std::make_unique<FileLock>(report.path, "the report");
+  return run;
 }
 
 // Progress of the enumeration: redrawn in place on a terminal, else a line every 2 s after the
@@ -180,7 +175,7 @@ int explore_command(const ExploreCommandOptions& x) {
     user_error(cat("--budget must be a positive number of seconds, got ", x.budget_s));
   if (x.resume && x.json.empty())
     user_error("--resume needs --json FILE: the report to continue");
-  std::unique_ptr<FileLock> lock = check_files(x);
+  RunFiles files = check_files(x);
 
   explore::ExploreOptions options;
   options.budget_s = x.budget_s;
@@ -189,9 +184,7 @@ int explore_command(const ExploreCommandOptions& x) {
   options.repeats = x.repeats;
   options.seed = x.seed;
   options.depth = x.depth;
-  options.tuning_database = x.tuning_db == "off"  ? std::filesystem::path()
-                            : x.tuning_db.empty() ? explore::default_tuning_database()
-                                                  : std::filesystem::path(x.tuning_db);
+  options.tuning_database = files.tuning_database;
   explore::read_tuned_points(options.tuning_database, ""); // a bad file fails before any work
   if (x.resume) {
     if (std::filesystem::exists(x.json)) {
@@ -287,10 +280,7 @@ int report_command(const std::string& path) {
 }
 
 int plot_command(const std::string& path, const std::string& svg) {
-  OutputTarget target = resolve_output(svg, "-o");
-  if (target.kind == OutputKind::Replace && same_file(path, svg))
-    user_error(cat("-o names the report itself ('", svg,
-                   "'): the picture would replace the report; give the picture another name"));
+  FilePlan().input(path, "the report", "the report").output(svg, "-o", "the picture").check();
   auto report = explore::read_report(path);
   explore::plot_report(report, svg);
   std::cout << "wrote " << svg << "\n";

@@ -8,7 +8,7 @@
 
 #include "core/AtomicFile.h"
 #include "core/Error.h"
-#include "core/OutputPath.h"
+#include "core/FilePlan.h"
 #include "explore/DeviceLimits.h"
 #include "explore/DeviceShares.h"
 #include "explore/runtime/DeviceMatch.h"
@@ -27,8 +27,10 @@ int explore_devices_command(const ExploreCommandOptions& x) {
   auto extents = parse_numeric_size(x.size, source.info.dims, source.info.name);
   if (!(x.budget_s > 0))
     user_error(cat("--budget must be a positive number of seconds, got ", x.budget_s));
-  if (!x.json.empty())
-    resolve_output(x.json, "--json");
+  FilePlan()
+      .input(x.program, "the --program file", "the program")
+      .output(x.json, "--json", "the report")
+      .check();
   auto devices = runtime::matching_devices(runtime::list_devices(), x.devices);
 
   rewrite::EnumerateOptions control;

@@ -8,9 +8,7 @@
 // as the explorer does (a --program of constant extents has no smaller grid: the interpreter
 // checks the whole one). Host memory is estimated before anything is allocated.
 #include <chrono>
-#include <fstream>
 #include <iostream>
-#include <sys/resource.h>
 
 #include "codegen/Program.h"
 #include "core/Error.h"
@@ -21,6 +19,7 @@
 #include "rewrite/Lower.h"
 #include "stencils/Catalog.h"
 #include "tools/Commands.h"
+#include "tools/HostMemory.h"
 #include "tools/Problem.h"
 
 namespace tessera::tools {
@@ -31,35 +30,6 @@ constexpr std::size_t kInterpreterPoints = std::size_t{1} << 18;
 // Host bytes a grid point costs in the interpreter (its Data trees, measured: about 1.15 KB).
 constexpr double kInterpreterBytesPerPoint = 1200;
 constexpr double kTolerance = 1e-5;
-
-// The host memory this process may use, in bytes: MemAvailable of /proc/meminfo, less when
-// the address space (ulimit -v) or the cgroup (a container's memory.max) allows less; 0 when
-// unknown.
-double available_memory() {
-  double available = 0;
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key, unit;
-  double kb = 0;
-  while (meminfo >> key >> kb >> unit)
-    if (key == "MemAvailable:")
-      available = kb * 1024;
-  auto lower = [&](double limit) {
-    if (limit > 0 && (available == 0 || limit < available))
-      available = limit;
-  };
-  rlimit as{};
-  if (::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY)
-    lower(static_cast<double>(as.rlim_cur));
-  std::ifstream cgroup("/sys/fs/cgroup/memory.max");
-  double cgroup_max = 0;
-  if (cgroup >> cgroup_max)
-    lower(cgroup_max);
-  return available;
-}
-
-std::string gigabytes(double bytes) {
-  return cat(static_cast<double>(static_cast<int64_t>(bytes / 1e8)) / 10, " GB");
-}
 
 // Host bytes of a run on `points` grid points with `inputs` input arrays: per value a double
 // and its packed copy while uploading, the output read back, as doubles, and the reference.

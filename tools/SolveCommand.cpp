@@ -1,20 +1,28 @@
 #include "tools/SolveCommand.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
 #include <iomanip>
 #include <iostream>
+#include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "core/AtomicFile.h"
 #include "core/Error.h"
-#include "core/OutputPath.h"
+#include "core/FilePlan.h"
 #include "explore/Report.h"
 #include "explore/runtime/Session.h"
 #include "multigrid/Anisotropic.h"
+#include "multigrid/Limits.h"
 #include "multigrid/LineRelaxation.h"
 #include "multigrid/Problems.h"
 #include "multigrid/Solver.h"
 #include "tools/Commands.h"
+#include "tools/HostMemory.h"
+#include "tools/Validators.h"
 
 namespace tessera::tools {
 
@@ -49,18 +57,24 @@ std::pair<int, bool> parse_problem(const std::string& name) {
 }
 
 // "64", "64x64x64" -> 64: one side, or dims equal extents (checked as every command's sizes).
+// Every refusal says both forms, so that correcting one mistake does not meet another message.
 int64_t parse_side(const std::string& text, int dims, const std::string& problem) {
-  std::string extents = text;
-  if (text.find('x') == std::string::npos) {
-    const int64_t side = parse_numeric_size(text, 1, problem)[0];
-    extents = std::to_string(side);
-    for (int d = 1; d < dims; ++d)
-      extents += "x" + std::to_string(side);
-  }
-  auto sides = parse_numeric_size(extents, dims, problem);
+  const std::string cube = dims == 2 ? "64x64" : "64x64x64";
+  const std::string forms =
+      dims == 1 ? "give one side such as 64"
+                : cat("give one side such as 64, or ", dims, " equal extents such as ", cube,
+                      " (the multigrid grids are cubes)");
+  const auto parts = static_cast<int>(std::count(text.begin(), text.end(), 'x')) + 1;
+  if (parts != 1 && parts != dims)
+    user_error(cat("bad size '", text, "' for ", problem, " (", dims, "-D): ", forms));
+  const auto sides = parse_numeric_size(text, parts, problem);
   for (int64_t side : sides)
     if (side != sides[0])
-      user_error(cat("bad size '", text, "': the multigrid problems are cubes, give one side"));
+      user_error(cat("bad size '", text, "' for ", problem, ": its extents differ; ", forms));
+  std::string extents = std::to_string(sides[0]);
+  for (int d = 1; d < dims; ++d)
+    extents += "x" + std::to_string(sides[0]);
+  parse_numeric_size(extents, dims, problem); // the point count every command checks
   return sides[0];
 }
 
@@ -155,6 +169,72 @@ Problem variable_coefficient_problem(const SolveCommandOptions& o, int dims, int
   return anisotropic_poisson(dims, n, o.anisotropy == 0 ? 1.0 : o.anisotropy);
 }
 
+// --variant OPERATOR=K, each operator one the solver builds (multigrid/Tuning.h).
+std::map<std::string, int> parse_named_variants(const std::vector<std::string>& variants) {
+  std::map<std::string, int> named;
+  for (const auto& v : variants) {
+    auto eq = v.find('=');
+    std::size_t used = 0;
+    int index = -1;
+    try {
+      if (eq != std::string::npos)
+        index = std::stoi(v.substr(eq + 1), &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (eq == std::string::npos || eq == 0 || used == 0 || eq + 1 + used != v.size() || index < 0)
+      user_error(
+          cat("bad --variant '", v, "': expected OPERATOR=K with K from 0, e.g. residual=3"));
+    check_operator_name(v.substr(0, eq));
+    named[v.substr(0, eq)] = index;
+  }
+  return named;
+}
+
+// Error when the solve would not fit the device (its global memory, its largest buffer) or the
+// host (the problem's arrays), as `run` checks its grid before allocating it.
+void check_memory(const SolveCommandOptions& o, const SolverFootprint& need,
+                  const runtime::Device& device) {
+  const std::string what = cat("solve ", o.problem, " --size ", o.size, " (", o.precision, ")");
+  const double global = static_cast<double>(device.global_mem_size);
+  const double largest = static_cast<double>(device.max_mem_alloc_size);
+  if (global > 0 && need.device_bytes > global)
+    user_error(cat(what, " needs about ", gigabytes(need.device_bytes),
+                   " of device memory for its levels' grids, more than the ", gigabytes(global),
+                   " of ", device.name, ": give a smaller --size",
+                   o.precision == "f64" ? " or --precision f32" : ""));
+  if (largest > 0 && need.largest_buffer > largest)
+    user_error(cat(what, " needs a buffer of ", gigabytes(need.largest_buffer),
+                   " for its finest grid, more than the largest single allocation of ", device.name,
+                   " (", gigabytes(largest), "): give a smaller --size"));
+  const double host = available_memory();
+  if (host > 0 && need.host_bytes > 0.8 * host)
+    user_error(cat(what, " needs about ", gigabytes(need.host_bytes),
+                   " of host memory for the problem's arrays, more than the ",
+                   gigabytes(0.8 * host), " it can use (", gigabytes(host),
+                   " available to this process): give a smaller --size"));
+}
+
+// Two significant digits (the round-off floor is an estimate); rounded up when `up`, so that a
+// tolerance printed so is not below the value.
+std::string brief(double v, bool up = false) {
+  if (up && v > 0) {
+    const double unit = std::pow(10.0, std::floor(std::log10(v)) - 1);
+    v = std::ceil(v / unit) * unit;
+  }
+  std::ostringstream text;
+  text << std::setprecision(2) << v;
+  return text.str();
+}
+
+// The smallest relative residual of the cycles.
+double lowest_relative(const SolveResult& r) {
+  double lowest = 1;
+  for (const auto& c : r.cycles)
+    lowest = std::min(lowest, c.relative);
+  return lowest;
+}
+
 } // namespace
 
 CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
@@ -164,35 +244,51 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
                    "poisson1d, poisson2d, poisson3d, helmholtz2d or helmholtz3d")
       ->required();
   solve->add_option("--size", o.size, "Grid side, e.g. 64 (cells per side; default 64)")
-      ->default_val("64");
+      ->default_val("64")
+      ->check(not_empty("64"));
   solve->add_option("--centring", o.centring, "cell (default) or vertex (n = 2^k - 1)");
   solve->add_option("--cycle", o.cycle, "V (default), W or F (full multigrid first)");
   solve->add_option("--smoother", o.smoother,
                     "gsrb (default), jacobi, or red-black line relaxation along x, y or z: "
                     "line-x, line-y, line-z");
-  solve->add_option("--anisotropy", o.anisotropy,
-                    "poisson2d/3d: coupling EPS along y and 1 along the other dimensions, "
-                    "-(u_xx + EPS u_yy) = f (e.g. 0.001)");
-  solve->add_option("--pre", o.pre, "Smoothing steps before the correction (default 2)");
-  solve->add_option("--post", o.post, "Smoothing steps after the correction (default 2)");
+  solve
+      ->add_option("--anisotropy", o.anisotropy,
+                   "poisson2d/3d: coupling EPS along y and 1 along the other dimensions, "
+                   "-(u_xx + EPS u_yy) = f (e.g. 0.001)")
+      ->check(positive_number(""));
+  solve->add_option("--pre", o.pre, "Smoothing steps before the correction (default 2)")
+      ->check(integer_in(0, 1000));
+  solve->add_option("--post", o.post, "Smoothing steps after the correction (default 2)")
+      ->check(integer_in(0, 1000));
   solve->add_option("--omega", o.omega, "Jacobi weight (default 2d/(2d+1))");
-  solve->add_option("--tol", o.tolerance, "Relative residual to reach (default 1e-10)");
-  solve->add_option("--max-cycles", o.max_cycles, "Cycle limit (default 20)");
+  solve->add_option("--tol", o.tolerance, "Relative residual to reach (default 1e-10)")
+      ->check(positive_number(""));
+  solve->add_option("--max-cycles", o.max_cycles, "Cycle limit (default 20)")
+      ->check(integer_in(1, 1000000));
   solve->add_option("--precision", o.precision, "f64 (default), f32 or mixed");
   solve->add_option("--interpolation", o.interpolation, "linear (default) or constant");
-  solve->add_option("--coarse-sweeps", o.coarse_sweeps,
-                    "Smoothing steps on the coarsest level (default 8)");
-  solve->add_option("--coarsest", o.coarsest,
-                    "Coarsen while the grid has more points per side than this (default 2)");
+  solve
+      ->add_option("--coarse-sweeps", o.coarse_sweeps,
+                   "Smoothing steps on the coarsest level (default 8)")
+      ->check(integer_in(1, 1000000));
+  solve
+      ->add_option("--coarsest", o.coarsest,
+                   "Coarsen while the grid has more points per side than this (default 2)")
+      ->check(integer_in(1, 1 << 30));
   solve->add_option("--device", o.device, "OpenCL device: name substring or index (default PoCL)");
-  solve->add_option("--json", o.json, "Write the residual history, timings and error as JSON");
+  solve->add_option("--json", o.json, "Write the residual history, timings and error as JSON")
+      ->check(not_empty("solve.json"));
   solve->add_option("--tune", o.tune,
                     "off (default lowering of every operator) or explore (the tuning database, "
                     "exploring operators it lacks)");
-  solve->add_option("--tune-budget", o.tune_budget_s,
-                    "Exploration budget per operator in seconds (default 10)");
-  solve->add_option("--tuning-db", o.tuning_db,
-                    "Tuning database file (default: tuning.json in the cache directory)");
+  solve
+      ->add_option("--tune-budget", o.tune_budget_s,
+                   "Exploration budget per operator in seconds (default 10)")
+      ->check(positive_seconds());
+  solve
+      ->add_option("--tuning-db", o.tuning_db,
+                   "Tuning database file (default: tuning.json in the cache directory)")
+      ->check(not_empty("tuning.json"));
   solve->add_option("--variant", o.variants,
                     "OPERATOR=K: run variant K of an operator (gsrb-red, gsrb-black, jacobi, "
                     "residual, restrict, prolong; see `tessera solve --help`), repeatable");
@@ -200,12 +296,16 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
   solve->add_flag("--fused-smoothing", o.fused_smoothing,
                   "Run a level's pre- and post-smoothing steps as one fused kernel each "
                   "(jacobi, gsrb; levels of 16 or more per side, one device)");
-  solve->add_option("--ranks", o.ranks,
-                    "Under mpirun: ranks per dimension, e.g. 2x2 (default: MPI_Dims_create)");
-  solve->add_option("--agglomerate", o.agglomerate,
-                    "Under mpirun: a level whose blocks have fewer points than this moves to "
-                    "rank 0 with the coarser ones (default 4096; 0: only where blocks stop "
-                    "halving)");
+  solve
+      ->add_option("--ranks", o.ranks,
+                   "Under mpirun: ranks per dimension, e.g. 2x2 (default: MPI_Dims_create)")
+      ->check(not_empty("2x2"));
+  solve
+      ->add_option("--agglomerate", o.agglomerate,
+                   "Under mpirun: a level whose blocks have fewer points than this moves to "
+                   "rank 0 with the coarser ones (default 4096; 0: only where blocks stop "
+                   "halving)")
+      ->check(integer_in(0, std::numeric_limits<int64_t>::max()));
   return solve;
 }
 
@@ -238,39 +338,28 @@ int solve_command(const SolveCommandOptions& o) {
   s.tolerance = o.tolerance;
   s.max_cycles = o.max_cycles;
   s.coarse_sweeps = o.coarse_sweeps;
-  if (o.coarsest < 1)
-    user_error(cat("--coarsest must be at least 1, got ", o.coarsest));
   s.coarsest = o.coarsest;
-  if (!(o.tune_budget_s > 0))
-    user_error(cat("--tune-budget must be positive, got ", o.tune_budget_s));
   s.tuning.budget_s = o.tune_budget_s;
   s.tuning.database = o.tuning_db;
   s.tuning.log = [](const std::string& line) { std::cerr << line << "\n"; };
-  for (const auto& v : o.variants) {
-    auto eq = v.find('=');
-    std::size_t used = 0;
-    int index = -1;
-    try {
-      if (eq != std::string::npos)
-        index = std::stoi(v.substr(eq + 1), &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (eq == std::string::npos || eq == 0 || used == 0 || eq + 1 + used != v.size())
-      user_error(cat("bad --variant '", v, "': expected OPERATOR=K, e.g. residual=3"));
-    s.tuning.named[v.substr(0, eq)] = index;
-  }
+  s.tuning.named = parse_named_variants(o.variants);
   if (o.omega != 0 && !(o.omega > 0 && o.omega < 2))
     user_error(cat("--omega must be between 0 and 2, got ", o.omega));
 
   if (helmholtz && centring != Centring::Cell)
     user_error("the Helmholtz problems are cell-centred: leave out --centring vertex");
-  if (!o.json.empty())
-    resolve_output(o.json, "--json"); // before the work, not after it (docs/cli.md)
-  Problem problem = variable_coefficient_problem(o, dims, n, helmholtz, centring, s.smoother);
+  // The files before the work, not after it (docs/cli.md, "Outputs").
+  FilePlan files;
+  plan_tuning_database(files, o.tuning_db);
+  files.output(o.json, "--json", "the report").check();
   if (launched_by_mpirun())
-    return distributed_solve_command(o, problem, s);
+    return distributed_solve_command(
+        o, variable_coefficient_problem(o, dims, n, helmholtz, centring, s.smoother), s);
   auto session = runtime::Session::from_env(o.device);
+  // The memory before the problem's arrays are made (a grid too large fails in a second).
+  const bool variable = helmholtz || o.anisotropy != 0 || line_smoother_axis(s.smoother, dims);
+  check_memory(o, solver_footprint(dims, n, centring, variable, s), session.device());
+  Problem problem = variable_coefficient_problem(o, dims, n, helmholtz, centring, s.smoother);
   if (!o.quiet)
     std::cout << "problem " << o.problem << " " << n << "^" << dims << " (" << o.centring
               << "-centred), " << o.cycle << "(" << o.pre << "," << o.post << ") " << o.smoother
@@ -288,12 +377,26 @@ int solve_command(const SolveCommandOptions& o) {
   print_result(r, std::cout);
   if (!o.json.empty())
     write_file_atomically(o.json, to_json(r, o, session).dump(2) + "\n");
-  return solve_status(r, o, s);
+  return solve_status(r, o, s, problem);
 }
 
-int solve_status(const SolveResult& r, const SolveCommandOptions& o, const SolverOptions& s) {
+int solve_status(const SolveResult& r, const SolveCommandOptions& o, const SolverOptions& s,
+                 const Problem& problem) {
   if (r.converged)
     return 0;
+  // Below the round-off floor (multigrid/Limits.h; the residuals measured stall at about 0.13 of
+  // it, poisson2d 64^2 to 1024^2 in f64 and 32^2 in f32): no number of cycles reaches it.
+  if (r.stop_reason != "diverged")
+    if (const double floor = residual_floor(problem, r.solution, s.precision);
+        o.tolerance < floor && lowest_relative(r) < floor) {
+      std::cerr << "error: the tolerance " << o.tolerance << " is below what " << o.precision
+                << " can resolve on this grid: the residual stopped at "
+                << brief(lowest_relative(r)) << " of ||f||, at its round-off floor (eps |A| ||u|| "
+                << "/ ||f||, at most " << brief(floor) << "); ask for --tol "
+                << brief(lowest_relative(r), true) << " or more"
+                << (s.precision == Precision::F64 ? "" : ", or use --precision f64") << "\n";
+      return 2;
+    }
   if (r.stop_reason == "diverged")
     std::cerr << "error: the solver diverged (residual " << r.cycles.back().relative
               << " of the initial one after " << r.cycles.size() << " cycles)\n";

@@ -59,8 +59,11 @@ int solve_command(const SolveCommandOptions& options);
 void print_result(const multigrid::SolveResult& r, std::ostream& out);
 nlohmann::json to_json(const multigrid::SolveResult& r, const SolveCommandOptions& o,
                        const runtime::Session& session);
+// A tolerance below the round-off floor of the precision is input that no run could satisfy:
+// exit status 2 with the tolerance that can be reached; a solve that diverged, stagnated above
+// the floor or ran out of cycles: 1.
 int solve_status(const multigrid::SolveResult& r, const SolveCommandOptions& o,
-                 const multigrid::SolverOptions& s);
+                 const multigrid::SolverOptions& s, const multigrid::Problem& problem);
 // `mpirun -np P tessera solve ...` (DistributedSolveCommand.cpp, built with MPI).
 bool launched_by_mpirun();
 int distributed_solve_command(const SolveCommandOptions& o, const multigrid::Problem& problem,

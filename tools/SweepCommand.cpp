@@ -1,27 +1,31 @@
 // The distributed sweep from the command line. Every rank parses the same options and plans the
-// same decomposition, so a mistake in them is found by every rank before any message: rank 0
-// prints it and every rank exits with status 2. A failure after that (a device error on one
-// rank) cannot be known by the others, which may be waiting for its halos: the failing rank
-// prints "error: rank R of P: ..." and ends the whole run (MPI_Abort), never a hang.
+// same decomposition, so a mistake in them is found by every rank before any message: the ranks
+// agree on it, rank 0 prints it once and every rank exits with status 2
+// (distributed/SetupAgreement.h). A failure after that (a device error on one rank) cannot be known
+// by the others, which may be waiting for its halos: the failing rank prints "error: rank R of P:
+// ..." and ends the whole run (MPI_Abort), never a hang.
 #include "tools/SweepCommand.h"
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
 
 #include "core/AtomicFile.h"
 #include "core/Error.h"
-#include "core/OutputPath.h"
+#include "core/FilePlan.h"
 #include "distributed/Mpi.h"
+#include "distributed/SetupAgreement.h"
 #include "distributed/Sweep.h"
 #include "explore/TuningDatabase.h"
 #include "explore/Variants.h"
 #include "stencils/WithBoundary.h"
 #include "tools/Commands.h"
 #include "tools/ProgramSource.h"
+#include "tools/Validators.h"
 
 namespace tessera::tools {
 
@@ -29,34 +33,45 @@ CLI::App* add_sweep_command(CLI::App& app, SweepCommandOptions& o) {
   auto* sweep = app.add_subcommand(
       "sweep", "Sweep a stencil over a grid split over the MPI ranks (mpirun -np P tessera sweep)");
   sweep->add_option("stencil", o.stencil, "Catalog stencil (see `tessera list`)");
-  sweep->add_option("--program", o.program, "The user's own one-input program (JSON)");
-  sweep->add_option("--size", o.size, size_help());
+  sweep->add_option("--program", o.program, "The user's own one-input program (JSON)")
+      ->check(not_empty("program.json"));
+  sweep->add_option("--size", o.size, size_help())->check(not_empty("64x64"));
   sweep->add_option("--steps", o.steps, "Fused steps per halo exchange (halo = radius x K)")
-      ->check(CLI::Range(1, 64));
+      ->check(integer_in(1, 64));
   sweep->add_option("--iterations", o.iterations, "Halo exchanges (steps in all: K x I)")
-      ->check(CLI::Range(1, 1000000));
+      ->check(integer_in(1, 1000000));
   sweep->add_option("--boundary", o.boundary,
                     "clamp, mirror, wrap, antisymmetric, constant or constant(V) for every Pad "
                     "(default: the stencil's own)");
-  sweep->add_option("--ranks", o.ranks, "Ranks per dimension, e.g. 2x2 (default: MPI_Dims_create)");
+  sweep->add_option("--ranks", o.ranks, "Ranks per dimension, e.g. 2x2 (default: MPI_Dims_create)")
+      ->check(not_empty("2x2"));
   sweep->add_option("--overlap", o.overlap, "on (default): the interior runs during the exchange")
       ->check(CLI::IsMember({"on", "off"}));
   sweep->add_option("--device", o.device,
                     "OpenCL device spec; the ranks of a host take its matches round robin");
-  sweep->add_option("--json", o.json, "Write the summary and the checksum as JSON (rank 0)");
-  sweep->add_option("--values", o.values, "Write the whole result grid as JSON (rank 0)");
-  sweep->add_option("--seed", o.seed, "Seed of the initial grid (default 1)");
-  sweep->add_option("--variant", o.variant,
-                    "Variant K of the rank-local step's executable variants at depth 1 (its sizes "
-                    "are symbolic, so it has fewer than `tessera variants` lists; 0: the plain "
-                    "MapGlb lowering)");
-  sweep->add_option("--local", o.local,
-                    "Work-group size of the local step's launches, OpenCL's dimension 0 first "
-                    "(e.g. 32x4x1; default: the explored best variant's, else automatic)");
-  sweep->add_option("--tuning-db", o.tuning_db,
-                    "Tuning database in which each rank looks for the explored best variant of "
-                    "its local step at its block's size (default: tuning.json in the cache "
-                    "directory; off: the plain lowering)");
+  sweep->add_option("--json", o.json, "Write the summary and the checksum as JSON (rank 0)")
+      ->check(not_empty("sweep.json"));
+  sweep->add_option("--values", o.values, "Write the whole result grid as JSON (rank 0)")
+      ->check(not_empty("values.json"));
+  sweep->add_option("--seed", o.seed, "Seed of the initial grid (default 1)")
+      ->check(integer_in(0, std::numeric_limits<uint32_t>::max()));
+  sweep
+      ->add_option("--variant", o.variant,
+                   "Variant K of the rank-local step's executable variants at depth 1 (its sizes "
+                   "are symbolic, so it has fewer than `tessera variants` lists; 0: the plain "
+                   "MapGlb lowering)")
+      ->check(integer_in(0, std::numeric_limits<int64_t>::max()));
+  sweep
+      ->add_option("--local", o.local,
+                   "Work-group size of the local step's launches, OpenCL's dimension 0 first "
+                   "(e.g. 32x4x1; default: the explored best variant's, else automatic)")
+      ->check(not_empty("32x4x1"));
+  sweep
+      ->add_option("--tuning-db", o.tuning_db,
+                   "Tuning database in which each rank looks for the explored best variant of "
+                   "its local step at its block's size (default: tuning.json in the cache "
+                   "directory; off: the plain lowering)")
+      ->check(not_empty("tuning.json"));
   sweep->add_flag("-q,--quiet", o.quiet, "Print only the checksum line");
   sweep->add_flag("-v,--verbose", o.verbose,
                   "Each rank prints its phases (device, kernels, initial values, periods) to "
@@ -104,12 +119,11 @@ distributed::SweepConfig plan(const SweepCommandOptions& o) {
             .program;
     c.lower = [chosen](const Expr&) { return chosen; };
   }
-  if (o.tuning_db != "off")
-    c.tuning_database = o.tuning_db.empty() ? explore::default_tuning_database()
-                                            : std::filesystem::path(o.tuning_db);
-  for (const auto& [path, what] : {std::pair{o.json, "--json"}, std::pair{o.values, "--values"}})
-    if (!path.empty())
-      resolve_output(path, what);
+  // The files before the work (docs/cli.md, "Outputs"): rank 0 writes the outputs.
+  FilePlan files;
+  files.input(o.program, "the --program file", "the program");
+  c.tuning_database = plan_tuning_database(files, o.tuning_db);
+  files.output(o.json, "--json", "the summary").output(o.values, "--values", "the values").check();
   return c;
 }
 
@@ -193,15 +207,16 @@ int run_sweep(const SweepCommandOptions& o, distributed::Communicator& world,
 int sweep_command(const SweepCommandOptions& o) {
   distributed::MpiRuntime mpi;
   auto world = distributed::Communicator::world();
+  // The set-up's checks run alike on every rank: one message, status 2
+  // (distributed/SetupAgreement.h).
+  distributed::SweepConfig config;
+  if (int status =
+          distributed::agree_on_setup(world, distributed::attempt([&] { config = plan(o); })))
+    return status;
   std::optional<distributed::DistributedSweep> sweep;
-  try {
-    sweep.emplace(world, plan(o));
-  } catch (const Error& e) {
-    // Every rank found the same mistake: one message.
-    if (world.rank() == 0)
-      std::cerr << "error: " << e.what() << "\n";
-    return 2;
-  }
+  if (int status = distributed::agree_on_setup(
+          world, distributed::attempt([&] { sweep.emplace(world, config); })))
+    return status;
   try {
     return run_sweep(o, world, *sweep);
   } catch (const std::exception& e) {

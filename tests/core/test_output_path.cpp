@@ -1,5 +1,6 @@
 // Where outputs may go (core/OutputPath.h), how they are written (core/AtomicFile.h: modes kept,
-// character devices written through) and the lock a run holds on its report (core/FileLock.h).
+// character devices written through), the files of a command checked together (core/FilePlan.h)
+// and the lock a run holds on its report (core/FileLock.h).
 #include <doctest/doctest.h>
 
 #include <cerrno>
@@ -15,6 +16,7 @@
 #include "core/AtomicFile.h"
 #include "core/Error.h"
 #include "core/FileLock.h"
+#include "core/FilePlan.h"
 #include "core/OutputPath.h"
 #include "tests/TempDir.h"
 
@@ -44,6 +46,10 @@ std::string error_of(const std::function<void()>& f) {
     return e.what();
   }
   return "(no error)";
+}
+
+bool has_text(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
 }
 
 unsigned mode_of(const fs::path& p) {
@@ -128,6 +134,41 @@ TEST_CASE("same_file compares identity, not names") {
   // Not there yet: by the normalised path.
   CHECK(same_file((dir / "new").string(), (dir / ".." / dir.filename() / "new").string()));
   CHECK_FALSE(same_file((dir / "new").string(), (dir / "other").string()));
+}
+
+TEST_CASE("FilePlan: outputs may not replace each other or an input; inputs are validated") {
+  fs::path dir = fresh("plan");
+  std::ofstream(dir / "in.json") << "input";
+  fs::create_symlink("in.json", dir / "alias");
+  const std::string in = (dir / "in.json").string(), alias = (dir / "alias").string();
+  auto plan = [&] { return FilePlan().input(in, "the --program file", "the program"); };
+  CHECK(error_of([&] { plan().output(alias, "--json", "the report").check(); }) ==
+        "--json names the --program file itself ('" + alias +
+            "'): the report would replace the program; give the report another name");
+  const std::string out = (dir / "out.json").string();
+  CHECK(error_of([&] {
+          plan().output(out, "-o", "the kernel").output(out, "--json", "the launch").check();
+        }) == "-o and --json name the same file '" + out +
+                  "': the launch would replace the kernel; give them two names");
+  // Empty paths are options not given; distinct files and character devices pass.
+  CHECK_NOTHROW(plan().output("", "--json", "the report").output(out, "-o", "the kernel").check());
+  CHECK_NOTHROW(FilePlan()
+                    .output("/dev/null", "--json", "the report")
+                    .output("/dev/null", "--plot", "the picture")
+                    .check());
+  // An output that may not be written at all is refused as resolve_output refuses it.
+  CHECK(
+      has_text(error_of([&] { FilePlan().output(dir.string(), "--plot", "the picture").check(); }),
+               "it is a directory"));
+  // The validator runs only on an input that exists, after the identity checks.
+  int validated = 0;
+  FilePlan()
+      .input(in, "the database", "it", [&](const std::string&) { ++validated; })
+      .input((dir / "missing").string(), "the other", "it",
+             [&](const std::string&) { ++validated; })
+      .check();
+  CHECK(validated == 1);
+  CHECK(read_text(dir / "in.json") == "input");
 }
 
 TEST_CASE("FileLock: a second owner is refused with the first one's PID, then free again") {

@@ -53,7 +53,8 @@ TEST_CASE("tessera solve: bad line-relaxation and anisotropy options are errors"
   };
   for (const auto& c : std::vector<Case>{
            {{"solve", "poisson2d", "--size", "16", "--smoother", "line-z"}, "no lines along 'z'"},
-           {{"solve", "poisson2d", "--size", "16", "--anisotropy", "-1"}, "must be a positive"},
+           {{"solve", "poisson2d", "--size", "16", "--anisotropy", "-1"},
+            "--anisotropy: expected a positive number, got '-1'"},
            {{"solve", "helmholtz2d", "--size", "16", "--anisotropy", "0.1"}, "poisson2d and"},
            {{"solve", "poisson2d", "--size", "15", "--centring", "vertex", "--smoother", "line-x"},
             "cell-centred"},

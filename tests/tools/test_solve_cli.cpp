@@ -1,8 +1,14 @@
 // `tessera solve`: output, --json, exit codes and the messages of bad input.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
+
+#include "core/Error.h"
+#include "explore/runtime/Session.h"
+#include "multigrid/Problems.h"
+#include "multigrid/Solver.h"
 
 #include "../TempDir.h"
 #include "CliRunner.h"
@@ -65,7 +71,80 @@ TEST_CASE("tessera solve: bad input is an error with exit status 2; not convergi
   auto stuck = cli({"solve", "poisson2d", "--size", "16", "--max-cycles", "2"});
   CHECK(stuck.code == 1);
   CHECK(has(stuck.err, "was not reached in 2 cycles"));
+  // A tolerance below the precision's round-off floor is input no run can meet: status 2, and
+  // the tolerance that can be reached.
   auto single = cli({"solve", "poisson2d", "--size", "32", "--precision", "f32"});
-  CHECK(single.code == 1);
-  CHECK(has(single.err, "f32 cannot reach it"));
+  CHECK(single.code == 2);
+  CHECK(has(single.err, "error: the tolerance 1e-10 is below what f32 can resolve on this grid"));
+  CHECK(has(single.err, "or use --precision f64"));
+}
+
+TEST_CASE("tessera solve: an f64 tolerance below the round-off floor says so") {
+  auto r = cli({"solve", "poisson2d", "--size", "256", "--tol", "1e-14", "--max-cycles", "30"});
+  INFO(r.err);
+  CHECK(r.code == 2);
+  CHECK(has(r.err, "error: the tolerance 1e-14 is below what f64 can resolve on this grid"));
+  // The tolerance it asks for is reached.
+  const auto at = r.err.find("ask for --tol ");
+  REQUIRE(at != std::string::npos);
+  const std::string reachable = r.err.substr(at + 14, r.err.find(' ', at + 14) - at - 14);
+  CHECK(cli({"solve", "poisson2d", "--size", "256", "--tol", reachable}).code == 0);
+}
+
+TEST_CASE("tessera solve: options given wrong values say what is expected") {
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  std::vector<Case> cases = {
+      {{"solve", "poisson2d", "--variant", "foo=3"},
+       "unknown operator 'foo' (the operators are gsrb-red, gsrb-black"},
+      {{"solve", "poisson2d", "--variant", "residual=-1"}, "expected OPERATOR=K with K from 0"},
+      {{"solve", "poisson2d", "--anisotropy", "0"},
+       "--anisotropy: expected a positive number, got '0'"},
+      {{"solve", "poisson2d", "--anisotropy", "nan"}, "expected a positive number"},
+      {{"solve", "poisson2d", "--tol", "0"}, "--tol: expected a positive number"},
+      {{"solve", "poisson2d", "--json", ""}, "--json: expected a value like solve.json"},
+      {{"solve", "poisson2d", "--tuning-db", ""}, "--tuning-db: expected a value like"},
+      {{"solve", "poisson2d", "--max-cycles", "99999999999999999999"},
+       "--max-cycles: expected an integer from 1 to 1000000, got '99999999999999999999'"},
+      {{"solve", "poisson2d", "--pre", "-1"}, "--pre: expected an integer from 0 to 1000"},
+      {{"solve", "poisson2d", "--coarse-sweeps", "x"}, "--coarse-sweeps: expected an integer"},
+      {{"explore", "j1d3pt", "--size", "64", "--devices", ""},
+       "--devices: expected a value like all"},
+      // Sizes: each refusal names both forms a multigrid size may take.
+      {{"solve", "poisson3d", "--size", "3x5"},
+       "bad size '3x5' for poisson3d (3-D): give one side such as 64, or 3 equal extents such as "
+       "64x64x64 (the multigrid grids are cubes)"},
+      {{"solve", "poisson3d", "--size", "16x8x8"},
+       "bad size '16x8x8' for poisson3d: its extents differ; give one side such as 64, or 3 "
+       "equal extents such as 64x64x64"},
+  };
+  for (const auto& c : cases) {
+    auto r = cli(c.args);
+    CAPTURE(c.args);
+    CAPTURE(r.err);
+    CHECK(r.code == 2);
+    CHECK(has(r.err, c.message));
+    CHECK_FALSE(has(r.err, "Could not convert"));
+  }
+  CHECK(cli({"solve", "poisson3d", "--size", "16x16x16"}).code == 0);
+}
+
+TEST_CASE("the solver API: a NaN or an infinity in the right-hand side is named") {
+  using namespace tessera::multigrid;
+  auto session = tessera::runtime::Session::from_env("");
+  for (double bad : {std::nan(""), HUGE_VAL}) {
+    Problem p = manufactured_poisson(2, 16, Centring::Cell);
+    p.rhs[37] = bad;
+    std::string message;
+    try {
+      Solver solver(session, p, SolverOptions{});
+    } catch (const tessera::Error& e) {
+      message = e.what();
+    }
+    CAPTURE(message);
+    CHECK(has(message, "the right-hand side has "));
+    CHECK(has(message, " at index 37 (of 256 values): every value must be a finite number"));
+  }
 }
