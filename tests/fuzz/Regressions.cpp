@@ -133,6 +133,34 @@ const std::vector<ReproducerCase>& regression_cases() {
        "    return (v | to_private(map_lcl(0, id_fun())) | reduce(add, 0.0f)).at(0); }))\n"
        "    | reduce(add, 0.0f)).at(0); })));",
        [] { return private_map_lcl_program(false); }, false},
+      {"codegen: a constant boundary read twice in unrolled loops is right on PoCL",
+       "pocl-guarded-read-twice.json",
+       "A window of a constant-padded input read twice, once through sqrt(fabs(a) + 1) into a "
+       "private array and once directly, in loops of 4 that PoCL unrolls: the kernel read "
+       "`(i < 3) ? x[i] : 0.25f` in both, and PoCL 3.1's default work-group method (loopvec) "
+       "lost the direct reads of the last window (11.15 computed as 8.05; right with "
+       "POCL_WORK_GROUP_METHOD=loops or -cl-opt-disable, with or without restrict). The "
+       "constant boundary's index is now clamped into the array inside the guard "
+       "(codegen/View.cpp), which PoCL compiles right. Found by tessera_fuzz (seed 4003, case "
+       "19).",
+       "Val x = input(\"x\", Type::array(f32(), 3));\n"
+       "Fun root = user_fun(\"root\", [](auto a) { return sqrt(fabs(a) + 1.0f); });\n"
+       "Fun add = add_fun();\n"
+       "program({x}, x | pad(2, 1, constant(0.25f)) | slide(4, 1) | map_seq_unroll(Fun([=](Val w) "
+       "{\n"
+       "  return (zip({w, w | map_seq(root)}) | map_seq(Fun([=](Val p) {\n"
+       "    return add(p.get(0), p.get(1)); })) | reduce_seq(add, 0.0f)).at(0); })));",
+       [] {
+         Val x = input("x", Type::array(f32(), 3));
+         Fun root = user_fun("root", [](auto a) { return sqrt(fabs(a) + 1.0f); });
+         Fun add = add_fun();
+         Fun plus = Fun([=](Val p) { return add(p.get(0), p.get(1)); });
+         return program(
+             {x},
+             x | pad(2, 1, constant(0.25f)) | slide(4, 1) | map_seq_unroll(Fun([=](Val w) {
+               return (zip({w, w | map_seq(root)}) | map_seq(plus) | reduce_seq(add, 0.0f)).at(0);
+             })));
+       }},
       {"codegen: the negation of a negative constant is valid OpenCL C (no --c)",
        "negated-negative-constant.json",
        "ScalarExpr::to_c (core/Scalar.cpp) used to print -(-0.5) as \"(--0.5f)\", which OpenCL C "
