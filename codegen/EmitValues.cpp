@@ -131,11 +131,13 @@ View Emitter::element(const Expr& f, const ArithExpr& index) {
 }
 
 // Where an intermediate result lives:
-//  - toLocal / toPrivate as requested (toLocal only inside MapWrg);
+//  - toLocal / toPrivate as requested (toLocal only inside MapWrg, toPrivate never of a
+//    MapLcl's result: each work-item holds only its own elements of it);
 //  - toGlobal on an intermediate read only by the work-item that computed it is placed in
 //    private memory: global memory would only be slower, and the value is the same;
 //  - without a request: local when a work-group computes it cooperatively (MapLcl inside
 //    MapWrg), private when one work-item computes it;
+//  - an intermediate computed by a MapLcl inside another MapLcl has no place: an error;
 //  - an intermediate computed by all work-items of the kernel and read by others would need
 //    a global barrier, which one kernel cannot have: that is an error.
 Operand Emitter::materialize(const Expr& f, const std::vector<Operand>& args, const Type& result,
@@ -163,12 +165,23 @@ Operand Emitter::materialize(const Expr& f, const std::vector<Operand>& args, co
                      "values; compute it with MapLcl at work-group level, or use toPrivate"));
     space = AddressSpace::Local;
   } else if (requested == AddressSpace::Private) {
-    if (cooperative && at_work_group_level())
-      user_error("toPrivate of a MapLcl: a result shared by the work-group cannot be private; "
-                 "use toLocal");
+    // Each work-item computes only its own elements of a MapLcl's result, wherever the MapLcl
+    // stands (also in a MapSeq or a Reduce at work-group level): its private array would hold
+    // the others' elements unwritten.
+    if (cooperative && wrg_depth_ > 0)
+      user_error(cat("toPrivate of a MapLcl (an intermediate of type ", result,
+                     "): each work-item computes only its own elements, and its private array "
+                     "would hold the others' unwritten; use toLocal at work-group level, or "
+                     "MapSeq inside toPrivate"));
     space = AddressSpace::Private;
   } else if (wrg_depth_ > 0 && lcl_depth_ == 0 && cooperative) {
     space = AddressSpace::Local;
+  } else if (cooperative &&
+             lcl_depth_ >
+                 0) { // inside a MapLcl: neither private nor one work-group buffer holds it
+    user_error(cat("an intermediate of type ", result, " computed with MapLcl inside a MapLcl: ",
+                   "each work-item would compute only its own elements of it; compute it with "
+                   "MapSeq, or with MapLcl at work-group level"));
   } else if (in_work_item() || at_work_group_level()) {
     space = AddressSpace::Private;
   } else if (contains_map(f, MapKind::Glb) || contains_map(f, MapKind::Wrg)) {

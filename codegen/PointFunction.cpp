@@ -1,15 +1,17 @@
 // The emitter's entry points for kernels that are written around one work-item's computation
 // (the time-tiled programs, codegen/TimeTileKernel.cpp), and the helper source every kernel
-// starts with.
+// starts with (its portability preamble first, codegen/Portability.h).
 #include <set>
 
 #include "codegen/CExpr.h"
 #include "codegen/Emitter.h"
+#include "codegen/Portability.h"
 
 namespace tessera::codegen {
 
 std::string Emitter::helpers_source() {
   std::ostringstream src;
+  src << portability_preamble();
   if (uses_fp64_ || functions_.uses_fp64())
     src << "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
   src << floor_helpers(printer_.uses_floor_div(), printer_.uses_floor_mod());

@@ -255,8 +255,14 @@ Access resolve_in(const View& view, const Path& path_in, const Bindings& env,
       return Access::guarded(in_range, substitute(source, {{var, i}}),
                              Access::literal(v.boundary.value.to_string()));
     }
+    // The guarded read's index is clamped into the array although the guard already keeps it
+    // there: PoCL 3.1's default work-group method (loopvec) miscompiled a kernel reading
+    // `(i < 3) ? x[i] : c` twice in unrolled loops (lost the read: tessera_fuzz seed 4003, case
+    // 19); with an index that is always inside the array it is right. Where the index provably
+    // stays inside, the simplifier removes the clamp.
     if (v.boundary.kind == Boundary::Constant)
-      return Access::guarded(in_range, resolve(child(), with_front(path, Step::at(i))),
+      return Access::guarded(in_range,
+                             resolve(child(), with_front(path, Step::at(min(max(i, 0), v.b - 1)))),
                              Access::literal(v.boundary.value.to_string()));
     Access source =
         resolve(child(), with_front(path, Step::at(boundary_index(v.boundary, i, v.b))));

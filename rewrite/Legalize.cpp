@@ -15,6 +15,9 @@ struct Place {
   std::bitset<3> glb, wrg, lcl; // dimensions of the enclosing MapGlb, MapWrg, MapLcl
   bool sequential = false;      // inside a work-item's sequential code (MapSeq, Reduce, ...)
   bool intermediate = false;    // computing an intermediate value inside a work-item
+  // Computing a value that one work-item holds whole: toPrivate's, or an intermediate inside a
+  // MapLcl or MapGlb. A MapLcl there would give each work-item only its own elements of it.
+  bool owned_by_work_item = false;
 
   bool in_work_item() const { return glb.any() || lcl.any() || sequential; }
   bool can_run(MapKind kind, int d) const {
@@ -24,7 +27,7 @@ struct Place {
     case MapKind::Wrg:
       return !wrg[d] && glb.none() && lcl.none() && !sequential && !intermediate;
     case MapKind::Lcl:
-      return wrg.any() && !lcl[d];
+      return wrg.any() && !lcl[d] && !owned_by_work_item;
     default:
       return true;
     }
@@ -80,8 +83,10 @@ std::optional<Standing> standing(const std::vector<Expr>& enclosing, const Posit
         return std::nullopt;
       if (child == 0)
         s.function = true;
-      else if (!is_layout_only(e->callee()) && s.place.in_work_item())
+      else if (!is_layout_only(e->callee()) && s.place.in_work_item()) {
         s.place.intermediate = true;
+        s.place.owned_by_work_item |= s.place.lcl.any() || s.place.glb.any();
+      }
       continue;
     }
     switch (e->kind) {
@@ -100,6 +105,10 @@ std::optional<Standing> standing(const std::vector<Expr>& enclosing, const Posit
       s.place.sequential = true; // one work-item runs the fold or computes the element
       break;
     case NodeKind::ToMem:
+      if (child != 0)
+        return std::nullopt;
+      s.place.owned_by_work_item |= e->space == AddressSpace::Private;
+      break;
     case NodeKind::Iterate:
       if (child != 0)
         return std::nullopt;

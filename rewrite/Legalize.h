@@ -9,7 +9,9 @@
 //              or computing an intermediate inside a work-item's function
 //   MapWrg(d)  anywhere but the outermost level (inside MapGlb, MapLcl, sequential code, another
 //              MapWrg(d)), or computing an intermediate inside a work-item's function
-//   MapLcl(d)  outside MapWrg, or inside another MapLcl(d)
+//   MapLcl(d)  outside MapWrg, inside another MapLcl(d), or computing a value that one
+//              work-item holds whole (inside toPrivate, or an intermediate inside a MapLcl or
+//              MapGlb): each work-item would compute only its own elements of it
 // and local memory that no work-group shares becomes private (toLocal outside MapWrg or inside
 // MapLcl -> toPrivate: each work-item's own copy). Mappings that can run are kept as they are.
 // Both are rules (map-demote, to-private) applied from the root down, where the enclosing

@@ -9,6 +9,27 @@
 
 namespace tessera::fuzz {
 
+namespace {
+
+// toPrivate(MapLcl(0)(id)) in a map of a MapWrg(0)'s window (seed 3107, case 237), lowered by
+// hand (MapSeq, ReduceSeq) or left to the default lowering.
+Expr private_map_lcl_program(bool lowered) {
+  Val x = input("x", Type::array(f32(), 8));
+  Fun add = add_fun();
+  Fun id = id_fun();
+  auto sum = [&](Val init) { return lowered ? reduce_seq(add, init) : reduce(add, init); };
+  Fun per_chunk = Fun([=](Val v) { return (v | to_private(map_lcl(0, id)) | sum(0.0f)).at(0); });
+  return program({x}, x | pad(0, 1, clamp) | slide(2, 1) |
+                          map_wrg(0, Fun([=](Val w) {
+                                    return (w | split(2) |
+                                            (lowered ? map_seq(per_chunk) : map(per_chunk)) |
+                                            sum(0.0f))
+                                        .at(0);
+                                  })));
+}
+
+} // namespace
+
 const std::vector<ReproducerCase>& regression_cases() {
   static const std::vector<ReproducerCase> cases = {
       {"codegen: different user functions that share a name keep their own bodies in the kernel",
@@ -83,6 +104,63 @@ const std::vector<ReproducerCase>& regression_cases() {
                       map_wrg(0, Fun([=](Val w) { return (w | to_local(map_wrg(2, id))).at(1); })));
        },
        true, "REJECTED", "computed with MapWrg inside a MapWrg"},
+      {"codegen: toPrivate of a MapLcl inside a MapSeq at work-group level is rejected",
+       "private-map-lcl-in-map-seq.json",
+       "toPrivate(MapLcl(d)(f)) in a MapSeq inside MapWrg: each work-item computes only its own "
+       "elements of the MapLcl's result, so the private array that the ReduceSeq then reads "
+       "whole held the others' elements unwritten (priv0[lid2] = ...; then priv0[0] and "
+       "priv0[1] read). The emitter rejected toPrivate of a MapLcl only right inside the "
+       "MapWrg, not inside a MapSeq or a Reduce there. Found by tessera_fuzz (seed 3107, case "
+       "237: all 19 values wrong on PoCL and the H200), the stage-private and map-lcl rules.",
+       "Val x = input(\"x\", Type::array(f32(), 8));\n"
+       "Fun add = add_fun();\n"
+       "program({x}, x | pad(0, 1, clamp) | slide(2, 1) | map_wrg(0, Fun([=](Val w) {\n"
+       "  return (w | split(2) | map_seq(Fun([=](Val v) {\n"
+       "    return (v | to_private(map_lcl(0, id_fun())) | reduce_seq(add, 0.0f)).at(0); }))\n"
+       "    | reduce_seq(add, 0.0f)).at(0); })));",
+       [] { return private_map_lcl_program(true); }, true, "REJECTED", "toPrivate of a MapLcl"},
+      {"lowering: a MapLcl inside toPrivate becomes MapSeq (each work-item its own copy)",
+       "private-map-lcl-legalized.json",
+       "The program of the case above before its lowering (Map for MapSeq, Reduce for "
+       "ReduceSeq): the legalisation (rewrite/Legalize.cpp) kept the MapLcl that the map-lcl "
+       "rule had put inside a toPrivate, and the kernel computed wrong values (seed 3107, case "
+       "237). It now demotes it to MapSeq, so the default lowering gives a kernel that matches "
+       "the interpreter.",
+       "Val x = input(\"x\", Type::array(f32(), 8));\n"
+       "Fun add = add_fun();\n"
+       "program({x}, x | pad(0, 1, clamp) | slide(2, 1) | map_wrg(0, Fun([=](Val w) {\n"
+       "  return (w | split(2) | map(Fun([=](Val v) {\n"
+       "    return (v | to_private(map_lcl(0, id_fun())) | reduce(add, 0.0f)).at(0); }))\n"
+       "    | reduce(add, 0.0f)).at(0); })));",
+       [] { return private_map_lcl_program(false); }, false},
+      {"codegen: a constant boundary read twice in unrolled loops is right on PoCL",
+       "pocl-guarded-read-twice.json",
+       "A window of a constant-padded input read twice, once through sqrt(fabs(a) + 1) into a "
+       "private array and once directly, in loops of 4 that PoCL unrolls: the kernel read "
+       "`(i < 3) ? x[i] : 0.25f` in both, and PoCL 3.1's default work-group method (loopvec) "
+       "lost the direct reads of the last window (11.15 computed as 8.05; right with "
+       "POCL_WORK_GROUP_METHOD=loops or -cl-opt-disable, with or without restrict). The "
+       "constant boundary's index is now clamped into the array inside the guard "
+       "(codegen/View.cpp), which PoCL compiles right. Found by tessera_fuzz (seed 4003, case "
+       "19).",
+       "Val x = input(\"x\", Type::array(f32(), 3));\n"
+       "Fun root = user_fun(\"root\", [](auto a) { return sqrt(fabs(a) + 1.0f); });\n"
+       "Fun add = add_fun();\n"
+       "program({x}, x | pad(2, 1, constant(0.25f)) | slide(4, 1) | map_seq_unroll(Fun([=](Val w) "
+       "{\n"
+       "  return (zip({w, w | map_seq(root)}) | map_seq(Fun([=](Val p) {\n"
+       "    return add(p.get(0), p.get(1)); })) | reduce_seq(add, 0.0f)).at(0); })));",
+       [] {
+         Val x = input("x", Type::array(f32(), 3));
+         Fun root = user_fun("root", [](auto a) { return sqrt(fabs(a) + 1.0f); });
+         Fun add = add_fun();
+         Fun plus = Fun([=](Val p) { return add(p.get(0), p.get(1)); });
+         return program(
+             {x},
+             x | pad(2, 1, constant(0.25f)) | slide(4, 1) | map_seq_unroll(Fun([=](Val w) {
+               return (zip({w, w | map_seq(root)}) | map_seq(plus) | reduce_seq(add, 0.0f)).at(0);
+             })));
+       }},
       {"codegen: the negation of a negative constant is valid OpenCL C (no --c)",
        "negated-negative-constant.json",
        "ScalarExpr::to_c (core/Scalar.cpp) used to print -(-0.5) as \"(--0.5f)\", which OpenCL C "

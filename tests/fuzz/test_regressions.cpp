@@ -80,11 +80,23 @@ TEST_CASE("every regression case has a test case and a reproducer that round-tri
     auto spec = fuzz::Fuzzer::spec_from_reproducer(nlohmann::json::parse(j.dump()));
     CHECK(save_expr(spec.program) == save_expr(c.build()));
   }
-  CHECK(fuzz::regression_cases().size() == 10); // one TEST_CASE above each
+  CHECK(fuzz::regression_cases().size() == 13); // one TEST_CASE above each
 }
 
 TEST_CASE(
     "codegen: i32 arithmetic wraps in the kernel as in the interpreter (no signed overflow)") {
   regression(
       "codegen: i32 arithmetic wraps in the kernel as in the interpreter (no signed overflow)");
+}
+
+TEST_CASE("codegen: toPrivate of a MapLcl inside a MapSeq at work-group level is rejected") {
+  regression("codegen: toPrivate of a MapLcl inside a MapSeq at work-group level is rejected");
+}
+
+TEST_CASE("lowering: a MapLcl inside toPrivate becomes MapSeq (each work-item its own copy)") {
+  regression("lowering: a MapLcl inside toPrivate becomes MapSeq (each work-item its own copy)");
+}
+
+TEST_CASE("codegen: a constant boundary read twice in unrolled loops is right on PoCL") {
+  regression("codegen: a constant boundary read twice in unrolled loops is right on PoCL");
 }

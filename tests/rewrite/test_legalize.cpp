@@ -66,3 +66,30 @@ TEST_CASE("legalize: mappings that can run are kept, local memory outside work-g
   CHECK(lowered.find("toLocal") == std::string::npos);
   CHECK(lowered.find("toPrivate") != std::string::npos);
 }
+
+TEST_CASE("legalize: a MapLcl inside toPrivate, or computing an intermediate inside a MapLcl, "
+          "becomes MapSeq") {
+  // Seed 3107, case 237 of tessera_fuzz: each work-item filled only its own element of the
+  // private copy and the Reduce read them all.
+  Val x = input("x", array_of(f32(), {8}));
+  Fun chunk_sum = Fun(
+      [](Val v) { return (v | to_private(map_lcl(0, halve())) | reduce(add_fun(), 0.0f)).at(0); });
+  Expr in_map_seq = program(
+      {x}, x | pad(0, 1, clamp) | slide(2, 1) |
+               map_wrg(0, Fun([=](Val w) {
+                         return (w | split(2) | map(chunk_sum) | reduce(add_fun(), 0.0f)).at(0);
+                       })));
+  std::string lowered = lowered_and_checked(in_map_seq);
+  CHECK(lowered.find("toPrivate(MapSeq(halve))") != std::string::npos);
+  // An intermediate of MapLcl(1) inside MapLcl(0): each work-item's own elements only.
+  Val grid = input("grid", array_of(f32(), {4, 6, 3}));
+  Expr nested = program(
+      {grid},
+      grid |
+          map_wrg(0, map_lcl(0, Fun([](Val row) {
+                               return (row | map_lcl(1, halve()) | reduce(add_fun(), 0.0f)).at(0);
+                             }))));
+  std::string demoted = lowered_and_checked(nested);
+  CHECK(demoted.find("MapLcl(1)") == std::string::npos);
+  CHECK(demoted.find("MapLcl(0)") != std::string::npos);
+}
