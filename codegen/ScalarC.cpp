@@ -72,9 +72,13 @@ std::string scalar_c(const ScalarExpr& e, const std::vector<std::string>& names,
     return cat("(", op_symbol(e.op()), "(", operand(0, used[0]), "))");
   case ScalarOp::Cast:
     return cat("((", scalar_c_type(e.cast_kind()), ")", operand(0, used[0]), ")");
-  case ScalarOp::Select:
-    return cat("(", operand(0, used[0]), " ? ", operand(1, used[1]), " : ", operand(2, used[2]),
-               ")");
+  case ScalarOp::Select: {
+    // An i32 selection's condition through tessera_cond (codegen/Portability.h: NVIDIA).
+    const bool integer = result_kind(e, used, "user function") == ScalarKind::I32;
+    const std::string condition = operand(0, used[0]);
+    return cat("(", integer ? cat("tessera_cond(", condition, ")") : condition, " ? ",
+               operand(1, used[1]), " : ", operand(2, used[2]), ")");
+  }
   case ScalarOp::Call: {
     // The interpreter converts every argument to the result kind; so does the C text, so that
     // the right overload is chosen (sqrt of an int is computed in float).

@@ -1,8 +1,10 @@
 #include "distributed/Sweep.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 #include "core/Error.h"
 #include "distributed/BestVariant.h"
@@ -72,7 +74,7 @@ double load(ScalarKind kind, const unsigned char* in) {
   return 0;
 }
 
-// Calls f(local linear index, global linear index) for every point of the block.
+// Calls f(local linear index, global linear index) for every point of the block, in order.
 template <class F> void for_each_point(const Block& b, const std::vector<int64_t>& global, F f) {
   const std::size_t dims = b.extent.size();
   std::vector<int64_t> i(dims, 0);
@@ -87,6 +89,30 @@ template <class F> void for_each_point(const Block& b, const std::vector<int64_t
       i[d] = 0;
     }
   }
+}
+
+// The same, the block's outermost rows split over the host's cores: the initial values and the
+// checksum of a 2^30-point block took 16 s on one core. f(thread, local, global) is called
+// from several threads; `thread` indexes per-thread state (fewer than the returned count).
+template <class F>
+unsigned parallel_for_each_point(const Block& b, const std::vector<int64_t>& global, F f) {
+  const int64_t rows = b.extent.empty() ? 0 : b.extent[0];
+  const unsigned threads = static_cast<unsigned>(
+      std::clamp<int64_t>(std::min<int64_t>(rows, std::thread::hardware_concurrency()), 1, 64));
+  const int64_t row_points = rows == 0 ? 0 : b.points() / rows;
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      const int64_t first = rows * t / threads, last = rows * (t + 1) / threads;
+      Block part = b;
+      part.offset[0] += first;
+      part.extent[0] = last - first;
+      const int64_t base = first * row_points;
+      for_each_point(part, global, [&](int64_t local, uint64_t g) { f(t, base + local, g); });
+    });
+  for (auto& worker : pool)
+    worker.join();
+  return threads;
 }
 
 } // namespace
@@ -190,7 +216,7 @@ void DistributedSweep::start() {
   // The block's initial values (halos are filled by the first exchange).
   report("computing the block's initial values");
   std::vector<unsigned char> host(static_cast<std::size_t>(block_.points()) * eb);
-  for_each_point(block_, grid_.global, [&](int64_t local, uint64_t g) {
+  parallel_for_each_point(block_, grid_.global, [&](unsigned, int64_t local, uint64_t g) {
     store(element_, initial_value(g, config_.seed, element_), host.data() + local * eb);
   });
   // One period untimed (the device finishes its kernels' first-launch preparation, the MPI
@@ -241,7 +267,7 @@ bool DistributedSweep::same_as_plain(const Expr& chosen, const Expr& step) {
   const std::size_t eb = element_bytes(element_);
   const std::size_t bytes = static_cast<std::size_t>(block_.points()) * eb;
   std::vector<unsigned char> host(bytes);
-  for_each_point(block_, grid_.global, [&](int64_t local, uint64_t g) {
+  parallel_for_each_point(block_, grid_.global, [&](unsigned, int64_t local, uint64_t g) {
     store(element_, initial_value(g, config_.seed, element_), host.data() + local * eb);
   });
   // The block alone, every side a global edge: one step of each lowering.
@@ -351,12 +377,15 @@ std::vector<unsigned char> DistributedSweep::own_bytes() const {
 uint64_t DistributedSweep::checksum() const {
   const std::size_t eb = element_bytes(element_);
   auto host = own_bytes();
-  uint64_t sum = 0;
-  for_each_point(block_, grid_.global, [&](int64_t local, uint64_t g) {
+  std::vector<uint64_t> sums(64 * 8, 0); // per thread, a cache line apart; modulo 2^64
+  parallel_for_each_point(block_, grid_.global, [&](unsigned t, int64_t local, uint64_t g) {
     uint64_t bits = 0;
     std::memcpy(&bits, host.data() + local * eb, eb);
-    sum += mix(mix(g) ^ bits);
+    sums[t * 8] += mix(mix(g) ^ bits);
   });
+  uint64_t sum = 0;
+  for (uint64_t part : sums)
+    sum += part;
   return world_.sum(sum);
 }
 

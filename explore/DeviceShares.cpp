@@ -43,12 +43,29 @@ nlohmann::json best_of(const DeviceShare& share, const Report& report) {
 } // namespace
 
 nlohmann::json merge_reports(const std::vector<DeviceShare>& shares,
-                             const std::vector<Report>& reports) {
-  if (shares.size() != reports.size() || shares.empty())
+                             const std::vector<Report>& reports,
+                             const std::vector<std::string>& errors) {
+  if (shares.size() != reports.size() || shares.empty() ||
+      (!errors.empty() && errors.size() != shares.size()))
     internal_error("merge_reports: one report per share");
+  auto failed = [&](std::size_t d) { return !errors.empty() && !errors[d].empty(); };
+  const Report* any = &reports[0]; // one that ran, for the stencil and size
+  for (std::size_t d = 0; d < reports.size(); ++d)
+    if (!failed(d)) {
+      any = &reports[d];
+      break;
+    }
   nlohmann::json devices = nlohmann::json::array();
   nlohmann::json best = nullptr;
   for (std::size_t d = 0; d < shares.size(); ++d) {
+    if (failed(d)) {
+      devices.push_back({{"device", reports[d].device_description},
+                         {"variants", shares[d].variant_of},
+                         {"best", nullptr},
+                         {"report", nullptr},
+                         {"error", errors[d]}});
+      continue;
+    }
     nlohmann::json b = best_of(shares[d], reports[d]);
     if (!b.is_null() && (best.is_null() || b["median_ms"] < best["median_ms"])) {
       best = b;
@@ -61,8 +78,8 @@ nlohmann::json merge_reports(const std::vector<DeviceShare>& shares,
   }
   return {{"format", "tessera-explore-devices"},
           {"version", 1},
-          {"stencil", reports[0].stencil},
-          {"size", reports[0].size},
+          {"stencil", any->stencil},
+          {"size", any->size},
           {"devices", devices},
           {"best", best}};
 }

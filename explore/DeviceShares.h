@@ -25,10 +25,12 @@ std::vector<DeviceShare> split_variants(const Problem& problem, int devices);
 
 // {"format": "tessera-explore-devices", "version": 1, "stencil", "size",
 //  "devices": [{"device", "variants": [whole-problem indices], "best": {"variant", "local",
-//               "median_ms", "gb_per_s"} or null, "report": the device's report}],
+//               "median_ms", "gb_per_s"} or null, "report": the device's report,
+//               "error": why the device failed (only when it did; its report is then null)}],
 //  "best": {"device": index, "variant", "local", "median_ms", "gb_per_s"} or null}
 // Variant numbers in "best" are those of the whole problem (the reports keep their own).
 nlohmann::json merge_reports(const std::vector<DeviceShare>& shares,
-                             const std::vector<Report>& reports);
+                             const std::vector<Report>& reports,
+                             const std::vector<std::string>& errors = {});
 
 } // namespace tessera::explore

@@ -1,6 +1,7 @@
 // tessera explore --devices SPEC: the variants dealt out to every device SPEC matches ("all":
 // every device of the host), each device exploring its share in a thread of its own with the
 // whole budget, the reports merged by device (explore/DeviceShares.h).
+#include <cstdlib>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -50,6 +51,9 @@ int explore_devices_command(const ExploreCommandOptions& x) {
   for (std::size_t d = 0; d < devices.size(); ++d)
     threads.emplace_back([&, d] {
       try {
+        if (const char* fail = std::getenv("TESSERA_FAIL_DEVICE");
+            fail && std::atoi(fail) == int(d))
+          throw Error(cat("device error injected for testing (TESSERA_FAIL_DEVICE=", fail, ")"));
         runtime::Session session(devices[d]);
         explore::ExploreOptions options;
         options.budget_s = x.budget_s;
@@ -65,13 +69,25 @@ int explore_devices_command(const ExploreCommandOptions& x) {
     });
   for (auto& t : threads)
     t.join();
+  // A device that failed leaves its share unmeasured; the others' results are kept, and the run
+  // ends with status 1.
+  bool any_failed = false;
   for (std::size_t d = 0; d < devices.size(); ++d)
-    if (!errors[d].empty())
-      user_error(cat("device ", d, " (", devices[d].name, "): ", errors[d]));
+    if (!errors[d].empty()) {
+      any_failed = true;
+      reports[d].device_description = devices[d].description();
+      std::cerr << "error: device " << d << " (" << devices[d].name << ") failed, its "
+                << shares[d].problem.variants.size() << " variants are not measured: " << errors[d]
+                << "\n";
+    }
 
-  nlohmann::json merged = explore::merge_reports(shares, reports);
+  nlohmann::json merged = explore::merge_reports(shares, reports, errors);
   for (std::size_t d = 0; d < devices.size(); ++d) {
     const auto& best = merged["devices"][d]["best"];
+    if (!errors[d].empty()) {
+      std::cout << "device " << d << ": " << devices[d].name << ": failed\n";
+      continue;
+    }
     std::cout << "device " << d << ": " << devices[d].name << ", "
               << shares[d].problem.variants.size() << " variants: ";
     if (best.is_null())
@@ -93,7 +109,7 @@ int explore_devices_command(const ExploreCommandOptions& x) {
     write_file_atomically(x.json, merged.dump(2) + "\n");
     std::cout << "report: " << x.json << "\n";
   }
-  return best.is_null() ? 1 : 0;
+  return best.is_null() || any_failed ? 1 : 0;
 }
 
 } // namespace tessera::tools

@@ -33,4 +33,11 @@ TEST_CASE("scalar bodies in OpenCL C") {
   CHECK(scalar_c(scale, {"x"}, {ScalarKind::F32}) == "(x * 300.0f)");
   ScalarExpr pick = ScalarExpr::select(ScalarExpr::binary(ScalarOp::Lt, x, half), x, half);
   CHECK(scalar_c(pick, {"x"}, {ScalarKind::F32}) == "((x < 0.5f) ? x : 0.5f)");
+  // An i32 selection's condition goes through tessera_cond (NVIDIA's integer max/min folding,
+  // codegen/Portability.h); a float one does not.
+  ScalarExpr y = ScalarExpr::param(1);
+  ScalarExpr larger = ScalarExpr::select(ScalarExpr::binary(ScalarOp::Gt, x, y), x, y);
+  CHECK(scalar_c(larger, {"a", "b"}, {ScalarKind::I32, ScalarKind::I32}) ==
+        "(tessera_cond((a > b)) ? a : b)");
+  CHECK(scalar_c(larger, {"a", "b"}, {ScalarKind::F32, ScalarKind::F32}) == "((a > b) ? a : b)");
 }

@@ -1,0 +1,2 @@
+int post5(int a) { int m = a % 7, n = as_int(-(uint)a); int X = (((uint)m ^ 0x80000000u) > ((uint)n ^ 0x80000000u)) ? m : n; int q = as_int((uint)a * (uint)a); int Y = (((uint)q ^ 0x80000000u) < ((uint)a ^ 0x80000000u)) ? q : a; return ((((uint)X ^ 0x80000000u) > ((uint)Y ^ 0x80000000u)) ? X : Y) % 100003; }
+__kernel void k(const __global int* restrict x, __global int* restrict out) { const int i = get_global_id(0); out[i] = post5(x[i]); }

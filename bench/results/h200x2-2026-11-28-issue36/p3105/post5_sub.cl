@@ -1,0 +1,2 @@
+int post5(int a) { return ((((((a % 7) > as_int((0u - (uint)a))) ? (a % 7) : as_int((0u - (uint)a))) > ((as_int((uint)a * (uint)a) < (((a % 2) == 0) ? a : a)) ? as_int((uint)a * (uint)a) : (((a % 2) == 0) ? a : a))) ? (((a % 7) > as_int((0u - (uint)a))) ? (a % 7) : as_int((0u - (uint)a))) : ((as_int((uint)a * (uint)a) < (((a % 2) == 0) ? a : a)) ? as_int((uint)a * (uint)a) : (((a % 2) == 0) ? a : a))) % 100003); }
+__kernel void k(const __global int* restrict x, __global int* restrict out) { const int i = get_global_id(0); out[i] = post5(x[i]); }
