@@ -1,7 +1,8 @@
 # `tessera sweep` on 1, 2 and 4 ranks must print the same checksum (the same result bit for bit).
 # -DTESSERA=... -DMPIEXEC=... -DARGS="sweep ..." (a ;-list); with -DREFERENCE_ARGS=..., the
 # checksum must also equal that of those arguments on one rank (e.g. the same sweep without an
-# option that must not change the result).
+# option that must not change the result). -DMPI_FLAGS=... (a ;-list) goes to every mpirun of
+# ARGS (e.g. TCP between the ranks instead of shared memory).
 set(first "")
 if(DEFINED REFERENCE_ARGS)
   execute_process(COMMAND ${MPIEXEC} --allow-run-as-root --oversubscribe -np 1 ${TESSERA}
@@ -15,7 +16,8 @@ if(DEFINED REFERENCE_ARGS)
   set(first ${CMAKE_MATCH_1})
 endif()
 foreach(np 1 2 4)
-  execute_process(COMMAND ${MPIEXEC} --allow-run-as-root --oversubscribe -np ${np} ${TESSERA} ${ARGS}
+  execute_process(COMMAND ${MPIEXEC} --allow-run-as-root --oversubscribe ${MPI_FLAGS} -np ${np}
+                          ${TESSERA} ${ARGS}
                   OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc TIMEOUT 240)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "tessera ${ARGS} on ${np} ranks failed (${rc}):\n${out}\n${err}")
