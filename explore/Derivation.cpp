@@ -30,6 +30,15 @@ std::vector<std::string> Derivation::lines() const {
   return all;
 }
 
+std::string Derivation::LineIterator::operator*() const {
+  const std::size_t before = d_->steps.size(), mapped = d_->mapping ? 1 : 0;
+  if (i_ < before)
+    return d_->steps[i_];
+  if (i_ < before + mapped)
+    return mapping_line(*d_->mapping);
+  return d_->after_mapping.at(i_ - before - mapped);
+}
+
 void write_derivation(json& object, const Derivation& d) {
   object["history"] = d.steps;
   if (d.mapping)

@@ -8,6 +8,7 @@
 // it; derivation_from_json converts them.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +29,35 @@ struct Derivation {
   // Every step for display, the mapping as "mapping: work-groups, local memory".
   std::vector<std::string> lines() const;
   bool operator==(const Derivation&) const = default;
+
+  // Iterable as its lines(): `for (const std::string& step : variant.history)`. The lines are
+  // made as they are read (the mapping's is not stored), so bind them by value or const&.
+  class LineIterator {
+  public:
+    using value_type = std::string;
+    using difference_type = std::ptrdiff_t;
+    LineIterator() = default;
+    LineIterator(const Derivation* d, std::size_t i) : d_(d), i_(i) {}
+    std::string operator*() const;
+    LineIterator& operator++() {
+      ++i_;
+      return *this;
+    }
+    LineIterator operator++(int) {
+      LineIterator old = *this;
+      ++i_;
+      return old;
+    }
+    bool operator==(const LineIterator& o) const { return i_ == o.i_; }
+
+  private:
+    const Derivation* d_ = nullptr;
+    std::size_t i_ = 0;
+  };
+  std::size_t size() const { return steps.size() + (mapping ? 1 : 0) + after_mapping.size(); }
+  bool empty() const { return size() == 0; }
+  LineIterator begin() const { return {this, 0}; }
+  LineIterator end() const { return {this, size()}; }
 };
 
 // The rule of a step in words: "tile-nd" of "tile-nd at [1] {dims=2, tile=16}".

@@ -13,7 +13,8 @@
 // are refused: such a check would prove nothing.
 //
 // Budget: wall time from `start` (give the moment before enumerating to include it), setup,
-// generating, building and checking included. No point is started (no variant generated) whose
+// generating, building and checking included; the copy roofline, when this run measures it (once
+// per device: runtime/RooflineFile.h), is not. No point is started (no variant generated) whose
 // estimated cost (from the points before it) would overrun the budget minus a reserve for the
 // final confirmation. Variants are generated only when the search reaches them, in the order of
 // the prior (explore/Prior.h: the tuning database's points of the device, then a cost model).

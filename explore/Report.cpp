@@ -213,7 +213,8 @@ json report_to_json(const Report& r) {
         {"copy_bytes", r.copy_bytes},
         {"copy_method", r.copy_method},
         {"cache_bytes", r.cache_bytes},
-        {"roofline_note", r.roofline_note}}},
+        {"roofline_note", r.roofline_note},
+        {"roofline_measure_s", number(r.roofline_measure_s)}}},
       {"footprint_bytes", number(r.footprint_bytes)},
       {"cache_resident", r.cache_resident()},
       {"date", r.date},
@@ -277,6 +278,7 @@ Report report_from_json(const json& j, const std::string& source) {
   rep.copy_method = dev.get<std::string>("copy_method", "");
   rep.cache_bytes = dev.get<uint64_t>("cache_bytes", 0);
   rep.roofline_note = dev.get<std::string>("roofline_note", "");
+  rep.roofline_measure_s = dev.get<double>("roofline_measure_s", 0.0);
   rep.footprint_bytes = r.get<double>("footprint_bytes", 0.0);
   if (rep.size.empty() || rep.size.size() > 3 ||
       std::any_of(rep.size.begin(), rep.size.end(), [](int64_t e) { return e <= 0; }))
@@ -444,6 +446,9 @@ std::string roofline_summary(const Report& r) {
     text += cat(" (", r.copy_method, ", buffers of ", format_bytes(r.copy_bytes), ")");
   if (!r.roofline_note.empty())
     text += cat(" [", r.roofline_note, "]");
+  if (r.roofline_measure_s > 0)
+    text += cat(" [measured in this run in ", fixed(r.roofline_measure_s, 1),
+                " s, outside the budget; kept for this device's later runs]");
   if (r.cache_bytes == 0)
     return text + "; last-level cache size unknown";
   text += cat("; last-level cache ", format_bytes(r.cache_bytes), "; one sweep moves ",

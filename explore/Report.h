@@ -71,12 +71,13 @@ struct Report {
   std::string program; // the high-level program in Lift notation
 
   std::string device_name, device_platform, device_description;
-  double copy_gb_per_s = 0;   // the roofline (runtime/Roofline.h): best copy bandwidth
-  std::size_t copy_bytes = 0; // size of each of its buffers
-  std::string copy_method;    // the copy that reached it
-  uint64_t cache_bytes = 0;   // the device's last-level cache (0: unknown)
-  std::string roofline_note;  // why the roofline's buffers are below 8x the cache, if they are
-  double footprint_bytes = 0; // every input and the output of one sweep
+  double copy_gb_per_s = 0;      // the roofline (runtime/Roofline.h): best copy bandwidth
+  std::size_t copy_bytes = 0;    // size of each of its buffers
+  std::string copy_method;       // the copy that reached it
+  uint64_t cache_bytes = 0;      // the device's last-level cache (0: unknown)
+  std::string roofline_note;     // why the roofline's buffers are below the size asked, if they are
+  double roofline_measure_s = 0; // measuring it in this run (0: from the file); not in the budget
+  double footprint_bytes = 0;    // every input and the output of one sweep
   // The problem's data fits in the last-level cache: its fractions of the copy roofline are
   // "cache-resident" (repeated sweeps run from the cache), not bounded by the roofline.
   bool cache_resident() const;

@@ -67,7 +67,8 @@ Variants variants_of(const Expr& program, int depth, rewrite::EnumerateOptions o
   result.summary =
       options.check_generation
           ? cat(result.variants.size(), " executable variants from ", lowered.stats.summary(), "; ",
-                lowered.rejected_by_codegen, " rejected by the code generator")
+                lowered.rejected_by_codegen, " rejected by the code generator; ", lowered.seconds,
+                " s in all (lowering and generating included)")
           : cat(result.variants.size(),
                 " lowered variants (kernels generated when the search "
                 "reaches them) from ",
@@ -104,6 +105,12 @@ std::vector<int64_t> small_extents(const std::vector<int64_t>& extents) {
 Problem make_problem(const std::string& name, const ProgramAt& build,
                      const std::vector<int64_t>& extents, int depth,
                      rewrite::EnumerateOptions control) {
+  // The kernels take their sizes as 32-bit ints (codegen::KernelParam::Size).
+  constexpr int64_t max_extent = (int64_t{1} << 31) - 1;
+  for (std::size_t d = 0; d < extents.size(); ++d)
+    if (extents[d] < 1 || extents[d] > max_extent)
+      user_error(cat("the grid of ", name, ": extent ", d, " is ", extents[d],
+                     ", expected 1 to 2^31 - 1 (", max_extent, ")"));
   Problem p;
   p.name = name;
   p.extents = extents;

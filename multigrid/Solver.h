@@ -26,6 +26,10 @@
 
 namespace tessera::multigrid {
 
+// The Pad boundary of a problem (core/Expr.h), as multigrid::Boundary: dirichlet(centring, kind)
+// of Problems.h gives the homogeneous Dirichlet one.
+using Boundary = tessera::Boundary;
+
 enum class CycleKind { V, W, F };
 // LineX/LineY/LineZ: red-black line relaxation along x (the innermost dimension), y or z
 // (LineRelaxation.h); they need the operator in variable-coefficient form (Problem::helmholtz,
@@ -75,6 +79,11 @@ struct Problem {
   int dims = 3;
   int64_t n = 0;
   Centring centring = Centring::Cell;
+  // Clamp (a zero normal derivative: Neumann) unless set. Not Dirichlet by default: that boundary
+  // depends on the centring (antisymmetric reflection for cells, zero values for vertices), which
+  // is set after construction, and a default computed before it would be silently wrong for one
+  // of them. -lap(u) = f with Neumann boundaries is solvable only when f sums to zero (and then
+  // up to a constant): a solve of another f stagnates, and SolveResult::hint says what to set.
   Boundary boundary = Boundary::clamp();
   std::vector<double> rhs;                       // f, row-major, n^dims values
   std::optional<VariableCoefficients> helmholtz; // none: -lap(u) = f
@@ -96,11 +105,16 @@ struct SolveResult {
   double initial_residual = 0;
   bool converged = false;
   std::string stop_reason;          // "converged", "cycle limit", "diverged", "stagnated"
+  std::string hint;                 // what to change when it did not converge, when known
   std::optional<double> max_error;  // max |u - exact|
   Breakdown breakdown;              // device time per operator over all cycles
   std::vector<std::string> levels;  // "64^3 f64 cell-centred", finest first
   std::vector<std::string> kernels; // "gsrb L0: v3 local=32x8 (explored)", ...
   std::size_t memory_bytes = 0;
+  // Building the kernels (and tuning them) and their first launches, before cycle 1: PoCL
+  // compiles a kernel for its work-group size at its first launch, CLBlast its kernels at their
+  // first call. Cycle times and the breakdown leave it out.
+  double build_ms = 0;
   // The bytes a repeated cycle's kernels must move, per operator (for bandwidth bounds).
   std::map<std::string, double> bytes_per_cycle;
   std::vector<double> solution; // the whole grid (distributed: on rank 0 only)

@@ -310,6 +310,13 @@ void write_kernel_files(const codegen::Kernel& kernel, const explore::VariantInf
     write_file_atomically(launch_path, launch_description(kernel, variant).dump(2) + "\n");
 }
 
+void write_kernel_files(const codegen::KernelProgram& program, const explore::VariantInfo& variant,
+                        const std::string& kernel_path, const std::string& launch_path) {
+  write_file_atomically(kernel_path, program_file(program, variant));
+  if (!launch_path.empty())
+    write_file_atomically(launch_path, launch_description(program, variant).dump(2) + "\n");
+}
+
 std::string wrap_lines(const std::string& source, std::size_t width) {
   if (width < 20)
     user_error(cat("a line width below 20 columns is not useful, got ", width));

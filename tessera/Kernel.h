@@ -2,6 +2,9 @@
 //
 //   codegen::Kernel k = tessera::emit_kernel(variant, {.kernel_name = "blur"});
 //   tessera::write_kernel_files(k, variant, "blur.cl", "blur.json");
+// or, for any variant (an iterated stencil's is a program of kernels, one per step):
+//   codegen::KernelProgram p = tessera::emit_program(variant, {.kernel_name = "heat"});
+//   tessera::write_kernel_files(p, variant, "heat.cl", "heat.json");
 //
 // The kernel file is self-contained: a header comment gives the program in Lift notation, the
 // rewrite history, the launch sizes and every argument with its name (the program's input
@@ -22,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
+#include <nlohmann/json.hpp> // the launch descriptions are returned as nlohmann::json
 
 #include "codegen/Kernel.h"
 #include "codegen/Program.h"
@@ -71,6 +74,9 @@ nlohmann::json launch_description(const codegen::KernelProgram& program,
 // Error, before anything is written, when a path may not be written (core/OutputPath.h) or both
 // name the same file.
 void write_kernel_files(const codegen::Kernel& kernel, const explore::VariantInfo& variant,
+                        const std::string& kernel_path, const std::string& launch_path = "");
+// The same for a program of kernels (emit_program): program_file and its launch description.
+void write_kernel_files(const codegen::KernelProgram& program, const explore::VariantInfo& variant,
                         const std::string& kernel_path, const std::string& launch_path = "");
 
 // OpenCL C source with every line longer than `width` broken at spaces between tokens:

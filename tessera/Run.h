@@ -24,8 +24,16 @@ struct RunResult {
 };
 
 // Runs an f32 kernel on flat f32 inputs (warm-up, then the median of `repeats` launches).
-// Error when the number of inputs or a buffer's length does not match the kernel's arguments.
+// Error when the number of inputs or a buffer's length does not match the kernel's arguments,
+// and for a kernel of other element types (f64, integers: run them on Data, below).
 RunResult run_kernel(runtime::Session& device, const codegen::Kernel& kernel,
+                     const std::vector<std::vector<float>>& inputs,
+                     const std::map<std::string, int64_t>& sizes = {}, int repeats = 1);
+
+// A program of kernels (emit_program: one launch, or one per step of an iterated stencil): every
+// launch in order, the intermediates in device buffers; inputs as for run_kernel, in the order
+// of the program's inputs. kernel_ms: the launches' sum, the median of `repeats` runs.
+RunResult run_kernel(runtime::Session& device, const codegen::KernelProgram& program,
                      const std::vector<std::vector<float>>& inputs,
                      const std::map<std::string, int64_t>& sizes = {}, int repeats = 1);
 
@@ -38,6 +46,8 @@ std::vector<float> run_variant(runtime::Session& device, const explore::VariantI
 // The same on Data (any element type, shapes checked, size variables bound from the shapes):
 // what the tests use to compare a kernel with the interpreter.
 Data run_kernel(runtime::Session& device, const codegen::Kernel& kernel,
+                const std::vector<Data>& inputs);
+Data run_kernel(runtime::Session& device, const codegen::KernelProgram& program,
                 const std::vector<Data>& inputs);
 
 } // namespace tessera

@@ -2,14 +2,26 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <random>
 #include <vector>
 
 #include "core/Data.h"
+#include "core/Error.h"
 
 namespace tessera::testing {
 
 // Deterministic random floats in [-1, 1) (never all zeros).
+// The message of the tessera::Error that f throws; "(no error)" when it throws none.
+inline std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
 inline std::vector<double> random_values(std::size_t count, uint32_t seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);

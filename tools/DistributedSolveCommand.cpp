@@ -80,7 +80,7 @@ int solve_on_ranks(const SolveCommandOptions& o, const Problem& problem, const S
       std::cout << " " << l << ";";
     std::cout << "\nhalo bytes sent by all ranks: " << halo_bytes << "\n";
   }
-  print_result(r, std::cout);
+  print_result(r, std::cout, !o.quiet);
   if (!o.json.empty()) {
     auto j = to_json(r, o, session);
     j["ranks"] = plan.ranks;

@@ -111,6 +111,7 @@ nlohmann::json to_json(const SolveResult& r, const SolveCommandOptions& o,
                       {"levels", r.levels},
                       {"kernels", r.kernels},
                       {"memory_bytes", r.memory_bytes},
+                      {"build_ms", r.build_ms},
                       {"initial_residual", r.initial_residual},
                       {"cycles", cycles},
                       {"mean_convergence_factor", r.mean_factor()},
@@ -122,14 +123,18 @@ nlohmann::json to_json(const SolveResult& r, const SolveCommandOptions& o,
   return j;
 }
 
-void print_result(const SolveResult& r, std::ostream& out) {
-  out << std::scientific << std::setprecision(3);
+void print_result(const SolveResult& r, std::ostream& out, bool every_cycle) {
+  out << std::fixed << std::setprecision(3) << "kernels built and first launched in "
+      << r.build_ms / 1000 << " s, before cycle 1 (not in the cycle times)\n"
+      << std::scientific << std::setprecision(3);
   double device_ms = 0;
   for (const auto& c : r.cycles) {
-    out << "cycle " << std::setw(2) << c.cycle << " (" << c.kind << ")  ||r||/||f|| " << c.relative
-        << "  factor " << std::fixed << std::setprecision(4) << c.factor << "  device "
-        << std::setprecision(3) << c.device_ms << " ms  wall " << c.wall_ms << " ms\n"
-        << std::scientific << std::setprecision(3);
+    if (every_cycle)
+      out << "cycle " << std::setw(2) << c.cycle << " (" << c.kind << ")  ||r||/||f|| "
+          << c.relative << "  factor " << std::fixed << std::setprecision(4) << c.factor
+          << "  device " << std::setprecision(3) << c.device_ms << " ms  wall " << c.wall_ms
+          << " ms\n"
+          << std::scientific << std::setprecision(3);
     device_ms += c.device_ms;
   }
   out << std::fixed << std::setprecision(3);
@@ -243,7 +248,10 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
       ->add_option("problem", o.problem,
                    "poisson1d, poisson2d, poisson3d, helmholtz2d or helmholtz3d")
       ->required();
-  solve->add_option("--size", o.size, "Grid side, e.g. 64 (cells per side; default 64)")
+  solve
+      ->add_option("--size", o.size,
+                   "Grid side, e.g. 64: cells per side (cell-centred) or interior points per "
+                   "side (vertex-centred, 2^k - 1); default 64")
       ->default_val("64")
       ->check(not_empty("64"));
   solve->add_option("--centring", o.centring, "cell (default) or vertex (n = 2^k - 1)");
@@ -290,9 +298,12 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
                    "Tuning database file (default: tuning.json in the cache directory)")
       ->check(not_empty("tuning.json"));
   solve->add_option("--variant", o.variants,
-                    "OPERATOR=K: run variant K of an operator (gsrb-red, gsrb-black, jacobi, "
-                    "residual, restrict, prolong; see `tessera solve --help`), repeatable");
-  solve->add_flag("-q,--quiet", o.quiet, "Print only the summary");
+                    "OPERATOR=K: run variant K of an operator, repeatable. Operators: gsrb-red, "
+                    "gsrb-black, gsrb-step, line-red, line-black, jacobi, residual, restrict, "
+                    "prolong, fmg-prolong, restrict-beta0..2, residual-f64, convert-to-f32, "
+                    "convert-to-f64, and with --fused-smoothing gsrb-fused-N, jacobi-fused-N "
+                    "(docs/multigrid.md)");
+  solve->add_flag("-q,--quiet", o.quiet, "Print only the summary (no line per cycle)");
   solve->add_flag("--fused-smoothing", o.fused_smoothing,
                   "Run a level's pre- and post-smoothing steps as one fused kernel each "
                   "(jacobi, gsrb; levels of 16 or more per side, one device)");
@@ -374,7 +385,7 @@ int solve_command(const SolveCommandOptions& o) {
       std::cout << " " << l << ";";
     std::cout << "\n";
   }
-  print_result(r, std::cout);
+  print_result(r, std::cout, !o.quiet);
   if (!o.json.empty())
     write_file_atomically(o.json, to_json(r, o, session).dump(2) + "\n");
   return solve_status(r, o, s, problem);
@@ -410,6 +421,8 @@ int solve_status(const SolveResult& r, const SolveCommandOptions& o, const Solve
   else
     std::cerr << "error: the tolerance " << o.tolerance << " was not reached in " << r.cycles.size()
               << " cycles (raise --max-cycles)\n";
+  if (!r.hint.empty())
+    std::cerr << "hint: " << r.hint << "\n";
   return 1;
 }
 

@@ -56,7 +56,8 @@ int solve_command(const SolveCommandOptions& options);
 
 // Shared by the single-device and the distributed solve: the report, the JSON summary, and the
 // exit status with its message.
-void print_result(const multigrid::SolveResult& r, std::ostream& out);
+// exit status with its message. `every_cycle`: a line per cycle (not under --quiet).
+void print_result(const multigrid::SolveResult& r, std::ostream& out, bool every_cycle = true);
 nlohmann::json to_json(const multigrid::SolveResult& r, const SolveCommandOptions& o,
                        const runtime::Session& session);
 // A tolerance below the round-off floor of the precision is input that no run could satisfy:

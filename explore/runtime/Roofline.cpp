@@ -56,11 +56,16 @@ void check_copied(Session& session, const Buffer<float>& to, std::size_t bytes, 
 
 } // namespace
 
+std::size_t roofline_target_bytes(const Device& device, uint64_t cache_bytes, uint64_t cap) {
+  uint64_t target = std::max<uint64_t>(4 * cache_bytes, 64 * kMiB);
+  target = device.type == "GPU" ? std::max(target, kGiB) : std::min(target, 2 * kGiB);
+  target = std::min(target, cap);
+  return static_cast<std::size_t>(std::max<uint64_t>(target / 16 * 16, 16));
+}
+
 std::size_t roofline_buffer_bytes(const Device& device, uint64_t cache_bytes,
                                   std::string* limited_by, uint64_t cap) {
-  uint64_t target = std::max<uint64_t>(8 * cache_bytes, 64 * kMiB);
-  if (device.type == "GPU")
-    target = std::max(target, kGiB);
+  const uint64_t target = roofline_target_bytes(device, cache_bytes, UINT64_MAX);
   uint64_t bytes = target;
   std::string why;
   auto clamp = [&](uint64_t limit, const std::string& reason) {

@@ -1,5 +1,7 @@
 #include "explore/runtime/RooflineFile.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -37,10 +39,11 @@ json read_document(const fs::path& file) {
 }
 
 json to_json(const Roofline& r) {
-  return {{"gb_per_s", r.gb_per_s},       {"method", r.method},
-          {"methods", r.methods},         {"buffer_bytes", r.buffer_bytes},
-          {"cache_bytes", r.cache_bytes}, {"cache_source", r.cache_source},
-          {"limited_by", r.limited_by},   {"measured_at", r.measured_at}};
+  return {{"gb_per_s", r.gb_per_s},         {"method", r.method},
+          {"methods", r.methods},           {"buffer_bytes", r.buffer_bytes},
+          {"target_bytes", r.target_bytes}, {"cache_bytes", r.cache_bytes},
+          {"cache_source", r.cache_source}, {"limited_by", r.limited_by},
+          {"measured_at", r.measured_at}};
 }
 
 } // namespace
@@ -74,14 +77,16 @@ std::optional<Roofline> read_roofline(const fs::path& file, const std::string& i
     r.method = e.at("method").get<std::string>();
     r.methods = e.at("methods").get<std::map<std::string, double>>();
     r.buffer_bytes = e.at("buffer_bytes").get<std::size_t>();
+    r.target_bytes = e.value("target_bytes", r.buffer_bytes); // files before it: the same
     r.cache_bytes = e.at("cache_bytes").get<uint64_t>();
     r.cache_source = e.at("cache_source").get<std::string>();
     r.limited_by = e.at("limited_by").get<std::string>();
     r.measured_at = e.at("measured_at").get<std::string>();
     r.from_file = true;
-    // Larger buffers measure the roofline at least as honestly; a driver's memory limits (and
-    // so the clamped size) may move a little between runs (PoCL's follow the free memory).
-    if (static_cast<double>(r.buffer_bytes) < 0.9 * static_cast<double>(buffer_bytes) ||
+    // Larger buffers measure the roofline at least as honestly; an entry whose buffers the
+    // device's memory limits cut (PoCL's follow the free memory) counts by the size it asked for.
+    if (static_cast<double>(std::max(r.buffer_bytes, r.target_bytes)) <
+            0.9 * static_cast<double>(buffer_bytes) ||
         !(r.gb_per_s > 0))
       return std::nullopt;
     return r;
@@ -105,12 +110,16 @@ Roofline device_roofline(Session& session, const RooflineOptions& options) {
   const Device& device = session.device();
   CacheSize cache = last_level_cache(device);
   std::string limited_by;
-  std::size_t bytes = roofline_buffer_bytes(device, cache.bytes, &limited_by, options.max_bytes);
+  std::size_t target = roofline_target_bytes(device, cache.bytes, options.max_bytes);
   if (!options.remeasure && !options.file.empty())
-    if (auto stored = read_roofline(options.file, device.identity(), bytes);
+    if (auto stored = read_roofline(options.file, device.identity(), target);
         stored && stored->cache_bytes == cache.bytes)
       return *stored;
+  auto start = std::chrono::steady_clock::now();
+  std::size_t bytes = roofline_buffer_bytes(device, cache.bytes, &limited_by, options.max_bytes);
   Roofline r = measure_roofline(session, bytes, options.timing);
+  r.measure_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.target_bytes = target;
   r.cache_bytes = cache.bytes;
   r.cache_source = cache.source;
   r.limited_by = limited_by;

@@ -6,7 +6,8 @@
 // by default roofline.json in the build-cache directory (default_cache_dir()). It is a cache:
 // written atomically, safe to delete, and an unreadable or malformed file or entry is measured
 // again and overwritten. An entry is reused only for the same device identity (platform,
-// device, driver version) and buffers of at least 90% of the size asked for.
+// device, driver version) and buffers (or, where the device's memory cut them, a size asked
+// for) of at least 90% of the size asked for (roofline_target_bytes: it follows the cache alone).
 #pragma once
 
 #include <cstdint>
@@ -32,7 +33,8 @@ struct RooflineOptions {
 // a positive number of bytes).
 RooflineOptions roofline_options_from_env();
 
-// The entry of `identity` measured with buffers of at least 90% of buffer_bytes; nullopt when
+// The entry of `identity` measured with buffers (or asking for buffers) of at least 90% of
+// buffer_bytes; nullopt when
 // there is none or the file or the entry is unreadable.
 std::optional<Roofline> read_roofline(const std::filesystem::path& file,
                                       const std::string& identity, std::size_t buffer_bytes);

@@ -307,3 +307,30 @@ TEST_CASE("explorer: a version-1 report (its mappings history steps) loads and r
   CHECK(written["version"] == 2);
   CHECK(written["points"][0].contains("mapping"));
 }
+
+TEST_CASE("explorer: a roofline measured in this run is outside the budget, then read from file") {
+  auto& session = test_session();
+  Problem p = problem(4096);
+  ExploreOptions o = quick_options();
+  o.budget_s = 2;
+  // A fresh file, and a roofline slow enough to take more than the budget (as the full-size one
+  // takes on a CPU): a first run on a new machine must still measure points.
+  auto dir = tessera::testing::make_temp_dir("roofline-budget");
+  o.roofline = runtime::RooflineOptions{
+      .file = dir / "roofline.json", .max_bytes = std::size_t{64} << 20, .timing = {1, 100}};
+  Report first = explore::explore(session, p, o);
+  CHECK(first.roofline_measure_s > 0);
+  WARN_MESSAGE(first.roofline_measure_s > o.budget_s, "the roofline took less than the budget");
+  const PointResult* base = first.find(0);
+  REQUIRE(base);
+  CHECK(base->status == PointStatus::Ok);
+  CHECK(first.elapsed_s <= o.budget_s);
+  CHECK(roofline_summary(first).find("outside the budget") != std::string::npos);
+  CHECK(report_to_json(first)["device"]["roofline_measure_s"].get<double>() > 0);
+
+  o.start = std::chrono::steady_clock::now();
+  Report second = explore::explore(session, p, o);
+  CHECK(second.roofline_measure_s == 0); // kept in the file
+  CHECK(second.copy_gb_per_s == doctest::Approx(first.copy_gb_per_s));
+  CHECK(roofline_summary(second).find("outside the budget") == std::string::npos);
+}

@@ -90,17 +90,22 @@ TEST_CASE("roofline: TESSERA_CACHE_BYTES overrides the device, and a bad value i
   CHECK(last_level_cache(d).bytes == 8 * kMiB);
 }
 
-TEST_CASE("roofline: buffers of 8x the cache, 1 GiB on a GPU, clamped to what fits") {
+TEST_CASE("roofline: buffers of 4x the cache (at most 2 GiB on a CPU), 1 GiB on a GPU, clamped") {
   std::string why;
   Device cpu = fake_device("CPU", 64 * 1024 * kMiB, 16 * 1024 * kMiB);
-  CHECK(roofline_buffer_bytes(cpu, 40 * kMiB, &why) == 320 * kMiB);
+  CHECK(roofline_buffer_bytes(cpu, 40 * kMiB, &why) == 160 * kMiB);
   CHECK(why.empty());
-  CHECK(roofline_buffer_bytes(cpu, 1 * kMiB, &why) == 64 * kMiB); // never below 64 MiB
+  CHECK(roofline_buffer_bytes(cpu, 1 * kMiB, &why) == 64 * kMiB);      // never below 64 MiB
+  CHECK(roofline_buffer_bytes(cpu, 1024 * kMiB, &why) == 2048 * kMiB); // a fixed ceiling
+  CHECK(why.empty());
   Device gpu = fake_device("GPU", 80 * 1024 * kMiB, 20 * 1024 * kMiB);
   CHECK(roofline_buffer_bytes(gpu, 50 * kMiB, &why) == 1024 * kMiB);
   Device small = fake_device("CPU", 3 * 1024 * kMiB, 4 * 1024 * kMiB);
   CHECK(roofline_buffer_bytes(small, 480 * kMiB, &why) == 1024 * kMiB);
   CHECK(why.find("a third of the device's global memory") != std::string::npos);
+  // The size asked for follows the cache alone: a device with less free memory asks the same.
+  CHECK(roofline_target_bytes(small, 480 * kMiB) == 1920 * kMiB);
+  CHECK(roofline_target_bytes(cpu, 480 * kMiB) == 1920 * kMiB);
   CHECK(roofline_buffer_bytes(cpu, 480 * kMiB, &why, 16 * kMiB) == 16 * kMiB);
   CHECK(why.find("TESSERA_ROOFLINE_BYTES") != std::string::npos);
 }
@@ -167,6 +172,11 @@ TEST_CASE("roofline: the file keeps one entry per device and rejects stale or br
   CHECK(read_roofline(file, "dev B", 64 * kMiB));        // larger ones are as good
   CHECK(read_roofline(file, "dev A", 70 * kMiB));        // drivers' limits move a little
   CHECK_FALSE(read_roofline(file, "dev C", 64 * kMiB));
+  Roofline cut = sample_roofline(40 * kMiB); // the device's memory cut what it asked for
+  cut.target_bytes = 128 * kMiB;
+  store_roofline(file, "dev D", cut);
+  CHECK(read_roofline(file, "dev D", 128 * kMiB)); // not measured again while memory moves
+  CHECK_FALSE(read_roofline(file, "dev D", 256 * kMiB));
 
   std::ofstream(file) << "{\"format\": \"tessera-roofline\", \"version\": 1, \"devices\": "
                          "{\"dev A\": {\"gb_per_s\": \"fast\"}}}";

@@ -13,7 +13,9 @@ file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 step("cmake --install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 foreach(expected include/tessera/tessera/tessera.h include/tessera/core/Expr.h
-                 lib/cmake/tessera/tesseraConfig.cmake bin/tessera)
+                 lib/cmake/tessera/tesseraConfig.cmake bin/tessera
+                 share/tessera/examples/iterated_program.cpp
+                 share/tessera/examples/multigrid_quickstart.cpp)
   if(NOT EXISTS ${prefix}/${expected})
     message(FATAL_ERROR "the installation lacks ${expected}")
   endif()

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <type_traits>
 
 #include "../TempDir.h"
 #include "DeviceSession.h"
@@ -238,4 +239,25 @@ TEST_CASE(
   mixed.precision = Precision::Mixed;
   auto r = solve(manufactured_helmholtz(2, 64), mixed);
   CHECK(r.converged);
+}
+
+TEST_CASE("multigrid solver: Problem{}'s clamp boundary that does not converge gives a hint; "
+          "kernel builds are timed apart from the cycles") {
+  static_assert(std::is_same_v<multigrid::Boundary, tessera::Boundary>);
+  Problem p; // the default boundary: clamp (Neumann), singular for a source that does not sum to 0
+  p.dims = 2;
+  p.n = 16;
+  p.rhs.assign(16 * 16, 1.0);
+  SolverOptions o;
+  o.max_cycles = 6;
+  auto r = solve(p, o);
+  CHECK_FALSE(r.converged);
+  CHECK(r.hint.find("multigrid::dirichlet(problem.centring") != std::string::npos);
+  CHECK(r.build_ms > 0);
+
+  p.boundary = dirichlet(p.centring, ScalarKind::F64); // the hint's fix converges, with no hint
+  o.max_cycles = 20;
+  auto fixed = solve(p, o);
+  CHECK(fixed.converged);
+  CHECK(fixed.hint.empty());
 }

@@ -12,6 +12,7 @@
 #include "tests/Helpers.h"
 
 using namespace tessera;
+using testing::error_of;
 
 namespace {
 
@@ -20,15 +21,6 @@ Expr sum3(Boundary boundary) {
   Val x = input("x", Type::array(f32(), size("N")));
   return program({x}, x | pad(1, 1, boundary) | slide(3, 1) |
                           map([&](Val w) { return add3(w.at(0), w.at(1), w.at(2)); }));
-}
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
 }
 
 bool has(const std::string& text, const std::string& part) {

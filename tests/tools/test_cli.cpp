@@ -97,6 +97,7 @@ TEST_CASE("cli: list, show, variants and emit") {
   Result variants = cli({"variants", "j1d3pt", "--size", "64", "--depth", "1"});
   CHECK(variants.code == 0);
   CHECK(has(variants.out, "plain MapGlb lowering"));
+  CHECK(has(variants.out, " s in all (lowering and generating included)"));
   CHECK(has(variants.out, "   1  "));
   Result emit = cli({"emit", "j1d3pt", "--size", "64", "--variant", "1"});
   CHECK(emit.code == 0);

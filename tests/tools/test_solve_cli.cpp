@@ -148,3 +148,44 @@ TEST_CASE("the solver API: a NaN or an infinity in the right-hand side is named"
     CHECK(has(message, " at index 37 (of 256 values): every value must be a finite number"));
   }
 }
+
+TEST_CASE("tessera solve: kernel builds are reported apart from the cycles; -q prints no cycle") {
+  std::string json = (make_temp_dir("tessera-solve-build") / "solve.json").string();
+  auto r = cli({"solve", "poisson3d", "--size", "16", "--json", json});
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  CHECK(has(r.out, "kernels built and first launched in "));
+  CHECK(has(r.out, "before cycle 1 (not in the cycle times)"));
+  std::ifstream in(json);
+  auto j = nlohmann::json::parse(in);
+  REQUIRE(j.contains("build_ms"));
+  const double build_ms = j["build_ms"].get<double>();
+  CHECK(build_ms > 0);
+  // Cycle 1 is timed as the later ones are: no kernel is built in it, so it is no slower than
+  // the builds (which include one launch of each kernel) and of the order of the other cycles.
+  REQUIRE(j["cycles"].size() >= 3);
+  double later_wall = 0;
+  for (std::size_t c = 1; c < j["cycles"].size(); ++c)
+    later_wall = std::max(later_wall, j["cycles"][c]["wall_ms"].get<double>());
+  const double first_wall = j["cycles"][0]["wall_ms"].get<double>();
+  CHECK(first_wall < build_ms);
+  CHECK(first_wall < 5 * later_wall + 50); // a cold cycle 1 took 100x the others
+  for (const auto& c : j["cycles"])
+    CHECK(c["device_ms"].get<double>() <= c["wall_ms"].get<double>() + 1);
+
+  auto quiet = cli({"solve", "poisson3d", "--size", "16", "-q"});
+  CHECK(quiet.code == 0);
+  CHECK_FALSE(has(quiet.out, "cycle  1 (V)"));
+  CHECK(has(quiet.out, "mean convergence factor"));
+  CHECK(has(quiet.out, "kernels built"));
+}
+
+TEST_CASE("tessera solve --help: every operator --variant takes, sizes of both centrings") {
+  auto r = cli({"solve", "--help"});
+  CHECK(r.code == 0);
+  for (const char* op : {"gsrb-red", "gsrb-black", "gsrb-step", "line-red", "line-black", "jacobi",
+                         "residual", "restrict", "prolong", "fmg-prolong", "restrict-beta0..2"})
+    CHECK_MESSAGE(has(r.out, op), op);
+  CHECK_FALSE(has(r.out, "see `tessera solve --help`"));
+  CHECK(has(r.out, "vertex-centred, 2^k - 1"));
+}
