@@ -20,6 +20,7 @@
 #include "core/Error.h"
 #include "core/Scalar.h"
 #include "dsl/Val.h"
+#include "dsl/ValArith.h"
 
 namespace tessera {
 
@@ -34,14 +35,7 @@ public:
   const ScalarExpr& expr() const { return e_; }
 
 private:
-  template <class T> static ScalarExpr literal(T v) {
-    if constexpr (std::is_same_v<T, bool>)
-      return ScalarExpr::constant(ScalarValue::make(ScalarKind::Bool, v), false);
-    else if constexpr (std::is_floating_point_v<T>)
-      return ScalarExpr::constant(ScalarValue::make(ScalarKind::F64, static_cast<double>(v)), true);
-    else
-      return ScalarExpr::constant(ScalarValue::make(ScalarKind::I32, static_cast<double>(v)), true);
-  }
+  template <class T> static ScalarExpr literal(T v) { return detail::cpp_number(v); }
   ScalarExpr e_;
 };
 
