@@ -1,0 +1,121 @@
+// Arithmetic on values (dsl/ValArith.h): typed when built, printed, evaluated like the user
+// function it becomes, saved and loaded with its names; ill-typed arithmetic is a located error.
+#include <doctest/doctest.h>
+
+#include "dsl/Dsl.h"
+#include "tests/Helpers.h"
+#include "tests/error/ErrorCheck.h"
+
+using namespace tessera;
+
+namespace {
+
+// out[i] = 0.25 * (x[i-1] + x[i+1]) + select(x[i] > 0, sqrt(x[i]), -x[i]) over a clamped grid.
+Expr inline_1d(int n) {
+  Val x = input("x", array_of(f32(), {n}));
+  return program({x}, x | pad(1, 1, clamp) | slide(3, 1) | map([](Val w) {
+                        Val c = w.at(1);
+                        return 0.25f * (w.at(0) + w.at(2)) + select(c > 0, sqrt(c), -c);
+                      }));
+}
+
+double reference_1d(const std::vector<double>& x, int i) {
+  int n = static_cast<int>(x.size());
+  double l = x[std::max(i - 1, 0)], r = x[std::min(i + 1, n - 1)], c = x[i];
+  return 0.25 * (l + r) + (c > 0 ? std::sqrt(c) : -c);
+}
+
+} // namespace
+
+TEST_CASE("an inline expression is one user function of the points it reads") {
+  Expr p = inline_1d(12);
+  std::string text = print(p);
+  INFO(text);
+  // One anonymous function of three points, printed as a user function call.
+  CHECK(text.find("expr(") != std::string::npos);
+  const Expr& f = p->body()->callee()->children[0];
+  REQUIRE(f->kind == NodeKind::Lambda);
+  const Expr& call = f->body();
+  REQUIRE(call->kind == NodeKind::Call);
+  REQUIRE(call->callee()->kind == NodeKind::UserFun);
+  const UserFunDef& def = *call->callee()->user_fun;
+  CHECK(def.arity == 3);
+  CHECK(def.param_names == std::vector<std::string>{"im1", "c", "ip1"});
+  CHECK(def.signature == std::vector<ScalarKind>(3, ScalarKind::F32));
+}
+
+TEST_CASE("an inline expression evaluates as the formula says") {
+  Data x = testing::random_f32({12}, 7);
+  std::vector<double> xs = x.flatten();
+  std::vector<double> got = evaluate(inline_1d(12), {x}).flatten();
+  REQUIRE(got.size() == 12);
+  bool any_nonzero = false;
+  for (int i = 0; i < 12; ++i) {
+    CHECK(got[i] == doctest::Approx(reference_1d(xs, i)).epsilon(1e-6));
+    any_nonzero |= got[i] != 0;
+  }
+  CHECK(any_nonzero);
+}
+
+TEST_CASE("an inline expression and its names round-trip through JSON") {
+  Val x = input("x", array_of(f32(), {6, 5}));
+  Expr p = program({x}, x | pad_nd(2, 1, 1, clamp) | slide_nd(2, 3, 1) | map_nd(2, [](Val n) {
+                          Val s = n.at(0).at(1) + n.at(2).at(1) + n.at(1).at(0) + n.at(1).at(2);
+                          return (0.2f * (s + n.at(1).at(1))).named("five_point");
+                        }));
+  Expr back = load_expr(save_expr(p));
+  CHECK(structurally_equal(p, back));
+  CHECK(print(back) == print(p));
+  CHECK(print(back).find("five_point(") != std::string::npos);
+  Data in = testing::random_f32({6, 5}, 9);
+  CHECK(evaluate(back, {in}).flatten() == evaluate(p, {in}).flatten());
+}
+
+TEST_CASE("weighted_sum is the unrolled sum over a whole neighbourhood") {
+  std::vector<double> w(27, 1.0);
+  w[13] = -26;
+  Val x = input("x", array_of(f32(), {4, 4, 4}));
+  Expr p = program({x}, x | pad_nd(3, 1, 1, clamp) | slide_nd(3, 3, 1) |
+                            map_nd(3, [&](Val n) { return weighted_sum(n, w) / 26; }));
+  Data in = testing::random_f32({4, 4, 4}, 11);
+  std::vector<double> xs = in.flatten(), got = evaluate(p, {in}).flatten();
+  auto at = [&](int k, int j, int i) {
+    auto c = [](int v) { return std::min(std::max(v, 0), 3); };
+    return xs[(c(k) * 4 + c(j)) * 4 + c(i)];
+  };
+  // The cell (1, 2, 3): the sum of its 26 neighbours minus 26 times itself, over 26.
+  double sum = 0;
+  for (int dk = -1; dk <= 1; ++dk)
+    for (int dj = -1; dj <= 1; ++dj)
+      for (int di = -1; di <= 1; ++di)
+        sum += (dk || dj || di ? 1 : -26) * at(1 + dk, 2 + dj, 3 + di);
+  CHECK(got[(1 * 4 + 2) * 4 + 3] == doctest::Approx(sum / 26).epsilon(1e-5));
+  CHECK(sum != 0);
+}
+
+TEST_CASE("ill-typed arithmetic on values is an error at the user's line") {
+  Val a = input("a", f32()), b = input("b", f64()), i = input("i", i32());
+  Val flag = a > 0;
+  CHECK_ERROR(a + b, "'+' mixes f32 and f64 values", "test_val_arith.cpp:");
+  CHECK_ERROR(a < b, "'<' mixes f32 and f64");
+  CHECK_ERROR(flag + flag, "'+' needs numbers", "got bool", "test_val_arith.cpp:");
+  CHECK_ERROR(flag + 1, "'+': a C++ number cannot be combined with a bool value");
+  CHECK_ERROR(-flag, "'-' needs numbers");
+  CHECK_ERROR(i * 0.5, "a C++ floating-point number cannot be combined with a i32 value");
+  CHECK_ERROR(a && a, "'&&' needs bool values, got f32");
+  CHECK_ERROR(a && flag, "'&&' mixes f32 and bool");
+  CHECK_ERROR(a % 2, "'%' needs integer values");
+  CHECK_ERROR(select(a, a, a), "select needs a bool condition, got f32");
+  CHECK_ERROR(select(flag, a, b), "select mixes f32 and f64");
+  CHECK_ERROR(sqrt(i), "sqrt needs f32 or f64 values, got i32", "test_val_arith.cpp:");
+  CHECK_ERROR(max(a, b), "fmax mixes f32 and f64");
+  Val arr = input("arr", array_of(f32(), {3}));
+  CHECK_ERROR(arr + 1, "arithmetic needs scalar values", "[f32]_3");
+  CHECK_ERROR(arr.named("x"), "only a value built by arithmetic can be named");
+  // Well-typed mixes: numbers take the value's type; comparisons give bools.
+  CHECK((i * 2 + 1).type() == i32());
+  CHECK((a * 2).type() == f32());
+  CHECK((b * 0.5f).type() == f64());
+  CHECK((flag && (a < 1.5)).type() == boolean());
+  CHECK(min(a, 1.0f).type() == f32());
+}
