@@ -86,6 +86,13 @@ public:
     lambda_arities_ = arities_of<F>();
   }
 
+  // A C++ lambda taking any number of Vals as one vector.
+  template <class F>
+  requires std::is_invocable_r_v < Val, F, const std::vector<Val>
+  & > Fun(F f, std::source_location loc = std::source_location::current())
+      : Fun([f](const std::vector<Type>& inputs) { return make_lambda_node(inputs, f); }, "lambda",
+            loc) {}
+
   Expr build(const std::vector<Type>& inputs) const;
   // The same for a primitive `user` (e.g. "Map") that calls this function with arguments of the
   // given types: a C++ lambda that cannot take that many arguments is reported with its name.

@@ -119,3 +119,47 @@ TEST_CASE("ill-typed arithmetic on values is an error at the user's line") {
   CHECK((flag && (a < 1.5)).type() == boolean());
   CHECK(min(a, 1.0f).type() == f32());
 }
+
+namespace {
+auto variadic_sum = [](auto... x) { return (x + ...); };
+auto three = [](auto a, auto b, auto c) { return a * b + c; };
+} // namespace
+
+// A variadic lambda's arity cannot be known: user_fun(name, f) does not compile (its
+// static_assert says to write user_fun<N>(name, f)); a fixed arity is found as before.
+static_assert(!detail::user_fun_arity_known<decltype(variadic_sum)>());
+static_assert(detail::user_fun_arity_known<decltype(three)>());
+static_assert(detail::user_fun_arity<decltype(three)>() == 3);
+
+TEST_CASE("user functions of any arity: a variadic lambda with its arity, or a vector of Syms") {
+  Fun sum27 = user_fun<27>("sum27", variadic_sum);
+  Fun sum40 = user_fun("sum40", 40, [](const std::vector<Sym>& x) {
+    Sym s = x[0];
+    for (std::size_t i = 1; i < x.size(); ++i)
+      s = s + x[i] * static_cast<double>(i + 1);
+    return s;
+  });
+  std::vector<Val> args27, args40;
+  for (int i = 0; i < 40; ++i) {
+    if (i < 27)
+      args27.push_back(Val(static_cast<float>(i)));
+    args40.push_back(Val(1.0f));
+  }
+  Val x = input("x", f32());
+  Expr p27 = program({x}, x | Fun([&](Val v) { return sum27.apply(args27) + v; }));
+  Expr p40 = program({x}, x | Fun([&](Val v) { return sum40.apply(args40) * v; }));
+  CHECK(evaluate(p27, {Data::f32(1)}).flatten() == std::vector<double>{27 * 26 / 2 + 1});
+  CHECK(evaluate(p40, {Data::f32(2)}).flatten() == std::vector<double>{2 * 40 * 41 / 2});
+  CHECK_ERROR(sum27.apply({x, x}), "sum27", "takes 27 argument(s), got 2");
+  CHECK_ERROR(user_fun("none", 0, [](const std::vector<Sym>& v) { return v[0]; }),
+              "the arity must be at least 1");
+  // A lambda over any number of values.
+  Fun mean = [](const std::vector<Val>& v) {
+    Val s = v[0];
+    for (std::size_t i = 1; i < v.size(); ++i)
+      s = s + v[i];
+    return s / static_cast<int>(v.size());
+  };
+  Expr pm = program({x}, x | Fun([&](Val v) { return mean(v, v * 2, v * 3, v * 4, v * 5); }));
+  CHECK(evaluate(pm, {Data::f32(2)}).flatten() == std::vector<double>{6});
+}
