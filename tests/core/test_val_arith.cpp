@@ -2,6 +2,8 @@
 // function it becomes, saved and loaded with its names; ill-typed arithmetic is a located error.
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "dsl/Dsl.h"
 #include "tests/Helpers.h"
 #include "tests/error/ErrorCheck.h"
@@ -162,4 +164,42 @@ TEST_CASE("user functions of any arity: a variadic lambda with its arity, or a v
   };
   Expr pm = program({x}, x | Fun([&](Val v) { return mean(v, v * 2, v * 3, v * 4, v * 5); }));
   CHECK(evaluate(pm, {Data::f32(2)}).flatten() == std::vector<double>{6});
+}
+
+namespace {
+// A 9x9x9 box stencil (729 points, radius 4) written with weighted_sum.
+Expr box_729() {
+  std::vector<double> w(729);
+  for (std::size_t k = 0; k < w.size(); ++k)
+    w[k] = 1.0 + static_cast<double>(k % 7) / 8;
+  Val x = input("x", array_of(f32(), {16, 16, 16}));
+  return program({x}, x | pad_nd(3, 4, 4, clamp) | slide_nd(3, 9, 1) | map_nd(3, [&](Val n) {
+                        return (weighted_sum(n, w) / 729).named("box");
+                      }));
+}
+
+// The definition of the user function `name` in `e`, or null.
+const UserFunDef* find_user_fun(const Expr& e, const std::string& name) {
+  if (e->kind == NodeKind::UserFun && e->user_fun->name == name)
+    return e->user_fun.get();
+  for (const auto& c : e->children)
+    if (const UserFunDef* found = find_user_fun(c, name))
+      return found;
+  return nullptr;
+}
+} // namespace
+
+TEST_CASE("a 729-point stencil is one user function and its program file is well under 1 MB") {
+  Expr p = box_729();
+  std::string text = save_expr(p);
+  MESSAGE("729-point box: " << text.size() << " bytes saved (pretty-printed: "
+                            << expr_to_json(p).dump(2).size() << ")");
+  CHECK(text.size() < 1000000);
+  CHECK(text.find("\n  ") == std::string::npos); // not pretty-printed
+  Expr back = load_expr(text);
+  CHECK(structurally_equal(back, p));
+  const UserFunDef* box = find_user_fun(p, "box");
+  REQUIRE(box != nullptr);
+  CHECK(box->arity == 729);
+  CHECK(box->param_names[0] == "km4_jm4_im4");
 }
