@@ -43,6 +43,12 @@ Expr j3d7pt_inline(const std::vector<ArithExpr>& extents) {
   });
 }
 
+// j2d9pt with weighted_sum: the 3x3 weights of the catalog, row-major.
+Expr j2d9pt_weighted(const std::vector<ArithExpr>& extents) {
+  static const std::vector<double> w = {7, 5, 9, 12, 15, 12, 9, 5, 7};
+  return grid_program(extents, [](Val x) { return (weighted_sum(x, w) / 118).named("jacobi9"); });
+}
+
 // The kernels of the default lowering and of the first lowered variants at depth 1 (in
 // enumeration order: tiled, local-memory, vectorised, ...), one string each.
 std::vector<std::string> kernels_of(const Expr& p) {
@@ -60,8 +66,12 @@ std::vector<std::string> kernels_of(const Expr& p) {
   return sources;
 }
 
-void check_same_kernels(const Expr& catalog_form, const Expr& inline_form) {
+// With `same_file`, the two programs also save to the same file (same user function, body,
+// parameter names and signature; structural equality compares user functions by name only).
+void check_same_kernels(const Expr& catalog_form, const Expr& inline_form, bool same_file = true) {
   CHECK(structurally_equal(catalog_form, inline_form));
+  if (same_file)
+    CHECK(save_expr(catalog_form) == save_expr(inline_form));
   auto expected = kernels_of(catalog_form);
   auto got = kernels_of(inline_form);
   REQUIRE(expected.size() == got.size());
@@ -87,4 +97,13 @@ TEST_CASE("j3d7pt written inline generates the catalog's kernels, byte for byte"
   std::vector<ArithExpr> extents = {8, 8, 16};
   check_same_kernels(stencils::find_stencil("j3d7pt").build(extents), j3d7pt_inline(extents));
   check_kernel(rewrite::lower_default(j3d7pt_inline(extents)), {random_f32({8, 8, 16}, 4)});
+}
+
+TEST_CASE("j2d9pt as a weighted_sum generates the catalog's unrolled kernels, byte for byte") {
+  // The catalog's unrolled sum w0*p0 + w1*p1 + ... is what weighted_sum builds; its weights are
+  // i32 numbers there, f64 here (both print as f32 literals), so only the kernels are the same.
+  std::vector<ArithExpr> extents = {16, 24};
+  check_same_kernels(stencils::find_stencil("j2d9pt").build(extents), j2d9pt_weighted(extents),
+                     false);
+  check_kernel(rewrite::lower_default(j2d9pt_weighted(extents)), {random_f32({16, 24}, 5)});
 }
