@@ -465,7 +465,8 @@ Expr expr_from_json(const json& j) {
 }
 
 std::string save_expr(const Expr& e) {
-  return expr_to_json(e).dump(2) + "\n";
+  // Compact: a 729-point stencil is a few hundred kB instead of several MB pretty-printed.
+  return expr_to_json(e).dump() + "\n";
 }
 
 Expr load_expr(const std::string& text) {

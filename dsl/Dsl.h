@@ -8,5 +8,6 @@
 #include "dsl/Primitives.h"
 #include "dsl/UserFun.h"
 #include "dsl/Val.h"
+#include "dsl/ValArith.h"
 #include "primitives/Interpreter.h"
 #include "primitives/TypeCheck.h"

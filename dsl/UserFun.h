@@ -16,10 +16,12 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "core/Error.h"
 #include "core/Scalar.h"
 #include "dsl/Val.h"
+#include "dsl/ValArith.h"
 
 namespace tessera {
 
@@ -34,14 +36,7 @@ public:
   const ScalarExpr& expr() const { return e_; }
 
 private:
-  template <class T> static ScalarExpr literal(T v) {
-    if constexpr (std::is_same_v<T, bool>)
-      return ScalarExpr::constant(ScalarValue::make(ScalarKind::Bool, v), false);
-    else if constexpr (std::is_floating_point_v<T>)
-      return ScalarExpr::constant(ScalarValue::make(ScalarKind::F64, static_cast<double>(v)), true);
-    else
-      return ScalarExpr::constant(ScalarValue::make(ScalarKind::I32, static_cast<double>(v)), true);
-  }
+  template <class T> static ScalarExpr literal(T v) { return detail::cpp_number(v); }
   ScalarExpr e_;
 };
 
@@ -103,17 +98,47 @@ namespace detail {
 
 constexpr int kMaxUserFunArity = 24;
 
-// The smallest arity k such that f can be called with k Syms.
-template <class F> constexpr int user_fun_arity() {
+// Whether f can be called with k Syms.
+template <class F, std::size_t... I> constexpr bool invocable_with_syms(std::index_sequence<I...>) {
+  return std::is_invocable_v<
+      F, std::conditional_t<true, Sym, std::integral_constant<std::size_t, I>>...>;
+}
+template <class F, int k> constexpr bool invocable_with() {
+  return invocable_with_syms<F>(std::make_index_sequence<k>{});
+}
+
+// The smallest arity k in 1..24 such that f can be called with k Syms (0 when none).
+template <class F> constexpr int smallest_arity() {
   constexpr auto arities = hana::range_c<int, 1, kMaxUserFunArity + 1>;
-  constexpr auto found = hana::find_if(arities, [](auto k) {
-    return hana::unpack(hana::replicate<hana::tuple_tag>(hana::type_c<Sym>, k), [](auto... t) {
-      return hana::bool_c<std::is_invocable_v<F, typename decltype(t)::type...>>;
-    });
-  });
-  static_assert(found != hana::nothing,
-                "user_fun: the lambda must take between 1 and 24 scalar parameters (auto or Sym)");
-  return found.value();
+  constexpr auto found = hana::find_if(
+      arities, [](auto k) { return hana::bool_c<invocable_with<F, decltype(k)::value>()>; });
+  if constexpr (found == hana::nothing)
+    return 0;
+  else
+    return found.value();
+}
+
+// Whether user_fun(name, f) can tell f's arity: it takes k Syms for exactly one k, found among
+// 1..24. A variadic lambda ([](auto... x)) takes any number, so its arity must be given.
+template <class F> constexpr bool user_fun_arity_known() {
+  constexpr int k = smallest_arity<F>();
+  if constexpr (k == 0)
+    return false;
+  else
+    return !invocable_with<F, k + 1>();
+}
+
+template <class F> constexpr int user_fun_arity() {
+  constexpr int k = smallest_arity<F>();
+  static_assert(k != 0, "user_fun: the lambda must take 1 to 24 scalar parameters (auto or Sym); "
+                        "for more, give the arity: user_fun<N>(name, f), or take the parameters "
+                        "as one std::vector<Sym>: user_fun(name, N, [](const std::vector<Sym>& x) "
+                        "{ ... })");
+  if constexpr (k != 0)
+    static_assert(!invocable_with<F, k + 1>(),
+                  "user_fun: this lambda takes any number of parameters (a variadic lambda, "
+                  "auto... x), so its arity cannot be known: give it, user_fun<3>(name, f)");
+  return k;
 }
 
 template <class F, std::size_t... I> ScalarExpr call_with_params(F& f, std::index_sequence<I...>) {
@@ -175,6 +200,38 @@ Fun user_fun(std::string name, std::vector<std::string> param_names, F f,
   ScalarExpr body = detail::user_fun_body<arity>(name, f, loc);
   return detail::make_user_fun_value(std::move(name), arity, {}, std::move(body), loc,
                                      std::move(param_names));
+}
+
+// A user function of `arity` parameters given explicitly: a variadic lambda
+// (`user_fun<27>("sum", [](auto... x) { return (x + ...); })`) or one of more than 24.
+template <int arity, class F>
+Fun user_fun(std::string name, F f, std::source_location loc = std::source_location::current()) {
+  static_assert(arity >= 1, "user_fun<N>: the arity must be at least 1");
+  static_assert(detail::invocable_with<F, arity>(),
+                "user_fun<N>: the lambda cannot be called with N scalar parameters");
+  ScalarExpr body = detail::user_fun_body<arity>(name, f, loc);
+  return detail::make_user_fun_value(std::move(name), arity, {}, std::move(body), loc);
+}
+
+// A user function of any number of parameters known at run time, given to the lambda as one
+// vector: user_fun("sum", 729, [](const std::vector<Sym>& x) { Sym s = x[0]; ...; return s; }).
+template <class F>
+requires std::is_invocable_v < F, const std::vector<Sym>
+& > Fun user_fun(std::string name, int arity, F f,
+                 std::source_location loc = std::source_location::current()) {
+  if (arity < 1)
+    detail::rethrow_located(
+        Error(cat("UserFun '", name, "': the arity must be at least 1, got ", arity)), loc);
+  std::vector<Sym> params;
+  for (int i = 0; i < arity; ++i)
+    params.emplace_back(ScalarExpr::param(i));
+  ScalarExpr body;
+  try {
+    body = Sym(f(params)).expr();
+  } catch (const Error& e) {
+    detail::rethrow_in_user_fun(e, name, loc);
+  }
+  return detail::make_user_fun_value(std::move(name), arity, {}, std::move(body), loc);
 }
 
 // A user function with a typed signature, e.g. hana::tuple_t<float, float> (a hana::tuple of

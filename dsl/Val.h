@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <initializer_list>
+#include <memory>
 #include <source_location>
 #include <string>
 #include <type_traits>
@@ -23,8 +24,11 @@ namespace tessera {
 
 class Error;
 class Fun;
+class Val;
 
 namespace detail {
+// The scalar expression an arithmetic value stands for (dsl/ValArith.h).
+struct ScalarTerm;
 // Rethrows `e` with the user's source line appended (" [at <file>:<line>]"), unless the message
 // already carries a location (an error inside a nested function is located once, innermost).
 [[noreturn]] void rethrow_located(const Error& e, const std::source_location& loc);
@@ -33,6 +37,11 @@ namespace detail {
 class Val {
 public:
   Val(Expr expr, Type type) : expr_(std::move(expr)), type_(std::move(type)) {}
+  // A value built by arithmetic (`a + b`, dsl/ValArith.h): one anonymous user function of the
+  // values it reads, applied to them; `term` records that expression so that further
+  // arithmetic extends the same function instead of nesting calls.
+  Val(Expr expr, Type type, std::shared_ptr<const detail::ScalarTerm> term)
+      : expr_(std::move(expr)), type_(std::move(type)), term_(std::move(term)) {}
   // Scalar literals.
   Val(float v);
   Val(double v);
@@ -47,9 +56,15 @@ public:
   // Length of an array value.
   ArithExpr length() const;
 
+  // The user function of an arithmetic value under the name `name` (for generated code and
+  // printing; by default such a function is called "expr"). Error for other values.
+  Val named(std::string name, std::source_location loc = std::source_location::current()) const;
+  const std::shared_ptr<const detail::ScalarTerm>& term() const { return term_; }
+
 private:
   Expr expr_;
   Type type_;
+  std::shared_ptr<const detail::ScalarTerm> term_;
 };
 
 class Fun {
@@ -70,6 +85,13 @@ public:
       : Fun(lambda_builder(std::move(f)), "lambda", loc) {
     lambda_arities_ = arities_of<F>();
   }
+
+  // A C++ lambda taking any number of Vals as one vector.
+  template <class F>
+  requires std::is_invocable_r_v < Val, F, const std::vector<Val>
+  & > Fun(F f, std::source_location loc = std::source_location::current())
+      : Fun([f](const std::vector<Type>& inputs) { return make_lambda_node(inputs, f); }, "lambda",
+            loc) {}
 
   Expr build(const std::vector<Type>& inputs) const;
   // The same for a primitive `user` (e.g. "Map") that calls this function with arguments of the

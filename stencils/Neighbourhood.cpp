@@ -33,26 +33,6 @@ Sym Points::read(const std::vector<int>& offset) {
   return Sym(ScalarExpr::param(static_cast<int>(index)));
 }
 
-namespace {
-
-// The name of the value at `offset` from the output point, for the generated code: "c" for the
-// centre, else the moved dimensions (k, j, i from the outside in; i alone in 1-D) with their
-// offsets, m for minus and p for plus: "im1" is x[i-1], "jp1_im1" is x[j+1][i-1].
-std::string offset_name(const std::vector<int>& offset) {
-  static const char* letters = "kji";
-  std::string name;
-  for (std::size_t d = 0; d < offset.size(); ++d) {
-    if (offset[d] == 0)
-      continue;
-    std::string dim =
-        offset.size() <= 3 ? std::string(1, letters[3 - offset.size() + d]) : cat("d", d);
-    name += cat(name.empty() ? "" : "_", dim, offset[d] < 0 ? "m" : "p", std::abs(offset[d]));
-  }
-  return name.empty() ? "c" : name;
-}
-
-} // namespace
-
 Expr point_stencil(const std::string& name, const std::vector<ArithExpr>& extents,
                    Boundary boundary, ScalarKind kind, const Formula& formula) {
   Points reads;
@@ -74,7 +54,7 @@ Expr point_stencil(const std::string& name, const std::vector<ArithExpr>& extent
   const int arity = static_cast<int>(offsets.size());
   std::vector<std::string> names;
   for (const auto& offset : offsets)
-    names.push_back(offset_name(offset));
+    names.push_back(neighbour_name(offset));
   Fun f = detail::make_user_fun_value(name, arity, std::vector<ScalarKind>(arity, kind), body,
                                       std::source_location::current(), names);
   return neighbourhood_stencil(extents, kind, radius, boundary, [=](Val nbh) {

@@ -1,6 +1,5 @@
 #include "tools/ProgramSource.h"
 
-#include <cctype>
 #include <filesystem>
 
 #include "core/Error.h"
@@ -16,16 +15,6 @@ std::string catalog_default_size(int dims) {
   return dims == 1 ? "64" : dims == 2 ? "32x32" : "16x16x16";
 }
 
-// Kernel names come from the file name: letters, digits and underscores.
-std::string identifier(const std::string& text) {
-  std::string id;
-  for (char c : text)
-    id += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  if (id.empty() || std::isdigit(static_cast<unsigned char>(id[0])))
-    id = "program_" + id;
-  return id;
-}
-
 ProgramSource from_file(const std::string& path) {
   Expr program = load_expr_file(path);
   auto grid = grid_extents(program);
@@ -37,7 +26,8 @@ ProgramSource from_file(const std::string& path) {
                    " dimensions; grids have 1 to 3"));
   type_check(program);
   ProgramSource s;
-  s.info.name = identifier(std::filesystem::path(path).stem().string());
+  // The user's name, as written: kernels are named from it by explore::kernel_identifier.
+  s.info.name = std::filesystem::path(path).stem().string();
   s.info.description = cat("the program in ", path);
   s.info.dims = static_cast<int>(grid.size());
   s.info.inputs = static_cast<int>(program->params().size());
