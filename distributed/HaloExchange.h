@@ -37,6 +37,7 @@ public:
   void run(const Communicator& comm, cl::CommandQueue& queue, const cl::Buffer& extended);
   // Bytes this rank sent in all runs.
   uint64_t bytes_sent() const { return bytes_sent_; }
+  void reset_count() { bytes_sent_ = 0; }
 
 private:
   std::vector<Face> faces_;

@@ -338,6 +338,11 @@ double MultigridLayout::norm(DeviceMemory& memory, BufferId id, std::size_t l, B
   return std::sqrt(world_.sum(mine * mine));
 }
 
+void MultigridLayout::start_counting() {
+  for (auto& e : exchanges_)
+    e->reset_count();
+}
+
 uint64_t MultigridLayout::halo_bytes(std::size_t l) const {
   return l < exchanges_.size() ? exchanges_[l]->bytes_sent() : 0;
 }

@@ -82,6 +82,7 @@ public:
                            std::size_t l) override;
   double norm(multigrid::DeviceMemory& memory, multigrid::BufferId id, std::size_t l,
               multigrid::Blas& blas) override;
+  void start_counting() override; // the halo bytes count from cycle 1
 
   const MultigridDecomposition& plan() const { return plan_; }
   const Block& block(std::size_t l) const { return blocks_.at(l); }

@@ -65,6 +65,8 @@ public:
                      const std::vector<double>& values);
   virtual std::vector<double> read(DeviceMemory& memory, BufferId id, std::size_t l);
   virtual double norm(DeviceMemory& memory, BufferId id, std::size_t l, Blas& blas);
+  // Cycle 1 starts: what the warm-up before it (Solver::solve) did is not counted (halo bytes).
+  virtual void start_counting() {}
 };
 
 } // namespace tessera::multigrid

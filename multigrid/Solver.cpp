@@ -294,6 +294,7 @@ struct Solver::Impl {
       run_cycle(c, residual_f64, repeated, result, nullptr);
     result.build_ms = setup_ms + ms_since(warm);
     start_state();
+    layout.start_counting();
     result.initial_residual = std::sqrt(dot_host(problem.rhs));
     if (!(result.initial_residual > 0))
       user_error("the right-hand side is zero: the solution is zero");
