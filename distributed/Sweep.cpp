@@ -291,7 +291,7 @@ double DistributedSweep::period() {
   return exchange;
 }
 
-SweepTotals DistributedSweep::run(int iterations) {
+SweepTotals DistributedSweep::run(int iterations, const std::atomic<bool>* stop) {
   if (!device_)
     internal_error("DistributedSweep::run before start");
   if (iterations < 1)
@@ -304,10 +304,15 @@ SweepTotals DistributedSweep::run(int iterations) {
   int64_t launches_before = dev.kernel->launches();
   world_.barrier();
   double exchange = 0, t0 = wall_seconds();
-  for (int it = 0; it < iterations; ++it)
-    exchange += period();
-  double seconds = wall_seconds() - t0;
   SweepTotals totals;
+  for (int it = 0; it < iterations && !totals.interrupted; ++it) {
+    exchange += period();
+    ++totals.periods;
+    // Collective: every rank ends after the same period.
+    if (stop && it + 1 < iterations)
+      totals.interrupted = world_.sum(uint64_t{stop->load() ? 1u : 0u}) > 0;
+  }
+  double seconds = wall_seconds() - t0;
   totals.seconds = world_.max(seconds);
   totals.exchange_seconds = world_.max(exchange);
   totals.halo_bytes = world_.sum(dev.exchange->bytes_sent() - sent_before);

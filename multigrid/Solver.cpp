@@ -288,6 +288,10 @@ struct Solver::Impl {
         result.stop_reason = "stagnated";
         break;
       }
+      if (options.stop && c < options.max_cycles && options.stop()) {
+        result.stop_reason = "interrupted";
+        break;
+      }
       previous = rec.residual;
     }
     result.solution = layout.read(memory, solution_buffer(), 0);

@@ -12,6 +12,7 @@
 #include "distributed/MultigridLayout.h"
 #include "explore/runtime/Session.h"
 #include "tools/Commands.h"
+#include "tools/Interrupt.h"
 #include "tools/SolveCommand.h"
 
 namespace tessera::tools {
@@ -43,14 +44,19 @@ int solve_on_ranks(const SolveCommandOptions& o, const Problem& problem, const S
                       : std::string(", no agglomeration"))
               << "\n";
   }
-  Solver solver(session, problem, s, layout);
+  // Every rank stops after the same cycle: Ctrl-C on any rank stops them all.
+  SolverOptions agreed = s;
+  agreed.stop = [&world, local = s.stop] {
+    return world.sum(uint64_t{local && local() ? 1u : 0u}) > 0;
+  };
+  Solver solver(session, problem, agreed, layout);
   if (const char* fail = std::getenv("TESSERA_FAIL_RANK"))
     if (std::atoi(fail) == world.rank())
       throw Error(cat("device error injected for testing (TESSERA_FAIL_RANK=", fail, ")"));
   SolveResult r = solver.solve();
   uint64_t halo_bytes = world.sum(layout.halo_bytes());
   if (!root)
-    return r.converged ? 0 : 1;
+    return r.converged ? 0 : r.stop_reason == "interrupted" ? kInterruptedStatus : 1;
   if (!o.quiet) {
     std::cout << "levels:";
     for (const auto& l : r.levels)

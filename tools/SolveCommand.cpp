@@ -15,6 +15,7 @@
 #include "multigrid/Problems.h"
 #include "multigrid/Solver.h"
 #include "tools/Commands.h"
+#include "tools/Interrupt.h"
 
 namespace tessera::tools {
 
@@ -102,6 +103,7 @@ nlohmann::json to_json(const SolveResult& r, const SolveCommandOptions& o,
                       {"mean_convergence_factor", r.mean_factor()},
                       {"converged", r.converged},
                       {"stop_reason", r.stop_reason},
+                      {"interrupted", r.stop_reason == "interrupted"},
                       {"breakdown", breakdown}};
   if (r.max_error)
     j["max_error"] = *r.max_error;
@@ -210,6 +212,7 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
 }
 
 int solve_command(const SolveCommandOptions& o) {
+  InterruptGuard guard; // first of all, as explore's: no moment of the run may lose a Ctrl-C
   const auto [dims, helmholtz] = parse_problem(o.problem);
   const int64_t n = parse_side(o.size, dims, o.problem);
   SolverOptions s;
@@ -260,6 +263,12 @@ int solve_command(const SolveCommandOptions& o) {
       user_error(cat("bad --variant '", v, "': expected OPERATOR=K, e.g. residual=3"));
     s.tuning.named[v.substr(0, eq)] = index;
   }
+  // Ctrl-C: the cycle in hand (or the tuning exploration) finishes, then the solve ends.
+  s.tuning.stop = &guard.flag();
+  s.stop = [&guard] {
+    guard.reclaim(); // PoCL's compiler installs its own handler when it first runs
+    return guard.interrupted();
+  };
   if (o.omega != 0 && !(o.omega > 0 && o.omega < 2))
     user_error(cat("--omega must be between 0 and 2, got ", o.omega));
 
@@ -277,7 +286,9 @@ int solve_command(const SolveCommandOptions& o) {
               << (o.anisotropy != 0 ? cat(", anisotropy ", o.anisotropy) : std::string())
               << (o.fused_smoothing ? ", fused smoothing" : "") << ", " << o.precision << ", on "
               << session.device().name << "\n";
+  guard.reclaim();
   Solver solver(session, problem, s);
+  guard.reclaim();
   SolveResult r = solver.solve();
   if (!o.quiet) {
     std::cout << "levels:";
@@ -294,6 +305,8 @@ int solve_command(const SolveCommandOptions& o) {
 int solve_status(const SolveResult& r, const SolveCommandOptions& o, const SolverOptions& s) {
   if (r.converged)
     return 0;
+  if (r.stop_reason == "interrupted")
+    return interrupted_after(cat(r.cycles.size(), " of at most ", o.max_cycles, " cycles"), o.json);
   if (r.stop_reason == "diverged")
     std::cerr << "error: the solver diverged (residual " << r.cycles.back().relative
               << " of the initial one after " << r.cycles.size() << " cycles)\n";
