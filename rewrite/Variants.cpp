@@ -141,89 +141,27 @@ void lower_program(const Variant& v, bool first, const EnumerateOptions& options
   add_root_lowerings(v, lowered, options, add);
 }
 
-} // namespace
+// A lowered program to be checked by the code generator, with what it came from.
+struct Candidate {
+  Expr program;
+  const Variant* from;
+  Mapping mapping;
+  std::vector<Step> after_mapping; // rules applied to the lowered program (glb-order)
+};
 
-std::string LoweredVariants::summary() const {
-  std::string s = cat(variants.size(), " executable variants from ", stats.summary(), "; ",
-                      candidates, " lowered candidates, ", lowered_duplicates, " duplicates, ",
-                      rejected_by_codegen, " rejected by the code generator");
-  if (not_generated || not_lowered)
-    s += cat(", cut by ", describe(stop), ": ", not_lowered, " high-level variants not lowered, ",
-             not_generated, " candidates not generated");
-  return s + cat(", ", seconds, " s in all");
-}
+enum Verdict : char { NotGenerated, Accepted, Rejected };
 
-LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& options) {
-  // One set of limits for every phase: the deadline and cancel flag of options, polled by the
-  // enumeration, inside every lowering and between the generated candidates.
-  WorkLimits limits(options.deadline_seconds, options.cancel);
-  // Progress from the calling thread only; false from the callback cancels like the flag.
-  auto report = [&](const char* phase, std::size_t done, std::size_t total) {
-    if (options.on_progress && !options.on_progress({phase, done, total, limits.seconds()}))
-      limits.stop(StopReason::Interrupted);
-  };
-  LoweredVariants result;
-  // The enumeration gets three quarters of the deadline: one that used it all would leave no
-  // time to lower even the shallowest variants it found.
-  WorkLimits enumeration_limits(limits, 0.75);
-  auto rules = exploration_rules();
-  rules.insert(rules.end(), options.extra_rules.begin(), options.extra_rules.end());
-  Enumeration high = enumerate(program, rules, options, enumeration_limits);
-  result.stats = high.stats;
-  if (enumeration_limits.reason() == StopReason::Interrupted)
-    limits.stop(StopReason::Interrupted);
-  std::map<std::string, const Rule*> rule_of;
-  for (const auto& r : rules)
-    rule_of.emplace(r.name, &r);
-
-  // The distinct lowered programs, in the order of the high-level variants.
-  struct Candidate {
-    Expr program;
-    const Variant* from;
-    Mapping mapping;
-    std::vector<Step> after_mapping; // rules applied to the lowered program (glb-order)
-  };
-  std::vector<Candidate> candidates;
-  ProgramSet tried;
-  auto add = [&](const Expr& lowered, const Variant& from, const Mapping& mapping,
-                 std::vector<Step> after_mapping = {}) {
-    ++result.candidates;
-    if (tried.insert(lowered))
-      candidates.push_back({lowered, &from, mapping, std::move(after_mapping)});
-    else
-      ++result.lowered_duplicates;
-  };
-  // The program itself is always lowered (the baseline and its completions); every other
-  // variant while the limits allow, polled inside its lowering too.
-  LimitsScope scope(limits);
-  for (std::size_t i = 0; i < high.variants.size(); ++i) {
-    report("lowering", i, high.variants.size());
-    if (i > 0 && limits.reached()) {
-      result.not_lowered = high.variants.size() - i;
-      break;
-    }
-    const Variant& v = high.variants[i];
-    try {
-      std::vector<Mapping> mappings = i > 0 ? mappings_of(v, rule_of) : std::vector<Mapping>{};
-      if (i == 0 || mappings.empty()) {
-        lower_program(v, i == 0, options, add);
-        continue;
-      }
-      for (const auto& m : mappings)
-        if (Expr mapped = apply_mapping(v.program, m))
-          add(mapped, v, m);
-    } catch (const Stopped&) { // the baseline is in: its lowering is not polled (lower_program)
-      result.not_lowered = high.variants.size() - i;
-      break;
-    }
-  }
-
+// The code generator's verdict on every candidate (options.check_generation; without it every
+// candidate is accepted), the rejections' messages in `reasons`; those the limits left out are
+// NotGenerated. `report(done, total)` is called from the calling thread.
+template <class Report>
+std::vector<Verdict> generate(const std::vector<Candidate>& candidates,
+                              const EnumerateOptions& options, WorkLimits& limits,
+                              const Report& report, std::vector<std::string>& reasons) {
   // Code generation decides which are executable; candidates are independent, so several
   // threads can generate them (expressions are immutable and shared read-only).
-  enum Verdict : char { NotGenerated, Accepted, Rejected };
   std::vector<Verdict> verdicts(candidates.size(),
                                 options.check_generation ? NotGenerated : Accepted);
-  std::vector<std::string> reasons(candidates.size());
   std::atomic<std::size_t> next{0};
   std::exception_ptr failure;
   std::mutex failure_mutex;
@@ -264,7 +202,82 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
     h.join();
   if (failure)
     std::rethrow_exception(failure);
+  return verdicts;
+}
 
+} // namespace
+
+std::string LoweredVariants::summary() const {
+  std::string s = cat(variants.size(), " executable variants from ", stats.summary(), "; ",
+                      candidates, " lowered candidates, ", lowered_duplicates, " duplicates, ",
+                      rejected_by_codegen, " rejected by the code generator");
+  if (not_generated || not_lowered)
+    s += cat(", cut by ", describe(stop), ": ", not_lowered, " high-level variants not lowered, ",
+             not_generated, " candidates not generated");
+  return s + cat(", ", seconds, " s in all");
+}
+
+LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& options) {
+  // One set of limits for every phase: the deadline and cancel flag of options, polled by the
+  // enumeration, inside every lowering and between the generated candidates.
+  WorkLimits limits(options.deadline_seconds, options.cancel);
+  // Progress from the calling thread only; false from the callback cancels like the flag.
+  auto report = [&](const char* phase, std::size_t done, std::size_t total) {
+    if (options.on_progress && !options.on_progress({phase, done, total, limits.seconds()}))
+      limits.stop(StopReason::Interrupted);
+  };
+  LoweredVariants result;
+  // The enumeration gets three quarters of the deadline: one that used it all would leave no
+  // time to lower even the shallowest variants it found.
+  WorkLimits enumeration_limits(limits, 0.75);
+  auto rules = exploration_rules();
+  rules.insert(rules.end(), options.extra_rules.begin(), options.extra_rules.end());
+  Enumeration high = enumerate(program, rules, options, enumeration_limits);
+  result.stats = high.stats;
+  if (enumeration_limits.reason() == StopReason::Interrupted)
+    limits.stop(StopReason::Interrupted);
+  std::map<std::string, const Rule*> rule_of;
+  for (const auto& r : rules)
+    rule_of.emplace(r.name, &r);
+
+  // The distinct lowered programs, in the order of the high-level variants.
+  std::vector<Candidate> candidates;
+  ProgramSet tried;
+  auto add = [&](const Expr& lowered, const Variant& from, const Mapping& mapping,
+                 std::vector<Step> after_mapping = {}) {
+    ++result.candidates;
+    if (tried.insert(lowered))
+      candidates.push_back({lowered, &from, mapping, std::move(after_mapping)});
+    else
+      ++result.lowered_duplicates;
+  };
+  // The program itself is always lowered (the baseline and its completions); every other
+  // variant while the limits allow, polled inside its lowering too.
+  LimitsScope scope(limits);
+  for (std::size_t i = 0; i < high.variants.size(); ++i) {
+    report("lowering", i, high.variants.size());
+    if (i > 0 && limits.reached()) {
+      result.not_lowered = high.variants.size() - i;
+      break;
+    }
+    const Variant& v = high.variants[i];
+    try {
+      std::vector<Mapping> mappings = i > 0 ? mappings_of(v, rule_of) : std::vector<Mapping>{};
+      if (i == 0 || mappings.empty()) {
+        lower_program(v, i == 0, options, add);
+        continue;
+      }
+      for (const auto& m : mappings)
+        if (Expr mapped = apply_mapping(v.program, m))
+          add(mapped, v, m);
+    } catch (const Stopped&) { // the baseline is in: its lowering is not polled (lower_program)
+      result.not_lowered = high.variants.size() - i;
+      break;
+    }
+  }
+
+  std::vector<std::string> reasons(candidates.size());
+  std::vector<Verdict> verdicts = generate(candidates, options, limits, report, reasons);
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     switch (verdicts[i]) {
     case NotGenerated:

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <thread>
 
+#include "rewrite/Lower.h"
 #include "rewrite/Variants.h"
 #include "stencils/Iterated.h"
 #include "tessera/tessera.h"
