@@ -140,10 +140,12 @@ struct Node {
 
 // The deepest nesting of nodes tessera builds and loads. Its passes (printer, type checker,
 // lowering, code generator, hashing) recurse over the nesting; to this depth they stay far from
-// the stack's end, and a deeper program is refused where it is built (make_node) or loaded
-// (core/Json.h) with an Error that says "nested deeper than ...". The deepest real program is
-// far below it (64 fused steps of a 3-D stencil, lowered: tests/tessera/test_limits.cpp).
-constexpr int kMaxExprDepth = 2000;
+// the stack's end (2000 levels loaded, printed and type-checked in 1 to 2 MiB of stack in a
+// release build; sanitizers take a few times more of the 8 MiB), and a deeper program is
+// refused where it is built (make_node) or loaded (core/Json.h) with an Error that says "nested
+// deeper than ...". Real programs are far below it: 64 fused steps of a 3-D stencil, the most
+// the command line builds, are 209 deep, lowered too (tests/tessera/test_limits.cpp).
+constexpr int kMaxExprDepth = 1000;
 
 // Every node is made here: sets its height and refuses one deeper than kMaxExprDepth.
 Expr make_node(Node node);

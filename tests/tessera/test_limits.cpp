@@ -92,7 +92,7 @@ TEST_CASE("limits: enumerate_variants at depth 99 ends at the variant limit and 
 }
 
 TEST_CASE("limits: the deepest real programs are far below the nesting limit") {
-  Expr p = steps64();
+  Expr p = steps64(); // the most steps the command line fuses: 209 nodes deep, lowered too
   INFO("height ", p->height);
   CHECK(p->height < kMaxExprDepth / 2);
   Expr lowered = rewrite::lower_default(p);
