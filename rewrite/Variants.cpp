@@ -116,15 +116,16 @@ void add_root_lowerings(const Variant& v, const Expr& plain, const EnumerateOpti
 }
 
 // The default lowering of a variant without mappings; for the program itself (`first`) also
-// the other orders of its global dimensions and the root completions. The program's own default
-// lowering is made without polling the limits (there is no exploration without this baseline);
-// everything else polls them.
+// the other orders of its global dimensions and the root completions. The program's own
+// lowerings are not cut by the deadline (a deadline that passed during the enumeration still
+// leaves them: the baseline and its plain alternatives); its completions are by the cancel flag,
+// its default lowering, the baseline, by nothing (there is no exploration without it).
 template <class Add>
 void lower_program(const Variant& v, bool first, const EnumerateOptions& options, const Add& add) {
   const Mapping global{MappingKind::Global};
   Expr lowered;
+  WorkLimits none, cancel_only(0, options.cancel);
   {
-    WorkLimits none;
     std::optional<LimitsScope> unpolled;
     if (first)
       unpolled.emplace(none);
@@ -133,6 +134,7 @@ void lower_program(const Variant& v, bool first, const EnumerateOptions& options
   add(lowered, v, global);
   if (!first)
     return;
+  LimitsScope completions(cancel_only);
   // The other orders of the global dimensions the lowering chose, for the program as written
   // (a program written with MapGlb gets them from the enumeration instead).
   if (!mentions_glb(v.program))
