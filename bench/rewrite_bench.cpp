@@ -33,7 +33,7 @@ void run(const Program& p, const char* rule_set, const std::vector<rewrite::Rule
               "(target >= 10000)%s\n",
               p.name.c_str(), rule_set, e.stats.depth_reached, e.stats.variants, e.stats.rewrites,
               e.stats.seconds, e.stats.rewrites / e.stats.seconds,
-              e.stats.hit_limit ? ", stopped at the variant limit" : "");
+              e.stats.stop == StopReason::Limit ? ", stopped at the variant limit" : "");
 }
 
 } // namespace

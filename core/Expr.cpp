@@ -1,5 +1,6 @@
 #include "core/Expr.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include <cctype>
@@ -135,11 +136,18 @@ bool negates_outside(const Boundary& b) {
   return b.kind == Boundary::Antisymmetric;
 }
 
-namespace {
-
 Expr make_node(Node node) {
+  int height = 0;
+  for (const auto& c : node.children)
+    height = std::max(height, c->height);
+  node.height = height + 1;
+  if (node.height > kMaxExprDepth)
+    user_error(cat("the program is nested deeper than ", kMaxExprDepth,
+                   " levels, the most tessera builds (its passes recurse over the nesting)"));
   return Expr(std::make_shared<const Node>(std::move(node)));
 }
+
+namespace {
 
 Node function_node(NodeKind kind) {
   Node n{};

@@ -125,6 +125,9 @@ struct Node {
   std::string name;                           // Param: optional user name
   std::optional<Type> declared_type;          // Param: type of a program input
   std::shared_ptr<const UserFunDef> user_fun; // UserFun
+  // The nodes on the longest path from this one down to a leaf (itself included), set by
+  // make_node: at most kMaxExprDepth.
+  int height = 1;
 
   bool is_function() const { return kind > NodeKind::Call; }
   // Call accessors.
@@ -134,6 +137,18 @@ struct Node {
   std::vector<Expr> params() const { return {children.begin(), children.end() - 1}; }
   const Expr& body() const { return children.back(); }
 };
+
+// The deepest nesting of nodes tessera builds and loads. Its passes (printer, type checker,
+// lowering, code generator, hashing) recurse over the nesting; to this depth they stay far from
+// the stack's end (2000 levels loaded, printed and type-checked in 1 to 2 MiB of stack in a
+// release build; sanitizers take a few times more of the 8 MiB), and a deeper program is
+// refused where it is built (make_node) or loaded (core/Json.h) with an Error that says "nested
+// deeper than ...". Real programs are far below it: 64 fused steps of a 3-D stencil, the most
+// the command line builds, are 209 deep, lowered too (tests/tessera/test_limits.cpp).
+constexpr int kMaxExprDepth = 1000;
+
+// Every node is made here: sets its height and refuses one deeper than kMaxExprDepth.
+Expr make_node(Node node);
 
 // ---- Constructors. They validate parameters (non-negative sizes, arity); type errors are
 // reported by the type checker when the function is applied. ----

@@ -434,6 +434,33 @@ private:
   }
 };
 
+// Each node of a program is a JSON object with a "kind", and takes two levels of JSON (its
+// object and its "children" array); leaves add a few (a parameter's type, a function's body).
+constexpr int kMaxJsonDepth = 2 * kMaxExprDepth + 64;
+
+// The reader recurses over the document: one nested deeper than the programs tessera builds
+// (a file of 20,000 nested Pads) is refused before it starts, measured without recursion.
+void check_nesting(const json& document) {
+  struct Pending {
+    const json* value;
+    int json_depth, node_depth;
+  };
+  std::vector<Pending> pending{{&document, 1, 0}};
+  while (!pending.empty()) {
+    Pending p = pending.back();
+    pending.pop_back();
+    if (p.value->is_object() && p.value->contains("kind"))
+      ++p.node_depth;
+    if (p.node_depth > kMaxExprDepth || p.json_depth > kMaxJsonDepth)
+      user_error(cat("the expression is nested deeper than ", kMaxExprDepth,
+                     " levels, the most tessera reads and builds (its passes recurse over the "
+                     "nesting)"));
+    if (p.value->is_structured())
+      for (const auto& child : *p.value)
+        pending.push_back({&child, p.json_depth + 1, p.node_depth});
+  }
+}
+
 } // namespace
 
 json expr_to_json(const Expr& e) {
@@ -457,6 +484,7 @@ Expr expr_from_json(const json& j) {
                      ": this build reads version 1"));
     if (!j.contains("expr"))
       user_error("invalid expression JSON: missing \"expr\"");
+    check_nesting(j["expr"]);
     Reader r;
     return r.node(j["expr"], "/expr");
   } catch (const json::exception& e) {

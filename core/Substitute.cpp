@@ -45,7 +45,7 @@ struct SizeSubstituter {
       s = s.substitute(sizes);
     for (auto& c : n.children)
       c = rewrite(c);
-    return Expr(std::make_shared<const Node>(std::move(n)));
+    return make_node(std::move(n));
   }
 };
 } // namespace

@@ -61,7 +61,7 @@ Expr make_time_tile(const TimeTiling& t, Boundary boundary, Expr f) {
   }
   n.boundary = boundary;
   n.children = {std::move(f)};
-  return Expr(std::make_shared<const Node>(std::move(n)));
+  return make_node(std::move(n));
 }
 
 TimeTiling time_tiling_of(const Node& n) {

@@ -340,7 +340,7 @@ double DistributedSweep::period(bool traced) {
   return exchange;
 }
 
-SweepTotals DistributedSweep::run(int iterations) {
+SweepTotals DistributedSweep::run(int iterations, const std::atomic<bool>* stop) {
   if (!device_)
     internal_error("DistributedSweep::run before start");
   if (iterations < 1)
@@ -354,11 +354,16 @@ SweepTotals DistributedSweep::run(int iterations) {
   report(cat("running ", iterations, " periods"));
   world_.barrier();
   double exchange = 0, t0 = wall_seconds();
-  for (int it = 0; it < iterations; ++it)
+  SweepTotals totals;
+  for (int it = 0; it < iterations && !totals.interrupted; ++it) {
     exchange += period();
+    ++totals.periods;
+    // Collective: every rank ends after the same period.
+    if (stop && it + 1 < iterations)
+      totals.interrupted = world_.sum(uint64_t{stop->load() ? 1u : 0u}) > 0;
+  }
   report("periods done");
   double seconds = wall_seconds() - t0;
-  SweepTotals totals;
   totals.seconds = world_.max(seconds);
   totals.exchange_seconds = world_.max(exchange);
   totals.halo_bytes = world_.sum(dev.exchange->bytes_sent() - sent_before);

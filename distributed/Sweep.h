@@ -11,6 +11,8 @@
 // same result, bit for bit.
 #pragma once
 
+#include <atomic>
+
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -59,6 +61,8 @@ struct SweepTotals {
   double exchange_seconds = 0; // the slowest rank's time in halo exchanges
   uint64_t halo_bytes = 0;     // sent by all ranks
   int64_t launches = 0;        // kernel launches of this rank
+  int periods = 0;             // exchange periods run (fewer than asked when stopped)
+  bool interrupted = false;    // `stop` ended the run early
 };
 
 class DistributedSweep {
@@ -70,8 +74,10 @@ public:
 
   // Opens this rank's device, builds its kernels and loads its block of the initial grid.
   void start();
-  // `iterations` exchange periods (iterations x steps steps in all).
-  SweepTotals run(int iterations);
+  // `iterations` exchange periods (iterations x steps steps in all). `stop` (e.g. the Ctrl-C
+  // flag) is read after every period and agreed on by every rank: when it is set on any, all end
+  // after the same period (totals.interrupted).
+  SweepTotals run(int iterations, const std::atomic<bool>* stop = nullptr);
 
   uint64_t checksum() const;
   // Rank 0: the whole grid in global row-major order; other ranks: empty.

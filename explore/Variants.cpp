@@ -57,6 +57,7 @@ Variants variants_of(const Expr& program, int depth, rewrite::EnumerateOptions o
   add_explorer_rules(options);
   auto lowered = rewrite::lowered_variants(program, options);
   Variants result;
+  result.stop = lowered.stop;
   for (const auto& v : lowered.variants)
     result.variants.push_back(variant_info(v));
   if (result.variants.empty()) {
@@ -74,9 +75,9 @@ Variants variants_of(const Expr& program, int depth, rewrite::EnumerateOptions o
                 "reaches them) from ",
                 lowered.stats.summary(), "; ", lowered.seconds, " s in all");
   if (lowered.not_lowered || lowered.not_generated)
-    result.summary +=
-        cat("; cut by the deadline: ", lowered.not_lowered, " high-level variants not lowered, ",
-            lowered.not_generated, " candidates not generated");
+    result.summary += cat("; cut by ", describe(lowered.stop), ": ", lowered.not_lowered,
+                          " high-level variants not lowered, ", lowered.not_generated,
+                          " candidates not generated");
   return result;
 }
 
@@ -120,6 +121,8 @@ Problem make_problem(const std::string& name, const ProgramAt& build,
   auto variants = variants_of(p.program, depth, std::move(control));
   p.variants = std::move(variants.variants);
   p.enumeration = variants.summary;
+  if (control.cancel && control.cancel->load())
+    return p; // cancelled: the caller stops; a lowering of many fused steps takes a second
   p.small_extents = small_extents(extents);
   p.small_program = build(p.small_extents);
   p.small_baseline = rewrite::lower_default(p.small_program);

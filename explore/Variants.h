@@ -26,11 +26,16 @@ rewrite::LoweredVariants executable_variants(const Expr& program,
 struct Variants {
   std::vector<VariantInfo> variants; // [0] = plain MapGlb lowering
   std::string summary;               // enumeration statistics in one line
+  // Why the enumeration or the lowering stopped early: the variant limit (control.limit, 10000
+  // by default), the deadline or the cancel flag (None: every variant to the depth is here).
+  StopReason stop = StopReason::None;
 };
 // Enumerates the rewrite catalog up to `depth` steps and lowers every result with the mapping
 // strategies; duplicates and programs the code generator cannot handle are dropped. `control`
-// sets the deadline and the progress callback (its depth is replaced by `depth`); a summary of
-// a cut enumeration says "cut by the deadline".
+// sets the limits (deadline, cancel flag, variant limit) and the progress callback (its depth is
+// replaced by `depth`); a summary of a cut enumeration says what cut it ("stopped at the variant
+// limit during depth 7", "cut by the deadline: ..."), as `stop` does. Any depth ends: the
+// variant limit bounds the work of one without a deadline.
 Variants enumerate_variants(const Expr& program, int depth = 1,
                             rewrite::EnumerateOptions control = {});
 
@@ -43,7 +48,8 @@ using ProgramAt = std::function<Expr(const std::vector<int64_t>& extents)>;
 // The explorer's problem: the program at `extents`, its lowered variants up to `depth` rewrite
 // steps (enumerated under `control`, not yet generated: the explorer generates them on demand), and
 // the same program on small_extents(extents) with its plain lowering, whose check against the
-// interpreter makes the plain lowering the reference of grids too large for it.
+// interpreter makes the plain lowering the reference of grids too large for it. When
+// control.cancel is set at the end, the problem has no small program (its caller stops).
 Problem make_problem(const std::string& name, const ProgramAt& build,
                      const std::vector<int64_t>& extents, int depth = 1,
                      rewrite::EnumerateOptions control = {});

@@ -321,6 +321,10 @@ struct Solver::Impl {
         result.stop_reason = "stagnated";
         break;
       }
+      if (options.stop && c < options.max_cycles && options.stop()) {
+        result.stop_reason = "interrupted";
+        break;
+      }
       previous = rec.residual;
     }
     if (!result.converged && problem.boundary.kind == Boundary::Clamp && !problem.helmholtz)

@@ -13,6 +13,8 @@
 // correction computed by an f32 V-cycle on the f32 copy of the residual: iterative refinement).
 #pragma once
 
+#include <functional>
+
 #include <map>
 #include <optional>
 #include <string>
@@ -62,6 +64,9 @@ struct SolverOptions {
   int coarse_sweeps = 8;
   Interpolation interpolation = Interpolation::Linear;
   TuningOptions tuning;
+  // Asked after every cycle; true ends the solve there with stop_reason "interrupted" (the
+  // Ctrl-C of tessera solve). Every rank of a distributed solve must give the same answer.
+  std::function<bool()> stop;
 };
 
 // The problem on the finest grid: level (dims, n, centring), the boundary condition as a Pad
@@ -104,8 +109,9 @@ struct SolveResult {
   std::vector<CycleRecord> cycles;
   double initial_residual = 0;
   bool converged = false;
-  std::string stop_reason;          // "converged", "cycle limit", "diverged", "stagnated"
-  std::string hint;                 // what to change when it did not converge, when known
+  // "converged", "cycle limit", "diverged", "stagnated", "interrupted"
+  std::string stop_reason;
+  std::string hint; // what to change when it did not converge, when known
   std::optional<double> max_error;  // max |u - exact|
   Breakdown breakdown;              // device time per operator over all cycles
   std::vector<std::string> levels;  // "64^3 f64 cell-centred", finest first

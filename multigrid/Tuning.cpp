@@ -222,12 +222,16 @@ std::shared_ptr<CompiledKernel> Tuner::tuned(const OperatorSpec& spec, const Exp
   // The placements (constant memory, images) this device allows are among the variants.
   rewrite::EnumerateOptions control;
   explore::apply_device_limits(control, session_->device());
+  // The enumeration's share of the budget, as explore's (tools/ExploreCommands.cpp).
+  control.deadline_seconds = 0.2 * options_.budget_s;
+  control.cancel = options_.stop;
   explore::Problem problem =
       explore::make_problem(spec.name, spec.build, spec.extents, 1, std::move(control));
   explore::ExploreOptions o;
   o.budget_s = options_.budget_s;
   o.repeats = 3;
   o.tuning_database = database_; // every point measured is kept, and later runs start from them
+  o.stop = options_.stop;
   explore::Report report = explore::explore(*session_, problem, o);
   ++explored_;
   if (!report.best) {
@@ -249,7 +253,8 @@ std::shared_ptr<CompiledKernel> Tuner::tuned(const OperatorSpec& spec, const Exp
                 {"speedup_over_default", report.speedup},
                 {"date", explore::utc_now()}};
   explore::write_derivation(entry, variant.history);
-  store_entry(database_, key, entry);
+  if (!report.interrupted) // an interrupted search's best is this run's, not the device's
+    store_entry(database_, key, entry);
   return compile(*session_, generate(variant.program, spec.name), local,
                  cat("v", best.variant, " local=", best.local, " (explored)"));
 }

@@ -10,6 +10,8 @@
 // the default lowering's on random data is dropped and explored again.
 #pragma once
 
+#include <atomic>
+
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -41,6 +43,8 @@ struct TuningOptions {
   // (0: the plain lowering), on every level of at least min_points points.
   std::map<std::string, int> named;
   std::function<void(const std::string&)> log; // progress lines (exploring, loaded, rebuilt)
+  // Set (by Ctrl-C) to end an exploration early: its best so far is used, not recorded.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 // Error unless `name` is the name of an operator the solver builds (a key of

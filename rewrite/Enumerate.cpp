@@ -1,7 +1,6 @@
 #include "rewrite/Enumerate.h"
 
 #include <algorithm>
-#include <chrono>
 #include <random>
 
 #include "core/Error.h"
@@ -11,10 +10,8 @@ namespace tessera::rewrite {
 
 std::string EnumerationStats::cuts() const {
   std::vector<std::string> parts;
-  if (hit_limit)
-    parts.push_back(cat("stopped at the variant limit during depth ", depth_reached));
-  if (hit_deadline)
-    parts.push_back(cat("stopped at the deadline during depth ", depth_reached));
+  if (stop != StopReason::None)
+    parts.push_back(cat("stopped at ", describe(stop), " during depth ", depth_reached));
   if (not_expanded)
     parts.push_back(cat("frontier sampled: ", not_expanded, " variants not rewritten further"));
   if (exhausted)
@@ -63,108 +60,135 @@ bool ProgramSet::insert(const Expr& e, std::size_t hash) {
   return true;
 }
 
-Enumeration enumerate(const Expr& program, const std::vector<Rule>& rules,
-                      const EnumerateOptions& options) {
-  auto start = std::chrono::steady_clock::now();
-  auto elapsed = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
-  bool cancelled = false;
-  auto out_of_time = [&] {
-    return cancelled || (options.deadline_seconds > 0 && elapsed() > options.deadline_seconds);
-  };
-  Enumeration out;
-  EnumerationStats& stats = out.stats;
-  stats.depth_requested = options.depth;
-  ProgramSet seen;
-  Expr start_program = beta_normalize(program);
-  seen.insert(start_program);
-  out.variants.push_back({start_program, {}});
-  stats.per_depth.push_back(1);
-  std::vector<std::size_t> frontier{0};
-  RuleContext base;
-  base.tile_sizes = options.tile_sizes;
-  base.coarsening = options.coarsening;
-  base.temporal_steps = options.temporal_steps;
-  auto stopped = [&] { return stats.hit_limit || stats.hit_deadline; };
+namespace {
 
-  for (int depth = 1; depth <= options.depth && !frontier.empty() && !stopped(); ++depth) {
-    std::vector<std::size_t> next;
-    stats.depth_reached = depth;
-    for (std::size_t index : frontier) {
-      if (stopped())
-        break;
-      if (options.on_progress &&
-          !options.on_progress({cat("depth ", depth), out.variants.size(), 0, elapsed()}))
-        cancelled = true;
-      if (out_of_time()) {
-        stats.hit_deadline = true;
-        break;
-      }
-      // Copy: variants grows while we iterate.
-      Variant parent = out.variants[index];
-      TypeChecker types;
-      types.apply(parent.program, input_types(parent.program));
-      RuleContext ctx = base;
-      ctx.types = &types;
-      for_each_node(parent.program, [&](const Expr& node, const Position& at, bool inside) {
-        if (stopped())
-          return;
-        ctx.inside_function = inside;
-        for (const auto& rule : rules) {
-          RuleResult r = rule.apply(node, ctx);
-          if (r.alternatives.empty()) {
-            if (!r.why_not.empty())
-              ++stats.not_applicable[rule.name + ": " + r.why_not];
+// One enumeration: the variants found, the programs seen, and the limits it runs under.
+struct Enumerator {
+  const std::vector<Rule>& rules;
+  const EnumerateOptions& options;
+  WorkLimits& limits;
+  Enumeration out;
+  ProgramSet seen;
+  RuleContext base;
+
+  bool stopped() { return limits.reached(); }
+
+  // Every rule at every node of the variant at `index`; new variants' indices go to `next`.
+  void expand(std::size_t index, std::vector<std::size_t>& next) {
+    EnumerationStats& stats = out.stats;
+    Variant parent = out.variants[index]; // a copy: variants grows while we iterate
+    TypeChecker types;
+    types.apply(parent.program, input_types(parent.program));
+    RuleContext ctx = base;
+    ctx.types = &types;
+    for_each_node(parent.program, [&](const Expr& node, const Position& at, bool inside) {
+      if (stopped()) // at every node: a huge program's pass must not outlive the deadline
+        return;
+      ctx.inside_function = inside;
+      for (const auto& rule : rules) {
+        RuleResult r = rule.apply(node, ctx);
+        if (r.alternatives.empty()) {
+          if (!r.why_not.empty())
+            ++stats.not_applicable[rule.name + ": " + r.why_not];
+          continue;
+        }
+        for (const auto& alt : r.alternatives) {
+          if (stopped())
+            return;
+          ++stats.rewrites;
+          Expr candidate = replace_at(parent.program, at, alt.replacement);
+          // Duplicates first: only new programs need the (costlier) type check.
+          std::size_t hash = structural_hash(candidate);
+          if (seen.contains(candidate, hash)) {
+            ++stats.duplicates;
             continue;
           }
-          for (const auto& alt : r.alternatives) {
-            ++stats.rewrites;
-            Expr candidate = replace_at(parent.program, at, alt.replacement);
-            // Duplicates first: only new programs need the (costlier) type check.
-            std::size_t hash = structural_hash(candidate);
-            if (seen.contains(candidate, hash)) {
-              ++stats.duplicates;
-              continue;
-            }
-            try {
-              TypeChecker check;
-              check.apply(candidate, input_types(candidate));
-            } catch (const Error&) {
-              ++stats.ill_typed;
-              continue;
-            }
-            seen.insert(candidate, hash);
-            Variant child{candidate, parent.history};
-            child.history.push_back({rule.name, at, alt.params});
-            out.variants.push_back(std::move(child));
-            next.push_back(out.variants.size() - 1);
-            if (out.variants.size() >= options.limit) {
-              stats.hit_limit = true;
-              return;
-            }
+          try {
+            TypeChecker check;
+            check.apply(candidate, input_types(candidate));
+          } catch (const Error&) {
+            ++stats.ill_typed;
+            continue;
+          }
+          seen.insert(candidate, hash);
+          Variant child{candidate, parent.history};
+          child.history.push_back({rule.name, at, alt.params});
+          out.variants.push_back(std::move(child));
+          next.push_back(out.variants.size() - 1);
+          if (out.variants.size() >= options.limit) {
+            limits.stop(StopReason::Limit);
+            return;
           }
         }
-        if (out_of_time())
-          stats.hit_deadline = true;
-      });
-    }
-    stats.per_depth.push_back(next.size());
-    if (next.empty() && !stopped())
-      stats.exhausted = true;
-    if (options.frontier_limit && next.size() > options.frontier_limit && depth < options.depth &&
-        !stopped()) {
-      std::mt19937 rng(options.seed + static_cast<uint32_t>(depth));
-      std::shuffle(next.begin(), next.end(), rng);
-      stats.not_expanded += next.size() - options.frontier_limit;
-      next.resize(options.frontier_limit);
-      std::sort(next.begin(), next.end());
-    }
-    frontier = std::move(next);
+      }
+    });
   }
-  stats.variants = out.variants.size();
-  stats.seconds = elapsed();
-  return out;
+
+  // Of the variants found at `depth`, the seeded sample options.frontier_limit rewrites further.
+  void sample(std::vector<std::size_t>& next, int depth) {
+    if (!options.frontier_limit || next.size() <= options.frontier_limit ||
+        depth >= options.depth || stopped())
+      return;
+    std::mt19937 rng(options.seed + static_cast<uint32_t>(depth));
+    std::shuffle(next.begin(), next.end(), rng);
+    out.stats.not_expanded += next.size() - options.frontier_limit;
+    next.resize(options.frontier_limit);
+    std::sort(next.begin(), next.end());
+  }
+
+  void run(const Expr& program) {
+    EnumerationStats& stats = out.stats;
+    stats.depth_requested = options.depth;
+    Expr start_program = beta_normalize(program);
+    seen.insert(start_program);
+    out.variants.push_back({start_program, {}});
+    stats.per_depth.push_back(1);
+    base.tile_sizes = options.tile_sizes;
+    base.coarsening = options.coarsening;
+    base.temporal_steps = options.temporal_steps;
+    std::vector<std::size_t> frontier{0};
+    // Strategies inside rules poll the same limits (poll_limits throws Stopped).
+    LimitsScope scope(limits);
+    for (int depth = 1; depth <= options.depth && !frontier.empty() && !stopped(); ++depth) {
+      std::vector<std::size_t> next;
+      stats.depth_reached = depth;
+      try {
+        for (std::size_t index : frontier) {
+          if (options.on_progress &&
+              !options.on_progress(
+                  {cat("depth ", depth), out.variants.size(), 0, limits.seconds()}))
+            limits.stop(StopReason::Interrupted);
+          if (stopped())
+            break;
+          expand(index, next);
+        }
+      } catch (const Stopped&) {
+      }
+      stats.per_depth.push_back(next.size());
+      if (next.empty() && !stopped())
+        stats.exhausted = true;
+      sample(next, depth);
+      frontier = std::move(next);
+    }
+    stats.stop = limits.reason();
+    stats.variants = out.variants.size();
+    stats.seconds = limits.seconds();
+  }
+};
+
+} // namespace
+
+Enumeration enumerate(const Expr& program, const std::vector<Rule>& rules,
+                      const EnumerateOptions& options) {
+  WorkLimits limits(options.deadline_seconds, options.cancel);
+  return enumerate(program, rules, options, limits);
+}
+
+Enumeration enumerate(const Expr& program, const std::vector<Rule>& rules,
+                      const EnumerateOptions& options, WorkLimits& limits) {
+  Enumerator e{rules, options, limits, {}, {}, {}};
+  e.run(program);
+  return std::move(e.out);
 }
 
 } // namespace tessera::rewrite

@@ -2,7 +2,9 @@
 // removes duplicates by structural hash, and reports what it found and why branches were cut.
 //
 // Branches are cut by: the depth; the variant limit (enumeration stops when `limit` distinct
-// variants are found); the deadline (it stops when `deadline_seconds` have passed); the frontier
+// variants are found); the deadline (it stops when `deadline_seconds` have passed) and the
+// cancel flag (core/WorkLimits.h: one object with the stop reason, checked at every node of every
+// variant rewritten, so that either ends the work within a small overrun); the frontier
 // limit (of the variants found at one depth, only a seeded sample of `frontier_limit` is
 // rewritten further; the others stay in the result); duplicates (a result seen before is not
 // rewritten again); and rules that do not apply (counted per rule and reason). The statistics
@@ -16,6 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/WorkLimits.h"
 #include "rewrite/Rule.h"
 
 namespace tessera::rewrite {
@@ -30,7 +33,11 @@ struct EnumerationProgress {
 
 struct EnumerateOptions {
   int depth = 4;
-  std::size_t limit = 100000; // stop after this many distinct variants
+  // Stop after this many distinct variants (stop reason Limit). The default bounds an
+  // enumeration without a deadline at any depth (the catalog's spaces grow about 2.5x a depth:
+  // enumerate_variants(p, 99) of a 1-D stencil reaches it at depth 7, lowered and generated in
+  // seconds); more is beyond any exploration's budget.
+  std::size_t limit = 10000;
   std::vector<int64_t> tile_sizes{4, 8, 16, 32, 64};
   std::vector<int64_t> coarsening{2, 4};
   // The device's constant memory for place-constant (OpenCL's minimum by default).
@@ -44,6 +51,8 @@ struct EnumerateOptions {
   std::vector<int64_t> temporal_steps{2, 3, 4};
   // Stop after this many seconds (0: no deadline). lowered_variants counts its lowering too.
   double deadline_seconds = 0;
+  // Stop when it becomes true (e.g. the Ctrl-C flag of tools/Interrupt.h); null: never.
+  const std::atomic<bool>* cancel = nullptr;
   // Rewrite at most this many of the variants found at each depth further, a sample drawn with
   // `seed` (0: all of them). Reaches deep variants of spaces too big to enumerate completely.
   std::size_t frontier_limit = 0;
@@ -57,8 +66,8 @@ struct EnumerateOptions {
   // anyway (the explorer's lazy space).
   std::function<void(const Expr&)> check_generation;
   // Called from the calling thread between units of work (a frontier variant, a lowering, a
-  // generated candidate); returning false stops the enumeration as the deadline would (e.g. on
-  // Ctrl-C). Keep it cheap: it is called often.
+  // generated candidate); returning false stops the enumeration as the cancel flag would (stop
+  // reason Interrupted). Keep it cheap: it is called often.
   std::function<bool(const EnumerationProgress&)> on_progress;
 };
 
@@ -67,8 +76,9 @@ struct EnumerationStats {
   std::size_t rewrites = 0;   // rule applications attempted that produced a program
   std::size_t duplicates = 0; // results already seen
   std::size_t ill_typed = 0;  // results rejected by the type checker (a rule bug if > 0)
-  bool hit_limit = false;
-  bool hit_deadline = false;
+  // Why the enumeration stopped before its depth: the variant limit (Limit), the deadline, or
+  // the cancel flag / a progress callback that returned false (Interrupted); None: it did not.
+  StopReason stop = StopReason::None;
   // True when a depth found nothing new: every variant up to that depth was found (unless the
   // frontier was sampled).
   bool exhausted = false;
@@ -89,8 +99,13 @@ struct Enumeration {
   EnumerationStats stats;
 };
 
+// Under the limits of options (deadline_seconds, cancel, limit).
 Enumeration enumerate(const Expr& program, const std::vector<Rule>& rules,
                       const EnumerateOptions& options = {});
+// Under `limits` (their deadline and cancel flag; options.limit still counts): the work of a
+// caller that shares them with later phases (lowered_variants).
+Enumeration enumerate(const Expr& program, const std::vector<Rule>& rules,
+                      const EnumerateOptions& options, WorkLimits& limits);
 
 // A set of programs up to structural equality (hash buckets, structural equality on collision).
 class ProgramSet {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/Error.h"
+#include "core/WorkLimits.h"
 
 namespace tessera::rewrite {
 
@@ -47,6 +48,9 @@ Strategy traverse(Strategy s, bool pre) {
 // them.
 RuleResult alternatives_at(const Rule& r, const Expr& program, const Position& at,
                            const RuleContext& ctx) {
+  // A strategy tries rules at every node of a program, each perhaps with a type check of the
+  // whole program: the inner loop of a lowering, where its caller's limits are polled.
+  poll_limits();
   if (!r.reads_types)
     return r.apply(node_at(program, at), ctx);
   Typed typed(program, ctx);
@@ -111,6 +115,7 @@ namespace {
 // The program with the rule's alternative with `params` at `at`, or nullopt.
 std::optional<Expr> rewrite_at(const Rule& r, const Params& params, const Expr& program,
                                const Position& at, const RuleContext& ctx) {
+  poll_limits(); // as in alternatives_at
   std::optional<Expr> rewritten;
   if (r.reads_types) {
     Typed typed(program, ctx);

@@ -1,7 +1,6 @@
 #include "rewrite/Variants.h"
 
 #include <atomic>
-#include <chrono>
 #include <exception>
 #include <map>
 #include <mutex>
@@ -116,111 +115,70 @@ void add_root_lowerings(const Variant& v, const Expr& plain, const EnumerateOpti
   }
 }
 
-} // namespace
-
-std::string LoweredVariants::summary() const {
-  std::string s = cat(variants.size(), " executable variants from ", stats.summary(), "; ",
-                      candidates, " lowered candidates, ", lowered_duplicates, " duplicates, ",
-                      rejected_by_codegen, " rejected by the code generator");
-  if (not_generated || not_lowered)
-    s += cat(", deadline: ", not_lowered, " high-level variants not lowered, ", not_generated,
-             " candidates not generated");
-  return s + cat(", ", seconds, " s in all");
+// The default lowering of a variant without mappings; for the program itself (`first`) also
+// the other orders of its global dimensions and the root completions. The program's own
+// lowerings are not cut by the deadline (a deadline that passed during the enumeration still
+// leaves them: the baseline and its plain alternatives); its completions are by the cancel flag,
+// its default lowering, the baseline, by nothing (there is no exploration without it).
+template <class Add>
+void lower_program(const Variant& v, bool first, const EnumerateOptions& options, const Add& add) {
+  const Mapping global{MappingKind::Global};
+  Expr lowered;
+  WorkLimits none, cancel_only(0, options.cancel);
+  {
+    std::optional<LimitsScope> unpolled;
+    if (first)
+      unpolled.emplace(none);
+    lowered = lower_default(v.program);
+  }
+  add(lowered, v, global);
+  if (!first)
+    return;
+  LimitsScope completions(cancel_only);
+  // The other orders of the global dimensions the lowering chose, for the program as written
+  // (a program written with MapGlb gets them from the enumeration instead).
+  if (!mentions_glb(v.program))
+    for (auto& [reordered, step] : glb_orders(lowered))
+      add(reordered, v, global, {std::move(step)});
+  add_root_lowerings(v, lowered, options, add);
 }
 
-LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& options) {
-  auto start = std::chrono::steady_clock::now();
-  auto seconds = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
-  std::atomic<bool> cancelled{false};
-  auto late = [&] {
-    return cancelled || (options.deadline_seconds > 0 && seconds() > options.deadline_seconds);
-  };
-  // Progress from the calling thread only; false from the callback cancels like the deadline.
-  auto report = [&](const char* phase, std::size_t done, std::size_t total) {
-    if (options.on_progress && !options.on_progress({phase, done, total, seconds()}))
-      cancelled = true;
-  };
-  LoweredVariants result;
-  // The enumeration gets three quarters of the deadline: one that used it all would leave no
-  // time to lower even the shallowest variants it found.
-  EnumerateOptions high_options = options;
-  high_options.deadline_seconds = 0.75 * options.deadline_seconds;
-  auto rules = exploration_rules();
-  rules.insert(rules.end(), options.extra_rules.begin(), options.extra_rules.end());
-  Enumeration high = enumerate(program, rules, high_options);
-  result.stats = high.stats;
-  std::map<std::string, const Rule*> rule_of;
-  for (const auto& r : rules)
-    rule_of.emplace(r.name, &r);
+// A lowered program to be checked by the code generator, with what it came from.
+struct Candidate {
+  Expr program;
+  const Variant* from;
+  Mapping mapping;
+  std::vector<Step> after_mapping; // rules applied to the lowered program (glb-order)
+};
 
-  // The distinct lowered programs, in the order of the high-level variants.
-  struct Candidate {
-    Expr program;
-    const Variant* from;
-    Mapping mapping;
-    std::vector<Step> after_mapping; // rules applied to the lowered program (glb-order)
-  };
-  std::vector<Candidate> candidates;
-  ProgramSet tried;
-  auto add = [&](const Expr& lowered, const Variant& from, const Mapping& mapping,
-                 std::vector<Step> after_mapping = {}) {
-    ++result.candidates;
-    if (tried.insert(lowered))
-      candidates.push_back({lowered, &from, mapping, std::move(after_mapping)});
-    else
-      ++result.lowered_duplicates;
-  };
-  for (std::size_t i = 0; i < high.variants.size(); ++i) {
-    report("lowering", i, high.variants.size());
-    // Without code generation (a lazy caller) lowering is cheap, and the variants of at most
-    // one rewrite step (first in the enumeration's breadth-first order) are always lowered: a
-    // deeper space never has fewer of them than a shallower one.
-    const bool shallow = !options.check_generation && high.variants[i].history.size() <= 1;
-    if (late() && !shallow) {
-      result.not_lowered = high.variants.size() - i;
-      break;
-    }
-    const Variant& v = high.variants[i];
-    std::vector<Mapping> mappings = mappings_of(v, rule_of);
-    if (mappings.empty()) {
-      const Mapping global{MappingKind::Global};
-      Expr lowered = lower_default(v.program);
-      add(lowered, v, global);
-      if (i == 0) {
-        // The other orders of the global dimensions the lowering chose, for the program as
-        // written (a program written with MapGlb gets them from the enumeration instead).
-        if (!mentions_glb(v.program))
-          for (auto& [reordered, step] : glb_orders(lowered))
-            add(reordered, v, global, {std::move(step)});
-        add_root_lowerings(v, lowered, options, add);
-      }
-      continue;
-    }
-    for (const auto& m : mappings)
-      if (Expr mapped = apply_mapping(v.program, m))
-        add(mapped, v, m);
-  }
+enum Verdict : char { NotGenerated, Accepted, Rejected };
 
+// The code generator's verdict on every candidate (options.check_generation; without it every
+// candidate is accepted), the rejections' messages in `reasons`; those the limits left out are
+// NotGenerated. `report(done, total)` is called from the calling thread.
+template <class Report>
+std::vector<Verdict> generate(const std::vector<Candidate>& candidates,
+                              const EnumerateOptions& options, WorkLimits& limits,
+                              const Report& report, std::vector<std::string>& reasons) {
   // Code generation decides which are executable; candidates are independent, so several
   // threads can generate them (expressions are immutable and shared read-only).
-  enum Verdict : char { NotGenerated, Accepted, Rejected };
   std::vector<Verdict> verdicts(candidates.size(),
                                 options.check_generation ? NotGenerated : Accepted);
-  std::vector<std::string> reasons(candidates.size());
   std::atomic<std::size_t> next{0};
   std::exception_ptr failure;
   std::mutex failure_mutex;
   auto work = [&](bool caller) {
+    LimitsScope worker_scope(limits);
     for (std::size_t i = next++; i < candidates.size(); i = next++) {
       if (caller)
         report("generating kernels", i, candidates.size());
-      if (late())
+      if (limits.reached())
         return;
       try {
         options.check_generation(candidates[i].program);
         verdicts[i] = Accepted;
+      } catch (const Stopped&) {
+        return; // the code generator polled the limits (verdict: not generated)
       } catch (const Error& e) {
         verdicts[i] = Rejected;
         reasons[i] = e.what();
@@ -246,7 +204,82 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
     h.join();
   if (failure)
     std::rethrow_exception(failure);
+  return verdicts;
+}
 
+} // namespace
+
+std::string LoweredVariants::summary() const {
+  std::string s = cat(variants.size(), " executable variants from ", stats.summary(), "; ",
+                      candidates, " lowered candidates, ", lowered_duplicates, " duplicates, ",
+                      rejected_by_codegen, " rejected by the code generator");
+  if (not_generated || not_lowered)
+    s += cat(", cut by ", describe(stop), ": ", not_lowered, " high-level variants not lowered, ",
+             not_generated, " candidates not generated");
+  return s + cat(", ", seconds, " s in all");
+}
+
+LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& options) {
+  // One set of limits for every phase: the deadline and cancel flag of options, polled by the
+  // enumeration, inside every lowering and between the generated candidates.
+  WorkLimits limits(options.deadline_seconds, options.cancel);
+  // Progress from the calling thread only; false from the callback cancels like the flag.
+  auto report = [&](const char* phase, std::size_t done, std::size_t total) {
+    if (options.on_progress && !options.on_progress({phase, done, total, limits.seconds()}))
+      limits.stop(StopReason::Interrupted);
+  };
+  LoweredVariants result;
+  // The enumeration gets three quarters of the deadline: one that used it all would leave no
+  // time to lower even the shallowest variants it found.
+  WorkLimits enumeration_limits(limits, 0.75);
+  auto rules = exploration_rules();
+  rules.insert(rules.end(), options.extra_rules.begin(), options.extra_rules.end());
+  Enumeration high = enumerate(program, rules, options, enumeration_limits);
+  result.stats = high.stats;
+  if (enumeration_limits.reason() == StopReason::Interrupted)
+    limits.stop(StopReason::Interrupted);
+  std::map<std::string, const Rule*> rule_of;
+  for (const auto& r : rules)
+    rule_of.emplace(r.name, &r);
+
+  // The distinct lowered programs, in the order of the high-level variants.
+  std::vector<Candidate> candidates;
+  ProgramSet tried;
+  auto add = [&](const Expr& lowered, const Variant& from, const Mapping& mapping,
+                 std::vector<Step> after_mapping = {}) {
+    ++result.candidates;
+    if (tried.insert(lowered))
+      candidates.push_back({lowered, &from, mapping, std::move(after_mapping)});
+    else
+      ++result.lowered_duplicates;
+  };
+  // The program itself is always lowered (the baseline and its completions); every other
+  // variant while the limits allow, polled inside its lowering too.
+  LimitsScope scope(limits);
+  for (std::size_t i = 0; i < high.variants.size(); ++i) {
+    report("lowering", i, high.variants.size());
+    if (i > 0 && limits.reached()) {
+      result.not_lowered = high.variants.size() - i;
+      break;
+    }
+    const Variant& v = high.variants[i];
+    try {
+      std::vector<Mapping> mappings = i > 0 ? mappings_of(v, rule_of) : std::vector<Mapping>{};
+      if (i == 0 || mappings.empty()) {
+        lower_program(v, i == 0, options, add);
+        continue;
+      }
+      for (const auto& m : mappings)
+        if (Expr mapped = apply_mapping(v.program, m))
+          add(mapped, v, m);
+    } catch (const Stopped&) { // the baseline is in: its lowering is not polled (lower_program)
+      result.not_lowered = high.variants.size() - i;
+      break;
+    }
+  }
+
+  std::vector<std::string> reasons(candidates.size());
+  std::vector<Verdict> verdicts = generate(candidates, options, limits, report, reasons);
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     switch (verdicts[i]) {
     case NotGenerated:
@@ -263,7 +296,8 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
     }
     }
   }
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.stop = limits.reason() != StopReason::None ? limits.reason() : result.stats.stop;
+  result.seconds = limits.seconds();
   return result;
 }
 

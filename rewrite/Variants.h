@@ -27,13 +27,15 @@ struct LoweredVariants {
   std::size_t lowered_duplicates = 0; // candidates equal to one tried before (not generated again)
   std::size_t rejected_by_codegen = 0;
   std::map<std::string, std::size_t> rejection_reasons; // code generator message -> count
-  // Cut by the deadline (options.deadline_seconds, for the enumeration and the lowering
-  // together): high-level variants not lowered, and candidates not code-generated.
+  // Cut by the limits (options.deadline_seconds for the enumeration and the lowering together,
+  // options.cancel, options.limit): high-level variants not lowered, and candidates not
+  // code-generated; `stop` says why (None: nothing was cut).
+  StopReason stop = StopReason::None;
   std::size_t not_lowered = 0;
   std::size_t not_generated = 0;
   double seconds = 0; // enumeration and lowering
   // "N executable variants from <enumeration summary>; C lowered candidates, U duplicates, R
-  // rejected by the code generator[, deadline: ...], S s in all"
+  // rejected by the code generator[, cut by the deadline: ...], S s in all"
   std::string summary() const;
 };
 

@@ -16,6 +16,7 @@
 #include "distributed/SetupAgreement.h"
 #include "explore/runtime/Session.h"
 #include "tools/Commands.h"
+#include "tools/Interrupt.h"
 #include "tools/SolveCommand.h"
 
 namespace tessera::tools {
@@ -44,8 +45,15 @@ int set_up(const SolveCommandOptions& o, const Problem& problem, const SolverOpt
   return distributed::agree_on_setup(world, distributed::attempt([&] {
                                        layout = std::make_unique<distributed::MultigridLayout>(
                                            world, *session, problem, s, o.agglomerate, ranks);
-                                       solver =
-                                           std::make_unique<Solver>(*session, problem, s, *layout);
+                                       // Every rank stops after the same cycle: Ctrl-C on any
+                                       // rank stops them all.
+                                       SolverOptions agreed = s;
+                                       agreed.stop = [&world, local = s.stop] {
+                                         return world.sum(uint64_t{local && local() ? 1u : 0u}) >
+                                                0;
+                                       };
+                                       solver = std::make_unique<Solver>(*session, problem,
+                                                                         agreed, *layout);
                                      }));
 }
 
@@ -73,7 +81,7 @@ int solve_on_ranks(const SolveCommandOptions& o, const Problem& problem, const S
   SolveResult r = solver.solve();
   uint64_t halo_bytes = world.sum(layout.halo_bytes());
   if (!root)
-    return r.converged ? 0 : 1;
+    return r.converged ? 0 : r.stop_reason == "interrupted" ? kInterruptedStatus : 1;
   if (!o.quiet) {
     std::cout << "levels:";
     for (const auto& l : r.levels)

@@ -58,7 +58,7 @@ int interrupted_early(const ExploreCommandOptions& x) {
                 : std::filesystem::exists(x.json) ? cat(" (", x.json, " was left as it was)")
                                                   : std::string(" (no report)"))
             << "\n";
-  return 130;
+  return kInterruptedStatus;
 }
 
 // The options' files, checked before any work (core/FilePlan.h): every output may be written,
@@ -212,9 +212,10 @@ int explore_command(const ExploreCommandOptions& x) {
   // The placements' side conditions: this device's constant memory and images.
   explore::apply_device_limits(control, session.device());
   EnumerationDisplay display(bar, bar_enabled, x.quiet);
+  control.cancel = &guard.flag();
   control.on_progress = [&](const rewrite::EnumerationProgress& p) {
     display.show(p, enumeration_s);
-    return !guard.interrupted();
+    return true;
   };
   // --steps K: fusing all K steps is one of the candidates.
   if (x.steps >= 2 && std::find(control.temporal_steps.begin(), control.temporal_steps.end(),
@@ -273,7 +274,7 @@ int explore_command(const ExploreCommandOptions& x) {
     std::cout << "plot: " << x.plot << "\n";
   }
   if (report.interrupted)
-    return 130;
+    return kInterruptedStatus;
   return ok_points(report) > 0 ? 0 : 1;
 }
 

@@ -1,5 +1,7 @@
 #include "tools/Interrupt.h"
 
+#include <iostream>
+
 namespace tessera::tools {
 
 namespace {
@@ -46,6 +48,14 @@ bool InterruptGuard::interrupted() const {
 
 const std::atomic<bool>& InterruptGuard::flag() const {
   return interrupt_flag;
+}
+
+int interrupted_after(const std::string& done, const std::string& json) {
+  std::cerr << "interrupted after " << done
+            << (json.empty() ? std::string()
+                             : ": " + json + " has what was known, marked interrupted")
+            << "\n";
+  return kInterruptedStatus;
 }
 
 } // namespace tessera::tools

@@ -1,5 +1,6 @@
-// Ctrl-C during an exploration: the first SIGINT asks the run to stop (it finishes the point in
-// hand, writes its report and exits with 130); a second one ends the program at once.
+// Ctrl-C during a long command (explore, solve, sweep): the first SIGINT asks the run to stop (it
+// finishes the point, cycle or exchange period in hand, writes its --json marked interrupted and
+// exits with kInterruptedStatus); a second one ends the program at once.
 //
 // The handler is installed before anything else (before the OpenCL platform exists), so that
 // no moment of the run loses a Ctrl-C, even when the process started with SIGINT ignored (a
@@ -11,6 +12,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <string>
 
 namespace tessera::tools {
 
@@ -30,5 +32,12 @@ public:
 private:
   struct sigaction previous_ {};
 };
+
+// The exit status of a command stopped by Ctrl-C (docs/cli.md).
+constexpr int kInterruptedStatus = 130;
+
+// A command stopped by Ctrl-C after some of its work: "interrupted after <done>" on stderr, with
+// the --json file that holds what was known (none: empty); returns kInterruptedStatus.
+int interrupted_after(const std::string& done, const std::string& json);
 
 } // namespace tessera::tools

@@ -22,6 +22,7 @@
 #include "multigrid/Solver.h"
 #include "tools/Commands.h"
 #include "tools/HostMemory.h"
+#include "tools/Interrupt.h"
 #include "tools/Validators.h"
 
 namespace tessera::tools {
@@ -117,6 +118,7 @@ nlohmann::json to_json(const SolveResult& r, const SolveCommandOptions& o,
                       {"mean_convergence_factor", r.mean_factor()},
                       {"converged", r.converged},
                       {"stop_reason", r.stop_reason},
+                      {"interrupted", r.stop_reason == "interrupted"},
                       {"breakdown", breakdown}};
   if (r.max_error)
     j["max_error"] = *r.max_error;
@@ -321,6 +323,7 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
 }
 
 int solve_command(const SolveCommandOptions& o) {
+  InterruptGuard guard; // first of all, as explore's: no moment of the run may lose a Ctrl-C
   const auto [dims, helmholtz] = parse_problem(o.problem);
   const int64_t n = parse_side(o.size, dims, o.problem);
   SolverOptions s;
@@ -354,6 +357,12 @@ int solve_command(const SolveCommandOptions& o) {
   s.tuning.database = o.tuning_db;
   s.tuning.log = [](const std::string& line) { std::cerr << line << "\n"; };
   s.tuning.named = parse_named_variants(o.variants);
+  // Ctrl-C: the cycle in hand (or the tuning exploration) finishes, then the solve ends.
+  s.tuning.stop = &guard.flag();
+  s.stop = [&guard] {
+    guard.reclaim(); // PoCL's compiler installs its own handler when it first runs
+    return guard.interrupted();
+  };
   if (o.omega != 0 && !(o.omega > 0 && o.omega < 2))
     user_error(cat("--omega must be between 0 and 2, got ", o.omega));
 
@@ -377,7 +386,9 @@ int solve_command(const SolveCommandOptions& o) {
               << (o.anisotropy != 0 ? cat(", anisotropy ", o.anisotropy) : std::string())
               << (o.fused_smoothing ? ", fused smoothing" : "") << ", " << o.precision << ", on "
               << session.device().name << "\n";
+  guard.reclaim();
   Solver solver(session, problem, s);
+  guard.reclaim();
   SolveResult r = solver.solve();
   if (!o.quiet) {
     std::cout << "levels:";
@@ -395,6 +406,8 @@ int solve_status(const SolveResult& r, const SolveCommandOptions& o, const Solve
                  const Problem& problem) {
   if (r.converged)
     return 0;
+  if (r.stop_reason == "interrupted")
+    return interrupted_after(cat(r.cycles.size(), " of at most ", o.max_cycles, " cycles"), o.json);
   // Below the round-off floor (multigrid/Limits.h; the residuals measured stall at about 0.13 of
   // it, poisson2d 64^2 to 1024^2 in f64 and 32^2 in f32): no number of cycles reaches it.
   if (r.stop_reason != "diverged")
@@ -405,7 +418,8 @@ int solve_status(const SolveResult& r, const SolveCommandOptions& o, const Solve
                 << brief(lowest_relative(r)) << " of ||f||, at its round-off floor (eps |A| ||u|| "
                 << "/ ||f||, at most " << brief(floor) << "); ask for --tol "
                 << brief(lowest_relative(r), true) << " or more"
-                << (s.precision == Precision::F64 ? "" : ", or use --precision f64") << "\n";
+                << (s.precision == Precision::F64 ? "" : ", or use --precision f64") << "
+";
       return 2;
     }
   if (r.stop_reason == "diverged")

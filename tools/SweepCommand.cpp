@@ -24,6 +24,7 @@
 #include "explore/Variants.h"
 #include "stencils/WithBoundary.h"
 #include "tools/Commands.h"
+#include "tools/Interrupt.h"
 #include "tools/ProgramSource.h"
 #include "tools/Validators.h"
 
@@ -134,9 +135,10 @@ std::string hex(uint64_t v) {
 }
 
 int run_sweep(const SweepCommandOptions& o, distributed::Communicator& world,
-              distributed::DistributedSweep& sweep) {
+              distributed::DistributedSweep& sweep, InterruptGuard& guard) {
   sweep.start();
-  auto totals = sweep.run(o.iterations);
+  guard.reclaim(); // PoCL's compiler installs its own handler when it first runs
+  auto totals = sweep.run(o.iterations, &guard.flag());
   uint64_t checksum = sweep.checksum();
   auto values = o.values.empty() ? std::vector<double>{} : sweep.gather();
   const std::string& lowering = sweep.lowering();
@@ -145,18 +147,20 @@ int run_sweep(const SweepCommandOptions& o, distributed::Communicator& world,
   auto devices = world.gather(std::vector<unsigned char>(device.begin(), device.end()));
   const double setup = world.max(sweep.setup_seconds()); // collective: before rank 0 goes on
   if (world.rank() != 0)
-    return 0;
+    return totals.interrupted ? kInterruptedStatus : 0;
   const auto& g = sweep.grid();
   double points = 1;
   for (auto e : g.global)
     points *= static_cast<double>(e);
-  int64_t steps = static_cast<int64_t>(o.steps) * o.iterations;
+  int64_t steps = static_cast<int64_t>(o.steps) * totals.periods;
   double gcells = points * static_cast<double>(steps) / totals.seconds / 1e9;
   std::vector<int64_t> ranks(g.ranks.begin(), g.ranks.end());
   if (!o.quiet) {
     std::cout << "sweep    " << sweep.grid().global.size() << "-D grid "
               << distributed::extents_text(g.global) << ", " << o.steps
-              << " fused steps per exchange x " << o.iterations << " = " << steps << " steps\n";
+              << " fused steps per exchange x " << totals.periods << " = " << steps << " steps"
+              << (totals.interrupted ? cat(" (interrupted: ", o.iterations, " asked)") : "")
+              << "\n";
     std::cout << "ranks    " << world.size() << " (" << distributed::extents_text(ranks)
               << "), halo " << g.halo() << " (radius " << g.radius << "), "
               << (g.periodic ? "periodic, " : "") << "overlap " << o.overlap << "\n";
@@ -181,7 +185,9 @@ int run_sweep(const SweepCommandOptions& o, distributed::Communicator& world,
                      {"size", g.global},
                      {"ranks", ranks},
                      {"steps", o.steps},
-                     {"iterations", o.iterations},
+                     {"iterations", totals.periods},
+                     {"iterations_asked", o.iterations},
+                     {"interrupted", totals.interrupted},
                      {"boundary", o.boundary},
                      {"overlap", o.overlap == "on"},
                      {"setup_seconds", setup},
@@ -199,12 +205,16 @@ int run_sweep(const SweepCommandOptions& o, distributed::Communicator& world,
         {"format", "tessera-sweep-values"}, {"version", 1}, {"size", g.global}, {"values", values}};
     write_file_atomically(o.values, j.dump() + "\n");
   }
+  if (totals.interrupted)
+    return interrupted_after(cat(totals.periods, " of ", o.iterations, " exchange periods"),
+                             o.json);
   return 0;
 }
 
 } // namespace
 
 int sweep_command(const SweepCommandOptions& o) {
+  InterruptGuard guard; // first of all, as explore's: no moment of the run may lose a Ctrl-C
   distributed::MpiRuntime mpi;
   auto world = distributed::Communicator::world();
   // The set-up's checks run alike on every rank: one message, status 2
@@ -218,7 +228,7 @@ int sweep_command(const SweepCommandOptions& o) {
           world, distributed::attempt([&] { sweep.emplace(world, config); })))
     return status;
   try {
-    return run_sweep(o, world, *sweep);
+    return run_sweep(o, world, *sweep, guard);
   } catch (const std::exception& e) {
     world.fail(e.what());
   }

@@ -58,30 +58,6 @@ std::vector<std::string> long_explore(const fs::path& json) {
           "200",     "--strategy", "exhaustive", "--json",  json.string(), "-q"};
 }
 
-// Waits until the child `pid` runs its own program (not the test's copy of itself between fork
-// and exec, which has the test framework's handlers) and catches `signal` (Linux: the SigCgt mask
-// of /proc/PID/status), so that a test's signal reaches the program's handler however loaded the
-// machine is.
-void wait_for_handler(pid_t pid, int signal) {
-  std::error_code ec;
-  fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  fs::path proc = "/proc/" + std::to_string(pid);
-  auto start = std::chrono::steady_clock::now();
-  while (std::chrono::steady_clock::now() - start < std::chrono::seconds(60)) {
-    if (fs::read_symlink(proc / "exe", ec) == self) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
-      continue;
-    }
-    std::ifstream status(proc / "status");
-    std::string line;
-    while (std::getline(status, line))
-      if (line.rfind("SigCgt:", 0) == 0 &&
-          (std::stoull(line.substr(7), nullptr, 16) >> (signal - 1) & 1) != 0)
-        return;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-}
-
 bool is_char_device(const fs::path& p) {
   struct stat info {};
   return ::lstat(p.c_str(), &info) == 0 && S_ISCHR(info.st_mode);

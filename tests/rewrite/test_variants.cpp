@@ -67,7 +67,7 @@ TEST_CASE("enumeration to depth 6 with every rule reports its count and limits")
   auto e = rewrite::enumerate(program, rewrite::all_rules(), options);
   MESSAGE("j2d5pt, all rules, depth 6: " << e.stats.summary());
   CHECK(e.variants.size() == 5000);
-  CHECK(e.stats.hit_limit);
+  CHECK(e.stats.stop == StopReason::Limit);
   CHECK(e.stats.ill_typed == 0);
   // Every variant keeps its derivation, which replays to the same program.
   const auto& last = e.variants.back();
