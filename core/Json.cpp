@@ -435,8 +435,11 @@ private:
 };
 
 // Each node of a program is a JSON object with a "kind", and takes two levels of JSON (its
-// object and its "children" array); leaves add a few (a parameter's type, a function's body).
-constexpr int kMaxJsonDepth = 2 * kMaxExprDepth + 64;
+// object and its "children" array); leaves add a few (a parameter's type). A user function's
+// body is a tree of scalar operations, two levels each, built left-nested by inline arithmetic:
+// a 729-point weighted sum is about 1,460 levels deep; 2,048 operations deep are allowed.
+constexpr int kMaxScalarBodyDepth = 2048;
+constexpr int kMaxJsonDepth = 2 * kMaxExprDepth + 2 * kMaxScalarBodyDepth + 64;
 
 // The reader recurses over the document: one nested deeper than the programs tessera builds
 // (a file of 20,000 nested Pads) is refused before it starts, measured without recursion.
@@ -451,10 +454,15 @@ void check_nesting(const json& document) {
     pending.pop_back();
     if (p.value->is_object() && p.value->contains("kind"))
       ++p.node_depth;
-    if (p.node_depth > kMaxExprDepth || p.json_depth > kMaxJsonDepth)
+    if (p.node_depth > kMaxExprDepth)
       user_error(cat("the expression is nested deeper than ", kMaxExprDepth,
                      " levels, the most tessera reads and builds (its passes recurse over the "
                      "nesting)"));
+    if (p.json_depth > kMaxJsonDepth)
+      user_error(cat("the document is nested deeper than ", kMaxJsonDepth,
+                     " JSON levels (a program of at most ", kMaxExprDepth,
+                     " nested nodes whose user functions' bodies are at most ", kMaxScalarBodyDepth,
+                     " operations deep), the most tessera reads"));
     if (p.value->is_structured())
       for (const auto& child : *p.value)
         pending.push_back({&child, p.json_depth + 1, p.node_depth});

@@ -111,7 +111,7 @@ struct SolveResult {
   bool converged = false;
   // "converged", "cycle limit", "diverged", "stagnated", "interrupted"
   std::string stop_reason;
-  std::string hint; // what to change when it did not converge, when known
+  std::string hint;                 // what to change when it did not converge, when known
   std::optional<double> max_error;  // max |u - exact|
   Breakdown breakdown;              // device time per operator over all cycles
   std::vector<std::string> levels;  // "64^3 f64 cell-centred", finest first

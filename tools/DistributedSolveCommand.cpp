@@ -49,11 +49,10 @@ int set_up(const SolveCommandOptions& o, const Problem& problem, const SolverOpt
                                        // rank stops them all.
                                        SolverOptions agreed = s;
                                        agreed.stop = [&world, local = s.stop] {
-                                         return world.sum(uint64_t{local && local() ? 1u : 0u}) >
-                                                0;
+                                         return world.sum(uint64_t{local && local() ? 1u : 0u}) > 0;
                                        };
-                                       solver = std::make_unique<Solver>(*session, problem,
-                                                                         agreed, *layout);
+                                       solver = std::make_unique<Solver>(*session, problem, agreed,
+                                                                         *layout);
                                      }));
 }
 
