@@ -418,10 +418,8 @@ int solve_status(const SolveResult& r, const SolveCommandOptions& o, const Solve
                 << brief(lowest_relative(r)) << " of ||f||, at its round-off floor (eps |A| ||u|| "
                 << "/ ||f||, at most " << brief(floor) << "); ask for --tol "
                 << brief(lowest_relative(r), true) << " or more"
-                << (s.precision == Precision::F64 ? "" : ", or use --precision f64")
-                << "
-                   ";
-          return 2;
+                << (s.precision == Precision::F64 ? "" : ", or use --precision f64") << "\n";
+      return 2;
     }
   if (r.stop_reason == "diverged")
     std::cerr << "error: the solver diverged (residual " << r.cycles.back().relative
