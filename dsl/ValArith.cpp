@@ -1,5 +1,7 @@
 #include "dsl/ValArith.h"
 
+#include "core/ScalarTyping.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <optional>
@@ -245,40 +247,6 @@ ScalarKind common_kind(const Term& a, const Term& b, const std::string& what,
   return a.kind;
 }
 
-std::string op_symbol(ScalarOp op) {
-  switch (op) {
-  case ScalarOp::Add:
-    return "+";
-  case ScalarOp::Sub:
-  case ScalarOp::Neg:
-    return "-";
-  case ScalarOp::Mul:
-    return "*";
-  case ScalarOp::Div:
-    return "/";
-  case ScalarOp::Mod:
-    return "%";
-  case ScalarOp::Lt:
-    return "<";
-  case ScalarOp::Le:
-    return "<=";
-  case ScalarOp::Gt:
-    return ">";
-  case ScalarOp::Ge:
-    return ">=";
-  case ScalarOp::Eq:
-    return "==";
-  case ScalarOp::Ne:
-    return "!=";
-  case ScalarOp::And:
-    return "&&";
-  case ScalarOp::Or:
-    return "||";
-  default:
-    return "!";
-  }
-}
-
 // Checks the operand kinds of `op` (see ValArith.h).
 void check_operator(ScalarOp op, ScalarKind kind, const std::string& what,
                     const std::source_location& loc) {
@@ -294,7 +262,7 @@ void check_operator(ScalarOp op, ScalarKind kind, const std::string& what,
 
 Val binary(ScalarOp op, const Operand& a, const Operand& b) {
   Term ta = term_of(a), tb = term_of(b);
-  std::string what = cat("'", op_symbol(op), "'");
+  std::string what = cat("'", scalar::op_symbol(op), "'");
   ScalarKind kind = common_kind(ta, tb, what, a.location());
   check_operator(op, kind, what, a.location());
   Term joint;
@@ -305,7 +273,7 @@ Val binary(ScalarOp op, const Operand& a, const Operand& b) {
 
 Val unary(ScalarOp op, const Operand& a) {
   Term ta = term_of(a);
-  check_operator(op, ta.kind, cat("'", op_symbol(op), "'"), a.location());
+  check_operator(op, ta.kind, cat("'", scalar::op_symbol(op), "'"), a.location());
   return build(ScalarExpr::unary(op, ta.body), ta, a.location());
 }
 
