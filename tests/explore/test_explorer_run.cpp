@@ -334,3 +334,19 @@ TEST_CASE("explorer: a roofline measured in this run is outside the budget, then
   CHECK(second.copy_gb_per_s == doctest::Approx(first.copy_gb_per_s));
   CHECK(roofline_summary(second).find("outside the budget") == std::string::npos);
 }
+
+TEST_CASE("explorer: a grid that fits in the cache is timed after flushes, and says so; the "
+          "compute ceiling and each point's bound") {
+  Report r = explore::explore(test_session(), problem(4096), quick_options());
+  REQUIRE(r.cache_bytes > 0); // PoCL on a CPU: the system's last-level cache
+  CHECK(r.timing_regime.find("the grid fits in the last-level cache") != std::string::npos);
+  CHECK(r.timing_regime.find("times are cache times, not DRAM") != std::string::npos);
+  CHECK(format_report(r).find("timing: the grid fits") != std::string::npos);
+  // (a + b + c) / 3: two additions and a division per output.
+  CHECK(r.flops_per_output == doctest::Approx(3));
+  CHECK(r.peak_gflops > 0);
+  CHECK(r.peak_precision == "f32");
+  for (const auto& p : r.points)
+    if (p.status == PointStatus::Ok)
+      CHECK_FALSE(point_bound(r, p).empty());
+}
