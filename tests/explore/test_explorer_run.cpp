@@ -304,7 +304,7 @@ TEST_CASE("explorer: a version-1 report (its mappings history steps) loads and r
     CHECK(same->history == q.history);
   }
   nlohmann::json written = report_to_json(resumed);
-  CHECK(written["version"] == 2);
+  CHECK(written["version"] == 3);
   CHECK(written["points"][0].contains("mapping"));
 }
 
