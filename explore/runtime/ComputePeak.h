@@ -1,7 +1,7 @@
 // The compute ceiling of a device: its measured multiply-add peak in f32 and f64, from a kernel
-// of independent multiply-add chains (enough of them per work-item to hide the latency of each),
-// as the roofline's copy bandwidth is the ceiling of bytes. Kept in the roofline's file
-// (RooflineFile.h) beside it.
+// of independent multiply-add chains of 8-wide vectors (enough of them per work-item to hide the
+// latency of each), as the roofline's copy bandwidth is the ceiling of bytes. Kept in the
+// roofline's file (RooflineFile.h) beside it.
 #pragma once
 
 #include <string>
