@@ -1,8 +1,9 @@
 // How the explorer times a problem given the size of one sweep and of the device's last-level
-// cache. When a sweep is not far larger than the cache, what a launch finds in the cache depends
-// on what ran just before it (its check read the same data; a finalist re-timed in turn with
-// others does not), so every timed launch is preceded by a flush of the cache: the search, the
-// finalists' confirmation and the plot then time every point in the same state.
+// cache. When a sweep is larger than the cache but not far larger, what a launch finds in the
+// cache depends on what ran just before it (its check read the same data; a finalist re-timed in
+// turn with others does not), so every timed launch is preceded by a flush of the cache: the
+// search, the finalists' confirmation and the plot then time every point in the same state. A
+// sweep that fits is wholly in the cache after the warm-up launch whatever ran before: no flush.
 #pragma once
 
 #include <cstddef>
