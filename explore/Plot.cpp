@@ -12,6 +12,7 @@
 #include "core/AtomicFile.h"
 #include "core/Bytes.h"
 #include "core/Error.h"
+#include "explore/ComputeCeiling.h"
 #include "explore/Family.h"
 #include "explore/Space.h"
 #include "explore/runtime/Device.h"
@@ -198,7 +199,7 @@ std::string gnuplot_script(const Report& r, const std::string& data_dir,
                          tessera::format_bytes(r.cache_bytes), " cache)")));
   // The compute ceiling in the panel's unit: the bandwidth at which the program's flops per
   // byte reach the measured peak.
-  const double intensity = r.arithmetic_intensity();
+  const double intensity = arithmetic_intensity(r);
   if (intensity > 0 && r.peak_gflops > 0) {
     const double compute = r.peak_gflops / intensity;
     s << ", \\\n     " << fixed(compute, 4) << " with lines dt 3 lw 2 lc rgb '#aa3377' title "

@@ -85,10 +85,8 @@ struct Report {
   // arithmetic: user-function flops per output as the interpreter counts them (core/FlopCount.h).
   // 0: unknown (reports before version 3).
   double peak_gflops = 0;
-  std::string peak_precision; // "f32" or "f64"
-  double flops_per_output = 0;
-  // Flops per byte of one sweep (0: unknown).
-  double arithmetic_intensity() const;
+  std::string peak_precision;  // "f32" or "f64"
+  double flops_per_output = 0; // explore/ComputeCeiling.h: what follows from these
   // The problem's data fits in the last-level cache: its fractions of the copy roofline are
   // "cache-resident" (repeated sweeps run from the cache), not bounded by the roofline.
   bool cache_resident() const;
@@ -155,15 +153,6 @@ bool partly_in_cache(double footprint_bytes, uint64_t cache_bytes);
 // "cache-resident", "partly cache-resident" or "of the copy roofline": how a report names a
 // fraction of the roofline for a problem of this footprint.
 std::string roofline_fraction_label(double footprint_bytes, uint64_t cache_bytes);
-
-// A point's arithmetic rate: its cells per second times the program's flops per output.
-double point_gflops(const Report& report, const PointResult& p);
-// What bounds a point: "arithmetic" when it is nearer (as a fraction) to the compute peak than
-// to the copy roofline, else "bytes"; empty when either ceiling or the flops are unknown.
-std::string point_bound(const Report& report, const PointResult& p);
-// "compute peak 98.1 GFLOP/s (f32); 9 flops per output, 1.1 flop/byte (the ridge: 7.4 flop/byte):
-// bound by bytes"; empty when the peak is unknown.
-std::string compute_summary(const Report& report);
 
 // "copy roofline 13.32 GB/s (...); last-level cache 480 MiB; one sweep moves 8 MiB, which fits
 // in the cache: percentages are cache-resident, ...": the roofline and where the problem stands.

@@ -14,6 +14,7 @@
 #include "core/FilePlan.h"
 #include "core/OutputPath.h"
 #include "core/Printer.h"
+#include "explore/ComputeCeiling.h"
 #include "explore/DeviceLimits.h"
 #include "explore/Evaluations.h"
 #include "explore/Explorer.h"

@@ -14,6 +14,7 @@
 #include "core/Printer.h"
 #include "core/RandomData.h"
 #include "dsl/Dsl.h"
+#include "explore/ComputeCeiling.h"
 #include "explore/Explorer.h"
 #include "explore/Workload.h"
 
