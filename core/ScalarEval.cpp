@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "core/Error.h"
+#include "core/FlopCount.h"
 #include "core/Scalar.h"
 #include "core/ScalarTyping.h"
 
@@ -76,6 +77,7 @@ ScalarValue eval_node(const ScalarExpr& e, const std::vector<ScalarValue>& param
   case ScalarOp::Neg:
     if (!is_floating(result))
       return make_int(result, -v[0].bits);
+    count_flop();
     return ScalarValue::make(result, -v[0].as_double());
   case ScalarOp::Not:
     return make_int(ScalarKind::Bool, v[0].as_double() == 0);
@@ -89,6 +91,7 @@ ScalarValue eval_node(const ScalarExpr& e, const std::vector<ScalarValue>& param
     for (const auto& arg : v)
       x.push_back(ScalarValue::make(result, arg.as_double()).real);
     const std::string& f = e.function();
+    count_flop();
     double r = f == "sqrt"    ? std::sqrt(x[0])
                : f == "exp"   ? std::exp(x[0])
                : f == "log"   ? std::log(x[0])
@@ -136,6 +139,8 @@ ScalarValue eval_node(const ScalarExpr& e, const std::vector<ScalarValue>& param
   }
   double p = ScalarValue::make(common, v[0].as_double()).real;
   double q = ScalarValue::make(common, v[1].as_double()).real;
+  if (!is_comparison(e.op()) && !is_logic(e.op()))
+    count_flop();
   switch (e.op()) {
   case ScalarOp::Add:
     return ScalarValue::make(result, p + q);

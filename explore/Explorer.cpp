@@ -7,6 +7,7 @@
 
 #include "codegen/Kernel.h"
 #include "core/Error.h"
+#include "core/FlopCount.h"
 #include "core/Printer.h"
 #include "explore/DeviceEvaluator.h"
 #include "explore/Prior.h"
@@ -20,6 +21,16 @@
 namespace tessera::explore {
 
 namespace {
+
+// The interpreter's run `f` (returning the flat output), its user-function flops per output
+// kept in the report.
+template <class F> std::vector<double> counting_flops(Report& report, F f) {
+  FlopCount count;
+  std::vector<double> out = f();
+  if (!out.empty())
+    report.flops_per_output = static_cast<double>(count.flops()) / static_cast<double>(out.size());
+  return out;
+}
 
 // The run's measured points as the tuning database keeps them.
 std::vector<TunedPoint> tuned_points(const Report& report, const LazySpace& lazy,
@@ -175,6 +186,7 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
   report.copy_method = roofline.method;
   report.cache_bytes = roofline.cache_bytes;
   report.roofline_note = roofline.limited_by;
+  report.peak_precision = "f32";
   // Measured once per device and kept: not the search's time, so not the budget's.
   report.roofline_measure_s = roofline.measure_s;
   options.start += std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -186,9 +198,15 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
   // The reference.
   setup("computing the reference");
   Workload workload(session, problem.program, options.seed);
+  for (const auto& in : workload.inputs())
+    if (in.kind == ScalarKind::F64)
+      report.peak_precision = "f64";
+  report.peak_gflops =
+      report.peak_precision == "f64" ? roofline.compute.f64_gflops : roofline.compute.f32_gflops;
   std::vector<double> reference;
   if (cells(problem.extents) <= options.interpreter_limit) {
-    reference = evaluate(problem.program, workload.input_data()).flatten();
+    reference = counting_flops(
+        report, [&] { return evaluate(problem.program, workload.input_data()).flatten(); });
     report.check_method = "the reference interpreter";
     report.check_size = problem.extents;
     if (!has_nonzero(reference))
@@ -204,7 +222,8 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
     auto kernel = codegen::generate_program(problem.small_baseline, co);
     auto built = build_program(session, kernel);
     auto out = small.run(kernel, built);
-    auto expected = evaluate(problem.small_program, small.input_data()).flatten();
+    auto expected = counting_flops(
+        report, [&] { return evaluate(problem.small_program, small.input_data()).flatten(); });
     if (!has_nonzero(expected))
       user_error("the interpreter's output on the small check grid is all zeros: checking "
                  "against it would prove nothing");

@@ -12,6 +12,7 @@
 #include "core/AtomicFile.h"
 #include "core/Bytes.h"
 #include "core/Error.h"
+#include "explore/ComputeCeiling.h"
 #include "explore/Family.h"
 #include "explore/Space.h"
 #include "explore/runtime/Device.h"
@@ -195,8 +196,19 @@ std::string gnuplot_script(const Report& r, const std::string& data_dir,
                    ? cat(" (the problem fits in the ", tessera::format_bytes(r.cache_bytes),
                          " cache: cache-resident, not bounded by it)")
                    : cat(" (the problem is ", fixed(r.footprint_bytes / r.cache_bytes, 1), "x the ",
-                         tessera::format_bytes(r.cache_bytes), " cache)")))
-    << "\n";
+                         tessera::format_bytes(r.cache_bytes), " cache)")));
+  // The compute ceiling in the panel's unit: the bandwidth at which the program's flops per
+  // byte reach the measured peak.
+  const double intensity = arithmetic_intensity(r);
+  if (intensity > 0 && r.peak_gflops > 0) {
+    const double compute = r.peak_gflops / intensity;
+    s << ", \\\n     " << fixed(compute, 4) << " with lines dt 3 lw 2 lc rgb '#aa3377' title "
+      << gnuplot_string(cat("compute ceiling ", fixed(r.peak_gflops, 1), " GFLOP/s (",
+                            r.peak_precision, "), ", fixed(r.flops_per_output, 1),
+                            " flops per output: ", fixed(compute, 2), " GB/s",
+                            compute > top * 1.2 ? " (above the panel)" : ""));
+  }
+  s << "\n";
 
   // Panel 2: the best bandwidth found so far against the exploration time, and when each
   // strategy came within 5% of the best.

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "core/Error.h"
+#include "explore/CacheRegime.h"
 #include "explore/DeviceEvaluator.h"
 #include "explore/Execute.h"
 #include "explore/runtime/Hash.h"
@@ -57,6 +58,18 @@ void PointMeasurer::learn_sizes(const codegen::KernelProgram& kernel) {
   bytes_moved_ = workload_.bytes_moved(kernel);
   output_cells_ = workload_.output_cells(kernel);
   report_.footprint_bytes = static_cast<double>(bytes_moved_);
+  CacheRegime regime = cache_regime(report_.footprint_bytes, report_.cache_bytes,
+                                    session_.device().max_mem_alloc_size);
+  report_.timing_regime = regime.note;
+  if (regime.flush_bytes > 0)
+    flush_.emplace(session_, regime.flush_bytes);
+}
+
+runtime::TimingOptions PointMeasurer::timing_options(int warmup, int repeats) {
+  runtime::TimingOptions options{warmup, repeats, {}};
+  if (flush_)
+    options.before_each = [this] { flush_->flush(); };
+  return options;
 }
 
 void PointMeasurer::retime(PointResult& p, int repeats, std::vector<double>* samples) {
@@ -65,7 +78,7 @@ void PointMeasurer::retime(PointResult& p, int repeats, std::vector<double>* sam
   learn_sizes(kernel); // a resumed point re-timed before any new one is measured
   auto built = build_program(session_, kernel);
   auto t0 = Clock::now();
-  auto timing = workload_.time(kernel, built, {options_.warmup, repeats});
+  auto timing = workload_.time(kernel, built, timing_options(options_.warmup, repeats));
   double wall = std::chrono::duration<double>(Clock::now() - t0).count();
   p.launch_s = wall / (options_.warmup + repeats);
   if (samples)
@@ -109,7 +122,7 @@ PointResult PointMeasurer::first_measurement(int id, int repeats) {
     // is not checked, and one far slower than the best so far is not timed again.
     std::optional<runtime::Timing> once;
     if (!reference_.empty()) {
-      once = workload_.time(kernel, built, {0, 1});
+      once = workload_.time(kernel, built, timing_options(0, 1));
       double left = budget_left_();
       r.launch_s = once->median_ms / 1e3; // kept for the budget advice if refused
       if (once->median_ms / 1e3 > left)
@@ -118,7 +131,7 @@ PointResult PointMeasurer::first_measurement(int id, int repeats) {
       // A first launch may include the driver's one-time setup of the kernel (milliseconds):
       // slowness is judged on a second one, unless the first took longer than such a setup.
       if (far_slower(once->median_ms, repeats) && once->median_ms < 100)
-        once = workload_.time(kernel, built, {0, 1});
+        once = workload_.time(kernel, built, timing_options(0, 1));
     }
     auto c0 = Clock::now();
     if (reference_.empty()) {
@@ -143,7 +156,7 @@ PointResult PointMeasurer::first_measurement(int id, int repeats) {
       r.status = PointStatus::Ok;
     } else {
       auto t1 = Clock::now();
-      auto timing = workload_.time(kernel, built, {options_.warmup, repeats});
+      auto timing = workload_.time(kernel, built, timing_options(options_.warmup, repeats));
       double wall = std::chrono::duration<double>(Clock::now() - t1).count();
       r.launch_s = wall / (options_.warmup + repeats);
       set_timing(r, timing.median_ms, timing.min_ms, repeats);

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "explore/LazySpace.h"
 #include "explore/Report.h"
 #include "explore/Workload.h"
+#include "explore/runtime/CacheFlush.h"
 
 namespace tessera::explore {
 
@@ -37,8 +39,11 @@ public:
 
 private:
   codegen::KernelProgram kernel_of(const Point& point) const;
-  // Bytes and cells of one sweep, from the first kernel built (the same for every variant).
+  // Bytes and cells of one sweep, from the first kernel built (the same for every variant), and
+  // with them whether launches are timed after a cache flush (CacheRegime.h).
   void learn_sizes(const codegen::KernelProgram& kernel);
+  // Warm-up launches, then `repeats` timed ones, each after a flush when the regime asks.
+  runtime::TimingOptions timing_options(int warmup, int repeats);
   // Whether a variant whose one launch took `ms` is not worth `repeats` more: over 10 times
   // slower than the best so far, or its launches would not fit in what is left of the budget.
   bool far_slower(double ms, int repeats) const;
@@ -53,6 +58,7 @@ private:
   std::string kernel_name_;
   std::function<double()> budget_left_;
   std::size_t bytes_moved_ = 0, output_cells_ = 0;
+  std::optional<runtime::CacheFlush> flush_;
 };
 
 } // namespace tessera::explore

@@ -17,6 +17,7 @@
 #include "core/Bytes.h"
 #include "core/Error.h"
 #include "core/JsonInteger.h"
+#include "explore/ComputeCeiling.h"
 #include "explore/Space.h"
 
 namespace tessera::explore {
@@ -186,8 +187,13 @@ PointResult point_from_json(const json& j, int version, const std::string& where
 
 json report_to_json(const Report& r) {
   json points = json::array();
-  for (const auto& p : r.points)
+  for (const auto& p : r.points) {
     points.push_back(point_to_json(p));
+    if (std::string bound = point_bound(r, p); !bound.empty()) {
+      points.back()["gflops_per_s"] = number(point_gflops(r, p));
+      points.back()["bound"] = bound;
+    }
+  }
   json strategies = json::array();
   for (const auto& s : r.strategies) {
     json j = {{"name", s.name}, {"how", s.how}};
@@ -216,6 +222,11 @@ json report_to_json(const Report& r) {
         {"roofline_note", r.roofline_note},
         {"roofline_measure_s", number(r.roofline_measure_s)}}},
       {"footprint_bytes", number(r.footprint_bytes)},
+      {"timing_regime", r.timing_regime},
+      {"compute",
+       {{"peak_gflops", number(r.peak_gflops)},
+        {"precision", r.peak_precision},
+        {"flops_per_output", number(r.flops_per_output)}}},
       {"cache_resident", r.cache_resident()},
       {"date", r.date},
       {"budget_s", number(r.budget_s)},
@@ -280,6 +291,13 @@ Report report_from_json(const json& j, const std::string& source) {
   rep.roofline_note = dev.get<std::string>("roofline_note", "");
   rep.roofline_measure_s = dev.get<double>("roofline_measure_s", 0.0);
   rep.footprint_bytes = r.get<double>("footprint_bytes", 0.0);
+  rep.timing_regime = r.get<std::string>("timing_regime", "");
+  if (r.has("compute")) { // version 3
+    Reader compute(r.at("compute"), source + ": \"compute\"");
+    rep.peak_gflops = compute.get<double>("peak_gflops", 0.0);
+    rep.peak_precision = compute.get<std::string>("precision", "");
+    rep.flops_per_output = compute.get<double>("flops_per_output", 0.0);
+  }
   if (rep.size.empty() || rep.size.size() > 3 ||
       std::any_of(rep.size.begin(), rep.size.end(), [](int64_t e) { return e <= 0; }))
     user_error(
@@ -421,9 +439,15 @@ std::string describe_point(const PointResult& p) {
 }
 
 std::string timing_line(const PointResult& p, const Report& r) {
+  std::string bound = point_bound(r, p);
   return cat(fixed(p.median_ms, 3), " ms  ", fixed(p.gb_per_s, 2), " GB/s  ",
              fixed(p.gcells_per_s, 3), " GCells/s  ", fixed(100 * p.fraction_of_copy, 1), "% ",
-             r.fraction_label(), "  (median of ", p.repeats, ")");
+             r.fraction_label(),
+             bound.empty() ? std::string()
+                           : cat("  ", fixed(point_gflops(r, p), 1), " GFLOP/s (",
+                                 fixed(100 * point_gflops(r, p) / r.peak_gflops, 1),
+                                 "% of peak; bound by ", bound, ")"),
+             "  (median of ", p.repeats, ")");
 }
 
 } // namespace
@@ -478,6 +502,10 @@ std::string format_report(const Report& r, std::size_t top) {
     out << ", INTERRUPTED";
   out << "\n";
   out << "  " << roofline_summary(r) << "\n";
+  if (!r.timing_regime.empty())
+    out << "  timing: " << r.timing_regime << "\n";
+  if (std::string compute = compute_summary(r); !compute.empty())
+    out << "  " << compute << "\n";
   std::size_t ok = 0, failed = 0, mismatch = 0;
   for (const auto& p : r.points)
     (p.status == PointStatus::Ok ? ok : p.status == PointStatus::Mismatch ? mismatch : failed)++;

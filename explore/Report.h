@@ -21,7 +21,7 @@
 namespace tessera::explore {
 
 inline constexpr const char* kReportFormat = "tessera-report";
-inline constexpr int kReportVersion = 2;       // written
+inline constexpr int kReportVersion = 3;       // written (3: the compute ceiling)
 inline constexpr int kOldestReportVersion = 1; // the oldest read
 
 struct PointResult {
@@ -78,6 +78,15 @@ struct Report {
   std::string roofline_note;     // why the roofline's buffers are below the size asked, if they are
   double roofline_measure_s = 0; // measuring it in this run (0: from the file); not in the budget
   double footprint_bytes = 0;    // every input and the output of one sweep
+  // How the times relate to the cache when a sweep is not far larger than it (CacheRegime.h);
+  // empty otherwise.
+  std::string timing_regime;
+  // The compute ceiling (runtime/ComputePeak.h) in the inputs' precision, and the program's
+  // arithmetic: user-function flops per output as the interpreter counts them (core/FlopCount.h).
+  // 0: unknown (reports before version 3).
+  double peak_gflops = 0;
+  std::string peak_precision;  // "f32" or "f64"
+  double flops_per_output = 0; // explore/ComputeCeiling.h: what follows from these
   // The problem's data fits in the last-level cache: its fractions of the copy roofline are
   // "cache-resident" (repeated sweeps run from the cache), not bounded by the roofline.
   bool cache_resident() const;

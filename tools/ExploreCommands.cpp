@@ -14,6 +14,7 @@
 #include "core/FilePlan.h"
 #include "core/OutputPath.h"
 #include "core/Printer.h"
+#include "explore/ComputeCeiling.h"
 #include "explore/DeviceLimits.h"
 #include "explore/Evaluations.h"
 #include "explore/Explorer.h"
@@ -129,6 +130,10 @@ void print_result(const explore::Report& report, double elapsed, double budget_s
                        : std::string())
               << "\n";
   std::cout << explore::roofline_summary(report) << "\n";
+  if (!report.timing_regime.empty())
+    std::cout << "timing: " << report.timing_regime << "\n";
+  if (std::string compute = explore::compute_summary(report); !compute.empty())
+    std::cout << compute << "\n";
   std::cout << "finished in " << fixed(elapsed, 1) << " s of the " << cat(budget_s) << " s budget"
             << (elapsed <= budget_s ? "" : " (OVER BUDGET)")
             << (report.interrupted ? " (interrupted: continue with --resume)" : "") << "\n";

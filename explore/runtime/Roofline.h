@@ -12,6 +12,7 @@
 #include <map>
 #include <string>
 
+#include "explore/runtime/ComputePeak.h"
 #include "explore/runtime/Timing.h"
 
 namespace tessera::runtime {
@@ -31,6 +32,7 @@ struct Roofline {
   std::string measured_at; // UTC date of the measurement
   bool from_file = false;  // read from the roofline file rather than measured in this run
   double measure_s = 0;    // seconds this run spent measuring it (0 when read from the file)
+  ComputePeak compute;     // the compute ceiling (ComputePeak.h); 0 until measured
 };
 
 // The buffer size the roofline of `device` asks for: 4x cache_bytes, at least 64 MiB, at most

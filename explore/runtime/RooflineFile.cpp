@@ -39,12 +39,22 @@ json read_document(const fs::path& file) {
 }
 
 json to_json(const Roofline& r) {
-  return {{"gb_per_s", r.gb_per_s},         {"method", r.method},
-          {"methods", r.methods},           {"buffer_bytes", r.buffer_bytes},
-          {"target_bytes", r.target_bytes}, {"cache_bytes", r.cache_bytes},
-          {"cache_source", r.cache_source}, {"limited_by", r.limited_by},
-          {"measured_at", r.measured_at}};
+  return {{"gb_per_s", r.gb_per_s},
+          {"method", r.method},
+          {"methods", r.methods},
+          {"buffer_bytes", r.buffer_bytes},
+          {"target_bytes", r.target_bytes},
+          {"cache_bytes", r.cache_bytes},
+          {"cache_source", r.cache_source},
+          {"limited_by", r.limited_by},
+          {"measured_at", r.measured_at},
+          {"f32_gflops", r.compute.f32_gflops},
+          {"f64_gflops", r.compute.f64_gflops}};
 }
+
+// store_roofline, where there is a file; an unwritable cache only costs measuring again next
+// time.
+void store_quietly(const fs::path& file, const std::string& identity, const Roofline& r);
 
 } // namespace
 
@@ -82,6 +92,9 @@ std::optional<Roofline> read_roofline(const fs::path& file, const std::string& i
     r.cache_source = e.at("cache_source").get<std::string>();
     r.limited_by = e.at("limited_by").get<std::string>();
     r.measured_at = e.at("measured_at").get<std::string>();
+    // Entries written before the compute peak have none: it is measured and added.
+    r.compute.f32_gflops = e.value("f32_gflops", 0.0);
+    r.compute.f64_gflops = e.value("f64_gflops", 0.0);
     r.from_file = true;
     // Larger buffers measure the roofline at least as honestly; an entry whose buffers the
     // device's memory limits cut (PoCL's follow the free memory) counts by the size it asked for.
@@ -106,30 +119,46 @@ void store_roofline(const fs::path& file, const std::string& identity, const Roo
   write_file_atomically(file.string(), doc.dump(2) + "\n");
 }
 
+namespace {
+void store_quietly(const fs::path& file, const std::string& identity, const Roofline& r) {
+  if (file.empty())
+    return;
+  try {
+    store_roofline(file, identity, r);
+  } catch (const Error&) {
+    // the next run measures again
+  }
+}
+} // namespace
+
 Roofline device_roofline(Session& session, const RooflineOptions& options) {
   const Device& device = session.device();
   CacheSize cache = last_level_cache(device);
   std::string limited_by;
   std::size_t target = roofline_target_bytes(device, cache.bytes, options.max_bytes);
+  auto start = std::chrono::steady_clock::now();
+  auto seconds = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
   if (!options.remeasure && !options.file.empty())
     if (auto stored = read_roofline(options.file, device.identity(), target);
-        stored && stored->cache_bytes == cache.bytes)
+        stored && stored->cache_bytes == cache.bytes) {
+      if (stored->compute.f32_gflops > 0)
+        return *stored;
+      stored->compute = measure_compute_peak(session, options.timing);
+      stored->measure_s = seconds();
+      store_quietly(options.file, device.identity(), *stored);
       return *stored;
-  auto start = std::chrono::steady_clock::now();
+    }
   std::size_t bytes = roofline_buffer_bytes(device, cache.bytes, &limited_by, options.max_bytes);
   Roofline r = measure_roofline(session, bytes, options.timing);
-  r.measure_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.compute = measure_compute_peak(session, options.timing);
+  r.measure_s = seconds();
   r.target_bytes = target;
   r.cache_bytes = cache.bytes;
   r.cache_source = cache.source;
   r.limited_by = limited_by;
-  if (!options.file.empty()) {
-    try {
-      store_roofline(options.file, device.identity(), r);
-    } catch (const Error&) {
-      // An unwritable cache only costs measuring again next time.
-    }
-  }
+  store_quietly(options.file, device.identity(), r);
   return r;
 }
 

@@ -2,7 +2,8 @@
 //   {"format": "tessera-roofline", "version": 1,
 //    "devices": {"<Device::identity()>": {"gb_per_s", "method", "methods", "buffer_bytes",
 //                                         "cache_bytes", "cache_source", "limited_by",
-//                                         "measured_at"}}}
+//                                         "measured_at", "f32_gflops", "f64_gflops"}}}
+// (the compute peak, ComputePeak.h: an entry without it has it measured and added)
 // by default roofline.json in the build-cache directory (default_cache_dir()). It is a cache:
 // written atomically, safe to delete, and an unreadable or malformed file or entry is measured
 // again and overwritten. An entry is reused only for the same device identity (platform,

@@ -24,8 +24,11 @@ Timing time_repetitions(const std::function<double()>& repetition, TimingOptions
   for (int i = 0; i < options.warmup; ++i)
     repetition();
   Timing t;
-  for (int i = 0; i < options.repeats; ++i)
+  for (int i = 0; i < options.repeats; ++i) {
+    if (options.before_each)
+      options.before_each();
     t.samples_ms.push_back(repetition());
+  }
   t.median_ms = median(t.samples_ms);
   t.min_ms = *std::min_element(t.samples_ms.begin(), t.samples_ms.end());
   t.max_ms = *std::max_element(t.samples_ms.begin(), t.samples_ms.end());

@@ -17,6 +17,9 @@ class Session;
 struct TimingOptions {
   int warmup = 1;  // untimed launches first (caches, lazy allocation, JIT)
   int repeats = 5; // timed launches
+  // Called before each timed launch, outside its time (e.g. a cache flush, so that every
+  // launch starts from the same cache state); none when empty.
+  std::function<void()> before_each;
 };
 
 struct Timing {

@@ -89,7 +89,7 @@ TEST_CASE("report: JSON round trip keeps every field") {
   Report r = sample_report();
   nlohmann::json j = report_to_json(r);
   CHECK(j["format"] == "tessera-report");
-  CHECK(j["version"] == 2);
+  CHECK(j["version"] == 3);
   CHECK(j["points"][0]["history"] == nlohmann::json::array({"split-join at [1] {chunk=4}"}));
   CHECK(j["points"][0]["mapping"] == nlohmann::json{{"kind", "global"}});
   Report back = report_from_json(j);
@@ -115,7 +115,7 @@ TEST_CASE("report: invalid reports are rejected with the reason") {
   CHECK(broken([](auto& j) { j["format"] = "tessera-expr"; }).find("not a tessera report") !=
         std::string::npos);
   CHECK(broken([](auto& j) { j["version"] = 99; }) ==
-        "r.json: report version 99 is not supported (this tessera reads versions 1 to 2)");
+        "r.json: report version 99 is not supported (this tessera reads versions 1 to 3)");
   CHECK(broken([](auto& j) {
           j["points"][0]["mapping"] = {{"kind", "teleport"}};
         }).find("unknown mapping kind \"teleport\"") != std::string::npos);

@@ -14,6 +14,7 @@
 #include "core/Printer.h"
 #include "core/RandomData.h"
 #include "dsl/Dsl.h"
+#include "explore/ComputeCeiling.h"
 #include "explore/Explorer.h"
 #include "explore/Workload.h"
 
@@ -304,7 +305,7 @@ TEST_CASE("explorer: a version-1 report (its mappings history steps) loads and r
     CHECK(same->history == q.history);
   }
   nlohmann::json written = report_to_json(resumed);
-  CHECK(written["version"] == 2);
+  CHECK(written["version"] == 3);
   CHECK(written["points"][0].contains("mapping"));
 }
 
@@ -333,4 +334,39 @@ TEST_CASE("explorer: a roofline measured in this run is outside the budget, then
   CHECK(second.roofline_measure_s == 0); // kept in the file
   CHECK(second.copy_gb_per_s == doctest::Approx(first.copy_gb_per_s));
   CHECK(roofline_summary(second).find("outside the budget") == std::string::npos);
+}
+
+TEST_CASE("explorer: a grid that fits in the cache says its times are cache times; the compute "
+          "ceiling and each point's bound") {
+  Report r = explore::explore(test_session(), problem(4096), quick_options());
+  REQUIRE(r.cache_bytes > 0); // PoCL on a CPU: the system's last-level cache
+  CHECK(r.timing_regime.find("the grid fits in the last-level cache") != std::string::npos);
+  CHECK(r.timing_regime.find("times are cache times, not DRAM") != std::string::npos);
+  CHECK(format_report(r).find("timing: the grid fits") != std::string::npos);
+  // (a + b + c) / 3: two additions and a division per output.
+  CHECK(r.flops_per_output == doctest::Approx(3));
+  CHECK(r.peak_gflops > 0);
+  CHECK(r.peak_precision == "f32");
+  for (const auto& p : r.points)
+    if (p.status == PointStatus::Ok)
+      CHECK_FALSE(point_bound(r, p).empty());
+}
+
+TEST_CASE("explorer: a grid that nearly fits in the cache is timed after flushes, and says so") {
+  // One sweep of avg1d 4096 moves 32 KiB: 1.3x a cache of 24 KiB.
+  const char* saved = std::getenv("TESSERA_CACHE_BYTES");
+  std::string keep = saved ? saved : "";
+  ::setenv("TESSERA_CACHE_BYTES", "24K", 1);
+  Report r = explore::explore(test_session(), problem(4096), quick_options());
+  if (saved)
+    ::setenv("TESSERA_CACHE_BYTES", keep.c_str(), 1);
+  else
+    ::unsetenv("TESSERA_CACHE_BYTES");
+  CHECK(r.cache_bytes == 24 * 1024);
+  CHECK(r.timing_regime.find("nearly fits in the last-level cache") != std::string::npos);
+  CHECK(r.timing_regime.find("a flush of the cache (a write of 48 KiB)") != std::string::npos);
+  const PointResult* base = r.find(0);
+  REQUIRE(base);
+  CHECK(base->status == PointStatus::Ok);
+  CHECK(base->median_ms > 0);
 }
