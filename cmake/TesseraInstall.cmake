@@ -23,6 +23,10 @@ install(TARGETS ${tessera_libraries} tessera_package EXPORT tesseraTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tessera)
 install(TARGETS tessera RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The examples' sources (docs/api.md points to them), installed here because the install rules
+# of examples/, an EXCLUDE_FROM_ALL directory, do not run.
+file(GLOB tessera_example_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/examples/*.cpp)
+install(FILES ${tessera_example_sources} DESTINATION ${CMAKE_INSTALL_DATADIR}/tessera/examples)
 foreach(dir IN LISTS tessera_header_dirs)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/
           DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tessera/${dir}
