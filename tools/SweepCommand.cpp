@@ -13,6 +13,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <sstream>
 
 #include "core/AtomicFile.h"
 #include "core/Error.h"
@@ -107,10 +108,12 @@ distributed::SweepConfig plan(const SweepCommandOptions& o) {
   c.seed = o.seed;
   if (o.verbose)
     c.progress = [start = distributed::wall_seconds()](const std::string& phase) {
-      std::cerr << "[rank " << distributed::Communicator::world().rank() << " +" << std::fixed
-                << std::setprecision(2) << distributed::wall_seconds() - start << " s] " << phase
-                << "\n"
-                << std::defaultfloat << std::flush;
+      // One write per line: the ranks' lines reach mpirun's terminal whole.
+      std::ostringstream line;
+      line << "[rank " << distributed::Communicator::world().rank() << " +" << std::fixed
+           << std::setprecision(2) << distributed::wall_seconds() - start << " s] " << phase
+           << "\n";
+      std::cerr << line.str() << std::flush;
     };
   c.local = explore::parse_local_size(o.local);
   if (o.variant != 0) {
