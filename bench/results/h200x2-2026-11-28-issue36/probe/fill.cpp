@@ -8,12 +8,16 @@
 using clk = std::chrono::steady_clock;
 int main(int argc, char** argv) {
   size_t bytes = strtoull(argv[1], 0, 10), ps = atoi(argv[2]);
-  std::vector<cl::Platform> ps_; cl::Platform::get(&ps_);
-  std::vector<cl::Device> ds; ps_[0].getDevices(CL_DEVICE_TYPE_ALL, &ds);
-  cl::Context ctx(ds[0]); cl::CommandQueue q(ctx, ds[0]);
+  std::vector<cl::Platform> ps_;
+  cl::Platform::get(&ps_);
+  std::vector<cl::Device> ds;
+  ps_[0].getDevices(CL_DEVICE_TYPE_ALL, &ds);
+  cl::Context ctx(ds[0]);
+  cl::CommandQueue q(ctx, ds[0]);
   cl::Buffer b(ctx, CL_MEM_READ_WRITE, bytes);
   unsigned char pat[128] = {7, 7, 7, 7, 7, 7, 7, 7};
-  for (auto& p : pat) p = 7;
+  for (auto& p : pat)
+    p = 7;
   auto t0 = clk::now();
   cl_int err = clEnqueueFillBuffer(q(), b(), pat, ps, 0, bytes, 0, nullptr, nullptr);
   q.finish();
