@@ -91,14 +91,16 @@ template <class F> void for_each_point(const Block& b, const std::vector<int64_t
   }
 }
 
+constexpr int64_t kMaxThreads = 64; // of parallel_for_each_point
+
 // The same, the block's outermost rows split over the host's cores: the initial values and the
 // checksum of a 2^30-point block took 16 s on one core. f(thread, local, global) is called
 // from several threads; `thread` indexes per-thread state (fewer than the returned count).
 template <class F>
 unsigned parallel_for_each_point(const Block& b, const std::vector<int64_t>& global, F f) {
   const int64_t rows = b.extent.empty() ? 0 : b.extent[0];
-  const unsigned threads = static_cast<unsigned>(
-      std::clamp<int64_t>(std::min<int64_t>(rows, std::thread::hardware_concurrency()), 1, 64));
+  const unsigned threads = static_cast<unsigned>(std::clamp<int64_t>(
+      std::min<int64_t>(rows, std::thread::hardware_concurrency()), 1, kMaxThreads));
   const int64_t row_points = rows == 0 ? 0 : b.points() / rows;
   std::vector<std::thread> pool;
   for (unsigned t = 0; t < threads; ++t)
@@ -177,6 +179,15 @@ std::string DistributedSweep::device_description() const {
   return device_ ? device_->session.device().description() : "(not started)";
 }
 
+std::vector<unsigned char> DistributedSweep::initial_block() const {
+  const std::size_t eb = element_bytes(element_);
+  std::vector<unsigned char> host(static_cast<std::size_t>(block_.points()) * eb);
+  parallel_for_each_point(block_, grid_.global, [&](unsigned, int64_t local, uint64_t g) {
+    store(element_, initial_value(g, config_.seed, element_), host.data() + local * eb);
+  });
+  return host;
+}
+
 void DistributedSweep::report(const std::string& phase) const {
   if (config_.progress)
     config_.progress(phase);
@@ -215,10 +226,7 @@ void DistributedSweep::start() {
                                                 FaceStaging::Packing::Transfer);
   // The block's initial values (halos are filled by the first exchange).
   report("computing the block's initial values");
-  std::vector<unsigned char> host(static_cast<std::size_t>(block_.points()) * eb);
-  parallel_for_each_point(block_, grid_.global, [&](unsigned, int64_t local, uint64_t g) {
-    store(element_, initial_value(g, config_.seed, element_), host.data() + local * eb);
-  });
+  const std::vector<unsigned char> host = initial_block();
   // One period untimed (the device finishes its kernels' first-launch preparation, the MPI
   // connections open), then the initial grid again.
   report("writing the block, one warm-up period");
@@ -266,10 +274,7 @@ bool DistributedSweep::same_as_plain(const Expr& chosen, const Expr& step) {
   auto& dev = *device_;
   const std::size_t eb = element_bytes(element_);
   const std::size_t bytes = static_cast<std::size_t>(block_.points()) * eb;
-  std::vector<unsigned char> host(bytes);
-  parallel_for_each_point(block_, grid_.global, [&](unsigned, int64_t local, uint64_t g) {
-    store(element_, initial_value(g, config_.seed, element_), host.data() + local * eb);
-  });
+  const std::vector<unsigned char> host = initial_block();
   // The block alone, every side a global edge: one step of each lowering.
   Sides edges(block_.extent.size(), {false, false});
   std::vector<std::vector<unsigned char>> results;
@@ -382,7 +387,7 @@ std::vector<unsigned char> DistributedSweep::own_bytes() const {
 uint64_t DistributedSweep::checksum() const {
   const std::size_t eb = element_bytes(element_);
   auto host = own_bytes();
-  std::vector<uint64_t> sums(64 * 8, 0); // per thread, a cache line apart; modulo 2^64
+  std::vector<uint64_t> sums(kMaxThreads * 8, 0); // per thread, a cache line apart; modulo 2^64
   parallel_for_each_point(block_, grid_.global, [&](unsigned t, int64_t local, uint64_t g) {
     uint64_t bits = 0;
     std::memcpy(&bits, host.data() + local * eb, eb);

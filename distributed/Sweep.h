@@ -104,6 +104,8 @@ private:
   // Whether one step of `chosen` equals the plain step's on the block's initial values.
   bool same_as_plain(const Expr& chosen, const Expr& step);
   void report(const std::string& phase) const;
+  // The block's initial values in row-major order (the pure function of the global index).
+  std::vector<unsigned char> initial_block() const;
   std::string lowering_;
   double setup_seconds_ = 0;
   std::vector<int64_t> local_;
