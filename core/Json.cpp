@@ -170,23 +170,44 @@ private:
   std::set<int> out_of_scope_; // parameters of lambdas that have been read completely
 
   Expr read(const json& j, const std::string& where) {
+    const std::string kind = kind_of(j, where);
+    if (kind == "Param" || kind == "Literal" || kind == "UserFun")
+      return leaf(j, where, kind);
+    if (kind == "Lambda")
+      return lambda(j, where);
+    return build(j, where, kind, children_of(j, where));
+  }
+
+  [[gnu::noinline]] static std::string kind_of(const json& j, const std::string& where) {
     if (!j.is_object() || !j.contains("kind") || !j["kind"].is_string())
       fail(where, "expected an object with a \"kind\"");
-    std::string kind = j["kind"];
+    if (j.contains("children") && !j["children"].is_array())
+      fail(where, "\"children\" must be an array");
+    return j["kind"].get<std::string>();
+  }
+
+  [[gnu::noinline]] Expr leaf(const json& j, const std::string& where, const std::string& kind) {
     if (kind == "Param")
       return param(j, where, false);
     if (kind == "Literal")
       return make_literal(scalar_value_from_json(field(j, "value", where)));
-    if (kind == "UserFun")
-      return user_fun(j, where);
-    if (j.contains("children") && !j["children"].is_array())
-      fail(where, "\"children\" must be an array");
-    if (kind == "Lambda")
-      return lambda(j, where);
+    return user_fun(j, where);
+  }
+
+  // The recursion of the reader runs through node, read and children_of only: their frames stay
+  // small (a program at the nesting limit needs about 1000 of each on the stack, also in the
+  // sanitizers' builds, whose frames are several times larger), and build's, which holds every
+  // kind's fields, is not on the recursion's path.
+  [[gnu::noinline]] std::vector<Expr> children_of(const json& j, const std::string& where) {
     std::vector<Expr> children;
     if (j.contains("children"))
       for (std::size_t i = 0; i < j["children"].size(); ++i)
         children.push_back(node(j["children"][i], where + "/children/" + std::to_string(i)));
+    return children;
+  }
+
+  [[gnu::noinline]] Expr build(const json& j, const std::string& where, const std::string& kind,
+                               const std::vector<Expr>& children) {
     std::vector<ArithExpr> sizes;
     if (j.contains("sizes"))
       sizes = j["sizes"].get<std::vector<ArithExpr>>();
@@ -295,7 +316,7 @@ private:
   }
 
   // Lambda: its parameters (which it may share with another lambda), then its body.
-  Expr lambda(const json& j, const std::string& where) {
+  [[gnu::noinline]] Expr lambda(const json& j, const std::string& where) {
     if (!j.contains("children") || j["children"].size() < 2)
       fail(where, "Lambda needs parameters and a body");
     const json& children = j["children"];

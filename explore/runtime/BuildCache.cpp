@@ -130,7 +130,8 @@ fs::path default_cache_dir() {
   return tmp / "tessera-cache";
 }
 
-BuildCache::BuildCache(Device device, cl::Context context, fs::path directory)
+BuildCache::BuildCache(Device device, cl::Context context, fs::path directory,
+                       DiskBinaries binaries)
     : device_(std::move(device)), context_(std::move(context)), directory_(std::move(directory)) {
   if (directory_.empty()) {
     disk_disabled_reason_ = "no cache directory";
@@ -146,6 +147,10 @@ BuildCache::BuildCache(Device device, cl::Context context, fs::path directory)
   }
   // Temporary files of writers that were killed before their rename.
   remove_stale_temporaries(directory_);
+  if (binaries == DiskBinaries::WhereUseful && device_.is_pocl()) {
+    disk_disabled_reason_ = "PoCL keeps its own kernel cache";
+    directory_.clear();
+  }
 }
 
 uint64_t BuildCache::key(const std::string& source, const std::string& options) const {

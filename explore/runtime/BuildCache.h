@@ -2,7 +2,8 @@
 // including the driver version, build options) and kept
 //   - in memory, for the lifetime of the cache object, and
 //   - on disk, as program binaries (CL_PROGRAM_BINARIES) in one file per key under
-//     default_cache_dir(), so that later runs skip the compiler.
+//     default_cache_dir(), so that later runs skip the compiler; not on PoCL by default (see
+//     DiskBinaries).
 // Disk writes are atomic (temporary file in the same directory, then rename). An entry that is
 // corrupt or that the driver rejects is ignored, removed and rebuilt from source.
 #pragma once
@@ -33,11 +34,19 @@ struct CacheStats {
 // result is then empty.
 std::filesystem::path default_cache_dir();
 
+// Which devices' programs go to disk. PoCL keeps a kernel cache of its own (keyed by source and
+// options, shared by every process), and asking it for a program's binary makes it compile every
+// kernel a second time, for any work-group size, a version no launch uses: a cold run's builds
+// took half as long again (issue 35). So by default PoCL's programs are not stored (its own
+// cache serves later runs); Always stores them on every device (the tests of this cache).
+enum class DiskBinaries { WhereUseful, Always };
+
 class BuildCache {
 public:
   // An empty directory keeps the cache in memory only.
   BuildCache(Device device, cl::Context context,
-             std::filesystem::path directory = default_cache_dir());
+             std::filesystem::path directory = default_cache_dir(),
+             DiskBinaries binaries = DiskBinaries::WhereUseful);
 
   // The kernel kernel_name of the program built from source with options. Throws
   // tessera::Error with the build log and the offending source lines when the build fails, or

@@ -115,6 +115,10 @@ std::string Device::identity() const {
              driver_version);
 }
 
+bool Device::is_pocl() const {
+  return platform_name == kPoclPlatform;
+}
+
 std::vector<Device> list_devices() {
   // PoCL runs a work-group on one thread and keeps every work-item's private arrays on that
   // thread's stack; left to choose, it picks work-groups of thousands of work-items, and kernels

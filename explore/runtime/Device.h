@@ -55,6 +55,8 @@ struct Device {
   std::string description() const;
   // The identity used for build-cache keys: platform, device name and driver version.
   std::string identity() const;
+  // Whether the device is PoCL's (the default device; its compiler keeps a disk cache of its own).
+  bool is_pocl() const;
 };
 
 // All devices of all platforms in enumeration order (empty when there is no OpenCL platform).

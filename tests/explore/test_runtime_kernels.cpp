@@ -110,7 +110,7 @@ TEST_CASE("runtime: the build cache hits in memory, then on disk for a fresh cac
   auto dir = tessera::testing::make_temp_dir("cache-test");
   const std::string& source = test_kernels_source();
   {
-    BuildCache cache(s.device(), s.context(), dir);
+    BuildCache cache(s.device(), s.context(), dir, DiskBinaries::Always);
     Kernel first = cache.build_kernel(source, "vadd");
     CHECK(first.origin == BuildOrigin::Compiled);
     Kernel second = cache.build_kernel(source, "reverse_scale");
@@ -131,7 +131,7 @@ TEST_CASE("runtime: the build cache hits in memory, then on disk for a fresh cac
   }
   CHECK(files == 1);
 
-  BuildCache fresh(s.device(), s.context(), dir);
+  BuildCache fresh(s.device(), s.context(), dir, DiskBinaries::Always);
   Kernel k = fresh.build_kernel(source, "vadd");
   CHECK(k.origin == BuildOrigin::DiskCache);
   CHECK(fresh.stats().disk_hits == 1);
@@ -147,25 +147,26 @@ TEST_CASE("runtime: a corrupt disk entry is ignored and rebuilt") {
   Session& s = test_session();
   auto dir = tessera::testing::make_temp_dir("cache-corrupt");
   const std::string& source = test_kernels_source();
-  auto path = BuildCache(s.device(), s.context(), dir)
-                  .entry_path(BuildCache(s.device(), s.context(), dir).key(source, ""));
+  const auto always = DiskBinaries::Always;
+  auto path = BuildCache(s.device(), s.context(), dir, always)
+                  .entry_path(BuildCache(s.device(), s.context(), dir, always).key(source, ""));
   {
     std::ofstream out(path, std::ios::binary);
     out << "TSRBIN01 this is not a program binary";
   }
-  BuildCache cache(s.device(), s.context(), dir);
+  BuildCache cache(s.device(), s.context(), dir, always);
   Kernel k = cache.build_kernel(source, "vadd");
   CHECK(k.origin == BuildOrigin::Compiled);
   CHECK(cache.stats().disk_rejected == 1);
   CHECK(cache.stats().disk_writes == 1);
   // The rewritten entry is good.
-  BuildCache again(s.device(), s.context(), dir);
+  BuildCache again(s.device(), s.context(), dir, always);
   CHECK(again.build_kernel(source, "vadd").origin == BuildOrigin::DiskCache);
 
   // A truncated entry (as a crash during a non-atomic write would leave) is rejected too.
   auto size = std::filesystem::file_size(path);
   std::filesystem::resize_file(path, size / 2);
-  BuildCache truncated(s.device(), s.context(), dir);
+  BuildCache truncated(s.device(), s.context(), dir, always);
   CHECK(truncated.build_kernel(source, "vadd").origin == BuildOrigin::Compiled);
   CHECK(truncated.stats().disk_rejected == 1);
   CHECK(std::filesystem::file_size(path) == size);
@@ -183,7 +184,7 @@ TEST_CASE("runtime: a PoCL binary without its bitcode is never handed back to Po
   REQUIRE(in);
   std::string payload((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   REQUIRE(payload.size() > 1000);
-  BuildCache writer(s.device(), s.context(), dir);
+  BuildCache writer(s.device(), s.context(), dir, DiskBinaries::Always);
   uint64_t key = writer.key(source, "");
   std::string entry = "TSRBIN01";
   for (uint64_t field : {key, static_cast<uint64_t>(payload.size()), fnv1a64(payload)})
@@ -191,10 +192,25 @@ TEST_CASE("runtime: a PoCL binary without its bitcode is never handed back to Po
       entry += static_cast<char>((field >> (8 * byte)) & 0xff);
   std::ofstream(writer.entry_path(key), std::ios::binary) << entry << payload;
 
-  BuildCache cache(s.device(), s.context(), dir);
+  BuildCache cache(s.device(), s.context(), dir, DiskBinaries::Always);
   Kernel k = cache.build_kernel(source, "vadd");
   CHECK(k.origin == BuildOrigin::Compiled);
   CHECK(cache.stats().disk_rejected == 1);
+}
+
+TEST_CASE("runtime: PoCL's programs are left to PoCL's own cache by default") {
+  // Asking PoCL for a binary compiles every kernel again (for any work-group size): the default
+  // stores nothing on PoCL and says why; other devices store as above.
+  Session& s = test_session();
+  REQUIRE(s.device().is_pocl());
+  auto dir = tessera::testing::make_temp_dir("cache-pocl-default");
+  BuildCache cache(s.device(), s.context(), dir);
+  CHECK(cache.build_kernel(test_kernels_source(), "vadd").origin == BuildOrigin::Compiled);
+  CHECK(cache.stats().disk_writes == 0);
+  CHECK(cache.disk_disabled_reason() == "PoCL keeps its own kernel cache");
+  CHECK(std::filesystem::is_empty(dir));
+  BuildCache fresh(s.device(), s.context(), dir);
+  CHECK(fresh.build_kernel(test_kernels_source(), "vadd").origin == BuildOrigin::Compiled);
 }
 
 TEST_CASE("runtime: an unusable cache directory falls back to the memory cache") {

@@ -431,7 +431,8 @@ TEST_CASE("misuse catalogue: a failed write leaves the old file and no temporary
   // (A file size limit as above would also stop PoCL, which writes files while it compiles.)
   const std::string source = "__kernel void k(__global float* x) { x[get_global_id(0)] = 2.0f; }";
   fs::path cache_dir = temp_dir() / "failing-cache";
-  runtime::BuildCache cache(session().device(), session().context(), cache_dir);
+  runtime::BuildCache cache(session().device(), session().context(), cache_dir,
+                            runtime::DiskBinaries::Always);
   fs::path entry = cache.entry_path(cache.key(source, ""));
   fs::create_directories(entry / "occupied");
   CHECK_NOTHROW(cache.build_kernel(source, "k"));
