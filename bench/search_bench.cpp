@@ -32,9 +32,9 @@
 #include "explore/DeviceLimits.h"
 #include "explore/Explorer.h"
 #include "explore/Variants.h"
-#include "explore/runtime/Device.h"
-#include "explore/runtime/Session.h"
 #include "options/BenchArgs.h"
+#include "runtime/Device.h"
+#include "runtime/Session.h"
 #include "stencils/Catalog.h"
 #include "tools/Commands.h"
 

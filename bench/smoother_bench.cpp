@@ -18,11 +18,11 @@
 #include "codegen/Kernel.h"
 #include "core/Error.h"
 #include "explore/Execute.h"
-#include "explore/runtime/Bandwidth.h"
-#include "explore/runtime/Session.h"
 #include "multigrid/Operators.h"
 #include "rewrite/Lower.h"
 #include "rewrite/rules/StencilStep.h"
+#include "runtime/Bandwidth.h"
+#include "runtime/Session.h"
 
 using namespace tessera;
 using namespace tessera::multigrid;

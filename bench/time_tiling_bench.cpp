@@ -30,8 +30,8 @@
 #include "explore/Family.h"
 #include "explore/Variants.h"
 #include "explore/Workload.h"
-#include "explore/runtime/Roofline.h"
-#include "explore/runtime/Session.h"
+#include "runtime/Roofline.h"
+#include "runtime/Session.h"
 #include "stencils/Iterated.h"
 
 using namespace tessera;

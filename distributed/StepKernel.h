@@ -12,8 +12,8 @@
 #include "distributed/BlockGrid.h"
 #include "explore/DeviceValues.h"
 #include "explore/KernelRunner.h"
-#include "explore/runtime/Buffer.h"
-#include "explore/runtime/Session.h"
+#include "runtime/Buffer.h"
+#include "runtime/Session.h"
 
 namespace tessera::distributed {
 

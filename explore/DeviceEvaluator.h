@@ -21,9 +21,9 @@
 #include "explore/PointMeasurer.h"
 #include "explore/Search.h"
 #include "explore/Workload.h"
-#include "explore/runtime/Device.h"
-#include "explore/runtime/Hash.h"
-#include "explore/runtime/Timing.h"
+#include "runtime/Device.h"
+#include "runtime/Hash.h"
+#include "runtime/Timing.h"
 
 namespace tessera::explore {
 

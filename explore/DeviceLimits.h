@@ -6,8 +6,8 @@
 
 #include <vector>
 
-#include "explore/runtime/Device.h"
 #include "rewrite/Enumerate.h"
+#include "runtime/Device.h"
 
 namespace tessera::explore {
 

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "core/Type.h"
-#include "explore/runtime/Buffer.h"
-#include "explore/runtime/Session.h"
+#include "runtime/Buffer.h"
+#include "runtime/Session.h"
 
 namespace tessera::explore {
 

@@ -11,8 +11,8 @@
 #include "codegen/Kernel.h"
 #include "codegen/Program.h"
 #include "core/Data.h"
-#include "explore/runtime/Session.h"
-#include "explore/runtime/Timing.h"
+#include "runtime/Session.h"
+#include "runtime/Timing.h"
 
 namespace tessera::explore {
 

@@ -13,10 +13,10 @@
 #include "explore/Prior.h"
 #include "explore/TuningDatabase.h"
 #include "explore/Workload.h"
-#include "explore/runtime/Device.h"
-#include "explore/runtime/Hash.h"
-#include "explore/runtime/RooflineFile.h"
 #include "primitives/Interpreter.h"
+#include "runtime/Device.h"
+#include "runtime/Hash.h"
+#include "runtime/RooflineFile.h"
 
 namespace tessera::explore {
 

@@ -32,8 +32,8 @@
 #include "explore/Report.h"
 #include "explore/Search.h"
 #include "explore/Space.h"
-#include "explore/runtime/RooflineFile.h"
-#include "explore/runtime/Session.h"
+#include "runtime/RooflineFile.h"
+#include "runtime/Session.h"
 
 namespace tessera::explore {
 

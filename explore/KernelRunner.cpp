@@ -5,7 +5,7 @@
 #include "core/Error.h"
 #include "explore/DeviceValues.h"
 #include "explore/LaunchArguments.h"
-#include "explore/runtime/Launch.h"
+#include "runtime/Launch.h"
 
 namespace tessera::explore {
 

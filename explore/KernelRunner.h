@@ -16,12 +16,12 @@
 
 #include "codegen/Kernel.h"
 #include "codegen/Program.h"
-#include "explore/runtime/Buffer.h"
-#include "explore/runtime/Kernel.h"
-#include "explore/runtime/KernelArg.h"
-#include "explore/runtime/Range.h"
-#include "explore/runtime/Session.h"
-#include "explore/runtime/Timing.h"
+#include "runtime/Buffer.h"
+#include "runtime/Kernel.h"
+#include "runtime/KernelArg.h"
+#include "runtime/Range.h"
+#include "runtime/Session.h"
+#include "runtime/Timing.h"
 
 namespace tessera::explore {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "codegen/Program.h"
-#include "explore/runtime/KernelArg.h"
+#include "runtime/KernelArg.h"
 
 namespace tessera::explore {
 

@@ -8,8 +8,8 @@
 #include "explore/CacheRegime.h"
 #include "explore/DeviceEvaluator.h"
 #include "explore/Execute.h"
-#include "explore/runtime/Hash.h"
-#include "explore/runtime/Timing.h"
+#include "runtime/Hash.h"
+#include "runtime/Timing.h"
 
 namespace tessera::explore {
 

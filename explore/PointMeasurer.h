@@ -16,7 +16,7 @@
 #include "explore/LazySpace.h"
 #include "explore/Report.h"
 #include "explore/Workload.h"
-#include "explore/runtime/CacheFlush.h"
+#include "runtime/CacheFlush.h"
 
 namespace tessera::explore {
 

@@ -15,11 +15,11 @@
 #include "core/Data.h"
 #include "core/Expr.h"
 #include "explore/KernelRunner.h"
-#include "explore/runtime/Buffer.h"
-#include "explore/runtime/KernelArg.h"
-#include "explore/runtime/Range.h"
-#include "explore/runtime/Session.h"
-#include "explore/runtime/Timing.h"
+#include "runtime/Buffer.h"
+#include "runtime/KernelArg.h"
+#include "runtime/Range.h"
+#include "runtime/Session.h"
+#include "runtime/Timing.h"
 
 namespace tessera::explore {
 

@@ -18,11 +18,11 @@
 #include "explore/Report.h"
 #include "explore/TuningDatabase.h"
 #include "explore/Variants.h"
-#include "explore/runtime/BuildCache.h"
-#include "explore/runtime/Hash.h"
-#include "explore/runtime/Session.h"
 #include "multigrid/Layout.h"
 #include "rewrite/Lower.h"
+#include "runtime/BuildCache.h"
+#include "runtime/Hash.h"
+#include "runtime/Session.h"
 
 namespace tessera::multigrid {
 

@@ -12,8 +12,8 @@
 #include "core/FilePlan.h"
 #include "explore/DeviceLimits.h"
 #include "explore/DeviceShares.h"
-#include "explore/runtime/DeviceMatch.h"
-#include "explore/runtime/Session.h"
+#include "runtime/DeviceMatch.h"
+#include "runtime/Session.h"
 #include "tools/Commands.h"
 #include "tools/Problem.h"
 

@@ -7,8 +7,8 @@
 #include "codegen/Kernel.h"
 #include "codegen/Program.h"
 #include "explore/Execute.h"
-#include "explore/runtime/Session.h"
 #include "primitives/Interpreter.h"
+#include "runtime/Session.h"
 
 namespace tessera::testing {
 

@@ -8,7 +8,7 @@
 #include "core/Bytes.h"
 #include "core/Error.h"
 #include "explore/DeviceLimits.h"
-#include "explore/runtime/Runtime.h"
+#include "runtime/Runtime.h"
 
 using namespace tessera;
 using namespace tessera::runtime;

@@ -18,8 +18,8 @@
 #include "core/RandomData.h"
 #include "dsl/Dsl.h"
 #include "explore/Execute.h"
-#include "explore/runtime/Session.h"
 #include "primitives/Interpreter.h"
+#include "runtime/Session.h"
 #include "tests/fuzz/Reproducers.h"
 
 namespace tessera::fuzz::testing {

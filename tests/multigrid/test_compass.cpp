@@ -9,10 +9,10 @@
 #include "codegen/Program.h"
 #include "core/Error.h"
 #include "explore/Execute.h"
-#include "explore/runtime/Session.h"
 #include "multigrid/Compass.h"
 #include "primitives/Interpreter.h"
 #include "rewrite/Lower.h"
+#include "runtime/Session.h"
 
 using namespace tessera;
 using namespace tessera::multigrid;

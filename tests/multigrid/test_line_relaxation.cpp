@@ -15,10 +15,10 @@
 #include "explore/Execute.h"
 #include "explore/TridiagonalRules.h"
 #include "explore/Variants.h"
-#include "explore/runtime/Session.h"
 #include "multigrid/LineRelaxation.h"
 #include "primitives/Interpreter.h"
 #include "rewrite/Lower.h"
+#include "runtime/Session.h"
 
 using namespace tessera;
 using namespace tessera::multigrid;

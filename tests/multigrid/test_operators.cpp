@@ -10,11 +10,11 @@
 #include "Reference.h"
 #include "codegen/Kernel.h"
 #include "explore/Execute.h"
-#include "explore/runtime/Session.h"
 #include "multigrid/Helmholtz.h"
 #include "multigrid/Operators.h"
 #include "primitives/Interpreter.h"
 #include "rewrite/Lower.h"
+#include "runtime/Session.h"
 
 using namespace tessera;
 using namespace tessera::multigrid;

@@ -19,9 +19,9 @@
 #include "explore/DeviceLimits.h"
 #include "explore/Execute.h"
 #include "explore/Variants.h"
-#include "explore/runtime/Session.h"
 #include "primitives/Interpreter.h"
 #include "rewrite/Variants.h"
+#include "runtime/Session.h"
 #include "stencils/Catalog.h"
 
 using namespace tessera;

@@ -25,7 +25,8 @@ const std::map<std::string, std::vector<std::string>>& layers() {
       {"dsl", {"primitives"}},
       {"rewrite", {"primitives"}},
       {"codegen", {"primitives"}},
-      {"explore", {"dsl", "rewrite", "codegen"}},
+      {"runtime", {"core"}},
+      {"explore", {"dsl", "rewrite", "codegen", "runtime"}},
       {"stencils", {"explore"}},
       {"multigrid", {"explore"}},
       {"distributed", {"stencils", "multigrid"}},
@@ -96,6 +97,17 @@ TEST_CASE("the layering check finds an upward include and allows downward ones")
   CHECK(
       bad_includes("core", "core/X.h", "#include \"tests/fuzz/FuzzProgram.h\"\n", folders).size() ==
       1);
+}
+
+TEST_CASE("the OpenCL runtime may include only core") {
+  std::set<std::string> folders{"core", "primitives", "codegen", "runtime", "explore"};
+  std::string text = "#include \"core/Error.h\"\n#include \"runtime/Device.h\"\n"
+                     "#include \"primitives/Dispatch.h\"\n#include \"explore/Space.h\"\n";
+  auto bad = bad_includes("runtime", "runtime/X.cpp", text, folders);
+  REQUIRE(bad.size() == 2);
+  CHECK(bad[0] == "runtime/X.cpp:3: #include \"primitives/Dispatch.h\"");
+  CHECK(bad[1] == "runtime/X.cpp:4: #include \"explore/Space.h\"");
+  CHECK(bad_includes("explore", "explore/X.cpp", text, folders).empty());
 }
 
 TEST_CASE("no library source includes a folder above or beside its own") {
