@@ -29,12 +29,12 @@
 #include <string>
 #include <vector>
 
+#include "compile/Workload.h"
 #include "core/Bytes.h"
 #include "core/Error.h"
 #include "explore/Explorer.h"
 #include "explore/Report.h"
 #include "explore/Variants.h"
-#include "explore/Workload.h"
 #include "options/BenchArgs.h"
 #include "peers/HalideProcess.h"
 #include "peers/MultigridOperators.h"

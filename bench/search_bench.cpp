@@ -28,8 +28,8 @@
 #include <string>
 #include <vector>
 
+#include "compile/DeviceLimits.h"
 #include "core/Error.h"
-#include "explore/DeviceLimits.h"
 #include "explore/Explorer.h"
 #include "explore/Variants.h"
 #include "options/BenchArgs.h"

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "codegen/Kernel.h"
+#include "compile/Execute.h"
 #include "core/Error.h"
-#include "explore/Execute.h"
 #include "multigrid/Operators.h"
 #include "rewrite/Lower.h"
 #include "rewrite/rules/StencilStep.h"

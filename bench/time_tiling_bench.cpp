@@ -25,11 +25,11 @@
 #include <vector>
 
 #include "codegen/Program.h"
+#include "compile/Workload.h"
 #include "core/Error.h"
 #include "explore/Evaluations.h"
 #include "explore/Family.h"
 #include "explore/Variants.h"
-#include "explore/Workload.h"
 #include "runtime/Roofline.h"
 #include "runtime/Session.h"
 #include "stencils/Iterated.h"

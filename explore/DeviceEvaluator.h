@@ -14,13 +14,13 @@
 #include <vector>
 
 #include "codegen/Kernel.h"
+#include "compile/Workload.h"
 #include "core/Error.h"
 #include "explore/Explorer.h"
 #include "explore/LazySpace.h"
 #include "explore/PointCosts.h"
 #include "explore/PointMeasurer.h"
 #include "explore/Search.h"
-#include "explore/Workload.h"
 #include "runtime/Device.h"
 #include "runtime/Hash.h"
 #include "runtime/Timing.h"

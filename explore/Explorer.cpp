@@ -6,13 +6,13 @@
 #include <set>
 
 #include "codegen/Kernel.h"
+#include "compile/Workload.h"
 #include "core/Error.h"
 #include "core/FlopCount.h"
 #include "core/Printer.h"
 #include "explore/DeviceEvaluator.h"
 #include "explore/Prior.h"
 #include "explore/TuningDatabase.h"
-#include "explore/Workload.h"
 #include "primitives/Interpreter.h"
 #include "runtime/Device.h"
 #include "runtime/Hash.h"

@@ -4,10 +4,10 @@
 #include <chrono>
 #include <optional>
 
+#include "compile/Execute.h"
 #include "core/Error.h"
 #include "explore/CacheRegime.h"
 #include "explore/DeviceEvaluator.h"
-#include "explore/Execute.h"
 #include "runtime/Hash.h"
 #include "runtime/Timing.h"
 

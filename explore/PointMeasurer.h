@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "codegen/Kernel.h"
+#include "compile/Workload.h"
 #include "explore/Explorer.h"
 #include "explore/LazySpace.h"
 #include "explore/Report.h"
-#include "explore/Workload.h"
 #include "runtime/CacheFlush.h"
 
 namespace tessera::explore {

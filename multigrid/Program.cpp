@@ -1,7 +1,7 @@
 #include "multigrid/Program.h"
 
+#include "compile/DeviceValues.h"
 #include "core/Error.h"
-#include "explore/DeviceValues.h"
 #include "runtime/ClError.h"
 #include "runtime/KernelArg.h"
 #include "runtime/Launch.h"

@@ -8,12 +8,12 @@
 
 #include "codegen/Kernel.h"
 #include "codegen/Stages.h"
+#include "compile/DeviceLimits.h"
 #include "core/AtomicFile.h"
 #include "core/Error.h"
 #include "core/Json.h"
 #include "core/Printer.h"
 #include "core/RandomData.h"
-#include "explore/DeviceLimits.h"
 #include "explore/Explorer.h"
 #include "explore/Report.h"
 #include "explore/TuningDatabase.h"

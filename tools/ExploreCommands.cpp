@@ -9,13 +9,13 @@
 #include <optional>
 #include <unistd.h>
 
+#include "compile/DeviceLimits.h"
 #include "core/Error.h"
 #include "core/FileLock.h"
 #include "core/FilePlan.h"
 #include "core/OutputPath.h"
 #include "core/Printer.h"
 #include "explore/ComputeCeiling.h"
-#include "explore/DeviceLimits.h"
 #include "explore/Evaluations.h"
 #include "explore/Explorer.h"
 #include "explore/Plot.h"

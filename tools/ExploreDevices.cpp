@@ -7,10 +7,10 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "compile/DeviceLimits.h"
 #include "core/AtomicFile.h"
 #include "core/Error.h"
 #include "core/FilePlan.h"
-#include "explore/DeviceLimits.h"
 #include "explore/DeviceShares.h"
 #include "runtime/DeviceMatch.h"
 #include "runtime/Session.h"

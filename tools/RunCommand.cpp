@@ -11,10 +11,10 @@
 #include <iostream>
 
 #include "codegen/Program.h"
+#include "compile/Workload.h"
 #include "core/Error.h"
 #include "core/Printer.h"
 #include "explore/DeviceEvaluator.h"
-#include "explore/Workload.h"
 #include "primitives/Interpreter.h"
 #include "rewrite/Lower.h"
 #include "runtime/Session.h"

@@ -6,7 +6,7 @@
 
 #include "codegen/Kernel.h"
 #include "codegen/Program.h"
-#include "explore/Execute.h"
+#include "compile/Execute.h"
 #include "primitives/Interpreter.h"
 #include "runtime/Session.h"
 

@@ -5,9 +5,9 @@
 #include <cctype>
 #include <cstdlib>
 
+#include "compile/DeviceLimits.h"
 #include "core/Bytes.h"
 #include "core/Error.h"
-#include "explore/DeviceLimits.h"
 #include "runtime/Runtime.h"
 
 using namespace tessera;

@@ -14,10 +14,10 @@
 #include <unistd.h>
 
 #include "codegen/Kernel.h"
+#include "compile/Execute.h"
 #include "core/Error.h"
 #include "core/RandomData.h"
 #include "dsl/Dsl.h"
-#include "explore/Execute.h"
 #include "primitives/Interpreter.h"
 #include "runtime/Session.h"
 #include "tests/fuzz/Reproducers.h"

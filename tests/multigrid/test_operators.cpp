@@ -9,7 +9,7 @@
 #include "DeviceSession.h"
 #include "Reference.h"
 #include "codegen/Kernel.h"
-#include "explore/Execute.h"
+#include "compile/Execute.h"
 #include "multigrid/Helmholtz.h"
 #include "multigrid/Operators.h"
 #include "primitives/Interpreter.h"

@@ -9,9 +9,9 @@
 #include <iostream>
 
 #include "codegen/Program.h"
+#include "compile/Execute.h"
 #include "core/Error.h"
 #include "core/RandomData.h"
-#include "explore/Execute.h"
 #include "primitives/Interpreter.h"
 #include "rewrite/Lower.h"
 #include "runtime/Session.h"

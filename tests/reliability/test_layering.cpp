@@ -26,7 +26,8 @@ const std::map<std::string, std::vector<std::string>>& layers() {
       {"rewrite", {"primitives"}},
       {"codegen", {"primitives"}},
       {"runtime", {"core"}},
-      {"explore", {"dsl", "rewrite", "codegen", "runtime"}},
+      {"compile", {"dsl", "rewrite", "codegen", "runtime"}},
+      {"explore", {"compile"}},
       {"stencils", {"explore"}},
       {"multigrid", {"explore"}},
       {"distributed", {"stencils", "multigrid"}},
@@ -108,6 +109,18 @@ TEST_CASE("the OpenCL runtime may include only core") {
   CHECK(bad[0] == "runtime/X.cpp:3: #include \"primitives/Dispatch.h\"");
   CHECK(bad[1] == "runtime/X.cpp:4: #include \"explore/Space.h\"");
   CHECK(bad_includes("explore", "explore/X.cpp", text, folders).empty());
+}
+
+TEST_CASE("the bridge to a runnable kernel includes neither the explorer nor the catalog") {
+  std::set<std::string> folders{"core", "runtime", "codegen", "compile", "explore", "stencils"};
+  std::string text = "#include \"runtime/Session.h\"\n#include \"codegen/Program.h\"\n"
+                     "#include \"explore/Space.h\"\n#include \"stencils/Catalog.h\"\n";
+  auto bad = bad_includes("compile", "compile/X.cpp", text, folders);
+  REQUIRE(bad.size() == 2);
+  CHECK(bad[0] == "compile/X.cpp:3: #include \"explore/Space.h\"");
+  CHECK(bad[1] == "compile/X.cpp:4: #include \"stencils/Catalog.h\"");
+  CHECK(bad_includes("explore", "explore/X.cpp", "#include \"compile/Execute.h\"\n", folders)
+            .empty());
 }
 
 TEST_CASE("no library source includes a folder above or beside its own") {

@@ -25,12 +25,12 @@
 #include <vector>
 
 #include "codegen/Kernel.h"
+#include "compile/Execute.h"
 #include "core/AtomicFile.h"
 #include "core/Error.h"
 #include "core/Json.h"
 #include "core/RandomData.h"
 #include "dsl/Dsl.h"
-#include "explore/Execute.h"
 #include "explore/Report.h"
 #include "explore/TuningDatabase.h"
 #include "primitives/Interpreter.h"

@@ -1,6 +1,6 @@
 // Host values (doubles, whatever the element kind) in the device representation of a scalar
 // kind: packed into bytes, uploaded into a buffer, read back. The one conversion every runner
-// of generated kernels uses (explore/KernelRunner.h).
+// of generated kernels uses (compile/KernelRunner.h).
 #pragma once
 
 #include <cstddef>

@@ -12,9 +12,9 @@
 
 #include "codegen/Kernel.h"
 #include "codegen/Program.h"
+#include "compile/KernelRunner.h"
 #include "core/Data.h"
 #include "core/Expr.h"
-#include "explore/KernelRunner.h"
 #include "runtime/Buffer.h"
 #include "runtime/KernelArg.h"
 #include "runtime/Range.h"

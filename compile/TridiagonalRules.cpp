@@ -17,7 +17,7 @@
 //
 // The rules live here, above dsl/ and rewrite/ (siblings), because they build with the DSL's
 // pcr_solve; the explorer passes them down to the enumeration (EnumerateOptions::extra_rules).
-#include "explore/TridiagonalRules.h"
+#include "compile/TridiagonalRules.h"
 
 #include "core/Error.h"
 #include "core/Fields.h"

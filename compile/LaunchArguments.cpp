@@ -1,4 +1,4 @@
-#include "explore/LaunchArguments.h"
+#include "compile/LaunchArguments.h"
 
 #include "core/Error.h"
 

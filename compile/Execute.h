@@ -1,5 +1,5 @@
 // Running a generated kernel on host data: binds the size variables from the inputs' lengths,
-// uploads the inputs, launches through the kernel runner (explore/KernelRunner.h) and reads the
+// uploads the inputs, launches through the kernel runner (compile/KernelRunner.h) and reads the
 // result back as Data shaped like the program's result type. This is what checks a kernel
 // against the reference interpreter.
 #pragma once

@@ -1,4 +1,4 @@
-#include "explore/DeviceValues.h"
+#include "compile/DeviceValues.h"
 
 #include <algorithm>
 

@@ -1,15 +1,15 @@
-#include "explore/Workload.h"
+#include "compile/Workload.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <thread>
 
+#include "compile/DeviceValues.h"
+#include "compile/LaunchArguments.h"
 #include "core/Error.h"
 #include "core/RandomData.h"
 #include "core/SizeBinding.h"
-#include "explore/DeviceValues.h"
-#include "explore/LaunchArguments.h"
 #include "primitives/TypeCheck.h"
 
 namespace tessera::explore {

@@ -1,4 +1,4 @@
-#include "explore/DeviceLimits.h"
+#include "compile/DeviceLimits.h"
 
 #include <algorithm>
 

@@ -1,13 +1,13 @@
-#include "explore/Execute.h"
+#include "compile/Execute.h"
 
 #include <algorithm>
 #include <cmath>
 
+#include "compile/DeviceValues.h"
+#include "compile/KernelRunner.h"
+#include "compile/LaunchArguments.h"
 #include "core/Error.h"
 #include "core/SizeBinding.h"
-#include "explore/DeviceValues.h"
-#include "explore/KernelRunner.h"
-#include "explore/LaunchArguments.h"
 
 namespace tessera::explore {
 

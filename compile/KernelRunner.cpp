@@ -1,10 +1,10 @@
-#include "explore/KernelRunner.h"
+#include "compile/KernelRunner.h"
 
 #include <algorithm>
 
+#include "compile/DeviceValues.h"
+#include "compile/LaunchArguments.h"
 #include "core/Error.h"
-#include "explore/DeviceValues.h"
-#include "explore/LaunchArguments.h"
 #include "runtime/Launch.h"
 
 namespace tessera::explore {

@@ -1,6 +1,6 @@
 // The arguments of one launch of a program of kernels (codegen/Program.h), in the order of its
 // kernel's parameters: the one place that binds a kernel's inputs, output and size variables to
-// what a runner holds. The kernel runner (explore/KernelRunner.h) and the multigrid solver's
+// what a runner holds. The kernel runner (compile/KernelRunner.h) and the multigrid solver's
 // program (multigrid/Program.cpp, its own schedule of launches) use it.
 #pragma once
 
