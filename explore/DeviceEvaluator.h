@@ -16,10 +16,11 @@
 #include "codegen/Kernel.h"
 #include "compile/Workload.h"
 #include "core/Error.h"
-#include "explore/Explorer.h"
+#include "explore/ExploreOptions.h"
 #include "explore/LazySpace.h"
 #include "explore/PointCosts.h"
 #include "explore/PointMeasurer.h"
+#include "explore/Problem.h"
 #include "explore/Search.h"
 #include "runtime/Device.h"
 #include "runtime/Hash.h"
@@ -27,9 +28,6 @@
 
 namespace tessera::explore {
 
-// A valid OpenCL C identifier for kernels of the problem's name.
-std::string kernel_identifier(const std::string& name);
-std::size_t cells(const std::vector<int64_t>& extents);
 // The text cut to `limit` characters (an error message in a report).
 std::string shorten(std::string text, std::size_t limit = 4000);
 // Best (fastest ok point, preferring fully timed ones), baseline and speedup from the points.

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "codegen/Kernel.h"
+#include "codegen/Names.h"
 #include "compile/Workload.h"
 #include "core/Error.h"
 #include "core/FlopCount.h"
@@ -131,8 +132,8 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
   report.prior = unusable_database.empty()
                      ? prior.summary
                      : cat(prior.summary, " (not used: ", unusable_database, ")");
-  LazySpace lazy(problem.variants, DeviceLimits::of(device), kernel_identifier(problem.name),
-                 std::move(prior));
+  LazySpace lazy(problem.variants, DeviceLimits::of(device),
+                 codegen::kernel_identifier(problem.name), std::move(prior));
   const Space& space = lazy.space();
   lazy.points_of(0); // the baseline's points first: point 0 is the baseline
 
@@ -218,7 +219,7 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
                      "and the problem gives no small grid to check the trusted variant on"));
     Workload small(session, problem.small_program, options.seed);
     codegen::CodegenOptions co;
-    co.kernel_name = kernel_identifier(problem.name);
+    co.kernel_name = codegen::kernel_identifier(problem.name);
     auto kernel = codegen::generate_program(problem.small_baseline, co);
     auto built = build_program(session, kernel);
     auto out = small.run(kernel, built);

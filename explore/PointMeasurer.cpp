@@ -8,6 +8,7 @@
 #include "core/Error.h"
 #include "explore/CacheRegime.h"
 #include "explore/DeviceEvaluator.h"
+#include "explore/Explorer.h"
 #include "runtime/Hash.h"
 #include "runtime/Timing.h"
 

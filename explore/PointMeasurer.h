@@ -13,7 +13,7 @@
 
 #include "codegen/Kernel.h"
 #include "compile/Workload.h"
-#include "explore/Explorer.h"
+#include "explore/ExploreOptions.h"
 #include "explore/LazySpace.h"
 #include "explore/Report.h"
 #include "runtime/CacheFlush.h"

@@ -10,11 +10,11 @@
 #include <chrono>
 #include <iostream>
 
+#include "codegen/Names.h"
 #include "codegen/Program.h"
 #include "compile/Workload.h"
 #include "core/Error.h"
 #include "core/Printer.h"
-#include "explore/DeviceEvaluator.h"
 #include "primitives/Interpreter.h"
 #include "rewrite/Lower.h"
 #include "runtime/Session.h"
@@ -55,7 +55,7 @@ void check_memory(const std::string& size, std::size_t points, std::size_t input
 // One kernel, or one per launch of a program of kernels (intermediates in buffers).
 codegen::KernelProgram kernel_of(const Expr& lowered, const std::string& name) {
   codegen::CodegenOptions options;
-  options.kernel_name = explore::kernel_identifier(name);
+  options.kernel_name = codegen::kernel_identifier(name);
   return codegen::generate_program(lowered, options);
 }
 

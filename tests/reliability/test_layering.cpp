@@ -153,3 +153,21 @@ TEST_CASE("no library source includes a folder above or beside its own") {
   for (const auto& b : bad)
     FAIL_CHECK("upward include: ", b);
 }
+
+// explore/Problem.h holds the problem, explore/ExploreOptions.h the options: the explorer, its
+// evaluator and the point measurer include them, and one another in one direction only.
+TEST_CASE("the explorer's headers include one another in one direction") {
+  const fs::path root = TESSERA_SOURCE_DIR;
+  auto includes = [&](const std::string& header, const std::string& other) {
+    return read(root / "explore" / header).find("#include \"explore/" + other + "\"") !=
+           std::string::npos;
+  };
+  for (const char* h : {"DeviceEvaluator.h", "PointMeasurer.h", "Problem.h", "ExploreOptions.h"}) {
+    INFO(h);
+    CHECK_FALSE(includes(h, "Explorer.h"));
+  }
+  CHECK_FALSE(includes("Explorer.h", "DeviceEvaluator.h"));
+  CHECK_FALSE(includes("Explorer.h", "PointMeasurer.h"));
+  CHECK_FALSE(includes("PointMeasurer.h", "DeviceEvaluator.h"));
+  CHECK(includes("Explorer.h", "Problem.h"));
+}
