@@ -89,8 +89,10 @@ int DeviceEvaluator::confirm(const std::vector<int>& finalists, int baseline) {
         if (stop_requested())
           return finalists[0];
         measurer_.retime(*report_.find(id), options_.repeats, &samples[id]);
+        record_sweep_sizes();
       }
   } catch (const std::exception& e) {
+    record_sweep_sizes();
     report_.confirmation = cat("re-timing failed: ", e.what());
     return finalists[0];
   }
@@ -110,6 +112,13 @@ int DeviceEvaluator::confirm(const std::vector<int>& finalists, int baseline) {
   return best < 0 ? finalists[0] : best;
 }
 
+void DeviceEvaluator::record_sweep_sizes() {
+  if (const auto& sizes = measurer_.sweep_sizes()) {
+    report_.footprint_bytes = sizes->footprint_bytes;
+    report_.timing_regime = sizes->timing_regime;
+  }
+}
+
 Measurement DeviceEvaluator::measure(int point, int repeats) {
   PointResult* existing = report_.find(point);
   if (existing) {
@@ -126,6 +135,7 @@ Measurement DeviceEvaluator::measure(int point, int repeats) {
     existing = &report_.points.back();
     costs_.learn(*existing, false);
   }
+  record_sweep_sizes();
   existing->finished_at_s = now();
   if (existing->status == PointStatus::Ok)
     report_.trace.push_back(

@@ -70,6 +70,8 @@ public:
   void progress() const;
 
 private:
+  // The sizes the measurer learned from the first kernel, into the report.
+  void record_sweep_sizes();
   // Seconds until the budget, less the reserve for the confirmation and the report.
   double budget_left() const { return options_.budget_s - reserve() - now(); }
 
