@@ -8,8 +8,8 @@
 
 #include "codegen/Kernel.h"
 #include "core/Error.h"
-#include "explore/runtime/Session.h"
 #include "rewrite/Rule.h"
+#include "runtime/Session.h"
 
 namespace tessera::bench {
 

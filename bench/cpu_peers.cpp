@@ -29,23 +29,23 @@
 #include <string>
 #include <vector>
 
+#include "compile/Workload.h"
 #include "core/Bytes.h"
 #include "core/Error.h"
 #include "explore/Explorer.h"
 #include "explore/Report.h"
 #include "explore/Variants.h"
-#include "explore/Workload.h"
-#include "explore/runtime/Buffer.h"
-#include "explore/runtime/CacheSize.h"
-#include "explore/runtime/Launch.h"
-#include "explore/runtime/RooflineFile.h"
-#include "explore/runtime/Session.h"
 #include "options/BenchArgs.h"
 #include "peers/HalideProcess.h"
 #include "peers/MultigridOperators.h"
 #include "peers/NaiveOpenCL.h"
 #include "peers/OpenMPLoop.h"
 #include "peers/Taps.h"
+#include "runtime/Buffer.h"
+#include "runtime/CacheSize.h"
+#include "runtime/Launch.h"
+#include "runtime/RooflineFile.h"
+#include "runtime/Session.h"
 #include "stencils/Catalog.h"
 
 using namespace tessera;

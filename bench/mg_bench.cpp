@@ -22,11 +22,11 @@
 
 #include "HostMultigrid.h"
 #include "core/Error.h"
-#include "explore/runtime/Bandwidth.h"
-#include "explore/runtime/RooflineFile.h"
-#include "explore/runtime/Session.h"
 #include "multigrid/Problems.h"
 #include "multigrid/Solver.h"
+#include "runtime/Bandwidth.h"
+#include "runtime/RooflineFile.h"
+#include "runtime/Session.h"
 
 using namespace tessera;
 using namespace tessera::multigrid;

@@ -1,4 +1,4 @@
-// The device's copy roofline (explore/runtime/Roofline.h) measured afresh: every method at
+// The device's copy roofline (runtime/Roofline.h) measured afresh: every method at
 // several buffer sizes, to show where the last-level cache stops inflating a copy, then the
 // roofline as the explorer keeps it (8x the cache), written to the roofline file.
 //
@@ -9,11 +9,11 @@
 
 #include "core/Bytes.h"
 #include "core/Error.h"
-#include "explore/runtime/CacheSize.h"
-#include "explore/runtime/Device.h"
-#include "explore/runtime/Roofline.h"
-#include "explore/runtime/RooflineFile.h"
-#include "explore/runtime/Session.h"
+#include "runtime/CacheSize.h"
+#include "runtime/Device.h"
+#include "runtime/Roofline.h"
+#include "runtime/RooflineFile.h"
+#include "runtime/Session.h"
 
 using namespace tessera;
 

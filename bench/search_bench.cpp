@@ -28,13 +28,13 @@
 #include <string>
 #include <vector>
 
+#include "compile/DeviceLimits.h"
 #include "core/Error.h"
-#include "explore/DeviceLimits.h"
 #include "explore/Explorer.h"
 #include "explore/Variants.h"
-#include "explore/runtime/Device.h"
-#include "explore/runtime/Session.h"
 #include "options/BenchArgs.h"
+#include "runtime/Device.h"
+#include "runtime/Session.h"
 #include "stencils/Catalog.h"
 #include "tools/Commands.h"
 

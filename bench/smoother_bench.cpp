@@ -16,13 +16,13 @@
 #include <vector>
 
 #include "codegen/Kernel.h"
+#include "compile/Execute.h"
 #include "core/Error.h"
-#include "explore/Execute.h"
-#include "explore/runtime/Bandwidth.h"
-#include "explore/runtime/Session.h"
 #include "multigrid/Operators.h"
 #include "rewrite/Lower.h"
 #include "rewrite/rules/StencilStep.h"
+#include "runtime/Bandwidth.h"
+#include "runtime/Session.h"
 
 using namespace tessera;
 using namespace tessera::multigrid;

@@ -25,13 +25,13 @@
 #include <vector>
 
 #include "codegen/Program.h"
+#include "compile/Workload.h"
 #include "core/Error.h"
 #include "explore/Evaluations.h"
 #include "explore/Family.h"
 #include "explore/Variants.h"
-#include "explore/Workload.h"
-#include "explore/runtime/Roofline.h"
-#include "explore/runtime/Session.h"
+#include "runtime/Roofline.h"
+#include "runtime/Session.h"
 #include "stencils/Iterated.h"
 
 using namespace tessera;

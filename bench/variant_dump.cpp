@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "codegen/Program.h"
+#include "compile/ExecutableVariants.h"
 #include "core/Error.h"
-#include "explore/Variants.h"
 #include "rewrite/Variants.h"
 #include "stencils/Catalog.h"
 #include "stencils/Iterated.h"

@@ -13,6 +13,11 @@ namespace tessera::codegen {
 // prefix when it would start with a digit).
 std::string sanitize(const std::string& name);
 
+// A valid OpenCL C identifier for kernels named after `name` (a stencil's): characters that
+// cannot appear in one replaced by '_', and "k_" before a name that starts with a digit or is an
+// OpenCL C keyword or type name.
+std::string kernel_identifier(const std::string& name);
+
 // Names the generator itself uses or OpenCL C reserves (keywords, types, built-in functions).
 bool is_reserved(const std::string& name);
 

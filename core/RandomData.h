@@ -12,7 +12,7 @@ namespace tessera {
 
 // `count` values of `kind` from uniform [-1, 1) with `seed`: f32 values rounded to float, i32
 // integers in [-100, 100), u8 in [0, 254], booleans true for positive draws. The one generator
-// of the interpreter's inputs (below) and the explorer's flat ones (explore/Workload.h).
+// of the interpreter's inputs (below) and the explorer's flat ones (compile/Workload.h).
 std::vector<double> random_scalars(ScalarKind kind, std::size_t count, uint32_t seed);
 // The seed of a program's input number k, for a run seeded with `seed`.
 uint32_t input_seed(uint32_t seed, uint32_t k);

@@ -1,6 +1,6 @@
 #include "distributed/DeviceChoice.h"
 
-#include "explore/runtime/DeviceMatch.h"
+#include "runtime/DeviceMatch.h"
 
 namespace tessera::distributed {
 

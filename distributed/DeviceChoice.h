@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "explore/runtime/Device.h"
+#include "runtime/Device.h"
 
 namespace tessera::distributed {
 

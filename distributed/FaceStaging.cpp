@@ -1,7 +1,7 @@
 #include "distributed/FaceStaging.h"
 
 #include "core/Error.h"
-#include "explore/runtime/ClError.h"
+#include "runtime/ClError.h"
 
 namespace tessera::distributed {
 

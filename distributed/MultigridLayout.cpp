@@ -7,9 +7,9 @@
 #include "distributed/HaloExchange.h"
 #include "distributed/Rect.h"
 #include "distributed/StepKernel.h"
-#include "explore/runtime/Session.h"
 #include "multigrid/Blas.h"
 #include "multigrid/Hierarchy.h"
+#include "runtime/Session.h"
 
 namespace tessera::distributed {
 

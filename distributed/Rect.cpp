@@ -4,7 +4,7 @@
 
 #include "core/Error.h"
 #include "distributed/BlockGrid.h"
-#include "explore/runtime/ClError.h"
+#include "runtime/ClError.h"
 
 namespace tessera::distributed {
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "explore/runtime/OpenCL.h"
+#include "runtime/OpenCL.h"
 
 namespace tessera::distributed {
 

@@ -9,15 +9,15 @@
 #include <vector>
 
 #include "codegen/Program.h"
+#include "compile/DeviceValues.h"
+#include "compile/KernelRunner.h"
 #include "distributed/BlockGrid.h"
-#include "explore/DeviceValues.h"
-#include "explore/KernelRunner.h"
-#include "explore/runtime/Buffer.h"
-#include "explore/runtime/Session.h"
+#include "runtime/Buffer.h"
+#include "runtime/Session.h"
 
 namespace tessera::distributed {
 
-using explore::element_bytes; // one definition (explore/DeviceValues.h)
+using explore::element_bytes; // one definition (compile/DeviceValues.h)
 
 class StepKernel {
 public:

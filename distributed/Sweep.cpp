@@ -12,10 +12,10 @@
 #include "distributed/HaloExchange.h"
 #include "distributed/Rect.h"
 #include "distributed/StepKernel.h"
-#include "explore/runtime/Buffer.h"
-#include "explore/runtime/Session.h"
 #include "primitives/TypeCheck.h"
 #include "rewrite/Lower.h"
+#include "runtime/Buffer.h"
+#include "runtime/Session.h"
 
 namespace tessera::distributed {
 

@@ -4,34 +4,10 @@
 #include <map>
 #include <set>
 
+#include "codegen/Names.h"
 #include "core/Error.h"
 
 namespace tessera::explore {
-
-std::string kernel_identifier(const std::string& name) {
-  std::string id;
-  for (char c : name)
-    id += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  // OpenCL C's keywords and type names cannot name a kernel ("restrict", "half", ...).
-  static const std::set<std::string> reserved = {
-      "auto",     "bool",     "break",  "case",    "char",     "const",     "constant",
-      "continue", "default",  "do",     "double",  "else",     "enum",      "extern",
-      "float",    "for",      "global", "goto",    "half",     "if",        "inline",
-      "int",      "kernel",   "local",  "long",    "private",  "read_only", "read_write",
-      "register", "restrict", "return", "short",   "signed",   "size_t",    "sizeof",
-      "static",   "struct",   "switch", "typedef", "uchar",    "uint",      "ulong",
-      "union",    "unsigned", "ushort", "void",    "volatile", "while",     "write_only"};
-  if (id.empty() || std::isdigit(static_cast<unsigned char>(id[0])) || reserved.count(id))
-    id = std::string("k_").append(id);
-  return id;
-}
-
-std::size_t cells(const std::vector<int64_t>& extents) {
-  std::size_t n = 1;
-  for (auto e : extents)
-    n *= static_cast<std::size_t>(e);
-  return n;
-}
 
 std::string shorten(std::string text, std::size_t limit) {
   if (text.size() > limit)
@@ -69,7 +45,7 @@ DeviceEvaluator::DeviceEvaluator(runtime::Session& session, const Problem& probl
     : options_(options), space_(lazy.space()), report_(report), trace_offset_(trace_offset),
       costs_(options.warmup),
       measurer_(session, options, lazy, workload, report, reference,
-                kernel_identifier(problem.name), [this] { return budget_left(); }) {
+                codegen::kernel_identifier(problem.name), [this] { return budget_left(); }) {
   for (const auto& p : report_.points)
     costs_.learn(p, true);
 }
@@ -113,8 +89,10 @@ int DeviceEvaluator::confirm(const std::vector<int>& finalists, int baseline) {
         if (stop_requested())
           return finalists[0];
         measurer_.retime(*report_.find(id), options_.repeats, &samples[id]);
+        record_sweep_sizes();
       }
   } catch (const std::exception& e) {
+    record_sweep_sizes();
     report_.confirmation = cat("re-timing failed: ", e.what());
     return finalists[0];
   }
@@ -134,6 +112,13 @@ int DeviceEvaluator::confirm(const std::vector<int>& finalists, int baseline) {
   return best < 0 ? finalists[0] : best;
 }
 
+void DeviceEvaluator::record_sweep_sizes() {
+  if (const auto& sizes = measurer_.sweep_sizes()) {
+    report_.footprint_bytes = sizes->footprint_bytes;
+    report_.timing_regime = sizes->timing_regime;
+  }
+}
+
 Measurement DeviceEvaluator::measure(int point, int repeats) {
   PointResult* existing = report_.find(point);
   if (existing) {
@@ -150,6 +135,7 @@ Measurement DeviceEvaluator::measure(int point, int repeats) {
     existing = &report_.points.back();
     costs_.learn(*existing, false);
   }
+  record_sweep_sizes();
   existing->finished_at_s = now();
   if (existing->status == PointStatus::Ok)
     report_.trace.push_back(

@@ -14,22 +14,20 @@
 #include <vector>
 
 #include "codegen/Kernel.h"
+#include "compile/Workload.h"
 #include "core/Error.h"
-#include "explore/Explorer.h"
+#include "explore/ExploreOptions.h"
 #include "explore/LazySpace.h"
 #include "explore/PointCosts.h"
 #include "explore/PointMeasurer.h"
+#include "explore/Problem.h"
 #include "explore/Search.h"
-#include "explore/Workload.h"
-#include "explore/runtime/Device.h"
-#include "explore/runtime/Hash.h"
-#include "explore/runtime/Timing.h"
+#include "runtime/Device.h"
+#include "runtime/Hash.h"
+#include "runtime/Timing.h"
 
 namespace tessera::explore {
 
-// A valid OpenCL C identifier for kernels of the problem's name.
-std::string kernel_identifier(const std::string& name);
-std::size_t cells(const std::vector<int64_t>& extents);
 // The text cut to `limit` characters (an error message in a report).
 std::string shorten(std::string text, std::size_t limit = 4000);
 // Best (fastest ok point, preferring fully timed ones), baseline and speedup from the points.
@@ -72,6 +70,8 @@ public:
   void progress() const;
 
 private:
+  // The sizes the measurer learned from the first kernel, into the report.
+  void record_sweep_sizes();
   // Seconds until the budget, less the reserve for the confirmation and the report.
   double budget_left() const { return options_.budget_s - reserve() - now(); }
 

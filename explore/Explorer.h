@@ -20,63 +20,16 @@
 // the prior (explore/Prior.h: the tuning database's points of the device, then a cost model).
 #pragma once
 
-#include <atomic>
-#include <chrono>
-#include <filesystem>
-#include <functional>
-#include <optional>
 #include <string>
 #include <vector>
 
-#include "core/Expr.h"
+#include "explore/ExploreOptions.h"
+#include "explore/Problem.h"
 #include "explore/Report.h"
-#include "explore/Search.h"
 #include "explore/Space.h"
-#include "explore/runtime/RooflineFile.h"
-#include "explore/runtime/Session.h"
+#include "runtime/Session.h"
 
 namespace tessera::explore {
-
-struct Problem {
-  std::string name;                  // the stencil's name (also the kernels' name)
-  std::vector<int64_t> extents;      // grid size
-  Expr program;                      // high-level, constant sizes
-  std::vector<VariantInfo> variants; // lowered; variants[0] is the plain MapGlb lowering
-  std::string enumeration;           // the enumerator's summary, for the report
-  // For grids over the interpreter limit: the same stencil on a small grid, high-level and
-  // with its baseline lowering (checks the trusted variant).
-  Expr small_program, small_baseline;
-  std::vector<int64_t> small_extents;
-};
-
-struct Progress {
-  std::size_t done = 0, total = 0; // points measured / in the space
-  double elapsed_s = 0, budget_s = 0;
-  double best_gb_per_s = 0, best_ms = 0, baseline_ms = 0;
-  std::string phase;
-};
-
-struct ExploreOptions {
-  double budget_s = 60;
-  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
-  Strategy strategy = Strategy::Halving;
-  int repeats = 5;
-  int warmup = 1;
-  uint32_t seed = 1;
-  double tolerance = 1e-4;
-  int depth = 1; // recorded in the report
-  std::size_t interpreter_limit = std::size_t{1} << 16;
-  // How the roofline is found; empty: runtime::roofline_options_from_env() (the file in the
-  // cache directory, TESSERA_REMEASURE_ROOFLINE, TESSERA_ROOFLINE_BYTES).
-  std::optional<runtime::RooflineOptions> roofline;
-  const std::atomic<bool>* stop = nullptr; // set (e.g. by SIGINT) to stop early
-  std::function<void(const Progress&)> on_progress;
-  std::function<void(const Report&)> on_checkpoint; // after every point (write it atomically)
-  std::optional<Report> resume; // an earlier report of the same problem: its points are reused
-  // The tuning database (explore/TuningDatabase.h): read at the start to order the search,
-  // every measured point added at the end. Empty: none.
-  std::filesystem::path tuning_database;
-};
 
 // Explores the problem on the session's device. Throws Error only for problems with the whole
 // exploration (unusable reference, a resumed report of another problem); everything about a

@@ -15,7 +15,7 @@
 #include "explore/ComputeCeiling.h"
 #include "explore/Family.h"
 #include "explore/Space.h"
-#include "explore/runtime/Device.h"
+#include "runtime/Device.h"
 
 namespace tessera::explore {
 

@@ -4,12 +4,13 @@
 #include <chrono>
 #include <optional>
 
+#include "compile/Execute.h"
 #include "core/Error.h"
 #include "explore/CacheRegime.h"
 #include "explore/DeviceEvaluator.h"
-#include "explore/Execute.h"
-#include "explore/runtime/Hash.h"
-#include "explore/runtime/Timing.h"
+#include "explore/Explorer.h"
+#include "runtime/Hash.h"
+#include "runtime/Timing.h"
 
 namespace tessera::explore {
 
@@ -18,7 +19,7 @@ using Clock = std::chrono::steady_clock;
 } // namespace
 
 PointMeasurer::PointMeasurer(runtime::Session& session, const ExploreOptions& options,
-                             LazySpace& lazy, Workload& workload, Report& report,
+                             LazySpace& lazy, Workload& workload, const Report& report,
                              std::vector<double>& reference, std::string kernel_name,
                              std::function<double()> budget_left)
     : session_(session), options_(options), lazy_(lazy), space_(lazy.space()), workload_(workload),
@@ -57,10 +58,10 @@ void PointMeasurer::learn_sizes(const codegen::KernelProgram& kernel) {
     return;
   bytes_moved_ = workload_.bytes_moved(kernel);
   output_cells_ = workload_.output_cells(kernel);
-  report_.footprint_bytes = static_cast<double>(bytes_moved_);
-  CacheRegime regime = cache_regime(report_.footprint_bytes, report_.cache_bytes,
-                                    session_.device().max_mem_alloc_size);
-  report_.timing_regime = regime.note;
+  double footprint = static_cast<double>(bytes_moved_);
+  CacheRegime regime =
+      cache_regime(footprint, report_.cache_bytes, session_.device().max_mem_alloc_size);
+  sweep_sizes_ = SweepSizes{footprint, regime.note};
   if (regime.flush_bytes > 0)
     flush_.emplace(session_, regime.flush_bytes);
 }

@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "codegen/Kernel.h"
-#include "explore/Explorer.h"
+#include "compile/Workload.h"
+#include "explore/ExploreOptions.h"
 #include "explore/LazySpace.h"
 #include "explore/Report.h"
-#include "explore/Workload.h"
-#include "explore/runtime/CacheFlush.h"
+#include "runtime/CacheFlush.h"
 
 namespace tessera::explore {
 
@@ -25,7 +25,7 @@ public:
   // `budget_left`: seconds left of the budget for measuring (a point whose one launch takes
   // longer is not checked; one whose launches would not fit is not timed again).
   PointMeasurer(runtime::Session& session, const ExploreOptions& options, LazySpace& lazy,
-                Workload& workload, Report& report, std::vector<double>& reference,
+                Workload& workload, const Report& report, std::vector<double>& reference,
                 std::string kernel_name, std::function<double()> budget_left);
 
   // Builds, checks and times point `id` with `repeats` launches. Never throws: a failure is
@@ -36,6 +36,13 @@ public:
   void retime(PointResult& p, int repeats, std::vector<double>* samples);
   // A point's timing and what follows from it (bandwidth, cells per second, share of copy).
   void set_timing(PointResult& p, double median_ms, double min_ms, int repeats) const;
+  // The bytes one sweep moves and how launches are timed (CacheRegime.h), known once a point
+  // was measured: the evaluator, which writes the report, records them there.
+  struct SweepSizes {
+    double footprint_bytes = 0;
+    std::string timing_regime;
+  };
+  const std::optional<SweepSizes>& sweep_sizes() const { return sweep_sizes_; }
 
 private:
   codegen::KernelProgram kernel_of(const Point& point) const;
@@ -53,11 +60,12 @@ private:
   LazySpace& lazy_;
   const Space& space_;
   Workload& workload_;
-  Report& report_;
+  const Report& report_;
   std::vector<double>& reference_;
   std::string kernel_name_;
   std::function<double()> budget_left_;
   std::size_t bytes_moved_ = 0, output_cells_ = 0;
+  std::optional<SweepSizes> sweep_sizes_;
   std::optional<runtime::CacheFlush> flush_;
 };
 

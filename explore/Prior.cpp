@@ -6,7 +6,7 @@
 #include <tuple>
 
 #include "core/Error.h"
-#include "explore/runtime/Hash.h"
+#include "runtime/Hash.h"
 
 namespace tessera::explore {
 

@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "core/Error.h"
-#include "explore/runtime/Device.h"
+#include "runtime/Device.h"
 
 namespace tessera::explore {
 

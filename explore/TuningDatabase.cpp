@@ -11,8 +11,8 @@
 #include "core/Error.h"
 #include "core/JsonInteger.h"
 #include "explore/Derivation.h"
-#include "explore/runtime/BuildCache.h"
-#include "explore/runtime/Hash.h"
+#include "runtime/BuildCache.h"
+#include "runtime/Hash.h"
 
 namespace tessera::explore {
 

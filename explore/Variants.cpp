@@ -2,10 +2,8 @@
 
 #include <algorithm>
 
-#include "codegen/Program.h"
 #include "core/Error.h"
 #include "core/Printer.h"
-#include "explore/TridiagonalRules.h"
 #include "rewrite/Lower.h"
 #include "rewrite/Variants.h"
 
@@ -36,25 +34,12 @@ VariantInfo variant_info(const rewrite::Variant& variant) {
 
 namespace {
 
-// The generation check: throws tessera::Error when the code generator rejects the program.
-void generate_kernels(const Expr& lowered) {
-  codegen::generate_program(lowered);
-}
-
-// The rules of this layer's enumerations beside rewrite's exploration rules.
-void add_explorer_rules(rewrite::EnumerateOptions& options) {
-  for (auto& rule : tridiagonal_rules())
-    if (std::none_of(options.extra_rules.begin(), options.extra_rules.end(),
-                     [&](const rewrite::Rule& r) { return r.name == rule.name; }))
-      options.extra_rules.push_back(std::move(rule));
-}
-
 // The variants of `program` to `depth`, checked by options.check_generation when it is set.
 Variants variants_of(const Expr& program, int depth, rewrite::EnumerateOptions options) {
   if (depth < 0)
     user_error(cat("the rewrite depth must be at least 0, got ", depth));
   options.depth = depth;
-  add_explorer_rules(options);
+  add_compile_rules(options);
   auto lowered = rewrite::lowered_variants(program, options);
   Variants result;
   result.stop = lowered.stop;
@@ -83,15 +68,8 @@ Variants variants_of(const Expr& program, int depth, rewrite::EnumerateOptions o
 
 } // namespace
 
-rewrite::LoweredVariants executable_variants(const Expr& program,
-                                             rewrite::EnumerateOptions options) {
-  options.check_generation = generate_kernels;
-  add_explorer_rules(options);
-  return rewrite::lowered_variants(program, options);
-}
-
 Variants enumerate_variants(const Expr& program, int depth, rewrite::EnumerateOptions options) {
-  options.check_generation = generate_kernels;
+  options.check_generation = check_kernels_generate;
   return variants_of(program, depth, std::move(options));
 }
 

@@ -1,11 +1,12 @@
 // From a high-level program to the explorer's problem: its executable rewrite variants
-// (rewrite::lowered_variants) as VariantInfo, numbered, variant 0 the plain MapGlb lowering.
+// (compile/ExecutableVariants.h) as VariantInfo, numbered, variant 0 the plain MapGlb lowering.
 #pragma once
 
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "compile/ExecutableVariants.h"
 #include "explore/Explorer.h"
 #include "explore/Space.h"
 #include "rewrite/Enumerate.h"
@@ -17,11 +18,6 @@ namespace tessera::explore {
 // "tile-nd at [1] {dims=2, tile=16}"; a step without position or parameters is its name.
 std::string describe_step(const rewrite::Step& step);
 VariantInfo variant_info(const rewrite::Variant& variant);
-
-// rewrite::lowered_variants with the code generator as its generation check: only candidates
-// whose kernels generate (codegen::generate_program) are returned.
-rewrite::LoweredVariants executable_variants(const Expr& program,
-                                             rewrite::EnumerateOptions options = {});
 
 struct Variants {
   std::vector<VariantInfo> variants; // [0] = plain MapGlb lowering

@@ -3,7 +3,7 @@
 #include <clblast.h>
 
 #include "core/Error.h"
-#include "explore/runtime/Session.h"
+#include "runtime/Session.h"
 
 namespace tessera::multigrid {
 

@@ -1,10 +1,10 @@
 #include "multigrid/Hierarchy.h"
 
 #include "core/Error.h"
-#include "explore/runtime/Launch.h"
-#include "explore/runtime/Session.h"
 #include "multigrid/LineRelaxation.h"
 #include "multigrid/Solver.h"
+#include "runtime/Launch.h"
+#include "runtime/Session.h"
 
 namespace tessera::multigrid {
 

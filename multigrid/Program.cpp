@@ -1,11 +1,11 @@
 #include "multigrid/Program.h"
 
+#include "compile/DeviceValues.h"
 #include "core/Error.h"
-#include "explore/DeviceValues.h"
-#include "explore/runtime/ClError.h"
-#include "explore/runtime/KernelArg.h"
-#include "explore/runtime/Launch.h"
-#include "explore/runtime/Session.h"
+#include "runtime/ClError.h"
+#include "runtime/KernelArg.h"
+#include "runtime/Launch.h"
+#include "runtime/Session.h"
 
 namespace tessera::multigrid {
 

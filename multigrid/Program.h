@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "codegen/Kernel.h"
-#include "explore/runtime/Buffer.h"
-#include "explore/runtime/Kernel.h"
-#include "explore/runtime/Range.h"
+#include "runtime/Buffer.h"
+#include "runtime/Kernel.h"
+#include "runtime/Range.h"
 
 namespace tessera::runtime {
 class Session;

@@ -4,9 +4,9 @@
 #include <cmath>
 
 #include "core/Error.h"
-#include "explore/runtime/Session.h"
 #include "multigrid/Blas.h"
 #include "multigrid/Hierarchy.h"
+#include "runtime/Session.h"
 
 namespace tessera::multigrid {
 

@@ -8,21 +8,21 @@
 
 #include "codegen/Kernel.h"
 #include "codegen/Stages.h"
+#include "compile/DeviceLimits.h"
 #include "core/AtomicFile.h"
 #include "core/Error.h"
 #include "core/Json.h"
 #include "core/Printer.h"
 #include "core/RandomData.h"
-#include "explore/DeviceLimits.h"
 #include "explore/Explorer.h"
 #include "explore/Report.h"
 #include "explore/TuningDatabase.h"
 #include "explore/Variants.h"
-#include "explore/runtime/BuildCache.h"
-#include "explore/runtime/Hash.h"
-#include "explore/runtime/Session.h"
 #include "multigrid/Layout.h"
 #include "rewrite/Lower.h"
+#include "runtime/BuildCache.h"
+#include "runtime/Hash.h"
+#include "runtime/Session.h"
 
 namespace tessera::multigrid {
 

@@ -46,7 +46,7 @@ struct EnumerateOptions {
   // The device's images for place-image (none by default).
   ImageLimits images;
   // Rules of the layers above, enumerated with exploration_rules() (the explorer passes
-  // thomas-to-pcr, which builds with the DSL: explore/TridiagonalRules.h).
+  // thomas-to-pcr, which builds with the DSL: compile/TridiagonalRules.h).
   std::vector<Rule> extra_rules;
   std::vector<int64_t> temporal_steps{2, 3, 4};
   // Stop after this many seconds (0: no deadline). lowered_variants counts its lowering too.

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "explore/runtime/Device.h"
-#include "explore/runtime/Session.h"
+#include "runtime/Device.h"
+#include "runtime/Session.h"
 
 namespace tessera {
 

@@ -1,7 +1,7 @@
 #include "tessera/Explore.h"
 
+#include "compile/DeviceLimits.h"
 #include "core/Error.h"
-#include "explore/DeviceLimits.h"
 #include "rewrite/Lower.h"
 #include "tessera/Program.h"
 

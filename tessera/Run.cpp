@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "compile/Execute.h"
 #include "core/Error.h"
-#include "explore/Execute.h"
 
 namespace tessera {
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/Data.h"
-#include "explore/runtime/Session.h"
+#include "runtime/Session.h"
 #include "tessera/Kernel.h"
 
 namespace tessera {

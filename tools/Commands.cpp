@@ -4,17 +4,17 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "codegen/Names.h"
 #include "codegen/Program.h"
 #include "core/AtomicFile.h"
 #include "core/Error.h"
 #include "core/FilePlan.h"
 #include "core/Printer.h"
-#include "explore/DeviceEvaluator.h"
 #include "explore/Report.h"
 #include "explore/TuningDatabase.h"
-#include "explore/runtime/Device.h"
 #include "primitives/TypeCheck.h"
 #include "rewrite/Lower.h"
+#include "runtime/Device.h"
 #include "stencils/Catalog.h"
 #include "tessera/Kernel.h"
 #include "tools/Problem.h"
@@ -233,7 +233,7 @@ int emit_command(const CommonOptions& o) {
   const auto& info = source.info;
   check_emit_outputs(o);
   codegen::CodegenOptions options;
-  options.kernel_name = explore::kernel_identifier(info.name);
+  options.kernel_name = codegen::kernel_identifier(info.name);
   explore::VariantInfo variant = select_variant(build(o, source), o.variant, o.depth, info.name);
   if (!o.local.empty()) {
     auto local = parse_local(o.local);

@@ -14,7 +14,7 @@
 #include "distributed/DeviceChoice.h"
 #include "distributed/MultigridLayout.h"
 #include "distributed/SetupAgreement.h"
-#include "explore/runtime/Session.h"
+#include "runtime/Session.h"
 #include "tools/Commands.h"
 #include "tools/Interrupt.h"
 #include "tools/SolveCommand.h"

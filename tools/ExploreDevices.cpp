@@ -7,13 +7,13 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "compile/DeviceLimits.h"
 #include "core/AtomicFile.h"
 #include "core/Error.h"
 #include "core/FilePlan.h"
-#include "explore/DeviceLimits.h"
 #include "explore/DeviceShares.h"
-#include "explore/runtime/DeviceMatch.h"
-#include "explore/runtime/Session.h"
+#include "runtime/DeviceMatch.h"
+#include "runtime/Session.h"
 #include "tools/Commands.h"
 #include "tools/Problem.h"
 

@@ -26,7 +26,7 @@ ProgramSource from_file(const std::string& path) {
                    " dimensions; grids have 1 to 3"));
   type_check(program);
   ProgramSource s;
-  // The user's name, as written: kernels are named from it by explore::kernel_identifier.
+  // The user's name, as written: kernels are named from it by codegen::kernel_identifier.
   s.info.name = std::filesystem::path(path).stem().string();
   s.info.description = cat("the program in ", path);
   s.info.dims = static_cast<int>(grid.size());

@@ -10,14 +10,14 @@
 #include <chrono>
 #include <iostream>
 
+#include "codegen/Names.h"
 #include "codegen/Program.h"
+#include "compile/Workload.h"
 #include "core/Error.h"
 #include "core/Printer.h"
-#include "explore/DeviceEvaluator.h"
-#include "explore/Workload.h"
-#include "explore/runtime/Session.h"
 #include "primitives/Interpreter.h"
 #include "rewrite/Lower.h"
+#include "runtime/Session.h"
 #include "stencils/Catalog.h"
 #include "tools/Commands.h"
 #include "tools/HostMemory.h"
@@ -55,7 +55,7 @@ void check_memory(const std::string& size, std::size_t points, std::size_t input
 // One kernel, or one per launch of a program of kernels (intermediates in buffers).
 codegen::KernelProgram kernel_of(const Expr& lowered, const std::string& name) {
   codegen::CodegenOptions options;
-  options.kernel_name = explore::kernel_identifier(name);
+  options.kernel_name = codegen::kernel_identifier(name);
   return codegen::generate_program(lowered, options);
 }
 

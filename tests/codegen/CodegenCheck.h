@@ -6,9 +6,9 @@
 
 #include "codegen/Kernel.h"
 #include "codegen/Program.h"
-#include "explore/Execute.h"
-#include "explore/runtime/Session.h"
+#include "compile/Execute.h"
 #include "primitives/Interpreter.h"
+#include "runtime/Session.h"
 
 namespace tessera::testing {
 

@@ -3,6 +3,7 @@
 // otherwise; the kernels agree with the interpreter whatever the names.
 #include <doctest/doctest.h>
 
+#include "codegen/Names.h"
 #include "dsl/Dsl.h"
 #include "rewrite/Lower.h"
 #include "stencils/Catalog.h"
@@ -64,4 +65,13 @@ TEST_CASE("codegen names: wrong parameter names are clear errors") {
   CHECK(has(error_of({"a", "b"}), "2 parameter names for 3 parameters"));
   CHECK(has(error_of({"a", "b c", "d"}), "parameter name 'b c' is not an identifier"));
   CHECK(has(error_of({"a", "1b", "d"}), "'1b' is not an identifier"));
+}
+
+TEST_CASE("codegen names: a kernel named after a stencil gets a valid OpenCL C identifier") {
+  CHECK(codegen::kernel_identifier("j2d5pt") == "j2d5pt");
+  CHECK(codegen::kernel_identifier("my-blur 3x3") == "my_blur_3x3");
+  CHECK(codegen::kernel_identifier("3d") == "k_3d");
+  CHECK(codegen::kernel_identifier("restrict") == "k_restrict");
+  CHECK(codegen::kernel_identifier("half") == "k_half");
+  CHECK(codegen::kernel_identifier("") == "k_");
 }

@@ -11,7 +11,7 @@
 
 #include "codegen/Portability.h"
 #include "dsl/Dsl.h"
-#include "explore/runtime/Runtime.h"
+#include "runtime/Runtime.h"
 #include "tests/codegen/CodegenCheck.h"
 
 using namespace tessera;

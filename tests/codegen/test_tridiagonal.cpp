@@ -6,9 +6,9 @@
 
 #include <cmath>
 
+#include "compile/TridiagonalRules.h"
 #include "dsl/Dsl.h"
 #include "dsl/Tridiagonal.h"
-#include "explore/TridiagonalRules.h"
 #include "rewrite/Lower.h"
 #include "tests/Helpers.h"
 #include "tests/codegen/CodegenCheck.h"

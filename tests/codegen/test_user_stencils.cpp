@@ -4,9 +4,9 @@
 // and the explorer's workload.
 #include <doctest/doctest.h>
 
+#include "compile/Workload.h"
 #include "core/Substitute.h"
 #include "dsl/Dsl.h"
-#include "explore/Workload.h"
 #include "primitives/Interpreter.h"
 #include "rewrite/Lower.h"
 #include "tests/Helpers.h"

@@ -4,8 +4,8 @@
 
 #include "codegen/Kernel.h"
 #include "codegen/Program.h"
+#include "compile/ExecutableVariants.h"
 #include "dsl/Dsl.h"
-#include "explore/Variants.h"
 #include "rewrite/Lower.h"
 #include "stencils/Catalog.h"
 #include "tests/Helpers.h"

@@ -11,7 +11,7 @@
 #include "explore/Features.h"
 #include "explore/TuningDatabase.h"
 #include "explore/Variants.h"
-#include "explore/runtime/Session.h"
+#include "runtime/Session.h"
 #include "tests/TempDir.h"
 #include "tests/distributed/MpiFixture.h"
 #include "tests/distributed/SweepCases.h"

@@ -9,8 +9,8 @@
 #include <cmath>
 
 #include "distributed/MultigridLayout.h"
-#include "explore/runtime/Session.h"
 #include "multigrid/Problems.h"
+#include "runtime/Session.h"
 #include "tests/distributed/MpiFixture.h"
 #include "tests/error/ErrorCheck.h"
 

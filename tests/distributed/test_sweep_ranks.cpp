@@ -8,8 +8,8 @@
 
 #include <cstring>
 
-#include "explore/runtime/Session.h"
 #include "primitives/Interpreter.h"
+#include "runtime/Session.h"
 #include "stencils/Iterated.h"
 #include "tests/distributed/MpiFixture.h"
 #include "tests/distributed/SweepCases.h"

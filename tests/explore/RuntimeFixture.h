@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "explore/runtime/Runtime.h"
+#include "runtime/Runtime.h"
 
 namespace tessera::testing {
 

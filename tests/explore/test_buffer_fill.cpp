@@ -1,5 +1,5 @@
 // Filling device buffers: the plan that keeps every fill far below the 2^31 pattern units at
-// which NVIDIA's OpenCL hangs (explore/runtime/Buffer.h), and real fills on the default device
+// which NVIDIA's OpenCL hangs (runtime/Buffer.h), and real fills on the default device
 // with sizes that are not multiples of the widened pattern.
 #include <doctest/doctest.h>
 
@@ -10,7 +10,7 @@
 
 #include "RuntimeFixture.h"
 #include "core/Error.h"
-#include "explore/runtime/Buffer.h"
+#include "runtime/Buffer.h"
 
 using namespace tessera;
 using namespace tessera::runtime;

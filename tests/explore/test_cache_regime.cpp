@@ -7,7 +7,7 @@
 
 #include "explore/CacheRegime.h"
 #include "explore/Report.h"
-#include "explore/runtime/Timing.h"
+#include "runtime/Timing.h"
 
 using namespace tessera::explore;
 

@@ -12,9 +12,9 @@
 #include "core/Scalar.h"
 #include "explore/ComputeCeiling.h"
 #include "explore/Report.h"
-#include "explore/runtime/ComputePeak.h"
-#include "explore/runtime/RooflineFile.h"
-#include "explore/runtime/Session.h"
+#include "runtime/ComputePeak.h"
+#include "runtime/RooflineFile.h"
+#include "runtime/Session.h"
 
 using namespace tessera;
 using namespace tessera::runtime;

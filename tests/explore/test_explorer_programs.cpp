@@ -5,9 +5,9 @@
 
 #include "RuntimeFixture.h"
 #include "Smoothed.h"
+#include "compile/Workload.h"
 #include "dsl/Dsl.h"
 #include "explore/Explorer.h"
-#include "explore/Workload.h"
 #include "primitives/Interpreter.h"
 #include "rewrite/Lower.h"
 

@@ -10,13 +10,13 @@
 
 #include "RuntimeFixture.h"
 #include "codegen/Kernel.h"
+#include "compile/Workload.h"
 #include "core/Error.h"
 #include "core/Printer.h"
 #include "core/RandomData.h"
 #include "dsl/Dsl.h"
 #include "explore/ComputeCeiling.h"
 #include "explore/Explorer.h"
-#include "explore/Workload.h"
 
 using namespace tessera;
 using namespace tessera::explore;

@@ -1,4 +1,4 @@
-// The kernel runner (explore/KernelRunner.h) on its own: a program of kernels bound to uploaded
+// The kernel runner (compile/KernelRunner.h) on its own: a program of kernels bound to uploaded
 // inputs runs its launches in order (intermediates included) and matches the interpreter, run
 // again, enqueued or timed; the size variables come from the bound sizes; a program input bound
 // with another element kind and an unbound size are refused.
@@ -6,12 +6,12 @@
 
 #include "RuntimeFixture.h"
 #include "Smoothed.h"
+#include "compile/DeviceValues.h"
+#include "compile/KernelRunner.h"
+#include "compile/Workload.h"
 #include "core/RandomData.h"
 #include "core/Substitute.h"
 #include "dsl/Dsl.h"
-#include "explore/DeviceValues.h"
-#include "explore/KernelRunner.h"
-#include "explore/Workload.h"
 #include "primitives/Interpreter.h"
 #include "rewrite/Lower.h"
 #include "tests/error/ErrorCheck.h"

@@ -11,9 +11,9 @@
 #include "RuntimeFixture.h"
 #include "core/Error.h"
 #include "explore/Report.h"
-#include "explore/runtime/CacheSize.h"
-#include "explore/runtime/Roofline.h"
-#include "explore/runtime/RooflineFile.h"
+#include "runtime/CacheSize.h"
+#include "runtime/Roofline.h"
+#include "runtime/RooflineFile.h"
 
 using namespace tessera;
 using namespace tessera::runtime;

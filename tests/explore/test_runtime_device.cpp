@@ -5,10 +5,10 @@
 #include <cctype>
 #include <cstdlib>
 
+#include "compile/DeviceLimits.h"
 #include "core/Bytes.h"
 #include "core/Error.h"
-#include "explore/DeviceLimits.h"
-#include "explore/runtime/Runtime.h"
+#include "runtime/Runtime.h"
 
 using namespace tessera;
 using namespace tessera::runtime;

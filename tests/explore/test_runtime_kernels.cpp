@@ -6,7 +6,7 @@
 
 #include "RuntimeFixture.h"
 #include "core/Error.h"
-#include "explore/runtime/Hash.h"
+#include "runtime/Hash.h"
 
 using namespace tessera;
 using namespace tessera::runtime;

@@ -9,12 +9,12 @@
 #include <regex>
 
 #include "codegen/Program.h"
+#include "compile/ExecutableVariants.h"
+#include "compile/Execute.h"
 #include "core/Error.h"
 #include "core/Json.h"
 #include "core/Printer.h"
 #include "core/RandomData.h"
-#include "explore/Execute.h"
-#include "explore/Variants.h"
 #include "primitives/Interpreter.h"
 #include "primitives/TypeCheck.h"
 #include "rewrite/Lower.h"

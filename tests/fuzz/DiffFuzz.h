@@ -21,8 +21,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "explore/runtime/Session.h"
 #include "rewrite/Rule.h"
+#include "runtime/Session.h"
 #include "tests/fuzz/FuzzProgram.h"
 
 namespace tessera::fuzz {

@@ -14,12 +14,12 @@
 #include <unistd.h>
 
 #include "codegen/Kernel.h"
+#include "compile/Execute.h"
 #include "core/Error.h"
 #include "core/RandomData.h"
 #include "dsl/Dsl.h"
-#include "explore/Execute.h"
-#include "explore/runtime/Session.h"
 #include "primitives/Interpreter.h"
+#include "runtime/Session.h"
 #include "tests/fuzz/Reproducers.h"
 
 namespace tessera::fuzz::testing {

@@ -2,7 +2,7 @@
 // tests of the executable. Never destroyed: the device's threads may outlive main.
 #pragma once
 
-#include "explore/runtime/Session.h"
+#include "runtime/Session.h"
 
 namespace tessera::testing {
 

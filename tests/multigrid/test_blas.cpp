@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "../Helpers.h"
-#include "explore/runtime/Session.h"
 #include "multigrid/Blas.h"
+#include "runtime/Session.h"
 
 using namespace tessera;
 using namespace tessera::multigrid;

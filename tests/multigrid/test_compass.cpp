@@ -7,12 +7,12 @@
 #include "../Helpers.h"
 #include "DeviceSession.h"
 #include "codegen/Program.h"
+#include "compile/Execute.h"
 #include "core/Error.h"
-#include "explore/Execute.h"
-#include "explore/runtime/Session.h"
 #include "multigrid/Compass.h"
 #include "primitives/Interpreter.h"
 #include "rewrite/Lower.h"
+#include "runtime/Session.h"
 
 using namespace tessera;
 using namespace tessera::multigrid;

@@ -4,9 +4,9 @@
 #include <doctest/doctest.h>
 
 #include "codegen/Program.h"
+#include "compile/Execute.h"
 #include "core/Printer.h"
 #include "core/RandomData.h"
-#include "explore/Execute.h"
 #include "multigrid/Operators.h"
 #include "rewrite/Lower.h"
 #include "tests/codegen/CodegenCheck.h"

@@ -4,9 +4,9 @@
 #include <doctest/doctest.h>
 
 #include "DeviceSession.h"
-#include "explore/runtime/Session.h"
 #include "multigrid/Problems.h"
 #include "multigrid/Solver.h"
+#include "runtime/Session.h"
 
 using namespace tessera;
 using namespace tessera::multigrid;

@@ -11,14 +11,14 @@
 #include "DeviceSession.h"
 #include "Reference.h"
 #include "codegen/Kernel.h"
+#include "compile/ExecutableVariants.h"
+#include "compile/Execute.h"
+#include "compile/TridiagonalRules.h"
 #include "core/Error.h"
-#include "explore/Execute.h"
-#include "explore/TridiagonalRules.h"
-#include "explore/Variants.h"
-#include "explore/runtime/Session.h"
 #include "multigrid/LineRelaxation.h"
 #include "primitives/Interpreter.h"
 #include "rewrite/Lower.h"
+#include "runtime/Session.h"
 
 using namespace tessera;
 using namespace tessera::multigrid;

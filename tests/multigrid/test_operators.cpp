@@ -9,12 +9,12 @@
 #include "DeviceSession.h"
 #include "Reference.h"
 #include "codegen/Kernel.h"
-#include "explore/Execute.h"
-#include "explore/runtime/Session.h"
+#include "compile/Execute.h"
 #include "multigrid/Helmholtz.h"
 #include "multigrid/Operators.h"
 #include "primitives/Interpreter.h"
 #include "rewrite/Lower.h"
+#include "runtime/Session.h"
 
 using namespace tessera;
 using namespace tessera::multigrid;

@@ -9,12 +9,12 @@
 #include <iostream>
 
 #include "codegen/Program.h"
+#include "compile/Execute.h"
 #include "core/Error.h"
 #include "core/RandomData.h"
-#include "explore/Execute.h"
-#include "explore/runtime/Session.h"
 #include "primitives/Interpreter.h"
 #include "rewrite/Lower.h"
+#include "runtime/Session.h"
 #include "tests/rewrite/StreamTemporalCases.h"
 
 using namespace tessera;

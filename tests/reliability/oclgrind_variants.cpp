@@ -14,14 +14,14 @@
 #include <iostream>
 
 #include "codegen/Kernel.h"
+#include "compile/DeviceLimits.h"
+#include "compile/Execute.h"
 #include "core/Error.h"
 #include "core/RandomData.h"
-#include "explore/DeviceLimits.h"
-#include "explore/Execute.h"
 #include "explore/Variants.h"
-#include "explore/runtime/Session.h"
 #include "primitives/Interpreter.h"
 #include "rewrite/Variants.h"
+#include "runtime/Session.h"
 #include "stencils/Catalog.h"
 
 using namespace tessera;

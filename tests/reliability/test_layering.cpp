@@ -25,7 +25,9 @@ const std::map<std::string, std::vector<std::string>>& layers() {
       {"dsl", {"primitives"}},
       {"rewrite", {"primitives"}},
       {"codegen", {"primitives"}},
-      {"explore", {"dsl", "rewrite", "codegen"}},
+      {"runtime", {"core"}},
+      {"compile", {"dsl", "rewrite", "codegen", "runtime"}},
+      {"explore", {"compile"}},
       {"stencils", {"explore"}},
       {"multigrid", {"explore"}},
       {"distributed", {"stencils", "multigrid"}},
@@ -98,6 +100,29 @@ TEST_CASE("the layering check finds an upward include and allows downward ones")
       1);
 }
 
+TEST_CASE("the OpenCL runtime may include only core") {
+  std::set<std::string> folders{"core", "primitives", "codegen", "runtime", "explore"};
+  std::string text = "#include \"core/Error.h\"\n#include \"runtime/Device.h\"\n"
+                     "#include \"primitives/Dispatch.h\"\n#include \"explore/Space.h\"\n";
+  auto bad = bad_includes("runtime", "runtime/X.cpp", text, folders);
+  REQUIRE(bad.size() == 2);
+  CHECK(bad[0] == "runtime/X.cpp:3: #include \"primitives/Dispatch.h\"");
+  CHECK(bad[1] == "runtime/X.cpp:4: #include \"explore/Space.h\"");
+  CHECK(bad_includes("explore", "explore/X.cpp", text, folders).empty());
+}
+
+TEST_CASE("the bridge to a runnable kernel includes neither the explorer nor the catalog") {
+  std::set<std::string> folders{"core", "runtime", "codegen", "compile", "explore", "stencils"};
+  std::string text = "#include \"runtime/Session.h\"\n#include \"codegen/Program.h\"\n"
+                     "#include \"explore/Space.h\"\n#include \"stencils/Catalog.h\"\n";
+  auto bad = bad_includes("compile", "compile/X.cpp", text, folders);
+  REQUIRE(bad.size() == 2);
+  CHECK(bad[0] == "compile/X.cpp:3: #include \"explore/Space.h\"");
+  CHECK(bad[1] == "compile/X.cpp:4: #include \"stencils/Catalog.h\"");
+  CHECK(bad_includes("explore", "explore/X.cpp", "#include \"compile/Execute.h\"\n", folders)
+            .empty());
+}
+
 TEST_CASE("no library source includes a folder above or beside its own") {
   const fs::path root = TESSERA_SOURCE_DIR;
   const auto folders = top_level_folders(root);
@@ -127,4 +152,22 @@ TEST_CASE("no library source includes a folder above or beside its own") {
   CHECK(files > 100);
   for (const auto& b : bad)
     FAIL_CHECK("upward include: ", b);
+}
+
+// explore/Problem.h holds the problem, explore/ExploreOptions.h the options: the explorer, its
+// evaluator and the point measurer include them, and one another in one direction only.
+TEST_CASE("the explorer's headers include one another in one direction") {
+  const fs::path root = TESSERA_SOURCE_DIR;
+  auto includes = [&](const std::string& header, const std::string& other) {
+    return read(root / "explore" / header).find("#include \"explore/" + other + "\"") !=
+           std::string::npos;
+  };
+  for (const char* h : {"DeviceEvaluator.h", "PointMeasurer.h", "Problem.h", "ExploreOptions.h"}) {
+    INFO(h);
+    CHECK_FALSE(includes(h, "Explorer.h"));
+  }
+  CHECK_FALSE(includes("Explorer.h", "DeviceEvaluator.h"));
+  CHECK_FALSE(includes("Explorer.h", "PointMeasurer.h"));
+  CHECK_FALSE(includes("PointMeasurer.h", "DeviceEvaluator.h"));
+  CHECK(includes("Explorer.h", "Problem.h"));
 }

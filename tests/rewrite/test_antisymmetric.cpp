@@ -5,10 +5,10 @@
 
 #include <set>
 
+#include "compile/ExecutableVariants.h"
 #include "core/Printer.h"
 #include "core/RandomData.h"
 #include "dsl/Dsl.h"
-#include "explore/Variants.h"
 #include "rewrite/Lower.h"
 #include "rewrite/Normalize.h"
 #include "rewrite/Variants.h"

@@ -4,10 +4,10 @@
 // reads in bounds with its own index logic; the device's image limits are the side conditions.
 #include <doctest/doctest.h>
 
+#include "compile/Workload.h"
 #include "core/Json.h"
 #include "core/RandomData.h"
 #include "dsl/Dsl.h"
-#include "explore/Workload.h"
 #include "rewrite/Lower.h"
 #include "rewrite/Rule.h"
 #include "rewrite/Variants.h"

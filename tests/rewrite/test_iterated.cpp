@@ -35,12 +35,12 @@
 #include <unistd.h>
 
 #include "codegen/Program.h"
+#include "compile/ExecutableVariants.h"
 #include "core/Error.h"
 #include "core/Json.h"
 #include "core/Printer.h"
 #include "core/RandomData.h"
 #include "core/Substitute.h"
-#include "explore/Variants.h"
 #include "primitives/Interpreter.h"
 #include "primitives/TypeCheck.h"
 #include "rewrite/Enumerate.h"

@@ -3,10 +3,10 @@
 // variant's identity.
 #include <doctest/doctest.h>
 
+#include "compile/ExecutableVariants.h"
 #include "core/Json.h"
 #include "core/RandomData.h"
 #include "dsl/Dsl.h"
-#include "explore/Variants.h"
 #include "rewrite/Lower.h"
 #include "rewrite/Rule.h"
 #include "rewrite/Variants.h"

@@ -4,12 +4,12 @@
 #include <doctest/doctest.h>
 
 #include "codegen/Program.h"
+#include "compile/ExecutableVariants.h"
+#include "compile/Execute.h"
 #include "core/Json.h"
 #include "core/Printer.h"
 #include "core/RandomData.h"
 #include "core/StarStencil.h"
-#include "explore/Execute.h"
-#include "explore/Variants.h"
 #include "rewrite/Variants.h"
 #include "tests/codegen/CodegenCheck.h"
 #include "tests/rewrite/StreamTemporalCases.h"

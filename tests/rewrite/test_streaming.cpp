@@ -10,11 +10,11 @@
 #include <string>
 #include <utility>
 
+#include "compile/ExecutableVariants.h"
 #include "core/Error.h"
 #include "core/Printer.h"
 #include "core/RandomData.h"
 #include "dsl/Dsl.h"
-#include "explore/Variants.h"
 #include "rewrite/Variants.h"
 #include "stencils/Catalog.h"
 #include "tests/codegen/CodegenCheck.h"

@@ -3,10 +3,10 @@
 // over random multi-step programs is in test_rules.cpp with the other rules.
 #include <doctest/doctest.h>
 
+#include "compile/ExecutableVariants.h"
 #include "core/Printer.h"
 #include "core/RandomData.h"
 #include "dsl/Dsl.h"
-#include "explore/Variants.h"
 #include "rewrite/Rule.h"
 #include "rewrite/Variants.h"
 #include "rewrite/rules/Rules.h"

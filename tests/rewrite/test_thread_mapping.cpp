@@ -7,10 +7,10 @@
 
 #include <regex>
 
+#include "compile/ExecutableVariants.h"
 #include "core/Printer.h"
 #include "core/RandomData.h"
 #include "dsl/Dsl.h"
-#include "explore/Variants.h"
 #include "rewrite/Lower.h"
 #include "rewrite/Pattern.h"
 #include "rewrite/Variants.h"

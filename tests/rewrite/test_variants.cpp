@@ -7,9 +7,9 @@
 #include <cstdlib>
 #include <random>
 
+#include "compile/ExecutableVariants.h"
 #include "core/Printer.h"
 #include "core/RandomData.h"
-#include "explore/Variants.h"
 #include "rewrite/Enumerate.h"
 #include "rewrite/Variants.h"
 #include "rewrite/rules/Rules.h"

@@ -7,10 +7,10 @@
 #include <set>
 #include <utility>
 
+#include "compile/ExecutableVariants.h"
 #include "core/Printer.h"
 #include "core/RandomData.h"
 #include "dsl/Dsl.h"
-#include "explore/Variants.h"
 #include "primitives/Interpreter.h"
 #include "rewrite/Variants.h"
 #include "tests/codegen/CodegenCheck.h"

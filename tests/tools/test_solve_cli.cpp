@@ -6,9 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/Error.h"
-#include "explore/runtime/Session.h"
 #include "multigrid/Problems.h"
 #include "multigrid/Solver.h"
+#include "runtime/Session.h"
 
 #include "../TempDir.h"
 #include "CliRunner.h"

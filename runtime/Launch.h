@@ -1,0 +1,44 @@
+// Launching kernels: setting arguments, checking an NDRange against the device's and the
+// kernel's limits before enqueueing it, and running it once (optionally timed through
+// profiling events).
+#pragma once
+
+#include <vector>
+
+#include "runtime/Kernel.h"
+#include "runtime/KernelArg.h"
+#include "runtime/OpenCL.h"
+#include "runtime/Range.h"
+
+namespace tessera::runtime {
+
+class Session;
+struct Device;
+
+// Sets all arguments; throws when their number differs from the kernel's or one is rejected
+// (naming the argument's index and kind and the OpenCL error).
+void set_args(Kernel& kernel, const std::vector<KernelArg>& args);
+
+// Throws a tessera::Error explaining the problem when (global, local) cannot be launched:
+// dimension mismatch, zero sizes, local not dividing global, work-group too large for the
+// device or the kernel, a local size over the per-dimension limit, a reqd_work_group_size
+// mismatch, or more local memory than the device has.
+void check_launch(const Device& device, const Kernel& kernel, const Range& global,
+                  const Range& local);
+
+// Checks and enqueues the kernel (arguments already set); returns its event.
+cl::Event enqueue(Session& session, Kernel& kernel, const Range& global, const Range& local = {});
+
+// Sets the arguments, launches and waits.
+void run(Session& session, Kernel& kernel, const std::vector<KernelArg>& args, const Range& global,
+         const Range& local = {});
+
+// Like run; returns the kernel's execution time in milliseconds measured by the profiling
+// event (CL_PROFILING_COMMAND_START to CL_PROFILING_COMMAND_END).
+double run_timed(Session& session, Kernel& kernel, const std::vector<KernelArg>& args,
+                 const Range& global, const Range& local = {});
+
+// The START..END time of a completed profiled event, in milliseconds.
+double event_ms(const cl::Event& event);
+
+} // namespace tessera::runtime
