@@ -136,6 +136,17 @@ std::optional<Point> point_of(const Val& leaf) {
   return p;
 }
 
+// A point's parameter name: its offset's name, prefixed for every neighbourhood but the first
+// with the name of the array it reads (`weights_c`) so that two neighbourhoods' names differ.
+std::string point_name(const Point& p, std::size_t base, const std::vector<Expr>& bases) {
+  std::string name = neighbour_name(p.offset);
+  if (base == 0)
+    return name;
+  const Expr& b = bases[base];
+  bool named = b->kind == NodeKind::Param && !b->name.empty();
+  return cat(named ? b->name : cat("n", base), "_", name);
+}
+
 // The term's parameters in their canonical order (see ValArith.h) and their names.
 ScalarTerm canonical(ScalarExpr body, const Term& joint, std::vector<std::string>& names) {
   const std::vector<Val>& leaves = joint.leaves;
@@ -170,7 +181,7 @@ ScalarTerm canonical(ScalarExpr body, const Term& joint, std::vector<std::string
     term.points.push_back(points[order[i]]);
     const auto& p = points[order[i]];
     any_point |= p.has_value();
-    names.push_back(p ? neighbour_name(p->offset) : cat("v", i));
+    names.push_back(p ? point_name(*p, base_index(*p), bases) : cat("v", i));
   }
   if (!any_point)
     names.clear();
@@ -395,6 +406,26 @@ Val weighted_sum(const Val& window, const std::vector<double>& weights, std::sou
   }
   if (!sum)
     type_error("weighted_sum: every weight is zero", loc);
+  return *sum;
+}
+
+Val weighted_sum(const Val& window, const Val& weights, std::source_location loc) {
+  std::vector<Val> points, coefficients;
+  points_of(window, points, loc);
+  if (!weights.type().is_array())
+    type_error(cat("weighted_sum needs the weights as an array, got ", weights.type()), loc);
+  points_of(weights, coefficients, loc);
+  if (points.size() != coefficients.size())
+    type_error(cat("weighted_sum: weights of type ", weights.type(), " hold ", coefficients.size(),
+                   " values for a window of ", points.size(), " points (", window.type(),
+                   "); one weight per point is needed"),
+               loc);
+  std::optional<Val> sum;
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    // The point first, so that the window's points are the function's first parameters.
+    Val term = Operand(points[k], loc) * Operand(coefficients[k], loc);
+    sum = sum ? Operand(*sum, loc) + Operand(term, loc) : term;
+  }
   return *sum;
 }
 
