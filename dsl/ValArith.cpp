@@ -3,6 +3,7 @@
 #include "core/ScalarTyping.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <optional>
 
@@ -401,7 +402,12 @@ Val weighted_sum(const Val& window, const std::vector<double>& weights, std::sou
   for (std::size_t k = 0; k < points.size(); ++k) {
     if (weights[k] == 0)
       continue;
-    Val term = weights[k] == 1 ? points[k] : Operand(weights[k], loc) * Operand(points[k], loc);
+    // An integral weight is an integer number, so that integer windows take weights too (a
+    // number takes the type of the value beside it: 7 * an f32 point is 7.0f * point).
+    double w = weights[k];
+    bool integral = std::trunc(w) == w && std::fabs(w) < 1 << 30;
+    Operand weight = integral ? Operand(static_cast<int>(w), loc) : Operand(w, loc);
+    Val term = w == 1 ? points[k] : weight * Operand(points[k], loc);
     sum = sum ? Operand(*sum, loc) + Operand(term, loc) : term;
   }
   if (!sum)
