@@ -184,3 +184,19 @@ TEST_CASE("program cli: 20 new-notation programs up to 343 points keep their nam
     CHECK(has(run.out, first_and_last(bound)));
   }
 }
+
+TEST_CASE("program cli: a saved fixed-halo step runs --steps 3 as three steps") {
+  Val u = input("u", array_of(f32(), {12, 10}));
+  Fun step = fixed_halo(2, 1, [](Val w) {
+    return ((w.at(0).at(1) + w.at(1).at(0) + w.at(1).at(2) + w.at(2).at(1)) / 4).named("avg");
+  });
+  Expr one = program({u}, u | step);
+  fs::path file = notation_dir() / "fixed step.json";
+  save_expr_file(one, file.string());
+  Result run = cli({"run", "--program", file.string(), "--steps", "3"});
+  INFO(run.out << run.err);
+  REQUIRE(run.code == 0);
+  CHECK(has(run.out, "stencil  fixed step (the program in"));
+  CHECK(has(run.out, "OK: the generated kernel matches the interpreter"));
+  CHECK(has(run.out, first_and_last(program({u}, u | step | step | step))));
+}
