@@ -426,6 +426,17 @@ Val weighted_sum(const Val& window, const Val& weights, std::source_location loc
                    " values for a window of ", points.size(), " points (", window.type(),
                    "); one weight per point is needed"),
                loc);
+  if (points.empty())
+    type_error(cat("weighted_sum needs a window of at least one point, got ", window.type()), loc);
+  const Type &point_type = points[0].type(), &weight_type = coefficients[0].type();
+  bool scalars = point_type.is_scalar() && weight_type.is_scalar(); // else '*' says what is wrong
+  ScalarKind point_kind = scalars ? point_type.scalar_kind() : ScalarKind::F32;
+  ScalarKind weight_kind = scalars ? weight_type.scalar_kind() : ScalarKind::F32;
+  if (point_kind != weight_kind)
+    type_error(cat("weighted_sum: weights of ", to_string(weight_kind), " for a window of ",
+                   to_string(point_kind),
+                   " points: both must have one element type (nothing is converted silently)"),
+               loc);
   std::optional<Val> sum;
   for (std::size_t k = 0; k < points.size(); ++k) {
     // The point first, so that the window's points are the function's first parameters.

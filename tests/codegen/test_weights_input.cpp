@@ -97,6 +97,8 @@ TEST_CASE("weighted_sum with input weights refuses weights that do not fit the w
   };
   CHECK_THROWS_WITH_AS(build(w8), doctest::Contains("hold 8 values for a window of 9 points"),
                        Error);
-  CHECK_THROWS_WITH_AS(build(wd), doctest::Contains("mixes f32 and f64"), Error);
+  CHECK_THROWS_WITH_AS(build(wd),
+                       doctest::Contains("weighted_sum: weights of f64 for a window of f32 points"),
+                       Error);
   CHECK_THROWS_WITH_AS(build(scalar), doctest::Contains("needs the weights as an array"), Error);
 }
