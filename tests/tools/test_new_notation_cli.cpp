@@ -186,7 +186,7 @@ TEST_CASE("program cli: 20 new-notation programs up to 343 points keep their nam
 }
 
 TEST_CASE("program cli: a saved fixed-halo step runs --steps 3 as three steps") {
-  Val u = input("u", array_of(f32(), {12, 10}));
+  Val u = input("u", array_of(f32(), {16, 16}));
   Fun step = fixed_halo(2, 1, [](Val w) {
     return ((w.at(0).at(1) + w.at(1).at(0) + w.at(1).at(2) + w.at(2).at(1)) / 4).named("avg");
   });
@@ -199,4 +199,9 @@ TEST_CASE("program cli: a saved fixed-halo step runs --steps 3 as three steps") 
   CHECK(has(run.out, "stencil  fixed step (the program in"));
   CHECK(has(run.out, "OK: the generated kernel matches the interpreter"));
   CHECK(has(run.out, first_and_last(program({u}, u | step | step | step))));
+  // The three steps are fused by the temporal rules (the halo's exactness: tests/codegen).
+  Result variants = cli({"variants", "--program", file.string(), "--steps", "3"});
+  INFO(variants.out.substr(0, 3000));
+  CHECK(variants.code == 0);
+  CHECK(has(variants.out, "temporal-tiling"));
 }
