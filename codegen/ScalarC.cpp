@@ -23,9 +23,71 @@ std::string scalar_c_type(ScalarKind kind) {
   internal_error("unknown scalar kind");
 }
 
+namespace {
+
+// C compilers limit the nesting of parentheses (clang: 256), which a sum of a few hundred terms,
+// (((a + b) + c) + ...), exceeds. Beyond this many terms, a chain of + and - (or * and /) is
+// written without the parentheses of its left operands: C groups `a + b - c` as `(a + b) - c`,
+// so the evaluation order, and the result, are the same. Shorter chains keep their parentheses.
+constexpr int kMaxChain = 64;
+
+bool additive(ScalarOp op) {
+  return op == ScalarOp::Add || op == ScalarOp::Sub;
+}
+bool multiplicative(ScalarOp op) {
+  return op == ScalarOp::Mul || op == ScalarOp::Div;
+}
+bool same_group(ScalarOp a, ScalarOp b) {
+  return (additive(a) && additive(b)) || (multiplicative(a) && multiplicative(b));
+}
+
+// The floating-point binary operations down the left operands of e that share e's group.
+std::vector<const ScalarExpr*> left_chain(const ScalarExpr& e,
+                                          const std::vector<ScalarKind>& kinds) {
+  std::vector<const ScalarExpr*> chain;
+  for (const ScalarExpr* x = &e; additive(x->op()) || multiplicative(x->op()); x = &x->args()[0]) {
+    if (!same_group(x->op(), e.op()) || !is_floating(x->infer(kinds, "user function")))
+      break;
+    chain.push_back(x);
+  }
+  return chain;
+}
+
+// The kinds e's operands are used at: a weak literal takes the kind it adopted.
+std::vector<ScalarKind> used_kinds(const ScalarExpr& e, const std::vector<ScalarKind>& kinds) {
+  std::vector<ScalarKind> own;
+  for (const auto& x : e.args())
+    own.push_back(x.infer(kinds, "user function"));
+  return operand_kinds(e, own);
+}
+
+// An operand as C text, a weak literal printed in the kind it is used at (so that float code
+// stays float).
+std::string operand_c(const ScalarExpr& x, ScalarKind kind, const std::vector<std::string>& names,
+                      const std::vector<ScalarKind>& kinds) {
+  if (is_weak_literal(x))
+    return ScalarValue::make(kind, x.value().as_double()).to_string();
+  return scalar_c(x, names, kinds);
+}
+
+} // namespace
+
 std::string scalar_c(const ScalarExpr& e, const std::vector<std::string>& names,
                      const std::vector<ScalarKind>& kinds) {
   const auto& a = e.args();
+  if (additive(e.op()) || multiplicative(e.op())) {
+    std::vector<const ScalarExpr*> chain = left_chain(e, kinds);
+    if (chain.size() > static_cast<std::size_t>(kMaxChain)) {
+      // chain.back() is the innermost operation: its left operand starts the text; then every
+      // operation and its right operand.
+      std::string text =
+          operand_c(chain.back()->args()[0], used_kinds(*chain.back(), kinds)[0], names, kinds);
+      for (auto it = chain.rbegin(); it != chain.rend(); ++it)
+        text += cat(" ", op_symbol((*it)->op()), " ",
+                    operand_c((*it)->args()[1], used_kinds(**it, kinds)[1], names, kinds));
+      return cat("(", text, ")");
+    }
+  }
   switch (e.op()) {
   case ScalarOp::Param:
     return names.at(e.param_index());
@@ -34,17 +96,12 @@ std::string scalar_c(const ScalarExpr& e, const std::vector<std::string>& names,
   default:
     break;
   }
-  // The kinds the operands are used at: a weak literal is printed in the kind it adopted, so
-  // that float code stays float.
   std::vector<ScalarKind> own;
   for (const auto& x : a)
     own.push_back(x.infer(kinds, "user function"));
   std::vector<ScalarKind> used = operand_kinds(e, own);
   auto operand = [&](std::size_t i, ScalarKind kind) {
-    const ScalarExpr& x = a[i];
-    if (is_weak_literal(x))
-      return ScalarValue::make(kind, x.value().as_double()).to_string();
-    return scalar_c(x, names, kinds);
+    return operand_c(a[i], kind, names, kinds);
   };
   // Signed overflow is undefined in OpenCL C, and compilers use that (a * a / 3 may become an
   // unsigned division); the interpreter wraps i32 arithmetic, so the C text computes it on

@@ -5,6 +5,7 @@
 #include "core/Error.h"
 #include "core/Json.h"
 #include "core/Printer.h"
+#include "dsl/FixedHalo.h"
 #include "dsl/Primitives.h"
 #include "dsl/UserFun.h"
 #include "dsl/Val.h"

@@ -3,6 +3,7 @@
 #include "core/ScalarTyping.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <optional>
 
@@ -136,6 +137,17 @@ std::optional<Point> point_of(const Val& leaf) {
   return p;
 }
 
+// A point's parameter name: its offset's name, prefixed for every neighbourhood but the first
+// with the name of the array it reads (`weights_c`) so that two neighbourhoods' names differ.
+std::string point_name(const Point& p, std::size_t base, const std::vector<Expr>& bases) {
+  std::string name = neighbour_name(p.offset);
+  if (base == 0)
+    return name;
+  const Expr& b = bases[base];
+  bool named = b->kind == NodeKind::Param && !b->name.empty();
+  return cat(named ? b->name : cat("n", base), "_", name);
+}
+
 // The term's parameters in their canonical order (see ValArith.h) and their names.
 ScalarTerm canonical(ScalarExpr body, const Term& joint, std::vector<std::string>& names) {
   const std::vector<Val>& leaves = joint.leaves;
@@ -170,7 +182,7 @@ ScalarTerm canonical(ScalarExpr body, const Term& joint, std::vector<std::string
     term.points.push_back(points[order[i]]);
     const auto& p = points[order[i]];
     any_point |= p.has_value();
-    names.push_back(p ? neighbour_name(p->offset) : cat("v", i));
+    names.push_back(p ? point_name(*p, base_index(*p), bases) : cat("v", i));
   }
   if (!any_point)
     names.clear();
@@ -390,11 +402,47 @@ Val weighted_sum(const Val& window, const std::vector<double>& weights, std::sou
   for (std::size_t k = 0; k < points.size(); ++k) {
     if (weights[k] == 0)
       continue;
-    Val term = weights[k] == 1 ? points[k] : Operand(weights[k], loc) * Operand(points[k], loc);
+    // An integral weight is an integer number, so that integer windows take weights too (a
+    // number takes the type of the value beside it: 7 * an f32 point is 7.0f * point).
+    double w = weights[k];
+    bool integral = std::trunc(w) == w && std::fabs(w) < 1 << 30;
+    Operand weight = integral ? Operand(static_cast<int>(w), loc) : Operand(w, loc);
+    Val term = w == 1 ? points[k] : weight * Operand(points[k], loc);
     sum = sum ? Operand(*sum, loc) + Operand(term, loc) : term;
   }
   if (!sum)
     type_error("weighted_sum: every weight is zero", loc);
+  return *sum;
+}
+
+Val weighted_sum(const Val& window, const Val& weights, std::source_location loc) {
+  std::vector<Val> points, coefficients;
+  points_of(window, points, loc);
+  if (!weights.type().is_array())
+    type_error(cat("weighted_sum needs the weights as an array, got ", weights.type()), loc);
+  points_of(weights, coefficients, loc);
+  if (points.size() != coefficients.size())
+    type_error(cat("weighted_sum: weights of type ", weights.type(), " hold ", coefficients.size(),
+                   " values for a window of ", points.size(), " points (", window.type(),
+                   "); one weight per point is needed"),
+               loc);
+  if (points.empty())
+    type_error(cat("weighted_sum needs a window of at least one point, got ", window.type()), loc);
+  const Type &point_type = points[0].type(), &weight_type = coefficients[0].type();
+  bool scalars = point_type.is_scalar() && weight_type.is_scalar(); // else '*' says what is wrong
+  ScalarKind point_kind = scalars ? point_type.scalar_kind() : ScalarKind::F32;
+  ScalarKind weight_kind = scalars ? weight_type.scalar_kind() : ScalarKind::F32;
+  if (point_kind != weight_kind)
+    type_error(cat("weighted_sum: weights of ", to_string(weight_kind), " for a window of ",
+                   to_string(point_kind),
+                   " points: both must have one element type (nothing is converted silently)"),
+               loc);
+  std::optional<Val> sum;
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    // The point first, so that the window's points are the function's first parameters.
+    Val term = Operand(points[k], loc) * Operand(coefficients[k], loc);
+    sum = sum ? Operand(*sum, loc) + Operand(term, loc) : term;
+  }
   return *sum;
 }
 

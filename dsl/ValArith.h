@@ -129,6 +129,14 @@ TESSERA_VAL_MATH2(pow, "pow")
 Val weighted_sum(const Val& window, const std::vector<double>& weights,
                  std::source_location loc = std::source_location::current());
 
+// The same with the weights read from an array value, a program input say (`weights` of type
+// [[f32]_3]_3, or [f32]_9: any nesting with one weight per point, row-major): the unrolled sum
+// w[0]*p[0] + w[1]*p[1] + ..., one user function of the points and the weights (named
+// `weights_c`, `weights_im1`, ... after the input), so the rewrites and the code generator treat
+// it as the constant form. Weights and points must have one element type.
+Val weighted_sum(const Val& window, const Val& weights,
+                 std::source_location loc = std::source_location::current());
+
 // The name of the neighbourhood point at `offset` from the centre, outermost dimension first:
 // "c" for the centre, else the moved dimensions (k, j, i from the outside in; d0, d1, ... beyond
 // three dimensions) with m for minus and p for plus: "im1" is x[i-1], "jp1_im1" is x[j+1][i-1].

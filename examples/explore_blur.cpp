@@ -22,16 +22,16 @@ namespace {
 
 // The stencil: a weighted 5-point blur with mirrored boundaries, on an N x M grid.
 Expr blur_program() {
-  auto blur = user_fun("blur", {"north", "west", "centre", "east", "south"},
-                       [](auto north, auto west, auto centre, auto east, auto south) {
-                         return 0.4 * centre + 0.15 * (north + west + east + south);
-                       });
   ArithExpr N = size("N"), M = size("M");
   Val grid = input("grid", Type::array(Type::array(f32(), M), N));
-  return program({grid}, grid | pad_nd(2, 1, 1, mirror) | slide_nd(2, 3, 1) | map_nd(2, [&](Val w) {
-                           return blur(w.at(0).at(1), w.at(1).at(0), w.at(1).at(1), w.at(1).at(2),
-                                       w.at(2).at(1));
-                         }));
+  // Arithmetic written inline on the window's points (docs/language.md): one user function
+  // "blur" of the five points, named by their offsets (jm1 is the row above, c the centre).
+  return program({grid},
+                 grid | pad_nd(2, 1, 1, mirror) | slide_nd(2, 3, 1) | map_nd(2, [](Val w) {
+                   Val north = w.at(0).at(1), west = w.at(1).at(0), centre = w.at(1).at(1),
+                       east = w.at(1).at(2), south = w.at(2).at(1);
+                   return (0.4 * centre + 0.15 * (north + west + east + south)).named("blur");
+                 }));
 }
 
 void write_floats(const std::filesystem::path& path, const std::vector<float>& values) {

@@ -25,15 +25,14 @@ namespace {
 
 // One step: u + 0.1 * (the 5-point Laplacian of u), clamped boundary, on an N x N grid.
 Expr heat_step() {
-  auto heat = user_fun("heat", [](auto north, auto west, auto centre, auto east, auto south) {
-    return centre + 0.1 * (north + west + east + south - 4.0 * centre);
-  });
   ArithExpr N = size("N");
   Val u = input("u", Type::array(Type::array(f32(), N), N));
-  return program({u}, u | pad_nd(2, 1, 1, clamp) | slide_nd(2, 3, 1) | map_nd(2, [&](Val w) {
-                        return heat(w.at(0).at(1), w.at(1).at(0), w.at(1).at(1), w.at(1).at(2),
-                                    w.at(2).at(1));
-                      }));
+  return program(
+      {u}, u | pad_nd(2, 1, 1, clamp) | slide_nd(2, 3, 1) | map_nd(2, [](Val w) {
+             Val north = w.at(0).at(1), west = w.at(1).at(0), centre = w.at(1).at(1),
+                 east = w.at(1).at(2), south = w.at(2).at(1);
+             return (centre + 0.1 * (north + west + east + south - 4.0 * centre)).named("heat");
+           }));
 }
 
 double max_relative_difference(const std::vector<float>& result,

@@ -10,16 +10,15 @@
 using namespace tessera;
 
 int main() try {
-  // A user function from a generic C++ lambda: the lambda builds a small scalar IR.
-  auto average3 = user_fun("average3", [](auto a, auto b, auto c) { return (a + b + c) / 3.0; });
-
   // The input: an array of N floats, N symbolic.
   ArithExpr N = size("N");
   Val x = input("x", Type::array(f32(), N));
 
-  // One Jacobi step in data-flow order: pad, build 3-neighbourhoods, average each one.
-  Fun step = pad(1, 1, clamp) >> slide(3, 1) >>
-             map([&](Val nbh) { return average3(nbh.at(0), nbh.at(1), nbh.at(2)); });
+  // One Jacobi step in data-flow order: pad, build 3-neighbourhoods, average each one. The
+  // arithmetic on the values becomes one user function "average3" (docs/language.md).
+  Fun step = pad(1, 1, clamp) >> slide(3, 1) >> map([](Val nbh) {
+               return ((nbh.at(0) + nbh.at(1) + nbh.at(2)) / 3.0).named("average3");
+             });
   Expr prog = program({x}, x | iterate(2, step));
 
   std::cout << "program:  " << print(prog) << "\n";

@@ -27,15 +27,14 @@ int main(int argc, char** argv) try {
       throw Error(std::string("unknown option ") + argv[i] + " (expected --size or --steps)");
   }
   // One step: u + 0.1 * (the 5-point Laplacian of u).
-  auto heat = user_fun("heat", [](auto north, auto west, auto centre, auto east, auto south) {
-    return centre + 0.1 * (north + west + east + south - 4.0 * centre);
-  });
   ArithExpr N = size("N");
   Val u = input("u", Type::array(Type::array(f32(), N), N));
-  Expr step = program({u}, u | pad_nd(2, 1, 1, clamp) | slide_nd(2, 3, 1) | map_nd(2, [&](Val w) {
-                             return heat(w.at(0).at(1), w.at(1).at(0), w.at(1).at(1), w.at(1).at(2),
-                                         w.at(2).at(1));
-                           }));
+  Expr step = program(
+      {u}, u | pad_nd(2, 1, 1, clamp) | slide_nd(2, 3, 1) | map_nd(2, [](Val w) {
+             Val north = w.at(0).at(1), west = w.at(1).at(0), centre = w.at(1).at(1),
+                 east = w.at(1).at(2), south = w.at(2).at(1);
+             return (centre + 0.1 * (north + west + east + south - 4.0 * centre)).named("heat");
+           }));
   Expr iterated = iterate_steps(at_size(step, {n, n}), steps);
   std::cout << steps << " steps of heat on " << n << "x" << n << ": " << type_check(iterated)
             << "\n";

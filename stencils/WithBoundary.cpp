@@ -4,7 +4,10 @@
 
 #include "core/Error.h"
 #include "core/Fields.h"
+#include "dsl/Dsl.h"
 #include "primitives/TypeCheck.h"
+#include "rewrite/Normalize.h"
+#include "rewrite/rules/StencilStep.h"
 
 namespace tessera::stencils {
 
@@ -77,6 +80,25 @@ Expr with_boundary(const Expr& program, const Boundary& boundary) {
     user_error("with_boundary: the program has no Pad, so it has no boundary to replace");
   infer_type(result); // antisymmetric needs signed elements: refused here, named
   return result;
+}
+
+Expr with_fixed_halo(const Expr& program) {
+  const std::string expected =
+      "with_fixed_halo: expected one step of a point stencil on one grid input, x => "
+      "Map^d(f) $ SlideND(2r+1, 1) $ PadND(r, r, b) $ x (as the catalog builds it)";
+  if (program->kind != NodeKind::Lambda || program->params().size() != 1 ||
+      !program->params()[0]->declared_type)
+    user_error(expected);
+  Expr grid = program->params()[0]; // params() is a copy
+  auto step = rewrite::match_step(rewrite::beta_normalize(program->body()));
+  if (!step || !step->consts.empty() || !step->input.same_as(grid))
+    user_error(cat(expected, ", got ", print(program)));
+  auto radius = step->r.as_constant();
+  if (!radius)
+    user_error(cat(expected, ", got a symbolic radius"));
+  Val x = input(grid->name, *grid->declared_type);
+  return tessera::program({x},
+                          x | fixed_halo(step->d, static_cast<int>(*radius), Fun::of(step->f)));
 }
 
 } // namespace tessera::stencils

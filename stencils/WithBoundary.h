@@ -1,5 +1,6 @@
 // A program with every Pad's boundary replaced: the same stencil under clamp, mirror, wrap,
-// constant or antisymmetric boundaries (`tessera sweep --boundary`, the distributed tests).
+// constant or antisymmetric boundaries (`tessera sweep --boundary`, the distributed tests), or
+// under a fixed halo (with_fixed_halo).
 #pragma once
 
 #include <string>
@@ -17,5 +18,12 @@ Boundary parse_boundary(const std::string& text);
 // to the element type of the Pad's array: its grid's element). Error when the program pads
 // nothing.
 Expr with_boundary(const Expr& program, const Boundary& boundary);
+
+// `program`, one step of a point stencil on its one grid input as the catalog builds it,
+//   x => Map^d(f) $ SlideND(2r+1, 1) $ PadND(r, r, b) $ x,
+// under the benchmarks' fixed halo instead of b (dsl/FixedHalo.h): the cells within r of the
+// edge keep their value, f is applied to the others. Error for any other program, or a grid of
+// symbolic extents (bind them first).
+Expr with_fixed_halo(const Expr& program);
 
 } // namespace tessera::stencils

@@ -62,6 +62,19 @@ std::vector<Step> steps_from_json(const json& j) {
   return steps;
 }
 
+// The recipe's grids at its constant shape, then the program's further inputs (the weights of
+// weighted_sum), whose declared types are constant.
+std::vector<Type> constant_input_types(const Recipe& r, const Expr& program) {
+  std::vector<Type> types;
+  for (std::size_t k = 0; k < r.kinds.size(); ++k)
+    types.push_back(
+        array_of(Type::scalar(r.kinds[k]), std::vector<ArithExpr>(r.shape.begin(), r.shape.end())));
+  const auto& params = program->params();
+  for (std::size_t k = r.kinds.size(); k < params.size(); ++k)
+    types.push_back(*params[k]->declared_type);
+  return types;
+}
+
 std::vector<Data> make_inputs(const CaseSpec& spec) {
   std::vector<Data> inputs;
   uint32_t k = 0;
@@ -190,9 +203,7 @@ CaseSpec Fuzzer::make_case(uint64_t index) {
     }
   }
   const Recipe& r = spec.recipe;
-  for (std::size_t k = 0; k < r.kinds.size(); ++k)
-    spec.input_types.push_back(
-        array_of(Type::scalar(r.kinds[k]), std::vector<ArithExpr>(r.shape.begin(), r.shape.end())));
+  spec.input_types = constant_input_types(r, spec.program);
   if (r.size_mode == 2)
     spec.baked_sizes = size_values(r);
   spec.input_seed = static_cast<uint32_t>(rng());
@@ -523,10 +534,7 @@ CaseSpec Fuzzer::shrink(const CaseSpec& spec, const Outcome& failure) {
       } catch (const Error&) {
         continue;
       }
-      c.input_types.clear();
-      for (std::size_t k = 0; k < r.kinds.size(); ++k)
-        c.input_types.push_back(array_of(Type::scalar(r.kinds[k]),
-                                         std::vector<ArithExpr>(r.shape.begin(), r.shape.end())));
+      c.input_types = constant_input_types(r, c.program);
       c.baked_sizes = r.size_mode == 2 ? size_values(r) : std::map<std::string, int64_t>{};
       if (still_fails(c)) {
         best = c;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <set>
 
 #include "core/Error.h"
@@ -107,6 +108,8 @@ public:
                     }));
     };
     Val out = post(compute());
+    if (weights_)
+      inputs.push_back(*weights_); // read by weighted_sum (WindowWeightedInput)
     Expr p = program(inputs, out);
     return r_.normalize ? rewrite::beta_normalize(p) : p;
   }
@@ -203,7 +206,12 @@ private:
     ScalarKind kind = c.type().innermost().scalar_kind();
     if (c.type().is_scalar())
       return {c, kind == ScalarKind::I32 ? 100 : 1.25};
-    int family = (r_.window_fn + 3 * static_cast<int>(index)) % kWindowFunctions;
+    // Recipes saved before the new-notation families keep their functions.
+    int families =
+        r_.window_fn < kClassicWindowFunctions ? kClassicWindowFunctions : kWindowFunctions;
+    int family = (r_.window_fn + 3 * static_cast<int>(index)) % families;
+    if (family >= kClassicWindowFunctions)
+      return new_notation(c, kind, family);
     return neighbourhood(c, kind, family);
   }
 
@@ -367,8 +375,90 @@ private:
     }
   }
 
+  // The new notation on a neighbourhood: inline arithmetic on values, weighted_sum with
+  // constant weights or with the weights of an extra program input (one per point).
+  Bounded new_notation(Val w, ScalarKind kind, int family) {
+    std::vector<Val> points;
+    collect_points(w, points);
+    const double in = input_bound(kind);
+    const auto count = static_cast<int64_t>(points.size());
+    if (family == WindowInline)
+      return inline_arith(points, kind);
+    if (family == WindowWeightedConstant) {
+      std::vector<double> weights;
+      double sum = 0;
+      for (int64_t k = 0; k < count; ++k) {
+        weights.push_back(kind == ScalarKind::I32 ? fns_.pick(-2, 2) : fns_.pick(-4, 4) * 0.5);
+        sum += std::fabs(weights.back());
+      }
+      if (sum == 0) {
+        weights[0] = 1;
+        sum = 1;
+      }
+      return mean(weighted_sum(w, weights), kind, in * sum, count);
+    }
+    if (!weights_ || weights_->type().innermost().scalar_kind() != kind ||
+        weights_->type().length().as_constant() != count) {
+      if (weights_) // one weights input per program: another window reads it as inline terms
+        return inline_arith(points, kind);
+      weights_ = input(fns_.input_name(r_.kinds.size()), Type::array(Type::scalar(kind), count));
+    }
+    return mean(weighted_sum(w, *weights_), kind, in * in * static_cast<double>(count), count);
+  }
+
+  void collect_points(const Val& w, std::vector<Val>& out) {
+    if (!w.type().is_array()) {
+      out.push_back(w);
+      return;
+    }
+    auto n = w.type().length().as_constant();
+    for (int64_t i = 0; n && i < *n; ++i)
+      collect_points(w.at(i), out);
+  }
+
+  // A random expression of up to five points written with the operators on values.
+  Bounded inline_arith(const std::vector<Val>& points, ScalarKind kind) {
+    const double in = input_bound(kind);
+    auto point = [&] {
+      return points[static_cast<std::size_t>(fns_.pick(0, static_cast<int>(points.size()) - 1))];
+    };
+    Val t = point();
+    double bound = in;
+    for (int k = fns_.pick(1, 4); k > 0; --k) {
+      Val p = point();
+      switch (fns_.pick(0, 4)) {
+      case 0:
+        t = kind == ScalarKind::I32 ? t + p : t * 0.5 + p * 0.5;
+        bound = kind == ScalarKind::I32 ? bound + in : 0.5 * (bound + in);
+        break;
+      case 1:
+        t = kind == ScalarKind::I32 ? t - p * 2 : t - p * 0.25;
+        bound += kind == ScalarKind::I32 ? 2 * in : 0.25 * in;
+        break;
+      case 2:
+        t = select(p > t && t != p, p, t);
+        bound = std::max(bound, in);
+        break;
+      case 3:
+        t = kind == ScalarKind::I32 ? (t * 3) % 101 + p : fmin(t, p) + 0.125;
+        bound = kind == ScalarKind::I32 ? 101 + in : std::max(bound, in) + 0.125;
+        break;
+      default:
+        t = kind == ScalarKind::I32 ? -t + p : fabs(t) * 0.5 - p * 0.5;
+        bound = kind == ScalarKind::I32 ? bound + in : 0.5 * (bound + in);
+        break;
+      }
+    }
+    if (kind != ScalarKind::I32 && fns_.pick(0, 3) == 0) {
+      t = sqrt(t * t + 1.0) - 1.0;
+      bound = bound + 1;
+    }
+    return {t, bound};
+  }
+
   const Recipe& r_;
   FnFactory fns_;
+  std::optional<Val> weights_; // the weights input of WindowWeightedInput
   int d_;
   ScalarKind primary_ = ScalarKind::F32;
   double result_bound_ = 1;

@@ -21,9 +21,20 @@ const char* post_name(int p) {
   return p >= 0 && p < PostCount ? names[p] : "?";
 }
 const char* window_name(int w) {
-  static const char* names[] = {
-      "sum",          "points",         "max",    "map-reduce",  "iterate-reduce", "drop-fold",
-      "split-reduce", "transpose-fold", "centre", "slide-inner", "zip-inner"};
+  static const char* names[] = {"sum",
+                                "points",
+                                "max",
+                                "map-reduce",
+                                "iterate-reduce",
+                                "drop-fold",
+                                "split-reduce",
+                                "transpose-fold",
+                                "centre",
+                                "slide-inner",
+                                "zip-inner",
+                                "inline-arith",
+                                "weighted-const",
+                                "weighted-input"};
   return w >= 0 && w < kWindowFunctions ? names[w] : "?";
 }
 const char* boundary_name(int b) {

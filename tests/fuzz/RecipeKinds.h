@@ -34,6 +34,11 @@ enum Post {
   PostCount
 };
 
-constexpr int kWindowFunctions = 11;
+// Neighbourhood functions (Recipe::window_fn): the first 11 (reductions, folds, user
+// functions) keep their meaning in saved recipes; then inline arithmetic on the points
+// (dsl/ValArith.h), weighted_sum with constant weights, weighted_sum with the weights an input.
+constexpr int kClassicWindowFunctions = 11;
+enum WindowFunction { WindowInline = 11, WindowWeightedConstant, WindowWeightedInput };
+constexpr int kWindowFunctions = 14;
 
 } // namespace tessera::fuzz

@@ -14,6 +14,7 @@
 #include "rewrite/rules/Rules.h"
 #include "tests/fuzz/DiffFuzz.h"
 #include "tests/fuzz/FuzzProgram.h"
+#include "tests/fuzz/RecipeKinds.h"
 
 using namespace tessera;
 
@@ -37,13 +38,9 @@ TEST_CASE("fuzz: random recipes build well-typed programs that the interpreter e
     fuzz::count_kinds(p, kinds);
     for (auto k : r.kinds)
       scalar_kinds.insert(to_string(k));
-    if (i % 20 == 0) { // the interpreter evaluates a sample
-      std::vector<Data> inputs;
-      for (std::size_t k = 0; k < r.kinds.size(); ++k)
-        inputs.push_back(
-            random_value(array_of(Type::scalar(r.kinds[k]),
-                                  std::vector<ArithExpr>(r.shape.begin(), r.shape.end())),
-                         static_cast<uint32_t>(i + k)));
+    if (i % 20 == 0 && r.size_mode == 0) { // the interpreter evaluates a sample
+      // The recipe's inputs, and the weights input of weighted_sum where there is one.
+      std::vector<Data> inputs = random_inputs(p, static_cast<uint32_t>(i));
       CAPTURE(r.describe());
       CAPTURE(print(p));
       CHECK_NOTHROW(evaluate(p, inputs));
@@ -170,4 +167,37 @@ TEST_CASE("fuzz: a reproducer names its variant by steps and mapping; version 1 
                        "tessera_fuzz reproducer version 3 is not supported (this build reads "
                        "versions 1 and 2)",
                        Error);
+}
+
+// The new notation (inline arithmetic on values, weighted_sum with constant or input weights)
+// in random programs: they build, and their kernels match the interpreter on PoCL.
+TEST_CASE("fuzz: the new-notation window functions build and run through the pipeline") {
+  runtime::Session session = runtime::Session::from_env();
+  fuzz::FuzzOptions options;
+  options.max_steps = 2;
+  fuzz::Fuzzer fuzzer(session, options);
+  std::map<int, int> passed;
+  int failed = 0;
+  auto done = [&] {
+    return passed[fuzz::WindowInline] >= 4 && passed[fuzz::WindowWeightedConstant] >= 4 &&
+           passed[fuzz::WindowWeightedInput] >= 4;
+  };
+  for (uint64_t index = 0; index < 400 && !done(); ++index) {
+    fuzz::CaseSpec spec = fuzzer.make_case(index);
+    int family = spec.recipe.window_fn;
+    if (family < fuzz::kClassicWindowFunctions || passed[family] >= 4)
+      continue;
+    fuzz::Outcome outcome = fuzzer.run(spec);
+    CAPTURE(spec.recipe.describe());
+    CAPTURE(outcome.message);
+    CHECK(outcome.status != fuzz::Outcome::Failure);
+    failed += outcome.status == fuzz::Outcome::Failure;
+    if (outcome.status == fuzz::Outcome::Pass)
+      ++passed[family];
+  }
+  CHECK(failed == 0);
+  for (int family : {fuzz::WindowInline, fuzz::WindowWeightedConstant, fuzz::WindowWeightedInput}) {
+    CAPTURE(family);
+    CHECK(passed[family] >= 2);
+  }
 }
