@@ -8,12 +8,25 @@
 // D_p = a alpha_p + b/h^2 sum_k (beta_k[p] + beta_k[p+e_k]) is computed where it is needed.
 #pragma once
 
+#include <optional>
+
 #include "multigrid/Operators.h"
 
 namespace tessera::multigrid {
 
 struct HelmholtzCoefficients {
   double a = 1, b = 1;
+  // HPGMG-FV's homogeneous Dirichlet boundary of its 2nd-order operator (operators.fv2.c with
+  // boundary_fv.c's apply_BCs_v2): on grids of at least 2 cells per side, the ghost of a cell
+  // beside the boundary is the quadratic extrapolation through a zero boundary value and the two
+  // cells inside, x_ghost = -5/2 x_0 + 1/2 x_1, in place of what the Pad boundary reads (which
+  // must be antisymmetric: the linear ghost HPGMG keeps on 1-cell grids). The smoothers then
+  // divide by the exact diagonal (7/2 beta on a boundary face), as HPGMG's D^{-1} does. One
+  // device only (a grid's box must be the whole grid).
+  bool quadratic_dirichlet = false;
+  // The coefficient of the faces after the last cell (the domain's high boundary); none: the
+  // last stored face, clamped (the thesis's convention).
+  std::optional<double> outer_beta;
 };
 
 // r = f - L u.

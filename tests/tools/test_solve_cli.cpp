@@ -52,6 +52,15 @@ TEST_CASE("tessera solve: bad input is an error with exit status 2; not convergi
       {{"solve", "poisson3d", "--size", "16", "--omega", "2.5"}, "--omega must be between"},
       {{"solve", "poisson3d", "--size", "16", "--pre", "0", "--post", "0"}, "smoothing steps"},
       {{"solve", "helmholtz3d", "--size", "15", "--centring", "vertex"}, "cell-centred"},
+      // hpgmg3d (HPGMG-FV's problem, docs/multigrid.md) and the options that conflict with it.
+      {{"solve", "hpgmg3d", "--size", "16", "--order", "4"}, "--order 4"},
+      {{"solve", "hpgmg3d", "--size", "16", "--order", "3"}, "got 3"},
+      {{"solve", "poisson3d", "--size", "16", "--order", "2"}, "--order applies to hpgmg3d"},
+      {{"solve", "hpgmg3d", "--size", "8"}, "at least 16 cells per side"},
+      {{"solve", "hpgmg3d", "--size", "48"}, "power of two"},
+      {{"solve", "hpgmg3d", "--size", "16", "--centring", "vertex"}, "cell-centred"},
+      {{"solve", "hpgmg3d", "--size", "16", "--smoother", "line-x"}, "quadratic boundary"},
+      {{"solve", "hpgmg3d", "--size", "16", "--anisotropy", "0.1"}, "not hpgmg3d"},
   };
   for (const auto& c : cases) {
     auto r = cli(c.args);
