@@ -180,6 +180,9 @@ Kernel Emitter::run() {
               ? cat("__attribute__((reqd_work_group_size(", required_work_group_, ", 1, 1))) ")
               : "")
       << "void " << kernel.name << "(";
+  // In place, the output aliases an input: restrict would promise the compiler it does not.
+  const std::string pointer = options_.in_place ? "* " : "* restrict ";
+  kernel.in_place = options_.in_place;
   for (std::size_t i = 0; i < kernel.params.size(); ++i) {
     const auto& p = kernel.params[i];
     src << (i ? ",\n    " : "");
@@ -190,10 +193,10 @@ Kernel Emitter::run() {
               : is_image(p.space)
                   ? image_parameter(p.name, p.type)
                   : cat(p.space == AddressSpace::Constant ? "__constant " : "const __global ",
-                        ctype, "* restrict ", p.name));
+                        ctype, pointer, p.name));
       break;
     case KernelParam::Output:
-      src << "__global " << ctype << "* restrict " << p.name;
+      src << "__global " << ctype << pointer << p.name;
       break;
     case KernelParam::Size:
       src << "const int " << p.name;

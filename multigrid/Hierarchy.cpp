@@ -68,6 +68,14 @@ std::shared_ptr<CompiledKernel> fused_smoother(const Level& level, Boundary bc,
   return nullptr;
 }
 
+// Red-black half-sweeps in place (SolverOptions::in_place_gauss_seidel) where their kernels are
+// the plain lowering on a whole grid: the explorer times its variants out of place, and a rank's
+// box would need its halo points kept apart.
+bool in_place_half_sweeps(const SolverOptions& o, bool distributed) {
+  return o.in_place_gauss_seidel && !distributed && o.tuning.mode == TuneMode::Default &&
+         !o.tuning.named.count("gsrb-red") && !o.tuning.named.count("gsrb-black");
+}
+
 } // namespace
 
 Hierarchy::Hierarchy(const Level& finest, Boundary bc,
@@ -113,13 +121,19 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
               return helmholtz_line_half_sweep(at, bc, *helmholtz, *axis, colour);
             }));
     } else if (options.smoother == SmootherKind::GaussSeidel) {
-      for (int colour = 0; colour < 2; ++colour)
-        s.smooth[colour] =
-            tuner.kernel(spec(colour == 0 ? "gsrb-red" : "gsrb-black", level, [=](const Level& at) {
+      s.smooth_in_place = in_place_half_sweeps(options, layout_->distributed());
+      for (int colour = 0; colour < 2; ++colour) {
+        OperatorSpec half_sweep =
+            spec(colour == 0 ? "gsrb-red" : "gsrb-black", level, [=](const Level& at) {
               const int c = (colour + shift) % 2;
               return helmholtz ? helmholtz_gsrb_half_sweep(at, bc, *helmholtz, c)
                                : gsrb_half_sweep(at, bc, c);
-            }));
+            });
+        half_sweep.in_place = s.smooth_in_place;
+        s.smooth[colour] = tuner.kernel(half_sweep);
+        if (s.smooth_in_place)
+          s.smooth[colour]->written_fraction = 0.5;
+      }
     } else {
       s.smooth[0] = tuner.kernel(spec("jacobi", level, [=](const Level& at) {
         return helmholtz ? helmholtz_jacobi(at, bc, *helmholtz, omega) : jacobi(at, bc, omega);
@@ -203,6 +217,10 @@ void Hierarchy::smooth(Schedule& s, std::size_t l, int steps) {
   const int radius = sweeps == 1 && options_->smoother == SmootherKind::GaussSeidel ? 2 : 1;
   for (int step = 0; step < steps; ++step)
     for (int half = 0; half < sweeps; ++half) {
+      if (L.smooth_in_place) { // the colour's points written into the solution's own buffer
+        layout_->launch(s, l, label, L.smooth[half], operator_reads(L, radius), L.solution());
+        continue;
+      }
       layout_->launch(s, l, label, L.smooth[half], operator_reads(L, radius), L.u[1 - L.current]);
       L.current = 1 - L.current;
     }

@@ -27,6 +27,8 @@ struct LevelState {
   int current = 0;                    // which u holds the solution (while a schedule is built)
   // Red and black half-sweeps; or [0] alone: a Jacobi step, or a fused red-black step.
   std::array<std::shared_ptr<CompiledKernel>, 2> smooth;
+  // The half-sweeps read and write the solution's buffer (SolverOptions::in_place_gauss_seidel).
+  bool smooth_in_place = false;
   // --fused-smoothing: by number of steps (pre, post), one kernel of that many steps.
   std::map<int, std::shared_ptr<CompiledKernel>> fused_smooth;
   std::shared_ptr<CompiledKernel> residual;

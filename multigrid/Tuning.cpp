@@ -37,9 +37,10 @@ std::string kernel_name(const std::string& op) {
   return name;
 }
 
-codegen::Kernel generate(const Expr& lowered, const std::string& op) {
+codegen::Kernel generate(const Expr& lowered, const std::string& op, bool in_place = false) {
   codegen::CodegenOptions options;
   options.kernel_name = kernel_name(op);
+  options.in_place = in_place;
   // The operators are single-kernel programs; a variant that needs several launches (a program
   // of kernels) is not one the tuner can time as one kernel.
   std::size_t stages = codegen::split_into_stages(lowered).size();
@@ -158,18 +159,21 @@ void Tuner::log(const std::string& line) const {
 
 std::shared_ptr<CompiledKernel> Tuner::kernel(const OperatorSpec& spec) {
   Expr program = spec.build(spec.extents);
-  const std::string key = runtime::hex64(runtime::Hasher()
-                                             .add(session_->device().identity())
-                                             .add(spec.name)
-                                             .add(print(program))
-                                             .value());
+  runtime::Hasher hasher;
+  hasher.add(session_->device().identity()).add(spec.name).add(print(program));
+  if (spec.in_place) // not stored in the database; out-of-place keys stay as they were
+    hasher.add("in place");
+  const std::string key = runtime::hex64(hasher.value());
   if (auto found = memo_.find(key); found != memo_.end())
     return found->second;
 
   std::shared_ptr<CompiledKernel> k;
   auto named = options_.named.find(spec.name);
-  if ((options_.mode == TuneMode::Default && named == options_.named.end()) ||
-      points(spec.extents) < options_.min_points) {
+  if (spec.in_place) {
+    k = compile(*session_, generate(rewrite::lower_default(program), spec.name, true), {},
+                "default lowering, in place");
+  } else if ((options_.mode == TuneMode::Default && named == options_.named.end()) ||
+             points(spec.extents) < options_.min_points) {
     k = compile(*session_, generate(rewrite::lower_default(program), spec.name), {},
                 "default lowering");
   } else if (named != options_.named.end()) {

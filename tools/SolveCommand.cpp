@@ -315,6 +315,9 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
                     "convert-to-f64, and with --fused-smoothing gsrb-fused-N, jacobi-fused-N "
                     "(docs/multigrid.md)");
   solve->add_flag("-q,--quiet", o.quiet, "Print only the summary (no line per cycle)");
+  solve->add_flag("--out-of-place-gsrb", o.out_of_place_gsrb,
+                  "Red-black half-sweeps write a whole new grid (default: in place, the points "
+                  "of the colour stored into the solution's own grid)");
   solve->add_flag("--fused-smoothing", o.fused_smoothing,
                   "Run a level's pre- and post-smoothing steps as one fused kernel each "
                   "(jacobi, gsrb; levels of 16 or more per side, one device)");
@@ -367,6 +370,11 @@ SolverOptions solver_options(const SolveCommandOptions& o, InterruptGuard& guard
                                  {{"off", TuneMode::Default}, {"explore", TuneMode::Explore}});
   s.pre = o.pre;
   s.fused_smoothing = o.fused_smoothing;
+  s.in_place_gauss_seidel = !o.out_of_place_gsrb;
+  if (o.out_of_place_gsrb && s.smoother != SmootherKind::GaussSeidel)
+    user_error(cat("--out-of-place-gsrb applies to --smoother gsrb (the point red-black "
+                   "half-sweeps), not ",
+                   o.smoother));
   s.post = o.post;
   s.omega = o.omega;
   s.tolerance = o.tolerance;

@@ -49,6 +49,7 @@ struct SolveCommandOptions {
   std::vector<std::string> variants; // "gsrb-red=3": a named variant of an operator
   bool quiet = false;
   bool fused_smoothing = false;
+  bool out_of_place_gsrb = false; // every red-black half-sweep writes a new grid
   // Under mpirun (docs/distributed.md): ranks per dimension ("2x2"; empty: MPI_Dims_create)
   // and the points per rank below which a level moves to rank 0.
   std::string ranks;
