@@ -9,9 +9,10 @@
 // The residual after each cycle of both is printed: they must converge alike.
 //
 //   ./build/bench/mg_bench [--device SPEC] [--cycles 6] [--tune off|explore] [--tune-budget 6]
-//                          [--no-host] [--copy-mib M] [--out-of-place-gsrb] [--json FILE] 64 128
-// (--out-of-place-gsrb: every red-black half-sweep writes a whole new grid, as before in-place
-// half-sweeps became the default.)
+//                          [--no-host] [--copy-mib M] [--out-of-place-gsrb] [--unfused-residual]
+//                          [--json FILE] 64 128
+// (--out-of-place-gsrb: every red-black half-sweep writes a whole new grid; --unfused-residual:
+// the residual and its restriction as two kernels; both as before they became the defaults.)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -47,8 +48,9 @@ struct Args {
   int cycles = 6;
   double tune_budget_s = 6;
   bool host = true;
-  bool in_place = true;     // red-black half-sweeps in place (SolverOptions::in_place_gauss_seidel)
-  std::size_t copy_mib = 0; // 0: the device's roofline (runtime/RooflineFile.h)
+  bool in_place = true; // red-black half-sweeps in place (SolverOptions::in_place_gauss_seidel)
+  bool fused_residual = true; // SolverOptions::fused_residual_restriction
+  std::size_t copy_mib = 0;   // 0: the device's roofline (runtime/RooflineFile.h)
   std::vector<int64_t> sizes;
 };
 
@@ -77,6 +79,8 @@ Args parse(int argc, char** argv) {
       a.host = false;
     else if (s == "--out-of-place-gsrb")
       a.in_place = false;
+    else if (s == "--unfused-residual")
+      a.fused_residual = false;
     else
       a.sizes.push_back(std::stoll(s));
   }
@@ -143,6 +147,7 @@ int main(int argc, char** argv) try {
     Problem problem = manufactured_poisson(3, n, Centring::Cell);
     SolverOptions o;
     o.in_place_gauss_seidel = args.in_place;
+    o.fused_residual_restriction = args.fused_residual;
     o.max_cycles = args.cycles;
     o.tolerance = 1e-300; // time a fixed number of cycles
     o.tuning.mode = args.tune == "explore" ? TuneMode::Explore : TuneMode::Default;

@@ -74,7 +74,7 @@ Val boundary_side(const Level& level, int k) {
 
 Expr helmholtz_operator(const Level& level, Boundary bc, HelmholtzCoefficients c,
                         const std::string& name, std::vector<ScalarKind> extra_kinds,
-                        std::vector<Val> extras, const PointBody& body) {
+                        std::vector<Val> extras, const PointBody& body, bool restricted = false) {
   const int d = level.dims;
   const bool quadratic = c.quadratic_dirichlet;
   if (quadratic && bc.kind != Boundary::Antisymmetric)
@@ -128,7 +128,7 @@ Expr helmholtz_operator(const Level& level, Boundary bc, HelmholtzCoefficients c
       args.push_back(t.get(i));
     return point.apply(args);
   });
-  return program(inputs, zip_nd(d, zipped) | map_nd(d, apply));
+  return point_program(level, inputs, zip_nd(d, zipped), apply, restricted);
 }
 
 } // namespace
@@ -136,6 +136,12 @@ Expr helmholtz_operator(const Level& level, Boundary bc, HelmholtzCoefficients c
 Expr helmholtz_residual(const Level& level, Boundary bc, HelmholtzCoefficients c) {
   return helmholtz_operator(level, bc, c, "helmholtzResidual", {}, {},
                             [](const Point& p) { return p.v[p.r.f()] - p.apply(); });
+}
+
+Expr helmholtz_residual_restricted(const Level& fine, Boundary bc, HelmholtzCoefficients c) {
+  return helmholtz_operator(
+      fine, bc, c, "helmholtzResidual", {}, {},
+      [](const Point& p) { return p.v[p.r.f()] - p.apply(); }, true);
 }
 
 Expr helmholtz_jacobi(const Level& level, Boundary bc, HelmholtzCoefficients c, double omega) {

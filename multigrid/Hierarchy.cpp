@@ -153,6 +153,11 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
       s.restrict_to_coarser = tuner.kernel(spec("restrict", level, [cell](const Level& at) {
         return cell ? restrict_average(at) : restrict_full_weighting(at);
       }));
+      if (cell && options.fused_residual_restriction && !layout_->distributed())
+        s.residual_to_coarser = tuner.kernel(spec("residual-restrict", level, [=](const Level& at) {
+          return helmholtz ? helmholtz_residual_restricted(at, bc, *helmholtz)
+                           : multigrid::residual_restricted(at, bc);
+        }));
       Level coarse = layout_->local(whole.coarser(), l + 1);
       auto kind = options.interpolation;
       s.correct_from_coarser = tuner.kernel(spec(
@@ -254,9 +259,14 @@ void Hierarchy::cycle(Schedule& s, std::size_t l, CycleKind kind) {
   }
   LevelState &fine = levels_[l], &coarse = levels_[l + 1];
   smooth(s, l, options_->pre);
-  residual(s, l);
-  layout_->launch(s, l + 1, "restrict", fine.restrict_to_coarser, {{fine.r, Read::Level::Finer, 0}},
-                  coarse.f);
+  if (fine.residual_to_coarser) {
+    layout_->launch(s, l, "residual+restrict", fine.residual_to_coarser, operator_reads(fine, 1),
+                    coarse.f);
+  } else {
+    residual(s, l);
+    layout_->launch(s, l + 1, "restrict", fine.restrict_to_coarser,
+                    {{fine.r, Read::Level::Finer, 0}}, coarse.f);
+  }
   layout_->fill_zero(s, l + 1, "zero", coarse.solution());
   // V: one coarse-grid correction per level; W: two.
   const int corrections = kind == CycleKind::W ? 2 : 1;

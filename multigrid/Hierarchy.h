@@ -32,7 +32,10 @@ struct LevelState {
   // --fused-smoothing: by number of steps (pre, post), one kernel of that many steps.
   std::map<int, std::shared_ptr<CompiledKernel>> fused_smooth;
   std::shared_ptr<CompiledKernel> residual;
-  std::shared_ptr<CompiledKernel> restrict_to_coarser;  // none on the coarsest level
+  std::shared_ptr<CompiledKernel> restrict_to_coarser; // none on the coarsest level
+  // The residual restricted to the coarser level's f in one kernel (the fine residual never
+  // stored; SolverOptions::fused_residual_restriction); none where it does not apply.
+  std::shared_ptr<CompiledKernel> residual_to_coarser;
   std::shared_ptr<CompiledKernel> correct_from_coarser; // u + P e; none on the coarsest level
   std::shared_ptr<CompiledKernel> start_from_coarser;   // full multigrid's interpolation
   std::vector<std::shared_ptr<CompiledKernel>> restrict_coefficients; // to the coarser level

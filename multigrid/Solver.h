@@ -56,6 +56,10 @@ struct SolverOptions {
   // place. Where the half-sweeps run the plain lowering on one device (not under --tune explore
   // or a named gsrb variant, not on ranks); false keeps every half-sweep out of place.
   bool in_place_gauss_seidel = true;
+  // The residual and its restriction to the coarser level as one kernel
+  // (restrict_average_of(residual)): the fine residual is not stored. Cell-centred grids on one
+  // device; the same values as the residual followed by the restriction.
+  bool fused_residual_restriction = true;
   // The pre- and post-smoothing steps of a level as one fused kernel each (stream-temporal:
   // 2.5-D blocking; weighted Jacobi, or Gauss-Seidel with a red and a black half-sweep a step)
   // on levels large enough, separate steps elsewhere; the same values to rounding.

@@ -131,13 +131,15 @@ void check_operator_name(const std::string& name) {
   // As multigrid/Hierarchy.cpp and Solver.cpp name them; fused smoothing's kernels by their
   // steps ("gsrb-fused-2", its further forms "gsrb-fused-2-form-1").
   static const std::regex known(
-      "gsrb-(red|black|step)|jacobi|line-(red|black)|residual|restrict|prolong|fmg-prolong|"
+      "gsrb-(red|black|step)|jacobi|line-(red|black)|residual|restrict|residual-restrict|"
+      "prolong|fmg-prolong|"
       "restrict-beta[0-2]|residual-f64|convert-to-f(32|64)|(gsrb|jacobi)-fused-[0-9]+(-form-[0-9]+)"
       "?");
   if (!std::regex_match(name, known))
     user_error(cat("unknown operator '", name,
                    "' (the operators are gsrb-red, gsrb-black, gsrb-step, jacobi, line-red, "
-                   "line-black, residual, restrict, prolong, fmg-prolong, restrict-beta0 to "
+                   "line-black, residual, restrict, residual-restrict, prolong, fmg-prolong, "
+                   "restrict-beta0 to "
                    "restrict-beta2, residual-f64, convert-to-f32, convert-to-f64, and with fused "
                    "smoothing gsrb-fused-K and jacobi-fused-K)"));
 }

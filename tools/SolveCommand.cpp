@@ -311,6 +311,7 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
   solve->add_option("--variant", o.variants,
                     "OPERATOR=K: run variant K of an operator, repeatable. Operators: gsrb-red, "
                     "gsrb-black, gsrb-step, line-red, line-black, jacobi, residual, restrict, "
+                    "residual-restrict, "
                     "prolong, fmg-prolong, restrict-beta0..2, residual-f64, convert-to-f32, "
                     "convert-to-f64, and with --fused-smoothing gsrb-fused-N, jacobi-fused-N "
                     "(docs/multigrid.md)");
