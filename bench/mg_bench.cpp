@@ -174,7 +174,7 @@ int main(int argc, char** argv) try {
     for (const auto& [op, t] : r.breakdown) {
       double op_bytes = r.bytes_per_cycle.count(op) ? r.bytes_per_cycle.at(op) : 0;
       double op_bound = op_bytes / (copy.gb_per_s * 1e9) * 1e3;
-      std::printf("  %-13s %9.3f ms per cycle, bound %9.3f ms (%.2fx), %6.1f GB/s\n", op.c_str(),
+      std::printf("  %-17s %9.3f ms per cycle, bound %9.3f ms (%.2fx), %6.1f GB/s\n", op.c_str(),
                   t.ms / cycles, op_bound, op_bound > 0 ? t.ms / cycles / op_bound : 0,
                   op_bytes / (t.ms / cycles * 1e-3) / 1e9);
       ops[op] = {{"ms_per_cycle", t.ms / cycles}, {"bound_ms", op_bound}};

@@ -144,7 +144,7 @@ void print_result(const SolveResult& r, std::ostream& out, bool every_cycle) {
   const double cycles = static_cast<double>(std::max<std::size_t>(1, r.cycles.size()));
   out << "time per cycle (device): " << device_ms / cycles << " ms, by operator:\n";
   for (const auto& [op, t] : r.breakdown)
-    out << "  " << std::left << std::setw(14) << op << std::right << std::setw(10) << t.ms / cycles
+    out << "  " << std::left << std::setw(18) << op << std::right << std::setw(10) << t.ms / cycles
         << " ms  " << std::setw(5) << std::setprecision(1)
         << (device_ms > 0 ? 100 * t.ms / device_ms : 0) << "%  (" << t.launches << " launches)\n"
         << std::setprecision(3);
