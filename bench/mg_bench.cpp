@@ -9,7 +9,10 @@
 // The residual after each cycle of both is printed: they must converge alike.
 //
 //   ./build/bench/mg_bench [--device SPEC] [--cycles 6] [--tune off|explore] [--tune-budget 6]
-//                          [--no-host] [--copy-mib M] [--json FILE] 64 128
+//                          [--no-host] [--copy-mib M] [--out-of-place-gsrb] [--unfused-residual]
+//                          [--json FILE] 64 128
+// (--out-of-place-gsrb: every red-black half-sweep writes a whole new grid; --unfused-residual:
+// the residual and its restriction as two kernels; both as before they became the defaults.)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -45,7 +48,9 @@ struct Args {
   int cycles = 6;
   double tune_budget_s = 6;
   bool host = true;
-  std::size_t copy_mib = 0; // 0: the device's roofline (runtime/RooflineFile.h)
+  bool in_place = true; // red-black half-sweeps in place (SolverOptions::in_place_gauss_seidel)
+  bool fused_residual = true; // SolverOptions::fused_residual_restriction
+  std::size_t copy_mib = 0;   // 0: the device's roofline (runtime/RooflineFile.h)
   std::vector<int64_t> sizes;
 };
 
@@ -72,6 +77,10 @@ Args parse(int argc, char** argv) {
       a.copy_mib = std::stoul(value());
     else if (s == "--no-host")
       a.host = false;
+    else if (s == "--out-of-place-gsrb")
+      a.in_place = false;
+    else if (s == "--unfused-residual")
+      a.fused_residual = false;
     else
       a.sizes.push_back(std::stoll(s));
   }
@@ -137,6 +146,8 @@ int main(int argc, char** argv) try {
   for (int64_t n : args.sizes) {
     Problem problem = manufactured_poisson(3, n, Centring::Cell);
     SolverOptions o;
+    o.in_place_gauss_seidel = args.in_place;
+    o.fused_residual_restriction = args.fused_residual;
     o.max_cycles = args.cycles;
     o.tolerance = 1e-300; // time a fixed number of cycles
     o.tuning.mode = args.tune == "explore" ? TuneMode::Explore : TuneMode::Default;
@@ -163,7 +174,7 @@ int main(int argc, char** argv) try {
     for (const auto& [op, t] : r.breakdown) {
       double op_bytes = r.bytes_per_cycle.count(op) ? r.bytes_per_cycle.at(op) : 0;
       double op_bound = op_bytes / (copy.gb_per_s * 1e9) * 1e3;
-      std::printf("  %-13s %9.3f ms per cycle, bound %9.3f ms (%.2fx), %6.1f GB/s\n", op.c_str(),
+      std::printf("  %-17s %9.3f ms per cycle, bound %9.3f ms (%.2fx), %6.1f GB/s\n", op.c_str(),
                   t.ms / cycles, op_bound, op_bound > 0 ? t.ms / cycles / op_bound : 0,
                   op_bytes / (t.ms / cycles * 1e-3) / 1e9);
       ops[op] = {{"ms_per_cycle", t.ms / cycles}, {"bound_ms", op_bound}};

@@ -159,6 +159,26 @@ void Emitter::assign(const View& dest, const Access& value) {
   Access target = resolve(dest, {});
   if (target.kind != Access::MemoryRead)
     internal_error("a result is written through a view that is not memory");
+  const bool changes_only = options_.in_place && target.memory->name == "out";
+  if (!lane_mode_ && changes_only) { // the output is also an input: store what changes
+    const std::string v = fresh("changed");
+    Pieces statement{
+        Piece::literal(cat("{ const ", declared_type(target.memory->element), " ", v, " = ")),
+        Piece::scalar(value),
+        Piece::literal("; if ("),
+        lvalue(dest),
+        Piece::literal(cat(" != ", v, ") ")),
+        lvalue(dest),
+        Piece::literal(cat(" = ", v, "; }"))};
+    if (at_work_group_level())
+      statement.insert(statement.begin(), Piece::literal(single_writer_guard() + " "));
+    line(std::move(statement));
+    return;
+  }
+  if (changes_only) {
+    cannot_vectorise("an in-place kernel stores only the elements that change");
+    return;
+  }
   if (!lane_mode_) {
     Pieces statement{lvalue(dest), Piece::literal(" = "), Piece::scalar(value),
                      Piece::literal(";")};

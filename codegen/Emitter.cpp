@@ -180,6 +180,15 @@ Kernel Emitter::run() {
               ? cat("__attribute__((reqd_work_group_size(", required_work_group_, ", 1, 1))) ")
               : "")
       << "void " << kernel.name << "(";
+  // In place, the output aliases an input: restrict would promise the compiler it does not.
+  kernel.in_place = options_.in_place;
+  if (kernel.in_place)
+    kernel.in_place_input = options_.in_place_input;
+  auto pointer = [&](const KernelParam& p) {
+    const bool aliased =
+        kernel.in_place && (p.role == KernelParam::Output || p.name == kernel.in_place_input);
+    return aliased ? std::string("* ") : std::string("* restrict ");
+  };
   for (std::size_t i = 0; i < kernel.params.size(); ++i) {
     const auto& p = kernel.params[i];
     src << (i ? ",\n    " : "");
@@ -190,10 +199,10 @@ Kernel Emitter::run() {
               : is_image(p.space)
                   ? image_parameter(p.name, p.type)
                   : cat(p.space == AddressSpace::Constant ? "__constant " : "const __global ",
-                        ctype, "* restrict ", p.name));
+                        ctype, pointer(p), p.name));
       break;
     case KernelParam::Output:
-      src << "__global " << ctype << "* restrict " << p.name;
+      src << "__global " << ctype << pointer(p) << p.name;
       break;
     case KernelParam::Size:
       src << "const int " << p.name;

@@ -41,6 +41,10 @@ struct Kernel {
   // (e.g. (M - 3) % 2 == 0 for Slide(3,2) over [f32]_M): whoever binds the sizes must check
   // them (check_assumptions), or the kernel computes a result of the wrong shape.
   std::vector<Assumption> size_conditions;
+  // Generated with CodegenOptions::in_place: the output may be the buffer of the input named
+  // in_place_input.
+  bool in_place = false;
+  std::string in_place_input;
   // A description of the kernel's interface and launch, for users and reports.
   std::string describe() const;
 };
@@ -53,6 +57,15 @@ struct CodegenOptions {
   std::array<int64_t, 3> local_size{0, 0, 0};
   // Generate an interior without boundary conditionals plus a boundary part, where possible.
   bool split_interior = true;
+  // The kernel may be launched with its output buffer also its input named `in_place_input`:
+  // neither pointer is restrict-qualified (the others keep it), and each result element is stored
+  // only where it differs from what the output holds (`if (out[i] != v) out[i] = v;`, scalar stores
+  // only). So a red-black half-sweep, whose result keeps the other colour's values, writes the
+  // points of its colour alone. Exact for programs whose changed elements are read by no other
+  // element's result (the caller's to know: red-black half-sweeps, where an updated point reads
+  // only the other colour).
+  bool in_place = false;
+  std::string in_place_input = "u";
 };
 
 // Generates the kernel of a lowered program (a lambda over typed inputs whose maps are

@@ -1,5 +1,7 @@
 #include "multigrid/Formula.h"
 
+#include <cmath>
+
 #include "core/Error.h"
 
 namespace tessera::multigrid::detail {
@@ -60,6 +62,48 @@ Val index_grid(const Level& level, const Fun& g) {
   for (int d = level.dims - 1; d >= 0; --d)
     grid = make_call(make_generate(extents[d], make_lambda({indices[d]}, grid)), {});
   return Val(grid, array_of(i32(), level.extents()));
+}
+
+std::vector<Val> block_elements(const Val& block, int dims, int side) {
+  std::vector<Val> all;
+  int count = static_cast<int>(std::pow(side, dims));
+  for (int code = 0; code < count; ++code) {
+    Val v = block;
+    for (int d = 0, rest = code, stride = count / side; d < dims; ++d, stride /= side) {
+      v = v.at(rest / stride);
+      rest %= stride;
+    }
+    all.push_back(v);
+  }
+  return all;
+}
+
+Fun average_formula(int count, ScalarKind kind) {
+  return formula("average", std::vector<ScalarKind>(count, kind), [=](const auto& v) {
+    Sym sum = v[0];
+    for (int i = 1; i < count; ++i)
+      sum = sum + v[i];
+    return sum * (1.0 / count);
+  });
+}
+
+Expr point_program(const Level& level, const std::vector<Val>& inputs, const Val& zipped,
+                   const Fun& point, bool restricted) {
+  const int d = level.dims;
+  if (!restricted)
+    return program(inputs, zipped | map_nd(d, point));
+  if (level.centring != Centring::Cell)
+    user_error("the 2^d average restricts cell-centred grids; vertex-centred ones use full "
+               "weighting");
+  level.coarser(); // checks that the grid coarsens
+  Fun mean = average_formula(1 << d, level.kind);
+  Fun children([=](Val block) {
+    std::vector<Val> values;
+    for (const Val& child : block_elements(block, d, 2))
+      values.push_back(point(child));
+    return mean.apply(values);
+  });
+  return program(inputs, zipped | slide_nd(d, 2, 2) | map_nd(d, children));
 }
 
 Fun duplicate_nd(int dims) {

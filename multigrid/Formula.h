@@ -29,6 +29,16 @@ std::vector<std::vector<int>> corners(int dims);
 // user function g of d i32 parameters: index-aware values without an input array.
 Val index_grid(const Level& level, const Fun& g);
 
+// The elements of a 2^d or 3^d block in row-major order.
+std::vector<Val> block_elements(const Val& block, int dims, int side);
+// The mean of `count` values: their sum in order times 1/count (the 2^d average's formula).
+Fun average_formula(int count, ScalarKind kind);
+// The program over `inputs` that maps `point` over the grid of `zipped` values (of `level`);
+// with `restricted`, the 2^d average of the values of each coarse cell's children instead, each
+// computed where the average reads it: the fine grid of values is never stored.
+Expr point_program(const Level& level, const std::vector<Val>& inputs, const Val& zipped,
+                   const Fun& point, bool restricted);
+
 // Every element of the outermost d levels repeated twice along each of them:
 // [n]^d of T -> [2n]^d of T, element I = x[I/2] (a view: no memory).
 Fun duplicate_nd(int dims);

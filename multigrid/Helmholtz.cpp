@@ -1,5 +1,7 @@
 #include "multigrid/Helmholtz.h"
 
+#include <functional>
+
 #include "core/Error.h"
 #include "multigrid/Formula.h"
 #include "multigrid/HelmholtzReads.h"
@@ -12,38 +14,103 @@ namespace {
 
 using Reads = HelmholtzReads;
 
-// a alpha u - b/h^2 sum_k (...), and the diagonal D.
-Sym apply_l(const std::vector<Sym>& v, const Reads& r, HelmholtzCoefficients c, double h2inv) {
-  Sym flux = v[r.beta_high(0)] * (v[2] - v[0]) - v[r.beta_low(0)] * (v[0] - v[1]);
-  for (int k = 1; k < r.d; ++k)
-    flux =
-        flux + v[r.beta_high(k)] * (v[2 + 2 * k] - v[0]) - v[r.beta_low(k)] * (v[0] - v[1 + 2 * k]);
-  return c.a * v[r.alpha()] * v[0] - c.b * h2inv * flux;
-}
-Sym diagonal(const std::vector<Sym>& v, const Reads& r, HelmholtzCoefficients c, double h2inv) {
-  Sym faces = v[r.beta_low(0)] + v[r.beta_high(0)];
-  for (int k = 1; k < r.d; ++k)
-    faces = faces + v[r.beta_low(k)] + v[r.beta_high(k)];
-  return c.a * v[r.alpha()] + c.b * h2inv * faces;
+// One application of the operator at a point, over the values its formula reads (v). Under
+// quadratic_dirichlet, `side` is the position in v of dimension 0's side code (-1 beside the low
+// boundary, 1 beside the high one, 0 inside); the ghost read there is replaced by HPGMG-FV's
+// quadratic extrapolation, and the diagonal takes its dependence on u_p.
+struct Point {
+  const std::vector<Sym>& v;
+  Reads r;
+  HelmholtzCoefficients c;
+  double h2inv;
+  ScalarKind kind;
+  int side = -1;         // -1: the ghosts the Pad boundary reads
+  bool one_cell = false; // quadratic_dirichlet on a 1-cell grid: the linear ghost -u_p
+  Sym low(int k) const {
+    if (side < 0)
+      return v[1 + 2 * k];
+    return select(v[side + k] == -1, -2.5 * v[0] + 0.5 * v[2 + 2 * k], v[1 + 2 * k]);
+  }
+  Sym high(int k) const {
+    if (side < 0)
+      return v[2 + 2 * k];
+    return select(v[side + k] == 1, -2.5 * v[0] + 0.5 * v[1 + 2 * k], v[2 + 2 * k]);
+  }
+  // a alpha u - b/h^2 sum_k (...).
+  Sym apply() const {
+    // The thesis's order of the terms, so that its kernels round as before.
+    Sym flux = v[r.beta_high(0)] * (high(0) - v[0]) - v[r.beta_low(0)] * (v[0] - low(0));
+    for (int k = 1; k < r.d; ++k)
+      flux = flux + v[r.beta_high(k)] * (high(k) - v[0]) - v[r.beta_low(k)] * (v[0] - low(k));
+    return c.a * v[r.alpha()] * v[0] - c.b * h2inv * flux;
+  }
+  // The diagonal D; without quadratic_dirichlet the faces' sum, ghosts left out (the thesis's).
+  Sym diagonal() const {
+    Sym faces = v[r.beta_low(0)] + v[r.beta_high(0)];
+    for (int k = 1; k < r.d; ++k)
+      faces = faces + v[r.beta_low(k)] + v[r.beta_high(k)];
+    if (one_cell)
+      faces = faces + faces;                   // each ghost -u_p doubles its face's weight
+    for (int k = 0; side >= 0 && k < r.d; ++k) // a ghost -5/2 u_p: 7/2 its face's coefficient
+      faces = faces + 2.5 * (cast(kind, v[side + k] == -1) * v[r.beta_low(k)] +
+                             cast(kind, v[side + k] == 1) * v[r.beta_high(k)]);
+    return c.a * v[r.alpha()] + c.b * h2inv * faces;
+  }
+};
+
+using PointBody = std::function<Sym(const Point&)>;
+
+// Per dimension k an i32 grid: -1 on the cells beside the low boundary, 1 beside the high one.
+Val boundary_side(const Level& level, int k) {
+  const int d = level.dims;
+  const int64_t last = level.n - 1;
+  Fun side =
+      formula(cat("boundarySide", k), std::vector<ScalarKind>(d, ScalarKind::I32),
+              [=](const std::vector<Sym>& idx) {
+                return cast(ScalarKind::I32, idx[k] == last) - cast(ScalarKind::I32, idx[k] == 0);
+              });
+  return index_grid(level, side);
 }
 
-Expr helmholtz_operator(const Level& level, Boundary bc, const std::string& name,
-                        std::vector<ScalarKind> extra_kinds, std::vector<Val> extras,
-                        const Body& body) {
+Expr helmholtz_operator(const Level& level, Boundary bc, HelmholtzCoefficients c,
+                        const std::string& name, std::vector<ScalarKind> extra_kinds,
+                        std::vector<Val> extras, const PointBody& body, bool restricted = false) {
   const int d = level.dims;
+  const bool quadratic = c.quadratic_dirichlet;
+  if (quadratic && bc.kind != Boundary::Antisymmetric)
+    user_error(cat("the quadratic Dirichlet boundary replaces the antisymmetric ghost of a "
+                   "cell-centred grid; got the boundary ",
+                   bc.to_string()));
+  if (quadratic && !level.box.empty())
+    user_error("the quadratic Dirichlet boundary runs on a whole grid on one device, not on a "
+               "rank's block");
+  const bool sides = quadratic && level.n >= 2;
+  if (sides)
+    for (int k = 0; k < d; ++k) {
+      extras.push_back(boundary_side(level, k));
+      extra_kinds.push_back(ScalarKind::I32);
+    }
+  const Boundary outer =
+      c.outer_beta ? Boundary::constant(ScalarValue::make(level.kind, *c.outer_beta)) : clamp;
   Val u = grid_input("u", level), f = grid_input("f", level), alpha = grid_input("alpha", level);
   std::vector<Val> inputs{u, f, alpha};
   std::vector<Val> zipped{u | pad_nd(d, 1, 1, adapt(bc, level)) | slide_nd(d, 3, 1), f, alpha};
   for (int k = 0; k < d; ++k) {
     Val beta = grid_input("beta" + std::to_string(k), level);
     inputs.push_back(beta);
-    zipped.push_back(beta | pad_nd(d, 1, 1, clamp) | slide_nd(d, 3, 1));
+    zipped.push_back(beta | pad_nd(d, 1, 1, outer) | slide_nd(d, 3, 1));
   }
   zipped.insert(zipped.end(), extras.begin(), extras.end());
   Reads r{d};
   std::vector<ScalarKind> kinds(static_cast<std::size_t>(r.count()), level.kind);
   kinds.insert(kinds.end(), extra_kinds.begin(), extra_kinds.end());
-  Fun point = formula(name, kinds, body);
+  const double h2inv = 1.0 / (level.h() * level.h());
+  const int side = sides ? static_cast<int>(kinds.size()) - d : -1;
+  const ScalarKind kind = level.kind;
+  const bool one_cell = quadratic && level.n < 2;
+  Fun point = formula(name, kinds, [=](const std::vector<Sym>& v) {
+    return body(Point{v, r, c, h2inv, kind, side, one_cell});
+  });
   Fun apply([=](Val t) {
     Val nbh = t.get(0);
     std::vector<Val> args{at_offset(nbh, std::vector<int>(d, 0), 1)};
@@ -61,26 +128,27 @@ Expr helmholtz_operator(const Level& level, Boundary bc, const std::string& name
       args.push_back(t.get(i));
     return point.apply(args);
   });
-  return program(inputs, zip_nd(d, zipped) | map_nd(d, apply));
+  return point_program(level, inputs, zip_nd(d, zipped), apply, restricted);
 }
 
 } // namespace
 
 Expr helmholtz_residual(const Level& level, Boundary bc, HelmholtzCoefficients c) {
-  const double h2inv = 1.0 / (level.h() * level.h());
-  Reads r{level.dims};
-  return helmholtz_operator(level, bc, "helmholtzResidual", {}, {}, [=](const std::vector<Sym>& v) {
-    return v[r.f()] - apply_l(v, r, c, h2inv);
-  });
+  return helmholtz_operator(level, bc, c, "helmholtzResidual", {}, {},
+                            [](const Point& p) { return p.v[p.r.f()] - p.apply(); });
+}
+
+Expr helmholtz_residual_restricted(const Level& fine, Boundary bc, HelmholtzCoefficients c) {
+  return helmholtz_operator(
+      fine, bc, c, "helmholtzResidual", {}, {},
+      [](const Point& p) { return p.v[p.r.f()] - p.apply(); }, true);
 }
 
 Expr helmholtz_jacobi(const Level& level, Boundary bc, HelmholtzCoefficients c, double omega) {
   if (!(omega > 0 && omega < 2))
     user_error(cat("weighted Jacobi needs 0 < omega < 2, got ", omega));
-  const double h2inv = 1.0 / (level.h() * level.h());
-  Reads r{level.dims};
-  return helmholtz_operator(level, bc, "helmholtzJacobi", {}, {}, [=](const auto& v) {
-    return v[0] + omega * (v[r.f()] - apply_l(v, r, c, h2inv)) / diagonal(v, r, c, h2inv);
+  return helmholtz_operator(level, bc, c, "helmholtzJacobi", {}, {}, [=](const Point& p) {
+    return p.v[0] + omega * (p.v[p.r.f()] - p.apply()) / p.diagonal();
   });
 }
 
@@ -89,8 +157,6 @@ Expr helmholtz_gsrb_half_sweep(const Level& level, Boundary bc, HelmholtzCoeffic
   if (colour != 0 && colour != 1)
     user_error(cat("a red-black colour is 0 (red) or 1 (black), got ", colour));
   const int d = level.dims;
-  const double h2inv = 1.0 / (level.h() * level.h());
-  Reads r{d};
   Fun is_updated = formula("isColour" + std::to_string(colour),
                            std::vector<ScalarKind>(d, ScalarKind::I32), [=](const auto& idx) {
                              Sym sum = idx[0];
@@ -98,11 +164,10 @@ Expr helmholtz_gsrb_half_sweep(const Level& level, Boundary bc, HelmholtzCoeffic
                                sum = sum + idx[k];
                              return cast(ScalarKind::I32, (sum + colour) % 2 == 0);
                            });
-  return helmholtz_operator(level, bc, "helmholtzGsrb", {ScalarKind::I32},
-                            {index_grid(level, is_updated)}, [=](const std::vector<Sym>& v) {
-                              Sym updated = v[0] + (v[r.f()] - apply_l(v, r, c, h2inv)) /
-                                                       diagonal(v, r, c, h2inv);
-                              return select(v[r.count()] != 0, updated, v[0]);
+  return helmholtz_operator(level, bc, c, "helmholtzGsrb", {ScalarKind::I32},
+                            {index_grid(level, is_updated)}, [](const Point& p) {
+                              Sym updated = p.v[0] + (p.v[p.r.f()] - p.apply()) / p.diagonal();
+                              return select(p.v[p.r.count()] != 0, updated, p.v[0]);
                             });
 }
 

@@ -8,16 +8,32 @@
 // D_p = a alpha_p + b/h^2 sum_k (beta_k[p] + beta_k[p+e_k]) is computed where it is needed.
 #pragma once
 
+#include <optional>
+
 #include "multigrid/Operators.h"
 
 namespace tessera::multigrid {
 
 struct HelmholtzCoefficients {
   double a = 1, b = 1;
+  // HPGMG-FV's homogeneous Dirichlet boundary of its 2nd-order operator (operators.fv2.c with
+  // boundary_fv.c's apply_BCs_v2): on grids of at least 2 cells per side, the ghost of a cell
+  // beside the boundary is the quadratic extrapolation through a zero boundary value and the two
+  // cells inside, x_ghost = -5/2 x_0 + 1/2 x_1, in place of what the Pad boundary reads (which
+  // must be antisymmetric: the linear ghost HPGMG keeps on 1-cell grids). The smoothers then
+  // divide by the exact diagonal (7/2 beta on a boundary face), as HPGMG's D^{-1} does. One
+  // device only (a grid's box must be the whole grid).
+  bool quadratic_dirichlet = false;
+  // The coefficient of the faces after the last cell (the domain's high boundary); none: the
+  // last stored face, clamped (the thesis's convention).
+  std::optional<double> outer_beta;
 };
 
 // r = f - L u.
 Expr helmholtz_residual(const Level& level, Boundary bc, HelmholtzCoefficients c);
+// The residual's 2^d average on the coarser grid in one program (the fine residual computed where
+// the average reads it, never stored): restrict_average of helmholtz_residual's result.
+Expr helmholtz_residual_restricted(const Level& fine, Boundary bc, HelmholtzCoefficients c);
 // Weighted Jacobi: u + omega (f - L u) / D.
 Expr helmholtz_jacobi(const Level& level, Boundary bc, HelmholtzCoefficients c, double omega);
 // A red-black half-sweep: the points of the colour get u + (f - L u) / D.

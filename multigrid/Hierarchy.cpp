@@ -68,6 +68,14 @@ std::shared_ptr<CompiledKernel> fused_smoother(const Level& level, Boundary bc,
   return nullptr;
 }
 
+// Red-black half-sweeps in place (SolverOptions::in_place_gauss_seidel) where their kernels are
+// the plain lowering on a whole grid: the explorer times its variants out of place, and a rank's
+// box would need its halo points kept apart.
+bool in_place_half_sweeps(const SolverOptions& o, bool distributed) {
+  return o.in_place_gauss_seidel && !distributed && o.tuning.mode == TuneMode::Default &&
+         !o.tuning.named.count("gsrb-red") && !o.tuning.named.count("gsrb-black");
+}
+
 } // namespace
 
 Hierarchy::Hierarchy(const Level& finest, Boundary bc,
@@ -113,13 +121,19 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
               return helmholtz_line_half_sweep(at, bc, *helmholtz, *axis, colour);
             }));
     } else if (options.smoother == SmootherKind::GaussSeidel) {
-      for (int colour = 0; colour < 2; ++colour)
-        s.smooth[colour] =
-            tuner.kernel(spec(colour == 0 ? "gsrb-red" : "gsrb-black", level, [=](const Level& at) {
+      s.smooth_in_place = in_place_half_sweeps(options, layout_->distributed());
+      for (int colour = 0; colour < 2; ++colour) {
+        OperatorSpec half_sweep =
+            spec(colour == 0 ? "gsrb-red" : "gsrb-black", level, [=](const Level& at) {
               const int c = (colour + shift) % 2;
               return helmholtz ? helmholtz_gsrb_half_sweep(at, bc, *helmholtz, c)
                                : gsrb_half_sweep(at, bc, c);
-            }));
+            });
+        half_sweep.in_place = s.smooth_in_place;
+        s.smooth[colour] = tuner.kernel(half_sweep);
+        if (s.smooth_in_place)
+          s.smooth[colour]->written_fraction = 0.5;
+      }
     } else {
       s.smooth[0] = tuner.kernel(spec("jacobi", level, [=](const Level& at) {
         return helmholtz ? helmholtz_jacobi(at, bc, *helmholtz, omega) : jacobi(at, bc, omega);
@@ -139,6 +153,11 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
       s.restrict_to_coarser = tuner.kernel(spec("restrict", level, [cell](const Level& at) {
         return cell ? restrict_average(at) : restrict_full_weighting(at);
       }));
+      if (cell && options.fused_residual_restriction && !layout_->distributed())
+        s.residual_to_coarser = tuner.kernel(spec("residual-restrict", level, [=](const Level& at) {
+          return helmholtz ? helmholtz_residual_restricted(at, bc, *helmholtz)
+                           : multigrid::residual_restricted(at, bc);
+        }));
       Level coarse = layout_->local(whole.coarser(), l + 1);
       auto kind = options.interpolation;
       s.correct_from_coarser = tuner.kernel(spec(
@@ -203,6 +222,10 @@ void Hierarchy::smooth(Schedule& s, std::size_t l, int steps) {
   const int radius = sweeps == 1 && options_->smoother == SmootherKind::GaussSeidel ? 2 : 1;
   for (int step = 0; step < steps; ++step)
     for (int half = 0; half < sweeps; ++half) {
+      if (L.smooth_in_place) { // the colour's points written into the solution's own buffer
+        layout_->launch(s, l, label, L.smooth[half], operator_reads(L, radius), L.solution());
+        continue;
+      }
       layout_->launch(s, l, label, L.smooth[half], operator_reads(L, radius), L.u[1 - L.current]);
       L.current = 1 - L.current;
     }
@@ -236,9 +259,14 @@ void Hierarchy::cycle(Schedule& s, std::size_t l, CycleKind kind) {
   }
   LevelState &fine = levels_[l], &coarse = levels_[l + 1];
   smooth(s, l, options_->pre);
-  residual(s, l);
-  layout_->launch(s, l + 1, "restrict", fine.restrict_to_coarser, {{fine.r, Read::Level::Finer, 0}},
-                  coarse.f);
+  if (fine.residual_to_coarser) {
+    layout_->launch(s, l, "residual+restrict", fine.residual_to_coarser, operator_reads(fine, 1),
+                    coarse.f);
+  } else {
+    residual(s, l);
+    layout_->launch(s, l + 1, "restrict", fine.restrict_to_coarser,
+                    {{fine.r, Read::Level::Finer, 0}}, coarse.f);
+  }
   layout_->fill_zero(s, l + 1, "zero", coarse.solution());
   // V: one coarse-grid correction per level; W: two.
   const int corrections = kind == CycleKind::W ? 2 : 1;

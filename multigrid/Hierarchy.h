@@ -27,10 +27,15 @@ struct LevelState {
   int current = 0;                    // which u holds the solution (while a schedule is built)
   // Red and black half-sweeps; or [0] alone: a Jacobi step, or a fused red-black step.
   std::array<std::shared_ptr<CompiledKernel>, 2> smooth;
+  // The half-sweeps read and write the solution's buffer (SolverOptions::in_place_gauss_seidel).
+  bool smooth_in_place = false;
   // --fused-smoothing: by number of steps (pre, post), one kernel of that many steps.
   std::map<int, std::shared_ptr<CompiledKernel>> fused_smooth;
   std::shared_ptr<CompiledKernel> residual;
-  std::shared_ptr<CompiledKernel> restrict_to_coarser;  // none on the coarsest level
+  std::shared_ptr<CompiledKernel> restrict_to_coarser; // none on the coarsest level
+  // The residual restricted to the coarser level's f in one kernel (the fine residual never
+  // stored; SolverOptions::fused_residual_restriction); none where it does not apply.
+  std::shared_ptr<CompiledKernel> residual_to_coarser;
   std::shared_ptr<CompiledKernel> correct_from_coarser; // u + P e; none on the coarsest level
   std::shared_ptr<CompiledKernel> start_from_coarser;   // full multigrid's interpolation
   std::vector<std::shared_ptr<CompiledKernel>> restrict_coefficients; // to the coarser level

@@ -91,6 +91,9 @@ Expr helmholtz_line_half_sweep(const Level& level, Boundary bc, HelmholtzCoeffic
     user_error(cat("a red-black colour is 0 (red) or 1 (black), got ", colour));
   if (axis < 0 || axis >= d)
     user_error(cat("a ", d, "-D grid has lines along dimensions 0 to ", d - 1, ", got ", axis));
+  if (c.quadratic_dirichlet || c.outer_beta)
+    user_error("line relaxation supports the Pad boundaries and clamped face coefficients, not "
+               "HPGMG-FV's quadratic Dirichlet boundary: use the point smoother gsrb");
   const Ghost ghost = line_ghost(bc);
   const double hb = c.b / (level.h() * level.h());
   const int64_t last = level.n - 1;

@@ -54,6 +54,10 @@ struct Level {
 
 // r = f - A u. Inputs u, f.
 Expr residual(const Level& level, Boundary bc);
+// The residual's 2^d average on the coarser cell-centred grid in one program: restrict_average
+// of residual's result, each fine residual computed where the average reads it (never stored).
+// Inputs u, f of `fine`; the result a grid of fine.coarser().
+Expr residual_restricted(const Level& fine, Boundary bc);
 // Weighted Jacobi: u + omega * h^2/(2d) * (f - A u). Inputs u, f.
 Expr jacobi(const Level& level, Boundary bc, double omega);
 // One half-sweep of red-black Gauss-Seidel: the points whose index sum has the parity `colour`

@@ -85,8 +85,11 @@ void Schedule::launch(const std::string& label, std::shared_ptr<CompiledKernel> 
   if (inputs.size() != expected)
     internal_error(cat("kernel ", kernel->code.name, " takes ", expected, " inputs, the ", label,
                        " step gives ", inputs.size()));
-  for (BufferId in : inputs)
-    if (in == output)
+  // Only the input an in-place kernel names may be its output (the others are restrict).
+  std::size_t next = 0;
+  for (const auto& p : kernel->code.params)
+    if (p.role == codegen::KernelParam::Input && inputs[next++] == output &&
+        !(kernel->code.in_place && p.name == kernel->code.in_place_input))
       internal_error(cat("the ", label, " step reads and writes the same buffer"));
   steps_.push_back({Step::Launch, label, std::move(kernel), std::move(inputs), output});
   exact_halos_.erase(output.index);
@@ -132,6 +135,8 @@ std::map<std::string, double> Schedule::bytes_by_label(const DeviceMemory& memor
     if (s.kind == Step::Host)
       continue;
     double moved = static_cast<double>(memory.buffer(s.output).bytes());
+    if (s.kernel)
+      moved *= s.kernel->written_fraction;
     for (BufferId in : s.inputs)
       moved += static_cast<double>(memory.buffer(in).bytes());
     bytes[s.label] += moved;

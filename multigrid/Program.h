@@ -27,6 +27,9 @@ struct CompiledKernel {
   runtime::Kernel built;
   runtime::Range global, local;
   std::string variant; // which variant it is ("default lowering", "v12 local=32x8", ...)
+  // The share of the output's elements a launch writes (for the bytes it must move): an
+  // in-place red-black half-sweep writes half of them.
+  double written_fraction = 1;
 };
 // Builds `code` on the session's device; `local` overrides the kernel's own work-group size.
 std::shared_ptr<CompiledKernel> compile(runtime::Session& session, codegen::Kernel code,
@@ -71,6 +74,8 @@ using Breakdown = std::map<std::string, OperatorTime>;
 
 class Schedule {
 public:
+  // The output may be one of the inputs only for a kernel generated in place
+  // (codegen::CodegenOptions::in_place).
   void launch(const std::string& label, std::shared_ptr<CompiledKernel> kernel,
               std::vector<BufferId> inputs, BufferId output);
   void fill_zero(const std::string& label, BufferId buffer);

@@ -12,7 +12,7 @@ namespace {
 // u, its 2d star neighbours, f, then the extras.
 Expr star_operator(const Level& level, Boundary bc, const std::string& name,
                    std::vector<ScalarKind> extra_kinds, const std::vector<Val>& extras,
-                   const Body& body) {
+                   const Body& body, bool restricted = false) {
   const int d = level.dims;
   Val u = grid_input("u", level), f = grid_input("f", level);
   std::vector<ScalarKind> kinds(2 * d + 2, level.kind);
@@ -29,7 +29,7 @@ Expr star_operator(const Level& level, Boundary bc, const std::string& name,
       args.push_back(t.get(i));
     return point.apply(args);
   });
-  return program({u, f}, zip_nd(d, zipped) | map_nd(d, apply));
+  return point_program(level, {u, f}, zip_nd(d, zipped), apply, restricted);
 }
 
 // 2d u - (sum of the star neighbours), from the formula's parameters.
@@ -48,6 +48,15 @@ Expr residual(const Level& level, Boundary bc) {
   return star_operator(level, bc, "residual", {}, {}, [=](const std::vector<Sym>& v) {
     return v[2 * d + 1] - h2inv * star_difference(v, d);
   });
+}
+
+Expr residual_restricted(const Level& fine, Boundary bc) {
+  const int d = fine.dims;
+  const double h2inv = 1.0 / (fine.h() * fine.h());
+  return star_operator(
+      fine, bc, "residual", {}, {},
+      [=](const std::vector<Sym>& v) { return v[2 * d + 1] - h2inv * star_difference(v, d); },
+      true);
 }
 
 Expr jacobi(const Level& level, Boundary bc, double omega) {

@@ -51,6 +51,15 @@ struct SolverOptions {
   // point then computes both colours' updates (7 red updates for a black point), which made a
   // 512^3 f64 V(2,2)-cycle 1.7x slower on an H100 and slower on PoCL (BENCHMARKS.md).
   bool fused_gauss_seidel = false;
+  // Red-black half-sweeps in place: each reads and writes the solution's buffer and stores the
+  // points of its colour only (codegen::CodegenOptions::in_place), the same values as out of
+  // place. Where the half-sweeps run the plain lowering on one device (not under --tune explore
+  // or a named gsrb variant, not on ranks); false keeps every half-sweep out of place.
+  bool in_place_gauss_seidel = true;
+  // The residual and its restriction to the coarser level as one kernel
+  // (restrict_average_of(residual)): the fine residual is not stored. Cell-centred grids on one
+  // device; the same values as the residual followed by the restriction.
+  bool fused_residual_restriction = true;
   // The pre- and post-smoothing steps of a level as one fused kernel each (stream-temporal:
   // 2.5-D blocking; weighted Jacobi, or Gauss-Seidel with a red and a black half-sweep a step)
   // on levels large enough, separate steps elsewhere; the same values to rounding.

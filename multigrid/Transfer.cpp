@@ -11,21 +11,6 @@ using namespace detail;
 
 namespace {
 
-// The elements of a 2^d or 3^d block in row-major order.
-std::vector<Val> block_elements(const Val& block, int dims, int side) {
-  std::vector<Val> all;
-  int count = static_cast<int>(std::pow(side, dims));
-  for (int code = 0; code < count; ++code) {
-    Val v = block;
-    for (int d = 0, rest = code, stride = count / side; d < dims; ++d, stride /= side) {
-      v = v.at(rest / stride);
-      rest %= stride;
-    }
-    all.push_back(v);
-  }
-  return all;
-}
-
 // The parity of each fine index, packed into one i32: bit (d-1-k) is i_k % 2.
 Val parity_grid(const Level& fine) {
   const int d = fine.dims;
@@ -95,14 +80,8 @@ Expr prolong_quadratic(const Level& coarse, const Level& fine, Boundary bc) {
 Expr restrict_average(const Level& fine) {
   const int d = fine.dims;
   fine.coarser(); // checks that the grid coarsens
-  const int count = 1 << d;
   Val r = grid_input("r", fine);
-  Fun mean = formula("average", std::vector<ScalarKind>(count, fine.kind), [=](const auto& v) {
-    Sym sum = v[0];
-    for (int i = 1; i < count; ++i)
-      sum = sum + v[i];
-    return sum * (1.0 / count);
-  });
+  Fun mean = average_formula(1 << d, fine.kind);
   Fun apply([=](Val block) { return mean.apply(block_elements(block, d, 2)); });
   return program({r}, r | slide_nd(d, 2, 2) | map_nd(d, apply));
 }

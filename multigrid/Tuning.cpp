@@ -37,9 +37,10 @@ std::string kernel_name(const std::string& op) {
   return name;
 }
 
-codegen::Kernel generate(const Expr& lowered, const std::string& op) {
+codegen::Kernel generate(const Expr& lowered, const std::string& op, bool in_place = false) {
   codegen::CodegenOptions options;
   options.kernel_name = kernel_name(op);
+  options.in_place = in_place;
   // The operators are single-kernel programs; a variant that needs several launches (a program
   // of kernels) is not one the tuner can time as one kernel.
   std::size_t stages = codegen::split_into_stages(lowered).size();
@@ -130,13 +131,15 @@ void check_operator_name(const std::string& name) {
   // As multigrid/Hierarchy.cpp and Solver.cpp name them; fused smoothing's kernels by their
   // steps ("gsrb-fused-2", its further forms "gsrb-fused-2-form-1").
   static const std::regex known(
-      "gsrb-(red|black|step)|jacobi|line-(red|black)|residual|restrict|prolong|fmg-prolong|"
+      "gsrb-(red|black|step)|jacobi|line-(red|black)|residual|restrict|residual-restrict|"
+      "prolong|fmg-prolong|"
       "restrict-beta[0-2]|residual-f64|convert-to-f(32|64)|(gsrb|jacobi)-fused-[0-9]+(-form-[0-9]+)"
       "?");
   if (!std::regex_match(name, known))
     user_error(cat("unknown operator '", name,
                    "' (the operators are gsrb-red, gsrb-black, gsrb-step, jacobi, line-red, "
-                   "line-black, residual, restrict, prolong, fmg-prolong, restrict-beta0 to "
+                   "line-black, residual, restrict, residual-restrict, prolong, fmg-prolong, "
+                   "restrict-beta0 to "
                    "restrict-beta2, residual-f64, convert-to-f32, convert-to-f64, and with fused "
                    "smoothing gsrb-fused-K and jacobi-fused-K)"));
 }
@@ -158,18 +161,21 @@ void Tuner::log(const std::string& line) const {
 
 std::shared_ptr<CompiledKernel> Tuner::kernel(const OperatorSpec& spec) {
   Expr program = spec.build(spec.extents);
-  const std::string key = runtime::hex64(runtime::Hasher()
-                                             .add(session_->device().identity())
-                                             .add(spec.name)
-                                             .add(print(program))
-                                             .value());
+  runtime::Hasher hasher;
+  hasher.add(session_->device().identity()).add(spec.name).add(print(program));
+  if (spec.in_place) // not stored in the database; out-of-place keys stay as they were
+    hasher.add("in place");
+  const std::string key = runtime::hex64(hasher.value());
   if (auto found = memo_.find(key); found != memo_.end())
     return found->second;
 
   std::shared_ptr<CompiledKernel> k;
   auto named = options_.named.find(spec.name);
-  if ((options_.mode == TuneMode::Default && named == options_.named.end()) ||
-      points(spec.extents) < options_.min_points) {
+  if (spec.in_place) {
+    k = compile(*session_, generate(rewrite::lower_default(program), spec.name, true), {},
+                "default lowering, in place");
+  } else if ((options_.mode == TuneMode::Default && named == options_.named.end()) ||
+             points(spec.extents) < options_.min_points) {
     k = compile(*session_, generate(rewrite::lower_default(program), spec.name), {},
                 "default lowering");
   } else if (named != options_.named.end()) {

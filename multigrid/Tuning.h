@@ -57,6 +57,9 @@ struct OperatorSpec {
   std::string name;
   std::vector<int64_t> extents;
   std::function<Expr(const std::vector<int64_t>&)> build;
+  // The kernel is launched with its output buffer one of its inputs (CodegenOptions::in_place):
+  // the default lowering only, whatever the mode (the explorer times kernels out of place).
+  bool in_place = false;
 };
 
 class Tuner {

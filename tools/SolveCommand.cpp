@@ -54,7 +54,8 @@ std::pair<int, bool> parse_problem(const std::string& name) {
   user_error(cat("unknown problem '", name,
                  "' (the problems are poisson1d, poisson2d, poisson3d: -lap(u) = f, and "
                  "helmholtz2d, helmholtz3d: a alpha u - b div(beta grad u) = f with variable "
-                 "coefficients; both with a manufactured sine solution)"));
+                 "coefficients; both with a manufactured sine solution; and hpgmg3d, "
+                 "HPGMG-FV's benchmark problem)"));
 }
 
 // "64", "64x64x64" -> 64: one side, or dims equal extents (checked as every command's sizes).
@@ -143,7 +144,7 @@ void print_result(const SolveResult& r, std::ostream& out, bool every_cycle) {
   const double cycles = static_cast<double>(std::max<std::size_t>(1, r.cycles.size()));
   out << "time per cycle (device): " << device_ms / cycles << " ms, by operator:\n";
   for (const auto& [op, t] : r.breakdown)
-    out << "  " << std::left << std::setw(14) << op << std::right << std::setw(10) << t.ms / cycles
+    out << "  " << std::left << std::setw(18) << op << std::right << std::setw(10) << t.ms / cycles
         << " ms  " << std::setw(5) << std::setprecision(1)
         << (device_ms > 0 ? 100 * t.ms / device_ms : 0) << "%  (" << t.launches << " launches)\n"
         << std::setprecision(3);
@@ -198,8 +199,8 @@ std::map<std::string, int> parse_named_variants(const std::vector<std::string>& 
   return named;
 }
 
-// Error when the solve would not fit the device (its global memory, its largest buffer) or the
-// host (the problem's arrays), as `run` checks its grid before allocating it.
+} // namespace
+
 void check_memory(const SolveCommandOptions& o, const SolverFootprint& need,
                   const runtime::Device& device) {
   const std::string what = cat("solve ", o.problem, " --size ", o.size, " (", o.precision, ")");
@@ -221,6 +222,8 @@ void check_memory(const SolveCommandOptions& o, const SolverFootprint& need,
                    gigabytes(0.8 * host), " it can use (", gigabytes(host),
                    " available to this process): give a smaller --size"));
 }
+
+namespace {
 
 // Two significant digits (the round-off floor is an estimate); rounded up when `up`, so that a
 // tolerance printed so is not below the value.
@@ -248,7 +251,7 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
   auto* solve = app.add_subcommand("solve", "Solve a PDE with the multigrid solver on a device");
   solve
       ->add_option("problem", o.problem,
-                   "poisson1d, poisson2d, poisson3d, helmholtz2d or helmholtz3d")
+                   "poisson1d, poisson2d, poisson3d, helmholtz2d, helmholtz3d or hpgmg3d")
       ->required();
   solve
       ->add_option("--size", o.size,
@@ -257,7 +260,7 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
       ->default_val("64")
       ->check(not_empty("64"));
   solve->add_option("--centring", o.centring, "cell (default) or vertex (n = 2^k - 1)");
-  solve->add_option("--cycle", o.cycle, "V (default), W or F (full multigrid first)");
+  solve->add_option("--cycle", o.cycle, "V (default; hpgmg3d: F), W or F (full multigrid first)");
   solve->add_option("--smoother", o.smoother,
                     "gsrb (default), jacobi, or red-black line relaxation along x, y or z: "
                     "line-x, line-y, line-z");
@@ -266,9 +269,10 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
                    "poisson2d/3d: coupling EPS along y and 1 along the other dimensions, "
                    "-(u_xx + EPS u_yy) = f (e.g. 0.001)")
       ->check(positive_number(""));
-  solve->add_option("--pre", o.pre, "Smoothing steps before the correction (default 2)")
+  solve->add_option("--pre", o.pre, "Smoothing steps before the correction (default 2; hpgmg3d: 3)")
       ->check(integer_in(0, 1000));
-  solve->add_option("--post", o.post, "Smoothing steps after the correction (default 2)")
+  solve
+      ->add_option("--post", o.post, "Smoothing steps after the correction (default 2; hpgmg3d: 3)")
       ->check(integer_in(0, 1000));
   solve->add_option("--omega", o.omega, "Jacobi weight (default 2d/(2d+1))");
   solve->add_option("--tol", o.tolerance, "Relative residual to reach (default 1e-10)")
@@ -276,6 +280,11 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
   solve->add_option("--max-cycles", o.max_cycles, "Cycle limit (default 20)")
       ->check(integer_in(1, 1000000));
   solve->add_option("--precision", o.precision, "f64 (default), f32 or mixed");
+  solve
+      ->add_option("--order", o.order,
+                   "hpgmg3d: the order of HPGMG-FV's operator, 2 (default; operators.fv2.c) "
+                   "or 4 (not implemented yet)")
+      ->check(integer_in(1, 100));
   solve->add_option("--interpolation", o.interpolation, "linear (default) or constant");
   solve
       ->add_option("--coarse-sweeps", o.coarse_sweeps,
@@ -302,10 +311,14 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
   solve->add_option("--variant", o.variants,
                     "OPERATOR=K: run variant K of an operator, repeatable. Operators: gsrb-red, "
                     "gsrb-black, gsrb-step, line-red, line-black, jacobi, residual, restrict, "
+                    "residual-restrict, "
                     "prolong, fmg-prolong, restrict-beta0..2, residual-f64, convert-to-f32, "
                     "convert-to-f64, and with --fused-smoothing gsrb-fused-N, jacobi-fused-N "
                     "(docs/multigrid.md)");
   solve->add_flag("-q,--quiet", o.quiet, "Print only the summary (no line per cycle)");
+  solve->add_flag("--out-of-place-gsrb", o.out_of_place_gsrb,
+                  "Red-black half-sweeps write a whole new grid (default: in place, the points "
+                  "of the colour stored into the solution's own grid)");
   solve->add_flag("--fused-smoothing", o.fused_smoothing,
                   "Run a level's pre- and post-smoothing steps as one fused kernel each "
                   "(jacobi, gsrb; levels of 16 or more per side, one device)");
@@ -322,13 +335,24 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
   return solve;
 }
 
-int solve_command(const SolveCommandOptions& o) {
-  InterruptGuard guard; // first of all, as explore's: no moment of the run may lose a Ctrl-C
-  const auto [dims, helmholtz] = parse_problem(o.problem);
-  const int64_t n = parse_side(o.size, dims, o.problem);
+SolveCommandOptions with_defaults(SolveCommandOptions o) {
+  const bool hpgmg = o.problem == "hpgmg3d";
+  if (o.cycle.empty())
+    o.cycle = hpgmg ? "F" : "V";
+  if (o.pre < 0)
+    o.pre = hpgmg ? 3 : 2;
+  if (o.post < 0)
+    o.post = hpgmg ? 3 : 2;
+  if (o.order == 0 && hpgmg)
+    o.order = 2;
+  if (o.order != 0 && !hpgmg)
+    user_error(
+        cat("--order applies to hpgmg3d (HPGMG-FV's operators of order 2 or 4), not ", o.problem));
+  return o;
+}
+
+SolverOptions solver_options(const SolveCommandOptions& o, InterruptGuard& guard) {
   SolverOptions s;
-  Centring centring = pick<Centring>("centring", o.centring,
-                                     {{"cell", Centring::Cell}, {"vertex", Centring::Vertex}});
   s.cycle = pick<CycleKind>("cycle", o.cycle,
                             {{"V", CycleKind::V}, {"W", CycleKind::W}, {"F", CycleKind::F}});
   s.smoother = pick<SmootherKind>("smoother", o.smoother,
@@ -347,6 +371,11 @@ int solve_command(const SolveCommandOptions& o) {
                                  {{"off", TuneMode::Default}, {"explore", TuneMode::Explore}});
   s.pre = o.pre;
   s.fused_smoothing = o.fused_smoothing;
+  s.in_place_gauss_seidel = !o.out_of_place_gsrb;
+  if (o.out_of_place_gsrb && s.smoother != SmootherKind::GaussSeidel)
+    user_error(cat("--out-of-place-gsrb applies to --smoother gsrb (the point red-black "
+                   "half-sweeps), not ",
+                   o.smoother));
   s.post = o.post;
   s.omega = o.omega;
   s.tolerance = o.tolerance;
@@ -365,6 +394,19 @@ int solve_command(const SolveCommandOptions& o) {
   };
   if (o.omega != 0 && !(o.omega > 0 && o.omega < 2))
     user_error(cat("--omega must be between 0 and 2, got ", o.omega));
+  return s;
+}
+
+int solve_command(const SolveCommandOptions& given) {
+  InterruptGuard guard; // first of all, as explore's: no moment of the run may lose a Ctrl-C
+  const SolveCommandOptions o = with_defaults(given);
+  if (o.problem == "hpgmg3d")
+    return hpgmg_solve_command(o, solver_options(o, guard), guard);
+  const auto [dims, helmholtz] = parse_problem(o.problem);
+  const int64_t n = parse_side(o.size, dims, o.problem);
+  Centring centring = pick<Centring>("centring", o.centring,
+                                     {{"cell", Centring::Cell}, {"vertex", Centring::Vertex}});
+  SolverOptions s = solver_options(o, guard);
 
   if (helmholtz && centring != Centring::Cell)
     user_error("the Helmholtz problems are cell-centred: leave out --centring vertex");

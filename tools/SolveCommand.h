@@ -17,7 +17,11 @@ namespace tessera::multigrid {
 struct Problem;
 struct SolveResult;
 struct SolverOptions;
+struct SolverFootprint;
 } // namespace tessera::multigrid
+namespace tessera::runtime {
+struct Device;
+}
 
 namespace tessera::tools {
 
@@ -25,14 +29,15 @@ struct SolveCommandOptions {
   std::string problem;
   std::string size;
   std::string centring = "cell";
-  std::string cycle = "V";
+  std::string cycle; // empty: the problem's default (with_defaults)
   std::string smoother = "gsrb";
-  double anisotropy = 0; // poisson2d/3d: coupling along y (0: isotropic, the plain Laplacian)
-  int pre = 2, post = 2;
-  double omega = 0; // 0: 2d/(2d+1)
+  double anisotropy = 0;   // poisson2d/3d: coupling along y (0: isotropic, the plain Laplacian)
+  int pre = -1, post = -1; // -1: the problem's default (with_defaults)
+  double omega = 0;        // 0: 2d/(2d+1)
   double tolerance = 1e-10;
   int max_cycles = 20;
   std::string precision = "f64";
+  int order = 0; // hpgmg3d: HPGMG-FV's operator of order 2 or 4; 0: not given (2)
   std::string interpolation = "linear";
   int coarse_sweeps = 8;
   int64_t coarsest = 2;
@@ -44,6 +49,7 @@ struct SolveCommandOptions {
   std::vector<std::string> variants; // "gsrb-red=3": a named variant of an operator
   bool quiet = false;
   bool fused_smoothing = false;
+  bool out_of_place_gsrb = false; // every red-black half-sweep writes a new grid
   // Under mpirun (docs/distributed.md): ranks per dimension ("2x2"; empty: MPI_Dims_create)
   // and the points per rank below which a level moves to rank 0.
   std::string ranks;
@@ -53,6 +59,21 @@ struct SolveCommandOptions {
 // Registers the subcommand and its options; returns it (to test whether it was parsed).
 CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& options);
 int solve_command(const SolveCommandOptions& options);
+
+class InterruptGuard;
+// The options with the left-out cycle, smoothing steps and order at the problem's defaults:
+// hpgmg3d HPGMG-FV's F-cycle with V(3,3) and order 2, the others V(2,2). Error: --order with
+// another problem.
+SolveCommandOptions with_defaults(SolveCommandOptions o);
+// The solver's options from the command's, Ctrl-C through `guard`; Error for a bad choice.
+multigrid::SolverOptions solver_options(const SolveCommandOptions& o, InterruptGuard& guard);
+// Error when the solve would not fit the device (its global memory, its largest buffer) or the
+// host (the problem's arrays), as `run` checks its grid before allocating it.
+void check_memory(const SolveCommandOptions& o, const multigrid::SolverFootprint& need,
+                  const runtime::Device& device);
+// `tessera solve hpgmg3d` (HpgmgSolveCommand.cpp): HPGMG-FV's problem and its Richardson error.
+int hpgmg_solve_command(const SolveCommandOptions& o, const multigrid::SolverOptions& s,
+                        InterruptGuard& guard);
 
 // Shared by the single-device and the distributed solve: the report, the JSON summary, and the
 // exit status with its message.

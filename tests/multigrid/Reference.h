@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -184,10 +185,14 @@ inline Grid prolong_add(const Grid& u, const Grid& e, const Shape& coarse, const
 
 // The variable-coefficient Helmholtz operator: beta[k][p] is the coefficient of the face between
 // p - e_k and p; the face after the last cell reads the last one (clamped).
+// With `quadratic`, HPGMG-FV's ghost -5/2 u_0 + 1/2 u_1 beside the boundary (n >= 2) and the
+// exact diagonal; with `outer_beta`, that coefficient on the faces after the last cell.
 struct Helmholtz {
   double a, b;
   const Grid& alpha;
   const std::vector<Grid>& beta;
+  bool quadratic = false;
+  std::optional<double> outer_beta = std::nullopt;
 };
 
 // (L u)_p and the diagonal D_p.
@@ -202,8 +207,27 @@ inline std::pair<double, double> helmholtz_at(const Grid& u, const Shape& s, dou
     hi[k] += 1;
     hi_face[k] = std::min(hi[k], s.n - 1);
     double b_lo = c.beta[k][p], b_hi = c.beta[k][s.flat(hi_face)];
-    flux += b_hi * (read(u, s, hi, bc) - u[p]) - b_lo * (u[p] - read(u, s, lo, bc));
-    faces += b_lo + b_hi;
+    if (c.outer_beta && hi[k] == s.n)
+      b_hi = *c.outer_beta;
+    double u_lo = read(u, s, lo, bc), u_hi = read(u, s, hi, bc);
+    double w_lo = 1, w_hi = 1; // the faces' weights in the diagonal
+    if (c.quadratic && s.n >= 2) {
+      auto second = idx; // the second cell inside, from the boundary the ghost lies beyond
+      if (lo[k] < 0) {
+        second[k] = idx[k] + 1;
+        u_lo = -2.5 * u[p] + 0.5 * u[s.flat(second)];
+        w_lo = 3.5;
+      }
+      if (hi[k] == s.n) {
+        second[k] = idx[k] - 1;
+        u_hi = -2.5 * u[p] + 0.5 * u[s.flat(second)];
+        w_hi = 3.5;
+      }
+    } else if (c.quadratic) { // one cell: the linear ghost -u_p on both sides
+      w_lo = w_hi = 2;
+    }
+    flux += b_hi * (u_hi - u[p]) - b_lo * (u[p] - u_lo);
+    faces += w_lo * b_lo + w_hi * b_hi;
   }
   double h2inv = 1 / (h * h);
   return {c.a * c.alpha[p] * u[p] - c.b * h2inv * flux, c.a * c.alpha[p] + c.b * h2inv * faces};

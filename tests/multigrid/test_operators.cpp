@@ -59,6 +59,23 @@ mg::Grid random_grid(const Level& level, uint32_t seed) {
   return v;
 }
 
+// Positive coefficients: 1.5 + a random value in [-1, 1).
+mg::Grid positive_grid(const Level& level, uint32_t seed) {
+  mg::Grid g = random_grid(level, seed);
+  for (auto& x : g)
+    x = level.kind == ScalarKind::F32 ? static_cast<float>(1.5 + x) : 1.5 + x;
+  return g;
+}
+
+// The Helmholtz operators' inputs: u, f, alpha, beta_0 .. beta_{d-1}.
+std::vector<Data> helmholtz_inputs(const Level& level, const mg::Grid& u, const mg::Grid& f,
+                                   const mg::Grid& alpha, const std::vector<mg::Grid>& beta) {
+  std::vector<Data> in{to_data(u, level), to_data(f, level), to_data(alpha, level)};
+  for (const auto& b : beta)
+    in.push_back(to_data(b, level));
+  return in;
+}
+
 struct Case {
   int dims;
   ScalarKind kind;
@@ -155,22 +172,13 @@ TEST_CASE("multigrid: the variable-coefficient Helmholtz operators match loops")
       CAPTURE(bc_name);
       mg::Shape s{d, level.n};
       mg::Grid u = random_grid(level, 41), f = random_grid(level, 42);
-      // Positive coefficients: 1.5 + a random value in [-1, 1).
-      auto positive = [&](uint32_t seed) {
-        mg::Grid g = random_grid(level, seed);
-        for (auto& x : g)
-          x = kind == ScalarKind::F32 ? static_cast<float>(1.5 + x) : 1.5 + x;
-        return g;
-      };
-      mg::Grid alpha = positive(43);
+      mg::Grid alpha = positive_grid(level, 43);
       std::vector<mg::Grid> beta;
       for (int k = 0; k < d; ++k)
-        beta.push_back(positive(44 + k));
+        beta.push_back(positive_grid(level, 44 + k));
       HelmholtzCoefficients c{0.7, 1.3};
       mg::Helmholtz ref{c.a, c.b, alpha, beta};
-      std::vector<Data> in{to_data(u, level), to_data(f, level), to_data(alpha, level)};
-      for (const auto& b : beta)
-        in.push_back(to_data(b, level));
+      const std::vector<Data> in = helmholtz_inputs(level, u, f, alpha, beta);
       check(helmholtz_residual(level, bc, c), in,
             mg::helmholtz_residual(u, f, s, level.h(), ref, bc_name), kind);
       check(helmholtz_jacobi(level, bc, c, 0.8), in,
@@ -182,6 +190,41 @@ TEST_CASE("multigrid: the variable-coefficient Helmholtz operators match loops")
         check(restrict_face_coefficient(level, k), {to_data(beta[k], level)},
               mg::restrict_face(beta[k], s, k), kind);
     }
+}
+
+TEST_CASE("multigrid: HPGMG-FV's quadratic Dirichlet boundary in the Helmholtz operators") {
+  for (auto [d, kind] : cases())
+    for (int64_t n : {int64_t{1}, int64_t{2}, int64_t{d == 3 ? 5 : 7}}) {
+      Level level{d, n, kind, Centring::Cell};
+      CAPTURE(level.describe());
+      mg::Shape s{d, level.n};
+      mg::Grid u = random_grid(level, 51), f = random_grid(level, 52);
+      mg::Grid alpha = positive_grid(level, 53);
+      std::vector<mg::Grid> beta;
+      for (int k = 0; k < d; ++k)
+        beta.push_back(positive_grid(level, 54 + k));
+      HelmholtzCoefficients c{0.7, 1.3, true, 1.25};
+      mg::Helmholtz ref{c.a, c.b, alpha, beta, true, 1.25};
+      const std::vector<Data> in = helmholtz_inputs(level, u, f, alpha, beta);
+      const Boundary bc = Boundary::antisymmetric();
+      check(helmholtz_residual(level, bc, c), in,
+            mg::helmholtz_residual(u, f, s, level.h(), ref, "antisymmetric"), kind);
+      check(helmholtz_jacobi(level, bc, c, 0.8), in,
+            mg::helmholtz_jacobi(u, f, s, level.h(), ref, 0.8, "antisymmetric"), kind);
+      for (int colour : {0, 1}) {
+        const mg::Grid swept = mg::helmholtz_gsrb(u, f, s, level.h(), ref, colour, "antisymmetric");
+        check(helmholtz_gsrb_half_sweep(level, bc, c, colour), in, swept, kind);
+        // Exact Gauss-Seidel: every updated point's own equation holds after the half-sweep.
+        const mg::Grid r = mg::helmholtz_residual(swept, f, s, level.h(), ref, "antisymmetric");
+        for (int64_t p = 0; kind == ScalarKind::F64 && p < s.points(); ++p)
+          if (swept[p] != u[p])
+            CHECK(std::abs(r[p]) <= 1e-9);
+      }
+    }
+  Level level{2, 8, ScalarKind::F64, Centring::Cell};
+  HelmholtzCoefficients quadratic{1, 1, true, std::nullopt};
+  CHECK_THROWS_WITH_AS(helmholtz_residual(level, Boundary::mirror(), quadratic),
+                       doctest::Contains("replaces the antisymmetric ghost"), Error);
 }
 
 TEST_CASE("multigrid: a fused red-black step equals the red then the black half-sweep") {

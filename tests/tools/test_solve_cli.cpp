@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "core/Error.h"
 #include "multigrid/Problems.h"
@@ -52,6 +53,17 @@ TEST_CASE("tessera solve: bad input is an error with exit status 2; not convergi
       {{"solve", "poisson3d", "--size", "16", "--omega", "2.5"}, "--omega must be between"},
       {{"solve", "poisson3d", "--size", "16", "--pre", "0", "--post", "0"}, "smoothing steps"},
       {{"solve", "helmholtz3d", "--size", "15", "--centring", "vertex"}, "cell-centred"},
+      // hpgmg3d (HPGMG-FV's problem, docs/multigrid.md) and the options that conflict with it.
+      {{"solve", "hpgmg3d", "--size", "16", "--order", "4"}, "--order 4"},
+      {{"solve", "hpgmg3d", "--size", "16", "--order", "3"}, "got 3"},
+      {{"solve", "poisson3d", "--size", "16", "--order", "2"}, "--order applies to hpgmg3d"},
+      {{"solve", "hpgmg3d", "--size", "8"}, "at least 16 cells per side"},
+      {{"solve", "hpgmg3d", "--size", "48"}, "power of two"},
+      {{"solve", "hpgmg3d", "--size", "16", "--centring", "vertex"}, "cell-centred"},
+      {{"solve", "hpgmg3d", "--size", "16", "--smoother", "line-x"}, "quadratic boundary"},
+      {{"solve", "hpgmg3d", "--size", "16", "--anisotropy", "0.1"}, "not hpgmg3d"},
+      {{"solve", "poisson3d", "--size", "16", "--smoother", "jacobi", "--out-of-place-gsrb"},
+       "--out-of-place-gsrb applies to --smoother gsrb"},
   };
   for (const auto& c : cases) {
     auto r = cli(c.args);
@@ -60,6 +72,21 @@ TEST_CASE("tessera solve: bad input is an error with exit status 2; not convergi
     CHECK(r.code == 2);
     CHECK(has(r.err, c.message));
   }
+  // In place (the default) and out of place: the same residual history (cycle lines).
+  auto in_place = cli({"solve", "poisson3d", "--size", "16"});
+  auto out_of_place = cli({"solve", "poisson3d", "--size", "16", "--out-of-place-gsrb"});
+  CHECK(in_place.code == 0);
+  CHECK(out_of_place.code == 0);
+  auto history = [](const std::string& out) { // the cycle lines without their times
+    std::string lines, line;
+    std::istringstream in(out);
+    while (std::getline(in, line))
+      if (line.rfind("cycle ", 0) == 0 && has(line, "||r||"))
+        lines += line.substr(0, line.find("  device")) + "\n";
+    return lines;
+  };
+  CHECK(history(in_place.out) == history(out_of_place.out));
+  CHECK(!history(in_place.out).empty());
   auto named = cli({"solve", "poisson3d", "--size", "32", "--variant", "residual=1"});
   CHECK(named.code == 0);
   auto too_far = cli({"solve", "poisson3d", "--size", "32", "--variant", "residual=100000"});
