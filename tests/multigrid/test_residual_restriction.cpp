@@ -9,7 +9,7 @@
 #include "../Helpers.h"
 #include "DeviceSession.h"
 #include "codegen/Kernel.h"
-#include "explore/Execute.h"
+#include "compile/Execute.h"
 #include "multigrid/Helmholtz.h"
 #include "multigrid/Hpgmg.h"
 #include "multigrid/Operators.h"
