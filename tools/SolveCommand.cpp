@@ -306,7 +306,8 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
       ->check(positive_seconds());
   solve
       ->add_option("--tuning-db", o.tuning_db,
-                   "Tuning database file (default: tuning.json in the cache directory)")
+                   "Tuning database file (default: tuning.json in the cache directory; off: none, "
+                   "with --tune off)")
       ->check(not_empty("tuning.json"));
   solve->add_option("--variant", o.variants,
                     "OPERATOR=K: run variant K of an operator, repeatable. Operators: gsrb-red, "
@@ -383,7 +384,12 @@ SolverOptions solver_options(const SolveCommandOptions& o, InterruptGuard& guard
   s.coarse_sweeps = o.coarse_sweeps;
   s.coarsest = o.coarsest;
   s.tuning.budget_s = o.tune_budget_s;
-  s.tuning.database = o.tuning_db;
+  // "off" names no file (as for explore): the solve then reads and records no tuning, which
+  // --tune explore needs.
+  if (o.tuning_db == "off" && s.tuning.mode == TuneMode::Explore)
+    user_error("--tune explore records what it explores in a tuning database: leave out "
+               "--tuning-db off (the default is tuning.json in the cache directory) or name a file");
+  s.tuning.database = o.tuning_db == "off" ? std::string() : o.tuning_db;
   s.tuning.log = [](const std::string& line) { std::cerr << line << "\n"; };
   s.tuning.named = parse_named_variants(o.variants);
   // Ctrl-C: the cycle in hand (or the tuning exploration) finishes, then the solve ends.

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -15,6 +16,17 @@
 #include "CliRunner.h"
 
 using namespace tessera::testing;
+
+TEST_CASE("tessera solve --tuning-db off: no database, as for explore; refused with --tune explore") {
+  const bool had_off = std::filesystem::exists("off");
+  auto r = cli({"solve", "poisson2d", "--size", "16", "-q", "--tuning-db", "off"});
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK(std::filesystem::exists("off") == had_off); // it once wrote a database named "off"
+  r = cli({"solve", "poisson2d", "--size", "16", "--tune", "explore", "--tuning-db", "off"});
+  CHECK(r.code == 2);
+  CHECK(has(r.err, "--tune explore records what it explores in a tuning database"));
+}
 
 TEST_CASE("tessera solve: prints the residual history, the breakdown and the error; --json") {
   std::string json = (make_temp_dir("tessera-solve") / "solve.json").string();
