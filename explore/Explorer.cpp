@@ -229,7 +229,7 @@ Report explore(runtime::Session& session, const Problem& problem, const ExploreO
                  "against it would prove nothing");
     report.check_error = max_relative_difference(out, expected);
     report.check_size = problem.small_extents;
-    if (!(report.check_error <= options.tolerance))
+    if (!within_tolerance(report.check_error, options.tolerance))
       user_error(cat("the plain MapGlb lowering disagrees with the interpreter on ",
                      size_text(problem.small_extents), " (max relative error ", report.check_error,
                      "): there is no trusted reference for ", size_text(problem.extents)));

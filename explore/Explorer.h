@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "core/Expr.h"
+#include "explore/Agreement.h"
 #include "explore/Report.h"
 #include "explore/Search.h"
 #include "explore/Space.h"
@@ -63,8 +64,8 @@ struct ExploreOptions {
   int repeats = 5;
   int warmup = 1;
   uint32_t seed = 1;
-  double tolerance = 1e-4;
-  int depth = 1; // recorded in the report
+  double tolerance = kTolerance; // explore/Agreement.h
+  int depth = 1;                 // recorded in the report
   std::size_t interpreter_limit = std::size_t{1} << 16;
   // How the roofline is found; empty: runtime::roofline_options_from_env() (the file in the
   // cache directory, TESSERA_REMEASURE_ROOFLINE, TESSERA_ROOFLINE_BYTES).
