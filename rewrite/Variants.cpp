@@ -10,6 +10,7 @@
 
 #include "core/Error.h"
 #include "core/Substitute.h"
+#include "core/WorkItemMemory.h"
 #include "rewrite/Lower.h"
 #include "rewrite/MapLevels.h"
 #include "rewrite/Pattern.h"
@@ -99,7 +100,7 @@ std::vector<std::pair<Expr, Step>> glb_orders(const Expr& lowered) {
 // the mapping its rule declares.
 template <class Add>
 void add_root_lowerings(const Variant& v, const Expr& plain, const EnumerateOptions& options,
-                        const Add& add) {
+                        EnumerationStats& stats, const Add& add) {
   TypeChecker types;
   types.apply(v.program, input_types(v.program));
   RuleContext ctx;
@@ -110,7 +111,10 @@ void add_root_lowerings(const Variant& v, const Expr& plain, const EnumerateOpti
   ctx.images = options.images;
   for (const auto& rule : completing_rules()) {
     const Expr& target = rule.mapping.on_plain_lowering ? plain : v.program;
-    for (const auto& alt : rule.apply(target, ctx).alternatives)
+    RuleResult r = rule.apply(target, ctx);
+    if (r.alternatives.empty() && !r.why_not.empty()) // why its family is absent
+      ++stats.not_applicable[rule.name + ": " + r.why_not];
+    for (const auto& alt : r.alternatives)
       add(alt.replacement, v, rule.mapping.completes(alt.params));
   }
 }
@@ -121,7 +125,8 @@ void add_root_lowerings(const Variant& v, const Expr& plain, const EnumerateOpti
 // leaves them: the baseline and its plain alternatives); its completions are by the cancel flag,
 // its default lowering, the baseline, by nothing (there is no exploration without it).
 template <class Add>
-void lower_program(const Variant& v, bool first, const EnumerateOptions& options, const Add& add) {
+void lower_program(const Variant& v, bool first, const EnumerateOptions& options,
+                   EnumerationStats& stats, const Add& add) {
   const Mapping global{MappingKind::Global};
   Expr lowered;
   WorkLimits none, cancel_only(0, options.cancel);
@@ -140,7 +145,7 @@ void lower_program(const Variant& v, bool first, const EnumerateOptions& options
   if (!mentions_glb(v.program))
     for (auto& [reordered, step] : glb_orders(lowered))
       add(reordered, v, global, {std::move(step)});
-  add_root_lowerings(v, lowered, options, add);
+  add_root_lowerings(v, lowered, options, stats, add);
 }
 
 // A lowered program to be checked by the code generator, with what it came from.
@@ -248,6 +253,13 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
   auto add = [&](const Expr& lowered, const Variant& from, const Mapping& mapping,
                  std::vector<Step> after_mapping = {}) {
     ++result.candidates;
+    // A computation left without a mapping runs nowhere: the code generator would refuse it,
+    // so it is not offered even where the caller generates kernels on demand.
+    if (Expr high = unlowered_computation(lowered)) {
+      ++result.rejected_by_codegen;
+      ++result.rejection_reasons["a computation without a mapping"];
+      return;
+    }
     if (tried.insert(lowered))
       candidates.push_back({lowered, &from, mapping, std::move(after_mapping)});
     else
@@ -266,7 +278,7 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
     try {
       std::vector<Mapping> mappings = i > 0 ? mappings_of(v, rule_of) : std::vector<Mapping>{};
       if (i == 0 || mappings.empty()) {
-        lower_program(v, i == 0, options, add);
+        lower_program(v, i == 0, options, result.stats, add);
         continue;
       }
       for (const auto& m : mappings)
