@@ -5,9 +5,11 @@
 #include "codegen/Program.h"
 #include "core/Error.h"
 #include "core/Printer.h"
+#include "explore/Family.h"
 #include "explore/TridiagonalRules.h"
 #include "rewrite/Lower.h"
 #include "rewrite/Variants.h"
+#include "rewrite/rules/Rules.h"
 
 namespace tessera::explore {
 
@@ -61,8 +63,12 @@ Variants variants_of(const Expr& program, int depth, rewrite::EnumerateOptions o
   auto lowered = rewrite::lowered_variants(program, options);
   Variants result;
   result.stop = lowered.stop;
-  for (const auto& v : lowered.variants)
+  std::set<std::string> present;
+  for (const auto& v : lowered.variants) {
     result.variants.push_back(variant_info(v));
+    present.insert(variant_family(result.variants.back().history));
+  }
+  result.absent = absent_families(present, lowered.stats.not_applicable);
   if (result.variants.empty()) {
     // The enumeration always keeps the default lowering first; be robust if it does not.
     result.variants.push_back(variant_info(
@@ -85,6 +91,34 @@ Variants variants_of(const Expr& program, int depth, rewrite::EnumerateOptions o
 }
 
 } // namespace
+
+std::vector<std::string> absent_families(const std::set<std::string>& present,
+                                         const std::map<std::string, std::size_t>& not_applicable) {
+  std::vector<std::string> lines;
+  for (const auto& family : variant_families()) {
+    if (family == "plain" || present.count(family))
+      continue;
+    auto reasons_of = [&](const std::string& of) {
+      std::string why;
+      for (const auto& [reason, count] : not_applicable) {
+        auto colon = reason.find(": ");
+        if (colon != std::string::npos && rewrite::rule_family(reason.substr(0, colon)) == of)
+          why += (why.empty() ? "" : "; ") + reason;
+      }
+      return why;
+    };
+    std::string why = reasons_of(family);
+    // The mappings of tiled variants (work-groups, local memory, coarsened tiles) apply to the
+    // tilings of several dimensions: why those did not apply.
+    bool from_tiles = family == "work-groups" || family == "local-memory" || family == "coarsened";
+    if (std::string tiling = reasons_of("tiled"); from_tiles && !tiling.empty())
+      why += (why.empty() ? "" : "; ") + cat("its mapping needs a tiled variant (", tiling, ")");
+    if (why.empty())
+      why = "no rule of the family applies to this program";
+    lines.push_back(family + ": " + why);
+  }
+  return lines;
+}
 
 rewrite::LoweredVariants executable_variants(const Expr& program,
                                              rewrite::EnumerateOptions options) {
@@ -124,6 +158,8 @@ Problem make_problem(const std::string& name, const ProgramAt& build,
   auto variants = variants_of(p.program, depth, std::move(control));
   p.variants = std::move(variants.variants);
   p.enumeration = variants.summary;
+  for (const auto& line : variants.absent)
+    p.enumeration += "; absent " + line;
   if (control.cancel && control.cancel->load())
     return p; // cancelled: the caller stops; a lowering of many fused steps takes a second
   p.small_extents = small_extents(extents);

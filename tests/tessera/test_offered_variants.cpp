@@ -6,14 +6,15 @@
 // sequentially per work-item there) and where tiles divide the extents:
 // - the lazy space the explorer searches (rewrite::lowered_variants without a generation check)
 //   holds nothing the code generator rejects: it is the space `enumerate_variants` offers;
-// - no kernel of them launches work-groups above the portable limit;
+// - no kernel that enumerate_variants offers exceeds the portable limits (explore/Space.h);
 // - every variant's program file and launch description are written, and the description names
 //   every launch's per-launch arguments and the buffers a kernel writes;
-// - a deterministic sample runs through run_variant on PoCL on non-zero data and agrees with
-//   the reference interpreter within the one tolerance (explore/Agreement.h): every variant of
-//   a program of several launches or with launch arguments (diamonds, parallelograms), and the
-//   first variant of each (family, mapping kind) otherwise. Running all of them would take
-//   minutes on a cold PoCL cache; the sample covers every code path of the generator's kinds.
+// - a deterministic sample runs through run_variant on PoCL on non-zero data, its files are
+//   written, and it agrees with the reference interpreter within the one tolerance
+//   (explore/Agreement.h): in catalog order, the first variant of each (dimensions, steps,
+//   family, mapping, one launch or several, one kernel or a program of kernels). Running all
+//   2,400 would take many minutes on a cold PoCL cache; the sample has every kind of kernel the
+//   generator writes for each number of dimensions and steps.
 #include <doctest/doctest.h>
 
 #include <map>
@@ -124,7 +125,7 @@ void check_description(const codegen::KernelProgram& kernels, const nlohmann::js
   }
 }
 
-TEST_CASE("offered variants: the explorer's lazy space generates, within portable work-groups") {
+TEST_CASE("offered variants: the explorer's lazy space generates") {
   for (const auto& info : stencils::catalog())
     for (int steps : {1, 2, 3}) {
       auto build = [&](const std::vector<int64_t>& e) { return walk_program(info, steps, e); };
@@ -135,9 +136,6 @@ TEST_CASE("offered variants: the explorer's lazy space generates, within portabl
         INFO(label(info, steps, i), ": ", lazy[i].text);
         CHECK_NOTHROW(emit_program(lazy[i]));
       }
-      // Without a device, what is offered fits the portable limits (explore/Space.h).
-      for (const auto& v : enumerate_variants(build(walk_extents(info.dims)), 1).variants)
-        CHECK(explore::beyond_limits(emit_program(v), explore::DeviceLimits{}) == "");
     }
 }
 
@@ -145,15 +143,14 @@ TEST_CASE("offered variants: generated, written and run through the public paths
   auto device = open_device();
   auto dir = testing::make_temp_dir("tessera-offered");
   int ran = 0, described = 0;
+  std::set<std::string> sampled; // dims, steps, family, mapping, launches: run the first one
   for (const auto& info : stencils::catalog())
     for (int steps : {1, 2, 3}) {
       Expr p = walk_program(info, steps, walk_extents(info.dims));
       if (!p)
         continue;
       auto inputs = random_inputs(p);
-      auto expected = evaluate(p, inputs).flatten();
-      REQUIRE(explore::has_nonzero(expected));
-      std::set<std::string> sampled;
+      std::vector<double> expected; // the interpreter's, when a variant of p runs
       auto list = enumerate_variants(p, 1).variants;
       for (std::size_t i = 0; i < list.size(); ++i) {
         const auto& v = list[i];
@@ -163,10 +160,16 @@ TEST_CASE("offered variants: generated, written and run through the public paths
         check_description(kernels, launch_description(kernels, v));
         ++described;
         std::string mapping = v.history.mapping ? rewrite::describe(*v.history.mapping) : "";
-        std::string key = cat(variant_family(v.history), "/", mapping.substr(0, 12), "/",
-                              kernels.launches.size() > 1, is_one_kernel(kernels));
+        CHECK(explore::beyond_limits(kernels, explore::DeviceLimits{}) == "");
+        std::string key =
+            cat(info.dims, "/", steps, "/", variant_family(v.history), "/", mapping.substr(0, 12),
+                "/", kernels.launches.size() > 1, is_one_kernel(kernels));
         if (!sampled.insert(key).second)
           continue;
+        if (expected.empty()) {
+          expected = evaluate(p, inputs).flatten();
+          REQUIRE(explore::has_nonzero(expected));
+        }
         auto file = dir / cat(info.name, "_", steps, "_", i, ".cl");
         write_kernel_files(kernels, v, file.string(), file.string() + ".json");
         double difference = max_relative_difference(run_as_user(device, v, inputs), expected);
@@ -175,5 +178,5 @@ TEST_CASE("offered variants: generated, written and run through the public paths
       }
     }
   MESSAGE(ran, " variants run, ", described, " described");
-  CHECK(ran > 100);
+  CHECK(ran > 50);
 }
