@@ -1,5 +1,8 @@
 #include "core/WorkItemMemory.h"
 
+#include <optional>
+
+#include "core/Error.h"
 #include "core/Substitute.h"
 
 namespace tessera {
@@ -23,11 +26,23 @@ bool computes(const Expr& e) {
   return false;
 }
 
-bool fits_one_work_item(const Expr& argument, const Type& type) {
-  if (!computes(argument))
+bool fits_one_work_item(const Expr& argument,
+                        const std::function<const Type&(const Expr&)>& type_of) {
+  if (argument->kind != NodeKind::Call)
     return true;
-  auto count = type.scalar_count().as_constant();
-  return count && *count <= kMaxPrivateElements;
+  if (!rearranges_only(argument->callee())) {
+    std::optional<int64_t> count;
+    try {
+      count = type_of(argument).scalar_count().as_constant();
+    } catch (const Error&) { // a value without a type: not known to fit
+    }
+    if (!count || *count > kMaxPrivateElements)
+      return false;
+  }
+  for (const auto& a : argument->call_args())
+    if (!fits_one_work_item(a, type_of))
+      return false;
+  return true;
 }
 
 Expr unlowered_computation(const Expr& e) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "core/Expr.h"
 
@@ -21,10 +22,12 @@ constexpr int64_t kMaxPrivateElements = 1024;
 // a TimeTile or an Iterate anywhere in it.
 bool computes(const Expr& e);
 
-// True when each work-item may compute `argument`, a value of type `type`, whole and keep it
-// in private memory: it computes nothing (a view of the inputs), or its values number at most
-// kMaxPrivateElements.
-bool fits_one_work_item(const Expr& argument, const Type& type);
+// True when each work-item may compute `argument` whole and keep what it computes in private
+// memory: every computed array along it (the result of each computing call, not the views of
+// it, such as its windows) has at most kMaxPrivateElements values. `type_of` gives the types of
+// the program's value expressions (TypeChecker::type_of).
+bool fits_one_work_item(const Expr& argument,
+                        const std::function<const Type&(const Expr&)>& type_of);
 
 // The first computing Map or Reduce that no lowering chose a mapping for, or null.
 Expr unlowered_computation(const Expr& e);

@@ -233,7 +233,8 @@ Expr apply_levels(const Expr& program, const Levels& m) {
   bool earlier_steps = computes(argument);
   if (unrolls || earlier_steps)
     types.apply(program, input_types(program));
-  if (earlier_steps && !fits_one_work_item(argument, types.type_of(argument)))
+  if (earlier_steps &&
+      !fits_one_work_item(argument, [&](const Expr& e) -> const Type& { return types.type_of(e); }))
     return {};
   if (unrolls)
     planner.types = &types;

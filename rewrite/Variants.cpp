@@ -148,6 +148,35 @@ void lower_program(const Variant& v, bool first, const EnumerateOptions& options
   add_root_lowerings(v, lowered, options, stats, add);
 }
 
+// True when an intermediate the lowered program keeps in a work-item's private memory (toPrivate)
+// holds more than kMaxPrivateElements values (core/WorkItemMemory.h): the code generator would
+// refuse it (earlier steps that a lowering computes whole inside every work-item).
+bool private_intermediate_too_large(const Expr& lowered) {
+  std::vector<Expr> stored;
+  for_each_node(lowered, [&](const Expr& node, const Position&, bool) {
+    if (node->kind == NodeKind::Call && node->callee()->kind == NodeKind::ToMem &&
+        node->callee()->space == AddressSpace::Private)
+      stored.push_back(node);
+  });
+  if (stored.empty())
+    return false;
+  TypeChecker types;
+  try {
+    types.apply(lowered, input_types(lowered));
+  } catch (const Error&) {
+    return false; // the code generator's check decides
+  }
+  for (const auto& s : stored) {
+    try {
+      auto count = types.type_of(s).scalar_count().as_constant();
+      if (count && *count > kMaxPrivateElements)
+        return true;
+    } catch (const Error&) {
+    }
+  }
+  return false;
+}
+
 // A lowered program to be checked by the code generator, with what it came from.
 struct Candidate {
   Expr program;
@@ -258,6 +287,11 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
     if (Expr high = unlowered_computation(lowered)) {
       ++result.rejected_by_codegen;
       ++result.rejection_reasons["a computation without a mapping"];
+      return;
+    }
+    if (private_intermediate_too_large(lowered)) {
+      ++result.rejected_by_codegen;
+      ++result.rejection_reasons["a private intermediate larger than a work-item holds"];
       return;
     }
     if (tried.insert(lowered))

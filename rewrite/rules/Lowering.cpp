@@ -209,9 +209,10 @@ RuleResult vectorize_4(const Expr& e, const RuleContext& ctx) {
     return RuleResult::none(
         cat("the innermost length ", level.length().to_string(), " is not a multiple of ", kLanes));
   // The earlier steps the call reads are computed whole by every work-item, sequentially.
-  if (!fits_one_work_item(arg0(compute), ctx.type_of(arg0(compute))))
-    return RuleResult::none(cat("every work-item would compute the earlier steps, ",
-                                ctx.type_of(arg0(compute)), ", whole: more than ",
+  if (!fits_one_work_item(arg0(compute),
+                          [&](const Expr& v) -> const Type& { return ctx.type_of(v); }))
+    return RuleResult::none(cat("every work-item would compute the earlier steps whole: more "
+                                "than ",
                                 kMaxPrivateElements, " values of private memory"));
   Expr arg = computes(arg0(compute)) ? lower_sequential(arg0(compute)) : arg0(compute);
   Expr lowered = lower_level(compute->callee(), arg, 0, depth);
