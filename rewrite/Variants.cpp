@@ -148,10 +148,11 @@ void lower_program(const Variant& v, bool first, const EnumerateOptions& options
   add_root_lowerings(v, lowered, options, stats, add);
 }
 
-// True when an intermediate the lowered program keeps in a work-item's private memory (toPrivate)
-// holds more than kMaxPrivateElements values (core/WorkItemMemory.h): the code generator would
-// refuse it (earlier steps that a lowering computes whole inside every work-item).
-bool private_intermediate_too_large(const Expr& lowered) {
+// Why an intermediate the lowered program keeps in a work-item's private memory (toPrivate) is
+// too large: more than kMaxPrivateElements values (core/WorkItemMemory.h), which the code
+// generator would refuse (earlier steps that a lowering computes whole inside every
+// work-item); "" when none is.
+std::string private_intermediate_too_large(const Expr& lowered) {
   std::vector<Expr> stored;
   for_each_node(lowered, [&](const Expr& node, const Position&, bool) {
     if (node->kind == NodeKind::Call && node->callee()->kind == NodeKind::ToMem &&
@@ -159,22 +160,24 @@ bool private_intermediate_too_large(const Expr& lowered) {
       stored.push_back(node);
   });
   if (stored.empty())
-    return false;
+    return "";
   TypeChecker types;
   try {
     types.apply(lowered, input_types(lowered));
   } catch (const Error&) {
-    return false; // the code generator's check decides
+    return ""; // the code generator's check decides
   }
   for (const auto& s : stored) {
     try {
-      auto count = types.type_of(s).scalar_count().as_constant();
+      const Type& type = types.type_of(s);
+      auto count = type.scalar_count().as_constant();
       if (count && *count > kMaxPrivateElements)
-        return true;
+        return cat("the intermediate of type ", type, " would need a private array of ", *count,
+                   " elements per work-item (at most ", kMaxPrivateElements, ")");
     } catch (const Error&) {
     }
   }
-  return false;
+  return "";
 }
 
 // A lowered program to be checked by the code generator, with what it came from.
@@ -289,9 +292,9 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
       ++result.rejection_reasons["a computation without a mapping"];
       return;
     }
-    if (private_intermediate_too_large(lowered)) {
+    if (std::string why = private_intermediate_too_large(lowered); !why.empty()) {
       ++result.rejected_by_codegen;
-      ++result.rejection_reasons["a private intermediate larger than a work-item holds"];
+      ++result.rejection_reasons[why];
       return;
     }
     if (tried.insert(lowered))
