@@ -145,7 +145,7 @@ void check_lazy_space(const stencils::StencilInfo& info, int steps,
 TEST_CASE("offered variants: generated, written and run through the public paths") {
   auto device = open_device();
   auto dir = testing::make_temp_dir("tessera-offered");
-  int ran = 0, described = 0;
+  int ran = 0, described = 0, single_launch_programs = 0;
   std::set<std::string> sampled; // dims, steps, family, launches: run the first one
   for (const auto& info : stencils::catalog())
     for (int steps : {1, 2, 3}) {
@@ -161,6 +161,7 @@ TEST_CASE("offered variants: generated, written and run through the public paths
         INFO(label(info, steps, i), ": ", v.text);
         codegen::KernelProgram kernels = emit_program(v, {.kernel_name = "walk"});
         CHECK(is_one_kernel(kernels) == !needs_program_form(kernels));
+        single_launch_programs += kernels.launches.size() == 1 && !is_one_kernel(kernels);
         check_description(kernels, launch_description(kernels, v));
         ++described;
         CHECK(explore::beyond_limits(kernels, explore::DeviceLimits{}) == "");
@@ -179,6 +180,8 @@ TEST_CASE("offered variants: generated, written and run through the public paths
         ++ran;
       }
     }
-  MESSAGE(ran, " variants run, ", described, " described");
+  MESSAGE(ran, " variants run, ", described, " described, ", single_launch_programs,
+          " single-launch programs of kernels");
+  CHECK(single_launch_programs > 0); // single-launch diamonds: a scratch buffer and `inverted`
   CHECK(ran > 50);
 }
