@@ -412,7 +412,7 @@ nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, uint64
       } else if (!baseline_out.empty()) {
         err = workload.run_and_compare(kernel, built, baseline_out);
       }
-      if (!(err <= 1e-4)) {
+      if (!explore::within_tolerance(err)) {
         m.ok = false;
         m.error = cat("max relative difference ", err);
       }

@@ -3,23 +3,9 @@
 #include "core/Error.h"
 #include "core/Printer.h"
 #include "core/Substitute.h"
+#include "core/WorkItemMemory.h"
 
 namespace tessera::codegen {
-
-namespace {
-// The first computing Map or Reduce that no lowering chose a mapping for, or null.
-Expr unlowered_computation(const Expr& e) {
-  bool is_high_map =
-      e->kind == NodeKind::Map && e->map_kind == MapKind::Map && !is_layout_only(e->children[0]);
-  bool is_high_reduce = e->kind == NodeKind::Reduce && e->reduce_kind == ReduceKind::Reduce;
-  if (is_high_map || is_high_reduce)
-    return e;
-  for (const auto& c : e->children)
-    if (Expr found = unlowered_computation(c))
-      return found;
-  return {};
-}
-} // namespace
 
 Kernel generate_kernel(const Expr& program, const CodegenOptions& options) {
   // A Map without a mapping would run in one work-item: refuse rather than launch one.

@@ -20,6 +20,9 @@ struct KernelParam {
   ScalarKind element = ScalarKind::I32;
   ArithExpr element_count;                   // Input/Output: number of scalars in the buffer
   AddressSpace space = AddressSpace::Global; // Input: Global, or Constant (__constant)
+  // Input: the kernel also writes it (a scratch buffer between launches, codegen/TimeTiled.h):
+  // a host must not create it read-only.
+  bool written = false;
 };
 
 struct LaunchConfig {

@@ -8,6 +8,7 @@
 #include "codegen/Emitter.h"
 #include "codegen/ScalarC.h"
 #include "core/Error.h"
+#include "core/WorkItemMemory.h"
 
 namespace tessera::codegen {
 
@@ -35,11 +36,7 @@ std::shared_ptr<Memory> Emitter::allocate(const Type& type, AddressSpace space, 
     memory->is_scalar_var = true;
     pending_declarations_.insert(memory->name); // declared where it is first assigned
   } else {
-    // A work-item's private array lives in registers or, on CPU implementations, on a small
-    // per-work-item stack: a big one spills on GPUs and, times the work-group size, overflows the
-    // stack on PoCL (34x34 floats per work-item crashed it).
-    // The limit holds for all the arrays of one intermediate together.
-    constexpr int64_t kMaxPrivateElements = 1024;
+    // The limit of core/WorkItemMemory.h, for all the arrays of one intermediate together.
     int64_t total = whole.scalar_count().as_constant().value_or(*count);
     if (total > kMaxPrivateElements)
       user_error(cat("the intermediate of type ", whole, " would need a private array of ", total,

@@ -446,7 +446,8 @@ Kernel time_tile_kernel(const TimeTileKernelSpec& spec) {
   Type flat = Type::array(Type::scalar(spec.element), spec.level_points);
   kernel.params = {
       {KernelParam::Input, "in", spec.grid, spec.element, spec.grid_points},
-      {KernelParam::Input, "levels", flat, spec.element, spec.level_points},
+      {KernelParam::Input, "levels", flat, spec.element, spec.level_points, AddressSpace::Global,
+       /*written=*/true},
       {KernelParam::Output, "out", spec.grid, spec.element, spec.grid_points},
   };
   kernel.params.push_back(

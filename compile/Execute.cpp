@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "compile/Agreement.h"
 #include "compile/DeviceValues.h"
 #include "compile/KernelRunner.h"
 #include "compile/LaunchArguments.h"
@@ -172,14 +173,7 @@ double max_relative_error(const Data& result, const Data& reference) {
   auto a = result.flatten(), b = reference.flatten();
   if (a.size() != b.size())
     user_error(cat("result has ", a.size(), " values, the reference ", b.size()));
-  double worst = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::isnan(a[i]) != std::isnan(b[i]))
-      return INFINITY;
-    double err = std::fabs(a[i] - b[i]) / std::max(1.0, std::fabs(b[i]));
-    worst = std::max(worst, err);
-  }
-  return worst;
+  return max_relative_difference(a, b);
 }
 
 } // namespace tessera::explore

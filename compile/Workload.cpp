@@ -232,6 +232,13 @@ double max_relative_difference(const std::vector<double>& result,
   return max_difference(result.data(), reference);
 }
 
+double max_relative_difference(const std::vector<float>& result,
+                               const std::vector<double>& reference) {
+  if (result.size() != reference.size())
+    return INFINITY;
+  return max_difference(result.data(), reference);
+}
+
 bool has_nonzero(const std::vector<double>& values) {
   for (double v : values)
     if (v != 0 && !std::isnan(v))

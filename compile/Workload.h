@@ -12,6 +12,7 @@
 
 #include "codegen/Kernel.h"
 #include "codegen/Program.h"
+#include "compile/Agreement.h" // max_relative_difference
 #include "compile/KernelRunner.h"
 #include "core/Data.h"
 #include "core/Expr.h"
@@ -92,10 +93,6 @@ private:
   std::vector<unsigned char> output_bytes_; // the last output read back, reused between runs
 };
 
-// Largest |result - reference| / max(1, |reference|); infinite when exactly one of a pair is
-// NaN or the sizes differ.
-double max_relative_difference(const std::vector<double>& result,
-                               const std::vector<double>& reference);
 // True when some value is neither zero nor NaN.
 bool has_nonzero(const std::vector<double>& values);
 

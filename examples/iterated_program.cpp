@@ -35,17 +35,6 @@ Expr heat_step() {
            }));
 }
 
-double max_relative_difference(const std::vector<float>& result,
-                               const std::vector<double>& expected) {
-  if (result.size() != expected.size())
-    return INFINITY;
-  double worst = 0;
-  for (std::size_t i = 0; i < expected.size(); ++i)
-    worst =
-        std::max(worst, std::fabs(result[i] - expected[i]) / std::max(1.0, std::fabs(expected[i])));
-  return worst;
-}
-
 } // namespace
 
 int main(int argc, char** argv) try {
@@ -107,11 +96,11 @@ int main(int argc, char** argv) try {
                        (dir / (name + ".launch.json")).string());
     RunResult run = run_kernel(device, kernels, {grid});
     double worst = max_relative_difference(run.output, expected);
-    std::cout << (worst <= 1e-5 ? "ok       " : "MISMATCH ") << name << ": "
+    std::cout << (within_tolerance(worst) ? "ok       " : "MISMATCH ") << name << ": "
               << kernels.launches.size() << " launches of " << kernels.kernels.size()
               << " kernels, " << run.kernel_ms << " ms, max relative difference " << worst
               << " (wrote " << name << ".cl, " << name << ".launch.json)\n";
-    agree &= worst <= 1e-5;
+    agree &= within_tolerance(worst);
     most_launches = std::max(most_launches, kernels.launches.size());
   }
   if (most_launches < 2) {

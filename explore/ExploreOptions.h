@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "compile/Agreement.h"
 #include "explore/Report.h"
 #include "explore/Search.h"
 #include "runtime/RooflineFile.h"
@@ -31,8 +32,8 @@ struct ExploreOptions {
   int repeats = 5;
   int warmup = 1;
   uint32_t seed = 1;
-  double tolerance = 1e-4;
-  int depth = 1; // recorded in the report
+  double tolerance = kTolerance; // compile/Agreement.h
+  int depth = 1;                 // recorded in the report
   std::size_t interpreter_limit = std::size_t{1} << 16;
   // How the roofline is found; empty: runtime::roofline_options_from_env() (the file in the
   // cache directory, TESSERA_REMEASURE_ROOFLINE, TESSERA_ROOFLINE_BYTES).

@@ -272,7 +272,7 @@ private:
                  "against it would prove nothing");
     report_.check_error = max_relative_difference(out, expected);
     report_.check_size = problem_.small_extents;
-    if (!(report_.check_error <= options_.tolerance))
+    if (!within_tolerance(report_.check_error, options_.tolerance))
       user_error(cat("the plain MapGlb lowering disagrees with the interpreter on ",
                      size_text(problem_.small_extents), " (max relative error ",
                      report_.check_error, "): there is no trusted reference for ",

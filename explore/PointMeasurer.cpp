@@ -147,7 +147,7 @@ PointResult PointMeasurer::first_measurement(int id, int repeats) {
       r.max_error = workload_.run_and_compare(kernel, built, reference_);
     }
     r.check_s = std::chrono::duration<double>(Clock::now() - c0).count();
-    if (!(r.max_error <= options_.tolerance)) {
+    if (!within_tolerance(r.max_error, options_.tolerance)) {
       r.status = PointStatus::Mismatch;
       r.error = cat("output differs from the reference by ", r.max_error,
                     " (relative), more than the tolerance ", options_.tolerance);

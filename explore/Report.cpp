@@ -317,7 +317,7 @@ Report report_from_json(const json& j, const std::string& source) {
   if (r.has("check")) {
     Reader c(r.at("check"), source + ": \"check\"");
     rep.check_method = c.get<std::string>("method", "");
-    rep.tolerance = c.get<double>("tolerance", 1e-4);
+    rep.tolerance = c.get<double>("tolerance", kTolerance);
     rep.check_size = c.get<std::vector<int64_t>>("size", {});
     rep.check_error = c.get<double>("trusted_error", 0.0);
   }

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "compile/Agreement.h"
 #include "explore/Derivation.h"
 #include "explore/PointStatus.h"
 #include "explore/StepsComparison.h"
@@ -104,8 +105,8 @@ struct Report {
   uint32_t seed = 1;
   int repeats = 5, warmup = 1, depth = 1;
 
-  std::string check_method; // how outputs were checked
-  double tolerance = 1e-4;
+  std::string check_method;        // how outputs were checked
+  double tolerance = kTolerance;   // compile/Agreement.h
   std::vector<int64_t> check_size; // grid of the interpreter check
   double check_error = 0;          // the trusted variant's error against the interpreter
 

@@ -106,6 +106,28 @@ std::string unusable(const std::vector<int64_t>& local, const codegen::KernelPro
 
 } // namespace
 
+std::string beyond_limits(const codegen::KernelProgram& program, const DeviceLimits& limits) {
+  if (int64_t bytes = local_memory_bytes(program);
+      static_cast<uint64_t>(bytes) > limits.local_mem_size)
+    return cat("needs ", bytes, " bytes of local memory, more than ", limits.local_mem_size);
+  for (const auto& k : program.kernels) {
+    int64_t total = 1;
+    for (int d = 0; d < k.launch.dims; ++d) {
+      int64_t local = std::max<int64_t>(1, k.launch.local[d]);
+      total *= local;
+      if (static_cast<std::size_t>(d) < limits.max_work_item_sizes.size() &&
+          static_cast<uint64_t>(local) > limits.max_work_item_sizes[static_cast<std::size_t>(d)])
+        return cat("kernel ", k.name, " launches work-groups of ", local,
+                   " work-items in dimension ", d, ", more than ",
+                   limits.max_work_item_sizes[static_cast<std::size_t>(d)]);
+    }
+    if (static_cast<uint64_t>(total) > limits.max_work_group_size)
+      return cat("kernel ", k.name, " launches work-groups of ", total, " work-items, more than ",
+                 limits.max_work_group_size);
+  }
+  return "";
+}
+
 std::vector<int> add_variant_points(Space& space, int variant, const DeviceLimits& limits,
                                     const std::string& kernel_name) {
   const auto v = static_cast<std::size_t>(variant);

@@ -34,6 +34,9 @@ struct VariantInfo {
   std::map<std::string, int64_t> params; // the rule steps' parameters merged (tile, chunk, ...)
 };
 
+// The defaults are the portable limits that enumerate_variants (no device in sight) holds every
+// variant to: work-groups of at most 1024 work-items, {1024, 1024, 64} per dimension (what
+// NVIDIA, AMD ROCm and Intel GPUs and PoCL all launch) and OpenCL's minimum local memory, 32 KiB.
 struct DeviceLimits {
   std::size_t max_work_group_size = 1024;
   std::vector<std::size_t> max_work_item_sizes{1024, 1024, 64};
@@ -75,6 +78,10 @@ std::vector<std::vector<int64_t>> work_group_candidates(int dims, bool cpu = fal
 
 // The code generator's options for a point (sizes are baked: the programs have constant sizes).
 codegen::CodegenOptions codegen_options(const Point& point, const std::string& kernel_name);
+
+// Why a kernel of the program cannot run on a device with `limits`: its fixed work-group size
+// (over the total or a dimension's limit) or its local memory; "" when every kernel can.
+std::string beyond_limits(const codegen::KernelProgram& program, const DeviceLimits& limits);
 
 // Generates the variant's default kernel into space.kernels and appends its points to
 // space.points (or counts them in space.filtered); returns the new points' ids. A variant that

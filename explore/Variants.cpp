@@ -2,10 +2,15 @@
 
 #include <algorithm>
 
+#include "codegen/Program.h"
+#include "compile/ExecutableVariants.h"
 #include "core/Error.h"
 #include "core/Printer.h"
+#include "explore/Family.h"
+#include "explore/Space.h"
 #include "rewrite/Lower.h"
 #include "rewrite/Variants.h"
+#include "rewrite/rules/Rules.h"
 
 namespace tessera::explore {
 
@@ -34,6 +39,14 @@ VariantInfo variant_info(const rewrite::Variant& variant) {
 
 namespace {
 
+// The generation check: throws tessera::Error when the code generator rejects the program or
+// its kernels exceed the portable limits (DeviceLimits' defaults: no device is in sight).
+void generate_kernels(const Expr& lowered) {
+  auto program = codegen::generate_program(lowered);
+  if (std::string why = beyond_limits(program, DeviceLimits{}); !why.empty())
+    user_error(cat(why, ", the portable limit without a device (explore/Space.h)"));
+}
+
 // The variants of `program` to `depth`, checked by options.check_generation when it is set.
 Variants variants_of(const Expr& program, int depth, rewrite::EnumerateOptions options) {
   if (depth < 0)
@@ -43,8 +56,12 @@ Variants variants_of(const Expr& program, int depth, rewrite::EnumerateOptions o
   auto lowered = rewrite::lowered_variants(program, options);
   Variants result;
   result.stop = lowered.stop;
-  for (const auto& v : lowered.variants)
+  std::set<std::string> present;
+  for (const auto& v : lowered.variants) {
     result.variants.push_back(variant_info(v));
+    present.insert(variant_family(result.variants.back().history));
+  }
+  result.absent = absent_families(present, lowered.stats.not_applicable);
   if (result.variants.empty()) {
     // The enumeration always keeps the default lowering first; be robust if it does not.
     result.variants.push_back(variant_info(
@@ -68,8 +85,36 @@ Variants variants_of(const Expr& program, int depth, rewrite::EnumerateOptions o
 
 } // namespace
 
+std::vector<std::string> absent_families(const std::set<std::string>& present,
+                                         const std::map<std::string, std::size_t>& not_applicable) {
+  std::vector<std::string> lines;
+  for (const auto& family : variant_families()) {
+    if (family == "plain" || present.count(family))
+      continue;
+    auto reasons_of = [&](const std::string& of) {
+      std::string why;
+      for (const auto& [reason, count] : not_applicable) {
+        auto colon = reason.find(": ");
+        if (colon != std::string::npos && rewrite::rule_family(reason.substr(0, colon)) == of)
+          why += (why.empty() ? "" : "; ") + reason;
+      }
+      return why;
+    };
+    std::string why = reasons_of(family);
+    // The mappings of tiled variants (work-groups, local memory, coarsened tiles) apply to the
+    // tilings of several dimensions: why those did not apply.
+    bool from_tiles = family == "work-groups" || family == "local-memory" || family == "coarsened";
+    if (std::string tiling = reasons_of("tiled"); from_tiles && !tiling.empty())
+      why += (why.empty() ? "" : "; ") + cat("its mapping needs a tiled variant (", tiling, ")");
+    if (why.empty())
+      why = "no rule of the family applies to this program";
+    lines.push_back(family + ": " + why);
+  }
+  return lines;
+}
+
 Variants enumerate_variants(const Expr& program, int depth, rewrite::EnumerateOptions options) {
-  options.check_generation = check_kernels_generate;
+  options.check_generation = generate_kernels;
   return variants_of(program, depth, std::move(options));
 }
 
@@ -99,6 +144,8 @@ Problem make_problem(const std::string& name, const ProgramAt& build,
   auto variants = variants_of(p.program, depth, std::move(control));
   p.variants = std::move(variants.variants);
   p.enumeration = variants.summary;
+  for (const auto& line : variants.absent)
+    p.enumeration += "; absent " + line;
   if (control.cancel && control.cancel->load())
     return p; // cancelled: the caller stops; a lowering of many fused steps takes a second
   p.small_extents = small_extents(extents);

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <functional>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,9 @@ struct Variants {
   // Why the enumeration or the lowering stopped early: the variant limit (control.limit, 10000
   // by default), the deadline or the cancel flag (None: every variant to the depth is here).
   StopReason stop = StopReason::None;
+  // Why each family of explore/Family.h that has no variant here is absent, one line each:
+  // "tiled: tile-nd: extent 61 has no divisor among the tile sizes {4, 8, 16, 32, 64}".
+  std::vector<std::string> absent;
 };
 // Enumerates the rewrite catalog up to `depth` steps and lowers every result with the mapping
 // strategies; duplicates and programs the code generator cannot handle are dropped. `control`
@@ -34,6 +39,11 @@ struct Variants {
 // variant limit bounds the work of one without a deadline.
 Variants enumerate_variants(const Expr& program, int depth = 1,
                             rewrite::EnumerateOptions control = {});
+
+// absent_families: for each family (variant_families(), plain aside) without a variant in
+// `present`, the reasons its rules gave for not applying (EnumerationStats::not_applicable).
+std::vector<std::string> absent_families(const std::set<std::string>& present,
+                                         const std::map<std::string, std::size_t>& not_applicable);
 
 // A grid of at most ~4096 cells with the same number of dimensions (each extent at most the
 // real one), for checking the trusted variant with the interpreter.

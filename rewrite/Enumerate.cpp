@@ -85,6 +85,7 @@ struct Enumerator {
       if (stopped()) // at every node: a huge program's pass must not outlive the deadline
         return;
       ctx.inside_function = inside;
+      ctx.below_program_body = at.size() > 1;
       for (const auto& rule : rules) {
         RuleResult r = rule.apply(node, ctx);
         if (r.alternatives.empty()) {

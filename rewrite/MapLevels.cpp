@@ -6,6 +6,7 @@
 
 #include "core/Error.h"
 #include "core/Substitute.h"
+#include "core/WorkItemMemory.h"
 #include "primitives/TypeCheck.h"
 #include "rewrite/Lower.h"
 #include "rewrite/Pattern.h"
@@ -224,11 +225,19 @@ Expr apply_levels(const Expr& program, const Levels& m) {
     return {};
   LevelPlanner planner{m};
   TypeChecker types;
-  if (std::count_if(m.levels.begin(), m.levels.end(),
-                    [](const auto& l) { return l.first == MapKind::SeqUnroll; })) {
+  bool unrolls = std::count_if(m.levels.begin(), m.levels.end(),
+                               [](const auto& l) { return l.first == MapKind::SeqUnroll; });
+  // The earlier steps that the call reads are computed whole by every work-item (sequentially):
+  // the mapping does not apply when they do not fit its private memory.
+  const Expr& argument = arg0(compute);
+  bool earlier_steps = computes(argument);
+  if (unrolls || earlier_steps)
     types.apply(program, input_types(program));
+  if (earlier_steps &&
+      !fits_one_work_item(argument, [&](const Expr& e) -> const Type& { return types.type_of(e); }))
+    return {};
+  if (unrolls)
     planner.types = &types;
-  }
   if (!planner.assign(compute->callee(), LevelPlanner::child(at, 0), 0,
                       planner.type_in(arg0(compute))))
     return {};

@@ -252,6 +252,7 @@ Expr replay(const Expr& program, const std::vector<Step>& history, const std::ve
     types.apply(cur, input_types(cur));
     RuleContext ctx = step_context(*rule, step, i, cur, context);
     ctx.types = &types;
+    ctx.below_program_body = step.position.size() > 1;
     RuleResult result = rule->apply(node_at(cur, step.position), ctx);
     auto alt = std::find_if(result.alternatives.begin(), result.alternatives.end(),
                             [&](const Alternative& a) { return a.params == step.params; });

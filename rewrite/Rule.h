@@ -50,6 +50,9 @@ struct RuleContext {
   // True when the node is inside a function (a map body): rewrites there cannot split the
   // program into computations that need a global barrier between them.
   bool inside_function = false;
+  // True when the node is known to lie below the program's body (position deeper than [1]):
+  // a rule that rewrites a whole program of kernels (time tiling) does not apply there.
+  bool below_program_body = false;
   // The device's constant memory (place-constant): bytes for all __constant inputs together and
   // the number of __constant arguments; the defaults are OpenCL's minimum for every device.
   int64_t max_constant_bytes = 64 * 1024;

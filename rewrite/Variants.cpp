@@ -10,6 +10,7 @@
 
 #include "core/Error.h"
 #include "core/Substitute.h"
+#include "core/WorkItemMemory.h"
 #include "rewrite/Lower.h"
 #include "rewrite/MapLevels.h"
 #include "rewrite/Pattern.h"
@@ -99,7 +100,7 @@ std::vector<std::pair<Expr, Step>> glb_orders(const Expr& lowered) {
 // the mapping its rule declares.
 template <class Add>
 void add_root_lowerings(const Variant& v, const Expr& plain, const EnumerateOptions& options,
-                        const Add& add) {
+                        EnumerationStats& stats, const Add& add) {
   TypeChecker types;
   types.apply(v.program, input_types(v.program));
   RuleContext ctx;
@@ -110,7 +111,10 @@ void add_root_lowerings(const Variant& v, const Expr& plain, const EnumerateOpti
   ctx.images = options.images;
   for (const auto& rule : completing_rules()) {
     const Expr& target = rule.mapping.on_plain_lowering ? plain : v.program;
-    for (const auto& alt : rule.apply(target, ctx).alternatives)
+    RuleResult r = rule.apply(target, ctx);
+    if (r.alternatives.empty() && !r.why_not.empty()) // why its family is absent
+      ++stats.not_applicable[rule.name + ": " + r.why_not];
+    for (const auto& alt : r.alternatives)
       add(alt.replacement, v, rule.mapping.completes(alt.params));
   }
 }
@@ -121,7 +125,8 @@ void add_root_lowerings(const Variant& v, const Expr& plain, const EnumerateOpti
 // leaves them: the baseline and its plain alternatives); its completions are by the cancel flag,
 // its default lowering, the baseline, by nothing (there is no exploration without it).
 template <class Add>
-void lower_program(const Variant& v, bool first, const EnumerateOptions& options, const Add& add) {
+void lower_program(const Variant& v, bool first, const EnumerateOptions& options,
+                   EnumerationStats& stats, const Add& add) {
   const Mapping global{MappingKind::Global};
   Expr lowered;
   WorkLimits none, cancel_only(0, options.cancel);
@@ -140,7 +145,39 @@ void lower_program(const Variant& v, bool first, const EnumerateOptions& options
   if (!mentions_glb(v.program))
     for (auto& [reordered, step] : glb_orders(lowered))
       add(reordered, v, global, {std::move(step)});
-  add_root_lowerings(v, lowered, options, add);
+  add_root_lowerings(v, lowered, options, stats, add);
+}
+
+// Why an intermediate the lowered program keeps in a work-item's private memory (toPrivate) is
+// too large: more than kMaxPrivateElements values (core/WorkItemMemory.h), which the code
+// generator would refuse (earlier steps that a lowering computes whole inside every
+// work-item); "" when none is.
+std::string private_intermediate_too_large(const Expr& lowered) {
+  std::vector<Expr> stored;
+  for_each_node(lowered, [&](const Expr& node, const Position&, bool) {
+    if (node->kind == NodeKind::Call && node->callee()->kind == NodeKind::ToMem &&
+        node->callee()->space == AddressSpace::Private)
+      stored.push_back(node);
+  });
+  if (stored.empty())
+    return "";
+  TypeChecker types;
+  try {
+    types.apply(lowered, input_types(lowered));
+  } catch (const Error&) {
+    return ""; // the code generator's check decides
+  }
+  for (const auto& s : stored) {
+    try {
+      const Type& type = types.type_of(s);
+      auto count = type.scalar_count().as_constant();
+      if (count && *count > kMaxPrivateElements)
+        return cat("the intermediate of type ", type, " would need a private array of ", *count,
+                   " elements per work-item (at most ", kMaxPrivateElements, ")");
+    } catch (const Error&) {
+    }
+  }
+  return "";
 }
 
 // A lowered program to be checked by the code generator, with what it came from.
@@ -248,6 +285,18 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
   auto add = [&](const Expr& lowered, const Variant& from, const Mapping& mapping,
                  std::vector<Step> after_mapping = {}) {
     ++result.candidates;
+    // A computation left without a mapping runs nowhere: the code generator would refuse it,
+    // so it is not offered even where the caller generates kernels on demand.
+    if (Expr high = unlowered_computation(lowered)) {
+      ++result.rejected_by_codegen;
+      ++result.rejection_reasons["a computation without a mapping"];
+      return;
+    }
+    if (std::string why = private_intermediate_too_large(lowered); !why.empty()) {
+      ++result.rejected_by_codegen;
+      ++result.rejection_reasons[why];
+      return;
+    }
     if (tried.insert(lowered))
       candidates.push_back({lowered, &from, mapping, std::move(after_mapping)});
     else
@@ -266,7 +315,7 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
     try {
       std::vector<Mapping> mappings = i > 0 ? mappings_of(v, rule_of) : std::vector<Mapping>{};
       if (i == 0 || mappings.empty()) {
-        lower_program(v, i == 0, options, add);
+        lower_program(v, i == 0, options, result.stats, add);
         continue;
       }
       for (const auto& m : mappings)

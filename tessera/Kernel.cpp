@@ -37,6 +37,10 @@ std::string role_name(codegen::KernelParam::Role role) {
 std::string meaning(const codegen::KernelParam& p) {
   switch (p.role) {
   case codegen::KernelParam::Input:
+    if (p.written)
+      return cat("a scratch buffer of ", extent_text(p.element_count), " ", to_string(p.element),
+                 " values that the kernel reads and writes (edges between launches): create it "
+                 "read-write, uninitialised, and keep it between the launches");
     return p.type.is_scalar()
                ? cat("the program's input '", p.name, "', a ", to_string(p.element), " scalar")
                : cat("the program's input '", p.name, "' ", p.type.to_string(), ": ",
@@ -204,6 +208,9 @@ nlohmann::json launch_description(const codegen::Kernel& kernel,
     if (p.role != codegen::KernelParam::Size) {
       a["count"] = extent_json(p.element_count);
       a["type"] = p.type.to_string();
+      a["access"] = p.role == codegen::KernelParam::Output ? "write"
+                    : p.written                            ? "read-write"
+                                                           : "read";
     }
     j["arguments"].push_back(a);
   }
@@ -241,9 +248,29 @@ nlohmann::json buffer_json(const codegen::BufferRef& b) {
 
 } // namespace
 
+bool is_one_kernel(const codegen::KernelProgram& program) {
+  if (program.launches.size() != 1 || !program.buffers.empty())
+    return false;
+  const auto& launch = program.launches[0];
+  if (!launch.arguments.empty())
+    return false;
+  for (const auto& in : launch.inputs)
+    if (in.kind != codegen::BufferRef::ProgramInput)
+      return false;
+  return true;
+}
+
+// " with inverted = 1", the launch's own values of size arguments; empty when it has none.
+std::string arguments_text(const codegen::KernelLaunch& launch) {
+  std::string s;
+  for (const auto& [name, value] : launch.arguments)
+    s += cat(s.empty() ? " with " : ", ", name, " = ", value);
+  return s;
+}
+
 std::string program_file(const codegen::KernelProgram& program,
                          const explore::VariantInfo& variant) {
-  if (program.launches.size() == 1)
+  if (is_one_kernel(program))
     return kernel_file(program.kernels[program.launches[0].kernel], variant);
   std::ostringstream s;
   s << "// A program of " << program.kernels.size() << " kernels in " << program.launches.size()
@@ -263,7 +290,8 @@ std::string program_file(const codegen::KernelProgram& program,
     for (const auto& in : launch.inputs)
       inputs += (inputs.empty() ? "" : ", ") + buffer_text(in);
     s << "//   " << l + 1 << ". " << program.kernels[launch.kernel].name << " reads "
-      << (inputs.empty() ? "nothing" : inputs) << ", writes " << buffer_text(launch.output) << "\n";
+      << arguments_text(launch) << " reads " << (inputs.empty() ? "nothing" : inputs) << ", writes "
+      << buffer_text(launch.output) << "\n";
   }
   std::string out = s.str();
   for (const auto& k : program.kernels)
@@ -273,7 +301,7 @@ std::string program_file(const codegen::KernelProgram& program,
 
 nlohmann::json launch_description(const codegen::KernelProgram& program,
                                   const explore::VariantInfo& variant) {
-  if (program.launches.size() == 1)
+  if (is_one_kernel(program))
     return launch_description(program.kernels[program.launches[0].kernel], variant);
   nlohmann::json j;
   j["format"] = "tessera-launch";
@@ -290,10 +318,13 @@ nlohmann::json launch_description(const codegen::KernelProgram& program,
     nlohmann::json inputs = nlohmann::json::array();
     for (const auto& in : launch.inputs)
       inputs.push_back(buffer_json(in));
-    j["launches"].push_back({{"kernel", launch.kernel},
-                             {"name", program.kernels[launch.kernel].name},
-                             {"inputs", inputs},
-                             {"output", buffer_json(launch.output)}});
+    nlohmann::json entry{{"kernel", launch.kernel},
+                         {"name", program.kernels[launch.kernel].name},
+                         {"inputs", inputs},
+                         {"output", buffer_json(launch.output)}};
+    if (!launch.arguments.empty())
+      entry["arguments"] = launch.arguments; // this launch's values of size arguments
+    j["launches"].push_back(std::move(entry));
   }
   explore::write_derivation(j, variant.history);
   return j;

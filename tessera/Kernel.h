@@ -13,7 +13,7 @@
 //   {"format": "tessera-launch", "version": 2, "kernel": "blur", "dims": 2,
 //    "global": [64, 16], "local": [16, 16] or null (the implementation chooses),
 //    "arguments": [{"name": "x", "role": "input", "element": "f32", "count": 4096,
-//                   "type": "[[f32]_64]_64", "meaning": "..."}, ...],
+//                   "type": "[[f32]_64]_64", "access": "read", "meaning": "..."}, ...],
 //    "local_memory_bytes": 0, "program": "...", "history": ["..."],
 //    "mapping": {"kind": "work-groups", "dims": 2}}
 // (the derivation as explore/Derivation.h writes it; version 1 had the mapping a "history" step).
@@ -56,16 +56,24 @@ std::string kernel_file(const codegen::Kernel& kernel, const explore::VariantInf
 nlohmann::json launch_description(const codegen::Kernel& kernel,
                                   const explore::VariantInfo& variant);
 
-// A program of kernels: for one launch what kernel_file gives; for several, one source with a
-// header listing every launch in order (its kernel, where it reads and writes), followed by
-// each kernel with its own header.
+// True when the program is one kernel alone: one launch of it on the program's inputs, without
+// scratch buffers or per-launch argument values (a single-launch diamond tiling has both: it is
+// described, written and run as a program of kernels).
+bool is_one_kernel(const codegen::KernelProgram& program);
+
+// A program of kernels: for one kernel (is_one_kernel) what kernel_file gives; for several, one
+// source with a header listing every launch in order (its kernel, where it reads and writes),
+// followed by each kernel with its own header.
 std::string program_file(const codegen::KernelProgram& program,
                          const explore::VariantInfo& variant);
 
-// For one launch what launch_description gives; for several, {"format": "tessera-launch",
-// "version": 1, "kernels": [each kernel's launch description], "buffers": [{"element",
-// "count"}], "launches": [{"kernel": index, "inputs": [...], "output": ...}], ...} where a
-// buffer reference is {"input": i}, {"buffer": i} or "output"; the launches run in order.
+// For one kernel (is_one_kernel) what launch_description gives; otherwise {"format":
+// "tessera-launch", "version": 2, "kernels": [each kernel's launch description], "buffers":
+// [{"element", "count"}], "launches": [{"kernel": index, "inputs": [...], "output": ...,
+// "arguments": {"inverted": 1}}], ...} where a buffer reference is {"input": i}, {"buffer": i}
+// or "output"; "arguments" (only where a launch has them) are that launch's values of the
+// kernel's size arguments; the launches run in order. An argument's "access" ("read",
+// "read-write", "write") says how the kernel uses its buffer: a scratch buffer is read-write.
 nlohmann::json launch_description(const codegen::KernelProgram& program,
                                   const explore::VariantInfo& variant);
 

@@ -76,7 +76,7 @@ RunResult run_kernel(runtime::Session& device, const codegen::Kernel& kernel,
 RunResult run_kernel(runtime::Session& device, const codegen::KernelProgram& program,
                      const std::vector<std::vector<float>>& inputs,
                      const std::map<std::string, int64_t>& sizes, int repeats) {
-  if (program.launches.size() == 1)
+  if (is_one_kernel(program))
     return run_kernel(device, program.kernels[program.launches[0].kernel], inputs, sizes, repeats);
   if (repeats < 1)
     user_error(cat("repeats must be at least 1, got ", repeats));

@@ -12,11 +12,19 @@
 #include <string>
 #include <vector>
 
+#include "compile/Agreement.h"
 #include "core/Data.h"
 #include "runtime/Session.h"
 #include "tessera/Kernel.h"
 
 namespace tessera {
+
+// The one comparison of an output with its reference that `tessera run`, the explorer and the
+// tests use: max |out - ref| / max(1, |ref|) (max_relative_difference), within kTolerance = 1e-4
+// (within_tolerance).
+using explore::kTolerance;
+using explore::max_relative_difference;
+using explore::within_tolerance;
 
 struct RunResult {
   std::vector<float> output;

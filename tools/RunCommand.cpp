@@ -30,7 +30,6 @@ namespace {
 constexpr std::size_t kInterpreterPoints = std::size_t{1} << 18;
 // Host bytes a grid point costs in the interpreter (its Data trees, measured: about 1.15 KB).
 constexpr double kInterpreterBytesPerPoint = 1200;
-constexpr double kTolerance = 1e-5;
 
 // Host bytes of a run on `points` grid points with `inputs` input arrays: per value a double
 // and its packed copy while uploading, the output read back, as doubles, and the reference.
@@ -111,7 +110,7 @@ int run_command(const CommonOptions& o) {
               << kInterpreterPoints << ": the plain MapGlb lowering matches it on "
               << explore::size_text(explore::small_extents(extents)) << " (max relative difference "
               << small_error << ")";
-    if (!(small_error <= kTolerance)) {
+    if (!explore::within_tolerance(small_error)) {
       std::cout << "\nMISMATCH: the plain MapGlb lowering disagrees with the interpreter\n";
       return 1;
     }
@@ -146,8 +145,8 @@ int run_command(const CommonOptions& o) {
   }
   double error = explore::max_relative_difference(output, reference);
   std::cout << "; max relative difference to the " << (interpreter ? "interpreter" : "baseline")
-            << " " << error << "\n";
-  if (!(error <= kTolerance)) {
+            << " " << error << " (tolerance " << explore::kTolerance << ")\n";
+  if (!explore::within_tolerance(error)) {
     std::cout << "MISMATCH: the generated kernel disagrees with the "
               << (interpreter ? "interpreter" : "plain MapGlb lowering") << "\n";
     return 1;

@@ -18,6 +18,7 @@
 #include "core/Error.h"
 #include "core/NdExpr.h"
 #include "core/Substitute.h"
+#include "core/WorkItemMemory.h"
 #include "rewrite/Lower.h"
 #include "rewrite/Pattern.h"
 #include "rewrite/rules/Rules.h"
@@ -49,6 +50,12 @@ RuleResult coarsen_nd(const Expr& e, const RuleContext& ctx) {
   const Type* t = &ctx.type_of(compute);
   for (int l = 0; l < d; ++l, t = &t->element())
     extents.push_back(t->length());
+  // The earlier steps the call reads are computed whole by every work-item.
+  if (!fits_one_work_item(arg0(compute),
+                          [&](const Expr& v) -> const Type& { return ctx.type_of(v); }))
+    return RuleResult::none(cat("every work-item would compute the earlier steps whole: more "
+                                "than ",
+                                kMaxPrivateElements, " values of private memory"));
   Expr arg = lower_sequential(arg0(compute));
   Expr element = make_map(MapKind::Seq, 0, lower_sequential(body));
   RuleResult r;

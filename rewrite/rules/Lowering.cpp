@@ -20,6 +20,7 @@
 
 #include "core/Error.h"
 #include "core/Substitute.h"
+#include "core/WorkItemMemory.h"
 #include "rewrite/Lower.h"
 #include "rewrite/Pattern.h"
 #include "rewrite/rules/Rules.h"
@@ -207,7 +208,14 @@ RuleResult vectorize_4(const Expr& e, const RuleContext& ctx) {
   if (prove_divisible(level.length(), kLanes) != Truth::Yes)
     return RuleResult::none(
         cat("the innermost length ", level.length().to_string(), " is not a multiple of ", kLanes));
-  Expr lowered = lower_level(compute->callee(), arg0(compute), 0, depth);
+  // The earlier steps the call reads are computed whole by every work-item, sequentially.
+  if (!fits_one_work_item(arg0(compute),
+                          [&](const Expr& v) -> const Type& { return ctx.type_of(v); }))
+    return RuleResult::none(cat("every work-item would compute the earlier steps whole: more "
+                                "than ",
+                                kMaxPrivateElements, " values of private memory"));
+  Expr arg = computes(arg0(compute)) ? lower_sequential(arg0(compute)) : arg0(compute);
+  Expr lowered = lower_level(compute->callee(), arg, 0, depth);
   std::function<Expr(const Expr&)> rebuild = [&](const Expr& x) -> Expr {
     return x.same_as(compute) ? lowered : call1(x->callee(), rebuild(arg0(x)));
   };

@@ -14,6 +14,7 @@
 //       -> untile_d $ Map^d(t => Map^d(f) $ ZipND(SlideND(n,1) $ t.0, t.1))
 //                  $ ZipND(SlideND(k + n - 1, k) $ x, tile_d(k) $ c)
 //   stream-nd (Streaming.cpp): work-items marching along one dimension.
+#include <algorithm>
 #include <optional>
 
 #include "core/Error.h"
@@ -44,7 +45,8 @@ RuleResult slide_tiling(const Expr& e, const RuleContext& ctx) {
     r.alternatives.push_back({call1(make_join(), windows), {{"tile", u}}});
   }
   if (r.alternatives.empty())
-    r.why_not = "no candidate tile fits the windows exactly";
+    r.why_not = cat("no tile size fits the ", (L - n + s).to_string(),
+                    " windows exactly (a tile must divide their number)");
   return r;
 }
 
@@ -57,11 +59,31 @@ std::vector<ArithExpr> outer_extents(const Type& t, int d) {
   return ext;
 }
 
+bool divides(int64_t k, const ArithExpr& n) {
+  return prove_divisible(n, k) == Truth::Yes && prove_lt(k, n) == Truth::Yes;
+}
+
 bool divides_all(int64_t k, const std::vector<ArithExpr>& extents) {
   for (const auto& n : extents)
-    if (prove_divisible(n, k) != Truth::Yes || prove_lt(k, n) != Truth::Yes)
+    if (!divides(k, n))
       return false;
   return true;
+}
+
+// Why no tile size fits: "61 has no divisor among the tile sizes {4, 8, 16, 32, 64}" naming the
+// first extent without one (a tile divides an extent and is smaller), else the extents together.
+std::string no_common_tile(const std::vector<ArithExpr>& extents, const std::vector<int64_t>& sizes,
+                           const char* what) {
+  std::string list;
+  for (int64_t k : sizes)
+    list += cat(list.empty() ? "" : ", ", k);
+  for (const auto& n : extents)
+    if (std::none_of(sizes.begin(), sizes.end(), [&](int64_t k) { return divides(k, n); }))
+      return cat(what, " ", n.to_string(), " has no divisor among the tile sizes {", list, "}");
+  std::string all;
+  for (const auto& n : extents)
+    all += cat(all.empty() ? "" : "x", n.to_string());
+  return cat("no tile size among {", list, "} divides every ", what, " of ", all);
 }
 
 RuleResult tile_nd(const Expr& e, const RuleContext& ctx) {
@@ -85,7 +107,7 @@ RuleResult tile_nd(const Expr& e, const RuleContext& ctx) {
     r.alternatives.push_back({untile_expr(d, computed), {{"dims", d}, {"tile", k}}});
   }
   if (r.alternatives.empty())
-    r.why_not = "no candidate tile divides every extent";
+    r.why_not = no_common_tile(extents, ctx.tile_sizes, "extent");
   return r;
 }
 
@@ -129,7 +151,7 @@ RuleResult overlapped_tiling_nd(const Expr& e, const RuleContext& ctx) {
     r.alternatives.push_back({untile_expr(d, computed), {{"dims", d}, {"tile", k}}});
   }
   if (r.alternatives.empty())
-    r.why_not = "no candidate tile divides the number of windows";
+    r.why_not = no_common_tile(extents, ctx.tile_sizes, "number of windows");
   return r;
 }
 

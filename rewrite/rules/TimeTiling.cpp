@@ -39,6 +39,9 @@ RuleResult time_tiling(TimeTileScheme scheme, const Expr& e, const RuleContext& 
     return RuleResult::none("");
   if (chain->count < 2)
     return RuleResult::none("a single stencil step (time tiling needs two or more)");
+  if (ctx.below_program_body)
+    return RuleResult::none("the steps are not the program's whole body (the tiling is a whole "
+                            "program of kernels)");
   if (chain->input->kind != NodeKind::Param)
     return RuleResult::none("the steps do not read the program's input (the tiling is a "
                             "whole program of kernels)");

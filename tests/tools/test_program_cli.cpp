@@ -104,6 +104,17 @@ TEST_CASE("program cli: --steps K iterates the program and finds temporal tiling
   CHECK(has(run.out, "OK"));
 }
 
+TEST_CASE("program cli: run checks with the explorer's tolerance; variants say what is absent") {
+  Result run = cli({"run", "j2d5pt", "--size", "24x20"});
+  INFO(run.err);
+  CHECK(run.code == 0);
+  CHECK(has(run.out, "(tolerance 0.0001)")); // compile/Agreement.h, not a stricter one of its own
+  Result odd = cli({"variants", "j2d5pt", "--size", "64x61"});
+  REQUIRE(odd.code == 0);
+  CHECK(has(odd.out, "tile-nd: extent 61 has no divisor among the tile sizes {4, 8, 16, 32, 64}"));
+  CHECK(has(odd.out, "absent   vectorized: vectorize-4: the innermost length 61"));
+}
+
 TEST_CASE("program cli: emit writes a self-contained kernel and its launch description") {
   std::string file = saved(user_blur(), "blur_emit");
   fs::path cl = work_dir() / "blur.cl", launch = work_dir() / "blur.launch.json";

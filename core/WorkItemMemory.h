@@ -1,0 +1,35 @@
+// What one work-item can compute whole, shared by the code generator (which refuses more) and the
+// mapping stage (which does not offer a lowering that would need more): a rule that lowers the
+// earlier steps of a program sequentially inside each work-item of the last step (the mappings of
+// rewrite/MapLevels.h, coarsen-nd, vectorize-4) keeps every one of their intermediates in that
+// work-item's private memory.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "core/Expr.h"
+
+namespace tessera {
+
+// A work-item's private arrays live in registers or, on CPU implementations, on a small
+// per-work-item stack: a big one spills on GPUs and, times the work-group size, overflows the
+// stack on PoCL (34x34 floats per work-item crashed it). The limit holds for all the arrays of
+// one intermediate together (codegen/Storage.cpp).
+constexpr int64_t kMaxPrivateElements = 1024;
+
+// True when `e` computes something: a Map whose function is not layout-only, a Reduce, a Scan,
+// a TimeTile or an Iterate anywhere in it.
+bool computes(const Expr& e);
+
+// True when each work-item may compute `argument` whole and keep what it computes in private
+// memory: every computed array along it (the result of each computing call, not the views of
+// it, such as its windows) has at most kMaxPrivateElements values. `type_of` gives the types of
+// the program's value expressions (TypeChecker::type_of).
+bool fits_one_work_item(const Expr& argument,
+                        const std::function<const Type&(const Expr&)>& type_of);
+
+// The first computing Map or Reduce that no lowering chose a mapping for, or null.
+Expr unlowered_computation(const Expr& e);
+
+} // namespace tessera

@@ -1,0 +1,50 @@
+// The space says why a family is absent at a size (issue 33: 64x61 silently lost the tiled,
+// local-memory and vectorized variants that 64x64 has).
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "stencils/Catalog.h"
+#include "tessera/tessera.h"
+
+using namespace tessera;
+
+namespace {
+
+Expr j2d5pt_at(int64_t rows, int64_t columns) {
+  return stencils::find_stencil("j2d5pt").build({ArithExpr(rows), ArithExpr(columns)});
+}
+
+std::string line_of(const std::vector<std::string>& lines, const std::string& family) {
+  for (const auto& line : lines)
+    if (line.rfind(family + ": ", 0) == 0)
+      return line;
+  return "";
+}
+
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+} // namespace
+
+TEST_CASE("absent families: an odd extent says which family it removes and why") {
+  VariantList square = enumerate_variants(j2d5pt_at(64, 64), 1);
+  VariantList odd = enumerate_variants(j2d5pt_at(64, 61), 1);
+  CHECK(odd.variants.size() < square.variants.size());
+  CHECK(line_of(square.absent, "local-memory").empty());
+  CHECK(line_of(square.absent, "vectorized").empty());
+
+  // Tiles of one dimension (slide-tiling) remain; those of two, and with them local memory, go.
+  CHECK(has(line_of(odd.absent, "local-memory"),
+            "tile-nd: extent 61 has no divisor among the tile sizes {4, 8, 16, 32, 64}"));
+  CHECK(has(line_of(odd.absent, "vectorized"), "61 is not a multiple of 4"));
+  // One step: the families that fuse steps say so.
+  CHECK(has(line_of(odd.absent, "temporal"), "a single stencil step"));
+  for (const auto& v : odd.variants)
+    CHECK(line_of(odd.absent, variant_family(v.history)).empty()); // present: not listed
+
+  // The explorer's problem carries them into the report's enumeration line.
+  auto problem = make_problem("j2d5pt", j2d5pt_at(64, 61), {64, 61}, 1);
+  CHECK(has(problem.enumeration, "absent local-memory: "));
+}
