@@ -89,9 +89,10 @@ TEST_CASE("workload: flat random inputs are the interpreter's random inputs") {
   auto data = random_inputs(p, 3);
   REQUIRE(flat.size() == 1);
   CHECK(flat[0].values == data[0].flatten());
-  CHECK(max_relative_difference({1, 2, NAN}, {1, 2, NAN}) == 0);
-  CHECK(std::isinf(max_relative_difference({1, NAN}, {1, 2})));
-  CHECK(max_relative_difference({2.0001}, {2}) == doctest::Approx(0.00005));
+  using Values = std::vector<double>;
+  CHECK(max_relative_difference(Values{1, 2, NAN}, Values{1, 2, NAN}) == 0);
+  CHECK(std::isinf(max_relative_difference(Values{1, NAN}, Values{1, 2})));
+  CHECK(max_relative_difference(Values{2.0001}, Values{2}) == doctest::Approx(0.00005));
   CHECK_FALSE(has_nonzero({0, 0, NAN}));
 }
 
