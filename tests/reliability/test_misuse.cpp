@@ -516,12 +516,14 @@ TEST_CASE("misuse catalogue: killed explorations leave whole reports and cache e
       CHECK(cache_entry_is_whole(e.path()));
     }
   }
-  // The runs got far enough to write a report and cache entries.
+  // The runs got far enough to write a report and cache entries (on PoCL the roofline and the
+  // tuning database: its kernels go to PoCL's own cache, runtime::DiskBinaries; the program
+  // binaries' atomic writes are tested with DiskBinaries::Always in test_runtime_kernels).
   CHECK(fs::exists(json));
   std::size_t entries = 0;
   for (const auto& e : fs::directory_iterator(cache))
     entries += !has(e.path().filename().string(), ".tmp");
-  CHECK(entries >= 2);
+  CHECK(entries >= 1);
   explore::Report report = explore::read_report(json.string());
   CHECK(report.points.size() >= 1);
   runtime::BuildCache again(session().device(), session().context(), cache);
