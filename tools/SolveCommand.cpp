@@ -387,8 +387,9 @@ SolverOptions solver_options(const SolveCommandOptions& o, InterruptGuard& guard
   // "off" names no file (as for explore): the solve then reads and records no tuning, which
   // --tune explore needs.
   if (o.tuning_db == "off" && s.tuning.mode == TuneMode::Explore)
-    user_error("--tune explore records what it explores in a tuning database: leave out "
-               "--tuning-db off (the default is tuning.json in the cache directory) or name a file");
+    user_error(
+        "--tune explore records what it explores in a tuning database: leave out "
+        "--tuning-db off (the default is tuning.json in the cache directory) or name a file");
   s.tuning.database = o.tuning_db == "off" ? std::string() : o.tuning_db;
   s.tuning.log = [](const std::string& line) { std::cerr << line << "\n"; };
   s.tuning.named = parse_named_variants(o.variants);

@@ -17,7 +17,8 @@
 
 using namespace tessera::testing;
 
-TEST_CASE("tessera solve --tuning-db off: no database, as for explore; refused with --tune explore") {
+TEST_CASE(
+    "tessera solve --tuning-db off: no database, as for explore; refused with --tune explore") {
   const bool had_off = std::filesystem::exists("off");
   auto r = cli({"solve", "poisson2d", "--size", "16", "-q", "--tuning-db", "off"});
   INFO(r.out << r.err);
