@@ -12,6 +12,7 @@
 #include "rewrite/Lower.h"
 #include "stencils/Catalog.h"
 #include "tests/codegen/CodegenCheck.h"
+#include "tests/codegen/VariantKernels.h"
 
 using namespace tessera;
 
@@ -113,23 +114,6 @@ Expr stencil(const Entry& e) {
                           map_nd(d, Fun(e.point)));
 }
 
-// The kernels of the default lowering and of the first `count` executable variants.
-std::vector<std::string> kernels_of(const Expr& p, std::size_t count) {
-  std::vector<std::string> sources;
-  rewrite::EnumerateOptions options;
-  options.depth = 1;
-  for (const auto& v : explore::executable_variants(p, options).variants) {
-    if (sources.size() == count)
-      break;
-    codegen::KernelProgram kernels = codegen::generate_program(v.program);
-    std::string text = kernels.describe();
-    for (const auto& k : kernels.kernels)
-      text += k.source;
-    sources.push_back(text);
-  }
-  return sources;
-}
-
 } // namespace
 
 TEST_CASE("the catalog's point stencils in the new notation are the catalog's programs and "
@@ -146,7 +130,8 @@ TEST_CASE("the catalog's point stencils in the new notation are the catalog's pr
     Expr notation = stencil(e);
     CHECK(structurally_equal(catalog, notation));
     CHECK(save_expr(catalog) == save_expr(notation)); // names, weights, parameter order
-    auto expected = kernels_of(catalog, 6), got = kernels_of(notation, 6);
+    auto expected = testing::variant_kernel_texts(catalog, 6, 1),
+         got = testing::variant_kernel_texts(notation, 6, 1);
     REQUIRE(got.size() == expected.size());
     CHECK(got.size() >= 3);
     for (std::size_t i = 0; i < got.size(); ++i) {

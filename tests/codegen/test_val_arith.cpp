@@ -10,6 +10,7 @@
 #include "stencils/Catalog.h"
 #include "tests/Helpers.h"
 #include "tests/codegen/CodegenCheck.h"
+#include "tests/codegen/VariantKernels.h"
 
 using namespace tessera;
 using tessera::testing::check_kernel;
@@ -49,31 +50,14 @@ Expr j2d9pt_weighted(const std::vector<ArithExpr>& extents) {
   return grid_program(extents, [](Val x) { return (weighted_sum(x, w) / 118).named("jacobi9"); });
 }
 
-// The kernels of the default lowering and of the first lowered variants at depth 1 (in
-// enumeration order: tiled, local-memory, vectorised, ...), one string each.
-std::vector<std::string> kernels_of(const Expr& p) {
-  std::vector<std::string> sources;
-  auto lowered = explore::executable_variants(p);
-  for (const auto& v : lowered.variants) {
-    if (sources.size() == 16)
-      break;
-    codegen::KernelProgram kernels = codegen::generate_program(v.program);
-    std::string text = kernels.describe();
-    for (const auto& k : kernels.kernels)
-      text += k.source;
-    sources.push_back(text);
-  }
-  return sources;
-}
-
 // The two programs save to the same file (same user function, body, parameter names and
 // signature; structural equality compares user functions by name only) and generate the same
 // kernels.
 void check_same_kernels(const Expr& catalog_form, const Expr& inline_form) {
   CHECK(structurally_equal(catalog_form, inline_form));
   CHECK(save_expr(catalog_form) == save_expr(inline_form));
-  auto expected = kernels_of(catalog_form);
-  auto got = kernels_of(inline_form);
+  auto expected = testing::variant_kernel_texts(catalog_form, 16, 4);
+  auto got = testing::variant_kernel_texts(inline_form, 16, 4);
   REQUIRE(expected.size() == got.size());
   CHECK(expected.size() > 3);
   for (std::size_t i = 0; i < expected.size(); ++i) {
