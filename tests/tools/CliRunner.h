@@ -2,11 +2,14 @@
 // for the tests of tests/tools.
 #pragma once
 
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "tests/TempDir.h"
 #include "tools/Cli.h"
 
 namespace tessera::testing {
@@ -31,6 +34,14 @@ inline Result cli(std::vector<std::string> args) {
   r.out = out.str();
   r.err = err.str();
   return r;
+}
+
+// A fresh folder for a test's runs, whose kernels (and roofline, tuning database) go to the
+// private cache folder in it: TESSERA_CACHE_DIR is set for the whole test program.
+inline std::filesystem::path make_cli_dir(const std::string& prefix) {
+  std::filesystem::path made = make_temp_dir(prefix);
+  ::setenv("TESSERA_CACHE_DIR", (made / "cache").c_str(), 1);
+  return made;
 }
 
 inline bool has(const std::string& text, const std::string& part) {

@@ -32,12 +32,7 @@ using testing::has;
 using testing::Result;
 
 fs::path temp_dir() {
-  static fs::path dir = [] {
-    fs::path made = testing::make_temp_dir("tessera-cli");
-    // Kernels built by these tests go to a private cache.
-    ::setenv("TESSERA_CACHE_DIR", (made / "cache").c_str(), 1);
-    return made;
-  }();
+  static fs::path dir = testing::make_cli_dir("tessera-cli"); // kernels to a private cache
   return dir;
 }
 

@@ -23,11 +23,7 @@ namespace fs = std::filesystem;
 namespace {
 
 fs::path work_dir() {
-  static fs::path dir = [] {
-    fs::path made = testing::make_temp_dir("tessera-program-cli");
-    ::setenv("TESSERA_CACHE_DIR", (made / "cache").c_str(), 1);
-    return made;
-  }();
+  static fs::path dir = testing::make_cli_dir("tessera-program-cli"); // kernels to a private cache
   return dir;
 }
 

@@ -17,8 +17,7 @@ using testing::has;
 using testing::Result;
 
 TEST_CASE("explore --tuning-db: refuses what is not a database, warm-starts from what is") {
-  fs::path dir = testing::make_temp_dir("tessera-tuning-cli");
-  ::setenv("TESSERA_CACHE_DIR", (dir / "cache").c_str(), 1);
+  fs::path dir = testing::make_cli_dir("tessera-tuning-cli");
   fs::path bad = dir / "notes.txt";
   std::ofstream(bad) << "my notes";
   Result refused = cli(
