@@ -1,5 +1,6 @@
-// The rank-local step (LocalStep.h) generated, built on the rank's device and run k times on a
-// box with its sizes passed as arguments: one build serves every box with the same sides.
+// A rank's step kernel, built on its device: the block's step (its sizes constants: the extended
+// block's) run on the whole extended block, or the rank-local step (LocalStep.h) run k times on
+// a shell box with its sizes passed as arguments (one build serves every box).
 #pragma once
 
 #include <cstdint>
@@ -21,7 +22,7 @@ using explore::element_bytes; // one definition (compile/DeviceValues.h)
 
 class StepKernel {
 public:
-  // `lowered`: the local step after lowering (rewrite::lower_default or a chosen variant).
+  // `lowered`: the step after lowering (rewrite::lower_default or a chosen variant).
   // `local`: the work-group size of every launch, OpenCL's dimension 0 first (empty: the
   // kernel's own or automatic); a MapGlb whose extent it does not divide gets a guard and a
   // global size rounded up, so any box shape runs.
@@ -36,6 +37,10 @@ public:
   const cl::Buffer& enqueue_steps(const cl::Buffer& input, std::vector<int64_t> extent,
                                   const Sides& internal, int64_t radius, int steps,
                                   const cl::Buffer& a, const cl::Buffer& b);
+  // Enqueues one step of a kernel whose sizes are constants, `input` to `output`.
+  void enqueue_constant_step(const cl::Buffer& input, const cl::Buffer& output) {
+    enqueue_step(input, output, {});
+  }
   int64_t launches() const { return launches_; }
 
 private:

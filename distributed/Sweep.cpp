@@ -4,11 +4,11 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <thread>
 
 #include "core/Error.h"
 #include "distributed/BestVariant.h"
 #include "distributed/DeviceChoice.h"
+#include "distributed/GridValues.h"
 #include "distributed/HaloExchange.h"
 #include "distributed/Rect.h"
 #include "distributed/StepKernel.h"
@@ -19,119 +19,17 @@
 
 namespace tessera::distributed {
 
-namespace {
-
-uint64_t mix(uint64_t x) { // splitmix64's finaliser
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
-void store(ScalarKind kind, double value, unsigned char* out) {
-  switch (kind) {
-  case ScalarKind::F32: {
-    float v = static_cast<float>(value);
-    std::memcpy(out, &v, sizeof v);
-    return;
-  }
-  case ScalarKind::F64:
-    std::memcpy(out, &value, sizeof value);
-    return;
-  case ScalarKind::I32: {
-    auto v = static_cast<int32_t>(value);
-    std::memcpy(out, &v, sizeof v);
-    return;
-  }
-  case ScalarKind::U8:
-  case ScalarKind::Bool:
-    *out = static_cast<unsigned char>(value);
-    return;
-  }
-}
-
-double load(ScalarKind kind, const unsigned char* in) {
-  switch (kind) {
-  case ScalarKind::F32: {
-    float v;
-    std::memcpy(&v, in, sizeof v);
-    return v;
-  }
-  case ScalarKind::F64: {
-    double v;
-    std::memcpy(&v, in, sizeof v);
-    return v;
-  }
-  case ScalarKind::I32: {
-    int32_t v;
-    std::memcpy(&v, in, sizeof v);
-    return v;
-  }
-  case ScalarKind::U8:
-  case ScalarKind::Bool:
-    return *in;
-  }
-  return 0;
-}
-
-// Calls f(local linear index, global linear index) for every point of the block, in order.
-template <class F> void for_each_point(const Block& b, const std::vector<int64_t>& global, F f) {
-  const std::size_t dims = b.extent.size();
-  std::vector<int64_t> i(dims, 0);
-  for (int64_t local = 0; local < b.points(); ++local) {
-    uint64_t g = 0;
-    for (std::size_t d = 0; d < dims; ++d)
-      g = g * static_cast<uint64_t>(global[d]) + static_cast<uint64_t>(b.offset[d] + i[d]);
-    f(local, g);
-    for (int d = static_cast<int>(dims) - 1; d >= 0; --d) {
-      if (++i[d] < b.extent[d])
-        break;
-      i[d] = 0;
-    }
-  }
-}
-
-constexpr int64_t kMaxThreads = 64; // of parallel_for_each_point
-
-// The same, the block's outermost rows split over the host's cores: the initial values and the
-// checksum of a 2^30-point block took 16 s on one core. f(thread, local, global) is called
-// from several threads; `thread` indexes per-thread state (fewer than the returned count).
-template <class F>
-unsigned parallel_for_each_point(const Block& b, const std::vector<int64_t>& global, F f) {
-  const int64_t rows = b.extent.empty() ? 0 : b.extent[0];
-  const unsigned threads = static_cast<unsigned>(std::clamp<int64_t>(
-      std::min<int64_t>(rows, std::thread::hardware_concurrency()), 1, kMaxThreads));
-  const int64_t row_points = rows == 0 ? 0 : b.points() / rows;
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < threads; ++t)
-    pool.emplace_back([&, t] {
-      const int64_t first = rows * t / threads, last = rows * (t + 1) / threads;
-      Block part = b;
-      part.offset[0] += first;
-      part.extent[0] = last - first;
-      const int64_t base = first * row_points;
-      for_each_point(part, global, [&](int64_t local, uint64_t g) { f(t, base + local, g); });
-    });
-  for (auto& worker : pool)
-    worker.join();
-  return threads;
-}
-
-} // namespace
-
-double initial_value(uint64_t index, uint32_t seed, ScalarKind kind) {
-  uint64_t h = mix(index ^ mix(seed));
-  if (is_floating(kind))
-    return static_cast<double>(h >> 11) * 0x1.0p-53 * 2.0 - 1.0;
-  return static_cast<double>(h & 1);
-}
-
 struct DistributedSweep::Device {
   std::unique_ptr<runtime::Session> owned; // when the config gives no session
   runtime::Session& session;
   cl::CommandQueue transfers;
-  runtime::RawBuffer extended, next, box, a, b;
-  std::unique_ptr<StepKernel> kernel; // every box's
+  // The extended block at the start of a period and after it, and the intermediate of the
+  // block's k steps (k >= 2; they alternate between it and `next`).
+  runtime::RawBuffer extended, next, scratch;
+  // The shell boxes' input and their steps' two intermediates, as large as the largest box.
+  runtime::RawBuffer box, a, b;
+  std::unique_ptr<StepKernel> block_kernel; // the step over E, its sizes constants
+  std::unique_ptr<StepKernel> shell_kernel; // the local step over any box (none: no shell)
   std::unique_ptr<HaloExchange> exchange;
   explicit Device(runtime::Session& s) : session(s) {
     transfers = cl::CommandQueue(session.context(), session.device().device);
@@ -139,7 +37,21 @@ struct DistributedSweep::Device {
   explicit Device(std::unique_ptr<runtime::Session> s) : owned(std::move(s)), session(*owned) {
     transfers = cl::CommandQueue(session.context(), session.device().device);
   }
+  int64_t launches() const {
+    return block_kernel->launches() + (shell_kernel ? shell_kernel->launches() : 0);
+  }
 };
+
+namespace {
+
+int64_t points_of(const std::vector<int64_t>& extent) {
+  int64_t n = 1;
+  for (auto e : extent)
+    n *= e;
+  return n;
+}
+
+} // namespace
 
 DistributedSweep::DistributedSweep(Communicator world, SweepConfig config)
     : world_(std::move(world)), config_(std::move(config)) {
@@ -171,6 +83,12 @@ DistributedSweep::DistributedSweep(Communicator world, SweepConfig config)
   cart_ = world_.cartesian(grid_.ranks, grid_.periodic);
   block_ = grid_.block(grid_.coords_of(world_.rank()));
   boxes_ = boxes(block_, grid_.radius, grid_.steps, config_.overlap);
+  // The block's step at its extended block's sizes: built (and a given lowering applied) here,
+  // so that a size the stencil refuses is found on every rank before any message.
+  auto e = block_.extended();
+  block_step_ = config_.build(std::vector<ArithExpr>(e.begin(), e.end()));
+  if (config_.lower)
+    given_lowering_ = config_.lower(block_step_);
 }
 
 DistributedSweep::~DistributedSweep() = default;
@@ -201,24 +119,33 @@ void DistributedSweep::start() {
                                   device_for_rank(config_.device, world_.host_rank())));
   auto& dev = *device_;
   const std::size_t eb = element_bytes(element_);
-  auto extended = block_.extended();
-  int64_t points = 1;
-  for (auto e : extended)
-    points *= e;
-  auto bytes = static_cast<std::size_t>(points) * eb;
-  report(cat("allocating 5 device buffers of ", bytes, " bytes"));
+  const auto bytes = static_cast<std::size_t>(points_of(block_.extended())) * eb;
+  int64_t shell_points = 0;
+  for (std::size_t i = 1; i < boxes_.size(); ++i)
+    shell_points = std::max(shell_points, points_of(boxes_[i].in_extent));
+  const auto shell_bytes = static_cast<std::size_t>(shell_points) * eb;
+  report(cat("allocating ", config_.steps > 1 ? 3 : 2, " device buffers of ", bytes,
+             " bytes (the extended block) and ", shell_points > 0 ? 3 : 0, " of ", shell_bytes,
+             " (the largest shell box)"));
   dev.extended = runtime::RawBuffer(dev.session, bytes);
   dev.next = runtime::RawBuffer(dev.session, bytes);
-  dev.box = runtime::RawBuffer(dev.session, bytes);
-  dev.a = runtime::RawBuffer(dev.session, bytes);
-  dev.b = runtime::RawBuffer(dev.session, bytes);
-  const int dims = static_cast<int>(extended.size());
-  report("choosing and building the local step's kernel");
-  Expr lowered = choose_lowering(local_step(config_.build, dims));
+  if (config_.steps > 1)
+    dev.scratch = runtime::RawBuffer(dev.session, bytes);
+  const int dims = static_cast<int>(block_.extent.size());
+  report("choosing and building the block's kernel");
+  Expr lowered = choose_lowering();
   if (!local_.empty())
     lowering_ += cat(", work-group ", extents_text(local_));
-  dev.kernel =
-      std::make_unique<StepKernel>(dev.session, lowered, cat(config_.name, "_local_step"), local_);
+  dev.block_kernel =
+      std::make_unique<StepKernel>(dev.session, lowered, cat(config_.name, "_block"), local_);
+  if (shell_points > 0) {
+    dev.box = runtime::RawBuffer(dev.session, shell_bytes);
+    dev.a = runtime::RawBuffer(dev.session, shell_bytes);
+    dev.b = runtime::RawBuffer(dev.session, shell_bytes);
+    dev.shell_kernel = std::make_unique<StepKernel>(
+        dev.session, rewrite::lower_default(local_step(config_.build, dims)),
+        cat(config_.name, "_shell"), config_.local);
+  }
   std::vector<std::vector<int>> neighbours;
   for (int d = 0; d < dims; ++d)
     neighbours.push_back({cart_.neighbour(d, 0), cart_.neighbour(d, 1)});
@@ -238,28 +165,27 @@ void DistributedSweep::start() {
   report(cat("set up in ", setup_seconds_, " s"));
 }
 
-Expr DistributedSweep::choose_lowering(const Expr& step) {
+Expr DistributedSweep::choose_lowering() {
   local_ = config_.local;
-  if (config_.lower) {
+  if (given_lowering_) {
     lowering_ = "the given lowering";
-    return config_.lower(step);
+    return *given_lowering_;
   }
   auto best = best_local_variant(config_.tuning_database, device_->session.device().identity(),
-                                 config_.name, block_.extended(), step);
+                                 config_.name, block_.extended(), block_step_);
   lowering_ = best.description;
   if (local_.empty())
     local_ = best.local;
   bool same = false;
   if (best.program) {
     try {
-      same = same_as_plain(*best.program, step);
+      same = same_as_plain(*best.program);
     } catch (const Error&) {
       if (local_ == config_.local)
         throw;
-      // The explored work-group was measured on that variant with constant sizes; the local
-      // step's kernel (symbolic sizes, the rank's drops) may not launch with it: automatic.
+      // The explored work-group no longer launches (a driver's limits changed): automatic.
       local_ = config_.local;
-      same = same_as_plain(*best.program, step);
+      same = same_as_plain(*best.program);
     }
   }
   if (best.program && !same) {
@@ -267,28 +193,31 @@ Expr DistributedSweep::choose_lowering(const Expr& step) {
     best.program.reset();
     local_ = config_.local;
   }
-  return best.program ? *best.program : rewrite::lower_default(step);
+  return best.program ? *best.program : rewrite::lower_default(block_step_);
 }
 
-bool DistributedSweep::same_as_plain(const Expr& chosen, const Expr& step) {
+bool DistributedSweep::same_as_plain(const Expr& chosen) {
   auto& dev = *device_;
   const std::size_t eb = element_bytes(element_);
-  const std::size_t bytes = static_cast<std::size_t>(block_.points()) * eb;
-  const std::vector<unsigned char> host = initial_block();
-  // The block alone, every side a global edge: one step of each lowering.
-  Sides edges(block_.extent.size(), {false, false});
+  const int64_t points = points_of(block_.extended());
+  const auto bytes = static_cast<std::size_t>(points) * eb;
+  std::vector<unsigned char> host(bytes);
+  for (int64_t i = 0; i < points; ++i)
+    store(element_, initial_value(static_cast<uint64_t>(i), config_.seed, element_),
+          host.data() + i * eb);
+  // One step of each lowering on the extended block, every side a global edge.
   std::vector<std::vector<unsigned char>> results;
   report("checking the explored variant against the plain step");
-  for (const Expr& lowered : {chosen, rewrite::lower_default(step)}) {
-    runtime::RawBuffer in(dev.session, bytes), a(dev.session, bytes), b(dev.session, bytes);
+  for (const Expr& lowered : {chosen, rewrite::lower_default(block_step_)}) {
+    runtime::RawBuffer in(dev.session, bytes), out(dev.session, bytes);
     in.write(host.data(), bytes);
     StepKernel kernel(dev.session, lowered, cat(config_.name, "_check"), local_);
-    kernel.enqueue_steps(in.handle(), block_.extent, edges, 0, 1, a.handle(), b.handle());
+    kernel.enqueue_constant_step(in.handle(), out.handle());
     dev.session.finish();
     results.emplace_back(bytes);
-    a.read(results.back().data(), bytes); // one step: the result is in a
+    out.read(results.back().data(), bytes);
   }
-  for (int64_t i = 0; i < block_.points(); ++i) {
+  for (int64_t i = 0; i < points; ++i) {
     double x = load(element_, results[0].data() + i * eb);
     double y = load(element_, results[1].data() + i * eb);
     if (!(std::abs(x - y) <= 1e-5 * std::max(1.0, std::abs(y))))
@@ -297,48 +226,62 @@ bool DistributedSweep::same_as_plain(const Expr& chosen, const Expr& step) {
   return true;
 }
 
+void DistributedSweep::enqueue_block_steps() {
+  auto& dev = *device_;
+  const int k = config_.steps;
+  const cl::Buffer* in = &dev.extended.handle();
+  for (int s = 0; s < k; ++s) { // the last step writes `next`
+    const cl::Buffer& out = (k - 1 - s) % 2 == 0 ? dev.next.handle() : dev.scratch.handle();
+    dev.block_kernel->enqueue_constant_step(*in, out);
+    in = &out;
+  }
+}
+
+void DistributedSweep::enqueue_shell_box(const Box& box) {
+  auto& dev = *device_;
+  auto& queue = dev.session.queue();
+  const std::size_t eb = element_bytes(element_);
+  const auto extended = block_.extended();
+  copy_rect(queue, dev.extended.handle(), Rect{extended, box.in_offset, box.in_extent},
+            dev.box.handle(), whole(box.in_extent), eb);
+  const cl::Buffer& result =
+      dev.shell_kernel->enqueue_steps(dev.box.handle(), box.in_extent, box.internal, grid_.radius,
+                                      grid_.steps, dev.a.handle(), dev.b.handle());
+  std::vector<int64_t> at(box.out_offset);
+  for (std::size_t d = 0; d < at.size(); ++d)
+    at[d] += block_.halo_lo[d];
+  copy_rect(queue, result, whole(box.out_extent), dev.next.handle(),
+            Rect{extended, at, box.out_extent}, eb);
+}
+
 double DistributedSweep::period(bool traced) {
   auto trace = [&](const char* what) {
     if (traced)
       report(what);
   };
   auto& dev = *device_;
-  const std::size_t eb = element_bytes(element_);
-  auto extended = block_.extended();
   auto& queue = dev.session.queue();
-  auto compute = [&](const Box& box) {
-    const cl::Buffer* input = &dev.extended.handle();
-    if (box.in_extent != extended) {
-      Rect from{extended, box.in_offset, box.in_extent};
-      copy_rect(queue, dev.extended.handle(), from, dev.box.handle(), whole(box.in_extent), eb);
-      input = &dev.box.handle();
-    }
-    auto& kernel = *dev.kernel;
-    const cl::Buffer& result =
-        kernel.enqueue_steps(*input, box.in_extent, box.internal, grid_.radius, grid_.steps,
-                             dev.a.handle(), dev.b.handle());
-    std::vector<int64_t> at(box.out_offset);
-    for (std::size_t d = 0; d < at.size(); ++d)
-      at[d] += block_.halo_lo[d];
-    copy_rect(queue, result, whole(box.out_extent), dev.next.handle(),
-              Rect{extended, at, box.out_extent}, eb);
-  };
-  std::size_t first = 0;
-  // The interior needs no halo: it runs on the device while the halos travel. The box buffer
-  // is reused by the shell, which waits for the interior on the in-order queue.
-  if (boxes_.size() > 1) {
-    trace("period: the interior box");
-    compute(boxes_[0]);
+  const bool overlapped = boxes_.size() > 1;
+  // With overlap the block's steps run while the halos travel: they read E's halos while the
+  // exchange rewrites them, but those values reach only the outputs within h of an internal
+  // side, which the shell boxes then overwrite with exact ones.
+  if (overlapped) {
+    trace("period: the block's steps (the interior exact)");
+    enqueue_block_steps();
     queue.flush();
-    first = 1;
   }
   trace("period: the halo exchange");
   double e0 = wall_seconds();
   dev.exchange->run(cart_, dev.transfers, dev.extended.handle());
   double exchange = wall_seconds() - e0;
-  trace("period: the shell boxes");
-  for (std::size_t i = first; i < boxes_.size(); ++i)
-    compute(boxes_[i]);
+  if (overlapped) {
+    trace("period: the shell boxes");
+    for (std::size_t i = 1; i < boxes_.size(); ++i)
+      enqueue_shell_box(boxes_[i]);
+  } else {
+    trace("period: the block's steps");
+    enqueue_block_steps();
+  }
   dev.session.finish();
   trace("period: done");
   std::swap(dev.extended, dev.next);
@@ -355,7 +298,7 @@ SweepTotals DistributedSweep::run(int iterations, const std::atomic<bool>* stop)
       throw Error(cat("device error injected for testing (TESSERA_FAIL_RANK=", fail, ")"));
   auto& dev = *device_;
   uint64_t sent_before = dev.exchange->bytes_sent();
-  int64_t launches_before = dev.kernel->launches();
+  int64_t launches_before = dev.launches();
   report(cat("running ", iterations, " periods"));
   world_.barrier();
   double exchange = 0, t0 = wall_seconds();
@@ -372,7 +315,7 @@ SweepTotals DistributedSweep::run(int iterations, const std::atomic<bool>* stop)
   totals.seconds = world_.max(seconds);
   totals.exchange_seconds = world_.max(exchange);
   totals.halo_bytes = world_.sum(dev.exchange->bytes_sent() - sent_before);
-  totals.launches = dev.kernel->launches() - launches_before;
+  totals.launches = dev.launches() - launches_before;
   return totals;
 }
 

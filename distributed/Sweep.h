@@ -1,9 +1,13 @@
 // A distributed stencil sweep: the global grid split into blocks over the ranks (a Cartesian grid
 // of ranks from MPI_Dims_create, a torus for the wrap boundary), one OpenCL device per rank, and
-// per exchange period one halo exchange of width radius x k followed by k rank-local steps
-// (LocalStep.h) that keep every global boundary exactly as on one device. With overlap the
-// interior (computable from the block's own data) is enqueued before the exchange and runs
-// while the halos travel; the shell around it follows.
+// per exchange period one halo exchange of width h = radius x k and k steps. A rank computes its
+// extended block E (the block and its halos) in place with the stencil's own step at E's
+// constant sizes, the kernel `tessera explore` would choose for a grid of that size: on a global
+// edge its Pad is the grid's boundary, and on an internal side the values it invents reach only
+// r outputs deeper per step, h after k steps, which lie in the halo. With overlap these k steps
+// run before the halos arrive (exact on the interior: the block less h on its internal sides);
+// the shell between the interior and the halos follows with the rank-local step (LocalStep.h)
+// on small boxes.
 //
 // The initial grid is a pure function of the global index and the seed, so every decomposition
 // starts from the same data, and the checksum (a sum over the points of a hash of the global
@@ -17,6 +21,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,14 +47,14 @@ struct SweepConfig {
   // A session to run on instead (not owned; its built kernels are reused by later sweeps).
   runtime::Session* session = nullptr;
   uint32_t seed = 1;
-  // Lowers the local step (empty: the explored best variant when `tuning_database` has one
-  // for the rank's block on its device, checked against the plain step; else
-  // rewrite::lower_default).
+  // Lowers the block's step, the stencil at the rank's extended block's sizes (empty: the
+  // explored best variant when `tuning_database` has one for that size on the rank's device,
+  // checked against the plain step; else rewrite::lower_default). Called by the constructor.
   std::function<Expr(const Expr&)> lower;
   std::filesystem::path tuning_database; // empty: none
   // Work-group size of every launch, OpenCL's dimension 0 first (empty: the explored best
-  // variant's, else the kernel's own, else the implementation's). The tests give 1x1x1: one
-  // work-group shape for every box, so PoCL prepares each kernel once.
+  // variant's for the block's step, else the kernel's own, else the implementation's). The tests
+  // give 1x1x1: one work-group shape for every shell box, so PoCL prepares that kernel once.
   std::vector<int64_t> local;
   // Called on this rank as each phase of start() and run() begins ("opening the device", ...),
   // for a user who wants to see where a slow set-up spends its time (sweep --verbose).
@@ -97,12 +102,16 @@ private:
   std::vector<unsigned char> own_bytes() const;
   // One exchange period; returns the seconds spent in the halo exchange.
   double period(bool traced = false); // traced: report each part (the warm-up period)
-  // The local step's lowering: config.lower, or the explored best variant if it passes the
-  // check against the plain step, or the plain one.
-  // Sets local_ to the work-group its launches use.
-  Expr choose_lowering(const Expr& step);
-  // Whether one step of `chosen` equals the plain step's on the block's initial values.
-  bool same_as_plain(const Expr& chosen, const Expr& step);
+  // The block step's lowering: config.lower's, or the explored best variant if it passes the
+  // check against the plain step, or the plain one. Sets local_ to the work-group its launches
+  // use.
+  Expr choose_lowering();
+  // Whether one step of `chosen` equals the plain step's on the extended block.
+  bool same_as_plain(const Expr& chosen);
+  // The k steps of the block's kernel over E, from `extended` into `next`.
+  void enqueue_block_steps();
+  // The k local steps of one shell box, from `extended` (its halos exact) into `next`.
+  void enqueue_shell_box(const Box& box);
   void report(const std::string& phase) const;
   // The block's initial values in row-major order (the pure function of the global index).
   std::vector<unsigned char> initial_block() const;
@@ -115,11 +124,10 @@ private:
   BlockGrid grid_;
   Block block_;
   std::vector<Box> boxes_;
+  Expr block_step_;                    // the step at the extended block's constant sizes
+  std::optional<Expr> given_lowering_; // config.lower's lowering of block_step_
   ScalarKind element_ = ScalarKind::F32;
   std::unique_ptr<Device> device_;
 };
-
-// The initial value at a global linear index (floating kinds: [-1, 1); integers: 0 or 1).
-double initial_value(uint64_t index, uint32_t seed, ScalarKind kind);
 
 } // namespace tessera::distributed

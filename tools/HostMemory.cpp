@@ -7,6 +7,13 @@
 
 namespace tessera::tools {
 
+double peak_resident_bytes() {
+  rusage usage{};
+  if (::getrusage(RUSAGE_SELF, &usage) != 0)
+    return 0;
+  return static_cast<double>(usage.ru_maxrss) * 1024; // kilobytes on Linux
+}
+
 double available_memory() {
   double available = 0;
   std::ifstream meminfo("/proc/meminfo");

@@ -10,6 +10,9 @@ namespace tessera::tools {
 // (a container's memory.max) allows less; 0 when unknown.
 double available_memory();
 
+// The largest resident set this process has had so far, in bytes (getrusage's ru_maxrss).
+double peak_resident_bytes();
+
 // "12.3 GB" (decimal gigabytes, one decimal).
 std::string gigabytes(double bytes);
 

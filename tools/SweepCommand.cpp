@@ -18,13 +18,17 @@
 #include "core/AtomicFile.h"
 #include "core/Error.h"
 #include "core/FilePlan.h"
+#include "distributed/BestVariant.h"
 #include "distributed/Mpi.h"
 #include "distributed/SetupAgreement.h"
 #include "distributed/Sweep.h"
+#include "explore/Features.h"
 #include "explore/TuningDatabase.h"
 #include "explore/Variants.h"
+#include "primitives/TypeCheck.h"
 #include "stencils/WithBoundary.h"
 #include "tools/Commands.h"
+#include "tools/HostMemory.h"
 #include "tools/Interrupt.h"
 #include "tools/ProgramSource.h"
 #include "tools/Validators.h"
@@ -59,9 +63,9 @@ CLI::App* add_sweep_command(CLI::App& app, SweepCommandOptions& o) {
       ->check(integer_in(0, std::numeric_limits<uint32_t>::max()));
   sweep
       ->add_option("--variant", o.variant,
-                   "Variant K of the rank-local step's executable variants at depth 1 (its sizes "
-                   "are symbolic, so it has fewer than `tessera variants` lists; 0: the plain "
-                   "MapGlb lowering)")
+                   "Variant K of `tessera variants STENCIL --size SIZE` (depth 1; 0: the plain "
+                   "MapGlb lowering); each rank runs the variant with the same rewrite steps at "
+                   "its extended block's size")
       ->check(integer_in(0, std::numeric_limits<int64_t>::max()));
   sweep
       ->add_option("--local", o.local,
@@ -117,11 +121,21 @@ distributed::SweepConfig plan(const SweepCommandOptions& o) {
     };
   c.local = explore::parse_local_size(o.local);
   if (o.variant != 0) {
-    // Chosen here, on every rank alike, so that a wrong number is an option mistake.
-    Expr chosen =
-        select_variant(distributed::local_step(c.build, source.info.dims), o.variant, 1, c.name)
-            .program;
-    c.lower = [chosen](const Expr&) { return chosen; };
+    // Chosen here, on every rank alike, so that a wrong number is an option mistake; each rank
+    // finds its counterpart when the sweep is planned (an agreed error where it has none).
+    std::vector<ArithExpr> extents(c.global.begin(), c.global.end());
+    const std::string signature =
+        explore::variant_signature(select_variant(c.build(extents), o.variant, 1, c.name).history);
+    c.lower = [signature, variant = o.variant](const Expr& step) {
+      auto found = distributed::variant_with_signature(step, 1, signature);
+      if (!found)
+        user_error(cat("variant ", variant, " (", signature,
+                       ") has no counterpart for the extended block of rank ",
+                       distributed::Communicator::world().rank(), ", a grid of type ",
+                       input_types(step).at(0).to_string(),
+                       " (its tiles do not divide it, say); choose another --variant or --ranks"));
+      return *found;
+    };
   }
   // The files before the work (docs/cli.md, "Outputs"): rank 0 writes the outputs.
   FilePlan files;
@@ -149,6 +163,7 @@ int run_sweep(const SweepCommandOptions& o, distributed::Communicator& world,
   const std::string device = sweep.device_description();
   auto devices = world.gather(std::vector<unsigned char>(device.begin(), device.end()));
   const double setup = world.max(sweep.setup_seconds()); // collective: before rank 0 goes on
+  const double peak_memory = world.max(peak_resident_bytes());
   if (world.rank() != 0)
     return totals.interrupted ? kInterruptedStatus : 0;
   const auto& g = sweep.grid();
@@ -178,6 +193,8 @@ int run_sweep(const SweepCommandOptions& o, distributed::Communicator& world,
     std::cout << "time     " << totals.seconds << " s (halo exchange " << totals.exchange_seconds
               << " s on the slowest rank), " << gcells << " GCells/s\n";
     std::cout << "halo     " << totals.halo_bytes << " bytes sent by all ranks\n";
+    std::cout << "memory   " << static_cast<int64_t>(peak_memory / 1e6)
+              << " MB of host memory at most on one rank (its peak resident set)\n";
   }
   std::cout << "checksum " << hex(checksum) << "\n";
   if (!o.json.empty()) {
@@ -197,6 +214,7 @@ int run_sweep(const SweepCommandOptions& o, distributed::Communicator& world,
                      {"seconds", totals.seconds},
                      {"exchange_seconds", totals.exchange_seconds},
                      {"halo_bytes", totals.halo_bytes},
+                     {"peak_host_bytes", static_cast<int64_t>(peak_memory)},
                      {"gcells_per_second", gcells},
                      {"checksum", hex(checksum)}};
     for (const auto& d : devices)

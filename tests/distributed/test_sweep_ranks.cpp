@@ -1,13 +1,19 @@
 // The distributed sweep on the ranks this test runs on (1, or 2 and 4 under mpirun: see
-// CMakeLists.txt) against one rank alone on one device: every repeatable catalog stencil, every
-// boundary kind, k = 1..4 fused steps per exchange, two exchange periods; the results must be
-// equal bit for bit. The single-rank result itself is checked against the interpreter.
-// Work-groups of one work-item: every box shape runs the same prepared kernel on PoCL (with
-// automatic work-groups PoCL prepares a kernel again for every new shape, minutes in all).
+// CMakeLists.txt) against one rank alone on one device: every repeatable catalog stencil under
+// every boundary kind, each pair at one of k = 1..4 fused steps per exchange (every stencil and
+// every boundary sees several k), two exchange periods; the results must be equal bit for bit,
+// and the single-rank result equals the interpreter's 2k steps. Each rank's block kernel has its
+// extended block's sizes as constants, so every case builds its own kernels (a pair at every k
+// built four times as many, minutes on PoCL). Work-groups of one work-item: the shell boxes of
+// every shape run one prepared kernel on PoCL (with automatic work-groups PoCL prepares a kernel
+// again for every new shape).
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <set>
 
+#include "compile/Agreement.h"
+#include "distributed/GridValues.h"
 #include "primitives/Interpreter.h"
 #include "runtime/Session.h"
 #include "stencils/Iterated.h"
@@ -52,47 +58,46 @@ std::vector<double> interpreted(const SweepConfig& config, int steps) {
   return evaluate(program, {Data::from_flat(kind, config.global, values)}).flatten();
 }
 
-double max_relative(const std::vector<double>& a, const std::vector<double>& b) {
-  double worst = a.size() == b.size() ? 0 : 1e300;
-  for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i)
-    worst = std::max(worst, std::abs(a[i] - b[i]) / std::max(1.0, std::abs(b[i])));
-  return worst;
-}
-
 } // namespace
 
-TEST_CASE("sweeps over every rank equal one rank bit for bit: catalog x boundaries x k=1..4") {
+TEST_CASE("sweeps over every rank equal one rank bit for bit: catalog x boundaries, k=1..4") {
   auto world = testing::mpi_world();
   int cases = 0, mismatches = 0;
-  for (const auto& info : testing::sweepable_stencils())
-    for (const auto& boundary : testing::boundary_kinds()) {
+  std::set<int> ks;
+  const auto stencils = testing::sweepable_stencils();
+  const auto& kinds = testing::boundary_kinds();
+  for (std::size_t s = 0; s < stencils.size(); ++s)
+    for (std::size_t b = 0; b < kinds.size(); ++b) {
+      const auto& info = stencils[s];
       SweepConfig config;
       config.name = info.name;
-      config.build = testing::with_boundary_builder(info, boundary);
+      config.build = testing::with_boundary_builder(info, kinds[b]);
       config.global = testing::sweep_extents(info.dims);
       config.overlap = false;
       config.local = {1, 1, 1};
-      for (int k = 1; k <= 4; ++k) {
-        config.steps = k;
-        auto distributed = sweep(world, config, 2);
-        if (world.rank() != 0)
-          continue;
-        auto single = sweep(Communicator::self(), config, 2);
-        ++cases;
-        CHECK(testing::has_nonzero_values(single));
-        if (!bitwise_equal(distributed, single)) {
-          ++mismatches;
-          FAIL_CHECK(info.name << " " << boundary << " k=" << k << " on " << world.size()
-                               << " ranks differs from one rank");
-        }
-        if (k == 1) {
-          double error = max_relative(single, interpreted(config, 2));
-          CHECK_MESSAGE(error <= 1e-5, info.name << " " << boundary << ": " << error);
-        }
+      config.steps = 1 + static_cast<int>((s + b) % 4);
+      auto distributed = sweep(world, config, 2);
+      if (world.rank() != 0)
+        continue;
+      auto single = sweep(Communicator::self(), config, 2);
+      ++cases;
+      ks.insert(config.steps);
+      CHECK(testing::has_nonzero_values(single));
+      if (!bitwise_equal(distributed, single)) {
+        ++mismatches;
+        FAIL_CHECK(info.name << " " << kinds[b] << " k=" << config.steps << " on " << world.size()
+                             << " ranks differs from one rank");
       }
+      // The one tolerance (compile/Agreement.h): poisson3d's values grow twelvefold per step,
+      // and 8 steps in another order of f32 sums differ by 3e-5 of them.
+      double error =
+          explore::max_relative_difference(single, interpreted(config, 2 * config.steps));
+      CHECK_MESSAGE(explore::within_tolerance(error),
+                    info.name << " " << kinds[b] << ": " << error);
     }
   if (world.rank() == 0) {
-    CHECK(cases == 12 * 5 * 4);
+    CHECK(cases == 12 * 5);
+    CHECK(ks.size() == 4);
     CHECK(mismatches == 0);
   }
 }
