@@ -4,8 +4,10 @@
 #include <map>
 
 #include "core/Error.h"
+#include "core/Printer.h"
 #include "distributed/BlockGrid.h"
 #include "explore/Features.h"
+#include "explore/Prior.h"
 #include "explore/TuningDatabase.h"
 #include "explore/Variants.h"
 
@@ -13,54 +15,67 @@ namespace tessera::distributed {
 
 namespace {
 
-std::map<std::string, Expr> variants_by_signature(const Expr& step, int depth) {
+std::map<std::string, Expr> variants_by_signature(const Expr& program, int depth,
+                                                  const rewrite::EnumerateOptions& control) {
   std::map<std::string, Expr> found;
-  for (auto& v : explore::enumerate_variants(step, depth).variants)
+  for (auto& v : explore::enumerate_variants(program, depth, control).variants)
     found.emplace(explore::variant_signature(v.history), v.program);
   return found;
 }
 
 } // namespace
 
-LocalVariant best_local_variant(const std::filesystem::path& database, const std::string& device,
-                                const std::string& stencil, const std::vector<int64_t>& extents,
-                                const Expr& step) {
-  const std::string size = extents_text(extents);
-  if (database.empty())
+LocalVariant best_local_variant(const TunedLookup& where, const Expr& program) {
+  const std::string size = extents_text(where.extents);
+  if (where.database.empty())
     return {std::nullopt, "plain lowering (no tuning database)"};
-  const auto points = explore::read_tuned_points(database, explore::device_key(device));
+  const auto points = explore::read_tuned_points(where.database, explore::device_key(where.device));
+  const std::string hash = explore::program_hash(print(program));
   std::vector<const explore::TunedPoint*> faster;
-  for (const auto& p : points)
-    if (p.stencil == stencil && p.size == extents && p.status == explore::PointStatus::Ok &&
-        p.speedup() > 1)
+  double baseline_ms = 0;
+  for (const auto& p : points) {
+    if (p.program_hash != hash || p.status != explore::PointStatus::Ok)
+      continue;
+    baseline_ms = p.baseline_ms;
+    if (p.speedup() > 1)
       faster.push_back(&p);
+  }
   if (faster.empty())
-    return {std::nullopt, cat("plain lowering (the tuning database has no faster variant of ",
-                              stencil, " at ", size, " on this device)")};
+    return {std::nullopt,
+            cat("plain lowering (the tuning database has no faster variant of ", where.stencil,
+                " at ", size, " on this device)"),
+            {},
+            0,
+            baseline_ms};
   std::stable_sort(faster.begin(), faster.end(),
                    [](auto* x, auto* y) { return x->speedup() > y->speedup(); });
-  // The fastest point whose rewrite steps the block step has too (at that point's depth).
-  std::map<int, std::map<std::string, Expr>> local_variants; // by depth, then signature
+  // The fastest point whose rewrite steps the program has too (at that point's depth).
+  std::map<int, std::map<std::string, Expr>> by_depth; // then by signature
   for (const auto* p : faster) {
-    auto at = local_variants.find(p->depth);
-    if (at == local_variants.end())
-      at = local_variants.emplace(p->depth, variants_by_signature(step, p->depth)).first;
+    auto at = by_depth.find(p->depth);
+    if (at == by_depth.end())
+      at =
+          by_depth.emplace(p->depth, variants_by_signature(program, p->depth, where.control)).first;
     if (auto found = at->second.find(p->signature); found != at->second.end())
       return {found->second,
               cat("explored best variant at ", size, " (", p->signature, ", ", p->speedup(),
                   "x the plain lowering",
-                  p == faster.front() ? "" : "; faster ones have no counterpart in the block step",
-                  ")"),
-              explore::parse_local_size(p->local)};
+                  p == faster.front() ? "" : "; faster ones have no counterpart here", ")"),
+              explore::parse_local_size(p->local), p->median_ms, p->baseline_ms};
   }
-  return {std::nullopt, cat("plain lowering (the ", faster.size(), " explored variants at ", size,
-                            " that beat it, the fastest ", faster.front()->signature,
-                            ", have no counterpart in the block step)")};
+  return {std::nullopt,
+          cat("plain lowering (the ", faster.size(), " explored variants at ", size,
+              " that beat it, the fastest ", faster.front()->signature,
+              ", have no counterpart here)"),
+          {},
+          0,
+          baseline_ms};
 }
 
-std::optional<Expr> variant_with_signature(const Expr& step, int depth,
-                                           const std::string& signature) {
-  auto variants = variants_by_signature(step, depth);
+std::optional<Expr> variant_with_signature(const Expr& program, int depth,
+                                           const std::string& signature,
+                                           const rewrite::EnumerateOptions& control) {
+  auto variants = variants_by_signature(program, depth, control);
   if (auto found = variants.find(signature); found != variants.end())
     return found->second;
   return std::nullopt;

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "compile/DeviceLimits.h"
 #include "core/Error.h"
 #include "distributed/BestVariant.h"
 #include "distributed/DeviceChoice.h"
@@ -16,6 +17,7 @@
 #include "rewrite/Lower.h"
 #include "runtime/Buffer.h"
 #include "runtime/Session.h"
+#include "stencils/Iterated.h"
 
 namespace tessera::distributed {
 
@@ -167,12 +169,35 @@ void DistributedSweep::start() {
 
 Expr DistributedSweep::choose_lowering() {
   local_ = config_.local;
+  block_program_steps_ = 1;
   if (given_lowering_) {
     lowering_ = "the given lowering";
     return *given_lowering_;
   }
-  auto best = best_local_variant(config_.tuning_database, device_->session.device().identity(),
-                                 config_.name, block_.extended(), block_step_);
+  const int k = config_.steps;
+  TunedLookup where{config_.tuning_database,
+                    device_->session.device().identity(),
+                    config_.name,
+                    block_.extended(),
+                    {}};
+  // The variants as `tessera explore --steps k` enumerated them on this device.
+  explore::apply_device_limits(where.control, device_->session.device());
+  auto& fused_steps = where.control.temporal_steps;
+  if (std::find(fused_steps.begin(), fused_steps.end(), k) == fused_steps.end())
+    fused_steps.push_back(k);
+  LocalVariant best = best_local_variant(where, block_step_);
+  // k steps in one program (temporal blocking) when it was measured faster than k single ones.
+  if (k >= 2) {
+    LocalVariant fused = best_local_variant(where, stencils::iterate_program(block_step_, k));
+    const double single_ms = best.program ? best.median_ms : best.baseline_ms;
+    if (fused.program && (single_ms == 0 || fused.median_ms < k * single_ms)) {
+      fused.description =
+          cat(k, " steps in one program: ", fused.description, ", ", fused.median_ms,
+              " ms against ", k, " x ", single_ms == 0 ? "(unmeasured)" : cat(single_ms), " ms");
+      best = fused;
+      block_program_steps_ = k;
+    }
+  }
   lowering_ = best.description;
   if (local_.empty())
     local_ = best.local;
@@ -192,6 +217,7 @@ Expr DistributedSweep::choose_lowering() {
     lowering_ = "plain lowering (the explored best variant differs from the plain step)";
     best.program.reset();
     local_ = config_.local;
+    block_program_steps_ = 1;
   }
   return best.program ? *best.program : rewrite::lower_default(block_step_);
 }
@@ -199,24 +225,35 @@ Expr DistributedSweep::choose_lowering() {
 bool DistributedSweep::same_as_plain(const Expr& chosen) {
   auto& dev = *device_;
   const std::size_t eb = element_bytes(element_);
-  const int64_t points = points_of(block_.extended());
+  Block whole_block{{}, std::vector<int64_t>(block_.extent.size(), 0), block_.extended(), {}, {},
+                    {}};
+  const int64_t points = whole_block.points();
   const auto bytes = static_cast<std::size_t>(points) * eb;
   std::vector<unsigned char> host(bytes);
-  for (int64_t i = 0; i < points; ++i)
+  parallel_for_each_point(whole_block, whole_block.extent, [&](unsigned, int64_t i, uint64_t) {
     store(element_, initial_value(static_cast<uint64_t>(i), config_.seed, element_),
           host.data() + i * eb);
-  // One step of each lowering on the extended block, every side a global edge.
-  std::vector<std::vector<unsigned char>> results;
+  });
+  // The chosen program once and the plain step as many times as it has steps, on the extended
+  // block, every side a global edge.
   report("checking the explored variant against the plain step");
-  for (const Expr& lowered : {chosen, rewrite::lower_default(block_step_)}) {
-    runtime::RawBuffer in(dev.session, bytes), out(dev.session, bytes);
+  std::vector<std::vector<unsigned char>> results;
+  runtime::RawBuffer in(dev.session, bytes), a(dev.session, bytes), b(dev.session, bytes);
+  auto run = [&](const Expr& lowered, int times) {
     in.write(host.data(), bytes);
     StepKernel kernel(dev.session, lowered, cat(config_.name, "_check"), local_);
-    kernel.enqueue_constant_step(in.handle(), out.handle());
+    const cl::Buffer* from = &in.handle();
+    for (int t = 0; t < times; ++t) {
+      const cl::Buffer& to = t % 2 == 0 ? a.handle() : b.handle();
+      kernel.enqueue_constant_step(*from, to);
+      from = &to;
+    }
     dev.session.finish();
     results.emplace_back(bytes);
-    out.read(results.back().data(), bytes);
-  }
+    (times % 2 == 1 ? a : b).read(results.back().data(), bytes);
+  };
+  run(chosen, 1);
+  run(rewrite::lower_default(block_step_), block_program_steps_);
   for (int64_t i = 0; i < points; ++i) {
     double x = load(element_, results[0].data() + i * eb);
     double y = load(element_, results[1].data() + i * eb);
@@ -228,9 +265,9 @@ bool DistributedSweep::same_as_plain(const Expr& chosen) {
 
 void DistributedSweep::enqueue_block_steps() {
   auto& dev = *device_;
-  const int k = config_.steps;
+  const int k = config_.steps / block_program_steps_; // launches of the block's program
   const cl::Buffer* in = &dev.extended.handle();
-  for (int s = 0; s < k; ++s) { // the last step writes `next`
+  for (int s = 0; s < k; ++s) { // the last one writes `next`
     const cl::Buffer& out = (k - 1 - s) % 2 == 0 ? dev.next.handle() : dev.scratch.handle();
     dev.block_kernel->enqueue_constant_step(*in, out);
     in = &out;

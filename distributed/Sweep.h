@@ -102,11 +102,12 @@ private:
   std::vector<unsigned char> own_bytes() const;
   // One exchange period; returns the seconds spent in the halo exchange.
   double period(bool traced = false); // traced: report each part (the warm-up period)
-  // The block step's lowering: config.lower's, or the explored best variant if it passes the
-  // check against the plain step, or the plain one. Sets local_ to the work-group its launches
-  // use.
+  // The block program's lowering: config.lower's; or the explored best variant, of one step or
+  // of k steps in one program (whichever was measured faster), if it passes the check against
+  // the plain step; or the plain one. Sets local_ to the work-group its launches use and
+  // block_program_steps_.
   Expr choose_lowering();
-  // Whether one step of `chosen` equals the plain step's on the extended block.
+  // Whether `chosen` (block_program_steps_ steps) equals the plain steps on the extended block.
   bool same_as_plain(const Expr& chosen);
   // The k steps of the block's kernel over E, from `extended` into `next`.
   void enqueue_block_steps();
@@ -126,6 +127,7 @@ private:
   std::vector<Box> boxes_;
   Expr block_step_;                    // the step at the extended block's constant sizes
   std::optional<Expr> given_lowering_; // config.lower's lowering of block_step_
+  int block_program_steps_ = 1;        // steps of one launch of the block's program: 1 or k
   ScalarKind element_ = ScalarKind::F32;
   std::unique_ptr<Device> device_;
 };

@@ -8,12 +8,16 @@
 #include <algorithm>
 #include <cstring>
 
+#include "compile/Agreement.h"
+#include "core/Printer.h"
 #include "distributed/BestVariant.h"
 #include "distributed/LocalStep.h"
 #include "explore/Features.h"
+#include "explore/Prior.h"
 #include "explore/TuningDatabase.h"
 #include "explore/Variants.h"
 #include "runtime/Session.h"
+#include "stencils/Iterated.h"
 #include "tests/TempDir.h"
 #include "tests/distributed/MpiFixture.h"
 #include "tests/distributed/SweepCases.h"
@@ -23,12 +27,12 @@ using namespace tessera::distributed;
 
 namespace {
 
-explore::TunedPoint point(const std::string& device, const std::string& stencil,
-                          std::vector<int64_t> size, const std::string& signature,
-                          double speedup = 2) {
+explore::TunedPoint point(const std::string& device, const Expr& program,
+                          const std::string& stencil, std::vector<int64_t> size,
+                          const std::string& signature, double speedup = 2) {
   explore::TunedPoint p;
   p.device = explore::device_key(device);
-  p.program_hash = "0";
+  p.program_hash = explore::program_hash(print(program));
   p.stencil = stencil;
   p.size = std::move(size);
   p.signature = signature;
@@ -74,8 +78,8 @@ TEST_CASE("a rank runs the explored best variant of its block step, else the pla
   REQUIRE(vectorized != variants.end());
   const std::string signature = explore::variant_signature(vectorized->history);
   auto db = testing::make_temp_dir("tessera-best-variant") / "tuning.json";
-  explore::record_tuned_points(db,
-                               {point(session.device().identity(), "j2d5pt", {20, 16}, signature)});
+  explore::record_tuned_points(
+      db, {point(session.device().identity(), step, "j2d5pt", {20, 16}, signature)});
   auto tuned = run(db, &tuned_note);
   CHECK_MESSAGE(tuned_note.find("explored best variant at 20x16 (" + signature) == 0, tuned_note);
   REQUIRE(tuned.size() == plain.size());
@@ -83,23 +87,58 @@ TEST_CASE("a rank runs the explored best variant of its block step, else the pla
 
   // Another size, or a signature the local step lacks: the plain lowering, and why.
   auto other = testing::make_temp_dir("tessera-best-variant") / "tuning.json";
-  explore::record_tuned_points(other,
-                               {point(session.device().identity(), "j2d5pt", {20, 16}, "none"),
-                                point(session.device().identity(), "j2d5pt", {64, 64}, signature)});
+  explore::record_tuned_points(
+      other,
+      {point(session.device().identity(), step, "j2d5pt", {20, 16}, "none"),
+       point(session.device().identity(), config.build({64, 64}), "j2d5pt", {64, 64}, signature)});
   auto missing = run(other, &missing_note);
-  CHECK_MESSAGE(missing_note.find("have no counterpart in the block step") != std::string::npos,
-                missing_note);
+  CHECK_MESSAGE(missing_note.find("have no counterpart here") != std::string::npos, missing_note);
   CHECK(std::memcmp(missing.data(), plain.data(), plain.size() * sizeof(double)) == 0);
 
   // A faster point the block step has no counterpart of is passed over for the fastest one it
   // has.
   auto both = testing::make_temp_dir("tessera-best-variant") / "tuning.json";
   explore::record_tuned_points(
-      both, {point(session.device().identity(), "j2d5pt", {20, 16}, "none", 3),
-             point(session.device().identity(), "j2d5pt", {20, 16}, signature, 1.5)});
+      both, {point(session.device().identity(), step, "j2d5pt", {20, 16}, "none", 3),
+             point(session.device().identity(), step, "j2d5pt", {20, 16}, signature, 1.5)});
   std::string next_note;
   auto next = run(both, &next_note);
   CHECK_MESSAGE(next_note.find("explored best variant at 20x16 (" + signature) == 0, next_note);
   CHECK(next_note.find("faster ones have no counterpart") != std::string::npos);
   CHECK(std::memcmp(next.data(), plain.data(), plain.size() * sizeof(double)) == 0);
+
+  // k = 2: a temporally blocked program of both steps, measured faster than two single steps,
+  // runs once per period; measured slower, the single steps run.
+  config.steps = 2;
+  auto two = testing::make_temp_dir("tessera-best-variant") / "tuning.json";
+  Expr both_steps = stencils::iterate_program(step, 2);
+  rewrite::EnumerateOptions control;
+  auto fused_variants = explore::enumerate_variants(both_steps, 1, control).variants;
+  auto temporal = std::find_if(fused_variants.begin(), fused_variants.end(), [](const auto& v) {
+    return explore::variant_signature(v.history).find("stream-temporal") != std::string::npos;
+  });
+  REQUIRE(temporal != fused_variants.end());
+  const std::string fused_signature = explore::variant_signature(temporal->history);
+  auto fused_point = [&](double median_ms) {
+    auto p = point(session.device().identity(), both_steps, "j2d5pt", {20, 16}, fused_signature);
+    p.median_ms = median_ms;
+    p.baseline_ms = 4;
+    return p;
+  };
+  auto single_point = point(session.device().identity(), step, "j2d5pt", {20, 16}, signature);
+  single_point.median_ms = 1; // two steps: 2 ms
+  explore::record_tuned_points(two, {single_point, fused_point(1.5)});
+  std::string fused_note;
+  auto plain_two = run({}, &plain_note);
+  auto fused = run(two, &fused_note);
+  CHECK_MESSAGE(fused_note.find("2 steps in one program: explored best variant at 20x16 (" +
+                                fused_signature) == 0,
+                fused_note);
+  CHECK(testing::has_nonzero_values(plain_two));
+  CHECK(explore::within_tolerance(explore::max_relative_difference(fused, plain_two), 1e-5));
+  auto slower = testing::make_temp_dir("tessera-best-variant") / "tuning.json";
+  explore::record_tuned_points(slower, {single_point, fused_point(2.5)});
+  std::string single_note;
+  run(slower, &single_note);
+  CHECK_MESSAGE(single_note.find("explored best variant at 20x16 (" + signature) == 0, single_note);
 }
