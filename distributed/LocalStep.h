@@ -1,20 +1,15 @@
-// The rank-local step: one step of a stencil on a box of the extended block, exact wherever the
-// box's input reaches r beyond the output it must give.
-//
-//   local_step = Drop_internal(r) o step
-//
-// `step` is the stencil as on one device, Pad included. On a side that is a global edge the
-// Pad is exactly the single-device boundary (clamp, mirror, antisymmetric and constant read
-// only the r elements next to their own edge; wrap is kept only along a dimension with one
-// rank, where both edges are the global ones). On an internal side the Pad's values are wrong,
-// but they only reach the r outputs next to that side, which the Drop removes: every output
-// kept reads real data. k local steps shrink a box by k*r per internal side, the halo width.
-// The extents (box0, box1, box2) and the widths dropped on each side (drop0lo, drop0hi, ...:
-// r on an internal side, 0 on a global edge) are size variables, so one kernel serves every
-// box of every rank and every step.
+// The rank-local step: the stencil's own step at a region's constant sizes (the whole extended
+// block, or a shell box), Pad included, run k times on that region in place of the grid. It is
+// exact wherever the region reaches h = r k beyond the outputs it must give on every side that
+// is not a global edge:
+// - on a side that is a global edge the Pad is exactly the single-device boundary (clamp,
+//   mirror, antisymmetric and constant read only the r elements next to their own edge; wrap is
+//   kept only along a dimension with one rank, where both edges are the global ones);
+// - on any other side the Pad's values are wrong, and each step carries them r outputs deeper:
+//   after k steps h deep, which is the margin the region has there.
+// So the k steps give the global k steps on the region less h on those sides.
 #pragma once
 
-#include <array>
 #include <functional>
 #include <string>
 #include <vector>
@@ -26,14 +21,9 @@ namespace tessera::distributed {
 
 using StencilBuilder = std::function<Expr(const std::vector<ArithExpr>& extents)>;
 
-// The names of the box's size variables, outermost first.
-std::vector<std::string> box_size_names(int dims);
-// The names of the dropped widths: [d][0] low side, [d][1] high side.
-std::vector<std::array<std::string, 2>> drop_size_names(int dims);
-
-// `build` gives the one-input stencil step for grid extents; Error unless its result has its
-// input's type (a step that can be repeated).
-Expr local_step(const StencilBuilder& build, int dims);
+// The step `build` gives at these constant extents; Error unless it has one input and its
+// result has its input's type (a step that can be repeated).
+Expr repeatable_step(const StencilBuilder& build, const std::vector<int64_t>& extents);
 
 // The radius of a step: the largest Pad width of the program (every catalog stencil pads each
 // dimension by its radius). Error when a Pad width is not a constant.

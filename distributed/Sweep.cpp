@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 
 #include "compile/DeviceLimits.h"
 #include "core/Error.h"
@@ -31,7 +32,8 @@ struct DistributedSweep::Device {
   // The shell boxes' input and their steps' two intermediates, as large as the largest box.
   runtime::RawBuffer box, a, b;
   std::unique_ptr<StepKernel> block_kernel; // the step over E, its sizes constants
-  std::unique_ptr<StepKernel> shell_kernel; // the local step over any box (none: no shell)
+  // The step over each shell box's input region, by its extents.
+  std::map<std::vector<int64_t>, std::unique_ptr<StepKernel>> shell_kernels;
   std::unique_ptr<HaloExchange> exchange;
   explicit Device(runtime::Session& s) : session(s) {
     transfers = cl::CommandQueue(session.context(), session.device().device);
@@ -40,11 +42,18 @@ struct DistributedSweep::Device {
     transfers = cl::CommandQueue(session.context(), session.device().device);
   }
   int64_t launches() const {
-    return block_kernel->launches() + (shell_kernel ? shell_kernel->launches() : 0);
+    int64_t n = block_kernel->launches();
+    for (const auto& [extent, kernel] : shell_kernels)
+      n += kernel->launches();
+    return n;
   }
 };
 
 namespace {
+
+std::string gb(uint64_t bytes) {
+  return cat(std::round(static_cast<double>(bytes) / 1e8) / 10, " GB");
+}
 
 int64_t points_of(const std::vector<int64_t>& extent) {
   int64_t n = 1;
@@ -62,13 +71,8 @@ DistributedSweep::DistributedSweep(Communicator world, SweepConfig config)
     user_error(cat("a distributed sweep needs a grid of 1 to 3 dimensions, got ", dims));
   if (config_.steps < 1)
     user_error(cat("--steps must be at least 1, got ", config_.steps));
-  std::vector<ArithExpr> extents(config_.global.begin(), config_.global.end());
-  Expr step = config_.build(extents);
-  Type in = input_types(step).at(0), out = infer_type(step);
-  if (input_types(step).size() != 1 || in != out)
-    user_error(cat("a distributed sweep repeats the step, so it needs one input and a result of "
-                   "the input's type; got ",
-                   input_types(step).size(), " input(s) and the result ", out.to_string()));
+  Expr step = repeatable_step(config_.build, config_.global);
+  Type in = input_types(step).at(0);
   element_ = in.innermost().scalar_kind();
   grid_.global = config_.global;
   grid_.ranks = config_.ranks.empty() ? world_.balanced_dims(dims) : config_.ranks;
@@ -87,8 +91,7 @@ DistributedSweep::DistributedSweep(Communicator world, SweepConfig config)
   boxes_ = boxes(block_, grid_.radius, grid_.steps, config_.overlap);
   // The block's step at its extended block's sizes: built (and a given lowering applied) here,
   // so that a size the stencil refuses is found on every rank before any message.
-  auto e = block_.extended();
-  block_step_ = config_.build(std::vector<ArithExpr>(e.begin(), e.end()));
+  block_step_ = repeatable_step(config_.build, block_.extended());
   if (config_.lower)
     given_lowering_ = config_.lower(block_step_);
 }
@@ -113,18 +116,53 @@ void DistributedSweep::report(const std::string& phase) const {
     config_.progress(phase);
 }
 
-void DistributedSweep::start() {
+void DistributedSweep::open() {
+  if (device_)
+    return;
   const double t0 = wall_seconds();
   report("opening the device");
   device_ = config_.session ? std::make_unique<Device>(*config_.session)
                             : std::make_unique<Device>(std::make_unique<runtime::Session>(
                                   device_for_rank(config_.device, world_.host_rank())));
+  open_seconds_ = wall_seconds() - t0;
+  // What the buffers below need, before any is allocated: a grid too large for the ranks'
+  // devices is refused on the rank that finds it, naming what would fit.
+  const std::size_t eb = element_bytes(element_);
+  const auto bytes = static_cast<uint64_t>(points_of(block_.extended())) * eb;
+  const auto shell = static_cast<uint64_t>(shell_points()) * eb;
+  const uint64_t total = (config_.steps > 1 ? 3 : 2) * bytes + 3 * shell;
+  const auto& d = device_->session.device();
+  uint64_t memory = d.global_mem_size, largest = d.max_mem_alloc_size;
+  // A share of a device the run may use (a device shared with other jobs; the tests).
+  if (const char* cap = std::getenv("TESSERA_DEVICE_MEMORY")) {
+    const uint64_t limit = std::strtoull(cap, nullptr, 10);
+    if (limit == 0)
+      user_error(cat("TESSERA_DEVICE_MEMORY=", cap, ": expected a number of bytes"));
+    memory = std::min(memory, limit);
+    largest = std::min(largest, limit);
+  }
+  if (bytes > largest || total > memory)
+    user_error(cat("the extended block ", extents_text(block_.extended()), " needs ", gb(total),
+                   " in ", config_.steps > 1 ? 3 : 2, " buffers of ", gb(bytes),
+                   " (and the shell's) on ", d.name, ", which has ", gb(memory),
+                   " (largest buffer ", gb(largest),
+                   "): use more ranks (more devices), fewer --steps or a smaller grid"));
+}
+
+int64_t DistributedSweep::shell_points() const {
+  int64_t points = 0;
+  for (std::size_t i = 1; i < boxes_.size(); ++i)
+    points = std::max(points, points_of(boxes_[i].in_extent));
+  return points;
+}
+
+void DistributedSweep::start() {
+  const double t0 = wall_seconds() - (device_ ? open_seconds_ : 0);
+  open();
   auto& dev = *device_;
   const std::size_t eb = element_bytes(element_);
   const auto bytes = static_cast<std::size_t>(points_of(block_.extended())) * eb;
-  int64_t shell_points = 0;
-  for (std::size_t i = 1; i < boxes_.size(); ++i)
-    shell_points = std::max(shell_points, points_of(boxes_[i].in_extent));
+  const int64_t shell_points = this->shell_points();
   const auto shell_bytes = static_cast<std::size_t>(shell_points) * eb;
   report(cat("allocating ", config_.steps > 1 ? 3 : 2, " device buffers of ", bytes,
              " bytes (the extended block) and ", shell_points > 0 ? 3 : 0, " of ", shell_bytes,
@@ -144,9 +182,14 @@ void DistributedSweep::start() {
     dev.box = runtime::RawBuffer(dev.session, shell_bytes);
     dev.a = runtime::RawBuffer(dev.session, shell_bytes);
     dev.b = runtime::RawBuffer(dev.session, shell_bytes);
-    dev.shell_kernel = std::make_unique<StepKernel>(
-        dev.session, rewrite::lower_default(local_step(config_.build, dims)),
-        cat(config_.name, "_shell"), config_.local);
+    for (std::size_t i = 1; i < boxes_.size(); ++i) {
+      auto& kernel = dev.shell_kernels[boxes_[i].in_extent];
+      if (!kernel)
+        kernel = std::make_unique<StepKernel>(
+            dev.session,
+            rewrite::lower_default(repeatable_step(config_.build, boxes_[i].in_extent)),
+            cat(config_.name, "_shell"), config_.local);
+    }
   }
   std::vector<std::vector<int>> neighbours;
   for (int d = 0; d < dims; ++d)
@@ -245,7 +288,7 @@ bool DistributedSweep::same_as_plain(const Expr& chosen) {
     const cl::Buffer* from = &in.handle();
     for (int t = 0; t < times; ++t) {
       const cl::Buffer& to = t % 2 == 0 ? a.handle() : b.handle();
-      kernel.enqueue_constant_step(*from, to);
+      kernel.enqueue(*from, to);
       from = &to;
     }
     dev.session.finish();
@@ -269,7 +312,7 @@ void DistributedSweep::enqueue_block_steps() {
   const cl::Buffer* in = &dev.extended.handle();
   for (int s = 0; s < k; ++s) { // the last one writes `next`
     const cl::Buffer& out = (k - 1 - s) % 2 == 0 ? dev.next.handle() : dev.scratch.handle();
-    dev.block_kernel->enqueue_constant_step(*in, out);
+    dev.block_kernel->enqueue(*in, out);
     in = &out;
   }
 }
@@ -281,14 +324,21 @@ void DistributedSweep::enqueue_shell_box(const Box& box) {
   const auto extended = block_.extended();
   copy_rect(queue, dev.extended.handle(), Rect{extended, box.in_offset, box.in_extent},
             dev.box.handle(), whole(box.in_extent), eb);
-  const cl::Buffer& result =
-      dev.shell_kernel->enqueue_steps(dev.box.handle(), box.in_extent, box.internal, grid_.radius,
-                                      grid_.steps, dev.a.handle(), dev.b.handle());
-  std::vector<int64_t> at(box.out_offset);
-  for (std::size_t d = 0; d < at.size(); ++d)
-    at[d] += block_.halo_lo[d];
-  copy_rect(queue, result, whole(box.out_extent), dev.next.handle(),
-            Rect{extended, at, box.out_extent}, eb);
+  StepKernel& kernel = *dev.shell_kernels.at(box.in_extent);
+  const cl::Buffer* in = &dev.box.handle();
+  for (int s = 0; s < config_.steps; ++s) {
+    const cl::Buffer& out = s % 2 == 0 ? dev.a.handle() : dev.b.handle();
+    kernel.enqueue(*in, out);
+    in = &out;
+  }
+  // The exact outputs: the box less h on the sides that are not global edges.
+  std::vector<int64_t> from(box.out_offset.size()), to(box.out_offset.size());
+  for (std::size_t d = 0; d < from.size(); ++d) {
+    to[d] = box.out_offset[d] + block_.halo_lo[d];
+    from[d] = to[d] - box.in_offset[d];
+  }
+  copy_rect(queue, *in, Rect{box.in_extent, from, box.out_extent}, dev.next.handle(),
+            Rect{extended, to, box.out_extent}, eb);
 }
 
 double DistributedSweep::period(bool traced) {

@@ -6,8 +6,8 @@
 // edge its Pad is the grid's boundary, and on an internal side the values it invents reach only
 // r outputs deeper per step, h after k steps, which lie in the halo. With overlap these k steps
 // run before the halos arrive (exact on the interior: the block less h on its internal sides);
-// the shell between the interior and the halos follows with the rank-local step (LocalStep.h)
-// on small boxes.
+// the shell between the interior and the halos follows: small boxes, each with the same step at
+// its own sizes (LocalStep.h).
 //
 // The initial grid is a pure function of the global index and the seed, so every decomposition
 // starts from the same data, and the checksum (a sum over the points of a hash of the global
@@ -77,7 +77,10 @@ public:
   DistributedSweep(Communicator world, SweepConfig config);
   ~DistributedSweep();
 
-  // Opens this rank's device, builds its kernels and loads its block of the initial grid.
+  // Opens this rank's device; Error when the rank's buffers would not fit it (the sizes and
+  // what would). Called by start() unless called before (under a set-up agreement).
+  void open();
+  // Opens the device, builds its kernels and loads its block of the initial grid.
   void start();
   // `iterations` exchange periods (iterations x steps steps in all). `stop` (e.g. the Ctrl-C
   // flag) is read after every period and agreed on by every rank: when it is set on any, all end
@@ -99,6 +102,9 @@ public:
 
 private:
   struct Device;
+  // The points of the largest shell box's input (0: no shell).
+  int64_t shell_points() const;
+  double open_seconds_ = 0;
   std::vector<unsigned char> own_bytes() const;
   // One exchange period; returns the seconds spent in the halo exchange.
   double period(bool traced = false); // traced: report each part (the warm-up period)
@@ -111,7 +117,7 @@ private:
   bool same_as_plain(const Expr& chosen);
   // The k steps of the block's kernel over E, from `extended` into `next`.
   void enqueue_block_steps();
-  // The k local steps of one shell box, from `extended` (its halos exact) into `next`.
+  // The k steps of one shell box, from `extended` (its halos exact) into `next`.
   void enqueue_shell_box(const Box& box);
   void report(const std::string& phase) const;
   // The block's initial values in row-major order (the pure function of the global index).

@@ -248,6 +248,9 @@ int sweep_command(const SweepCommandOptions& o) {
   if (int status = distributed::agree_on_setup(
           world, distributed::attempt([&] { sweep.emplace(world, config); })))
     return status;
+  // Each rank's device must hold its block: a rank that finds it does not is named once.
+  if (int status = distributed::agree_on_setup(world, distributed::attempt([&] { sweep->open(); })))
+    return status;
   try {
     return run_sweep(o, world, *sweep, guard);
   } catch (const std::exception& e) {

@@ -1,9 +1,8 @@
-// The rank-local step under the interpreter: k local steps on a box of the global grid (reaching
-// h = r k beyond its output on internal sides, the global edge elsewhere) give exactly the
-// global k steps on the box's output region, for every boundary kind.
+// The rank-local step under the interpreter: k steps of the stencil's step at a box's own sizes
+// (the box reaching h = r k beyond its output on internal sides, the global edge elsewhere) give
+// exactly the global k steps on the box's output region, for every boundary kind.
 #include <doctest/doctest.h>
 
-#include "core/Substitute.h"
 #include "distributed/LocalStep.h"
 #include "dsl/Dsl.h"
 #include "primitives/Interpreter.h"
@@ -30,24 +29,18 @@ std::vector<double> cut(const std::vector<double>& grid, const std::vector<int64
   return out;
 }
 
-std::vector<double> local_steps(const Expr& local, std::vector<double> values,
-                                std::vector<int64_t> extent, const Sides& internal, int64_t r,
-                                int k) {
-  for (int s = 0; s < k; ++s) {
-    std::map<std::string, ArithExpr> sizes;
-    auto names = box_size_names(2);
-    auto drops = drop_size_names(2);
-    for (int d = 0; d < 2; ++d) {
-      sizes[names[d]] = ArithExpr(extent[d]);
-      sizes[drops[d][0]] = ArithExpr(internal[d][0] ? r : 0);
-      sizes[drops[d][1]] = ArithExpr(internal[d][1] ? r : 0);
-    }
-    Expr bound = substitute_sizes(local, sizes);
-    values = evaluate(bound, {Data::from_flat(ScalarKind::F32, extent, values)}).flatten();
-    for (int d = 0; d < 2; ++d)
-      extent[d] -= r * ((internal[d][0] ? 1 : 0) + (internal[d][1] ? 1 : 0));
+// k steps of the step at the box's sizes, then the box less h on its internal sides.
+std::vector<double> local_steps(const StencilBuilder& build, const std::vector<double>& values,
+                                const std::vector<int64_t>& extent, const Sides& internal,
+                                int64_t h, int k) {
+  Expr steps = stencils::iterate_program(repeatable_step(build, extent), k);
+  auto result = evaluate(steps, {Data::from_flat(ScalarKind::F32, extent, values)}).flatten();
+  std::vector<int64_t> lo(2), out(2);
+  for (int d = 0; d < 2; ++d) {
+    lo[d] = internal[d][0] ? h : 0;
+    out[d] = extent[d] - lo[d] - (internal[d][1] ? h : 0);
   }
-  return values;
+  return cut(result, extent, lo, out);
 }
 
 } // namespace
@@ -62,7 +55,6 @@ TEST_CASE("k local steps on a box equal the global k steps there, every boundary
       int64_t r = pad_radius(global);
       bool wrap = boundary == "wrap";
       auto grid = testing::random_values(static_cast<std::size_t>(n[0] * n[1]), 7);
-      Expr local = local_step(build, 2);
       for (int k = 1; k <= 3; ++k) {
         auto expected = evaluate(stencils::iterate_program(global, k),
                                  {Data::from_flat(ScalarKind::F32, n, grid)})
@@ -73,7 +65,7 @@ TEST_CASE("k local steps on a box equal the global k steps there, every boundary
         Sides internal{{true, wrap}, {false, false}};
         std::vector<int64_t> out_lo{7, 0}, out_extent{12, n[1]};
         std::vector<int64_t> in_lo{7 - h, 0}, in_extent{12 + h + (wrap ? h : 0), n[1]};
-        auto result = local_steps(local, cut(grid, n, in_lo, in_extent), in_extent, internal, r, k);
+        auto result = local_steps(build, cut(grid, n, in_lo, in_extent), in_extent, internal, h, k);
         CHECK_MESSAGE(result == cut(expected, n, out_lo, out_extent),
                       name << " " << boundary << " k=" << k);
       }
@@ -95,6 +87,6 @@ TEST_CASE("a step that cannot be repeated is refused") {
     Val x = input("x", Type::array(f32(), e.at(0)));
     return program({x}, x | slide(3, 1) | map(reduce(add, 0.0f)) | join());
   };
-  CHECK_ERROR(local_step(shrinking, 1), "result must have the type of its input", "[f32]_box0");
+  CHECK_ERROR(repeatable_step(shrinking, {9}), "result must have the type of its input", "[f32]_9");
   CHECK_ERROR(stencils::parse_boundary("reflect"), "unknown boundary 'reflect'", "mirror");
 }
