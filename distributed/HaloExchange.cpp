@@ -1,5 +1,9 @@
 #include "distributed/HaloExchange.h"
 
+#include <algorithm>
+
+#include "runtime/ClError.h"
+
 namespace tessera::distributed {
 
 std::vector<Face> halo_faces(const Block& block, int64_t h,
@@ -34,25 +38,34 @@ std::vector<Face> halo_faces(const Block& block, int64_t h,
 }
 
 HaloExchange::HaloExchange(std::vector<Face> faces, std::size_t element_bytes,
-                           FaceStaging::Packing packing)
-    : faces_(std::move(faces)), element_bytes_(element_bytes), packing_(packing) {}
+                           FaceStaging::Packing packing, std::size_t piece_bytes)
+    : faces_(std::move(faces)), element_bytes_(element_bytes), packing_(packing),
+      piece_bytes_(std::max<std::size_t>(piece_bytes, 1)) {}
 
 HaloExchange::~HaloExchange() = default;
 
+namespace {
+
+// A message leaves from the sender's side s and arrives on the receiver's side 1 - s; the tag
+// names the sender's side (and the piece), so two faces to the same rank (two ranks on a torus)
+// stay apart.
+int tag(const Face& f, int sender_side, int64_t piece = 0) {
+  return static_cast<int>((2 * f.dim + sender_side) * HaloExchange::kMaxPieces + piece);
+}
+
+} // namespace
+
 void HaloExchange::run(const Communicator& comm, cl::CommandQueue& queue,
                        const cl::Buffer& extended) {
-  // A message leaves from the sender's side s and arrives on the receiver's side 1 - s; the tag
-  // names the sender's side, so two faces to the same rank (two ranks on a torus) stay apart.
-  auto tag = [](const Face& f, int sender_side) { return 2 * f.dim + sender_side; };
-  auto face_bytes = [&](const Rect& r) {
-    return static_cast<std::size_t>(r.points()) * element_bytes_;
-  };
   if (staged_for_ != queue()) {
     send_.clear();
     receive_.clear();
     for (const auto& f : faces_) {
-      send_.push_back(std::make_unique<FaceStaging>(queue, face_bytes(f.send), packing_));
-      receive_.push_back(std::make_unique<FaceStaging>(queue, face_bytes(f.receive), packing_));
+      auto bytes = [&](const Rect& r) {
+        return static_cast<std::size_t>(r.points()) * element_bytes_;
+      };
+      send_.push_back(std::make_unique<FaceStaging>(queue, bytes(f.send), packing_));
+      receive_.push_back(std::make_unique<FaceStaging>(queue, bytes(f.receive), packing_));
     }
     staged_for_ = queue();
   }
@@ -61,21 +74,94 @@ void HaloExchange::run(const Communicator& comm, cl::CommandQueue& queue,
     std::size_t end = i;
     while (end < faces_.size() && faces_[end].dim == faces_[i].dim)
       ++end;
-    Requests requests(comm);
-    for (std::size_t j = i; j < end; ++j)
-      requests.receive(receive_[j]->host(), face_bytes(faces_[j].receive), faces_[j].neighbour,
-                       tag(faces_[j], 1 - faces_[j].side));
-    for (std::size_t j = i; j < end; ++j) {
-      send_[j]->download(extended, faces_[j].send, element_bytes_);
-      requests.send(send_[j]->host(), face_bytes(faces_[j].send), faces_[j].neighbour,
-                    tag(faces_[j], faces_[j].side));
-      bytes_sent_ += face_bytes(faces_[j].send);
-    }
-    requests.wait();
-    for (std::size_t j = i; j < end; ++j)
-      receive_[j]->upload(extended, faces_[j].receive, element_bytes_);
+    if (packing_ == FaceStaging::Packing::Transfer)
+      exchange_pieces(comm, queue, extended, i, end);
+    else
+      exchange_whole(comm, extended, i, end);
     i = end;
   }
+}
+
+void HaloExchange::exchange_whole(const Communicator& comm, const cl::Buffer& extended,
+                                  std::size_t first, std::size_t last) {
+  auto bytes = [&](const Rect& r) { return static_cast<std::size_t>(r.points()) * element_bytes_; };
+  Requests requests(comm);
+  for (std::size_t j = first; j < last; ++j)
+    requests.receive(receive_[j]->host(), bytes(faces_[j].receive), faces_[j].neighbour,
+                     tag(faces_[j], 1 - faces_[j].side));
+  for (std::size_t j = first; j < last; ++j) {
+    send_[j]->download(extended, faces_[j].send, element_bytes_);
+    requests.send(send_[j]->host(), bytes(faces_[j].send), faces_[j].neighbour,
+                  tag(faces_[j], faces_[j].side));
+    bytes_sent_ += bytes(faces_[j].send);
+  }
+  requests.wait();
+  for (std::size_t j = first; j < last; ++j)
+    receive_[j]->upload(extended, faces_[j].receive, element_bytes_);
+}
+
+void HaloExchange::exchange_pieces(const Communicator& comm, cl::CommandQueue& queue,
+                                   const cl::Buffer& extended, std::size_t first,
+                                   std::size_t last) {
+  struct Piece {
+    Rect rect;
+    std::size_t offset = 0, bytes = 0; // in the packed face
+  };
+  // A face and its mirror on the neighbour have the same extents, so both cut alike.
+  auto cut = [&](const Rect& face) {
+    const auto total = static_cast<int64_t>(face.points()) * static_cast<int64_t>(element_bytes_);
+    const auto count = std::clamp<int64_t>((total + static_cast<int64_t>(piece_bytes_) - 1) /
+                                               static_cast<int64_t>(piece_bytes_),
+                                           1, kMaxPieces);
+    std::vector<Piece> out;
+    std::size_t offset = 0;
+    for (auto& r : pieces(face, count)) {
+      const auto bytes = static_cast<std::size_t>(r.points()) * element_bytes_;
+      if (bytes == 0)
+        continue;
+      out.push_back({r, offset, bytes});
+      offset += bytes;
+    }
+    return out;
+  };
+  const std::size_t n = last - first;
+  std::vector<std::vector<Piece>> incoming(n), outgoing(n);
+  std::vector<std::vector<Requests::Range>> arrivals(n);
+  std::vector<std::vector<cl::Event>> on_host(n);
+  Requests requests(comm);
+  for (std::size_t j = 0; j < n; ++j) {
+    const Face& f = faces_[first + j];
+    incoming[j] = cut(f.receive);
+    for (std::size_t p = 0; p < incoming[j].size(); ++p)
+      arrivals[j].push_back(requests.receive(receive_[first + j]->host() + incoming[j][p].offset,
+                                             incoming[j][p].bytes, f.neighbour,
+                                             tag(f, 1 - f.side, static_cast<int64_t>(p))));
+    outgoing[j] = cut(f.send);
+    for (const auto& piece : outgoing[j])
+      read_rect(queue, extended, piece.rect, element_bytes_,
+                send_[first + j]->host() + piece.offset, &on_host[j].emplace_back());
+  }
+  queue.flush();
+  for (std::size_t j = 0; j < n; ++j) {
+    const Face& f = faces_[first + j];
+    for (std::size_t p = 0; p < outgoing[j].size(); ++p) {
+      runtime::check_cl(on_host[j][p].wait(), "reading a halo face");
+      requests.send(send_[first + j]->host() + outgoing[j][p].offset, outgoing[j][p].bytes,
+                    f.neighbour, tag(f, f.side, static_cast<int64_t>(p)));
+      bytes_sent_ += outgoing[j][p].bytes;
+    }
+  }
+  std::vector<cl::Event> on_device;
+  for (std::size_t j = 0; j < n; ++j)
+    for (std::size_t p = 0; p < incoming[j].size(); ++p) {
+      requests.wait(arrivals[j][p]);
+      write_rect(queue, extended, incoming[j][p].rect, element_bytes_,
+                 receive_[first + j]->host() + incoming[j][p].offset, &on_device.emplace_back());
+      queue.flush();
+    }
+  if (!on_device.empty())
+    runtime::check_cl(cl::WaitForEvents(on_device), "writing a halo face");
+  requests.wait();
 }
 
 } // namespace tessera::distributed

@@ -2,7 +2,10 @@
 // along dimension d span the whole of E along the dimensions before d (halos received there
 // included), so edge and corner halos arrive without messages of their own. Faces move between
 // the device and pinned host memory (FaceStaging.h) on the queue the caller gives (the sweep's
-// has no kernels on it: they run meanwhile); the messages are nonblocking MPI.
+// has no kernels on it: they run meanwhile); the messages are nonblocking MPI. With rectangle
+// transfers (Packing::Transfer) a face moves in pieces of about `piece_bytes`: a piece is sent as
+// soon as it is on the host and written to the device as soon as it arrives, so the
+// device-to-host copies, the messages and the host-to-device copies of a face overlap.
 #pragma once
 
 #include <cstdint>
@@ -30,7 +33,10 @@ std::vector<Face> halo_faces(const Block& block, int64_t h,
 
 class HaloExchange {
 public:
-  HaloExchange(std::vector<Face> faces, std::size_t element_bytes, FaceStaging::Packing packing);
+  HaloExchange(std::vector<Face> faces, std::size_t element_bytes, FaceStaging::Packing packing,
+               std::size_t piece_bytes = kPieceBytes);
+  static constexpr std::size_t kPieceBytes = std::size_t{2} << 20;
+  static constexpr int64_t kMaxPieces = 64; // of a face (the tags leave room for as many)
   ~HaloExchange();
   // Exchanges every face of `extended` with the neighbours, ranks of `comm` (blocking: returns
   // when the halos are on the device).
@@ -40,9 +46,15 @@ public:
   void reset_count() { bytes_sent_ = 0; }
 
 private:
+  // The faces [first, last) of one dimension: whole (device packing), or in pieces.
+  void exchange_whole(const Communicator& comm, const cl::Buffer& extended, std::size_t first,
+                      std::size_t last);
+  void exchange_pieces(const Communicator& comm, cl::CommandQueue& queue,
+                       const cl::Buffer& extended, std::size_t first, std::size_t last);
   std::vector<Face> faces_;
   std::size_t element_bytes_;
   FaceStaging::Packing packing_;
+  std::size_t piece_bytes_;
   // Per face, its sent and its received half; made on the first run, for that run's queue.
   std::vector<std::unique_ptr<FaceStaging>> send_, receive_;
   cl_command_queue staged_for_ = nullptr;

@@ -85,22 +85,35 @@ Requests::Requests(Requests&&) noexcept = default;
 
 // Messages between two ranks with one tag arrive in the order they were sent (MPI's
 // non-overtaking rule), so the pieces of a large transfer need no tags of their own.
-void Requests::send(const void* data, std::size_t bytes, int to, int tag) {
+Requests::Range Requests::send(const void* data, std::size_t bytes, int to, int tag) {
+  Range range{impl_->requests.size(), 0};
   for_each_message(bytes, [&](std::size_t offset, int n) {
     impl_->requests.emplace_back();
     check(MPI_Isend(static_cast<const unsigned char*>(data) + offset, n, MPI_BYTE, to, tag,
                     impl_->comm, &impl_->requests.back()),
           "MPI_Isend");
   });
+  range.last = impl_->requests.size();
+  return range;
 }
 
-void Requests::receive(void* data, std::size_t bytes, int from, int tag) {
+Requests::Range Requests::receive(void* data, std::size_t bytes, int from, int tag) {
+  Range range{impl_->requests.size(), 0};
   for_each_message(bytes, [&](std::size_t offset, int n) {
     impl_->requests.emplace_back();
     check(MPI_Irecv(static_cast<unsigned char*>(data) + offset, n, MPI_BYTE, from, tag, impl_->comm,
                     &impl_->requests.back()),
           "MPI_Irecv");
   });
+  range.last = impl_->requests.size();
+  return range;
+}
+
+void Requests::wait(Range range) {
+  if (range.last > range.first) // completed requests become MPI_REQUEST_NULL
+    check(MPI_Waitall(static_cast<int>(range.last - range.first),
+                      impl_->requests.data() + range.first, MPI_STATUSES_IGNORE),
+          "MPI_Waitall");
 }
 
 void Requests::wait() {

@@ -31,8 +31,15 @@ public:
   explicit Requests(const Communicator& comm);
   ~Requests();
   Requests(Requests&&) noexcept;
-  void send(const void* data, std::size_t bytes, int to, int tag);
-  void receive(void* data, std::size_t bytes, int from, int tag);
+  // The requests of one send or receive (several when it is split into messages).
+  struct Range {
+    std::size_t first = 0, last = 0;
+  };
+  Range send(const void* data, std::size_t bytes, int to, int tag);
+  Range receive(void* data, std::size_t bytes, int from, int tag);
+  // Waits for one send or receive.
+  void wait(Range range);
+  // Waits for all of them.
   void wait();
   struct Impl;
 

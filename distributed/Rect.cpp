@@ -1,5 +1,7 @@
 #include "distributed/Rect.h"
 
+#include <algorithm>
+
 #include <array>
 
 #include "core/Error.h"
@@ -72,23 +74,42 @@ void check(cl_int err, const char* what) {
 } // namespace
 
 void read_rect(cl::CommandQueue& queue, const cl::Buffer& buffer, const Rect& rect,
-               std::size_t element_bytes, void* host) {
+               std::size_t element_bytes, void* host, cl::Event* done) {
   if (rect.points() == 0)
     return;
   ClRect d = cl_rect(rect, element_bytes), h = packed(d);
-  check(queue.enqueueReadBufferRect(buffer, CL_TRUE, d.origin, h.origin, d.region, d.row_pitch,
-                                    d.slice_pitch, h.row_pitch, h.slice_pitch, host),
+  check(queue.enqueueReadBufferRect(buffer, done ? CL_FALSE : CL_TRUE, d.origin, h.origin, d.region,
+                                    d.row_pitch, d.slice_pitch, h.row_pitch, h.slice_pitch, host,
+                                    nullptr, done),
         "reading a halo face");
 }
 
 void write_rect(cl::CommandQueue& queue, const cl::Buffer& buffer, const Rect& rect,
-                std::size_t element_bytes, const void* host) {
+                std::size_t element_bytes, const void* host, cl::Event* done) {
   if (rect.points() == 0)
     return;
   ClRect d = cl_rect(rect, element_bytes), h = packed(d);
-  check(queue.enqueueWriteBufferRect(buffer, CL_TRUE, d.origin, h.origin, d.region, d.row_pitch,
-                                     d.slice_pitch, h.row_pitch, h.slice_pitch, host),
+  check(queue.enqueueWriteBufferRect(buffer, done ? CL_FALSE : CL_TRUE, d.origin, h.origin,
+                                     d.region, d.row_pitch, d.slice_pitch, h.row_pitch,
+                                     h.slice_pitch, host, nullptr, done),
         "writing a halo face");
+}
+
+std::vector<Rect> pieces(const Rect& rect, int64_t count) {
+  std::size_t q = 0; // the outermost dimension longer than 1: pieces along it are contiguous
+  while (q + 1 < rect.extent.size() && rect.extent[q] <= 1)
+    ++q;
+  const int64_t n = rect.extent.empty() ? 0 : rect.extent[q];
+  count = std::clamp<int64_t>(count, 1, std::max<int64_t>(n, 1));
+  std::vector<Rect> out;
+  for (int64_t p = 0; p < count; ++p) {
+    Rect piece = rect;
+    const int64_t lo = n * p / count, hi = n * (p + 1) / count;
+    piece.offset[q] += lo;
+    piece.extent[q] = hi - lo;
+    out.push_back(piece);
+  }
+  return out;
 }
 
 void copy_rect(cl::CommandQueue& queue, const cl::Buffer& src, const Rect& from,

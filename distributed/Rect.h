@@ -24,11 +24,15 @@ Rect whole(const std::vector<int64_t>& extent);
 // A rank's own points within its extended block.
 Rect own_rect(const Block& b);
 
-// Blocking: the region into / from a packed host buffer of points() elements.
+// The region into / from a packed host buffer of points() elements: blocking, or enqueued
+// with `done` set to the transfer's event.
 void read_rect(cl::CommandQueue& queue, const cl::Buffer& buffer, const Rect& rect,
-               std::size_t element_bytes, void* host);
+               std::size_t element_bytes, void* host, cl::Event* done = nullptr);
 void write_rect(cl::CommandQueue& queue, const cl::Buffer& buffer, const Rect& rect,
-                std::size_t element_bytes, const void* host);
+                std::size_t element_bytes, const void* host, cl::Event* done = nullptr);
+// The region cut into `count` pieces (fewer when it is thinner) along its outermost dimension
+// longer than 1, in order: each piece's packed points follow the previous piece's.
+std::vector<Rect> pieces(const Rect& rect, int64_t count);
 // Enqueued (not waited for): the region `from` of src to the region `to` of dst (same extents).
 void copy_rect(cl::CommandQueue& queue, const cl::Buffer& src, const Rect& from,
                const cl::Buffer& dst, const Rect& to, std::size_t element_bytes);

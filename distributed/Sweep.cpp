@@ -194,8 +194,9 @@ void DistributedSweep::start() {
   std::vector<std::vector<int>> neighbours;
   for (int d = 0; d < dims; ++d)
     neighbours.push_back({cart_.neighbour(d, 0), cart_.neighbour(d, 1)});
-  dev.exchange = std::make_unique<HaloExchange>(halo_faces(block_, grid_.halo(), neighbours), eb,
-                                                FaceStaging::Packing::Transfer);
+  dev.exchange =
+      std::make_unique<HaloExchange>(halo_faces(block_, grid_.halo(), neighbours), eb,
+                                     FaceStaging::Packing::Transfer, config_.exchange_piece_bytes);
   // The block's initial values (halos are filled by the first exchange).
   report("computing the block's initial values");
   const std::vector<unsigned char> host = initial_block();

@@ -56,6 +56,9 @@ struct SweepConfig {
   // variant's for the block's step, else the kernel's own, else the implementation's). The tests
   // give 1x1x1: one work-group shape for every shell box, so PoCL prepares that kernel once.
   std::vector<int64_t> local;
+  // The halo faces move in pieces of about this many bytes, each sent as soon as it is on the
+  // host (HaloExchange.h); the tests make it small so that their small faces are cut too.
+  std::size_t exchange_piece_bytes = std::size_t{2} << 20;
   // Called on this rank as each phase of start() and run() begins ("opening the device", ...),
   // for a user who wants to see where a slow set-up spends its time (sweep --verbose).
   std::function<void(const std::string& phase)> progress;

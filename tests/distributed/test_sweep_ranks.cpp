@@ -102,7 +102,7 @@ TEST_CASE("sweeps over every rank equal one rank bit for bit: catalog x boundari
   }
 }
 
-TEST_CASE("the interior overlapped with the exchange gives the same result") {
+TEST_CASE("the interior overlapped with the exchange, faces in pieces, give the same result") {
   auto world = testing::mpi_world();
   for (const char* name : {"j1d7pt", "j2d9pt", "j3d27pt"})
     for (const std::string boundary : {"mirror", "wrap"}) {
@@ -114,8 +114,10 @@ TEST_CASE("the interior overlapped with the exchange gives the same result") {
       config.steps = 2;
       config.local = {1, 1, 1};
       config.overlap = true;
+      config.exchange_piece_bytes = 16; // every face in pieces (as many as its thickness allows)
       auto overlapped = sweep(world, config, 3);
       config.overlap = false;
+      config.exchange_piece_bytes = 1 << 20; // whole faces
       auto plain = sweep(world, config, 3);
       if (world.rank() == 0)
         CHECK_MESSAGE(bitwise_equal(overlapped, plain), name << " " << boundary);
