@@ -1,12 +1,13 @@
 // The distributed sweep on the ranks this test runs on (1, or 2 and 4 under mpirun: see
 // CMakeLists.txt) against one rank alone on one device: every repeatable catalog stencil under
-// every boundary kind, each pair at one of k = 1..4 fused steps per exchange (every stencil and
-// every boundary sees several k), two exchange periods; the results must be equal bit for bit,
-// and the single-rank result equals the interpreter's 2k steps. Each rank's block kernel has its
-// extended block's sizes as constants, so every case builds its own kernels (a pair at every k
-// built four times as many, minutes on PoCL). Work-groups of one work-item: the shell boxes of
-// every shape run one prepared kernel on PoCL (with automatic work-groups PoCL prepares a kernel
-// again for every new shape).
+// three of the five boundary kinds (each kind under seven or eight stencils of 1, 2 and 3
+// dimensions), each pair at one of k = 1..4 fused steps per exchange (every stencil and every
+// boundary sees several k), two exchange periods; the results must be equal bit for bit, and
+// the single-rank result equals the interpreter's 2k steps. Each rank's block kernel has its
+// extended block's sizes as constants, so every case builds its own kernels on every rank
+// (every pair at every k built 6.7 times as many: 5 minutes of CPU on 4 PoCL ranks). Work-groups of
+// one work-item: the shell boxes of every shape run one prepared kernel on PoCL (with automatic
+// work-groups PoCL prepares a kernel again for every new shape).
 #include <doctest/doctest.h>
 
 #include <cstring>
@@ -60,14 +61,17 @@ std::vector<double> interpreted(const SweepConfig& config, int steps) {
 
 } // namespace
 
-TEST_CASE("sweeps over every rank equal one rank bit for bit: catalog x boundaries, k=1..4") {
+TEST_CASE("sweeps over every rank equal one rank bit for bit: catalog, boundaries, k=1..4") {
   auto world = testing::mpi_world();
   int cases = 0, mismatches = 0;
   std::set<int> ks;
+  std::set<std::string> seen_kinds;
   const auto stencils = testing::sweepable_stencils();
   const auto& kinds = testing::boundary_kinds();
   for (std::size_t s = 0; s < stencils.size(); ++s)
     for (std::size_t b = 0; b < kinds.size(); ++b) {
+      if ((s + b) % kinds.size() >= 3)
+        continue;
       const auto& info = stencils[s];
       SweepConfig config;
       config.name = info.name;
@@ -82,6 +86,7 @@ TEST_CASE("sweeps over every rank equal one rank bit for bit: catalog x boundari
       auto single = sweep(Communicator::self(), config, 2);
       ++cases;
       ks.insert(config.steps);
+      seen_kinds.insert(kinds[b]);
       CHECK(testing::has_nonzero_values(single));
       if (!bitwise_equal(distributed, single)) {
         ++mismatches;
@@ -96,8 +101,9 @@ TEST_CASE("sweeps over every rank equal one rank bit for bit: catalog x boundari
                     info.name << " " << kinds[b] << ": " << error);
     }
   if (world.rank() == 0) {
-    CHECK(cases == 12 * 5);
+    CHECK(cases == 12 * 3);
     CHECK(ks.size() == 4);
+    CHECK(seen_kinds.size() == kinds.size());
     CHECK(mismatches == 0);
   }
 }
