@@ -51,8 +51,10 @@ struct DistributedSweep::Device {
 
 namespace {
 
+// "35 MB", "4.3 GB".
 std::string gb(uint64_t bytes) {
-  return cat(std::round(static_cast<double>(bytes) / 1e8) / 10, " GB");
+  const auto b = static_cast<double>(bytes);
+  return b < 1e9 ? cat(std::round(b / 1e6), " MB") : cat(std::round(b / 1e8) / 10, " GB");
 }
 
 int64_t points_of(const std::vector<int64_t>& extent) {
@@ -116,17 +118,21 @@ void DistributedSweep::report(const std::string& phase) const {
     config_.progress(phase);
 }
 
-void DistributedSweep::open() {
-  if (device_)
+void DistributedSweep::prepare() {
+  if (prepared_)
     return;
   const double t0 = wall_seconds();
   report("opening the device");
   device_ = config_.session ? std::make_unique<Device>(*config_.session)
                             : std::make_unique<Device>(std::make_unique<runtime::Session>(
                                   device_for_rank(config_.device, world_.host_rank())));
-  open_seconds_ = wall_seconds() - t0;
-  // What the buffers below need, before any is allocated: a grid too large for the ranks'
-  // devices is refused on the rank that finds it, naming what would fit.
+  check_device_memory();
+  build();
+  prepared_ = true;
+  prepare_seconds_ = wall_seconds() - t0;
+}
+
+void DistributedSweep::check_device_memory() const {
   const std::size_t eb = element_bytes(element_);
   const auto bytes = static_cast<uint64_t>(points_of(block_.extended())) * eb;
   const auto shell = static_cast<uint64_t>(shell_points()) * eb;
@@ -149,16 +155,7 @@ void DistributedSweep::open() {
                    "): use more ranks (more devices), fewer --steps or a smaller grid"));
 }
 
-int64_t DistributedSweep::shell_points() const {
-  int64_t points = 0;
-  for (std::size_t i = 1; i < boxes_.size(); ++i)
-    points = std::max(points, points_of(boxes_[i].in_extent));
-  return points;
-}
-
-void DistributedSweep::start() {
-  const double t0 = wall_seconds() - (device_ ? open_seconds_ : 0);
-  open();
+void DistributedSweep::build() {
   auto& dev = *device_;
   const std::size_t eb = element_bytes(element_);
   const auto bytes = static_cast<std::size_t>(points_of(block_.extended())) * eb;
@@ -197,6 +194,20 @@ void DistributedSweep::start() {
   dev.exchange =
       std::make_unique<HaloExchange>(halo_faces(block_, grid_.halo(), neighbours), eb,
                                      FaceStaging::Packing::Transfer, config_.exchange_piece_bytes);
+}
+
+int64_t DistributedSweep::shell_points() const {
+  int64_t points = 0;
+  for (std::size_t i = 1; i < boxes_.size(); ++i)
+    points = std::max(points, points_of(boxes_[i].in_extent));
+  return points;
+}
+
+void DistributedSweep::start() {
+  prepare();
+  const double t0 = wall_seconds();
+  auto& dev = *device_;
+  const std::size_t eb = element_bytes(element_);
   // The block's initial values (halos are filled by the first exchange).
   report("computing the block's initial values");
   const std::vector<unsigned char> host = initial_block();
@@ -207,7 +218,7 @@ void DistributedSweep::start() {
   period(true);
   write_rect(dev.session.queue(), dev.extended.handle(), own_rect(block_), eb, host.data());
   dev.session.finish();
-  setup_seconds_ = wall_seconds() - t0;
+  setup_seconds_ = prepare_seconds_ + wall_seconds() - t0;
   report(cat("set up in ", setup_seconds_, " s"));
 }
 

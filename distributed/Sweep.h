@@ -80,10 +80,12 @@ public:
   DistributedSweep(Communicator world, SweepConfig config);
   ~DistributedSweep();
 
-  // Opens this rank's device; Error when the rank's buffers would not fit it (the sizes and
-  // what would). Called by start() unless called before (under a set-up agreement).
-  void open();
-  // Opens the device, builds its kernels and loads its block of the initial grid.
+  // Opens this rank's device, allocates its buffers and builds its kernels, without a message
+  // to another rank (so that a failure can be agreed on: SetupAgreement.h). Error when the
+  // buffers would not fit the device (the sizes and what would). Called by start() unless
+  // called before.
+  void prepare();
+  // prepare(), then the block's initial values and one warm-up period.
   void start();
   // `iterations` exchange periods (iterations x steps steps in all). `stop` (e.g. the Ctrl-C
   // flag) is read after every period and agreed on by every rank: when it is set on any, all end
@@ -107,7 +109,12 @@ private:
   struct Device;
   // The points of the largest shell box's input (0: no shell).
   int64_t shell_points() const;
-  double open_seconds_ = 0;
+  // Error when the buffers would not fit the device (what they need, what it has).
+  void check_device_memory() const;
+  // Allocates the buffers, chooses and builds the kernels, stages the exchange.
+  void build();
+  bool prepared_ = false;
+  double prepare_seconds_ = 0;
   std::vector<unsigned char> own_bytes() const;
   // One exchange period; returns the seconds spent in the halo exchange.
   double period(bool traced = false); // traced: report each part (the warm-up period)

@@ -248,8 +248,10 @@ int sweep_command(const SweepCommandOptions& o) {
   if (int status = distributed::agree_on_setup(
           world, distributed::attempt([&] { sweep.emplace(world, config); })))
     return status;
-  // Each rank's device must hold its block: a rank that finds it does not is named once.
-  if (int status = distributed::agree_on_setup(world, distributed::attempt([&] { sweep->open(); })))
+  // Each rank's device, buffers and kernels: a rank that fails (a block its device cannot hold,
+  // a kernel its driver refuses) is named once, and every rank ends without MPI_Abort.
+  if (int status =
+          distributed::agree_on_setup(world, distributed::attempt([&] { sweep->prepare(); })))
     return status;
   try {
     return run_sweep(o, world, *sweep, guard);
