@@ -125,13 +125,11 @@ MultigridDecomposition plan_decomposition(int size, std::vector<int> ranks, cons
       p.agglomerated = l;
   if (p.agglomerated == p.levels && aligned + 1 < p.levels)
     p.agglomerated = aligned; // the next level does not halve: agglomerate before it
-  // The halos: 1 on the last level with a block, doubling per finer level.
+  // The halos: the operators' read radius, 1 on every level (BlockGrid's radius already).
   const std::size_t last = p.agglomerates() ? p.agglomerated : p.levels - 1;
   for (std::size_t l = 0; l <= last; ++l) {
-    BlockGrid g = grids[l];
-    g.radius = int64_t{1} << (last - l);
-    g.validate();
-    p.grids.push_back(g);
+    grids[l].validate();
+    p.grids.push_back(grids[l]);
   }
   return p;
 }
@@ -173,6 +171,8 @@ Level MultigridLayout::local(const Level& global, std::size_t l) const {
     return global;
   Level box = global;
   box.box = blocks_[l].extended();
+  box.halo_lo = blocks_[l].halo_lo;
+  box.halo_hi = blocks_[l].halo_hi;
   return box;
 }
 
@@ -212,33 +212,35 @@ int MultigridLayout::exact_through(const Schedule& s, std::size_t l, const Read&
   internal_error("unknown read level");
 }
 
-// Communication-avoiding: a level's halo is wider than one kernel needs (2^(T-l) points), so an
-// exchange serves the kernels after it until their reads have eaten the exact part: each kernel
-// that reads r neighbours leaves its output exact r points less deep. An exchange is appended
-// only where a read would not be exact on the block's own points, and where a pointwise input
-// (a right-hand side restricted from a thin exact residual) limits the output to the block
-// alone: exchanged once, it stays exact until it is written again, while the solution would
-// otherwise need an exchange before every kernel.
+// Communication-avoiding: each kernel that reads r neighbours leaves its output exact r points
+// less deep than its inputs, and an exchange is appended only where a read would not be exact
+// on the block's own points. With halos of the operators' radius (1) that is one exchange
+// before each kernel that reads neighbours of a buffer written since, none before restriction
+// (pointwise on the rank's own children) and none after a fill (zeros are exact everywhere). A
+// pointwise input (f) is exchanged only where it alone keeps the output from being exact
+// deeper, which a halo of the read radius never lets happen: the other reads eat the halo.
 void MultigridLayout::launch(Schedule& s, std::size_t l, const std::string& label,
                              std::shared_ptr<CompiledKernel> kernel, const std::vector<Read>& reads,
                              BufferId output) {
   auto level_of = [l](const Read& r) {
     return r.level == Read::Level::Same ? l : r.level == Read::Level::Coarser ? l + 1 : l - 1;
   };
-  auto output_depth = [&] {
+  auto pointwise = [](const Read& r) { return r.level == Read::Level::Same && r.radius == 0; };
+  auto output_depth = [&](bool with_pointwise) {
     int depth = halo(l);
     for (const Read& r : reads)
-      depth = std::min(depth, exact_through(s, l, r));
+      if (with_pointwise || !pointwise(r))
+        depth = std::min(depth, exact_through(s, l, r));
     return depth;
   };
   for (const Read& r : reads)
     if (exact_through(s, l, r) < 0)
       exchange(s, level_of(r), r.buffer);
-  if (output_depth() == 0 && halo(l) > 0)
+  if (const int without = output_depth(false); output_depth(true) < without)
     for (const Read& r : reads)
-      if (r.level == Read::Level::Same && r.radius == 0 && exact_through(s, l, r) == 0)
+      if (pointwise(r) && exact_through(s, l, r) < without)
         exchange(s, l, r.buffer);
-  const int depth = output_depth();
+  const int depth = output_depth(true);
   if (depth < 0) // a read wider than its level's halo: the block itself would be wrong
     internal_error(
         cat("the ", label, " kernel of level ", l, " reads further than the halos of its inputs"));

@@ -4,14 +4,14 @@
 //
 // Every level is split over the same Cartesian grid of ranks (MPI_Dims_create; a torus for the
 // wrap boundary) by BlockGrid, and a level's kernels run on the rank's block extended by a halo
-// on its internal sides. The halo of level l is 2^(T-l) points, T the last distributed level:
-// then the 2^d average of a fine extended block is exactly the coarse extended block, and the
-// interpolation of a coarse extended block is exactly the fine one, so restriction and
-// interpolation are the single-device kernels on the boxes, with no copies. The kernels compute
-// the whole extended box; the halo's outputs are exact only as deep as their inputs allow, and
-// a halo exchange precedes a kernel where a read would not be exact on the block (launch: the
-// schedule knows how deep each buffer is exact), so the block's outputs are (global edges pad
-// as on one device). Red-black colours follow the global index (colour_shift).
+// of 1 point (the operators' read radius) on its internal sides. Restriction and interpolation
+// are the single-device kernels built for these boxes (Level::halo_lo): restriction averages the
+// rank's own fine children (blocks have even extent and offset), interpolation reads the coarse
+// box one point around, so neither needs a halo wider than 1 nor a copy. The kernels compute the
+// whole box; the halo's outputs are exact only as deep as their inputs allow, and a halo
+// exchange precedes a kernel where a read would not be exact on the block (launch: the schedule
+// knows how deep each buffer is exact), so the block's outputs are (global edges pad as on one
+// device). Red-black colours follow the global index (colour_shift).
 //
 // Agglomeration: a level whose blocks have fewer than `agglomerate_below` points (on the rank
 // with the smallest block), or that does not split as the exact half of the finer level's
@@ -95,7 +95,7 @@ private:
   // How deep the output of a kernel of level l is exact through `read`, given how deep the
   // schedule knows the read buffer's halo exact; negative: not even the block's own points.
   int exact_through(const multigrid::Schedule& s, std::size_t l, const multigrid::Read& read) const;
-  // The halo of level l's boxes (0 beyond the distributed levels).
+  // The halo of level l's boxes: 1 (0 beyond the distributed levels).
   int halo(std::size_t l) const;
   // The block's own points of a level's buffer, in the block's row-major order.
   std::vector<double> own(multigrid::DeviceMemory& memory, multigrid::BufferId id,

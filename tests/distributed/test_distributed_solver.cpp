@@ -64,8 +64,9 @@ std::vector<SolveCase> cases() {
   o.max_cycles = 4;
   o.tolerance = 1e-30; // every cycle runs
   all.push_back({"2-D Dirichlet V(2,2)", manufactured_poisson(2, 32, Centring::Cell), o, 64});
-  // Every level split, down to 8^2 (halo 1 there): on 2 ranks the boxes start at global index
-  // -1 and 3, so their red-black colours are shifted (Layout::colour_shift).
+  // Every level split, down to 8^2: on 2 ranks each box starts 1 below its block (a torus: both
+  // sides of each block are internal), at an odd global index, so the red-black colours of
+  // every level are shifted (Layout::colour_shift).
   SolverOptions w = o;
   w.cycle = CycleKind::W;
   w.coarsest = 8;
@@ -112,10 +113,28 @@ TEST_CASE("the distributed solver's residual history equals one device's") {
   }
 }
 
-// The finest level's halo (32 points here) is wider than a cycle's ten neighbour-reading kernels
-// there eat: one exchange of u and one of f per cycle suffice, where an exchange before every
-// kernel sent ten. Every cycle's residual still equals one device's.
-TEST_CASE("a wide halo is exchanged once and serves the kernels after it") {
+// The bytes one width-1 exchange of level l sends from this rank: per internal side a face one
+// point deep, spanning the block extended by 1 on its internal sides along the dimensions
+// exchanged before it (HaloExchange's order) and the block along the others. From the block
+// alone, whatever halo the layout chose.
+int64_t width_one_exchange_bytes(const Block& b, int64_t element_bytes) {
+  const std::size_t dims = b.extent.size();
+  int64_t bytes = 0;
+  for (std::size_t d = 0; d < dims; ++d) {
+    int64_t face = element_bytes;
+    for (std::size_t k = 0; k < dims; ++k)
+      face *= k < d ? b.extent[k] + b.internal[k][0] + b.internal[k][1] : k == d ? 1 : b.extent[k];
+    bytes += face * (b.internal[d][0] + b.internal[d][1]);
+  }
+  return bytes;
+}
+
+// Halos of width 1 on every level: at most one exchange of u before each kernel that reads
+// neighbours (4 half-sweeps before and 4 after the correction, the residual, and on the coarser
+// level the interpolation's read; the finest level's last residual instead), each one point
+// deep. The wide halos this replaced (2^(T-l) points, 32 on the finest level here) sent several
+// times this bound.
+TEST_CASE("a cycle sends no more halo bytes than exchanges one point deep") {
   auto world = testing::mpi_world();
   SolverOptions o;
   o.max_cycles = 3;
@@ -123,24 +142,24 @@ TEST_CASE("a wide halo is exchanged once and serves the kernels after it") {
   Problem problem = cosine_problem(2, 64, Boundary::mirror(), 2);
   MultigridLayout layout(world, solver_session(), problem, o, 0);
   SolveResult d = Solver(solver_session(), problem, o, layout).solve();
-  const int64_t h = layout.plan().grids[0].halo();
-  CHECK(h >= 16);
-  const Block& b = layout.block(0);
-  int64_t face = 0; // the largest face this rank sends on level 0, in bytes
-  for (std::size_t dim = 0; dim < 2; ++dim)
-    if (b.internal[dim][0] || b.internal[dim][1])
-      face = std::max(face, h * b.extended()[1 - dim] * int64_t{8});
-  int64_t faces = 0;
-  for (std::size_t dim = 0; dim < 2; ++dim)
-    faces += b.internal[dim][0] + b.internal[dim][1];
-  const auto sent = static_cast<int64_t>(layout.halo_bytes(0));
-  if (world.size() > 1) {
-    CHECK(sent > 0);
-    CHECK_MESSAGE(sent <= 2 * o.max_cycles * faces * face,
-                  sent << " bytes on level 0 in " << o.max_cycles << " cycles, faces of at most "
-                       << face << " bytes, " << faces << " per exchange");
-  } else {
-    CHECK(sent == 0);
+  const auto& plan = layout.plan();
+  REQUIRE_FALSE(plan.agglomerates());
+  for (std::size_t l = 0; l < plan.grids.size(); ++l) {
+    const Block& b = layout.block(l);
+    int64_t exchanges = 2 * (o.pre + o.post) + 2; // per cycle
+    if (l + 1 == plan.grids.size())               // the coarsest: its sweeps, the interpolation
+      exchanges = 2 * o.coarse_sweeps + 1;
+    const int64_t bound = o.max_cycles * exchanges * width_one_exchange_bytes(b, 8);
+    const auto sent = static_cast<int64_t>(layout.halo_bytes(l));
+    CHECK_MESSAGE(sent <= bound, "level " << l << " sent " << sent << " bytes in " << o.max_cycles
+                                          << " cycles; exchanges one point deep send at most "
+                                          << bound);
+    if (world.size() > 1)
+      CHECK_MESSAGE(sent > 0, "level " << l);
+    else
+      CHECK(sent == 0);
+    for (std::size_t k = 0; k < b.extent.size(); ++k) // the box: the block and 1 per rank side
+      CHECK(b.extended()[k] == b.extent[k] + b.internal[k][0] + b.internal[k][1]);
   }
   if (world.rank() != 0)
     return;
@@ -153,20 +172,20 @@ TEST_CASE("a wide halo is exchanged once and serves the kernels after it") {
 TEST_CASE("the decomposition of the levels: halos, agglomeration, refusals") {
   SolverOptions o;
   Problem p = manufactured_poisson(2, 32, Centring::Cell);
-  // 2x2 ranks: blocks of 16^2, 8^2, 4^2 points; below 64 points level 2 goes to rank 0. The
-  // halos double from 1 on that level upwards, so restriction maps extended blocks exactly.
+  // 2x2 ranks: blocks of 16^2, 8^2, 4^2 points; below 64 points level 2 goes to rank 0. Every
+  // level's halo is the operators' read radius, 1.
   auto plan = plan_decomposition(4, {2, 2}, p, o, 64);
   CHECK(plan.levels == 5);
   CHECK(plan.agglomerated == 2);
   REQUIRE(plan.grids.size() == 3);
-  CHECK(plan.grids[0].halo() == 4);
-  CHECK(plan.grids[1].halo() == 2);
-  CHECK(plan.grids[2].halo() == 1);
+  for (const auto& g : plan.grids)
+    CHECK(g.halo() == 1);
   // No threshold: every level is split (the coarsest has one point per rank and side).
   auto all = plan_decomposition(4, {2, 2}, p, o, 0);
   CHECK_FALSE(all.agglomerates());
   CHECK(all.grids.size() == 5);
-  CHECK(all.grids[0].halo() == 16);
+  CHECK(all.grids[0].halo() == 1);
+  CHECK(all.grids[4].halo() == 1);
   // 12 points over 3 ranks: 4, 2 and 1 per rank; 3 points do not coarsen further.
   auto three = plan_decomposition(3, {3}, manufactured_poisson(1, 12, Centring::Cell), o, 0);
   CHECK(three.levels == 3);
