@@ -6,6 +6,7 @@
 #include "core/Error.h"
 #include "distributed/HaloExchange.h"
 #include "distributed/Rect.h"
+#include "distributed/Redistribute.h"
 #include "distributed/StepKernel.h"
 #include "multigrid/Blas.h"
 #include "multigrid/Hierarchy.h"
@@ -58,6 +59,40 @@ int64_t smallest_block(const BlockGrid& g, int size) {
   for (int r = 0; r < size; ++r)
     smallest = std::min(smallest, g.block(g.coords_of(r)).points());
   return smallest;
+}
+
+// The problem of an agglomerated level for the plan and the layout of the next stage: its
+// grid, boundary and centring (the right-hand side comes with each cycle).
+Problem level_problem(const Problem& problem, int64_t side) {
+  Problem p;
+  p.name = problem.name;
+  p.dims = problem.dims;
+  p.n = side;
+  p.centring = problem.centring;
+  p.boundary = problem.boundary;
+  return p;
+}
+
+// The next stage's grid of ranks: half the ranks along each dimension split over an even number
+// of them (1 along the others); none where that is one rank or where the agglomerated level
+// does not split over them into blocks that coarsen.
+std::vector<int> stage_ranks(const MultigridDecomposition& p, const Problem& problem,
+                             const SolverOptions& options, int64_t agglomerate_below) {
+  std::vector<int> stage;
+  int count = 1;
+  for (int r : p.ranks) {
+    stage.push_back(r % 2 == 0 ? r / 2 : 1);
+    count *= stage.back();
+  }
+  if (count < 2)
+    return {};
+  try {
+    plan_decomposition(count, stage, level_problem(problem, p.side[p.agglomerated][0]), options,
+                       agglomerate_below);
+  } catch (const Error&) {
+    return {};
+  }
+  return stage;
 }
 
 std::vector<unsigned char> as_bytes(const std::vector<double>& v) {
@@ -131,6 +166,8 @@ MultigridDecomposition plan_decomposition(int size, std::vector<int> ranks, cons
     grids[l].validate();
     p.grids.push_back(grids[l]);
   }
+  if (p.agglomerates())
+    p.stage_ranks = stage_ranks(p, problem, options, agglomerate_below);
   return p;
 }
 
@@ -155,12 +192,29 @@ MultigridLayout::MultigridLayout(Communicator world, runtime::Session& session,
         std::make_unique<HaloExchange>(halo_faces(blocks_.back(), g.halo(), neighbours),
                                        element_bytes(kind), FaceStaging::Packing::OnDevice));
   }
-  if (plan_.agglomerates() && world_.rank() == 0) {
-    Level coarse{problem.dims, plan_.side[plan_.agglomerated][0], kind, problem.centring};
+  if (!plan_.agglomerates())
+    return;
+  const int64_t side = plan_.side[plan_.agglomerated][0];
+  if (!plan_.stage_ranks.empty()) {
+    const BlockGrid& here = plan_.grids[plan_.agglomerated];
+    const BlockGrid next{plan_.side[plan_.agglomerated], plan_.stage_ranks, here.periodic, 1, 1};
+    int count = 1;
+    for (int r : plan_.stage_ranks)
+      count *= r;
+    for (int r = 0; r < world_.size(); ++r) {
+      stage_from_.push_back(here.block(here.coords_of(r)));
+      stage_to_.push_back(r < count ? next.block(next.coords_of(r)) : Block{});
+    }
+    if (auto part = world_.first(count))
+      stage_ = std::make_unique<MultigridLayout>(*part, session, level_problem(problem, side),
+                                                 options_, agglomerate_below, plan_.stage_ranks);
+  }
+  if (stage_ || (plan_.stage_ranks.empty() && world_.rank() == 0)) {
+    Level coarse{problem.dims, side, kind, problem.centring};
     coarse_memory_ = std::make_unique<DeviceMemory>(session);
     coarse_tuner_ = std::make_unique<Tuner>(session, options_.tuning);
     coarse_ = std::make_unique<Hierarchy>(coarse, problem.boundary, std::nullopt, options_,
-                                          *coarse_memory_, *coarse_tuner_);
+                                          *coarse_memory_, *coarse_tuner_, stage_.get());
   }
 }
 
@@ -261,6 +315,10 @@ void MultigridLayout::coarse_cycle(Schedule& s, std::size_t l, const LevelState&
   const BufferId f = level.f, u = level.solution();
   s.host("agglomerated",
          [this, l, f, u, kind](DeviceMemory& memory) {
+           if (!plan_.stage_ranks.empty()) {
+             staged_cycle(memory, f, u, l, kind);
+             return;
+           }
            auto rhs = read(memory, f, l), solution = read(memory, u, l);
            std::vector<unsigned char> bytes;
            if (coarse_) {
@@ -279,6 +337,35 @@ void MultigridLayout::coarse_cycle(Schedule& s, std::size_t l, const LevelState&
            write(memory, u, l, as_doubles(bytes));
          },
          {u});
+}
+
+void MultigridLayout::staged_cycle(DeviceMemory& memory, BufferId f, BufferId u, std::size_t l,
+                                   CycleKind kind) {
+  auto rhs = redistribute(world_, own(memory, f, l), stage_from_, stage_to_);
+  auto solution = redistribute(world_, own(memory, u, l), stage_from_, stage_to_);
+  std::vector<double> mine;
+  if (stage_) {
+    LevelState& top = coarse_->finest();
+    stage_->write_own(*coarse_memory_, top.f, 0, rhs);
+    stage_->write_own(*coarse_memory_, top.solution(), 0, solution);
+    Schedule c;
+    if (kind == CycleKind::F)
+      coarse_->full_multigrid(c);
+    else
+      coarse_->cycle(c, 0, kind);
+    c.run(*coarse_memory_);
+    mine = stage_->own(*coarse_memory_, top.solution(), 0);
+  }
+  write_own(memory, u, l, redistribute(world_, mine, stage_to_, stage_from_));
+}
+
+void MultigridLayout::write_own(DeviceMemory& memory, BufferId id, std::size_t l,
+                                const std::vector<double>& mine) const {
+  std::vector<double> host(static_cast<std::size_t>(memory.count(id)), 0.0);
+  std::size_t i = 0;
+  for (const auto& point : own_points(blocks_.at(l), plan_.side.at(l)))
+    host[static_cast<std::size_t>(point.first)] = mine.at(i++);
+  write_values(memory, id, host);
 }
 
 std::vector<double> MultigridLayout::own(DeviceMemory& memory, BufferId id, std::size_t l) const {
@@ -343,6 +430,8 @@ double MultigridLayout::norm(DeviceMemory& memory, BufferId id, std::size_t l, B
 void MultigridLayout::start_counting() {
   for (auto& e : exchanges_)
     e->reset_count();
+  if (stage_)
+    stage_->start_counting();
 }
 
 uint64_t MultigridLayout::halo_bytes(std::size_t l) const {
@@ -350,7 +439,7 @@ uint64_t MultigridLayout::halo_bytes(std::size_t l) const {
 }
 
 uint64_t MultigridLayout::halo_bytes() const {
-  uint64_t bytes = 0;
+  uint64_t bytes = stage_ ? stage_->halo_bytes() : 0;
   for (const auto& e : exchanges_)
     bytes += e->bytes_sent();
   return bytes;

@@ -15,10 +15,14 @@
 //
 // Agglomeration: a level whose blocks have fewer than `agglomerate_below` points (on the rank
 // with the smallest block), or that does not split as the exact half of the finer level's
-// blocks, is moved to rank 0: its right-hand side and solution are gathered there, rank 0 runs
-// the rest of the hierarchy as a single-device hierarchy (the same cycle), and the solution is
-// broadcast back. Norms are sums of squares over the blocks (on the device) reduced by
-// MPI_Allreduce.
+// blocks, moves to fewer ranks, in stages as HPGMG's sub-communicators do: where halving the
+// ranks along each dimension split over an even number of them leaves several ranks and the
+// level splits over them into blocks that coarsen, its right-hand side and solution move to
+// the first ranks of the run (Redistribute.h), which run the rest of the hierarchy as a
+// distributed hierarchy of their own (a MultigridLayout on their communicator, which
+// agglomerates again further down); otherwise they are gathered on rank 0, which runs the rest
+// as a single-device hierarchy. Either runs the same cycle, and the solution moves back. Norms are
+// sums of squares over the blocks (on the device) reduced by MPI_Allreduce.
 #pragma once
 
 #include <cstdint>
@@ -44,8 +48,11 @@ struct MultigridDecomposition {
   std::vector<int> ranks;                 // per dimension
   std::vector<std::vector<int64_t>> side; // per level: the global extents
   std::vector<BlockGrid> grids;           // per distributed level (halos included)
-  std::size_t agglomerated = 0;           // the first level on rank 0 alone; levels(): none
+  std::size_t agglomerated = 0;           // the first level on fewer ranks; levels(): none
   std::size_t levels = 0;                 // of the whole hierarchy
+  // The grid of ranks (the first ones of the run) the agglomerated levels are gathered onto,
+  // planned again there; empty: rank 0 alone, as one device.
+  std::vector<int> stage_ranks;
   bool agglomerates() const { return agglomerated < levels; }
 };
 
@@ -86,7 +93,7 @@ public:
 
   const MultigridDecomposition& plan() const { return plan_; }
   const Block& block(std::size_t l) const { return blocks_.at(l); }
-  uint64_t halo_bytes() const;              // sent by this rank
+  uint64_t halo_bytes() const; // sent by this rank, its later stages' exchanges included
   uint64_t halo_bytes(std::size_t l) const; // sent by this rank for level l
 
 private:
@@ -97,9 +104,15 @@ private:
   int exact_through(const multigrid::Schedule& s, std::size_t l, const multigrid::Read& read) const;
   // The halo of level l's boxes: 1 (0 beyond the distributed levels).
   int halo(std::size_t l) const;
-  // The block's own points of a level's buffer, in the block's row-major order.
+  // The block's own points of a level's buffer, in the block's row-major order, and back (the
+  // halo zero).
   std::vector<double> own(multigrid::DeviceMemory& memory, multigrid::BufferId id,
                           std::size_t l) const;
+  void write_own(multigrid::DeviceMemory& memory, multigrid::BufferId id, std::size_t l,
+                 const std::vector<double>& mine) const;
+  // The cycle of the agglomerated level l on the ranks of the next stage (stage_).
+  void staged_cycle(multigrid::DeviceMemory& memory, multigrid::BufferId f, multigrid::BufferId u,
+                    std::size_t l, multigrid::CycleKind kind);
 
   Communicator world_, cart_;
   runtime::Session* session_;
@@ -107,7 +120,12 @@ private:
   MultigridDecomposition plan_;
   std::vector<Block> blocks_; // this rank's, per distributed level
   std::vector<std::unique_ptr<HaloExchange>> exchanges_;
-  // Rank 0: the agglomerated levels on this device.
+  // Staged agglomeration: per rank of the run its block of the agglomerated level, and its
+  // block of the next stage's first level (none beyond the stage's ranks); on the stage's
+  // ranks, the stage's layout.
+  std::vector<Block> stage_from_, stage_to_;
+  std::unique_ptr<MultigridLayout> stage_;
+  // The agglomerated levels on this device: rank 0 alone, or a rank of the next stage.
   std::unique_ptr<multigrid::DeviceMemory> coarse_memory_;
   std::unique_ptr<multigrid::Tuner> coarse_tuner_;
   std::unique_ptr<multigrid::Hierarchy> coarse_;

@@ -68,10 +68,14 @@ int solve_on_ranks(const SolveCommandOptions& o, const Problem& problem, const S
               << distributed::extents_text({plan.ranks.begin(), plan.ranks.end()})
               << "), rank 0 on " << session.device().name << "\n"
               << "distributed levels 0-" << plan.grids.size() - 1 - plan.agglomerates()
-              << (plan.agglomerates()
+              << (!plan.agglomerates() ? std::string(", no agglomeration")
+                  : plan.stage_ranks.empty()
                       ? cat(", level ", plan.agglomerated, " and coarser on rank 0 (blocks below ",
                             o.agglomerate, " points)")
-                      : std::string(", no agglomeration"))
+                      : cat(", level ", plan.agglomerated, " and coarser gathered onto ",
+                            distributed::extents_text(
+                                {plan.stage_ranks.begin(), plan.stage_ranks.end()}),
+                            " ranks (blocks below ", o.agglomerate, " points)"))
               << "\n";
   }
   if (const char* fail = std::getenv("TESSERA_FAIL_RANK"))
@@ -92,6 +96,7 @@ int solve_on_ranks(const SolveCommandOptions& o, const Problem& problem, const S
     auto j = to_json(r, o, session);
     j["ranks"] = plan.ranks;
     j["agglomerated_level"] = plan.agglomerates() ? static_cast<int64_t>(plan.agglomerated) : -1;
+    j["stage_ranks"] = plan.stage_ranks; // where the agglomerated level goes; empty: rank 0
     j["halo_bytes"] = halo_bytes;
     write_file_atomically(o.json, j.dump(2) + "\n");
   }

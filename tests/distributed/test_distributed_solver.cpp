@@ -169,6 +169,38 @@ TEST_CASE("a cycle sends no more halo bytes than exchanges one point deep") {
     CHECK(std::abs(d.cycles[i].residual - s.cycles[i].residual) <= 1e-6 * s.cycles[i].residual);
 }
 
+// Agglomeration in stages: on 4 ranks split 4x1, levels 0-2 of a 64^2 grid run on the 4 ranks,
+// level 3 (8^2) moves to 2 ranks (2x1) and level 4 on to rank 0; every cycle's residual still
+// equals one device's (V, W on a periodic grid, F). On 1 and 2 ranks the same runs go to rank 0
+// at once.
+TEST_CASE("coarse levels gathered in stages onto fewer ranks") {
+  auto world = testing::mpi_world();
+  const std::vector<int> ranks{world.size(), 1};
+  for (CycleKind kind : {CycleKind::V, CycleKind::W, CycleKind::F}) {
+    SolverOptions o;
+    o.max_cycles = 3;
+    o.tolerance = 1e-30;
+    o.cycle = kind;
+    Problem problem = kind == CycleKind::W ? cosine_problem(2, 64, Boundary::wrap(), 2)
+                                           : manufactured_poisson(2, 64, Centring::Cell);
+    MultigridLayout layout(world, solver_session(), problem, o, 64, ranks);
+    SolveResult d = Solver(solver_session(), problem, o, layout).solve();
+    const auto& plan = layout.plan();
+    CHECK(plan.agglomerated == (world.size() == 1 ? 4u : 3u)); // blocks below 64 points
+    CHECK(plan.stage_ranks == (world.size() == 4 ? std::vector<int>{2, 1} : std::vector<int>{}));
+    if (world.rank() != 0)
+      continue;
+    SolveResult s = Solver(solver_session(), problem, o).solve();
+    CHECK(d.cycles.size() == s.cycles.size());
+    for (std::size_t i = 0; i < std::min(d.cycles.size(), s.cycles.size()); ++i)
+      CHECK_MESSAGE(std::abs(d.cycles[i].residual - s.cycles[i].residual) <=
+                        1e-6 * s.cycles[i].residual,
+                    to_string(kind) << "-cycle " << i + 1 << " on " << world.size() << " ranks: "
+                                    << d.cycles[i].residual << " against " << s.cycles[i].residual);
+    CHECK(s.cycles.back().relative < 1e-2);
+  }
+}
+
 TEST_CASE("the decomposition of the levels: halos, agglomeration, refusals") {
   SolverOptions o;
   Problem p = manufactured_poisson(2, 32, Centring::Cell);
@@ -194,6 +226,14 @@ TEST_CASE("the decomposition of the levels: halos, agglomeration, refusals") {
   // block of 0 points): agglomerated at the level of 1 point per rank.
   auto stop = plan_decomposition(4, {4}, manufactured_poisson(1, 8, Centring::Cell), o, 0);
   CHECK(stop.agglomerated == 1);
+  // Stages: 4x1 ranks halve to 2x1, which plan the agglomerated level again (to rank 0 from
+  // there); 2x2 would halve to one rank, and 3 ranks do not halve: rank 0 alone.
+  auto staged = plan_decomposition(4, {4, 1}, manufactured_poisson(2, 64, Centring::Cell), o, 64);
+  CHECK(staged.agglomerated == 3);
+  CHECK(staged.stage_ranks == std::vector<int>{2, 1});
+  CHECK(plan.stage_ranks.empty());
+  CHECK(plan_decomposition(3, {3}, manufactured_poisson(1, 48, Centring::Cell), o, 8)
+            .stage_ranks.empty());
   CHECK_ERROR(plan_decomposition(3, {3, 1}, p, o, 0), "has blocks of odd extent or offset");
   Problem mixed = p;
   SolverOptions m = o;
