@@ -9,7 +9,10 @@
 #   bash bench/solver_two_gpus.sh BIN [OUT]
 # BIN: the folder holding tessera. OUT (default /tmp/solver_two_gpus): the runs' output and JSON.
 # Environment: SIZE (default 512), DEVICE (default NVIDIA), ICD (default libnvidia-opencl.so.1),
-# MPIRUN (default mpirun), EXTRA (more options for both solves, e.g. "--cycle w"). A dry run on
+# MPIRUN (default mpirun), EXTRA (more options for both solves, e.g. "--cycle W"), AGGLOMERATE
+# (default "4096": the --agglomerate values of the two-rank runs, one run each, e.g.
+# "4096 65536 1000000": agglomerating earlier trades the coarse levels' exchanges, a latency
+# each, for a gather of a larger level onto rank 0). A dry run on
 # PoCL: SIZE=32 DEVICE=pthread ICD=libpocl.so.2.10.0 (the name in /etc/OpenCL/vendors/pocl.icd).
 set -u
 if [ $# -lt 1 ] || [ ! -x "$1/tessera" ]; then
@@ -41,12 +44,16 @@ extra=($EXTRA)
 echo "== one rank"
 "$OUT/rank.sh" "${solve[@]}" "${extra[@]}" --json "$OUT/one.json" >"$OUT/one.txt" 2>&1
 echo "   exit status $? (1 expected: the tolerance 1e-30 is not reached; output: $OUT/one.txt)"
-echo "== two ranks"
-$MPIRUN --bind-to none --oversubscribe -x TESSERA_CACHE_DIR -np 2 "$OUT/rank.sh" "${solve[@]}" \
-  "${extra[@]}" --json "$OUT/two.json" >"$OUT/two.txt" 2>&1
-echo "   exit status $? (1 expected, as above; output: $OUT/two.txt)"
+two=()
+for a in ${AGGLOMERATE:-4096}; do
+  echo "== two ranks, --agglomerate $a"
+  $MPIRUN --bind-to none --oversubscribe -x TESSERA_CACHE_DIR -np 2 "$OUT/rank.sh" "${solve[@]}" \
+    "${extra[@]}" --agglomerate "$a" --json "$OUT/two-$a.json" >"$OUT/two-$a.txt" 2>&1
+  echo "   exit status $? (1 expected, as above; output: $OUT/two-$a.txt)"
+  two+=("$OUT/two-$a.json")
+done
 
-python3 - "$OUT/one.json" "$OUT/two.json" <<'PY'
+python3 - "$OUT/one.json" "${two[@]}" <<'PY'
 import json, sys
 
 def summary(path):
@@ -60,18 +67,25 @@ def summary(path):
     halo = j.get("halo_bytes", 0) / len(cycles)
     return (wall, device, halo, max(c["wall_ms"] for c in cycles), j), None
 
-rows = []
-for name, path in (("1 rank", sys.argv[1]), ("2 ranks", sys.argv[2])):
+one = None
+runs = [("1 rank", sys.argv[1])] + [(f"2 ranks ({p.split('two-')[-1][:-5]})", p) for p in sys.argv[2:]]
+for name, path in runs:
     s, err = summary(path)
     if s is None:
         print(f"{name}: {err}")
         continue
     wall, device, halo, slowest, j = s
-    rows.append(wall)
     print(f"{name}: {j['device']}, wall {wall:.2f} ms/cycle (slowest {slowest:.2f}), device {device:.2f} ms/cycle, "
           f"halo {halo / 1e6:.2f} MB/cycle, final relative residual "
           f"{j['cycles'][-1]['relative_residual']:.3e}, levels {len(j['levels'])}"
           + (f", agglomerated from level {j['agglomerated_level']}" if 'agglomerated_level' in j else ""))
-if len(rows) == 2:
-    print(f"speed-up of 2 ranks over 1 (wall per cycle): {rows[0] / rows[1]:.2f}x")
+    if "halo_exchanges_by_level" in j:
+        n = len(j["cycles"])
+        print("    per level and cycle: " + ", ".join(
+            f"L{l} {e / n:g} exchanges {b / n / 1e6:.2f} MB"
+            for l, (e, b) in enumerate(zip(j["halo_exchanges_by_level"], j["halo_bytes_by_level"]))))
+    if one is None:
+        one = wall
+    else:
+        print(f"    speed-up over 1 rank (wall per cycle): {one / wall:.2f}x")
 PY

@@ -192,6 +192,7 @@ MultigridLayout::MultigridLayout(Communicator world, runtime::Session& session,
         std::make_unique<HaloExchange>(halo_faces(blocks_.back(), g.halo(), neighbours),
                                        element_bytes(kind), FaceStaging::Packing::OnDevice));
   }
+  exchange_counts_.assign(exchanges_.size(), 0);
   if (!plan_.agglomerates())
     return;
   const int64_t side = plan_.side[plan_.agglomerated][0];
@@ -248,6 +249,7 @@ void MultigridLayout::exchange(Schedule& s, std::size_t l, BufferId buffer) {
     s.host("halo exchange",
            [this, l, buffer](DeviceMemory& memory) {
              exchanges_[l]->run(cart_, session_->queue(), memory.buffer(buffer).handle());
+             ++exchange_counts_[l];
            },
            {buffer});
   s.set_exact_halo(buffer, halo(l));
@@ -430,12 +432,17 @@ double MultigridLayout::norm(DeviceMemory& memory, BufferId id, std::size_t l, B
 void MultigridLayout::start_counting() {
   for (auto& e : exchanges_)
     e->reset_count();
+  exchange_counts_.assign(exchanges_.size(), 0);
   if (stage_)
     stage_->start_counting();
 }
 
 uint64_t MultigridLayout::halo_bytes(std::size_t l) const {
   return l < exchanges_.size() ? exchanges_[l]->bytes_sent() : 0;
+}
+
+uint64_t MultigridLayout::exchanges(std::size_t l) const {
+  return l < exchange_counts_.size() ? exchange_counts_[l] : 0;
 }
 
 uint64_t MultigridLayout::halo_bytes() const {

@@ -95,6 +95,7 @@ public:
   const Block& block(std::size_t l) const { return blocks_.at(l); }
   uint64_t halo_bytes() const; // sent by this rank, its later stages' exchanges included
   uint64_t halo_bytes(std::size_t l) const; // sent by this rank for level l
+  uint64_t exchanges(std::size_t l) const;  // of level l's halos (since start_counting)
 
 private:
   // Appends the exchange of `buffer`'s halo (level l); afterwards the whole halo is exact.
@@ -120,6 +121,7 @@ private:
   MultigridDecomposition plan_;
   std::vector<Block> blocks_; // this rank's, per distributed level
   std::vector<std::unique_ptr<HaloExchange>> exchanges_;
+  std::vector<uint64_t> exchange_counts_; // per distributed level
   // Staged agglomeration: per rank of the run its block of the agglomerated level, and its
   // block of the next stage's first level (none beyond the stage's ranks); on the stage's
   // ranks, the stage's layout.

@@ -83,13 +83,24 @@ int solve_on_ranks(const SolveCommandOptions& o, const Problem& problem, const S
       throw Error(cat("device error injected for testing (TESSERA_FAIL_RANK=", fail, ")"));
   SolveResult r = solver.solve();
   uint64_t halo_bytes = world.sum(layout.halo_bytes());
+  // Per distributed level: the bytes all ranks sent, and how many exchanges (each rank takes
+  // part in every one).
+  std::vector<uint64_t> level_bytes, level_exchanges;
+  for (std::size_t l = 0; l < plan.grids.size(); ++l) {
+    level_bytes.push_back(world.sum(layout.halo_bytes(l)));
+    level_exchanges.push_back(layout.exchanges(l));
+  }
   if (!root)
     return r.converged ? 0 : r.stop_reason == "interrupted" ? kInterruptedStatus : 1;
   if (!o.quiet) {
     std::cout << "levels:";
     for (const auto& l : r.levels)
       std::cout << " " << l << ";";
-    std::cout << "\nhalo bytes sent by all ranks: " << halo_bytes << "\n";
+    std::cout << "\nhalo bytes sent by all ranks: " << halo_bytes << " (per level:";
+    for (std::size_t l = 0; l < level_bytes.size(); ++l)
+      std::cout << (l ? ", " : " ") << level_bytes[l] << " in " << level_exchanges[l]
+                << " exchanges";
+    std::cout << ")\n";
   }
   print_result(r, std::cout, !o.quiet);
   if (!o.json.empty()) {
@@ -98,6 +109,8 @@ int solve_on_ranks(const SolveCommandOptions& o, const Problem& problem, const S
     j["agglomerated_level"] = plan.agglomerates() ? static_cast<int64_t>(plan.agglomerated) : -1;
     j["stage_ranks"] = plan.stage_ranks; // where the agglomerated level goes; empty: rank 0
     j["halo_bytes"] = halo_bytes;
+    j["halo_bytes_by_level"] = level_bytes;
+    j["halo_exchanges_by_level"] = level_exchanges;
     write_file_atomically(o.json, j.dump(2) + "\n");
   }
   return solve_status(r, o, s, problem);
