@@ -43,12 +43,14 @@ std::vector<std::pair<int64_t, int64_t>> own_points(const Block& b,
   return points;
 }
 
-// Whether every rank's block of `coarse` is exactly half its block of `fine`.
+// Whether every rank's block of `coarse` is exactly half its block of `fine`, and at least as
+// thick as the halo along the dimensions split over several ranks.
 bool halves(const BlockGrid& fine, const BlockGrid& coarse, int size) {
   for (int r = 0; r < size; ++r) {
     Block f = fine.block(fine.coords_of(r)), c = coarse.block(coarse.coords_of(r));
     for (std::size_t d = 0; d < f.extent.size(); ++d)
-      if (c.extent[d] < 1 || f.offset[d] != 2 * c.offset[d] || f.extent[d] != 2 * c.extent[d])
+      if (c.extent[d] < 1 || f.offset[d] != 2 * c.offset[d] || f.extent[d] != 2 * c.extent[d] ||
+          (coarse.ranks[d] > 1 && c.extent[d] < coarse.halo()))
         return false;
   }
   return true;
@@ -77,7 +79,8 @@ Problem level_problem(const Problem& problem, int64_t side) {
 // of them (1 along the others); none where that is one rank or where the agglomerated level
 // does not split over them into blocks that coarsen.
 std::vector<int> stage_ranks(const MultigridDecomposition& p, const Problem& problem,
-                             const SolverOptions& options, int64_t agglomerate_below) {
+                             const SolverOptions& options, int64_t agglomerate_below,
+                             int64_t halo) {
   std::vector<int> stage;
   int count = 1;
   for (int r : p.ranks) {
@@ -88,7 +91,7 @@ std::vector<int> stage_ranks(const MultigridDecomposition& p, const Problem& pro
     return {};
   try {
     plan_decomposition(count, stage, level_problem(problem, p.side[p.agglomerated][0]), options,
-                       agglomerate_below);
+                       agglomerate_below, halo);
   } catch (const Error&) {
     return {};
   }
@@ -110,7 +113,8 @@ std::vector<double> as_doubles(const std::vector<unsigned char>& bytes) {
 } // namespace
 
 MultigridDecomposition plan_decomposition(int size, std::vector<int> ranks, const Problem& problem,
-                                          const SolverOptions& options, int64_t agglomerate_below) {
+                                          const SolverOptions& options, int64_t agglomerate_below,
+                                          int64_t halo) {
   if (problem.centring != Centring::Cell)
     user_error("the distributed solver runs cell-centred grids (vertex-centred blocks do not "
                "halve): leave out --centring vertex");
@@ -123,6 +127,8 @@ MultigridDecomposition plan_decomposition(int size, std::vector<int> ranks, cons
                "device");
   if (agglomerate_below < 0)
     user_error(cat("--agglomerate must be at least 0, got ", agglomerate_below));
+  if (halo < 1)
+    user_error(cat("--halo must be at least 1 (the operators read one point around), got ", halo));
   const int dims = problem.dims;
   MultigridDecomposition p;
   p.ranks = std::move(ranks);
@@ -143,7 +149,7 @@ MultigridDecomposition plan_decomposition(int size, std::vector<int> ranks, cons
   const bool periodic = problem.boundary.kind == Boundary::Wrap;
   std::vector<BlockGrid> grids;
   for (const auto& side : p.side)
-    grids.push_back(BlockGrid{side, p.ranks, periodic, 1, 1});
+    grids.push_back(BlockGrid{side, p.ranks, periodic, halo, 1});
   grids[0].validate();
   // The last level that halves the blocks of every finer one.
   std::size_t aligned = 0;
@@ -160,26 +166,27 @@ MultigridDecomposition plan_decomposition(int size, std::vector<int> ranks, cons
       p.agglomerated = l;
   if (p.agglomerated == p.levels && aligned + 1 < p.levels)
     p.agglomerated = aligned; // the next level does not halve: agglomerate before it
-  // The halos: the operators' read radius, 1 on every level (BlockGrid's radius already).
+  // The halos: `halo` on every level (BlockGrid's radius already).
   const std::size_t last = p.agglomerates() ? p.agglomerated : p.levels - 1;
   for (std::size_t l = 0; l <= last; ++l) {
     grids[l].validate();
     p.grids.push_back(grids[l]);
   }
   if (p.agglomerates())
-    p.stage_ranks = stage_ranks(p, problem, options, agglomerate_below);
+    p.stage_ranks = stage_ranks(p, problem, options, agglomerate_below, halo);
   return p;
 }
 
 MultigridLayout::MultigridLayout(Communicator world, runtime::Session& session,
                                  const Problem& problem, const SolverOptions& options,
-                                 int64_t agglomerate_below, std::vector<int> ranks)
+                                 int64_t agglomerate_below, std::vector<int> ranks,
+                                 int64_t halo_width)
     : world_(std::move(world)), session_(&session), options_(options) {
   if (problem.dims < 1 || problem.dims > 3)
     user_error(cat("multigrid grids have 1, 2 or 3 dimensions, got ", problem.dims));
   if (ranks.empty())
     ranks = world_.balanced_dims(problem.dims);
-  plan_ = plan_decomposition(world_.size(), ranks, problem, options, agglomerate_below);
+  plan_ = plan_decomposition(world_.size(), ranks, problem, options, agglomerate_below, halo_width);
   cart_ = world_.cartesian(plan_.ranks, problem.boundary.kind == Boundary::Wrap);
   const auto coords = plan_.grids[0].coords_of(world_.rank());
   std::vector<std::vector<int>> neighbours;
@@ -207,8 +214,9 @@ MultigridLayout::MultigridLayout(Communicator world, runtime::Session& session,
       stage_to_.push_back(r < count ? next.block(next.coords_of(r)) : Block{});
     }
     if (auto part = world_.first(count))
-      stage_ = std::make_unique<MultigridLayout>(*part, session, level_problem(problem, side),
-                                                 options_, agglomerate_below, plan_.stage_ranks);
+      stage_ =
+          std::make_unique<MultigridLayout>(*part, session, level_problem(problem, side), options_,
+                                            agglomerate_below, plan_.stage_ranks, halo_width);
   }
   if (stage_ || (plan_.stage_ranks.empty() && world_.rank() == 0)) {
     Level coarse{problem.dims, side, kind, problem.centring};

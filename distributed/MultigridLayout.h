@@ -4,14 +4,14 @@
 //
 // Every level is split over the same Cartesian grid of ranks (MPI_Dims_create; a torus for the
 // wrap boundary) by BlockGrid, and a level's kernels run on the rank's block extended by a halo
-// of 1 point (the operators' read radius) on its internal sides. Restriction and interpolation
-// are the single-device kernels built for these boxes (Level::halo_lo): restriction averages the
-// rank's own fine children (blocks have even extent and offset), interpolation reads the coarse
-// box one point around, so neither needs a halo wider than 1 nor a copy. The kernels compute the
-// whole box; the halo's outputs are exact only as deep as their inputs allow, and a halo
-// exchange precedes a kernel where a read would not be exact on the block (launch: the schedule
-// knows how deep each buffer is exact), so the block's outputs are (global edges pad as on one
-// device). Red-black colours follow the global index (colour_shift).
+// of 1 point (the operators' read radius; wider where asked) on its internal sides. Restriction and
+// interpolation are the single-device kernels built for these boxes (Level::halo_lo): restriction
+// averages the rank's own fine children (blocks have even extent and offset), interpolation reads
+// the coarse box one point around, so neither needs a halo wider than 1 nor a copy. The kernels
+// compute the whole box; the halo's outputs are exact only as deep as their inputs allow, and a
+// halo exchange precedes a kernel where a read would not be exact on the block (launch: the
+// schedule knows how deep each buffer is exact), so the block's outputs are (global edges pad as on
+// one device). Red-black colours follow the global index (colour_shift).
 //
 // Agglomeration: a level whose blocks have fewer than `agglomerate_below` points (on the rank
 // with the smallest block), or that does not split as the exact half of the finer level's
@@ -57,11 +57,13 @@ struct MultigridDecomposition {
 };
 
 // The plan, the same on every rank: an Error on every rank when the finest blocks do not halve
-// (a block with an odd extent or offset). `ranks` empty: MPI_Dims_create.
+// (a block with an odd extent or offset). `halo`: the width of every level's halo (1, the
+// operators' read radius, unless a wider one is asked for: each exchange then serves more
+// kernels, fewer messages of more bytes); a level whose blocks are thinner is agglomerated.
 MultigridDecomposition plan_decomposition(int size, std::vector<int> ranks,
                                           const multigrid::Problem& problem,
                                           const multigrid::SolverOptions& options,
-                                          int64_t agglomerate_below);
+                                          int64_t agglomerate_below, int64_t halo = 1);
 
 class MultigridLayout : public multigrid::Layout {
 public:
@@ -69,7 +71,7 @@ public:
   // on it here.
   MultigridLayout(Communicator world, runtime::Session& session, const multigrid::Problem& problem,
                   const multigrid::SolverOptions& options, int64_t agglomerate_below,
-                  std::vector<int> ranks = {});
+                  std::vector<int> ranks = {}, int64_t halo_width = 1);
   ~MultigridLayout() override;
 
   bool distributed() const override { return true; }
@@ -103,7 +105,7 @@ private:
   // How deep the output of a kernel of level l is exact through `read`, given how deep the
   // schedule knows the read buffer's halo exact; negative: not even the block's own points.
   int exact_through(const multigrid::Schedule& s, std::size_t l, const multigrid::Read& read) const;
-  // The halo of level l's boxes: 1 (0 beyond the distributed levels).
+  // The halo of level l's boxes (0 beyond the distributed levels).
   int halo(std::size_t l) const;
   // The block's own points of a level's buffer, in the block's row-major order, and back (the
   // halo zero).

@@ -42,18 +42,18 @@ int set_up(const SolveCommandOptions& o, const Problem& problem, const SolverOpt
                                                          o.device, world.host_rank()));
                                                })))
     return status;
-  return distributed::agree_on_setup(world, distributed::attempt([&] {
-                                       layout = std::make_unique<distributed::MultigridLayout>(
-                                           world, *session, problem, s, o.agglomerate, ranks);
-                                       // Every rank stops after the same cycle: Ctrl-C on any
-                                       // rank stops them all.
-                                       SolverOptions agreed = s;
-                                       agreed.stop = [&world, local = s.stop] {
-                                         return world.sum(uint64_t{local && local() ? 1u : 0u}) > 0;
-                                       };
-                                       solver = std::make_unique<Solver>(*session, problem, agreed,
-                                                                         *layout);
-                                     }));
+  return distributed::agree_on_setup(
+      world, distributed::attempt([&] {
+        layout = std::make_unique<distributed::MultigridLayout>(world, *session, problem, s,
+                                                                o.agglomerate, ranks, o.halo);
+        // Every rank stops after the same cycle: Ctrl-C on any
+        // rank stops them all.
+        SolverOptions agreed = s;
+        agreed.stop = [&world, local = s.stop] {
+          return world.sum(uint64_t{local && local() ? 1u : 0u}) > 0;
+        };
+        solver = std::make_unique<Solver>(*session, problem, agreed, *layout);
+      }));
 }
 
 int solve_on_ranks(const SolveCommandOptions& o, const Problem& problem, const SolverOptions& s,
@@ -139,7 +139,7 @@ int distributed_solve_command(const SolveCommandOptions& o, const Problem& probl
             } else {
               ranks = world.balanced_dims(problem.dims);
             }
-            distributed::plan_decomposition(world.size(), ranks, problem, s, o.agglomerate);
+            distributed::plan_decomposition(world.size(), ranks, problem, s, o.agglomerate, o.halo);
           })))
     return status;
   std::unique_ptr<runtime::Session> session;

@@ -56,6 +56,7 @@ struct SolveCase {
   Problem problem;
   SolverOptions options;
   int64_t agglomerate = 0;
+  int64_t halo = 1; // every level's halo width
 };
 
 std::vector<SolveCase> cases() {
@@ -78,6 +79,17 @@ std::vector<SolveCase> cases() {
   f.pre = f.post = 3;
   all.push_back(
       {"3-D Neumann F(3,3) Jacobi", cosine_problem(3, 16, Boundary::mirror(), 1), f, 200});
+  // Wider halos (--halo): an exchange serves two or three kernels; an odd width shifts the
+  // colours and the interpolation's parities as 1 does, an even one does not.
+  all.push_back(
+      {"2-D periodic W(2,2), halo 2", cosine_problem(2, 32, Boundary::wrap(), 2), w, 0, 2});
+  all.push_back({"2-D Dirichlet F(2,2), halo 3", manufactured_poisson(2, 32, Centring::Cell),
+                 [&] {
+                   SolverOptions full = o;
+                   full.cycle = CycleKind::F;
+                   return full;
+                 }(),
+                 0, 3});
   return all;
 }
 
@@ -86,12 +98,15 @@ std::vector<SolveCase> cases() {
 TEST_CASE("the distributed solver's residual history equals one device's") {
   auto world = testing::mpi_world();
   for (const auto& c : cases()) {
-    MultigridLayout layout(world, solver_session(), c.problem, c.options, c.agglomerate);
+    MultigridLayout layout(world, solver_session(), c.problem, c.options, c.agglomerate, {},
+                           c.halo);
     Solver distributed(solver_session(), c.problem, c.options, layout);
     SolveResult d = distributed.solve();
     if (world.rank() != 0)
       continue;
-    CHECK_MESSAGE(layout.plan().agglomerates() == (c.agglomerate > 0), c.name);
+    CHECK_MESSAGE(layout.plan().grids[0].halo() == c.halo, c.name);
+    if (c.halo == 1)
+      CHECK_MESSAGE(layout.plan().agglomerates() == (c.agglomerate > 0), c.name);
     SolveResult s = Solver(solver_session(), c.problem, c.options).solve();
     REQUIRE(s.cycles.size() == 4);
     CHECK(d.cycles.size() == s.cycles.size());
@@ -242,6 +257,12 @@ TEST_CASE("the decomposition of the levels: halos, agglomeration, refusals") {
   CHECK(plan.stage_ranks.empty());
   CHECK(plan_decomposition(3, {3}, manufactured_poisson(1, 48, Centring::Cell), o, 8)
             .stage_ranks.empty());
+  // A wider halo: every level's; a level whose blocks are thinner moves to rank 0.
+  auto wide = plan_decomposition(4, {2, 2}, p, o, 0, 2);
+  CHECK(wide.agglomerated == 3); // blocks of 16, 8, 4, 2, then 1 point per side
+  for (const auto& g : wide.grids)
+    CHECK(g.halo() == 2);
+  CHECK_ERROR(plan_decomposition(4, {2, 2}, p, o, 0, 0), "--halo must be at least 1");
   CHECK_ERROR(plan_decomposition(3, {3, 1}, p, o, 0), "has blocks of odd extent or offset");
   Problem mixed = p;
   SolverOptions m = o;
