@@ -150,6 +150,15 @@ MultigridDecomposition plan_decomposition(int size, std::vector<int> ranks, cons
   std::vector<BlockGrid> grids;
   for (const auto& side : p.side)
     grids.push_back(BlockGrid{side, p.ranks, periodic, halo, 1});
+  for (int r = 0; r < size; ++r) {
+    const Block b = grids[0].block(grids[0].coords_of(r));
+    for (int d = 0; d < dims; ++d)
+      if (p.ranks[d] > 1 && b.extent[d] < halo)
+        user_error(cat("the grid ", extents_text(p.side[0]), " split over ",
+                       extents_text({p.ranks.begin(), p.ranks.end()}), " ranks has blocks of ",
+                       b.extent[d], " points along dimension ", d, ", thinner than the halo of ",
+                       halo, ": use a smaller --halo, fewer ranks or a larger --size"));
+  }
   grids[0].validate();
   // The last level that halves the blocks of every finer one.
   std::size_t aligned = 0;

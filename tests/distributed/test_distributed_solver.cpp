@@ -263,6 +263,8 @@ TEST_CASE("the decomposition of the levels: halos, agglomeration, refusals") {
   for (const auto& g : wide.grids)
     CHECK(g.halo() == 2);
   CHECK_ERROR(plan_decomposition(4, {2, 2}, p, o, 0, 0), "--halo must be at least 1");
+  CHECK_ERROR(plan_decomposition(4, {2, 2}, p, o, 0, 17),
+              "blocks of 16 points along dimension 0, thinner than the halo of 17");
   CHECK_ERROR(plan_decomposition(3, {3, 1}, p, o, 0), "has blocks of odd extent or offset");
   Problem mixed = p;
   SolverOptions m = o;
