@@ -10,11 +10,13 @@
 # BIN: the folder holding tessera. OUT (default /tmp/solver_two_gpus): the runs' output and JSON.
 # Environment: SIZE (default 512), DEVICE (default NVIDIA), ICD (default libnvidia-opencl.so.1),
 # MPIRUN (default mpirun), EXTRA (more options for both solves, e.g. "--cycle W"), AGGLOMERATE
-# (default "4096": the --agglomerate values of the two-rank runs, one run each, e.g.
-# "4096 65536 1000000": agglomerating earlier trades the coarse levels' exchanges, a latency
-# each, for a gather of a larger level onto rank 0), HALO (default "1": the --halo widths of the
-# two-rank runs, e.g. "1 2": width 2 exchanges about 40% less often, 18% more bytes). A dry run on
-# PoCL: SIZE=32 DEVICE=pthread ICD=libpocl.so.2.10.0 (the name in /etc/OpenCL/vendors/pocl.icd).
+# (the --agglomerate values of the two-rank runs, one run each, e.g. "4096 65536 1000000":
+# agglomerating earlier trades the coarse levels' exchanges, a latency each, for a gather of a
+# larger level onto rank 0; unset: the default, no option passed), HALO (the --halo widths, e.g.
+# "1 2": width 2 exchanges about 40% less often, 18% more bytes; unset: none passed, so that a
+# build without the option, such as the wide-halo one before it, runs too: the before and after
+# of the same machine). A dry run on PoCL: SIZE=32 DEVICE=pthread ICD=libpocl.so.2.10.0 (the
+# name in /etc/OpenCL/vendors/pocl.icd).
 set -u
 if [ $# -lt 1 ] || [ ! -x "$1/tessera" ]; then
   echo "usage: $0 BIN [OUT]   (BIN/tessera must exist)" >&2
@@ -46,13 +48,16 @@ echo "== one rank"
 "$OUT/rank.sh" "${solve[@]}" "${extra[@]}" --json "$OUT/one.json" >"$OUT/one.txt" 2>&1
 echo "   exit status $? (1 expected: the tolerance 1e-30 is not reached; output: $OUT/one.txt)"
 two=()
-for h in ${HALO:-1}; do
-  for a in ${AGGLOMERATE:-4096}; do
-    run="halo$h-agglomerate$a"
-    echo "== two ranks, --halo $h --agglomerate $a"
-    $MPIRUN --bind-to none --oversubscribe -x TESSERA_CACHE_DIR -np 2 "$OUT/rank.sh" \
-      "${solve[@]}" "${extra[@]}" --halo "$h" --agglomerate "$a" --json "$OUT/two-$run.json" \
-      >"$OUT/two-$run.txt" 2>&1
+for h in ${HALO:-default}; do
+  for a in ${AGGLOMERATE:-default}; do
+    run="halo-$h-agglomerate-$a"
+    options=()
+    [ "$h" = default ] || options+=(--halo "$h")
+    [ "$a" = default ] || options+=(--agglomerate "$a")
+    echo "== two ranks ${options[*]}"
+    $MPIRUN --bind-to none --oversubscribe -x TESSERA_CACHE_DIR ${LD_LIBRARY_PATH:+-x LD_LIBRARY_PATH} \
+      -np 2 "$OUT/rank.sh" "${solve[@]}" "${extra[@]}" "${options[@]}" \
+      --json "$OUT/two-$run.json" >"$OUT/two-$run.txt" 2>&1
     echo "   exit status $? (1 expected, as above; output: $OUT/two-$run.txt)"
     two+=("$OUT/two-$run.json")
   done
