@@ -67,8 +67,9 @@ MultigridDecomposition plan_decomposition(int size, std::vector<int> ranks,
 
 class MultigridLayout : public multigrid::Layout {
 public:
-  // `session`: this rank's device (not owned). Rank 0 builds the agglomerated levels' hierarchy
-  // on it here.
+  // `session`: this rank's device (not owned). Rank 0 (or, with stages, each rank of the next
+  // stage, with that stage's layout) builds the agglomerated levels' hierarchy on it here.
+  // `halo_width`: plan_decomposition's `halo`.
   MultigridLayout(Communicator world, runtime::Session& session, const multigrid::Problem& problem,
                   const multigrid::SolverOptions& options, int64_t agglomerate_below,
                   std::vector<int> ranks = {}, int64_t halo_width = 1);
