@@ -174,6 +174,19 @@ int Communicator::neighbour(int dim, int side) const {
   return n == MPI_PROC_NULL ? -1 : n;
 }
 
+std::optional<Communicator> Communicator::first(int count) const {
+  MPI_Comm part = MPI_COMM_NULL;
+  check(MPI_Comm_split(impl_->comm, rank() < count ? 0 : MPI_UNDEFINED, rank(), &part),
+        "MPI_Comm_split");
+  if (part == MPI_COMM_NULL)
+    return std::nullopt;
+  Communicator c;
+  c.impl_ = std::make_shared<Impl>();
+  c.impl_->comm = part;
+  c.impl_->owned = true;
+  return c;
+}
+
 int Communicator::host_rank() const {
   MPI_Comm host;
   check(MPI_Comm_split_type(impl_->comm, MPI_COMM_TYPE_SHARED, rank(), MPI_INFO_NULL, &host),

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,9 @@ public:
   // The neighbour along dimension `dim` on the low (side 0) or high (side 1) side; -1 at a
   // non-periodic edge.
   int neighbour(int dim, int side) const;
+  // The first `count` ranks as a communicator of their own (rank order kept): every rank must
+  // call it; the ranks from `count` on get none.
+  std::optional<Communicator> first(int count) const;
   // The index of this rank among the ranks of its host (for round-robin device choice).
   int host_rank() const;
 

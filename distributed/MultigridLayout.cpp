@@ -6,6 +6,7 @@
 #include "core/Error.h"
 #include "distributed/HaloExchange.h"
 #include "distributed/Rect.h"
+#include "distributed/Redistribute.h"
 #include "distributed/StepKernel.h"
 #include "multigrid/Blas.h"
 #include "multigrid/Hierarchy.h"
@@ -42,12 +43,14 @@ std::vector<std::pair<int64_t, int64_t>> own_points(const Block& b,
   return points;
 }
 
-// Whether every rank's block of `coarse` is exactly half its block of `fine`.
+// Whether every rank's block of `coarse` is exactly half its block of `fine`, and at least as
+// thick as the halo along the dimensions split over several ranks.
 bool halves(const BlockGrid& fine, const BlockGrid& coarse, int size) {
   for (int r = 0; r < size; ++r) {
     Block f = fine.block(fine.coords_of(r)), c = coarse.block(coarse.coords_of(r));
     for (std::size_t d = 0; d < f.extent.size(); ++d)
-      if (c.extent[d] < 1 || f.offset[d] != 2 * c.offset[d] || f.extent[d] != 2 * c.extent[d])
+      if (c.extent[d] < 1 || f.offset[d] != 2 * c.offset[d] || f.extent[d] != 2 * c.extent[d] ||
+          (coarse.ranks[d] > 1 && c.extent[d] < coarse.halo()))
         return false;
   }
   return true;
@@ -58,6 +61,41 @@ int64_t smallest_block(const BlockGrid& g, int size) {
   for (int r = 0; r < size; ++r)
     smallest = std::min(smallest, g.block(g.coords_of(r)).points());
   return smallest;
+}
+
+// The problem of an agglomerated level for the plan and the layout of the next stage: its
+// grid, boundary and centring (the right-hand side comes with each cycle).
+Problem level_problem(const Problem& problem, int64_t side) {
+  Problem p;
+  p.name = problem.name;
+  p.dims = problem.dims;
+  p.n = side;
+  p.centring = problem.centring;
+  p.boundary = problem.boundary;
+  return p;
+}
+
+// The next stage's grid of ranks: half the ranks along each dimension split over an even number
+// of them (1 along the others); none where that is one rank or where the agglomerated level
+// does not split over them into blocks that coarsen.
+std::vector<int> stage_ranks(const MultigridDecomposition& p, const Problem& problem,
+                             const SolverOptions& options, int64_t agglomerate_below,
+                             int64_t halo) {
+  std::vector<int> stage;
+  int count = 1;
+  for (int r : p.ranks) {
+    stage.push_back(r % 2 == 0 ? r / 2 : 1);
+    count *= stage.back();
+  }
+  if (count < 2)
+    return {};
+  try {
+    plan_decomposition(count, stage, level_problem(problem, p.side[p.agglomerated][0]), options,
+                       agglomerate_below, halo);
+  } catch (const Error&) {
+    return {};
+  }
+  return stage;
 }
 
 std::vector<unsigned char> as_bytes(const std::vector<double>& v) {
@@ -75,7 +113,8 @@ std::vector<double> as_doubles(const std::vector<unsigned char>& bytes) {
 } // namespace
 
 MultigridDecomposition plan_decomposition(int size, std::vector<int> ranks, const Problem& problem,
-                                          const SolverOptions& options, int64_t agglomerate_below) {
+                                          const SolverOptions& options, int64_t agglomerate_below,
+                                          int64_t halo) {
   if (problem.centring != Centring::Cell)
     user_error("the distributed solver runs cell-centred grids (vertex-centred blocks do not "
                "halve): leave out --centring vertex");
@@ -88,6 +127,8 @@ MultigridDecomposition plan_decomposition(int size, std::vector<int> ranks, cons
                "device");
   if (agglomerate_below < 0)
     user_error(cat("--agglomerate must be at least 0, got ", agglomerate_below));
+  if (halo < 1)
+    user_error(cat("--halo must be at least 1 (the operators read one point around), got ", halo));
   const int dims = problem.dims;
   MultigridDecomposition p;
   p.ranks = std::move(ranks);
@@ -108,7 +149,16 @@ MultigridDecomposition plan_decomposition(int size, std::vector<int> ranks, cons
   const bool periodic = problem.boundary.kind == Boundary::Wrap;
   std::vector<BlockGrid> grids;
   for (const auto& side : p.side)
-    grids.push_back(BlockGrid{side, p.ranks, periodic, 1, 1});
+    grids.push_back(BlockGrid{side, p.ranks, periodic, halo, 1});
+  for (int r = 0; r < size; ++r) {
+    const Block b = grids[0].block(grids[0].coords_of(r));
+    for (int d = 0; d < dims; ++d)
+      if (p.ranks[d] > 1 && b.extent[d] < halo)
+        user_error(cat("the grid ", extents_text(p.side[0]), " split over ",
+                       extents_text({p.ranks.begin(), p.ranks.end()}), " ranks has blocks of ",
+                       b.extent[d], " points along dimension ", d, ", thinner than the halo of ",
+                       halo, ": use a smaller --halo, fewer ranks or a larger --size"));
+  }
   grids[0].validate();
   // The last level that halves the blocks of every finer one.
   std::size_t aligned = 0;
@@ -125,26 +175,27 @@ MultigridDecomposition plan_decomposition(int size, std::vector<int> ranks, cons
       p.agglomerated = l;
   if (p.agglomerated == p.levels && aligned + 1 < p.levels)
     p.agglomerated = aligned; // the next level does not halve: agglomerate before it
-  // The halos: 1 on the last level with a block, doubling per finer level.
+  // The halos: `halo` on every level (BlockGrid's radius already).
   const std::size_t last = p.agglomerates() ? p.agglomerated : p.levels - 1;
   for (std::size_t l = 0; l <= last; ++l) {
-    BlockGrid g = grids[l];
-    g.radius = int64_t{1} << (last - l);
-    g.validate();
-    p.grids.push_back(g);
+    grids[l].validate();
+    p.grids.push_back(grids[l]);
   }
+  if (p.agglomerates())
+    p.stage_ranks = stage_ranks(p, problem, options, agglomerate_below, halo);
   return p;
 }
 
 MultigridLayout::MultigridLayout(Communicator world, runtime::Session& session,
                                  const Problem& problem, const SolverOptions& options,
-                                 int64_t agglomerate_below, std::vector<int> ranks)
+                                 int64_t agglomerate_below, std::vector<int> ranks,
+                                 int64_t halo_width)
     : world_(std::move(world)), session_(&session), options_(options) {
   if (problem.dims < 1 || problem.dims > 3)
     user_error(cat("multigrid grids have 1, 2 or 3 dimensions, got ", problem.dims));
   if (ranks.empty())
     ranks = world_.balanced_dims(problem.dims);
-  plan_ = plan_decomposition(world_.size(), ranks, problem, options, agglomerate_below);
+  plan_ = plan_decomposition(world_.size(), ranks, problem, options, agglomerate_below, halo_width);
   cart_ = world_.cartesian(plan_.ranks, problem.boundary.kind == Boundary::Wrap);
   const auto coords = plan_.grids[0].coords_of(world_.rank());
   std::vector<std::vector<int>> neighbours;
@@ -157,12 +208,31 @@ MultigridLayout::MultigridLayout(Communicator world, runtime::Session& session,
         std::make_unique<HaloExchange>(halo_faces(blocks_.back(), g.halo(), neighbours),
                                        element_bytes(kind), FaceStaging::Packing::OnDevice));
   }
-  if (plan_.agglomerates() && world_.rank() == 0) {
-    Level coarse{problem.dims, plan_.side[plan_.agglomerated][0], kind, problem.centring};
+  exchange_counts_.assign(exchanges_.size(), 0);
+  if (!plan_.agglomerates())
+    return;
+  const int64_t side = plan_.side[plan_.agglomerated][0];
+  if (!plan_.stage_ranks.empty()) {
+    const BlockGrid& here = plan_.grids[plan_.agglomerated];
+    const BlockGrid next{plan_.side[plan_.agglomerated], plan_.stage_ranks, here.periodic, 1, 1};
+    int count = 1;
+    for (int r : plan_.stage_ranks)
+      count *= r;
+    for (int r = 0; r < world_.size(); ++r) {
+      stage_from_.push_back(here.block(here.coords_of(r)));
+      stage_to_.push_back(r < count ? next.block(next.coords_of(r)) : Block{});
+    }
+    if (auto part = world_.first(count))
+      stage_ =
+          std::make_unique<MultigridLayout>(*part, session, level_problem(problem, side), options_,
+                                            agglomerate_below, plan_.stage_ranks, halo_width);
+  }
+  if (stage_ || (plan_.stage_ranks.empty() && world_.rank() == 0)) {
+    Level coarse{problem.dims, side, kind, problem.centring};
     coarse_memory_ = std::make_unique<DeviceMemory>(session);
     coarse_tuner_ = std::make_unique<Tuner>(session, options_.tuning);
     coarse_ = std::make_unique<Hierarchy>(coarse, problem.boundary, std::nullopt, options_,
-                                          *coarse_memory_, *coarse_tuner_);
+                                          *coarse_memory_, *coarse_tuner_, stage_.get());
   }
 }
 
@@ -173,6 +243,8 @@ Level MultigridLayout::local(const Level& global, std::size_t l) const {
     return global;
   Level box = global;
   box.box = blocks_[l].extended();
+  box.halo_lo = blocks_[l].halo_lo;
+  box.halo_hi = blocks_[l].halo_hi;
   return box;
 }
 
@@ -194,6 +266,7 @@ void MultigridLayout::exchange(Schedule& s, std::size_t l, BufferId buffer) {
     s.host("halo exchange",
            [this, l, buffer](DeviceMemory& memory) {
              exchanges_[l]->run(cart_, session_->queue(), memory.buffer(buffer).handle());
+             ++exchange_counts_[l];
            },
            {buffer});
   s.set_exact_halo(buffer, halo(l));
@@ -212,33 +285,35 @@ int MultigridLayout::exact_through(const Schedule& s, std::size_t l, const Read&
   internal_error("unknown read level");
 }
 
-// Communication-avoiding: a level's halo is wider than one kernel needs (2^(T-l) points), so an
-// exchange serves the kernels after it until their reads have eaten the exact part: each kernel
-// that reads r neighbours leaves its output exact r points less deep. An exchange is appended
-// only where a read would not be exact on the block's own points, and where a pointwise input
-// (a right-hand side restricted from a thin exact residual) limits the output to the block
-// alone: exchanged once, it stays exact until it is written again, while the solution would
-// otherwise need an exchange before every kernel.
+// Communication-avoiding: each kernel that reads r neighbours leaves its output exact r points
+// less deep than its inputs, and an exchange is appended only where a read would not be exact
+// on the block's own points. With halos of the operators' radius (1) that is one exchange
+// before each kernel that reads neighbours of a buffer written since, none before restriction
+// (pointwise on the rank's own children) and none after a fill (zeros are exact everywhere). A
+// pointwise input (f) is exchanged only where it alone keeps the output from being exact
+// deeper, which a halo of the read radius never lets happen: the other reads eat the halo.
 void MultigridLayout::launch(Schedule& s, std::size_t l, const std::string& label,
                              std::shared_ptr<CompiledKernel> kernel, const std::vector<Read>& reads,
                              BufferId output) {
   auto level_of = [l](const Read& r) {
     return r.level == Read::Level::Same ? l : r.level == Read::Level::Coarser ? l + 1 : l - 1;
   };
-  auto output_depth = [&] {
+  auto pointwise = [](const Read& r) { return r.level == Read::Level::Same && r.radius == 0; };
+  auto output_depth = [&](bool with_pointwise) {
     int depth = halo(l);
     for (const Read& r : reads)
-      depth = std::min(depth, exact_through(s, l, r));
+      if (with_pointwise || !pointwise(r))
+        depth = std::min(depth, exact_through(s, l, r));
     return depth;
   };
   for (const Read& r : reads)
     if (exact_through(s, l, r) < 0)
       exchange(s, level_of(r), r.buffer);
-  if (output_depth() == 0 && halo(l) > 0)
+  if (const int without = output_depth(false); output_depth(true) < without)
     for (const Read& r : reads)
-      if (r.level == Read::Level::Same && r.radius == 0 && exact_through(s, l, r) == 0)
+      if (pointwise(r) && exact_through(s, l, r) < without)
         exchange(s, l, r.buffer);
-  const int depth = output_depth();
+  const int depth = output_depth(true);
   if (depth < 0) // a read wider than its level's halo: the block itself would be wrong
     internal_error(
         cat("the ", label, " kernel of level ", l, " reads further than the halos of its inputs"));
@@ -259,6 +334,10 @@ void MultigridLayout::coarse_cycle(Schedule& s, std::size_t l, const LevelState&
   const BufferId f = level.f, u = level.solution();
   s.host("agglomerated",
          [this, l, f, u, kind](DeviceMemory& memory) {
+           if (!plan_.stage_ranks.empty()) {
+             staged_cycle(memory, f, u, l, kind);
+             return;
+           }
            auto rhs = read(memory, f, l), solution = read(memory, u, l);
            std::vector<unsigned char> bytes;
            if (coarse_) {
@@ -277,6 +356,35 @@ void MultigridLayout::coarse_cycle(Schedule& s, std::size_t l, const LevelState&
            write(memory, u, l, as_doubles(bytes));
          },
          {u});
+}
+
+void MultigridLayout::staged_cycle(DeviceMemory& memory, BufferId f, BufferId u, std::size_t l,
+                                   CycleKind kind) {
+  auto rhs = redistribute(world_, own(memory, f, l), stage_from_, stage_to_);
+  auto solution = redistribute(world_, own(memory, u, l), stage_from_, stage_to_);
+  std::vector<double> mine;
+  if (stage_) {
+    LevelState& top = coarse_->finest();
+    stage_->write_own(*coarse_memory_, top.f, 0, rhs);
+    stage_->write_own(*coarse_memory_, top.solution(), 0, solution);
+    Schedule c;
+    if (kind == CycleKind::F)
+      coarse_->full_multigrid(c);
+    else
+      coarse_->cycle(c, 0, kind);
+    c.run(*coarse_memory_);
+    mine = stage_->own(*coarse_memory_, top.solution(), 0);
+  }
+  write_own(memory, u, l, redistribute(world_, mine, stage_to_, stage_from_));
+}
+
+void MultigridLayout::write_own(DeviceMemory& memory, BufferId id, std::size_t l,
+                                const std::vector<double>& mine) const {
+  std::vector<double> host(static_cast<std::size_t>(memory.count(id)), 0.0);
+  std::size_t i = 0;
+  for (const auto& point : own_points(blocks_.at(l), plan_.side.at(l)))
+    host[static_cast<std::size_t>(point.first)] = mine.at(i++);
+  write_values(memory, id, host);
 }
 
 std::vector<double> MultigridLayout::own(DeviceMemory& memory, BufferId id, std::size_t l) const {
@@ -341,14 +449,21 @@ double MultigridLayout::norm(DeviceMemory& memory, BufferId id, std::size_t l, B
 void MultigridLayout::start_counting() {
   for (auto& e : exchanges_)
     e->reset_count();
+  exchange_counts_.assign(exchanges_.size(), 0);
+  if (stage_)
+    stage_->start_counting();
 }
 
 uint64_t MultigridLayout::halo_bytes(std::size_t l) const {
   return l < exchanges_.size() ? exchanges_[l]->bytes_sent() : 0;
 }
 
+uint64_t MultigridLayout::exchanges(std::size_t l) const {
+  return l < exchange_counts_.size() ? exchange_counts_[l] : 0;
+}
+
 uint64_t MultigridLayout::halo_bytes() const {
-  uint64_t bytes = 0;
+  uint64_t bytes = stage_ ? stage_->halo_bytes() : 0;
   for (const auto& e : exchanges_)
     bytes += e->bytes_sent();
   return bytes;

@@ -4,21 +4,25 @@
 //
 // Every level is split over the same Cartesian grid of ranks (MPI_Dims_create; a torus for the
 // wrap boundary) by BlockGrid, and a level's kernels run on the rank's block extended by a halo
-// on its internal sides. The halo of level l is 2^(T-l) points, T the last distributed level:
-// then the 2^d average of a fine extended block is exactly the coarse extended block, and the
-// interpolation of a coarse extended block is exactly the fine one, so restriction and
-// interpolation are the single-device kernels on the boxes, with no copies. The kernels compute
-// the whole extended box; the halo's outputs are exact only as deep as their inputs allow, and
-// a halo exchange precedes a kernel where a read would not be exact on the block (launch: the
-// schedule knows how deep each buffer is exact), so the block's outputs are (global edges pad
-// as on one device). Red-black colours follow the global index (colour_shift).
+// of 1 point (the operators' read radius; wider where asked) on its internal sides. Restriction and
+// interpolation are the single-device kernels built for these boxes (Level::halo_lo): restriction
+// averages the rank's own fine children (blocks have even extent and offset), interpolation reads
+// the coarse box one point around, so neither needs a halo wider than 1 nor a copy. The kernels
+// compute the whole box; the halo's outputs are exact only as deep as their inputs allow, and a
+// halo exchange precedes a kernel where a read would not be exact on the block (launch: the
+// schedule knows how deep each buffer is exact), so the block's outputs are (global edges pad as on
+// one device). Red-black colours follow the global index (colour_shift).
 //
 // Agglomeration: a level whose blocks have fewer than `agglomerate_below` points (on the rank
 // with the smallest block), or that does not split as the exact half of the finer level's
-// blocks, is moved to rank 0: its right-hand side and solution are gathered there, rank 0 runs
-// the rest of the hierarchy as a single-device hierarchy (the same cycle), and the solution is
-// broadcast back. Norms are sums of squares over the blocks (on the device) reduced by
-// MPI_Allreduce.
+// blocks, moves to fewer ranks, in stages as HPGMG's sub-communicators do: where halving the
+// ranks along each dimension split over an even number of them leaves several ranks and the
+// level splits over them into blocks that coarsen, its right-hand side and solution move to
+// the first ranks of the run (Redistribute.h), which run the rest of the hierarchy as a
+// distributed hierarchy of their own (a MultigridLayout on their communicator, which
+// agglomerates again further down); otherwise they are gathered on rank 0, which runs the rest
+// as a single-device hierarchy. Either runs the same cycle, and the solution moves back. Norms are
+// sums of squares over the blocks (on the device) reduced by MPI_Allreduce.
 #pragma once
 
 #include <cstdint>
@@ -44,25 +48,31 @@ struct MultigridDecomposition {
   std::vector<int> ranks;                 // per dimension
   std::vector<std::vector<int64_t>> side; // per level: the global extents
   std::vector<BlockGrid> grids;           // per distributed level (halos included)
-  std::size_t agglomerated = 0;           // the first level on rank 0 alone; levels(): none
+  std::size_t agglomerated = 0;           // the first level on fewer ranks; levels(): none
   std::size_t levels = 0;                 // of the whole hierarchy
+  // The grid of ranks (the first ones of the run) the agglomerated levels are gathered onto,
+  // planned again there; empty: rank 0 alone, as one device.
+  std::vector<int> stage_ranks;
   bool agglomerates() const { return agglomerated < levels; }
 };
 
 // The plan, the same on every rank: an Error on every rank when the finest blocks do not halve
-// (a block with an odd extent or offset). `ranks` empty: MPI_Dims_create.
+// (a block with an odd extent or offset). `halo`: the width of every level's halo (1, the
+// operators' read radius, unless a wider one is asked for: each exchange then serves more
+// kernels, fewer messages of more bytes); a level whose blocks are thinner is agglomerated.
 MultigridDecomposition plan_decomposition(int size, std::vector<int> ranks,
                                           const multigrid::Problem& problem,
                                           const multigrid::SolverOptions& options,
-                                          int64_t agglomerate_below);
+                                          int64_t agglomerate_below, int64_t halo = 1);
 
 class MultigridLayout : public multigrid::Layout {
 public:
-  // `session`: this rank's device (not owned). Rank 0 builds the agglomerated levels' hierarchy
-  // on it here.
+  // `session`: this rank's device (not owned). Rank 0 (or, with stages, each rank of the next
+  // stage, with that stage's layout) builds the agglomerated levels' hierarchy on it here.
+  // `halo_width`: plan_decomposition's `halo`.
   MultigridLayout(Communicator world, runtime::Session& session, const multigrid::Problem& problem,
                   const multigrid::SolverOptions& options, int64_t agglomerate_below,
-                  std::vector<int> ranks = {});
+                  std::vector<int> ranks = {}, int64_t halo_width = 1);
   ~MultigridLayout() override;
 
   bool distributed() const override { return true; }
@@ -86,8 +96,9 @@ public:
 
   const MultigridDecomposition& plan() const { return plan_; }
   const Block& block(std::size_t l) const { return blocks_.at(l); }
-  uint64_t halo_bytes() const;              // sent by this rank
+  uint64_t halo_bytes() const; // sent by this rank, its later stages' exchanges included
   uint64_t halo_bytes(std::size_t l) const; // sent by this rank for level l
+  uint64_t exchanges(std::size_t l) const;  // of level l's halos (since start_counting)
 
 private:
   // Appends the exchange of `buffer`'s halo (level l); afterwards the whole halo is exact.
@@ -97,9 +108,15 @@ private:
   int exact_through(const multigrid::Schedule& s, std::size_t l, const multigrid::Read& read) const;
   // The halo of level l's boxes (0 beyond the distributed levels).
   int halo(std::size_t l) const;
-  // The block's own points of a level's buffer, in the block's row-major order.
+  // The block's own points of a level's buffer, in the block's row-major order, and back (the
+  // halo zero).
   std::vector<double> own(multigrid::DeviceMemory& memory, multigrid::BufferId id,
                           std::size_t l) const;
+  void write_own(multigrid::DeviceMemory& memory, multigrid::BufferId id, std::size_t l,
+                 const std::vector<double>& mine) const;
+  // The cycle of the agglomerated level l on the ranks of the next stage (stage_).
+  void staged_cycle(multigrid::DeviceMemory& memory, multigrid::BufferId f, multigrid::BufferId u,
+                    std::size_t l, multigrid::CycleKind kind);
 
   Communicator world_, cart_;
   runtime::Session* session_;
@@ -107,7 +124,13 @@ private:
   MultigridDecomposition plan_;
   std::vector<Block> blocks_; // this rank's, per distributed level
   std::vector<std::unique_ptr<HaloExchange>> exchanges_;
-  // Rank 0: the agglomerated levels on this device.
+  std::vector<uint64_t> exchange_counts_; // per distributed level
+  // Staged agglomeration: per rank of the run its block of the agglomerated level, and its
+  // block of the next stage's first level (none beyond the stage's ranks); on the stage's
+  // ranks, the stage's layout.
+  std::vector<Block> stage_from_, stage_to_;
+  std::unique_ptr<MultigridLayout> stage_;
+  // The agglomerated levels on this device: rank 0 alone, or a rank of the next stage.
   std::unique_ptr<multigrid::DeviceMemory> coarse_memory_;
   std::unique_ptr<multigrid::Tuner> coarse_tuner_;
   std::unique_ptr<multigrid::Hierarchy> coarse_;

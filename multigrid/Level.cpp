@@ -42,6 +42,8 @@ Level Level::coarser() const {
   Level c = *this;
   c.n = centring == Centring::Cell ? n / 2 : (n - 1) / 2;
   c.box.clear();
+  c.halo_lo.clear();
+  c.halo_hi.clear();
   return c;
 }
 

@@ -36,6 +36,11 @@ struct Level {
   // block of a distributed grid with its halos (distributed/MultigridLayout.h). n still gives
   // the mesh width; the operators work on any box.
   std::vector<int64_t> box;
+  // A box's halos: how far it reaches below and above the rank's block along each dimension
+  // (empty: none). The transfers between two levels' boxes (restrict_average, prolong_add)
+  // take both levels' boxes to have the same halos, as every level of a distributed grid has
+  // (distributed/MultigridLayout.h: 1 point on each side next to another rank).
+  std::vector<int64_t> halo_lo, halo_hi;
   // The side of the domain; the mesh width follows from it. A grid with another grid's
   // coefficients (a small copy of a large operator, as the benchmarks' peers take their taps
   // from) has the same h: length = h * n.
@@ -81,7 +86,9 @@ Expr gsrb_steps(const Level& level, Boundary bc, int k);
 std::vector<Expr> fused_smoothing_forms(const Expr& steps, int64_t half_steps);
 
 // Cell-centred restriction by the 2^d average: coarse(I) = mean of the fine cells 2I + {0,1}^d.
-// Input the fine grid r; `fine` is its level.
+// Input the fine grid r; `fine` is its level. On a rank's box with halos (Level::halo_lo), the
+// coarse box with the same halos: a coarse halo point averages fine halo points and padding
+// (not exact), every coarse point of the block averages its children in the fine block.
 Expr restrict_average(const Level& fine);
 // Vertex-centred full weighting: coarse(I) = sum over offsets o in {-1,0,1}^d of
 // prod_k w(o_k) * fine(2I + 1 + o), w(0) = 1/2, w(+-1) = 1/4. Input the fine grid r.
@@ -96,7 +103,8 @@ enum class Interpolation { Constant, Linear, Quadratic };
 //   quadratic (cell-centred, third order, for the full-multigrid start of each level): per
 //   dimension fine 2i gets (5 e[i-1] + 30 e[i] - 3 e[i+1]) / 32 and fine 2i+1 the mirror image
 //   (the Lagrange polynomial through e[i-1], e[i], e[i+1] at -1/4 and +1/4 of a coarse cell).
-// Inputs u (fine), e (coarse); `coarse` is e's level.
+// Inputs u (fine), e (coarse); `coarse` is e's level. On a rank's box with halos, the fine box
+// with the same halos (the refined coarse box less the halos' excess), its parities global.
 Expr prolong_add(const Level& coarse, Interpolation kind, Boundary bc);
 
 // The update of a correction scheme on the host side of a cycle, as one kernel: u + e.

@@ -11,17 +11,48 @@ using namespace detail;
 
 namespace {
 
-// The parity of each fine index, packed into one i32: bit (d-1-k) is i_k % 2.
+// The halo below the box along dimension k (0 without halos).
+int64_t halo_below(const Level& level, int k) {
+  return level.halo_lo.empty() ? 0 : level.halo_lo.at(k);
+}
+int64_t halo_above(const Level& level, int k) {
+  return level.halo_hi.empty() ? 0 : level.halo_hi.at(k);
+}
+
+// f applied along dimension k of a grid (at nesting level k).
+Fun along(int k, Fun f) {
+  return k == 0 ? f : map_nd(k, std::move(f));
+}
+
+// The parity of each fine index, packed into one i32: bit (d-1-k) is i_k % 2 of the global
+// index (a box with an odd halo below starts at an odd global index).
 Val parity_grid(const Level& fine) {
   const int d = fine.dims;
+  std::vector<int64_t> shift(d);
+  for (int k = 0; k < d; ++k)
+    shift[k] = halo_below(fine, k) % 2;
   Fun code = formula("parityCode", std::vector<ScalarKind>(d, ScalarKind::I32),
-                     [d](const std::vector<Sym>& idx) {
-                       Sym c = idx[0] % 2;
+                     [d, shift](const std::vector<Sym>& idx) {
+                       auto bit = [&](int k) {
+                         return shift[k] ? (idx[k] + static_cast<int>(shift[k])) % 2 : idx[k] % 2;
+                       };
+                       Sym c = bit(0);
                        for (int k = 1; k < d; ++k)
-                         c = c * 2 + idx[k] % 2;
+                         c = c * 2 + bit(k);
                        return c;
                      });
   return index_grid(fine, code);
+}
+
+// The fine box within the refinement of the coarse box (same halos h): the refinement starts
+// 2 h below the fine block, the fine box h below it, so h is dropped on each side.
+Val to_fine_box(Val refined, const Level& coarse) {
+  for (int k = 0; k < coarse.dims; ++k) {
+    const int64_t lo = halo_below(coarse, k), hi = halo_above(coarse, k);
+    if (lo || hi)
+      refined = refined | along(k, drop(lo, hi));
+  }
+  return refined;
 }
 
 // Bit k (outermost first) of the parity code.
@@ -40,7 +71,8 @@ constexpr double kQuadratic[2][3] = {{5.0 / 32, 30.0 / 32, -3.0 / 32},
 Expr prolong_quadratic(const Level& coarse, const Level& fine, Boundary bc) {
   const int d = coarse.dims;
   Val u = grid_input("u", fine), e = grid_input("e", coarse);
-  Val windows = e | pad_nd(d, 1, 1, adapt(bc, coarse)) | slide_nd(d, 3, 1) | duplicate_nd(d);
+  Val windows = to_fine_box(
+      e | pad_nd(d, 1, 1, adapt(bc, coarse)) | slide_nd(d, 3, 1) | duplicate_nd(d), coarse);
   int count = 1;
   for (int k = 0; k < d; ++k)
     count *= 3;
@@ -81,9 +113,17 @@ Expr restrict_average(const Level& fine) {
   const int d = fine.dims;
   fine.coarser(); // checks that the grid coarsens
   Val r = grid_input("r", fine);
+  // A box with halos h: padded by h on each side, it starts 2 h below the fine block, where
+  // the children of the coarse box's first point (h below the coarse block) start.
+  Val children = r;
+  for (int k = 0; k < d; ++k) {
+    const int64_t lo = halo_below(fine, k), hi = halo_above(fine, k);
+    if (lo || hi)
+      children = children | along(k, pad(lo, hi, clamp));
+  }
   Fun mean = average_formula(1 << d, fine.kind);
   Fun apply([=](Val block) { return mean.apply(block_elements(block, d, 2)); });
-  return program({r}, r | slide_nd(d, 2, 2) | map_nd(d, apply));
+  return program({r}, children | slide_nd(d, 2, 2) | map_nd(d, apply));
 }
 
 Expr restrict_full_weighting(const Level& fine) {
@@ -118,11 +158,12 @@ Expr prolong_add(const Level& coarse, Interpolation kind, Boundary bc) {
   Level fine = coarse;
   fine.n = coarse.centring == Centring::Cell ? 2 * coarse.n : 2 * coarse.n + 1;
   if (!coarse.box.empty()) {
-    // A rank's box: the fine box is the refinement of the coarse one (cell-centred only).
+    // A rank's box: the fine box is the refinement of the coarse one less the halos' excess
+    // (both have halos h: 2 h refined, h kept), cell-centred only.
     if (coarse.centring != Centring::Cell)
       user_error("interpolation on a box of a distributed grid needs a cell-centred grid");
-    for (auto& e : fine.box)
-      e *= 2;
+    for (int k = 0; k < d; ++k)
+      fine.box[k] = 2 * fine.box[k] - halo_below(coarse, k) - halo_above(coarse, k);
   }
   Val u = grid_input("u", fine), e = grid_input("e", coarse);
 
@@ -132,7 +173,8 @@ Expr prolong_add(const Level& coarse, Interpolation kind, Boundary bc) {
     Fun plus = formula("addCorrection", {fine.kind, fine.kind},
                        [](const std::vector<Sym>& v) { return v[0] + v[1]; });
     Fun apply([=](Val t) { return plus(t.get(0), t.get(1)); });
-    return program({u, e}, zip_nd(d, {u, e | duplicate_nd(d)}) | map_nd(d, apply));
+    return program({u, e},
+                   zip_nd(d, {u, to_fine_box(e | duplicate_nd(d), coarse)}) | map_nd(d, apply));
   }
 
   if (kind == Interpolation::Quadratic) {
@@ -148,8 +190,9 @@ Expr prolong_add(const Level& coarse, Interpolation kind, Boundary bc) {
   // and the parity of I selects the weights of the window's two corners per dimension.
   const bool cell = coarse.centring == Centring::Cell;
   Boundary pad_with = cell ? adapt(bc, coarse) : zero_boundary(coarse);
-  Val windows = e | pad_nd(d, 1, 1, pad_with) | slide_nd(d, 2, 1) | duplicate_nd(d) |
-                (cell ? drop_nd(d, 1, 1) : drop_nd(d, 0, 1));
+  Val windows = to_fine_box(e | pad_nd(d, 1, 1, pad_with) | slide_nd(d, 2, 1) | duplicate_nd(d) |
+                                (cell ? drop_nd(d, 1, 1) : drop_nd(d, 0, 1)),
+                            coarse);
   const int count = 1 << d;
   std::vector<ScalarKind> kinds(count + 1, fine.kind);
   kinds.push_back(ScalarKind::I32);

@@ -42,18 +42,18 @@ int set_up(const SolveCommandOptions& o, const Problem& problem, const SolverOpt
                                                          o.device, world.host_rank()));
                                                })))
     return status;
-  return distributed::agree_on_setup(world, distributed::attempt([&] {
-                                       layout = std::make_unique<distributed::MultigridLayout>(
-                                           world, *session, problem, s, o.agglomerate, ranks);
-                                       // Every rank stops after the same cycle: Ctrl-C on any
-                                       // rank stops them all.
-                                       SolverOptions agreed = s;
-                                       agreed.stop = [&world, local = s.stop] {
-                                         return world.sum(uint64_t{local && local() ? 1u : 0u}) > 0;
-                                       };
-                                       solver = std::make_unique<Solver>(*session, problem, agreed,
-                                                                         *layout);
-                                     }));
+  return distributed::agree_on_setup(
+      world, distributed::attempt([&] {
+        layout = std::make_unique<distributed::MultigridLayout>(world, *session, problem, s,
+                                                                o.agglomerate, ranks, o.halo);
+        // Every rank stops after the same cycle: Ctrl-C on any
+        // rank stops them all.
+        SolverOptions agreed = s;
+        agreed.stop = [&world, local = s.stop] {
+          return world.sum(uint64_t{local && local() ? 1u : 0u}) > 0;
+        };
+        solver = std::make_unique<Solver>(*session, problem, agreed, *layout);
+      }));
 }
 
 int solve_on_ranks(const SolveCommandOptions& o, const Problem& problem, const SolverOptions& s,
@@ -68,10 +68,14 @@ int solve_on_ranks(const SolveCommandOptions& o, const Problem& problem, const S
               << distributed::extents_text({plan.ranks.begin(), plan.ranks.end()})
               << "), rank 0 on " << session.device().name << "\n"
               << "distributed levels 0-" << plan.grids.size() - 1 - plan.agglomerates()
-              << (plan.agglomerates()
+              << (!plan.agglomerates() ? std::string(", no agglomeration")
+                  : plan.stage_ranks.empty()
                       ? cat(", level ", plan.agglomerated, " and coarser on rank 0 (blocks below ",
                             o.agglomerate, " points)")
-                      : std::string(", no agglomeration"))
+                      : cat(", level ", plan.agglomerated, " and coarser gathered onto ",
+                            distributed::extents_text(
+                                {plan.stage_ranks.begin(), plan.stage_ranks.end()}),
+                            " ranks (blocks below ", o.agglomerate, " points)"))
               << "\n";
   }
   if (const char* fail = std::getenv("TESSERA_FAIL_RANK"))
@@ -79,20 +83,34 @@ int solve_on_ranks(const SolveCommandOptions& o, const Problem& problem, const S
       throw Error(cat("device error injected for testing (TESSERA_FAIL_RANK=", fail, ")"));
   SolveResult r = solver.solve();
   uint64_t halo_bytes = world.sum(layout.halo_bytes());
+  // Per distributed level: the bytes all ranks sent, and how many exchanges (each rank takes
+  // part in every one).
+  std::vector<uint64_t> level_bytes, level_exchanges;
+  for (std::size_t l = 0; l < plan.grids.size(); ++l) {
+    level_bytes.push_back(world.sum(layout.halo_bytes(l)));
+    level_exchanges.push_back(layout.exchanges(l));
+  }
   if (!root)
     return r.converged ? 0 : r.stop_reason == "interrupted" ? kInterruptedStatus : 1;
   if (!o.quiet) {
     std::cout << "levels:";
     for (const auto& l : r.levels)
       std::cout << " " << l << ";";
-    std::cout << "\nhalo bytes sent by all ranks: " << halo_bytes << "\n";
+    std::cout << "\nhalo bytes sent by all ranks: " << halo_bytes << " (per level:";
+    for (std::size_t l = 0; l < level_bytes.size(); ++l)
+      std::cout << (l ? ", " : " ") << level_bytes[l] << " in " << level_exchanges[l]
+                << " exchanges";
+    std::cout << ")\n";
   }
   print_result(r, std::cout, !o.quiet);
   if (!o.json.empty()) {
     auto j = to_json(r, o, session);
     j["ranks"] = plan.ranks;
     j["agglomerated_level"] = plan.agglomerates() ? static_cast<int64_t>(plan.agglomerated) : -1;
+    j["stage_ranks"] = plan.stage_ranks; // where the agglomerated level goes; empty: rank 0
     j["halo_bytes"] = halo_bytes;
+    j["halo_bytes_by_level"] = level_bytes;
+    j["halo_exchanges_by_level"] = level_exchanges;
     write_file_atomically(o.json, j.dump(2) + "\n");
   }
   return solve_status(r, o, s, problem);
@@ -121,7 +139,7 @@ int distributed_solve_command(const SolveCommandOptions& o, const Problem& probl
             } else {
               ranks = world.balanced_dims(problem.dims);
             }
-            distributed::plan_decomposition(world.size(), ranks, problem, s, o.agglomerate);
+            distributed::plan_decomposition(world.size(), ranks, problem, s, o.agglomerate, o.halo);
           })))
     return status;
   std::unique_ptr<runtime::Session> session;

@@ -333,6 +333,11 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
                    "rank 0 with the coarser ones (default 4096; 0: only where blocks stop "
                    "halving)")
       ->check(integer_in(0, std::numeric_limits<int64_t>::max()));
+  solve
+      ->add_option("--halo", o.halo,
+                   "Under mpirun: every level's halo width (default 1, the operators' read "
+                   "radius; wider: fewer exchanges of more bytes)")
+      ->check(integer_in(1, 64));
   return solve;
 }
 

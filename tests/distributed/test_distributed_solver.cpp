@@ -56,6 +56,7 @@ struct SolveCase {
   Problem problem;
   SolverOptions options;
   int64_t agglomerate = 0;
+  int64_t halo = 1; // every level's halo width
 };
 
 std::vector<SolveCase> cases() {
@@ -64,8 +65,9 @@ std::vector<SolveCase> cases() {
   o.max_cycles = 4;
   o.tolerance = 1e-30; // every cycle runs
   all.push_back({"2-D Dirichlet V(2,2)", manufactured_poisson(2, 32, Centring::Cell), o, 64});
-  // Every level split, down to 8^2 (halo 1 there): on 2 ranks the boxes start at global index
-  // -1 and 3, so their red-black colours are shifted (Layout::colour_shift).
+  // Every level split, down to 8^2: on 2 ranks each box starts 1 below its block (a torus: both
+  // sides of each block are internal), at an odd global index, so the red-black colours of
+  // every level are shifted (Layout::colour_shift).
   SolverOptions w = o;
   w.cycle = CycleKind::W;
   w.coarsest = 8;
@@ -77,6 +79,17 @@ std::vector<SolveCase> cases() {
   f.pre = f.post = 3;
   all.push_back(
       {"3-D Neumann F(3,3) Jacobi", cosine_problem(3, 16, Boundary::mirror(), 1), f, 200});
+  // Wider halos (--halo): an exchange serves two or three kernels; an odd width shifts the
+  // colours and the interpolation's parities as 1 does, an even one does not.
+  all.push_back(
+      {"2-D periodic W(2,2), halo 2", cosine_problem(2, 32, Boundary::wrap(), 2), w, 0, 2});
+  all.push_back({"2-D Dirichlet F(2,2), halo 3", manufactured_poisson(2, 32, Centring::Cell),
+                 [&] {
+                   SolverOptions full = o;
+                   full.cycle = CycleKind::F;
+                   return full;
+                 }(),
+                 0, 3});
   return all;
 }
 
@@ -85,12 +98,15 @@ std::vector<SolveCase> cases() {
 TEST_CASE("the distributed solver's residual history equals one device's") {
   auto world = testing::mpi_world();
   for (const auto& c : cases()) {
-    MultigridLayout layout(world, solver_session(), c.problem, c.options, c.agglomerate);
+    MultigridLayout layout(world, solver_session(), c.problem, c.options, c.agglomerate, {},
+                           c.halo);
     Solver distributed(solver_session(), c.problem, c.options, layout);
     SolveResult d = distributed.solve();
     if (world.rank() != 0)
       continue;
-    CHECK_MESSAGE(layout.plan().agglomerates() == (c.agglomerate > 0), c.name);
+    CHECK_MESSAGE(layout.plan().grids[0].halo() == c.halo, c.name);
+    if (c.halo == 1)
+      CHECK_MESSAGE(layout.plan().agglomerates() == (c.agglomerate > 0), c.name);
     SolveResult s = Solver(solver_session(), c.problem, c.options).solve();
     REQUIRE(s.cycles.size() == 4);
     CHECK(d.cycles.size() == s.cycles.size());
@@ -112,10 +128,28 @@ TEST_CASE("the distributed solver's residual history equals one device's") {
   }
 }
 
-// The finest level's halo (32 points here) is wider than a cycle's ten neighbour-reading kernels
-// there eat: one exchange of u and one of f per cycle suffice, where an exchange before every
-// kernel sent ten. Every cycle's residual still equals one device's.
-TEST_CASE("a wide halo is exchanged once and serves the kernels after it") {
+// The bytes one width-1 exchange of level l sends from this rank: per internal side a face one
+// point deep, spanning the block extended by 1 on its internal sides along the dimensions
+// exchanged before it (HaloExchange's order) and the block along the others. From the block
+// alone, whatever halo the layout chose.
+int64_t width_one_exchange_bytes(const Block& b, int64_t element_bytes) {
+  const std::size_t dims = b.extent.size();
+  int64_t bytes = 0;
+  for (std::size_t d = 0; d < dims; ++d) {
+    int64_t face = element_bytes;
+    for (std::size_t k = 0; k < dims; ++k)
+      face *= k < d ? b.extent[k] + b.internal[k][0] + b.internal[k][1] : k == d ? 1 : b.extent[k];
+    bytes += face * (b.internal[d][0] + b.internal[d][1]);
+  }
+  return bytes;
+}
+
+// Halos of width 1 on every level: at most one exchange of u before each kernel that reads
+// neighbours (4 half-sweeps before and 4 after the correction, the residual, and on the coarser
+// level the interpolation's read; the finest level's last residual instead), each one point
+// deep. The wide halos this replaced (2^(T-l) points, 32 on the finest level here) sent several
+// times this bound.
+TEST_CASE("a cycle sends no more halo bytes than exchanges one point deep") {
   auto world = testing::mpi_world();
   SolverOptions o;
   o.max_cycles = 3;
@@ -123,24 +157,32 @@ TEST_CASE("a wide halo is exchanged once and serves the kernels after it") {
   Problem problem = cosine_problem(2, 64, Boundary::mirror(), 2);
   MultigridLayout layout(world, solver_session(), problem, o, 0);
   SolveResult d = Solver(solver_session(), problem, o, layout).solve();
-  const int64_t h = layout.plan().grids[0].halo();
-  CHECK(h >= 16);
-  const Block& b = layout.block(0);
-  int64_t face = 0; // the largest face this rank sends on level 0, in bytes
-  for (std::size_t dim = 0; dim < 2; ++dim)
-    if (b.internal[dim][0] || b.internal[dim][1])
-      face = std::max(face, h * b.extended()[1 - dim] * int64_t{8});
-  int64_t faces = 0;
-  for (std::size_t dim = 0; dim < 2; ++dim)
-    faces += b.internal[dim][0] + b.internal[dim][1];
-  const auto sent = static_cast<int64_t>(layout.halo_bytes(0));
-  if (world.size() > 1) {
-    CHECK(sent > 0);
-    CHECK_MESSAGE(sent <= 2 * o.max_cycles * faces * face,
-                  sent << " bytes on level 0 in " << o.max_cycles << " cycles, faces of at most "
-                       << face << " bytes, " << faces << " per exchange");
-  } else {
-    CHECK(sent == 0);
+  const auto& plan = layout.plan();
+  REQUIRE_FALSE(plan.agglomerates());
+  for (std::size_t l = 0; l < plan.grids.size(); ++l) {
+    const Block& b = layout.block(l);
+    int64_t exchanges = 2 * (o.pre + o.post) + 2; // per cycle
+    if (l + 1 == plan.grids.size())               // the coarsest: its sweeps, the interpolation
+      exchanges = 2 * o.coarse_sweeps + 1;
+    const int64_t bound = o.max_cycles * exchanges * width_one_exchange_bytes(b, 8);
+    const auto sent = static_cast<int64_t>(layout.halo_bytes(l));
+    CHECK_MESSAGE(sent <= bound, "level " << l << " sent " << sent << " bytes in " << o.max_cycles
+                                          << " cycles; exchanges one point deep send at most "
+                                          << bound);
+    // One exchange of u before each kernel that reads its neighbours, none of f: 10 per cycle
+    // on the finest level (4 + 4 half-sweeps and 2 residuals), 9 below (the first half-sweep
+    // reads zeros; the interpolation reads the solution), on the coarsest level 16 (8 sweeps,
+    // the first half-sweep free, the interpolation's read).
+    const uint64_t per_cycle = l == 0 ? 10 : l + 1 == plan.grids.size() ? 16 : 9;
+    if (world.size() > 1) {
+      CHECK_MESSAGE(sent > 0, "level " << l);
+      CHECK_MESSAGE(layout.exchanges(l) == o.max_cycles * per_cycle, "level " << l);
+    } else {
+      CHECK(sent == 0);
+      CHECK(layout.exchanges(l) == 0);
+    }
+    for (std::size_t k = 0; k < b.extent.size(); ++k) // the box: the block and 1 per rank side
+      CHECK(b.extended()[k] == b.extent[k] + b.internal[k][0] + b.internal[k][1]);
   }
   if (world.rank() != 0)
     return;
@@ -150,23 +192,55 @@ TEST_CASE("a wide halo is exchanged once and serves the kernels after it") {
     CHECK(std::abs(d.cycles[i].residual - s.cycles[i].residual) <= 1e-6 * s.cycles[i].residual);
 }
 
+// Agglomeration in stages: on 4 ranks split 4x1, levels 0-2 of a 64^2 grid run on the 4 ranks,
+// level 3 (8^2) moves to 2 ranks (2x1) and level 4 on to rank 0; every cycle's residual still
+// equals one device's (V, W on a periodic grid, F). On 1 and 2 ranks the same runs go to rank 0
+// at once.
+TEST_CASE("coarse levels gathered in stages onto fewer ranks") {
+  auto world = testing::mpi_world();
+  const std::vector<int> ranks{world.size(), 1};
+  for (CycleKind kind : {CycleKind::V, CycleKind::W, CycleKind::F}) {
+    SolverOptions o;
+    o.max_cycles = 3;
+    o.tolerance = 1e-30;
+    o.cycle = kind;
+    Problem problem = kind == CycleKind::W ? cosine_problem(2, 64, Boundary::wrap(), 2)
+                                           : manufactured_poisson(2, 64, Centring::Cell);
+    MultigridLayout layout(world, solver_session(), problem, o, 64, ranks);
+    SolveResult d = Solver(solver_session(), problem, o, layout).solve();
+    const auto& plan = layout.plan();
+    CHECK(plan.agglomerated == (world.size() == 1 ? 4u : 3u)); // blocks below 64 points
+    CHECK(plan.stage_ranks == (world.size() == 4 ? std::vector<int>{2, 1} : std::vector<int>{}));
+    if (world.rank() != 0)
+      continue;
+    SolveResult s = Solver(solver_session(), problem, o).solve();
+    CHECK(d.cycles.size() == s.cycles.size());
+    for (std::size_t i = 0; i < std::min(d.cycles.size(), s.cycles.size()); ++i)
+      CHECK_MESSAGE(std::abs(d.cycles[i].residual - s.cycles[i].residual) <=
+                        1e-6 * s.cycles[i].residual,
+                    to_string(kind) << "-cycle " << i + 1 << " on " << world.size() << " ranks: "
+                                    << d.cycles[i].residual << " against " << s.cycles[i].residual);
+    CHECK(s.cycles.back().relative < 1e-2);
+  }
+}
+
 TEST_CASE("the decomposition of the levels: halos, agglomeration, refusals") {
   SolverOptions o;
   Problem p = manufactured_poisson(2, 32, Centring::Cell);
-  // 2x2 ranks: blocks of 16^2, 8^2, 4^2 points; below 64 points level 2 goes to rank 0. The
-  // halos double from 1 on that level upwards, so restriction maps extended blocks exactly.
+  // 2x2 ranks: blocks of 16^2, 8^2, 4^2 points; below 64 points level 2 goes to rank 0. Every
+  // level's halo is the operators' read radius, 1.
   auto plan = plan_decomposition(4, {2, 2}, p, o, 64);
   CHECK(plan.levels == 5);
   CHECK(plan.agglomerated == 2);
   REQUIRE(plan.grids.size() == 3);
-  CHECK(plan.grids[0].halo() == 4);
-  CHECK(plan.grids[1].halo() == 2);
-  CHECK(plan.grids[2].halo() == 1);
+  for (const auto& g : plan.grids)
+    CHECK(g.halo() == 1);
   // No threshold: every level is split (the coarsest has one point per rank and side).
   auto all = plan_decomposition(4, {2, 2}, p, o, 0);
   CHECK_FALSE(all.agglomerates());
   CHECK(all.grids.size() == 5);
-  CHECK(all.grids[0].halo() == 16);
+  CHECK(all.grids[0].halo() == 1);
+  CHECK(all.grids[4].halo() == 1);
   // 12 points over 3 ranks: 4, 2 and 1 per rank; 3 points do not coarsen further.
   auto three = plan_decomposition(3, {3}, manufactured_poisson(1, 12, Centring::Cell), o, 0);
   CHECK(three.levels == 3);
@@ -175,6 +249,22 @@ TEST_CASE("the decomposition of the levels: halos, agglomeration, refusals") {
   // block of 0 points): agglomerated at the level of 1 point per rank.
   auto stop = plan_decomposition(4, {4}, manufactured_poisson(1, 8, Centring::Cell), o, 0);
   CHECK(stop.agglomerated == 1);
+  // Stages: 4x1 ranks halve to 2x1, which plan the agglomerated level again (to rank 0 from
+  // there); 2x2 would halve to one rank, and 3 ranks do not halve: rank 0 alone.
+  auto staged = plan_decomposition(4, {4, 1}, manufactured_poisson(2, 64, Centring::Cell), o, 64);
+  CHECK(staged.agglomerated == 3);
+  CHECK(staged.stage_ranks == std::vector<int>{2, 1});
+  CHECK(plan.stage_ranks.empty());
+  CHECK(plan_decomposition(3, {3}, manufactured_poisson(1, 48, Centring::Cell), o, 8)
+            .stage_ranks.empty());
+  // A wider halo: every level's; a level whose blocks are thinner moves to rank 0.
+  auto wide = plan_decomposition(4, {2, 2}, p, o, 0, 2);
+  CHECK(wide.agglomerated == 3); // blocks of 16, 8, 4, 2, then 1 point per side
+  for (const auto& g : wide.grids)
+    CHECK(g.halo() == 2);
+  CHECK_ERROR(plan_decomposition(4, {2, 2}, p, o, 0, 0), "--halo must be at least 1");
+  CHECK_ERROR(plan_decomposition(4, {2, 2}, p, o, 0, 17),
+              "blocks of 16 points along dimension 0, thinner than the halo of 17");
   CHECK_ERROR(plan_decomposition(3, {3, 1}, p, o, 0), "has blocks of odd extent or offset");
   Problem mixed = p;
   SolverOptions m = o;
