@@ -178,3 +178,19 @@ TEST_CASE("fixed boundary: where it means nothing, a clear error") {
   CHECK(stencils::parse_boundary("fixed") == Boundary::fixed());
   CHECK(Boundary::fixed().to_string() == "fixed");
 }
+
+TEST_CASE("fixed boundary: one step has the families a clamped one has") {
+  // The interior grid is a view the kernels evaluate where they read it: no work-item stores it
+  // (core/WorkItemMemory.h), so the tiled mappings take the step as they take a clamped one.
+  for (const std::vector<int64_t>& shape : {std::vector<int64_t>{64, 64}, {64, 61}}) {
+    Expr clamped = stencils::find_stencil("j2d5pt").build({shape[0], shape[1]});
+    std::set<std::string> plain_families, fixed_families;
+    for (const auto& v : enumerate_variants(clamped, 1).variants)
+      plain_families.insert(variant_family(v.history));
+    for (const auto& v :
+         enumerate_variants(stencils::with_boundary(clamped, Boundary::fixed()), 1).variants)
+      fixed_families.insert(variant_family(v.history));
+    CHECK(fixed_families == plain_families);
+    CHECK(fixed_families.count("local-memory") == 1);
+  }
+}
