@@ -56,6 +56,7 @@ std::string source_of(const std::string& p, const std::string& extent, Boundary:
     return cat("(", p, " < 0 ? -1 - ", p, " : (", p, " >= ", extent, " ? 2 * ", extent, " - 1 - ",
                p, " : ", p, "))");
   case Boundary::Wrap:
+  case Boundary::Fixed: // never a StreamSteps' (make_stream_steps refuses it)
     return p;
   }
   return p;

@@ -110,6 +110,8 @@ std::string Boundary::to_string() const {
     return "antisymmetric";
   case Constant:
     return "constant(" + value.to_string() + ")";
+  case Fixed:
+    return "fixed";
   }
   return "?";
 }
@@ -128,8 +130,19 @@ ArithExpr boundary_index(const Boundary& b, const ArithExpr& i, const ArithExpr&
     return select(lt(i, 0), i + n, select(lt(i, n), i, i - n));
   case Boundary::Constant:
     return i;
+  case Boundary::Fixed:
+    break; // no node holds it (require_pad_boundary)
   }
   internal_error("unknown boundary kind");
+}
+
+void require_pad_boundary(const Boundary& b, const char* primitive) {
+  if (b.kind == Boundary::Fixed)
+    user_error(cat(primitive, ": fixed is not a boundary of values outside the array but of a "
+                              "stencil step (the cells within its radius of the edge keep their "
+                              "value): build the step with fixed_halo(d, r, f) (dsl/FixedHalo.h) "
+                              "or stencils::with_boundary(step, Boundary::fixed()); a Pad takes "
+                              "clamp, mirror, wrap, antisymmetric or constant"));
 }
 
 bool negates_outside(const Boundary& b) {
@@ -321,6 +334,7 @@ Expr make_slide(ArithExpr size, ArithExpr step) {
 Expr make_pad(ArithExpr left, ArithExpr right, Boundary boundary) {
   require_non_negative(left, "Pad", "left padding");
   require_non_negative(right, "Pad", "right padding");
+  require_pad_boundary(boundary, "Pad");
   Node n = function_node(NodeKind::Pad);
   n.sizes = {std::move(left), std::move(right)};
   n.boundary = boundary;
@@ -388,6 +402,7 @@ Expr make_stream_steps(int d, int64_t k, int64_t r, Boundary boundary,
                        const std::vector<int64_t>& tiles, int64_t segment, int64_t phases, Expr f,
                        StreamWindow window) {
   require_function(f, "StreamSteps");
+  require_pad_boundary(boundary, "StreamSteps");
   if (d < 2 || d > 3)
     user_error(cat("StreamSteps: 2-D or 3-D grids are streamed, got ", d, " dimensions"));
   if (k < 1 || r < 1)

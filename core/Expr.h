@@ -67,14 +67,19 @@ const char* address_space_name(AddressSpace s); // "Global", "Local", "Private"
 //                cell-centred grid with a homogeneous Dirichlet boundary)
 // Mirror, antisymmetric and wrap pad at most n elements on each side (one reflection or wrap).
 //   constant(c): the value c instead of an element
+// fixed is no Pad boundary but a stencil step's (the benchmarks' fixed halo: the cells within the
+// radius of the edge keep their initial value): stencils::with_boundary and the catalog's
+// builders build it as the step dsl/FixedHalo.h writes, from the primitives; a node that pads
+// (make_pad, make_tile_slide, make_time_tile, make_stream_steps) refuses it (require_pad_boundary).
 struct Boundary {
-  enum Kind { Clamp, Mirror, Wrap, Constant, Antisymmetric } kind = Clamp;
+  enum Kind { Clamp, Mirror, Wrap, Constant, Antisymmetric, Fixed } kind = Clamp;
   ScalarValue value; // Constant only
   static Boundary clamp() { return {Clamp, {}}; }
   static Boundary mirror() { return {Mirror, {}}; }
   static Boundary antisymmetric() { return {Antisymmetric, {}}; }
   static Boundary wrap() { return {Wrap, {}}; }
   static Boundary constant(ScalarValue v) { return {Constant, v}; }
+  static Boundary fixed() { return {Fixed, {}}; }
   std::string to_string() const; // "clamp", "constant(0.0f)"
   bool operator==(const Boundary& o) const { return kind == o.kind && value == o.value; }
 };
@@ -84,6 +89,8 @@ struct Boundary {
 ArithExpr boundary_index(const Boundary& b, const ArithExpr& i, const ArithExpr& n);
 // Whether the boundary negates the element it reads outside the array (antisymmetric).
 bool negates_outside(const Boundary& b);
+// Error, naming `primitive`, for the fixed boundary: it is a step's, not a padding's.
+void require_pad_boundary(const Boundary& b, const char* primitive);
 // The image placement whose sampler does the boundary b exactly: clamp -> ImageClampToEdge
 // (CLK_ADDRESS_CLAMP_TO_EDGE), constant +0.0f -> ImageClamp (CLK_ADDRESS_CLAMP, border colour
 // 0); none for every other boundary (mirror and wrap addressing need normalised coordinates).

@@ -64,6 +64,8 @@ const char* boundary_name(Boundary::Kind k) {
     return "antisymmetric";
   case Boundary::Constant:
     return "constant";
+  case Boundary::Fixed:
+    return "fixed";
   }
   return "?";
 }
@@ -366,6 +368,12 @@ private:
         if (k == Boundary::Constant)
           boundary.value = scalar_value_from_json(field(j, "value", where));
         return boundary;
+      }
+    if (b == boundary_name(Boundary::Fixed))
+      try {
+        require_pad_boundary(Boundary::fixed(), "a node's \"boundary\"");
+      } catch (const Error& e) {
+        fail(where, e.what());
       }
     fail(where,
          "unknown boundary '" + b + "' (expected clamp, mirror, wrap, antisymmetric or constant)");

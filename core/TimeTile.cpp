@@ -43,6 +43,7 @@ const char* scheme_name(TimeTileScheme scheme) {
 Expr make_time_tile(const TimeTiling& t, Boundary boundary, Expr f) {
   if (!f || !f->is_function())
     user_error("TimeTile: expects a function applied to each neighbourhood");
+  require_pad_boundary(boundary, "TimeTile");
   if (t.dims < 1 || t.dims > 3)
     user_error(cat("TimeTile: 1 to 3 dimensions, got ", t.dims));
   if (t.work_group < 1 || t.work_group > 1024)

@@ -1,5 +1,6 @@
 #include "core/WorkItemMemory.h"
 
+#include <functional>
 #include <optional>
 
 #include "core/Error.h"
@@ -15,6 +16,27 @@ bool rearranges_only(const Expr& f) {
     return rearranges_only(f->children[0]);
   return is_layout_only(f);
 }
+// A generated array whose generator computes no array (the fixed boundary's interior grid, a
+// grid of coordinates): the code generator evaluates its elements where they are read (a view,
+// codegen/View.h), so a work-item stores none of it.
+bool generated_view(const Expr& e) {
+  if (e->kind != NodeKind::Call || e->callee()->kind != NodeKind::Generate)
+    return false;
+  std::function<bool(const Expr&)> arrays_free = [&](const Expr& x) {
+    if (generated_view(x))
+      return true;
+    const bool array_work = x->kind == NodeKind::Map || x->kind == NodeKind::Reduce ||
+                            x->kind == NodeKind::Scan || x->kind == NodeKind::Iterate ||
+                            x->kind == NodeKind::TimeTile || x->kind == NodeKind::StreamSteps;
+    if (array_work)
+      return false;
+    for (const auto& c : x->children)
+      if (!arrays_free(c))
+        return false;
+    return true;
+  };
+  return arrays_free(e->callee()->children[0]);
+}
 } // namespace
 
 bool computes(const Expr& e) {
@@ -28,7 +50,7 @@ bool computes(const Expr& e) {
 
 bool fits_one_work_item(const Expr& argument,
                         const std::function<const Type&(const Expr&)>& type_of) {
-  if (argument->kind != NodeKind::Call)
+  if (argument->kind != NodeKind::Call || generated_view(argument))
     return true;
   if (!rearranges_only(argument->callee())) {
     std::optional<int64_t> count;

@@ -24,8 +24,9 @@ bool computes(const Expr& e);
 
 // True when each work-item may compute `argument` whole and keep what it computes in private
 // memory: every computed array along it (the result of each computing call, not the views of
-// it, such as its windows) has at most kMaxPrivateElements values. `type_of` gives the types of
-// the program's value expressions (TypeChecker::type_of).
+// it, such as its windows) has at most kMaxPrivateElements values. A Generate whose generator
+// computes no array is a view (its elements are evaluated where read): it stores nothing. `type_of`
+// gives the types of the program's value expressions (TypeChecker::type_of).
 bool fits_one_work_item(const Expr& argument,
                         const std::function<const Type&(const Expr&)>& type_of);
 

@@ -7,13 +7,17 @@
 //   3. emit_program gives its kernels, write_kernel_files writes them with their launch
 //      description (every launch in order);
 //   4. run_kernel runs the program of kernels on the user's own buffer, checked against the
-//      interpreter; so does the plain lowering (three launches, whatever the best is).
+//      interpreter; so does the plain lowering (three launches, whatever the best is), and the
+//      first diamond-tiled variant (a scratch buffer, per-launch arguments) when there is one.
+// OUTDIR also gets the buffer and the interpreter's result (heat.input.bin, heat.expected.bin:
+// raw f32), with which examples/host_runner.cpp runs the written files without tessera.
 //
 // Build and run: cmake --build build --target example_iterated_program &&
 //   ./build/examples/example_iterated_program OUTDIR [--size 64] [--steps 3] [--budget 10]
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <random>
 
@@ -33,6 +37,22 @@ Expr heat_step() {
                  east = w.at(1).at(2), south = w.at(2).at(1);
              return (centre + 0.1 * (north + west + east + south - 4.0 * centre)).named("heat");
            }));
+}
+
+void write_floats(const std::filesystem::path& path, const std::vector<float>& values) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(values.data()),
+            static_cast<std::streamsize>(values.size() * sizeof(float)));
+  if (!out)
+    throw Error("cannot write " + path.string());
+}
+
+// The first variant tiled in diamonds, or null.
+const VariantInfo* first_diamond(const explore::Problem& problem) {
+  for (const VariantInfo& v : problem.variants)
+    if (variant_family(v.history) == "diamond")
+      return &v;
+  return nullptr;
 }
 
 } // namespace
@@ -82,16 +102,21 @@ int main(int argc, char** argv) try {
   Data input =
       Data::from_flat(ScalarKind::F32, {n, n}, std::vector<double>(grid.begin(), grid.end()));
   std::vector<double> expected = evaluate(problem.program, {input}).flatten();
+  write_floats(dir / "heat.input.bin", grid);
+  write_floats(dir / "heat.expected.bin", std::vector<float>(expected.begin(), expected.end()));
 
-  // 3-4. The best variant and the plain lowering: kernels, files, a run on the buffer.
+  // 3-4. The best variant, the plain lowering and a diamond tiling: kernels, files, a run.
   bool agree = true;
   std::size_t most_launches = 0;
-  for (const VariantInfo* v : std::vector<const VariantInfo*>{&best, &problem.variants[0]}) {
-    const bool is_best = v == &best;
+  std::vector<std::pair<std::string, const VariantInfo*>> written = {
+      {"heat_best", &best}, {"heat_plain", &problem.variants[0]}};
+  if (const VariantInfo* diamond = first_diamond(problem))
+    written.emplace_back("heat_diamond", diamond);
+  for (const auto& [name, v] : written) {
+    const bool is_best = name == "heat_best";
     codegen::KernelProgram kernels =
         emit_program(*v, {.kernel_name = "heat",
                           .local = is_best ? best_local_size(report) : std::vector<int64_t>{}});
-    std::string name = is_best ? "heat_best" : "heat_plain";
     write_kernel_files(kernels, *v, (dir / (name + ".cl")).string(),
                        (dir / (name + ".launch.json")).string());
     RunResult run = run_kernel(device, kernels, {grid});

@@ -114,6 +114,8 @@ Type pad_type(TypeChecker& checker, const Node& f, const Types& args) {
     require_le(checker, 1, n,
                cat(name, ": cannot pad an empty array ", in, " with ", f.boundary.to_string()));
     break;
+  case Boundary::Fixed:
+    internal_error("a Pad with the fixed boundary (make_pad refuses it)");
   }
   return Type::array(in.element(), l + n + r);
 }
@@ -166,6 +168,8 @@ Data pad_eval(Interpreter& interp, const Node& f, const Values& args) {
     case Boundary::Constant:
       out.push_back(filler);
       break;
+    case Boundary::Fixed:
+      internal_error("a Pad with the fixed boundary (make_pad refuses it)");
     }
   }
   return Data::array(std::move(out));

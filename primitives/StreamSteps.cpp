@@ -69,6 +69,8 @@ Data padded_value(const std::vector<Data>& grid, const std::vector<int64_t>& ext
       case Boundary::Wrap:
         x = x < 0 ? x + n : x - n;
         break;
+      case Boundary::Fixed:
+        internal_error("StreamSteps with the fixed boundary (make_stream_steps refuses it)");
       }
     }
     flat = flat * n + x;

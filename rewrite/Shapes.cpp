@@ -54,6 +54,22 @@ Expr pad_nd_expr(int dims, ArithExpr left, ArithExpr right, Boundary boundary, c
   return y;
 }
 
+Expr pad_end_expr(const std::vector<int64_t>& padding, const Expr& x) {
+  Expr y = x;
+  for (std::size_t d = 0; d < padding.size(); ++d)
+    if (padding[d] > 0)
+      y = at_level(static_cast<int>(d), make_pad(0, padding[d], Boundary::clamp()), y);
+  return y;
+}
+
+Expr drop_end_expr(const std::vector<int64_t>& padding, const Expr& x) {
+  Expr y = x;
+  for (std::size_t d = 0; d < padding.size(); ++d)
+    if (padding[d] > 0)
+      y = at_level(static_cast<int>(d), make_drop(0, padding[d]), y);
+  return y;
+}
+
 Expr untile_expr(int dims, const Expr& x) {
   // [t0]..[t_{d-1}][e0]..[e_{d-1}] -> [t0][e0][t1][e1].. , then join the pairs innermost first.
   std::vector<int> labels, rank(2 * dims);

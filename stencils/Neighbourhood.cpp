@@ -18,6 +18,8 @@ Expr neighbourhood_stencil(const std::vector<ArithExpr>& extents, ScalarKind kin
                            Boundary boundary, const std::function<Val(Val)>& point) {
   const int dims = static_cast<int>(extents.size());
   Val x = input("x", array_of(Type::scalar(kind), extents));
+  if (boundary.kind == Boundary::Fixed) // a step, not a Pad (core/Expr.h)
+    return program({x}, x | fixed_halo(dims, radius, Fun(point)));
   return program({x}, x | pad_nd(dims, radius, radius, boundary) |
                           slide_nd(dims, 2 * radius + 1, 1) | map_nd(dims, Fun(point)));
 }

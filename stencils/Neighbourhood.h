@@ -19,6 +19,7 @@ void require_dims(const std::vector<ArithExpr>& extents, std::size_t dims, const
 // One grid of `kind` elements, padded by `radius` with `boundary` in every dimension; `point`
 // is applied to each (2*radius+1)^dims neighbourhood:
 //   MapND(point) o SlideND(2r+1, 1) o PadND(r, r, boundary) $ x
+// or, for the fixed boundary, fixed_halo(dims, radius, point) $ x (dsl/FixedHalo.h).
 Expr neighbourhood_stencil(const std::vector<ArithExpr>& extents, ScalarKind kind, int radius,
                            Boundary boundary, const std::function<Val(Val)>& point);
 

@@ -20,6 +20,8 @@ Boundary parse_boundary(const std::string& text) {
     return Boundary::wrap();
   if (text == "antisymmetric")
     return Boundary::antisymmetric();
+  if (text == "fixed")
+    return Boundary::fixed();
   if (text == "constant")
     return Boundary::constant(ScalarValue::make(ScalarKind::F64, 0));
   const std::string prefix = "constant(";
@@ -36,8 +38,8 @@ Boundary parse_boundary(const std::string& text) {
       return Boundary::constant(ScalarValue::make(ScalarKind::F64, value));
   }
   user_error(cat("unknown boundary '", text,
-                 "': expected clamp, mirror, wrap, antisymmetric, constant or constant(V) with V "
-                 "a number"));
+                 "': expected clamp, mirror, wrap, antisymmetric, constant, constant(V) with V "
+                 "a number, or fixed"));
 }
 
 namespace {
@@ -70,6 +72,8 @@ struct Rebound {
 } // namespace
 
 Expr with_boundary(const Expr& program, const Boundary& boundary) {
+  if (boundary.kind == Boundary::Fixed) // a step's boundary, not a Pad's (core/Expr.h)
+    return with_fixed_halo(program);
   if (program->kind != NodeKind::Lambda || program->params().empty() ||
       !program->params()[0]->declared_type)
     user_error("with_boundary: expected a program whose first input has a declared type");
@@ -84,8 +88,8 @@ Expr with_boundary(const Expr& program, const Boundary& boundary) {
 
 Expr with_fixed_halo(const Expr& program) {
   const std::string expected =
-      "with_fixed_halo: expected one step of a point stencil on one grid input, x => "
-      "Map^d(f) $ SlideND(2r+1, 1) $ PadND(r, r, b) $ x (as the catalog builds it)";
+      "the fixed boundary (with_fixed_halo): expected one step of a point stencil on one grid "
+      "input, x => Map^d(f) $ SlideND(2r+1, 1) $ PadND(r, r, b) $ x (as the catalog builds it)";
   if (program->kind != NodeKind::Lambda || program->params().size() != 1 ||
       !program->params()[0]->declared_type)
     user_error(expected);
@@ -96,6 +100,11 @@ Expr with_fixed_halo(const Expr& program) {
   auto radius = step->r.as_constant();
   if (!radius)
     user_error(cat(expected, ", got a symbolic radius"));
+  for (const auto& extent : grid->declared_type->shape())
+    if (!extent.is_constant())
+      user_error(cat("the fixed boundary (with_fixed_halo) needs a grid of constant extents (its "
+                     "interior is generated at the grid's size), got ",
+                     *grid->declared_type, ": give the size in numbers"));
   Val x = input(grid->name, *grid->declared_type);
   return tessera::program({x},
                           x | fixed_halo(step->d, static_cast<int>(*radius), Fun::of(step->f)));

@@ -9,14 +9,15 @@
 
 namespace tessera::stencils {
 
-// "clamp", "mirror", "wrap", "antisymmetric", "constant" (the value 0) or "constant(V)" (V a
-// number: the element type of the grid decides its kind when it is applied). Error listing
-// the kinds otherwise.
+// "clamp", "mirror", "wrap", "antisymmetric", "constant" (the value 0), "constant(V)" (V a
+// number: the element type of the grid decides its kind when it is applied) or "fixed" (the
+// fixed halo). Error listing the kinds otherwise.
 Boundary parse_boundary(const std::string& text);
 
 // `program` with the boundary of every Pad replaced by `boundary` (a constant's value converted
 // to the element type of the Pad's array: its grid's element). Error when the program pads
-// nothing.
+// nothing. The fixed boundary is no Pad's: with_boundary(program, Boundary::fixed()) is
+// with_fixed_halo(program).
 Expr with_boundary(const Expr& program, const Boundary& boundary);
 
 // `program`, one step of a point stencil on its one grid input as the catalog builds it,

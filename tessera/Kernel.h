@@ -63,7 +63,9 @@ bool is_one_kernel(const codegen::KernelProgram& program);
 
 // A program of kernels: for one kernel (is_one_kernel) what kernel_file gives; for several, one
 // source with a header listing every launch in order (its kernel, where it reads and writes),
-// followed by each kernel with its own header.
+// followed by each kernel with its own header. It builds as one OpenCL program: a helper that an
+// earlier kernel defines alike is not written again; one of the same name defined otherwise is
+// renamed within its kernel (#define name name_kernel ... #undef name).
 std::string program_file(const codegen::KernelProgram& program,
                          const explore::VariantInfo& variant);
 

@@ -19,8 +19,9 @@ namespace tessera::tools {
 
 namespace {
 
-// --program FILE.json and --steps K of a command (tools/ProgramSource.h).
-void add_program_options(CLI::App* command, std::string& program_file, int& steps) {
+// --program FILE.json, --steps K and --boundary B of a command (tools/ProgramSource.h).
+void add_program_options(CLI::App* command, std::string& program_file, int& steps,
+                         std::string& boundary) {
   command
       ->add_option("--program", program_file,
                    "The user's own program: a JSON file written by save_expr_file (its first "
@@ -31,6 +32,7 @@ void add_program_options(CLI::App* command, std::string& program_file, int& step
                    "Time steps: the program applied K times in a row, fused by temporal tiling "
                    "among the variants (default 1)")
       ->check(integer_in(1, 64));
+  command->add_option("--boundary", boundary, boundary_help())->check(not_empty("fixed"));
 }
 
 // The message of a command that failed and its exit status. Under mpirun, the distributed
@@ -69,7 +71,7 @@ int run_cli(int argc, const char* const* argv) {
   for (auto* cmd : {show, variants, emit, run}) {
     cmd->add_option("stencil", o.stencil, "Stencil name (see `tessera list`), or --program");
     cmd->add_option("--size", o.size, size_help())->check(not_empty("64x64"));
-    add_program_options(cmd, o.program, o.steps);
+    add_program_options(cmd, o.program, o.steps, o.boundary);
   }
   for (auto* cmd : {variants, emit, run})
     cmd->add_option("--depth", o.depth, "Rewrite depth of the enumeration (default 1)")
@@ -90,7 +92,7 @@ int run_cli(int argc, const char* const* argv) {
   auto* explore = app.add_subcommand(
       "explore", "Build, check and time a stencil's variants on a device and keep the fastest");
   explore->add_option("stencil", x.stencil, "Stencil name (see `tessera list`), or --program");
-  add_program_options(explore, x.program, x.steps);
+  add_program_options(explore, x.program, x.steps, x.boundary);
   explore->add_option("--size", x.size, "Grid extents, e.g. 4096x4096")
       ->required()
       ->check(not_empty("4096x4096"));

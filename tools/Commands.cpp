@@ -124,7 +124,7 @@ void check_emit_outputs(const CommonOptions& o) {
 } // namespace
 
 ProgramSource source_of(const CommonOptions& o) {
-  return resolve_program(o.stencil, o.program, o.steps);
+  return resolve_program(o.stencil, o.program, o.steps, o.boundary);
 }
 
 std::string size_of(const CommonOptions& o, const ProgramSource& source) {

@@ -28,6 +28,7 @@ struct CommonOptions {
   std::string local;       // emit: work-group size "32x8" for kernels with an automatic one
   std::string program;     // --program FILE.json: the user's program instead of a stencil
   int steps = 1;           // --steps K: K time steps of the program
+  std::string boundary;    // --boundary B: each step's boundary (empty: the program's own)
   std::string launch_json; // emit --json FILE: the launch description
 };
 
@@ -47,6 +48,7 @@ struct ExploreCommandOptions {
   bool quiet = false;    // no summary on stdout
   std::string program;   // --program FILE.json
   int steps = 1;         // --steps K
+  std::string boundary;  // --boundary B
   std::string tuning_db; // --tuning-db FILE ("off": none; empty: the default database)
   std::string devices;   // --devices all|SPEC: the variants spread over several devices
 };

@@ -148,7 +148,7 @@ explore::Report explore_single_sweep(const ExploreCommandOptions& x,
                                      const std::vector<int64_t>& extents, runtime::Session& session,
                                      const explore::ExploreOptions& all,
                                      const rewrite::EnumerateOptions& control) {
-  auto source = resolve_program(x.stencil, x.program, 1);
+  auto source = resolve_program(x.stencil, x.program, 1, x.boundary);
   explore::Problem problem = make_problem(source, extents, x.depth, control);
   explore::ExploreOptions options = all;
   options.budget_s = kSingleSweepShare * x.budget_s;
@@ -172,7 +172,7 @@ int explore_command(const ExploreCommandOptions& x) {
     return explore_devices_command(x);
   InterruptGuard guard; // first of all: no moment of the run may lose a Ctrl-C
   const auto start = Clock::now();
-  auto source = resolve_program(x.stencil, x.program, x.steps);
+  auto source = resolve_program(x.stencil, x.program, x.steps, x.boundary);
   const auto& info = source.info;
   auto extents = parse_numeric_size(x.size, info.dims, info.name);
   explore::Strategy strategy = explore::parse_strategy(x.strategy);

@@ -24,7 +24,7 @@ int explore_devices_command(const ExploreCommandOptions& x) {
   if (x.resume || !x.plot.empty() || !x.device.empty())
     user_error("--devices explores on several devices at once: it takes no --device, --resume "
                "or --plot (give one device with --device for those)");
-  auto source = resolve_program(x.stencil, x.program, x.steps);
+  auto source = resolve_program(x.stencil, x.program, x.steps, x.boundary);
   auto extents = parse_numeric_size(x.size, source.info.dims, source.info.name);
   if (!(x.budget_s > 0))
     user_error(cat("--budget must be a positive number of seconds, got ", x.budget_s));

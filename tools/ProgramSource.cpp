@@ -5,6 +5,7 @@
 #include "core/Error.h"
 #include "core/Json.h"
 #include "explore/Space.h"
+#include "stencils/WithBoundary.h"
 #include "tessera/Program.h"
 
 namespace tessera::tools {
@@ -46,7 +47,7 @@ ProgramSource from_file(const std::string& path) {
 } // namespace
 
 ProgramSource resolve_program(const std::string& stencil, const std::string& program_file,
-                              int steps) {
+                              int steps, const std::string& boundary) {
   if (stencil.empty() == program_file.empty())
     user_error(stencil.empty() ? "give a stencil name (see `tessera list`) or --program FILE.json"
                                : cat("give a stencil name or --program FILE.json, not both (got '",
@@ -60,6 +61,14 @@ ProgramSource resolve_program(const std::string& stencil, const std::string& pro
     s.info = stencils::find_stencil(stencil);
     s.default_size = catalog_default_size(s.info.dims);
   }
+  if (!boundary.empty()) {
+    // The boundary of one step, before the steps are iterated: each step keeps it.
+    s.info.build = [step = s.info.build,
+                    b = stencils::parse_boundary(boundary)](const std::vector<ArithExpr>& extents) {
+      return stencils::with_boundary(step(extents), b);
+    };
+    s.info.description += cat(", boundary ", boundary);
+  }
   if (steps > 1) {
     auto step = s.info.build;
     s.info.build = [step, steps](const std::vector<ArithExpr>& extents) {
@@ -68,6 +77,13 @@ ProgramSource resolve_program(const std::string& stencil, const std::string& pro
     s.info.description += cat(", ", steps, " time steps");
   }
   return s;
+}
+
+std::string boundary_help() {
+  return "The stencil's boundary instead of its own: clamp, mirror, wrap, antisymmetric, constant, "
+         "constant(V) for every Pad, or fixed (the cells within the radius of the grid's edge keep "
+         "their initial value at every step; one step of a point stencil on one grid of constant "
+         "extents)";
 }
 
 std::string size_help() {

@@ -20,10 +20,16 @@ struct ProgramSource {
 
 // Exactly one of `stencil` and `program_file` must be given. A program file's first input is
 // the grid: --size binds its size variables (or must equal its constant extents). steps > 1
-// iterates the program (its variants then include temporal tiling). Error naming the problem
-// (unknown stencil, unreadable or invalid file, a program that cannot be iterated).
+// iterates the program (its variants then include temporal tiling). A non-empty `boundary`
+// (--boundary: stencils::parse_boundary's names) replaces each step's boundary
+// (stencils::with_boundary) when the program is built. Error naming the problem (unknown
+// stencil or boundary, unreadable or invalid file, a program that cannot be iterated or does
+// not take the boundary).
 ProgramSource resolve_program(const std::string& stencil, const std::string& program_file,
-                              int steps);
+                              int steps, const std::string& boundary = "");
+
+// The help text of --boundary.
+std::string boundary_help();
 
 // The help text of --size, with the default sizes.
 std::string size_help();

@@ -61,6 +61,7 @@ EdgeRead edge_read(Boundary::Kind edge, int64_t i, int64_t n) {
   case Boundary::Wrap:
     return {i < 0 ? i + n : i - n, 1.0f};
   case Boundary::Constant:
+  case Boundary::Fixed:
     break;
   }
   user_error("the peers handle clamp, mirror, antisymmetric and wrap boundaries");

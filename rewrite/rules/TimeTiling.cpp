@@ -46,7 +46,8 @@ RuleResult time_tiling(TimeTileScheme scheme, const Expr& e, const RuleContext& 
     return RuleResult::none("the steps do not read the program's input (the tiling is a "
                             "whole program of kernels)");
   if (chain->zipped)
-    return RuleResult::none("constant inputs zipped to the neighbourhoods");
+    return RuleResult::none("constant inputs zipped to the neighbourhoods (a right-hand side, or "
+                            "the fixed boundary's interior grid): its tiles read one grid");
   auto r = chain->r.as_constant();
   auto extents = constant_extents(ctx.type_of(e), chain->d);
   if (!r || extents.empty())

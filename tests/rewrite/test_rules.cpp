@@ -7,6 +7,7 @@
 #include "rewrite/Enumerate.h"
 #include "rewrite/Lower.h"
 #include "rewrite/rules/Rules.h"
+#include "tests/Helpers.h"
 #include "tests/rewrite/RandomPrograms.h"
 
 using namespace tessera;
@@ -97,7 +98,17 @@ TEST_CASE("rules fire where their pattern matches and explain why not otherwise"
   const Expr& slide_call = body->children[1];
   RuleResult tiled = rule_named("slide-tiling").apply(slide_call, ctx);
   REQUIRE(tiled.alternatives.size() == 1);
+  // 12 windows in tiles of 5 with a remainder: the input padded to 15 windows, 3 dropped.
   ctx.tile_sizes = {5};
+  RuleResult remainder = rule_named("slide-tiling").apply(slide_call, ctx);
+  REQUIRE(remainder.alternatives.size() == 1);
+  CHECK(print(remainder.alternatives[0].replacement).find("Drop(0,3)") != std::string::npos);
+  CHECK(evaluate(make_lambda(stencil->params(),
+                             with_children(
+                                 body, {body->children[0], remainder.alternatives[0].replacement})),
+                 {testing::random_f32({12}, 4)})
+            .flatten() == evaluate(stencil, {testing::random_f32({12}, 4)}).flatten());
+  ctx.tile_sizes = {16}; // no tile smaller than the 12 windows
   CHECK(rule_named("slide-tiling").apply(slide_call, ctx).why_not.find("fits") !=
         std::string::npos);
 }

@@ -94,3 +94,34 @@ TEST_CASE("api: make_problem refuses extents the kernels cannot take") {
   CHECK(error_of([] { make_problem("s", sum3(f32()), {0}, 0); }).find("expected 1 to") !=
         std::string::npos);
 }
+
+TEST_CASE("api: a program of kernels' file builds as one OpenCL program") {
+  auto device = open_device();
+  // Three steps of one stencil: the kernels share their helpers, written once.
+  Expr three = iterate_steps(at_size(sum3(f32()), {40}), 3);
+  VariantList three_list = enumerate_variants(three, 0);
+  const VariantInfo& plain = three_list.variants[0];
+  codegen::KernelProgram kp = emit_program(plain, {.kernel_name = "s3"});
+  REQUIRE(kp.kernels.size() == 2);
+  std::string text = program_file(kp, plain);
+  CHECK(text.find("float add3(") == text.rfind("float add3("));
+  for (const auto& k : kp.kernels)
+    CHECK_NOTHROW(device.build_kernel(text, k.name));
+  // Two steps whose functions share a name but not a definition: the second kernel's is
+  // renamed within its own section.
+  Val x = input("x", Type::array(f32(), 32));
+  auto first = user_fun("step", [](auto a, auto b, auto c) { return a + b + c; });
+  auto second = user_fun("step", [](auto a, auto b, auto c) { return a - b * c; });
+  auto apply = [](const Fun& f) { return [f](Val w) { return f(w.at(0), w.at(1), w.at(2)); }; };
+  Expr two = program({x}, x | pad(1, 1, clamp) | slide(3, 1) | map(apply(first)) |
+                              pad(1, 1, clamp) | slide(3, 1) | map(apply(second)));
+  VariantList two_list = enumerate_variants(two, 0);
+  const VariantInfo& both = two_list.variants[0];
+  codegen::KernelProgram kernels = emit_program(both, {.kernel_name = "two"});
+  REQUIRE(kernels.kernels.size() == 2);
+  text = program_file(kernels, both);
+  INFO(text);
+  CHECK(text.find("#define fn_step fn_step_two_s1") != std::string::npos);
+  for (const auto& k : kernels.kernels)
+    CHECK_NOTHROW(device.build_kernel(text, k.name));
+}

@@ -1,0 +1,76 @@
+// Tiles with a remainder (issue 33: j2d5pt had 51 variants at 64x64 and 26 at 64x61): where no
+// tile size divides the extents, tile-nd, overlapped-tiling-nd and slide-tiling tile the grid
+// padded up to a multiple of the tile (clamp) and drop the padding's results. Every variant at
+// non-dividing sizes runs on PoCL against the interpreter; at dividing sizes the space is as it
+// was (no padded tiles where exact ones exist).
+#include <doctest/doctest.h>
+
+#include <map>
+#include <set>
+#include <string>
+
+#include "compile/Agreement.h"
+#include "stencils/Catalog.h"
+#include "tessera/tessera.h"
+#include "tests/Helpers.h"
+
+using namespace tessera;
+
+namespace {
+
+Expr catalog_at(const std::string& name, const std::vector<int64_t>& shape) {
+  return stencils::find_stencil(name).build(std::vector<ArithExpr>(shape.begin(), shape.end()));
+}
+
+bool padded(const VariantInfo& v) {
+  return v.text.find("Drop(0,") != std::string::npos;
+}
+
+} // namespace
+
+TEST_CASE("tiles with a remainder: every variant at sizes the tiles do not divide is exact" *
+          doctest::test_suite("kernel-sweeps")) {
+  auto device = open_device();
+  struct Case {
+    const char* name;
+    std::vector<int64_t> shape;
+  };
+  std::map<std::string, int> families;
+  int ran = 0, with_remainder = 0;
+  for (const Case& c : {Case{"j2d5pt", {64, 61}}, Case{"gaussian", {29, 27}}, Case{"j1d3pt", {253}},
+                        Case{"j3d7pt", {13, 11, 10}}}) {
+    Expr p = catalog_at(c.name, c.shape);
+    auto inputs = std::vector<Data>{testing::random_f32(c.shape, 17)};
+    const std::vector<double> expected = evaluate(p, inputs).flatten();
+    VariantList list = enumerate_variants(p, 1);
+    for (const auto& v : list.variants) {
+      INFO(c.name, ": ", v.text);
+      std::vector<double> got = run_kernel(device, emit_program(v), inputs).flatten();
+      CHECK(explore::within_tolerance(explore::max_relative_difference(got, expected)));
+      ++families[variant_family(v.history)];
+      with_remainder += padded(v);
+      ++ran;
+    }
+  }
+  MESSAGE(ran, " variants run, ", with_remainder, " with tiles with a remainder");
+  CHECK(with_remainder > 20);
+  for (const char* family : {"tiled", "local-memory", "work-groups", "coarsened"})
+    CHECK(families[family] > 0);
+}
+
+TEST_CASE("tiles with a remainder: only where no tile divides, so 64x61 keeps the tiled families") {
+  VariantList square = enumerate_variants(catalog_at("j2d5pt", {64, 64}), 1);
+  VariantList odd = enumerate_variants(catalog_at("j2d5pt", {64, 61}), 1);
+  for (const auto& v : square.variants)
+    CHECK_FALSE(padded(v));
+  std::set<std::string> square_families, odd_families;
+  for (const auto& v : square.variants)
+    square_families.insert(variant_family(v.history));
+  for (const auto& v : odd.variants)
+    odd_families.insert(variant_family(v.history));
+  odd_families.insert("vectorized"); // 61 lanes are not a multiple of 4: the one family lost
+  CHECK(odd_families == square_families);
+  MESSAGE("j2d5pt: ", square.variants.size(), " variants at 64x64, ", odd.variants.size(),
+          " at 64x61");
+  CHECK(odd.variants.size() > 40);
+}
