@@ -40,10 +40,10 @@ VariantInfo variant_info(const rewrite::Variant& variant) {
 namespace {
 
 // The generation check: throws tessera::Error when the code generator rejects the program or
-// its kernels exceed the portable limits (DeviceLimits' defaults: no device is in sight).
+// its kernels exceed the portable target's limits (core/Target.h: no device is in sight).
 void generate_kernels(const Expr& lowered) {
   auto program = codegen::generate_program(lowered);
-  if (std::string why = beyond_limits(program, DeviceLimits{}); !why.empty())
+  if (std::string why = beyond_limits(program, Target{}); !why.empty())
     user_error(cat(why, ", the portable limit without a device (explore/Space.h)"));
 }
 

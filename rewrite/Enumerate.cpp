@@ -147,6 +147,7 @@ struct Enumerator {
     base.tile_sizes = options.tile_sizes;
     base.coarsening = options.coarsening;
     base.temporal_steps = options.temporal_steps;
+    base.target = options.target;
     std::vector<std::size_t> frontier{0};
     // Strategies inside rules poll the same limits (poll_limits throws Stopped).
     LimitsScope scope(limits);

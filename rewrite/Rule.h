@@ -17,6 +17,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "core/Expr.h"
+#include "core/Target.h"
 #include "primitives/TypeCheck.h"
 #include "rewrite/Mapping.h"
 
@@ -33,14 +34,6 @@ struct Alternative {
   Params params;
 };
 
-// The device's images (place-image): none unless the device says it supports them
-// (CL_DEVICE_IMAGE_SUPPORT), and the largest extents (CL_DEVICE_IMAGE2D_MAX_WIDTH, ...).
-struct ImageLimits {
-  bool supported = false;
-  int64_t width_2d = 0, height_2d = 0;
-  int64_t width_3d = 0, height_3d = 0, depth_3d = 0;
-};
-
 // What a rule sees besides the node: the program's types and the parameter domains.
 struct RuleContext {
   TypeChecker* types = nullptr;        // types of the program's value expressions
@@ -53,11 +46,9 @@ struct RuleContext {
   // True when the node is known to lie below the program's body (position deeper than [1]):
   // a rule that rewrites a whole program of kernels (time tiling) does not apply there.
   bool below_program_body = false;
-  // The device's constant memory (place-constant): bytes for all __constant inputs together and
-  // the number of __constant arguments; the defaults are OpenCL's minimum for every device.
-  int64_t max_constant_bytes = 64 * 1024;
-  int max_constant_args = 8;
-  ImageLimits images;
+  // The device's limits (constant memory, images, local memory, registers, private arrays);
+  // the portable target when no device is in sight.
+  Target target;
   // The type of a value expression of the program (Error if it has none).
   const Type& type_of(const Expr& e) const { return types->type_of(e); }
 };

@@ -120,7 +120,7 @@ TEST_CASE("workload: run_and_compare is max_relative_difference of the output, o
 
 TEST_CASE("space: work-group sizes are filtered by the device's limits and divisibility") {
   Problem p = problem(4096);
-  DeviceLimits limits;
+  Target limits;
   limits.max_work_group_size = 256;
   limits.max_work_item_sizes = {128, 1, 1};
   Space space = build_space(p.variants, limits, "avg1d");
@@ -134,7 +134,7 @@ TEST_CASE("space: work-group sizes are filtered by the device's limits and divis
   // The MapLcl-alone variant cannot be generated: kept as one point that will fail.
   CHECK_FALSE(space.generation_errors[3].empty());
   // 4096 / 8 = 512 work-items for the coarsened variant: 32..128 divide it, 1024 does not.
-  Space wide = build_space(p.variants, DeviceLimits{}, "avg1d");
+  Space wide = build_space(p.variants, Target{}, "avg1d");
   int coarsened = 0;
   for (const auto& pt : wide.points)
     coarsened += pt.variant == 1;
