@@ -14,19 +14,13 @@
 
 namespace tessera::explore {
 
-std::string describe_step(const rewrite::Step& step) {
-  if (step.position.empty() && step.params.empty())
-    return step.rule;
-  return rewrite::describe(step);
-}
-
 VariantInfo variant_info(const rewrite::Variant& variant) {
   VariantInfo info;
   info.program = variant.program;
   info.text = print(variant.program);
-  auto add = [&](std::vector<std::string>& texts, const std::vector<rewrite::Step>& steps) {
+  auto add = [&](std::vector<rewrite::Step>& into, const std::vector<rewrite::Step>& steps) {
     for (const auto& step : steps) {
-      texts.push_back(describe_step(step));
+      into.push_back(step);
       for (const auto& [k, v] : step.params)
         info.params[k] = v;
     }

@@ -134,7 +134,10 @@ struct Variant {
   std::vector<Step> after_mapping;
 };
 
-std::string describe(const Step& step);                // "split-join at [1,0] {chunk=4}"
+std::string describe(const Step& step); // "split-join at [1,0] {chunk=4}"
+// describe's inverse (also of a bare rule name, and of a step whose position was left out), for
+// files that keep a history as text (rewrite/StepText.cpp). Error naming `where` for other text.
+Step parse_step(const std::string& text, const std::string& where);
 nlohmann::json to_json(const Variant& variant);        // the program, its history and mapping
 Variant variant_from_json(const nlohmann::json& json); // to_json's inverse (Error if malformed)
 // Replays a history on the original program: each step's parameters are read and checked

@@ -56,9 +56,9 @@ Problem problem(int64_t n) {
   p.variants.push_back(
       variant(stencil(n, [](Fun f) { return split(8) >> map_glb(0, map_seq(f)) >> join(); }),
               {{}, coarsened(8)}));
-  p.variants.push_back(variant(stencil(n, glb, true), {{"wrong arithmetic"}}));
+  p.variants.push_back(variant(stencil(n, glb, true), {{rewrite::Step{"wrong-arithmetic"}}}));
   p.variants.push_back(
-      variant(stencil(n, [](Fun f) { return map_lcl(0, f); }), {{"MapLcl alone"}}));
+      variant(stencil(n, [](Fun f) { return map_lcl(0, f); }), {{rewrite::Step{"maplcl-alone"}}}));
   p.small_extents = {256};
   p.small_program = stencil(256, [](Fun f) { return map(f); });
   p.small_baseline = stencil(256, glb);
