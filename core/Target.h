@@ -18,6 +18,7 @@ struct ImageLimits {
   bool supported = false;
   int64_t width_2d = 0, height_2d = 0;
   int64_t width_3d = 0, height_3d = 0, depth_3d = 0;
+  bool operator==(const ImageLimits&) const = default;
 };
 
 struct Target {
