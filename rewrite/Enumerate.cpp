@@ -87,6 +87,8 @@ struct Enumerator {
       ctx.inside_function = inside;
       ctx.below_program_body = at.size() > 1;
       for (const auto& rule : rules) {
+        if (!rule.applies_to(node->kind))
+          continue;
         RuleResult r = rule.apply(node, ctx);
         if (r.alternatives.empty()) {
           if (!r.why_not.empty())

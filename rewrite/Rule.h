@@ -107,7 +107,14 @@ struct Rule {
   // The family of optimisation a step of this rule makes a variant ("tiled", "temporal", ...;
   // explore/Family.h), empty: none. Reports group variants by it without naming rules.
   std::string family = {};
+  // The kinds of node the rule applies to (or explains why not): the enumerator tries it only
+  // there. Empty: every kind. tests/rewrite/test_rule_kinds.cpp checks the declarations.
+  std::vector<NodeKind> node_kinds = {};
+  bool applies_to(NodeKind kind) const;
 };
+
+// The rule with the node kinds it applies to declared.
+Rule at_kinds(Rule rule, std::vector<NodeKind> kinds);
 
 // The rule with its family declared.
 Rule with_family(Rule rule, std::string family);

@@ -178,7 +178,8 @@ Rule stream_temporal_rule() {
       {.name = "segment", .source = ParamDomain::Source::TileSizes, .optional = true},
       {.name = "phases", .source = ParamDomain::Source::ProgramCount, .optional = true},
       {.name = "registers", .values = {1}, .optional = true}};
-  return with_family(std::move(rule), "temporal");
+  // It matches a call of the top step's map (match_steps).
+  return at_kinds(with_family(std::move(rule), "temporal"), {NodeKind::Call});
 }
 
 } // namespace tessera::rewrite
