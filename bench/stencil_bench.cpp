@@ -465,9 +465,7 @@ nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, uint64
     types.apply(best_program, input_types(best_program));
     rewrite::RuleContext ctx;
     ctx.types = &types;
-    ctx.max_constant_bytes = options.max_constant_bytes;
-    ctx.max_constant_args = options.max_constant_args;
-    ctx.images = options.images;
+    ctx.target = options.target;
     auto rules = rewrite::placement_rules();
     rules.push_back(rewrite::place_image_rule());
     for (const auto& rule : rules)

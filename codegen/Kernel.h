@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/Expr.h"
+#include "core/Target.h"
 #include "core/Type.h"
 #include "primitives/TypeCheck.h"
 
@@ -69,6 +70,9 @@ struct CodegenOptions {
   // only the other colour).
   bool in_place = false;
   std::string in_place_input = "u";
+  // The device the kernel is for (its private-array limit and the streaming forms' local memory);
+  // the portable target by default.
+  Target target;
 };
 
 // Generates the kernel of a lowered program (a lambda over typed inputs whose maps are

@@ -8,7 +8,6 @@
 #include "codegen/Emitter.h"
 #include "codegen/ScalarC.h"
 #include "core/Error.h"
-#include "core/WorkItemMemory.h"
 
 namespace tessera::codegen {
 
@@ -36,11 +35,12 @@ std::shared_ptr<Memory> Emitter::allocate(const Type& type, AddressSpace space, 
     memory->is_scalar_var = true;
     pending_declarations_.insert(memory->name); // declared where it is first assigned
   } else {
-    // The limit of core/WorkItemMemory.h, for all the arrays of one intermediate together.
+    // The target's limit (core/Target.h), for all the arrays of one intermediate together.
+    const int64_t most = options_.target.max_private_elements;
     int64_t total = whole.scalar_count().as_constant().value_or(*count);
-    if (total > kMaxPrivateElements)
+    if (total > most)
       user_error(cat("the intermediate of type ", whole, " would need a private array of ", total,
-                     " elements per work-item (at most ", kMaxPrivateElements,
+                     " elements per work-item (at most ", most,
                      "): lower the computation that produces it as a launch of its own "
                      "(rewrite::lower_default "
                      "and codegen::generate_program), tile it smaller (tile-nd, "

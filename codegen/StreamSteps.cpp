@@ -192,7 +192,8 @@ void Emitter::write_stream_steps(const Node& f, const std::vector<Operand>& args
   // Local memory per level: 2r+1 planes, or the centre plane with registers, double-buffered
   // where both halves fit (one barrier per plane of the march instead of two).
   const int64_t element_bytes = element == ScalarKind::F64 ? 8 : 4;
-  const bool halves = registers && stream_steps_double_buffered(b.k, plane, element_bytes);
+  const bool halves = registers && stream_steps_double_buffered(b.k, plane, element_bytes,
+                                                                options_.target.stream_local_bytes);
   const int64_t level_planes = registers ? (halves ? 2 : 1) : b.n;
   std::vector<std::string> level_names;
   for (int64_t j = 0; j < b.k; ++j) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "runtime/DeviceTarget.h"
+
 namespace tessera::explore {
 
 namespace {
@@ -19,17 +21,9 @@ void add_cpu_coarsening(rewrite::EnumerateOptions& options) {
 } // namespace
 
 void apply_device_limits(rewrite::EnumerateOptions& options, const runtime::Device& device) {
-  if (device.type == "CPU")
+  options.target = runtime::target_of(device);
+  if (options.target.cpu())
     add_cpu_coarsening(options);
-  options.max_constant_bytes = static_cast<int64_t>(device.max_constant_buffer_size);
-  options.max_constant_args = static_cast<int>(device.max_constant_args);
-  rewrite::ImageLimits& images = options.images;
-  images.supported = device.image_support;
-  images.width_2d = static_cast<int64_t>(device.image2d_max_width);
-  images.height_2d = static_cast<int64_t>(device.image2d_max_height);
-  images.width_3d = static_cast<int64_t>(device.image3d_max_width);
-  images.height_3d = static_cast<int64_t>(device.image3d_max_height);
-  images.depth_3d = static_cast<int64_t>(device.image3d_max_depth);
 }
 
 void apply_device_limits(rewrite::EnumerateOptions& options,
@@ -37,20 +31,8 @@ void apply_device_limits(rewrite::EnumerateOptions& options,
   if (devices.empty())
     return;
   apply_device_limits(options, devices.front());
-  for (const auto& d : devices) {
-    rewrite::EnumerateOptions one;
-    apply_device_limits(one, d);
-    options.max_constant_bytes = std::min(options.max_constant_bytes, one.max_constant_bytes);
-    options.max_constant_args = std::min(options.max_constant_args, one.max_constant_args);
-    rewrite::ImageLimits& a = options.images;
-    const rewrite::ImageLimits& b = one.images;
-    a.supported = a.supported && b.supported;
-    a.width_2d = std::min(a.width_2d, b.width_2d);
-    a.height_2d = std::min(a.height_2d, b.height_2d);
-    a.width_3d = std::min(a.width_3d, b.width_3d);
-    a.height_3d = std::min(a.height_3d, b.height_3d);
-    a.depth_3d = std::min(a.depth_3d, b.depth_3d);
-  }
+  for (const auto& d : devices)
+    options.target = common_target(options.target, runtime::target_of(d));
 }
 
 } // namespace tessera::explore

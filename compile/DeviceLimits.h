@@ -1,6 +1,5 @@
-// The placement rules' side conditions from a device: its constant memory (place-constant,
-// CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE and CL_DEVICE_MAX_CONSTANT_ARGS) and its images
-// (place-image, CL_DEVICE_IMAGE_SUPPORT and the largest 2-D and 3-D images); on a CPU device
+// The enumeration's options for a device: its target (runtime::target_of: constant memory and
+// images for the placements, local memory for the streaming forms, ...), and on a CPU device
 // also coarsening factors of whole vector widths (8, 16, 32), the inner loops a CPU vectorises.
 #pragma once
 
@@ -12,7 +11,8 @@
 namespace tessera::explore {
 
 void apply_device_limits(rewrite::EnumerateOptions& options, const runtime::Device& device);
-// The limits every one of `devices` meets (one enumeration shared by several devices).
+// The limits every one of `devices` meets (one enumeration shared by several devices,
+// common_target); the coarsening factors of the first device's kind.
 void apply_device_limits(rewrite::EnumerateOptions& options,
                          const std::vector<runtime::Device>& devices);
 

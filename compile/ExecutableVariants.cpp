@@ -7,8 +7,10 @@
 
 namespace tessera::explore {
 
-void check_kernels_generate(const Expr& lowered) {
-  codegen::generate_program(lowered);
+void check_kernels_generate(const Expr& lowered, const Target& target) {
+  codegen::CodegenOptions options;
+  options.target = target;
+  codegen::generate_program(lowered, options);
 }
 
 void add_compile_rules(rewrite::EnumerateOptions& options) {
@@ -20,7 +22,9 @@ void add_compile_rules(rewrite::EnumerateOptions& options) {
 
 rewrite::LoweredVariants executable_variants(const Expr& program,
                                              rewrite::EnumerateOptions options) {
-  options.check_generation = check_kernels_generate;
+  options.check_generation = [target = options.target](const Expr& lowered) {
+    check_kernels_generate(lowered, target);
+  };
   add_compile_rules(options);
   return rewrite::lowered_variants(program, options);
 }

@@ -3,13 +3,15 @@
 #pragma once
 
 #include "core/Expr.h"
+#include "core/Target.h"
 #include "rewrite/Enumerate.h"
 #include "rewrite/Variants.h"
 
 namespace tessera::explore {
 
-// The generation check: throws tessera::Error when the code generator rejects the program.
-void check_kernels_generate(const Expr& lowered);
+// The generation check: throws tessera::Error when the code generator rejects the program for
+// the target.
+void check_kernels_generate(const Expr& lowered, const Target& target);
 
 // Adds the rules that build with the DSL (compile/TridiagonalRules.h: thomas-to-pcr) to
 // options.extra_rules, each once.

@@ -434,8 +434,9 @@ Expr make_stream_steps(int d, int64_t k, int64_t r, Boundary boundary,
   return make_node(std::move(n));
 }
 
-bool stream_steps_double_buffered(int64_t k, int64_t plane, int64_t element_bytes) {
-  return 2 * k * plane * element_bytes <= kPortableLocalBytes;
+bool stream_steps_double_buffered(int64_t k, int64_t plane, int64_t element_bytes,
+                                  int64_t local_bytes) {
+  return 2 * k * plane * element_bytes <= local_bytes;
 }
 
 int64_t stream_steps_work_group(const std::vector<int64_t>& tiles) {

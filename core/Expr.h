@@ -209,13 +209,12 @@ int64_t stream_steps_work_group(const std::vector<int64_t>& tiles);
 int64_t stream_steps_work_group(const std::vector<int64_t>& tiles, StreamWindow window, int64_t kr);
 // The window form of a StreamSteps node (its optional last size: 1 for registers).
 StreamWindow stream_window(const Node& stream_steps);
-// The local memory a work-group may use on every device tessera targets (48 KiB: the
-// least of common GPUs without an opt-in): fused forms that need more are not offered.
-constexpr int64_t kPortableLocalBytes = 48 * 1024;
 // With the register window, the time levels' centre planes (k planes of `plane` elements of
 // `element_bytes`) are double-buffered, one half per plane parity, where both halves fit in
-// kPortableLocalBytes: the march then needs one barrier per plane instead of two.
-bool stream_steps_double_buffered(int64_t k, int64_t plane, int64_t element_bytes);
+// `local_bytes` (the target's stream_local_bytes, core/Target.h): the march then needs one
+// barrier per plane instead of two.
+bool stream_steps_double_buffered(int64_t k, int64_t plane, int64_t element_bytes,
+                                  int64_t local_bytes);
 
 // A copy of `node` with other children (used by rewriting and by the JSON loader).
 Expr with_children(const Expr& node, std::vector<Expr> children);

@@ -49,7 +49,8 @@ bool computes(const Expr& e) {
 }
 
 bool fits_one_work_item(const Expr& argument,
-                        const std::function<const Type&(const Expr&)>& type_of) {
+                        const std::function<const Type&(const Expr&)>& type_of,
+                        int64_t max_elements) {
   if (argument->kind != NodeKind::Call || generated_view(argument))
     return true;
   if (!rearranges_only(argument->callee())) {
@@ -58,11 +59,11 @@ bool fits_one_work_item(const Expr& argument,
       count = type_of(argument).scalar_count().as_constant();
     } catch (const Error&) { // a value without a type: not known to fit
     }
-    if (!count || *count > kMaxPrivateElements)
+    if (!count || *count > max_elements)
       return false;
   }
   for (const auto& a : argument->call_args())
-    if (!fits_one_work_item(a, type_of))
+    if (!fits_one_work_item(a, type_of, max_elements))
       return false;
   return true;
 }

@@ -12,23 +12,19 @@
 
 namespace tessera {
 
-// A work-item's private arrays live in registers or, on CPU implementations, on a small
-// per-work-item stack: a big one spills on GPUs and, times the work-group size, overflows the
-// stack on PoCL (34x34 floats per work-item crashed it). The limit holds for all the arrays of
-// one intermediate together (codegen/Storage.cpp).
-constexpr int64_t kMaxPrivateElements = 1024;
-
 // True when `e` computes something: a Map whose function is not layout-only, a Reduce, a Scan,
 // a TimeTile or an Iterate anywhere in it.
 bool computes(const Expr& e);
 
 // True when each work-item may compute `argument` whole and keep what it computes in private
 // memory: every computed array along it (the result of each computing call, not the views of
-// it, such as its windows) has at most kMaxPrivateElements values. A Generate whose generator
-// computes no array is a view (its elements are evaluated where read): it stores nothing. `type_of`
-// gives the types of the program's value expressions (TypeChecker::type_of).
+// it, such as its windows) has at most `max_elements` values (the target's
+// max_private_elements, core/Target.h). A Generate whose generator computes no array is a view
+// (its elements are evaluated where read): it stores nothing. `type_of` gives the types of the
+// program's value expressions (TypeChecker::type_of).
 bool fits_one_work_item(const Expr& argument,
-                        const std::function<const Type&(const Expr&)>& type_of);
+                        const std::function<const Type&(const Expr&)>& type_of,
+                        int64_t max_elements);
 
 // The first computing Map or Reduce that no lowering chose a mapping for, or null.
 Expr unlowered_computation(const Expr& e);

@@ -8,12 +8,33 @@ namespace tessera::explore {
 
 using nlohmann::json;
 
-std::string step_rule(const std::string& step) {
-  return step.substr(0, step.find_first_of(" {"));
+std::string describe_step(const rewrite::Step& step) {
+  if (step.position.empty() && step.params.empty())
+    return step.rule;
+  return rewrite::describe(step);
 }
 
-std::vector<std::string> Derivation::rule_steps() const {
-  std::vector<std::string> all = steps;
+std::vector<rewrite::Step> parse_steps(const std::vector<std::string>& words,
+                                       const std::string& where) {
+  std::vector<rewrite::Step> steps;
+  for (const auto& w : words)
+    steps.push_back(rewrite::parse_step(w, where));
+  return steps;
+}
+
+namespace {
+
+std::vector<std::string> words_of(const std::vector<rewrite::Step>& steps) {
+  std::vector<std::string> words;
+  for (const auto& s : steps)
+    words.push_back(describe_step(s));
+  return words;
+}
+
+} // namespace
+
+std::vector<rewrite::Step> Derivation::rule_steps() const {
+  std::vector<rewrite::Step> all = steps;
   all.insert(all.end(), after_mapping.begin(), after_mapping.end());
   return all;
 }
@@ -23,28 +44,29 @@ std::string mapping_line(const rewrite::Mapping& mapping) {
 }
 
 std::vector<std::string> Derivation::lines() const {
-  std::vector<std::string> all = steps;
+  std::vector<std::string> all = words_of(steps);
   if (mapping)
     all.push_back(mapping_line(*mapping));
-  all.insert(all.end(), after_mapping.begin(), after_mapping.end());
+  for (const auto& s : after_mapping)
+    all.push_back(describe_step(s));
   return all;
 }
 
 std::string Derivation::LineIterator::operator*() const {
   const std::size_t before = d_->steps.size(), mapped = d_->mapping ? 1 : 0;
   if (i_ < before)
-    return d_->steps[i_];
+    return describe_step(d_->steps[i_]);
   if (i_ < before + mapped)
     return mapping_line(*d_->mapping);
-  return d_->after_mapping.at(i_ - before - mapped);
+  return describe_step(d_->after_mapping.at(i_ - before - mapped));
 }
 
 void write_derivation(json& object, const Derivation& d) {
-  object["history"] = d.steps;
+  object["history"] = words_of(d.steps);
   if (d.mapping)
     object["mapping"] = rewrite::mapping_to_json(*d.mapping);
   if (!d.after_mapping.empty())
-    object["after_mapping"] = d.after_mapping;
+    object["after_mapping"] = words_of(d.after_mapping);
 }
 
 namespace {
@@ -77,15 +99,15 @@ Derivation read_derivation(const json& object, int version, const std::string& w
           user_error(cat(where, ": the history has two mapping steps"));
         d.mapping = *m;
       } else {
-        (d.mapping ? d.after_mapping : d.steps).push_back(std::move(step));
+        (d.mapping ? d.after_mapping : d.steps).push_back(rewrite::parse_step(step, where));
       }
     }
     return d;
   }
-  d.steps = strings(object, "history", where);
+  d.steps = parse_steps(strings(object, "history", where), where);
   if (object.contains("mapping") && !object.at("mapping").is_null())
     d.mapping = rewrite::mapping_from_json(object.at("mapping"), where + ": \"mapping\"");
-  d.after_mapping = strings(object, "after_mapping", where);
+  d.after_mapping = parse_steps(strings(object, "after_mapping", where), where);
   return d;
 }
 

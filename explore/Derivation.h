@@ -1,11 +1,13 @@
 // A variant's derivation as the explorer records it, in its variants (VariantInfo), reports and
-// exported kernels: the rewrite steps in words, the mapping that made it executable (typed data,
-// rewrite/Mapping.h) and the rules applied to the mapped program.
+// exported kernels: the rewrite steps (rule, position, parameters: rewrite::Step), the mapping
+// that made it executable (typed data, rewrite/Mapping.h) and the rules applied to the mapped
+// program. Readers take the rule and the parameters from the steps; the words ("tile-nd at [1]
+// {dims=2, tile=16}") are only for display and for the files that keep them.
 //
-// JSON: the fields "history" (the steps), "mapping" (an object, absent for a program explored as
-// written) and "after_mapping" (absent when empty) of the object that holds the derivation.
-// Version-1 files had the mapping as a step "mapping: <text>" in "history", with the steps after
-// it; derivation_from_json converts them.
+// JSON: the fields "history" (the steps in words), "mapping" (an object, absent for a program
+// explored as written) and "after_mapping" (absent when empty) of the object that holds the
+// derivation. Version-1 files had the mapping as a step "mapping: <text>" in "history", with the
+// steps after it; read_derivation converts them.
 #pragma once
 
 #include <cstddef>
@@ -16,16 +18,17 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "rewrite/Mapping.h"
+#include "rewrite/Rule.h"
 
 namespace tessera::explore {
 
 struct Derivation {
-  std::vector<std::string> steps;          // "tile-nd at [1] {dims=2, tile=16}", in order
-  std::optional<rewrite::Mapping> mapping; // none: the program as written (already lowered)
-  std::vector<std::string> after_mapping;  // "glb-order at [] {level0=1, level1=0}"
+  std::vector<rewrite::Step> steps;         // tile-nd at [1] {dims=2, tile=16}, in order
+  std::optional<rewrite::Mapping> mapping;  // none: the program as written (already lowered)
+  std::vector<rewrite::Step> after_mapping; // glb-order at [] {level0=1, level1=0}
 
   // The rule steps before and after the mapping.
-  std::vector<std::string> rule_steps() const;
+  std::vector<rewrite::Step> rule_steps() const;
   // Every step for display, the mapping as "mapping: work-groups, local memory".
   std::vector<std::string> lines() const;
   bool operator==(const Derivation&) const = default;
@@ -60,8 +63,12 @@ struct Derivation {
   LineIterator end() const { return {this, size()}; }
 };
 
-// The rule of a step in words: "tile-nd" of "tile-nd at [1] {dims=2, tile=16}".
-std::string step_rule(const std::string& step);
+// A step in words: "tile-nd at [1] {dims=2, tile=16}", a rule applied at the root without
+// parameters by its name alone ("vectorize-4").
+std::string describe_step(const rewrite::Step& step);
+// The steps of their words (rewrite::parse_step; Error naming `where` for words of another form).
+std::vector<rewrite::Step> parse_steps(const std::vector<std::string>& words,
+                                       const std::string& where);
 
 // "mapping: coarsened 2x along dimension 0".
 std::string mapping_line(const rewrite::Mapping& mapping);

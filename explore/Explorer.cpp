@@ -17,6 +17,7 @@
 #include "explore/TuningDatabase.h"
 #include "primitives/Interpreter.h"
 #include "runtime/Device.h"
+#include "runtime/DeviceTarget.h"
 #include "runtime/Hash.h"
 #include "runtime/RooflineFile.h"
 
@@ -97,7 +98,8 @@ namespace {
 class Exploration {
 public:
   Exploration(runtime::Session& session, const Problem& problem, const ExploreOptions& given)
-      : session_(session), device_(session.device()), problem_(problem), options_(given) {}
+      : session_(session), device_(session.device()), target_(runtime::target_of(device_)),
+        problem_(problem), options_(given) {}
 
   Report run() {
     check_options();
@@ -162,8 +164,8 @@ private:
     report_.prior = unusable_database_.empty()
                         ? prior.summary
                         : cat(prior.summary, " (not used: ", unusable_database_, ")");
-    lazy_.emplace(problem_.variants, DeviceLimits::of(device_),
-                  codegen::kernel_identifier(problem_.name), std::move(prior));
+    lazy_.emplace(problem_.variants, target_, codegen::kernel_identifier(problem_.name),
+                  std::move(prior));
     lazy_->points_of(0); // the baseline's points first: point 0 is the baseline
   }
 
@@ -262,6 +264,7 @@ private:
     Workload small(session_, problem_.small_program, options_.seed);
     codegen::CodegenOptions co;
     co.kernel_name = codegen::kernel_identifier(problem_.name);
+    co.target = target_;
     auto kernel = codegen::generate_program(problem_.small_baseline, co);
     auto built = build_program(session_, kernel);
     auto out = small.run(kernel, built);
@@ -392,6 +395,7 @@ private:
 
   runtime::Session& session_;
   const runtime::Device& device_;
+  const Target target_; // the device's limits, for the space and the kernels
   const Problem& problem_;
   ExploreOptions options_; // its start moves past a roofline measured in this run
   Report report_;

@@ -48,7 +48,7 @@ const std::vector<std::string>& variant_families() {
 std::string variant_family(const Derivation& derivation) {
   std::vector<std::string> step_families;
   for (const auto& step : derivation.rule_steps())
-    step_families.push_back(rewrite::rule_family(step_rule(step)));
+    step_families.push_back(rewrite::rule_family(step.rule));
   for (const auto& marks : family_marks()) {
     if (derivation.mapping &&
         std::count(marks.mappings.begin(), marks.mappings.end(), derivation.mapping->kind))

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <set>
 
+#include <nlohmann/json.hpp>
+
 #include "core/Error.h"
 #include "explore/Family.h"
 
@@ -11,15 +13,37 @@ namespace tessera::explore {
 
 namespace {
 
-// "tile-nd at [1] {dims=2, tile=16}" -> "tile-nd {dims=2, tile=16}".
-std::string without_position(const std::string& step) {
-  auto at = step.find(" at [");
-  if (at == std::string::npos)
-    return step;
-  auto close = step.find(']', at);
-  if (close == std::string::npos)
-    return step;
-  return step.substr(0, at) + step.substr(close + 1);
+using nlohmann::json;
+
+json steps_key(const std::vector<rewrite::Step>& steps) {
+  json out = json::array();
+  for (const auto& s : steps)
+    out.push_back({{"rule", s.rule}, {"params", s.params}});
+  return out;
+}
+
+// The mapping's fields that its words name (version 2's signatures were its words).
+json mapping_key(rewrite::Mapping m) {
+  m.dims = 0;
+  m.segment = 0;
+  if (m.kind == rewrite::MappingKind::Streaming)
+    m.factor = 0;
+  json j = rewrite::mapping_to_json(m);
+  for (const char* unnamed : {"dims", "segment"})
+    j.erase(unnamed);
+  if (m.kind == rewrite::MappingKind::Streaming)
+    j.erase("factor");
+  return j;
+}
+
+json key_of(const std::vector<rewrite::Step>& steps, const std::optional<rewrite::Mapping>& mapping,
+            const std::vector<rewrite::Step>& after_mapping) {
+  json key = {{"steps", steps_key(steps)}};
+  if (mapping)
+    key["mapping"] = mapping_key(*mapping);
+  if (!after_mapping.empty())
+    key["after_mapping"] = steps_key(after_mapping);
+  return key;
 }
 
 int64_t param(const VariantInfo& v, const std::string& name, int64_t otherwise) {
@@ -36,11 +60,33 @@ int64_t power(int64_t base, int64_t exponent) {
 
 } // namespace
 
+json variant_key(const Derivation& d) {
+  return key_of(d.steps, d.mapping, d.after_mapping);
+}
+
 std::string variant_signature(const Derivation& derivation) {
-  std::string s;
-  for (const auto& step : derivation.lines())
-    s += (s.empty() ? "" : " | ") + without_position(step);
-  return s.empty() ? "plain" : s;
+  return variant_key(derivation).dump();
+}
+
+std::string signature_from_text(const std::string& text, const std::string& where) {
+  std::vector<rewrite::Step> steps, after_mapping;
+  std::optional<rewrite::Mapping> mapping;
+  if (text != "plain")
+    for (std::size_t start = 0; start <= text.size();) {
+      std::size_t bar = text.find(" | ", start);
+      if (bar == std::string::npos)
+        bar = text.size();
+      const std::string part = text.substr(start, bar - start);
+      start = bar + 3;
+      if (auto m = rewrite::mapping_from_v1_step(part, where)) {
+        if (mapping)
+          user_error(cat(where, ": the signature '", text, "' has two mappings"));
+        mapping = *m;
+        continue;
+      }
+      (mapping ? after_mapping : steps).push_back(rewrite::parse_step(part, where));
+    }
+  return key_of(steps, mapping, after_mapping).dump();
 }
 
 VariantFeatures variant_features(const VariantInfo& variant, int64_t cells) {
@@ -54,11 +100,11 @@ VariantFeatures variant_features(const VariantInfo& variant, int64_t cells) {
   };
   const Derivation& d = variant.history;
   for (const auto& step : d.steps)
-    add_rule(step_rule(step));
+    add_rule(step.rule);
   if (d.mapping)
     add_rule(mapping_line(*d.mapping));
   for (const auto& step : d.after_mapping)
-    add_rule(step_rule(step));
+    add_rule(step.rule);
   f.steps = static_cast<int>(d.steps.size() + d.after_mapping.size());
   for (const auto& [name, value] : variant.params)
     words.insert(cat(name, "=", value));

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "explore/Space.h"
 
 namespace tessera::explore {
@@ -29,10 +31,19 @@ struct VariantFeatures {
 // `cells`: the grid's output cells (the product of the extents).
 VariantFeatures variant_features(const VariantInfo& variant, int64_t cells);
 
-// The variant's rewrite steps without positions ("tile-nd {dims=2, tile=16} | mapping:
-// coarsened"): the same transformation of another grid size or of a deeper enumeration has the
-// same signature.
+// The variant's derivation without positions, as JSON: {"steps": [{"rule": "tile-nd",
+// "params": {"dims": 2, "tile": 16}}], "mapping": {"kind": "coarsened-tiles"}, "after_mapping":
+// [...]} (mapping and after_mapping absent when there are none). The same transformation of
+// another grid size or of a deeper enumeration has the same key. The mapping is keyed by its
+// kind and the parameters its words name (factor, dim, interleaved, input, space), not by the
+// dimensions, segment and unrolling that the tiling and streaming steps' parameters decide.
+nlohmann::json variant_key(const Derivation& derivation);
+// variant_key as compact text (object keys sorted): the tuning database's signature, a map key.
 std::string variant_signature(const Derivation& derivation);
+// The signature of a point recorded as text by a tuning database of version 2 or older
+// ("tile-nd {dims=2, tile=16} | mapping: coarsened", "plain"). Error naming `where` for text of
+// another form.
+std::string signature_from_text(const std::string& text, const std::string& where);
 
 // The words of a point: its variant's words and its work-group size ("local=32x8").
 std::vector<std::string> point_words(const VariantFeatures& features, const std::string& local);

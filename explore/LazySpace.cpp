@@ -13,13 +13,14 @@ namespace {
 constexpr double kFirstGenerationEstimate = 0.05;
 } // namespace
 
-LazySpace::LazySpace(std::vector<VariantInfo> variants, const DeviceLimits& limits,
+LazySpace::LazySpace(std::vector<VariantInfo> variants, const Target& target,
                      std::string kernel_name, Prior prior)
-    : limits_(limits), kernel_name_(std::move(kernel_name)), prior_(std::move(prior)) {
+    : kernel_name_(std::move(kernel_name)), prior_(std::move(prior)) {
   if (variants.empty())
     user_error("the exploration space has no variants");
   if (prior_.features.size() != variants.size())
     internal_error("the prior does not describe every variant of the space");
+  space_.target = target;
   space_.variants = std::move(variants);
   space_.kernels.resize(space_.variants.size());
   space_.generation_errors.resize(space_.variants.size());
@@ -43,7 +44,7 @@ const std::vector<int>& LazySpace::points_of(int variant) {
   if (done_.at(v))
     return points_[v];
   auto t0 = std::chrono::steady_clock::now();
-  std::vector<int> ids = add_variant_points(space_, variant, limits_, kernel_name_);
+  std::vector<int> ids = add_variant_points(space_, variant, kernel_name_);
   // The work-group sizes the database prefers first; the baseline keeps its automatic point
   // first (point 0 is the baseline).
   const auto& preferred = prior_.preferred_locals[v];

@@ -16,7 +16,7 @@ namespace tessera::explore {
 
 class LazySpace : public SearchSpace {
 public:
-  LazySpace(std::vector<VariantInfo> variants, const DeviceLimits& limits, std::string kernel_name,
+  LazySpace(std::vector<VariantInfo> variants, const Target& target, std::string kernel_name,
             Prior prior);
 
   const Space& space() const { return space_; }
@@ -42,7 +42,6 @@ public:
 
 private:
   Space space_;
-  DeviceLimits limits_;
   std::string kernel_name_;
   Prior prior_;
   std::vector<std::vector<int>> points_;

@@ -50,7 +50,7 @@ codegen::KernelProgram PointMeasurer::kernel_of(const Point& point) const {
   if (point.local.empty())
     return *k;
   return codegen::generate_program(space_.variants[static_cast<std::size_t>(point.variant)].program,
-                                   codegen_options(point, kernel_name_));
+                                   codegen_options(point, kernel_name_, space_.target));
 }
 
 void PointMeasurer::learn_sizes(const codegen::KernelProgram& kernel) {

@@ -4,18 +4,8 @@
 #include <sstream>
 
 #include "core/Error.h"
-#include "runtime/Device.h"
 
 namespace tessera::explore {
-
-DeviceLimits DeviceLimits::of(const runtime::Device& device) {
-  DeviceLimits limits;
-  limits.max_work_group_size = device.max_work_group_size;
-  limits.max_work_item_sizes = device.max_work_item_sizes;
-  limits.local_mem_size = device.local_mem_size;
-  limits.cpu = device.type == "CPU";
-  return limits;
-}
 
 std::string size_text(const std::vector<int64_t>& extents) {
   std::ostringstream s;
@@ -56,8 +46,10 @@ std::vector<std::vector<int64_t>> work_group_candidates(int dims, bool cpu) {
   return sizes;
 }
 
-codegen::CodegenOptions codegen_options(const Point& point, const std::string& kernel_name) {
+codegen::CodegenOptions codegen_options(const Point& point, const std::string& kernel_name,
+                                        const Target& target) {
   codegen::CodegenOptions options;
+  options.target = target;
   options.kernel_name = kernel_name;
   for (std::size_t d = 0; d < point.local.size() && d < 3; ++d)
     options.local_size[d] = point.local[d];
@@ -68,18 +60,17 @@ namespace {
 
 // Why `local` cannot be used for `kernel` on a device with `limits`, or "" when it can.
 std::string unusable(const std::vector<int64_t>& local, const codegen::Kernel& kernel,
-                     const DeviceLimits& limits) {
+                     const Target& target) {
   int64_t total = 1;
   for (std::size_t d = 0; d < local.size(); ++d) {
     total *= local[d];
-    if (d < limits.max_work_item_sizes.size() &&
-        static_cast<uint64_t>(local[d]) > limits.max_work_item_sizes[d])
+    if (d < target.max_work_item_sizes.size() && local[d] > target.max_work_item_sizes[d])
       return cat("work-group size over the device's limit in dimension ", d);
     auto global = kernel.launch.global[d].as_constant();
     if (!global || *global % local[d] != 0)
       return "work-group size does not divide the global size";
   }
-  if (static_cast<uint64_t>(total) > limits.max_work_group_size)
+  if (total > target.max_work_group_size)
     return "work-group size over the device's maximum";
   return "";
 }
@@ -97,39 +88,37 @@ int64_t local_memory_bytes(const codegen::KernelProgram& program) {
 
 // Why `local` cannot be used for some kernel of the program, or "" when it can be for all.
 std::string unusable(const std::vector<int64_t>& local, const codegen::KernelProgram& program,
-                     const DeviceLimits& limits) {
+                     const Target& target) {
   for (const auto& k : program.kernels)
-    if (std::string why = unusable(local, k, limits); !why.empty())
+    if (std::string why = unusable(local, k, target); !why.empty())
       return why;
   return "";
 }
 
 } // namespace
 
-std::string beyond_limits(const codegen::KernelProgram& program, const DeviceLimits& limits) {
-  if (int64_t bytes = local_memory_bytes(program);
-      static_cast<uint64_t>(bytes) > limits.local_mem_size)
-    return cat("needs ", bytes, " bytes of local memory, more than ", limits.local_mem_size);
+std::string beyond_limits(const codegen::KernelProgram& program, const Target& target) {
+  if (int64_t bytes = local_memory_bytes(program); bytes > target.local_memory_bytes)
+    return cat("needs ", bytes, " bytes of local memory, more than ", target.local_memory_bytes);
   for (const auto& k : program.kernels) {
     int64_t total = 1;
     for (int d = 0; d < k.launch.dims; ++d) {
       int64_t local = std::max<int64_t>(1, k.launch.local[d]);
       total *= local;
-      if (static_cast<std::size_t>(d) < limits.max_work_item_sizes.size() &&
-          static_cast<uint64_t>(local) > limits.max_work_item_sizes[static_cast<std::size_t>(d)])
+      const auto dim = static_cast<std::size_t>(d);
+      if (dim < target.max_work_item_sizes.size() && local > target.max_work_item_sizes[dim])
         return cat("kernel ", k.name, " launches work-groups of ", local,
-                   " work-items in dimension ", d, ", more than ",
-                   limits.max_work_item_sizes[static_cast<std::size_t>(d)]);
+                   " work-items in dimension ", d, ", more than ", target.max_work_item_sizes[dim]);
     }
-    if (static_cast<uint64_t>(total) > limits.max_work_group_size)
+    if (total > target.max_work_group_size)
       return cat("kernel ", k.name, " launches work-groups of ", total, " work-items, more than ",
-                 limits.max_work_group_size);
+                 target.max_work_group_size);
   }
   return "";
 }
 
-std::vector<int> add_variant_points(Space& space, int variant, const DeviceLimits& limits,
-                                    const std::string& kernel_name) {
+std::vector<int> add_variant_points(Space& space, int variant, const std::string& kernel_name) {
+  const Target& target = space.target;
   const auto v = static_cast<std::size_t>(variant);
   if (variant < 0 || v >= space.variants.size())
     user_error(
@@ -143,8 +132,8 @@ std::vector<int> add_variant_points(Space& space, int variant, const DeviceLimit
   };
   std::optional<codegen::KernelProgram>& kernel = space.kernels[v];
   try {
-    kernel =
-        codegen::generate_program(space.variants[v].program, codegen_options(Point{}, kernel_name));
+    kernel = codegen::generate_program(space.variants[v].program,
+                                       codegen_options(Point{}, kernel_name, target));
   } catch (const Error& e) {
     space.generation_errors[v] = e.what();
   }
@@ -152,7 +141,7 @@ std::vector<int> add_variant_points(Space& space, int variant, const DeviceLimit
     add({}); // kept as a point so that the report shows why it failed
     return ids;
   }
-  if (v > 0 && static_cast<uint64_t>(local_memory_bytes(*kernel)) > limits.local_mem_size) {
+  if (v > 0 && local_memory_bytes(*kernel) > target.local_memory_bytes) {
     ++space.filtered["needs more local memory than the device has"];
     return ids;
   }
@@ -167,7 +156,7 @@ std::vector<int> add_variant_points(Space& space, int variant, const DeviceLimit
     std::vector<int64_t> fixed;
     for (int d = 0; d < last.launch.dims; ++d)
       fixed.push_back(std::max<int64_t>(1, last.launch.local[d]));
-    std::string why = unusable(fixed, last, limits);
+    std::string why = unusable(fixed, last, target);
     if (!why.empty()) {
       ++space.filtered[why];
       return ids;
@@ -176,8 +165,8 @@ std::vector<int> add_variant_points(Space& space, int variant, const DeviceLimit
   add({});
   if (!automatic)
     return ids;
-  for (const auto& local : work_group_candidates(last.launch.dims, limits.cpu)) {
-    std::string why = unusable(local, *kernel, limits);
+  for (const auto& local : work_group_candidates(last.launch.dims, target.cpu())) {
+    std::string why = unusable(local, *kernel, target);
     if (why.empty())
       add(local);
     else
@@ -186,14 +175,15 @@ std::vector<int> add_variant_points(Space& space, int variant, const DeviceLimit
   return ids;
 }
 
-Space build_space(std::vector<VariantInfo> variants, const DeviceLimits& limits,
+Space build_space(std::vector<VariantInfo> variants, const Target& target,
                   const std::string& kernel_name) {
   if (variants.empty())
     user_error("the exploration space has no variants");
   Space space;
+  space.target = target;
   space.variants = std::move(variants);
   for (std::size_t v = 0; v < space.variants.size(); ++v)
-    add_variant_points(space, static_cast<int>(v), limits, kernel_name);
+    add_variant_points(space, static_cast<int>(v), kernel_name);
   return space;
 }
 

@@ -18,11 +18,8 @@
 #include "codegen/Kernel.h"
 #include "codegen/Program.h"
 #include "core/Expr.h"
+#include "core/Target.h"
 #include "explore/Derivation.h"
-
-namespace tessera::runtime {
-struct Device;
-}
 
 namespace tessera::explore {
 
@@ -34,20 +31,6 @@ struct VariantInfo {
   std::map<std::string, int64_t> params; // the rule steps' parameters merged (tile, chunk, ...)
 };
 
-// The defaults are the portable limits that enumerate_variants (no device in sight) holds every
-// variant to: work-groups of at most 1024 work-items, {1024, 1024, 64} per dimension (what
-// NVIDIA, AMD ROCm and Intel GPUs and PoCL all launch) and OpenCL's minimum local memory, 32 KiB.
-struct DeviceLimits {
-  std::size_t max_work_group_size = 1024;
-  std::vector<std::size_t> max_work_item_sizes{1024, 1024, 64};
-  uint64_t local_mem_size = 32 * 1024;
-  // A CPU (PoCL): it runs a work-group as a loop over its work-items, vectorised along
-  // dimension 0, one work-group per core at a time, so it also gets the large, row-shaped
-  // work-groups of work_group_candidates(dims, true).
-  bool cpu = false;
-  static DeviceLimits of(const runtime::Device& device);
-};
-
 struct Point {
   int variant = 0;
   std::vector<int64_t> local;     // empty: the implementation chooses (auto)
@@ -55,6 +38,10 @@ struct Point {
 };
 
 struct Space {
+  // The device the points are for (runtime::target_of), or the portable target that
+  // enumerate_variants (no device in sight) holds every variant to: its work-group limits
+  // filter the points, its local memory the variants, and the kernels are generated for it.
+  Target target;
   std::vector<VariantInfo> variants;
   // Per variant: its kernels with default options (one launch, or one per stage of a program
   // that one kernel cannot compute), or why they could not be generated.
@@ -77,22 +64,23 @@ std::string size_text(const std::vector<int64_t>& extents);
 std::vector<std::vector<int64_t>> work_group_candidates(int dims, bool cpu = false);
 
 // The code generator's options for a point (sizes are baked: the programs have constant sizes).
-codegen::CodegenOptions codegen_options(const Point& point, const std::string& kernel_name);
+codegen::CodegenOptions codegen_options(const Point& point, const std::string& kernel_name,
+                                        const Target& target);
 
-// Why a kernel of the program cannot run on a device with `limits`: its fixed work-group size
-// (over the total or a dimension's limit) or its local memory; "" when every kernel can.
-std::string beyond_limits(const codegen::KernelProgram& program, const DeviceLimits& limits);
+// Why a kernel of the program cannot run on `target`: its fixed work-group size (over the total
+// or a dimension's limit) or its local memory; "" when every kernel can.
+std::string beyond_limits(const codegen::KernelProgram& program, const Target& target);
 
 // Generates the variant's default kernel into space.kernels and appends its points to
-// space.points (or counts them in space.filtered); returns the new points' ids. A variant that
-// cannot be generated gets one point (the report says why). Variant 0 (the baseline) keeps its
-// automatic point whatever the limits.
-std::vector<int> add_variant_points(Space& space, int variant, const DeviceLimits& limits,
+// space.points (or counts them in space.filtered) by the limits of space.target; returns the new
+// points' ids. A variant that cannot be generated gets one point (the report says why). Variant 0
+// (the baseline) keeps its automatic point whatever the limits.
+std::vector<int> add_variant_points(Space& space, int variant,
                                     const std::string& kernel_name = "tessera_kernel");
 
 // Generates every variant's default kernel and lists the points. Variant 0 must be the
 // baseline; its auto point is always kept (even when a limit would filter it) as points[0].
-Space build_space(std::vector<VariantInfo> variants, const DeviceLimits& limits,
+Space build_space(std::vector<VariantInfo> variants, const Target& target,
                   const std::string& kernel_name = "tessera_kernel");
 
 } // namespace tessera::explore

@@ -46,11 +46,13 @@ std::string fixed(double v, int digits) {
 
 // The form is the fusing rule's own name, found by its declared family (no rule is named
 // here), with " registers" where the step keeps its window in registers.
-std::string fused_form(const std::vector<std::string>& history) {
+std::string fused_form(const std::vector<rewrite::Step>& history) {
   for (const auto& step : history) {
-    const std::string rule = step_rule(step);
-    if (rewrite::rule_family(rule) == "temporal")
-      return step.find("registers=1") != std::string::npos ? rule + " registers" : rule;
+    if (rewrite::rule_family(step.rule) == "temporal") {
+      auto registers = step.params.find("registers");
+      bool in_registers = registers != step.params.end() && registers->second == 1;
+      return in_registers ? step.rule + " registers" : step.rule;
+    }
   }
   return "";
 }
@@ -68,13 +70,11 @@ StepsComparison compare_steps(int steps, const Report& single, const Report& fus
   c.sweeps_ms = steps * one->median_ms;
   // A variant fusing all K steps in one kernel (its fusing step says steps=K); fusions of
   // fewer steps launch the others separately.
-  const std::string all_steps = cat("steps=", steps);
   auto fuses_all = [&](const PointResult& p) {
     if (variant_family(p.history) != "temporal")
       return false;
     for (const auto& step : p.history.rule_steps())
-      if (step.find(all_steps + ",") != std::string::npos ||
-          step.find(all_steps + "}") != std::string::npos)
+      if (auto k = step.params.find("steps"); k != step.params.end() && k->second == steps)
         return true;
     return false;
   };

@@ -12,6 +12,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "rewrite/Rule.h"
+
 namespace tessera::explore {
 
 struct Report;
@@ -32,7 +34,7 @@ struct StepsComparison {
 };
 
 // The fusing form of a variant's history (one of fused_by_form's keys), or "" if none.
-std::string fused_form(const std::vector<std::string>& history);
+std::string fused_form(const std::vector<rewrite::Step>& history);
 
 // The comparison from the single-step report and the K-step report.
 StepsComparison compare_steps(int steps, const Report& single, const Report& fused);

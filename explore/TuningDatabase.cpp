@@ -11,6 +11,7 @@
 #include "core/Error.h"
 #include "core/JsonInteger.h"
 #include "explore/Derivation.h"
+#include "explore/Features.h"
 #include "runtime/BuildCache.h"
 #include "runtime/Hash.h"
 
@@ -42,6 +43,25 @@ void convert_from_v1(json& db) {
       entry.erase("history");
     }
   }
+}
+
+// Versions 1 and 2 -> 3: the points' signatures from text to variant keys. A point whose
+// signature does not read is dropped (the database is advice).
+void convert_signatures(json& db) {
+  if (!db.contains("points"))
+    return;
+  json kept = json::array();
+  for (auto& p : db["points"]) {
+    if (!p.is_object() || !p.contains("signature") || !p["signature"].is_string())
+      continue;
+    try {
+      p["signature"] =
+          json::parse(signature_from_text(p["signature"].get<std::string>(), "a tuned point"));
+      kept.push_back(std::move(p));
+    } catch (const Error&) {
+    }
+  }
+  db["points"] = std::move(kept);
 }
 
 } // namespace
@@ -82,11 +102,21 @@ json read_tuning_file(const std::filesystem::path& path, bool lenient) {
   }
   if (*version == 1)
     convert_from_v1(db);
+  if (*version <= 2)
+    convert_signatures(db);
   db["version"] = kTuningVersion;
   return db;
 }
 
 namespace {
+
+// A signature (variant_signature's compact JSON) as the object it is.
+json key_json(const std::string& signature) {
+  json key = json::parse(signature, nullptr, /*allow_exceptions=*/false);
+  if (!key.is_object())
+    internal_error(cat("a tuned point's signature is not a variant key: ", signature));
+  return key;
+}
 
 json to_json(const TunedPoint& p) {
   return {{"device", p.device},
@@ -94,7 +124,7 @@ json to_json(const TunedPoint& p) {
           {"stencil", p.stencil},
           {"size", p.size},
           {"depth", p.depth},
-          {"signature", p.signature},
+          {"signature", key_json(p.signature)},
           {"words", p.words},
           {"local", p.local},
           {"status", to_string(p.status)},
@@ -112,7 +142,9 @@ bool from_json(const json& j, TunedPoint& p) {
     p.stencil = j.value("stencil", "");
     p.size = j.value("size", std::vector<int64_t>{});
     p.depth = j.value("depth", 1);
-    p.signature = j.at("signature").get<std::string>();
+    if (!j.at("signature").is_object())
+      return false;
+    p.signature = j.at("signature").dump();
     p.words = j.value("words", std::vector<std::string>{});
     p.local = j.value("local", "auto");
     p.status = point_status_from_string(j.value("status", "ok"), "a tuning record");

@@ -1,16 +1,21 @@
 // The measured points of every exploration, kept in the tuning database that the multigrid
-// solver shares (multigrid/Tuning.h): {"format": "tessera-tuning", "version": 2, "entries":
+// solver shares (multigrid/Tuning.h): {"format": "tessera-tuning", "version": 3, "entries":
 // {...the solver's chosen kernels...}, "points": [...]}. Each point records the device (a hash
 // of its identity), the program (a hash of its high-level text, sizes included), the stencil's
-// name and size, the variant's signature and feature words (explore/Features.h), its
+// name and size, the variant's key (explore/Features.h variant_key: its steps' rules and
+// parameters, its mapping, as JSON) and feature words, its
 // work-group size, its status and its median time against the baseline's. A later exploration
 // on the same device starts from them: the same program's best points first, then those of
 // similar programs (the same stencil at other sizes or depths), and a cost model learned from
 // all of the device's points orders the rest (explore/Prior.h).
 //
-// Version 2 records the solver's entries' derivations as explore/Derivation.h writes them;
-// a version-1 file (the mapping a "mapping: ..." step of an entry's "history") is converted
-// when read. The points' signatures are the same text in both versions.
+// Version 3 keys a point by the structure of its derivation ("signature": variant_key, a JSON
+// object), so that the words a step is printed in (rewrite::describe) are no part of the key.
+// Older files are converted when read: version 2's and 1's signatures were those words
+// ("tile-nd {dims=2, tile=16} | mapping: coarsened", signature_from_text reads them; a point
+// whose signature does not read is dropped), version 1's entries had the mapping as a
+// "mapping: ..." step of their "history" (version 2 records the derivations as
+// explore/Derivation.h writes them).
 #pragma once
 
 #include <cstdint>
@@ -30,7 +35,7 @@ struct TunedPoint {
   std::string stencil;
   std::vector<int64_t> size;
   int depth = 1;
-  std::string signature; // explore/Features.h variant_signature
+  std::string signature; // explore/Features.h variant_signature: variant_key as compact JSON
   std::vector<std::string> words;
   std::string local = "auto";
   PointStatus status = PointStatus::Ok;
@@ -40,7 +45,7 @@ struct TunedPoint {
   double speedup() const;
 };
 
-inline constexpr int kTuningVersion = 2;       // written
+inline constexpr int kTuningVersion = 3;       // written
 inline constexpr int kOldestTuningVersion = 1; // the oldest read
 
 // The database file as JSON of version kTuningVersion (converted from an older version); an

@@ -14,19 +14,13 @@
 
 namespace tessera::explore {
 
-std::string describe_step(const rewrite::Step& step) {
-  if (step.position.empty() && step.params.empty())
-    return step.rule;
-  return rewrite::describe(step);
-}
-
 VariantInfo variant_info(const rewrite::Variant& variant) {
   VariantInfo info;
   info.program = variant.program;
   info.text = print(variant.program);
-  auto add = [&](std::vector<std::string>& texts, const std::vector<rewrite::Step>& steps) {
+  auto add = [&](std::vector<rewrite::Step>& into, const std::vector<rewrite::Step>& steps) {
     for (const auto& step : steps) {
-      texts.push_back(describe_step(step));
+      into.push_back(step);
       for (const auto& [k, v] : step.params)
         info.params[k] = v;
     }
@@ -40,10 +34,10 @@ VariantInfo variant_info(const rewrite::Variant& variant) {
 namespace {
 
 // The generation check: throws tessera::Error when the code generator rejects the program or
-// its kernels exceed the portable limits (DeviceLimits' defaults: no device is in sight).
+// its kernels exceed the portable target's limits (core/Target.h: no device is in sight).
 void generate_kernels(const Expr& lowered) {
   auto program = codegen::generate_program(lowered);
-  if (std::string why = beyond_limits(program, DeviceLimits{}); !why.empty())
+  if (std::string why = beyond_limits(program, Target{}); !why.empty())
     user_error(cat(why, ", the portable limit without a device (explore/Space.h)"));
 }
 

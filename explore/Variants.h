@@ -17,8 +17,7 @@
 
 namespace tessera::explore {
 
-// "tile-nd at [1] {dims=2, tile=16}"; a step without position or parameters is its name.
-std::string describe_step(const rewrite::Step& step);
+// describe_step: explore/Derivation.h.
 VariantInfo variant_info(const rewrite::Variant& variant);
 
 struct Variants {

@@ -87,6 +87,8 @@ struct Enumerator {
       ctx.inside_function = inside;
       ctx.below_program_body = at.size() > 1;
       for (const auto& rule : rules) {
+        if (!rule.applies_to(node->kind))
+          continue;
         RuleResult r = rule.apply(node, ctx);
         if (r.alternatives.empty()) {
           if (!r.why_not.empty())
@@ -147,6 +149,7 @@ struct Enumerator {
     base.tile_sizes = options.tile_sizes;
     base.coarsening = options.coarsening;
     base.temporal_steps = options.temporal_steps;
+    base.target = options.target;
     std::vector<std::size_t> frontier{0};
     // Strategies inside rules poll the same limits (poll_limits throws Stopped).
     LimitsScope scope(limits);

@@ -40,11 +40,10 @@ struct EnumerateOptions {
   std::size_t limit = 10000;
   std::vector<int64_t> tile_sizes{4, 8, 16, 32, 64};
   std::vector<int64_t> coarsening{2, 4};
-  // The device's constant memory for place-constant (OpenCL's minimum by default).
-  int64_t max_constant_bytes = 64 * 1024;
-  int max_constant_args = 8;
-  // The device's images for place-image (none by default).
-  ImageLimits images;
+  // The device the variants are for (constant memory and images for the placements, local
+  // memory and registers for the streaming forms, private arrays): the portable target by
+  // default, compile/DeviceLimits.h's apply_device_limits for a device.
+  Target target;
   // Rules of the layers above, enumerated with exploration_rules() (the explorer passes
   // thomas-to-pcr, which builds with the DSL: compile/TridiagonalRules.h).
   std::vector<Rule> extra_rules;

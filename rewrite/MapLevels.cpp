@@ -213,7 +213,7 @@ Expr stage_tiles(const Expr& program, const Levels& m) {
 }
 
 // The program with its computing call mapped as `m`, or null.
-Expr apply_levels(const Expr& program, const Levels& m) {
+Expr apply_levels(const Expr& program, const Levels& m, const Target& target) {
   Position at{static_cast<int>(program->children.size()) - 1};
   Expr compute = program->body();
   while (compute->kind == NodeKind::Call && compute->children.size() == 2 &&
@@ -233,8 +233,9 @@ Expr apply_levels(const Expr& program, const Levels& m) {
   bool earlier_steps = computes(argument);
   if (unrolls || earlier_steps)
     types.apply(program, input_types(program));
-  if (earlier_steps &&
-      !fits_one_work_item(argument, [&](const Expr& e) -> const Type& { return types.type_of(e); }))
+  if (earlier_steps && !fits_one_work_item(
+                           argument, [&](const Expr& e) -> const Type& { return types.type_of(e); },
+                           target.max_private_elements))
     return {};
   if (unrolls)
     planner.types = &types;
@@ -291,8 +292,8 @@ Levels levels_of(const Mapping& m) {
 
 } // namespace
 
-Expr apply_mapping(const Expr& program, const Mapping& mapping) {
-  return apply_levels(program, levels_of(mapping));
+Expr apply_mapping(const Expr& program, const Mapping& mapping, const Target& target) {
+  return apply_levels(program, levels_of(mapping), target);
 }
 
 } // namespace tessera::rewrite

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "core/Expr.h"
+#include "core/Target.h"
 #include "rewrite/Mapping.h"
 
 namespace tessera::rewrite {
@@ -22,7 +23,9 @@ namespace tessera::rewrite {
 Expr find_compute(const Expr& e);
 
 // The program with its computing call mapped as `mapping` (work-groups, local-memory,
-// coarsened-tiles, streaming), or null when the call has fewer maps than the mapping levels.
-Expr apply_mapping(const Expr& program, const Mapping& mapping);
+// coarsened-tiles, streaming), or null when the call has fewer maps than the mapping levels or
+// when the earlier steps it reads, computed whole by every work-item, exceed the target's
+// private memory.
+Expr apply_mapping(const Expr& program, const Mapping& mapping, const Target& target = {});
 
 } // namespace tessera::rewrite

@@ -66,6 +66,16 @@ Variant variant_from_json(const nlohmann::json& j) {
   return v;
 }
 
+bool Rule::applies_to(NodeKind kind) const {
+  return node_kinds.empty() ||
+         std::find(node_kinds.begin(), node_kinds.end(), kind) != node_kinds.end();
+}
+
+Rule at_kinds(Rule rule, std::vector<NodeKind> kinds) {
+  rule.node_kinds = std::move(kinds);
+  return rule;
+}
+
 Rule with_family(Rule rule, std::string family) {
   rule.family = std::move(family);
   return rule;

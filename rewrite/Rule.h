@@ -17,6 +17,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "core/Expr.h"
+#include "core/Target.h"
 #include "primitives/TypeCheck.h"
 #include "rewrite/Mapping.h"
 
@@ -33,14 +34,6 @@ struct Alternative {
   Params params;
 };
 
-// The device's images (place-image): none unless the device says it supports them
-// (CL_DEVICE_IMAGE_SUPPORT), and the largest extents (CL_DEVICE_IMAGE2D_MAX_WIDTH, ...).
-struct ImageLimits {
-  bool supported = false;
-  int64_t width_2d = 0, height_2d = 0;
-  int64_t width_3d = 0, height_3d = 0, depth_3d = 0;
-};
-
 // What a rule sees besides the node: the program's types and the parameter domains.
 struct RuleContext {
   TypeChecker* types = nullptr;        // types of the program's value expressions
@@ -53,11 +46,9 @@ struct RuleContext {
   // True when the node is known to lie below the program's body (position deeper than [1]):
   // a rule that rewrites a whole program of kernels (time tiling) does not apply there.
   bool below_program_body = false;
-  // The device's constant memory (place-constant): bytes for all __constant inputs together and
-  // the number of __constant arguments; the defaults are OpenCL's minimum for every device.
-  int64_t max_constant_bytes = 64 * 1024;
-  int max_constant_args = 8;
-  ImageLimits images;
+  // The device's limits (constant memory, images, local memory, registers, private arrays);
+  // the portable target when no device is in sight.
+  Target target;
   // The type of a value expression of the program (Error if it has none).
   const Type& type_of(const Expr& e) const { return types->type_of(e); }
 };
@@ -116,7 +107,14 @@ struct Rule {
   // The family of optimisation a step of this rule makes a variant ("tiled", "temporal", ...;
   // explore/Family.h), empty: none. Reports group variants by it without naming rules.
   std::string family = {};
+  // The kinds of node the rule applies to (or explains why not): the enumerator tries it only
+  // there. Empty: every kind. tests/rewrite/test_rule_kinds.cpp checks the declarations.
+  std::vector<NodeKind> node_kinds = {};
+  bool applies_to(NodeKind kind) const;
 };
+
+// The rule with the node kinds it applies to declared.
+Rule at_kinds(Rule rule, std::vector<NodeKind> kinds);
 
 // The rule with its family declared.
 Rule with_family(Rule rule, std::string family);
@@ -143,7 +141,10 @@ struct Variant {
   std::vector<Step> after_mapping;
 };
 
-std::string describe(const Step& step);                // "split-join at [1,0] {chunk=4}"
+std::string describe(const Step& step); // "split-join at [1,0] {chunk=4}"
+// describe's inverse (also of a bare rule name, and of a step whose position was left out), for
+// files that keep a history as text (rewrite/StepText.cpp). Error naming `where` for other text.
+Step parse_step(const std::string& text, const std::string& where);
 nlohmann::json to_json(const Variant& variant);        // the program, its history and mapping
 Variant variant_from_json(const nlohmann::json& json); // to_json's inverse (Error if malformed)
 // Replays a history on the original program: each step's parameters are read and checked

@@ -106,9 +106,7 @@ void add_root_lowerings(const Variant& v, const Expr& plain, const EnumerateOpti
   RuleContext ctx;
   ctx.types = &types;
   ctx.coarsening = options.coarsening;
-  ctx.max_constant_bytes = options.max_constant_bytes;
-  ctx.max_constant_args = options.max_constant_args;
-  ctx.images = options.images;
+  ctx.target = options.target;
   for (const auto& rule : completing_rules()) {
     const Expr& target = rule.mapping.on_plain_lowering ? plain : v.program;
     RuleResult r = rule.apply(target, ctx);
@@ -149,10 +147,10 @@ void lower_program(const Variant& v, bool first, const EnumerateOptions& options
 }
 
 // Why an intermediate the lowered program keeps in a work-item's private memory (toPrivate) is
-// too large: more than kMaxPrivateElements values (core/WorkItemMemory.h), which the code
+// too large: more than the target's max_private_elements values (core/Target.h), which the code
 // generator would refuse (earlier steps that a lowering computes whole inside every
 // work-item); "" when none is.
-std::string private_intermediate_too_large(const Expr& lowered) {
+std::string private_intermediate_too_large(const Expr& lowered, int64_t most) {
   std::vector<Expr> stored;
   for_each_node(lowered, [&](const Expr& node, const Position&, bool) {
     if (node->kind == NodeKind::Call && node->callee()->kind == NodeKind::ToMem &&
@@ -171,9 +169,9 @@ std::string private_intermediate_too_large(const Expr& lowered) {
     try {
       const Type& type = types.type_of(s);
       auto count = type.scalar_count().as_constant();
-      if (count && *count > kMaxPrivateElements)
+      if (count && *count > most)
         return cat("the intermediate of type ", type, " would need a private array of ", *count,
-                   " elements per work-item (at most ", kMaxPrivateElements, ")");
+                   " elements per work-item (at most ", most, ")");
     } catch (const Error&) {
     }
   }
@@ -292,7 +290,9 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
       ++result.rejection_reasons["a computation without a mapping"];
       return;
     }
-    if (std::string why = private_intermediate_too_large(lowered); !why.empty()) {
+    if (std::string why =
+            private_intermediate_too_large(lowered, options.target.max_private_elements);
+        !why.empty()) {
       ++result.rejected_by_codegen;
       ++result.rejection_reasons[why];
       return;
@@ -319,7 +319,7 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
         continue;
       }
       for (const auto& m : mappings)
-        if (Expr mapped = apply_mapping(v.program, m))
+        if (Expr mapped = apply_mapping(v.program, m, options.target))
           add(mapped, v, m);
     } catch (const Stopped&) { // the baseline is in: its lowering is not polled (lower_program)
       result.not_lowered = high.variants.size() - i;

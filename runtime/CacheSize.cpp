@@ -7,6 +7,7 @@
 
 #include "core/Error.h"
 #include "runtime/Device.h"
+#include "runtime/DeviceTarget.h"
 
 namespace tessera::runtime {
 
@@ -61,7 +62,7 @@ CacheSize last_level_cache(const Device& device) {
   }
   CacheSize size{device.global_mem_cache_size,
                  "the OpenCL device (CL_DEVICE_GLOBAL_MEM_CACHE_SIZE)"};
-  if (device.type == "CPU")
+  if (target_of(device).cpu())
     if (auto sys = system_last_level_cache(); sys && *sys > size.bytes)
       size = {*sys, "/sys/devices/system/cpu/cpu0/cache"};
   return size;

@@ -9,6 +9,7 @@
 #include "runtime/Buffer.h"
 #include "runtime/ClError.h"
 #include "runtime/Device.h"
+#include "runtime/DeviceTarget.h"
 #include "runtime/Launch.h"
 #include "runtime/Session.h"
 
@@ -58,7 +59,8 @@ void check_copied(Session& session, const Buffer<float>& to, std::size_t bytes, 
 
 std::size_t roofline_target_bytes(const Device& device, uint64_t cache_bytes, uint64_t cap) {
   uint64_t target = std::max<uint64_t>(4 * cache_bytes, 64 * kMiB);
-  target = device.type == "GPU" ? std::max(target, kGiB) : std::min(target, 2 * kGiB);
+  target = target_of(device).kind == DeviceKind::GPU ? std::max(target, kGiB)
+                                                     : std::min(target, 2 * kGiB);
   target = std::min(target, cap);
   return static_cast<std::size_t>(std::max<uint64_t>(target / 16 * 16, 16));
 }

@@ -108,7 +108,8 @@ RuleResult split_map(const Expr& e, const RuleContext&) {
 } // namespace
 
 std::vector<Rule> explored_algebra_rules() {
-  return {
+  // Each matches a call (is_call_of, is_computing_map_call).
+  std::vector<Rule> rules = {
       {"split-join",
        "Map(f) -> Join o Map(Map(f)) o Split(k), k | n",
        split_join,
@@ -118,6 +119,9 @@ std::vector<Rule> explored_algebra_rules() {
       {"transpose-cancel", "Transpose o Transpose -> id", transpose_cancel},
       {"map-fusion", "Map(f) o Map(g) -> Map(f o g)", map_fusion},
   };
+  for (auto& r : rules)
+    r.node_kinds = {NodeKind::Call};
+  return rules;
 }
 
 std::vector<Rule> algebra_rules() {

@@ -51,11 +51,12 @@ RuleResult coarsen_nd(const Expr& e, const RuleContext& ctx) {
   for (int l = 0; l < d; ++l, t = &t->element())
     extents.push_back(t->length());
   // The earlier steps the call reads are computed whole by every work-item.
-  if (!fits_one_work_item(arg0(compute),
-                          [&](const Expr& v) -> const Type& { return ctx.type_of(v); }))
+  if (!fits_one_work_item(
+          arg0(compute), [&](const Expr& v) -> const Type& { return ctx.type_of(v); },
+          ctx.target.max_private_elements))
     return RuleResult::none(cat("every work-item would compute the earlier steps whole: more "
                                 "than ",
-                                kMaxPrivateElements, " values of private memory"));
+                                ctx.target.max_private_elements, " values of private memory"));
   Expr arg = lower_sequential(arg0(compute));
   Expr element = make_map(MapKind::Seq, 0, lower_sequential(body));
   RuleResult r;

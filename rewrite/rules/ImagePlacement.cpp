@@ -51,7 +51,7 @@ std::string image_unfit(const Type& t, const ImageLimits& limits) {
 RuleResult place_image(const Expr& e, const RuleContext& ctx) {
   if (e->kind != NodeKind::Lambda || e->params().empty() || !e->params().front()->declared_type)
     return RuleResult::none("");
-  if (!ctx.images.supported)
+  if (!ctx.target.images.supported)
     return RuleResult::none("the device has no image support");
   std::set<AddressSpace> spaces;
   collect_sampler_spaces(e->body(), spaces);
@@ -64,7 +64,7 @@ RuleResult place_image(const Expr& e, const RuleContext& ctx) {
     const Expr& p = params[i];
     if (p->space != AddressSpace::Global || !p->declared_type)
       continue;
-    if (std::string unfit = image_unfit(*p->declared_type, ctx.images); !unfit.empty()) {
+    if (std::string unfit = image_unfit(*p->declared_type, ctx.target.images); !unfit.empty()) {
       why = cat("input ", i, ": ", unfit);
       continue;
     }

@@ -209,11 +209,12 @@ RuleResult vectorize_4(const Expr& e, const RuleContext& ctx) {
     return RuleResult::none(
         cat("the innermost length ", level.length().to_string(), " is not a multiple of ", kLanes));
   // The earlier steps the call reads are computed whole by every work-item, sequentially.
-  if (!fits_one_work_item(arg0(compute),
-                          [&](const Expr& v) -> const Type& { return ctx.type_of(v); }))
+  if (!fits_one_work_item(
+          arg0(compute), [&](const Expr& v) -> const Type& { return ctx.type_of(v); },
+          ctx.target.max_private_elements))
     return RuleResult::none(cat("every work-item would compute the earlier steps whole: more "
                                 "than ",
-                                kMaxPrivateElements, " values of private memory"));
+                                ctx.target.max_private_elements, " values of private memory"));
   Expr arg = computes(arg0(compute)) ? lower_sequential(arg0(compute)) : arg0(compute);
   Expr lowered = lower_level(compute->callee(), arg, 0, depth);
   std::function<Expr(const Expr&)> rebuild = [&](const Expr& x) -> Expr {

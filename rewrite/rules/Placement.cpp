@@ -62,14 +62,14 @@ RuleResult place_constant(const Expr& e, const RuleContext& ctx) {
     }
   RuleResult r;
   std::string why = "no input of constant size fits the device's constant memory";
-  if (used_args >= ctx.max_constant_args)
-    why = cat("the device allows ", ctx.max_constant_args, " __constant arguments");
-  for (std::size_t i = 0; i < params.size() && used_args < ctx.max_constant_args; ++i) {
+  if (used_args >= ctx.target.max_constant_args)
+    why = cat("the device allows ", ctx.target.max_constant_args, " __constant arguments");
+  for (std::size_t i = 0; i < params.size() && used_args < ctx.target.max_constant_args; ++i) {
     const Expr& p = params[i];
     if (p->space != AddressSpace::Global || !p->declared_type || !p->declared_type->is_array())
       continue;
     int64_t bytes = bytes_of(*p->declared_type);
-    if (bytes < 0 || used_bytes + bytes > ctx.max_constant_bytes)
+    if (bytes < 0 || used_bytes + bytes > ctx.target.max_constant_bytes)
       continue;
     r.alternatives.push_back(
         {with_input_placed(e, i, AddressSpace::Constant), {{"input", static_cast<int64_t>(i)}}});

@@ -21,17 +21,6 @@ namespace tessera::rewrite {
 
 namespace {
 
-// Local memory of k-1 time levels plus the input (2r+1 planes each, or the centre plane with
-// registers), beyond which a variant cannot run on common devices.
-constexpr int64_t kMaxLocalBytes = kPortableLocalBytes;
-// The register window's values per work-item (k levels x owned positions x 2r+1, and the
-// prefetched input value of each owned position), beyond which they would spill on GPUs (255
-// registers per work-item on NVIDIA, also holding the rest).
-constexpr int64_t kMaxQueueValues = 128;
-// The registers of a GPU multiprocessor (64K on NVIDIA): a work-group of g work-items gets at
-// most this / g each; the register window may take half of it.
-constexpr int64_t kRegistersPerGroup = 65536;
-
 // The marching segments tried: the whole extent, and the largest candidate tile size that is
 // shorter than the extent and at least 4kr (so that the 2kr planes a segment recomputes at
 // its ends stay a minority of its work).
@@ -127,17 +116,22 @@ RuleResult stream_temporal(const Expr& e, const RuleContext& ctx) {
       int64_t plane = 1;
       for (int64_t t : tile)
         plane *= t + 2 * kr;
+      // Local memory of k-1 time levels plus the input (2r+1 planes each, or the centre plane
+      // with registers), beyond which a variant cannot run on the target.
+      const Target& target = ctx.target;
       std::vector<StreamWindow> windows;
-      if (k * (2 * *r + 1) * plane * bytes <= kMaxLocalBytes)
+      if (k * (2 * *r + 1) * plane * bytes <= target.stream_local_bytes)
         windows.push_back(StreamWindow::Local);
       else
-        why = "the time levels of every candidate tile need more than 48 KiB of local memory";
-      // Registers: k planes of local memory, k x owned x (2r+1) + owned values per work-item.
+        why = cat("the time levels of every candidate tile need more than ",
+                  target.stream_local_bytes / 1024, " KiB of local memory");
+      // Registers: k planes of local memory, k x owned x (2r+1) + owned values per work-item
+      // (the register window may take half of a work-item's share of the group's registers).
       const int64_t group = stream_steps_work_group(tile, StreamWindow::Registers, kr);
       const int64_t owned = (plane + group - 1) / group;
-      if (star && k * plane * bytes <= kMaxLocalBytes &&
+      if (star && k * plane * bytes <= target.stream_local_bytes &&
           (k * (2 * *r + 1) + 1) * owned <=
-              std::min(kMaxQueueValues, kRegistersPerGroup / 2 / group))
+              std::min(target.register_window_values, target.registers_per_group / 2 / group))
         windows.push_back(StreamWindow::Registers);
       for (StreamWindow window : windows)
         for (int64_t segment : segments_for(ctx.tile_sizes, extents[0], kr)) {
@@ -184,7 +178,8 @@ Rule stream_temporal_rule() {
       {.name = "segment", .source = ParamDomain::Source::TileSizes, .optional = true},
       {.name = "phases", .source = ParamDomain::Source::ProgramCount, .optional = true},
       {.name = "registers", .values = {1}, .optional = true}};
-  return with_family(std::move(rule), "temporal");
+  // It matches a call of the top step's map (match_steps).
+  return at_kinds(with_family(std::move(rule), "temporal"), {NodeKind::Call});
 }
 
 } // namespace tessera::rewrite

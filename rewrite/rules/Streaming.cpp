@@ -206,15 +206,18 @@ Rule stream_nd_rule() {
     m.factor = p.count("factor") ? p.at("factor") : 0;
     return m;
   };
-  return with_family(
-      {"stream-nd",
-       "Map^d(f) o SlideND(n,1) -> work-items marching along one dimension",
-       stream_nd,
-       traits,
-       {{.name = "dims", .values = {2, 3}},
-        {.name = "segment", .source = ParamDomain::Source::TileSizes, .optional = true},
-        {.name = "factor", .source = ParamDomain::Source::Coarsening, .optional = true}}},
-      "streaming");
+  // It matches a call of a computing map (is_computing_map_call).
+  return at_kinds(
+      with_family(
+          {"stream-nd",
+           "Map^d(f) o SlideND(n,1) -> work-items marching along one dimension",
+           stream_nd,
+           traits,
+           {{.name = "dims", .values = {2, 3}},
+            {.name = "segment", .source = ParamDomain::Source::TileSizes, .optional = true},
+            {.name = "factor", .source = ParamDomain::Source::Coarsening, .optional = true}}},
+          "streaming"),
+      {NodeKind::Call});
 }
 
 } // namespace tessera::rewrite

@@ -281,20 +281,23 @@ std::optional<StencilSteps> match_stencil_steps(const Expr& e) {
 }
 
 std::vector<Rule> temporal_rules() {
-  return {
-      with_family(
-          {"temporal-tiling",
-           "S^k $ x -> untile o Map^d(tile => k steps, halo shrinking by r, boundary "
-           "per step) o tiles with halo k*r",
-           temporal_tiling,
-           tiles_dims_param(),
-           {{.name = "dims", .values = {1, 2, 3}},
-            {.name = "steps", .source = ParamDomain::Source::TemporalSteps},
-            {.name = "tile", .source = ParamDomain::Source::TileSizes},
-            // 4x the tile (the contiguous dimension's wider tiles)
-            {.name = "tile_inner", .source = ParamDomain::Source::ProgramCount, .optional = true}}},
-          "temporal"),
-      stream_temporal_rule()};
+  // Both match a call of the top step's map (match_steps).
+  return {at_kinds(with_family(
+                       {"temporal-tiling",
+                        "S^k $ x -> untile o Map^d(tile => k steps, halo shrinking by r, boundary "
+                        "per step) o tiles with halo k*r",
+                        temporal_tiling,
+                        tiles_dims_param(),
+                        {{.name = "dims", .values = {1, 2, 3}},
+                         {.name = "steps", .source = ParamDomain::Source::TemporalSteps},
+                         {.name = "tile", .source = ParamDomain::Source::TileSizes},
+                         // 4x the tile (the contiguous dimension's wider tiles)
+                         {.name = "tile_inner",
+                          .source = ParamDomain::Source::ProgramCount,
+                          .optional = true}}},
+                       "temporal"),
+                   {NodeKind::Call}),
+          stream_temporal_rule()};
 }
 
 } // namespace tessera::rewrite

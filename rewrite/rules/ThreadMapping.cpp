@@ -88,15 +88,18 @@ RuleResult glb_order(const Expr& f, const RuleContext&) {
 } // namespace
 
 std::vector<Rule> thread_mapping_rules() {
-  return {{"glb-order",
-           "MapGlb(d0)(..MapGlb(d1)(..MapGlb(d2)(f))) -> the same nest with the dimensions "
-           "permuted: which level neighbouring work-items (dimension 0) walk",
-           glb_order,
-           {},
-           {{.name = "level0", .values = {0, 1, 2}},
-            {.name = "level1", .values = {0, 1, 2}},
-            {.name = "level2", .values = {0, 1, 2}, .optional = true}},
-           false}};
+  // It matches the outermost MapGlb of a nest (is_glb).
+  return {
+      at_kinds({"glb-order",
+                "MapGlb(d0)(..MapGlb(d1)(..MapGlb(d2)(f))) -> the same nest with the dimensions "
+                "permuted: which level neighbouring work-items (dimension 0) walk",
+                glb_order,
+                {},
+                {{.name = "level0", .values = {0, 1, 2}},
+                 {.name = "level1", .values = {0, 1, 2}},
+                 {.name = "level2", .values = {0, 1, 2}, .optional = true}},
+                false},
+               {NodeKind::Map})};
 }
 
 } // namespace tessera::rewrite

@@ -241,8 +241,10 @@ std::vector<Rule> tiling_rules() {
        "Map^d(f) o SlideND(n,1) -> untile o Map^d(Map^d(f) o SlideND(n,1)) o SlideND(k+n-1,k)",
        overlapped_tiling_nd, tiles_dims_param(), tiled_nd_params({1, 2, 3})},
   };
-  for (auto& r : tiled)
+  for (auto& r : tiled) {
     r.family = "tiled";
+    r.node_kinds = {NodeKind::Call}; // a call of Slide or of a computing map
+  }
   tiled.push_back(stream_nd_rule());
   return tiled;
 }

@@ -92,26 +92,30 @@ const std::vector<ParamDomain> kTimeTilingParams = {
 } // namespace
 
 std::vector<Rule> time_tiling_rules() {
-  return {with_family(
-              {"diamond-tiling",
-               "S^k $ x -> TimeTile{diamond}(f) $ x: per band upright then inverted diamonds, one "
-               "launch each, edges through a global buffer",
-               [](const Expr& e, const RuleContext& ctx) {
-                 return time_tiling(TimeTileScheme::Diamond, e, ctx);
-               },
-               {},
-               kTimeTilingParams},
-              "diamond"),
-          with_family(
-              {"parallelogram-tiling",
-               "S^k $ x -> TimeTile{parallelogram}(f) $ x: per band one launch per wavefront of "
-               "skewed tiles",
-               [](const Expr& e, const RuleContext& ctx) {
-                 return time_tiling(TimeTileScheme::Parallelogram, e, ctx);
-               },
-               {},
-               kTimeTilingParams},
-              "parallelogram")};
+  std::vector<Rule> rules = {
+      with_family(
+          {"diamond-tiling",
+           "S^k $ x -> TimeTile{diamond}(f) $ x: per band upright then inverted diamonds, one "
+           "launch each, edges through a global buffer",
+           [](const Expr& e, const RuleContext& ctx) {
+             return time_tiling(TimeTileScheme::Diamond, e, ctx);
+           },
+           {},
+           kTimeTilingParams},
+          "diamond"),
+      with_family(
+          {"parallelogram-tiling",
+           "S^k $ x -> TimeTile{parallelogram}(f) $ x: per band one launch per wavefront of "
+           "skewed tiles",
+           [](const Expr& e, const RuleContext& ctx) {
+             return time_tiling(TimeTileScheme::Parallelogram, e, ctx);
+           },
+           {},
+           kTimeTilingParams},
+          "parallelogram")};
+  for (auto& r : rules)
+    r.node_kinds = {NodeKind::Call}; // a call of the top step's map (match_stencil_steps)
+  return rules;
 }
 
 } // namespace tessera::rewrite

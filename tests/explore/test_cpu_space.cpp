@@ -8,6 +8,7 @@
 #include "dsl/Dsl.h"
 #include "explore/Space.h"
 #include "explore/Variants.h"
+#include "runtime/DeviceTarget.h"
 
 using namespace tessera;
 using namespace tessera::explore;
@@ -41,7 +42,7 @@ Expr neighbour_mean(const std::vector<int64_t>& extents) {
 
 // The work-group sizes of the plain lowering's points in a space for `limits`.
 std::vector<std::vector<int64_t>> baseline_locals(const std::vector<int64_t>& extents,
-                                                  const DeviceLimits& limits) {
+                                                  const Target& limits) {
   Problem p = make_problem("mean", neighbour_mean, extents, 1);
   Space space = build_space({p.variants[0]}, limits, "mean");
   std::vector<std::vector<int64_t>> locals;
@@ -73,8 +74,8 @@ TEST_CASE("cpu space: large row-shaped work-groups only for CPU devices") {
 }
 
 TEST_CASE("cpu space: the explorer's space for a CPU contains the CPU work-groups") {
-  DeviceLimits cpu, gpu;
-  cpu.cpu = true;
+  Target cpu, gpu;
+  cpu.kind = DeviceKind::CPU;
   auto on_cpu = baseline_locals({1024, 1024}, cpu);
   auto on_gpu = baseline_locals({1024, 1024}, gpu);
   CHECK(has(on_cpu, {})); // auto
@@ -90,6 +91,6 @@ TEST_CASE("cpu space: the explorer's space for a CPU contains the CPU work-group
 
 TEST_CASE("cpu space: the device's type decides") {
   auto& session = test_session();
-  DeviceLimits limits = DeviceLimits::of(session.device());
-  CHECK(limits.cpu == (session.device().type == "CPU"));
+  Target target = runtime::target_of(session.device());
+  CHECK(target.cpu() == (session.device().type == "CPU"));
 }

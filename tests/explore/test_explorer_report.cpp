@@ -44,7 +44,7 @@ Report sample_report() {
     p.key = cat("v", i);
     p.variant = i == 0 ? 0 : 1;
     p.program = "MapGlb(0)(f) $ x";
-    p.history = {{"split-join at [1] {chunk=4}"}, rewrite::Mapping{}};
+    p.history = {{{"split-join", {1}, {{"chunk", 4}}}}, rewrite::Mapping{}};
     p.params = {{"chunk", 4}};
     p.local = i == 2 ? "32x8" : "auto";
     p.kernel_hash = "0123456789abcdef";
@@ -194,7 +194,7 @@ TEST_CASE("plot: gnuplot draws an SVG of the points and the roofline") {
 
 TEST_CASE("plot: families in their own colours, the best of each labelled, best so far in time") {
   Report r = sample_report();
-  r.points[2].history = {{"tile-nd at [1] {dims=2, tile=16}"},
+  r.points[2].history = {{{"tile-nd", {1}, {{"dims", 2}, {"tile", 16}}}},
                          rewrite::Mapping{rewrite::MappingKind::WorkGroups}};
   std::string script = gnuplot_script(r, "/data", "/out.svg");
   CHECK(script.find("set xtics ('plain' 0, 'tiled' 1)") == std::string::npos); // in family order

@@ -56,9 +56,9 @@ Problem problem(int64_t n) {
   p.variants.push_back(
       variant(stencil(n, [](Fun f) { return split(8) >> map_glb(0, map_seq(f)) >> join(); }),
               {{}, coarsened(8)}));
-  p.variants.push_back(variant(stencil(n, glb, true), {{"wrong arithmetic"}}));
+  p.variants.push_back(variant(stencil(n, glb, true), {{rewrite::Step{"wrong-arithmetic"}}}));
   p.variants.push_back(
-      variant(stencil(n, [](Fun f) { return map_lcl(0, f); }), {{"MapLcl alone"}}));
+      variant(stencil(n, [](Fun f) { return map_lcl(0, f); }), {{rewrite::Step{"maplcl-alone"}}}));
   p.small_extents = {256};
   p.small_program = stencil(256, [](Fun f) { return map(f); });
   p.small_baseline = stencil(256, glb);
@@ -120,7 +120,7 @@ TEST_CASE("workload: run_and_compare is max_relative_difference of the output, o
 
 TEST_CASE("space: work-group sizes are filtered by the device's limits and divisibility") {
   Problem p = problem(4096);
-  DeviceLimits limits;
+  Target limits;
   limits.max_work_group_size = 256;
   limits.max_work_item_sizes = {128, 1, 1};
   Space space = build_space(p.variants, limits, "avg1d");
@@ -134,7 +134,7 @@ TEST_CASE("space: work-group sizes are filtered by the device's limits and divis
   // The MapLcl-alone variant cannot be generated: kept as one point that will fail.
   CHECK_FALSE(space.generation_errors[3].empty());
   // 4096 / 8 = 512 work-items for the coarsened variant: 32..128 divide it, 1024 does not.
-  Space wide = build_space(p.variants, DeviceLimits{}, "avg1d");
+  Space wide = build_space(p.variants, Target{}, "avg1d");
   int coarsened = 0;
   for (const auto& pt : wide.points)
     coarsened += pt.variant == 1;

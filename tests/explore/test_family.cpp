@@ -13,21 +13,28 @@ using explore::variant_family;
 using rewrite::Mapping;
 using rewrite::MappingKind;
 
+namespace {
+Derivation derivation(const std::vector<std::string>& steps,
+                      std::optional<Mapping> mapping = std::nullopt) {
+  return {explore::parse_steps(steps, "a test's derivation"), mapping};
+}
+} // namespace
+
 TEST_CASE("a variant's family is the one its rules declare, in order of precedence") {
-  CHECK(variant_family(Derivation{{"tile-nd at [1] {dims=2, tile=16}"}}) == "tiled");
-  CHECK(variant_family(Derivation{{"stream-nd at [1] {dims=3}"}}) == "streaming");
-  CHECK(variant_family(Derivation{{"coarsen-nd at [] {dim=0, factor=2}"}}) == "coarsened");
-  CHECK(variant_family(Derivation{{"diamond-tiling at [1] {steps=2}"}}) == "diamond");
+  CHECK(variant_family(derivation({"tile-nd at [1] {dims=2, tile=16}"})) == "tiled");
+  CHECK(variant_family(derivation({"stream-nd at [1] {dims=3}"})) == "streaming");
+  CHECK(variant_family(derivation({"coarsen-nd at [] {dim=0, factor=2}"})) == "coarsened");
+  CHECK(variant_family(derivation({"diamond-tiling at [1] {steps=2}"})) == "diamond");
   // temporal comes before tiled, whichever step comes first.
-  CHECK(variant_family(Derivation{{"tile-nd at [1] {dims=2, tile=16}",
-                                   "temporal-tiling at [1,1] {steps=2}"}}) == "temporal");
+  CHECK(variant_family(derivation({"tile-nd at [1] {dims=2, tile=16}",
+                                   "temporal-tiling at [1,1] {steps=2}"})) == "temporal");
   // A rule that declares no family, or none known: the mapping decides, or plain.
-  CHECK(variant_family(Derivation{{"map-fusion at [1]"}}) == "plain");
-  CHECK(variant_family(Derivation{{"no-such-rule at []"}}) == "plain");
-  CHECK(variant_family(Derivation{{"split-join at [1] {chunk=4}"},
-                                  Mapping{MappingKind::WorkGroups}}) == "work-groups");
-  CHECK(variant_family(Derivation{{"split-join at [1] {chunk=4}"},
-                                  Mapping{MappingKind::LocalMemory}}) == "local-memory");
+  CHECK(variant_family(derivation({"map-fusion at [1]"})) == "plain");
+  CHECK(variant_family(derivation({"no-such-rule at []"})) == "plain");
+  CHECK(variant_family(derivation({"split-join at [1] {chunk=4}"},
+                                  Mapping{MappingKind::WorkGroups})) == "work-groups");
+  CHECK(variant_family(derivation({"split-join at [1] {chunk=4}"},
+                                  Mapping{MappingKind::LocalMemory})) == "local-memory");
 }
 
 TEST_CASE("every family but plain and work-groups is declared by a rule of the catalog") {

@@ -45,7 +45,7 @@ TEST_CASE("lazy space: variants are generated on demand in the prior's order") {
   Prior prior = make_prior(problem.variants, {known}, {"avg", "p", 4096});
   CHECK(prior.order.front() == coarsened);
 
-  LazySpace lazy(problem.variants, DeviceLimits{}, "avg", prior);
+  LazySpace lazy(problem.variants, Target{}, "avg", prior);
   CHECK(lazy.materialized_count() == 0);
   CHECK(lazy.point_count() == 0);
   CHECK(lazy.materialize_estimate(0) > 0);

@@ -8,6 +8,7 @@
 
 #include "../TempDir.h"
 #include "core/Error.h"
+#include "explore/Features.h"
 #include "explore/PointStatus.h"
 #include "explore/Report.h"
 #include "explore/TuningDatabase.h"
@@ -75,10 +76,10 @@ TEST_CASE("point status: a tuning record with an unknown status is skipped, the 
   TunedPoint a;
   a.device = "d";
   a.program_hash = "h";
-  a.signature = "mapping: global";
+  a.signature = variant_signature({{}, rewrite::Mapping{rewrite::MappingKind::Global}});
   a.status = PointStatus::Mismatch;
   TunedPoint b = a;
-  b.signature = "mapping: coarsened";
+  b.signature = variant_signature({{}, rewrite::Mapping{rewrite::MappingKind::CoarsenedTiles}});
   b.status = PointStatus::Ok;
   record_tuned_points(path, {a, b});
   auto both = read_tuned_points(path, "d");
@@ -96,6 +97,6 @@ TEST_CASE("point status: a tuning record with an unknown status is skipped, the 
   std::ofstream(path) << db.dump();
   auto kept = read_tuned_points(path, "d");
   REQUIRE(kept.size() == 1);
-  CHECK(kept[0].signature == "mapping: coarsened");
+  CHECK(kept[0].signature == b.signature);
   CHECK(kept[0].status == PointStatus::Ok);
 }

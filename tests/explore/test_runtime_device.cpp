@@ -198,21 +198,21 @@ TEST_CASE("runtime: the placements' side conditions are the device's constant me
   Device d = select_device("");
   rewrite::EnumerateOptions options;
   tessera::explore::apply_device_limits(options, d);
-  CHECK(options.max_constant_bytes == static_cast<int64_t>(d.max_constant_buffer_size));
-  CHECK(options.max_constant_args == static_cast<int>(d.max_constant_args));
-  CHECK(options.max_constant_bytes >= 1024); // OpenCL's minimum for any device
-  CHECK(options.images.supported == d.image_support);
+  CHECK(options.target.max_constant_bytes == static_cast<int64_t>(d.max_constant_buffer_size));
+  CHECK(options.target.max_constant_args == static_cast<int>(d.max_constant_args));
+  CHECK(options.target.max_constant_bytes >= 1024); // OpenCL's minimum for any device
+  CHECK(options.target.images.supported == d.image_support);
   if (d.platform_name == "Portable Computing Language") { // PoCL has images
-    CHECK(options.images.supported);
-    CHECK(options.images.width_3d >= 256);
+    CHECK(options.target.images.supported);
+    CHECK(options.target.images.width_3d >= 256);
   }
   // Several devices share the limits every one of them meets.
   Device without = d;
   without.image_support = false;
   without.max_constant_buffer_size = 2048;
   tessera::explore::apply_device_limits(options, std::vector<Device>{d, without});
-  CHECK_FALSE(options.images.supported);
-  CHECK(options.max_constant_bytes == 2048);
+  CHECK_FALSE(options.target.images.supported);
+  CHECK(options.target.max_constant_bytes == 2048);
 }
 
 TEST_CASE("runtime: a CPU device's space coarsens by whole vectors, a GPU's does not") {

@@ -30,7 +30,7 @@ const Mapping kWorkGroups{MappingKind::WorkGroups};
 
 VariantInfo info(std::vector<std::string> steps, const Mapping& mapping,
                  std::map<std::string, int64_t> params = {}) {
-  return {Expr(), "", {std::move(steps), mapping}, std::move(params)};
+  return {Expr(), "", {parse_steps(steps, "a test's variant"), mapping}, std::move(params)};
 }
 
 // A variant of the fake device: its family, its rewrite steps and the medians of its points
@@ -199,10 +199,26 @@ int variant_of_first(const FakeDevice& d, std::size_t k) {
 } // namespace
 
 TEST_CASE("features: a signature names a variant at every position; words describe its shape") {
-  CHECK(variant_signature({{"tile-nd at [1] {dims=2, tile=16}"}, kCoarsened}) ==
-        "tile-nd {dims=2, tile=16} | mapping: coarsened");
-  CHECK(variant_signature({{"tile-nd at [0,1] {dims=2, tile=16}"}, kCoarsened}) ==
-        variant_signature({{"tile-nd at [1] {dims=2, tile=16}"}, kCoarsened}));
+  const rewrite::Step tile{"tile-nd", {1}, {{"dims", 2}, {"tile", 16}}};
+  CHECK(variant_key({{tile}, kCoarsened}) ==
+        nlohmann::json::parse(R"({"steps": [{"rule": "tile-nd", "params": {"dims": 2,
+          "tile": 16}}], "mapping": {"kind": "coarsened-tiles"}})"));
+  CHECK(variant_signature({{tile}, kCoarsened}) ==
+        R"({"mapping":{"kind":"coarsened-tiles"},"steps":[{"params":{"dims":2,"tile":16},)"
+        R"("rule":"tile-nd"}]})");
+  rewrite::Step elsewhere = tile;
+  elsewhere.position = {0, 1};
+  CHECK(variant_signature({{elsewhere}, kCoarsened}) == variant_signature({{tile}, kCoarsened}));
+  // The dimensions a tiling step decides are not part of the mapping's key.
+  Mapping coarsened2 = kCoarsened;
+  coarsened2.dims = 2;
+  CHECK(variant_signature({{tile}, coarsened2}) == variant_signature({{tile}, kCoarsened}));
+  // Version 2's words of the same derivation read as the same key.
+  CHECK(signature_from_text("tile-nd {dims=2, tile=16} | mapping: coarsened", "test") ==
+        variant_signature({{tile}, coarsened2}));
+  CHECK(signature_from_text("plain", "test") == variant_signature({}));
+  CHECK_THROWS_WITH_AS(signature_from_text("tile-nd {dims=two}", "a tuned point"),
+                       doctest::Contains("'two' in the step 'tile-nd {dims=two}'"), Error);
   VariantFeatures f = variant_features(
       info({"tile-nd at [1] {dims=2, tile=16}"}, kCoarsened, {{"dims", 2}, {"tile", 16}}),
       int64_t{1} << 20);
@@ -285,7 +301,7 @@ TEST_CASE("tuning database: points merge with the file and the solver's entries 
   TunedPoint a;
   a.device = "d";
   a.program_hash = "h";
-  a.signature = "tile-nd {tile=16} | mapping: coarsened";
+  a.signature = variant_signature({{{"tile-nd", {1}, {{"tile", 16}}}}, kCoarsened});
   a.words = {"tile=16"};
   a.median_ms = 2;
   a.baseline_ms = 4;
@@ -410,27 +426,28 @@ TEST_CASE("tuning database: a version-1 file is converted, one of a newer versio
       "signature": "tile-nd {dims=2, tile=16} | mapping: work-groups, local memory"}]})";
   }
   nlohmann::json db = read_tuning_file(path);
-  CHECK(db["version"] == 2);
+  CHECK(db["version"] == 3);
   const nlohmann::json& entry = db["entries"]["k"];
   CHECK(entry["variant"] == 3);
   CHECK(entry["history"] == nlohmann::json::array({"tile-nd at [1] {dims=2, tile=16}"}));
   CHECK(entry["mapping"] == nlohmann::json{{"kind", "local-memory"}, {"dims", 0}});
-  // A version-1 point's signature is the text a variant of the same derivation has now.
+  // A version-1 point's signature is the key a variant of the same derivation has now.
   auto points = read_tuned_points(path, "d");
   REQUIRE(points.size() == 1);
-  CHECK(points[0].signature == variant_signature({{"tile-nd at [1] {dims=2, tile=16}"},
-                                                  Mapping{MappingKind::LocalMemory}}));
-  // Recording writes the file back as version 2, its entries converted.
+  CHECK(points[0].signature == variant_signature({{{"tile-nd", {1}, {{"dims", 2}, {"tile", 16}}}},
+                                                  Mapping{MappingKind::LocalMemory, 2}}));
+  // Recording writes the file back as version 3, its entries converted.
   record_tuned_points(path, points);
   std::ifstream in(path);
   nlohmann::json written = nlohmann::json::parse(in);
-  CHECK(written["version"] == 2);
+  CHECK(written["version"] == 3);
+  CHECK(written["points"][0]["signature"]["mapping"] == nlohmann::json{{"kind", "local-memory"}});
   CHECK(written["entries"]["k"]["mapping"]["kind"] == "local-memory");
   CHECK(written["points"].size() == 1);
 
-  std::ofstream(path) << R"({"format": "tessera-tuning", "version": 3, "entries": {}})";
+  std::ofstream(path) << R"({"format": "tessera-tuning", "version": 4, "entries": {}})";
   const std::string newer = cat("tuning database '", path.string(),
-                                "' has version 3; this tessera reads versions 1 to 2");
+                                "' has version 4; this tessera reads versions 1 to 3");
   CHECK_THROWS_WITH_AS(read_tuned_points(path, "d"), doctest::Contains(newer.c_str()), Error);
   // The solver's lenient reading refuses it too: writing would lose what it holds.
   CHECK_THROWS_WITH_AS(read_tuning_file(path, /*lenient=*/true), doctest::Contains(newer.c_str()),

@@ -28,12 +28,14 @@ PointResult point(int id, double ms, Derivation history, double fraction = 0.5) 
 TEST_CASE("steps comparison: the best variant fusing all K steps against K single sweeps") {
   Report single, fused;
   single.points = {point(0, 2.0, {{}, rewrite::Mapping{}}),
-                   point(1, 1.5, {{"stream-nd {dims=3}"}})};
+                   point(1, 1.5, {parse_steps({"stream-nd {dims=3}"}, "test")})};
   fused.points = {
-      point(0, 9.0, {{}, rewrite::Mapping{}}),                               // K launches
-      point(1, 2.0, {{"temporal-tiling at [1] {dims=3, steps=2, tile=8}"}}), // fuses 2 of 4
-      point(2, 4.0, {{"stream-temporal at [1] {steps=4, tile=16}"}}, 0.3),
-      point(3, 5.0, {{"temporal-tiling at [1] {dims=3, steps=4, tile=8}"}}),
+      point(0, 9.0, {{}, rewrite::Mapping{}}), // K launches
+      point(1, 2.0,
+            {parse_steps({"temporal-tiling at [1] {dims=3, steps=2, tile=8}"},
+                         "test")}), // fuses 2 of 4
+      point(2, 4.0, {parse_steps({"stream-temporal at [1] {steps=4, tile=16}"}, "test")}, 0.3),
+      point(3, 5.0, {parse_steps({"temporal-tiling at [1] {dims=3, steps=4, tile=8}"}, "test")}),
   };
   fused.points[3].status = PointStatus::Mismatch; // never compared
   StepsComparison c = compare_steps(4, single, fused);
@@ -78,13 +80,16 @@ TEST_CASE("steps comparison: without a fused variant it says why; bad JSON is re
 
 TEST_CASE("steps comparison: the best time of each fused form, kept through the JSON report") {
   Report single, fused;
-  single.points = {point(0, 1.0, {{"stream-nd {dims=3}"}})};
+  single.points = {point(0, 1.0, {parse_steps({"stream-nd {dims=3}"}, "test")})};
   fused.points = {
-      point(0, 3.0, {{"stream-temporal at [1] {steps=4, tile=16}"}}),
-      point(1, 2.5, {{"stream-temporal at [1] {steps=4, tile=32}"}}),
-      point(2, 2.0, {{"stream-temporal at [1] {registers=1, steps=4, tile=32}"}}),
-      point(3, 5.0, {{"temporal-tiling at [1] {dims=3, steps=4, tile=8}"}}),
-      point(4, 1.0, {{"temporal-tiling at [1] {dims=3, steps=2, tile=8}"}}), // fuses 2 of 4
+      point(0, 3.0, {parse_steps({"stream-temporal at [1] {steps=4, tile=16}"}, "test")}),
+      point(1, 2.5, {parse_steps({"stream-temporal at [1] {steps=4, tile=32}"}, "test")}),
+      point(2, 2.0,
+            {parse_steps({"stream-temporal at [1] {registers=1, steps=4, tile=32}"}, "test")}),
+      point(3, 5.0, {parse_steps({"temporal-tiling at [1] {dims=3, steps=4, tile=8}"}, "test")}),
+      point(4, 1.0,
+            {parse_steps({"temporal-tiling at [1] {dims=3, steps=2, tile=8}"},
+                         "test")}), // fuses 2 of 4
   };
   StepsComparison c = compare_steps(4, single, fused);
   CHECK(fused_form(fused.points[2].history.rule_steps()) == "stream-temporal registers");

@@ -171,3 +171,22 @@ TEST_CASE("the explorer's headers include one another in one direction") {
   CHECK_FALSE(includes("PointMeasurer.h", "DeviceEvaluator.h"));
   CHECK(includes("Explorer.h", "Problem.h"));
 }
+
+// The target model (core/Target.h) is one plain value that every layer reads: it includes no
+// header of the project (and none of OpenCL); a device's target is made in runtime/ only.
+TEST_CASE("the target model is a plain value, made from a device in the runtime") {
+  const fs::path root = TESSERA_SOURCE_DIR;
+  std::string target = read(root / "core" / "Target.h");
+  CHECK(target.find("#include \"") == std::string::npos);
+  CHECK(target.find("CL/") == std::string::npos);
+  std::string made = read(root / "runtime" / "DeviceTarget.h");
+  CHECK(made.find("#include \"core/Target.h\"") != std::string::npos);
+  // No other place reads the device's type to decide a limit.
+  std::vector<std::string> readers;
+  for (const char* folder : {"rewrite", "codegen", "compile", "explore"})
+    for (const auto& entry : fs::recursive_directory_iterator(root / folder))
+      if (entry.is_regular_file() &&
+          read(entry.path()).find("type == \"CPU\"") != std::string::npos)
+        readers.push_back(fs::relative(entry.path(), root).string());
+  CHECK(readers.empty());
+}

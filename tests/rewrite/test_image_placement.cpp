@@ -31,7 +31,7 @@ RuleResult place_image(const Expr& program, ImageLimits limits = device_like()) 
   types.apply(program, input_types(program));
   RuleContext ctx;
   ctx.types = &types;
-  ctx.images = limits;
+  ctx.target.images = limits;
   return rule.apply(program, ctx);
 }
 
@@ -135,7 +135,7 @@ TEST_CASE("place-image: side conditions from the device and the input's type") {
     return all;
   };
   CHECK(describe_all(options).find("as an image") == std::string::npos);
-  options.images = device_like();
+  options.target.images = device_like();
   CHECK(describe_all(options).find("input 0 as an image (clamp to edge)") != std::string::npos);
 }
 

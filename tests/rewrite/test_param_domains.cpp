@@ -45,7 +45,7 @@ TEST_CASE("every alternative of a rule that declares its parameters lies in thei
   ctx.tile_sizes = options.tile_sizes;
   ctx.coarsening = options.coarsening;
   ctx.temporal_steps = options.temporal_steps;
-  ctx.images = {true, 8192, 8192, 2048, 2048, 2048};
+  ctx.target.images = {true, 8192, 8192, 2048, 2048, 2048};
   std::vector<Rule> rules = all_rules();
   for (const auto& r : completing_rules())
     rules.push_back(r);

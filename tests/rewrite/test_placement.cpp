@@ -41,8 +41,8 @@ RuleResult place(const Expr& program, int64_t max_bytes, int max_args) {
   types.apply(program, input_types(program));
   RuleContext ctx;
   ctx.types = &types;
-  ctx.max_constant_bytes = max_bytes;
-  ctx.max_constant_args = max_args;
+  ctx.target.max_constant_bytes = max_bytes;
+  ctx.target.max_constant_args = max_args;
   return rule.apply(program, ctx);
 }
 

@@ -59,13 +59,14 @@ TEST_CASE("api: variants carry histories and families") {
   CHECK(families.count("tiled"));
   CHECK(families.count("coarsened"));
   using rewrite::Mapping, rewrite::MappingKind;
-  CHECK(variant_family({{"temporal-tiling at [1] {steps=2}"},
+  CHECK(variant_family({{{"temporal-tiling", {1}, {{"steps", 2}}}},
                         Mapping{MappingKind::CoarsenedTiles}}) == "temporal");
   CHECK(variant_family({{}, Mapping{MappingKind::LocalMemory}}) == "local-memory");
-  CHECK(variant_family({{"tile-nd at [1] {dims=2, tile=16}"}, Mapping{MappingKind::LocalMemory}}) ==
+  CHECK(variant_family(
+            {{{"tile-nd", {1}, {{"dims", 2}, {"tile", 16}}}}, Mapping{MappingKind::LocalMemory}}) ==
         "local-memory"); // the mapping's family comes first
-  CHECK(variant_family({{"tile-nd at [1] {dims=2, tile=16}"}, Mapping{MappingKind::WorkGroups}}) ==
-        "tiled");
+  CHECK(variant_family({{{"tile-nd", {1}, {{"dims", 2}, {"tile", 16}}}},
+                        Mapping{MappingKind::WorkGroups}}) == "tiled");
   CHECK(explore::variant_families().back() == "plain");
   CHECK(has(error_of([] { enumerate_variants(sum3(clamp), -1); }), "at least 0"));
 }

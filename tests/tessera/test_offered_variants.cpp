@@ -164,7 +164,7 @@ TEST_CASE("offered variants: generated, written and run through the public paths
         single_launch_programs += kernels.launches.size() == 1 && !is_one_kernel(kernels);
         check_description(kernels, launch_description(kernels, v));
         ++described;
-        CHECK(explore::beyond_limits(kernels, explore::DeviceLimits{}) == "");
+        CHECK(explore::beyond_limits(kernels, Target{}) == "");
         std::string key = cat(info.dims, "/", steps, "/", variant_family(v.history), "/",
                               kernels.launches.size() > 1, is_one_kernel(kernels));
         if (!sampled.insert(key).second)
