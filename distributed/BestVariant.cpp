@@ -15,11 +15,20 @@ namespace tessera::distributed {
 
 namespace {
 
-std::map<std::string, Expr> variants_by_signature(const Expr& program, int depth,
-                                                  const rewrite::EnumerateOptions& control) {
-  std::map<std::string, Expr> found;
-  for (auto& v : explore::enumerate_variants(program, depth, control).variants)
-    found.emplace(explore::variant_signature(v.history), v.program);
+struct Found {
+  Expr program;
+  std::string steps; // the derivation's lines, for the messages
+};
+
+std::map<std::string, Found> variants_by_signature(const Expr& program, int depth,
+                                                   const rewrite::EnumerateOptions& control) {
+  std::map<std::string, Found> found;
+  for (auto& v : explore::enumerate_variants(program, depth, control).variants) {
+    std::string steps;
+    for (const auto& line : v.history.lines())
+      steps += (steps.empty() ? "" : "; ") + line;
+    found.emplace(explore::variant_signature(v.history), Found{v.program, steps});
+  }
   return found;
 }
 
@@ -50,23 +59,22 @@ LocalVariant best_local_variant(const TunedLookup& where, const Expr& program) {
   std::stable_sort(faster.begin(), faster.end(),
                    [](auto* x, auto* y) { return x->speedup() > y->speedup(); });
   // The fastest point whose rewrite steps the program has too (at that point's depth).
-  std::map<int, std::map<std::string, Expr>> by_depth; // then by signature
+  std::map<int, std::map<std::string, Found>> by_depth; // then by signature
   for (const auto* p : faster) {
     auto at = by_depth.find(p->depth);
     if (at == by_depth.end())
       at =
           by_depth.emplace(p->depth, variants_by_signature(program, p->depth, where.control)).first;
     if (auto found = at->second.find(p->signature); found != at->second.end())
-      return {found->second,
-              cat("explored best variant at ", size, " (", p->signature, ", ", p->speedup(),
+      return {found->second.program,
+              cat("explored best variant at ", size, " (", found->second.steps, ", ", p->speedup(),
                   "x the plain lowering",
                   p == faster.front() ? "" : "; faster ones have no counterpart here", ")"),
               explore::parse_local_size(p->local), p->median_ms, p->baseline_ms};
   }
   return {std::nullopt,
           cat("plain lowering (the ", faster.size(), " explored variants at ", size,
-              " that beat it, the fastest ", faster.front()->signature,
-              ", have no counterpart here)"),
+              " that beat it have no counterpart here)"),
           {},
           0,
           baseline_ms};
@@ -77,7 +85,7 @@ std::optional<Expr> variant_with_signature(const Expr& program, int depth,
                                            const rewrite::EnumerateOptions& control) {
   auto variants = variants_by_signature(program, depth, control);
   if (auto found = variants.find(signature); found != variants.end())
-    return found->second;
+    return found->second.program;
   return std::nullopt;
 }
 

@@ -46,9 +46,7 @@ CLI::App* add_sweep_command(CLI::App& app, SweepCommandOptions& o) {
       ->check(integer_in(1, 64));
   sweep->add_option("--iterations", o.iterations, "Halo exchanges (steps in all: K x I)")
       ->check(integer_in(1, 1000000));
-  sweep->add_option("--boundary", o.boundary,
-                    "clamp, mirror, wrap, antisymmetric, constant or constant(V) for every Pad "
-                    "(default: the stencil's own)");
+  sweep->add_option("--boundary", o.boundary, boundary_help())->check(not_empty("fixed"));
   sweep->add_option("--ranks", o.ranks, "Ranks per dimension, e.g. 2x2 (default: MPI_Dims_create)")
       ->check(not_empty("2x2"));
   sweep->add_option("--overlap", o.overlap, "on (default): the interior runs during the exchange")

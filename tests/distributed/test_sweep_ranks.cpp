@@ -149,3 +149,22 @@ TEST_CASE("checksums do not depend on the decomposition or on k") {
   for (auto s : sums)
     CHECK(s == sums.front());
 }
+
+TEST_CASE("the fixed boundary over the ranks equals the interpreter's steps") {
+  auto world = testing::mpi_world();
+  for (const char* name : {"j2d9pt", "j3d7pt"}) {
+    const auto& info = stencils::find_stencil(name);
+    SweepConfig config;
+    config.name = info.name;
+    config.build = testing::with_boundary_builder(info, "fixed");
+    config.global = testing::sweep_extents(info.dims);
+    config.steps = 2;
+    config.local = {1, 1, 1};
+    auto result = sweep(world, config, 2);
+    if (world.rank() != 0)
+      continue;
+    CHECK(testing::has_nonzero_values(result));
+    double error = explore::max_relative_difference(result, interpreted(config, 4));
+    CHECK_MESSAGE(explore::within_tolerance(error), name << ": " << error);
+  }
+}
