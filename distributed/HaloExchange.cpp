@@ -55,15 +55,16 @@ int tag(const Face& f, int sender_side, int64_t piece = 0) {
 
 } // namespace
 
+std::size_t HaloExchange::bytes(const Rect& region) const {
+  return static_cast<std::size_t>(region.points()) * element_bytes_;
+}
+
 void HaloExchange::run(const Communicator& comm, cl::CommandQueue& queue,
                        const cl::Buffer& extended) {
   if (staged_for_ != queue()) {
     send_.clear();
     receive_.clear();
     for (const auto& f : faces_) {
-      auto bytes = [&](const Rect& r) {
-        return static_cast<std::size_t>(r.points()) * element_bytes_;
-      };
       send_.push_back(std::make_unique<FaceStaging>(queue, bytes(f.send), packing_));
       receive_.push_back(std::make_unique<FaceStaging>(queue, bytes(f.receive), packing_));
     }
@@ -84,7 +85,6 @@ void HaloExchange::run(const Communicator& comm, cl::CommandQueue& queue,
 
 void HaloExchange::exchange_whole(const Communicator& comm, const cl::Buffer& extended,
                                   std::size_t first, std::size_t last) {
-  auto bytes = [&](const Rect& r) { return static_cast<std::size_t>(r.points()) * element_bytes_; };
   Requests requests(comm);
   for (std::size_t j = first; j < last; ++j)
     requests.receive(receive_[j]->host(), bytes(faces_[j].receive), faces_[j].neighbour,
@@ -116,7 +116,7 @@ void HaloExchange::exchange_pieces(const Communicator& comm, cl::CommandQueue& q
     std::vector<Piece> out;
     std::size_t offset = 0;
     for (auto& r : pieces(face, count)) {
-      const auto bytes = static_cast<std::size_t>(r.points()) * element_bytes_;
+      const std::size_t bytes = this->bytes(r);
       if (bytes == 0)
         continue;
       out.push_back({r, offset, bytes});

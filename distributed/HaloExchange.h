@@ -46,6 +46,8 @@ public:
   void reset_count() { bytes_sent_ = 0; }
 
 private:
+  // The bytes of a region of E.
+  std::size_t bytes(const Rect& region) const;
   // The faces [first, last) of one dimension: whole (device packing), or in pieces.
   void exchange_whole(const Communicator& comm, const cl::Buffer& extended, std::size_t first,
                       std::size_t last);

@@ -344,18 +344,22 @@ void MultigridLayout::coarse_cycle(Schedule& s, std::size_t l, const LevelState&
              LevelState& top = coarse_->finest();
              write_values(*coarse_memory_, top.f, rhs);
              write_values(*coarse_memory_, top.solution(), solution);
-             Schedule c;
-             if (kind == CycleKind::F)
-               coarse_->full_multigrid(c);
-             else
-               coarse_->cycle(c, 0, kind);
-             c.run(*coarse_memory_);
+             run_coarse_cycle(kind);
              bytes = as_bytes(read_values(*coarse_memory_, top.solution()));
            }
            world_.broadcast(bytes);
            write(memory, u, l, as_doubles(bytes));
          },
          {u});
+}
+
+void MultigridLayout::run_coarse_cycle(CycleKind kind) {
+  Schedule c;
+  if (kind == CycleKind::F)
+    coarse_->full_multigrid(c);
+  else
+    coarse_->cycle(c, 0, kind);
+  c.run(*coarse_memory_);
 }
 
 void MultigridLayout::staged_cycle(DeviceMemory& memory, BufferId f, BufferId u, std::size_t l,
@@ -367,12 +371,7 @@ void MultigridLayout::staged_cycle(DeviceMemory& memory, BufferId f, BufferId u,
     LevelState& top = coarse_->finest();
     stage_->write_own(*coarse_memory_, top.f, 0, rhs);
     stage_->write_own(*coarse_memory_, top.solution(), 0, solution);
-    Schedule c;
-    if (kind == CycleKind::F)
-      coarse_->full_multigrid(c);
-    else
-      coarse_->cycle(c, 0, kind);
-    c.run(*coarse_memory_);
+    run_coarse_cycle(kind);
     mine = stage_->own(*coarse_memory_, top.solution(), 0);
   }
   write_own(memory, u, l, redistribute(world_, mine, stage_to_, stage_from_));

@@ -117,6 +117,8 @@ private:
   // The cycle of the agglomerated level l on the ranks of the next stage (stage_).
   void staged_cycle(multigrid::DeviceMemory& memory, multigrid::BufferId f, multigrid::BufferId u,
                     std::size_t l, multigrid::CycleKind kind);
+  // One cycle of `kind` (F: the full multigrid) of the coarse hierarchy, from its finest level.
+  void run_coarse_cycle(multigrid::CycleKind kind);
 
   Communicator world_, cart_;
   runtime::Session* session_;

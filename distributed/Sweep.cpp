@@ -52,16 +52,9 @@ struct DistributedSweep::Device {
 namespace {
 
 // "35 MB", "4.3 GB".
-std::string gb(uint64_t bytes) {
+std::string bytes_text(uint64_t bytes) {
   const auto b = static_cast<double>(bytes);
   return b < 1e9 ? cat(std::round(b / 1e6), " MB") : cat(std::round(b / 1e8) / 10, " GB");
-}
-
-int64_t points_of(const std::vector<int64_t>& extent) {
-  int64_t n = 1;
-  for (auto e : extent)
-    n *= e;
-  return n;
 }
 
 } // namespace
@@ -134,7 +127,7 @@ void DistributedSweep::prepare() {
 
 void DistributedSweep::check_device_memory() const {
   const std::size_t eb = element_bytes(element_);
-  const auto bytes = static_cast<uint64_t>(points_of(block_.extended())) * eb;
+  const auto bytes = static_cast<uint64_t>(whole(block_.extended()).points()) * eb;
   const auto shell = static_cast<uint64_t>(shell_points()) * eb;
   const uint64_t total = (config_.steps > 1 ? 3 : 2) * bytes + 3 * shell;
   const auto& d = device_->session.device();
@@ -148,17 +141,17 @@ void DistributedSweep::check_device_memory() const {
     largest = std::min(largest, limit);
   }
   if (bytes > largest || total > memory)
-    user_error(cat("the extended block ", extents_text(block_.extended()), " needs ", gb(total),
-                   " in ", config_.steps > 1 ? 3 : 2, " buffers of ", gb(bytes),
-                   " (and the shell's) on ", d.name, ", which has ", gb(memory),
-                   " (largest buffer ", gb(largest),
+    user_error(cat("the extended block ", extents_text(block_.extended()), " needs ",
+                   bytes_text(total), " in ", config_.steps > 1 ? 3 : 2, " buffers of ",
+                   bytes_text(bytes), " (and the shell's) on ", d.name, ", which has ",
+                   bytes_text(memory), " (largest buffer ", bytes_text(largest),
                    "): use more ranks (more devices), fewer --steps or a smaller grid"));
 }
 
 void DistributedSweep::build() {
   auto& dev = *device_;
   const std::size_t eb = element_bytes(element_);
-  const auto bytes = static_cast<std::size_t>(points_of(block_.extended())) * eb;
+  const auto bytes = static_cast<std::size_t>(whole(block_.extended()).points()) * eb;
   const int64_t shell_points = this->shell_points();
   const auto shell_bytes = static_cast<std::size_t>(shell_points) * eb;
   report(cat("allocating ", config_.steps > 1 ? 3 : 2, " device buffers of ", bytes,
@@ -199,7 +192,7 @@ void DistributedSweep::build() {
 int64_t DistributedSweep::shell_points() const {
   int64_t points = 0;
   for (std::size_t i = 1; i < boxes_.size(); ++i)
-    points = std::max(points, points_of(boxes_[i].in_extent));
+    points = std::max(points, whole(boxes_[i].in_extent).points());
   return points;
 }
 

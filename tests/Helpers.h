@@ -42,6 +42,18 @@ inline Data f32_array(const std::vector<double>& values) {
   return Data::from_flat(ScalarKind::F32, {static_cast<int64_t>(values.size())}, values);
 }
 
+// Whether flat index i of a row-major grid of `shape` lies within `radius` of an edge (the cells a
+// fixed boundary keeps).
+inline bool in_halo(int64_t i, const std::vector<int64_t>& shape, int64_t radius) {
+  for (auto d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
+    int64_t p = i % shape[d];
+    i /= shape[d];
+    if (p < radius || p >= shape[d] - radius)
+      return true;
+  }
+  return false;
+}
+
 // Index of a padded position in [0, n) for the boundary kinds, as a plain loop would do it.
 // Returns -1 for a constant boundary outside the array.
 inline int64_t reference_boundary(const std::string& kind, int64_t i, int64_t n) {

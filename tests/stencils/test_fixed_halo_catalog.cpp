@@ -16,21 +16,6 @@
 
 using namespace tessera;
 
-namespace {
-
-// Whether flat index i of a grid of `shape` lies within `radius` of an edge.
-bool in_halo(int64_t i, const std::vector<int64_t>& shape, int64_t radius) {
-  for (auto d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
-    int64_t p = i % shape[d];
-    i /= shape[d];
-    if (p < radius || p >= shape[d] - radius)
-      return true;
-  }
-  return false;
-}
-
-} // namespace
-
 TEST_CASE("catalog stencils under a fixed halo step as the benchmarks' loop does") {
   struct Case {
     const char* name;
@@ -51,7 +36,7 @@ TEST_CASE("catalog stencils under a fixed halo step as the benchmarks' loop does
       Data current = Data::from_flat(ScalarKind::F32, c.shape, grid);
       std::vector<double> next = evaluate(plain, {current}).flatten();
       for (std::size_t i = 0; i < grid.size(); ++i)
-        if (!in_halo(static_cast<int64_t>(i), c.shape, info.radius))
+        if (!testing::in_halo(static_cast<int64_t>(i), c.shape, info.radius))
           grid[i] = next[i];
     }
     CHECK(evaluate(three, inputs).flatten() == grid);

@@ -59,17 +59,6 @@ bool has(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
-// Whether flat index i of a grid of `shape` lies within `radius` of an edge.
-bool in_halo(int64_t i, const std::vector<int64_t>& shape, int64_t radius) {
-  for (auto d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
-    int64_t p = i % shape[d];
-    i /= shape[d];
-    if (p < radius || p >= shape[d] - radius)
-      return true;
-  }
-  return false;
-}
-
 struct Walk {
   int ran = 0, offered = 0;
   std::set<std::string> families;
@@ -119,7 +108,7 @@ void walk_variants(const stencils::StencilInfo& info, const std::vector<int64_t>
     CHECK(explore::within_tolerance(explore::max_relative_difference(got, reference)));
     int64_t moved = 0;
     for (std::size_t i = 0; i < got.size(); ++i)
-      if (in_halo(static_cast<int64_t>(i), shape, info.radius))
+      if (testing::in_halo(static_cast<int64_t>(i), shape, info.radius))
         moved += got[i] != initial[i];
     CHECK(moved == 0);
     ++walk.ran;
