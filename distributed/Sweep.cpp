@@ -126,10 +126,7 @@ void DistributedSweep::prepare() {
 }
 
 void DistributedSweep::check_device_memory() const {
-  const std::size_t eb = element_bytes(element_);
-  const auto bytes = static_cast<uint64_t>(whole(block_.extended()).points()) * eb;
-  const auto shell = static_cast<uint64_t>(shell_points()) * eb;
-  const uint64_t total = (config_.steps > 1 ? 3 : 2) * bytes + 3 * shell;
+  const BufferPlan plan = buffer_plan();
   const auto& d = device_->session.device();
   uint64_t memory = d.global_mem_size, largest = d.max_mem_alloc_size;
   // A share of a device the run may use (a device shared with other jobs; the tests).
@@ -140,10 +137,10 @@ void DistributedSweep::check_device_memory() const {
     memory = std::min(memory, limit);
     largest = std::min(largest, limit);
   }
-  if (bytes > largest || total > memory)
+  if (plan.block_bytes > largest || plan.total() > memory)
     user_error(cat("the extended block ", extents_text(block_.extended()), " needs ",
-                   bytes_text(total), " in ", config_.steps > 1 ? 3 : 2, " buffers of ",
-                   bytes_text(bytes), " (and the shell's) on ", d.name, ", which has ",
+                   bytes_text(plan.total()), " in ", plan.block_buffers, " buffers of ",
+                   bytes_text(plan.block_bytes), " (and the shell's) on ", d.name, ", which has ",
                    bytes_text(memory), " (largest buffer ", bytes_text(largest),
                    "): use more ranks (more devices), fewer --steps or a smaller grid"));
 }
@@ -151,16 +148,14 @@ void DistributedSweep::check_device_memory() const {
 void DistributedSweep::build() {
   auto& dev = *device_;
   const std::size_t eb = element_bytes(element_);
-  const auto bytes = static_cast<std::size_t>(whole(block_.extended()).points()) * eb;
-  const int64_t shell_points = this->shell_points();
-  const auto shell_bytes = static_cast<std::size_t>(shell_points) * eb;
-  report(cat("allocating ", config_.steps > 1 ? 3 : 2, " device buffers of ", bytes,
-             " bytes (the extended block) and ", shell_points > 0 ? 3 : 0, " of ", shell_bytes,
-             " (the largest shell box)"));
-  dev.extended = runtime::RawBuffer(dev.session, bytes);
-  dev.next = runtime::RawBuffer(dev.session, bytes);
-  if (config_.steps > 1)
-    dev.scratch = runtime::RawBuffer(dev.session, bytes);
+  const BufferPlan plan = buffer_plan();
+  report(cat("allocating ", plan.block_buffers, " device buffers of ", plan.block_bytes,
+             " bytes (the extended block) and ", plan.shell_bytes > 0 ? 3 : 0, " of ",
+             plan.shell_bytes, " (the largest shell box)"));
+  dev.extended = runtime::RawBuffer(dev.session, plan.block_bytes);
+  dev.next = runtime::RawBuffer(dev.session, plan.block_bytes);
+  if (plan.block_buffers == 3)
+    dev.scratch = runtime::RawBuffer(dev.session, plan.block_bytes);
   const int dims = static_cast<int>(block_.extent.size());
   report("choosing and building the block's kernel");
   Expr lowered = choose_lowering();
@@ -168,10 +163,10 @@ void DistributedSweep::build() {
     lowering_ += cat(", work-group ", extents_text(local_));
   dev.block_kernel =
       std::make_unique<StepKernel>(dev.session, lowered, cat(config_.name, "_block"), local_);
-  if (shell_points > 0) {
-    dev.box = runtime::RawBuffer(dev.session, shell_bytes);
-    dev.a = runtime::RawBuffer(dev.session, shell_bytes);
-    dev.b = runtime::RawBuffer(dev.session, shell_bytes);
+  if (plan.shell_bytes > 0) {
+    dev.box = runtime::RawBuffer(dev.session, plan.shell_bytes);
+    dev.a = runtime::RawBuffer(dev.session, plan.shell_bytes);
+    dev.b = runtime::RawBuffer(dev.session, plan.shell_bytes);
     for (std::size_t i = 1; i < boxes_.size(); ++i) {
       auto& kernel = dev.shell_kernels[boxes_[i].in_extent];
       if (!kernel)
@@ -189,11 +184,15 @@ void DistributedSweep::build() {
                                      FaceStaging::Packing::Transfer, config_.exchange_piece_bytes);
 }
 
-int64_t DistributedSweep::shell_points() const {
-  int64_t points = 0;
+DistributedSweep::BufferPlan DistributedSweep::buffer_plan() const {
+  const std::size_t eb = element_bytes(element_);
+  BufferPlan plan;
+  plan.block_bytes = static_cast<std::size_t>(whole(block_.extended()).points()) * eb;
+  plan.block_buffers = config_.steps > 1 ? 3 : 2;
   for (std::size_t i = 1; i < boxes_.size(); ++i)
-    points = std::max(points, whole(boxes_[i].in_extent).points());
-  return points;
+    plan.shell_bytes = std::max(plan.shell_bytes,
+                                static_cast<std::size_t>(whole(boxes_[i].in_extent).points()) * eb);
+  return plan;
 }
 
 void DistributedSweep::start() {

@@ -107,8 +107,16 @@ public:
 
 private:
   struct Device;
-  // The points of the largest shell box's input (0: no shell).
-  int64_t shell_points() const;
+  // The device buffers: extended, next and (k >= 2) scratch of the extended block's bytes; box,
+  // a and b of the largest shell box's input (none without a shell).
+  struct BufferPlan {
+    std::size_t block_bytes = 0, shell_bytes = 0;
+    int block_buffers = 2;
+    uint64_t total() const {
+      return block_buffers * uint64_t{block_bytes} + 3 * uint64_t{shell_bytes};
+    }
+  };
+  BufferPlan buffer_plan() const;
   // Error when the buffers would not fit the device (what they need, what it has).
   void check_device_memory() const;
   // Allocates the buffers, chooses and builds the kernels, stages the exchange.
