@@ -212,16 +212,9 @@ std::string kernel_identifier(const std::string& name) {
   std::string id;
   for (char c : name)
     id += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  // OpenCL C's keywords and type names cannot name a kernel ("restrict", "half", ...).
-  static const std::set<std::string> reserved = {
-      "auto",     "bool",     "break",  "case",    "char",     "const",     "constant",
-      "continue", "default",  "do",     "double",  "else",     "enum",      "extern",
-      "float",    "for",      "global", "goto",    "half",     "if",        "inline",
-      "int",      "kernel",   "local",  "long",    "private",  "read_only", "read_write",
-      "register", "restrict", "return", "short",   "signed",   "size_t",    "sizeof",
-      "static",   "struct",   "switch", "typedef", "uchar",    "uint",      "ulong",
-      "union",    "unsigned", "ushort", "void",    "volatile", "while",     "write_only"};
-  if (id.empty() || std::isdigit(static_cast<unsigned char>(id[0])) || reserved.count(id))
+  // OpenCL C's keywords, type names and built-in functions cannot name a kernel ("restrict",
+  // "half", "sin", ...): the names is_reserved keeps from parameters.
+  if (id.empty() || std::isdigit(static_cast<unsigned char>(id[0])) || is_reserved(id))
     id = std::string("k_").append(id);
   return id;
 }

@@ -73,5 +73,6 @@ TEST_CASE("codegen names: a kernel named after a stencil gets a valid OpenCL C i
   CHECK(codegen::kernel_identifier("3d") == "k_3d");
   CHECK(codegen::kernel_identifier("restrict") == "k_restrict");
   CHECK(codegen::kernel_identifier("half") == "k_half");
+  CHECK(codegen::kernel_identifier("sin") == "k_sin"); // a built-in function, as for parameters
   CHECK(codegen::kernel_identifier("") == "k_");
 }
