@@ -38,7 +38,7 @@ void FaceStaging::download(const cl::Buffer& buffer, const Rect& rect, std::size
   const std::size_t bytes = face_bytes(rect, element_bytes);
   if (bytes == 0)
     return;
-  if (packing_ == Packing::Transfer)
+  if (packing_ == Packing::Transfer || contiguous(rect))
     return read_rect(queue_, buffer, rect, element_bytes, host_);
   copy_rect(queue_, buffer, rect, packed_, whole(rect.extent), element_bytes);
   runtime::check_cl(queue_.enqueueReadBuffer(packed_, CL_TRUE, 0, bytes, host_),
@@ -49,7 +49,7 @@ void FaceStaging::upload(const cl::Buffer& buffer, const Rect& rect, std::size_t
   const std::size_t bytes = face_bytes(rect, element_bytes);
   if (bytes == 0)
     return;
-  if (packing_ == Packing::Transfer)
+  if (packing_ == Packing::Transfer || contiguous(rect))
     return write_rect(queue_, buffer, rect, element_bytes, host_);
   runtime::check_cl(queue_.enqueueWriteBuffer(packed_, CL_FALSE, 0, bytes, host_),
                     "writing a halo face");

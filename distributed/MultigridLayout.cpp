@@ -1,5 +1,6 @@
 #include "distributed/MultigridLayout.h"
 
+#include <chrono>
 #include <cmath>
 #include <cstring>
 
@@ -10,6 +11,7 @@
 #include "distributed/StepKernel.h"
 #include "multigrid/Blas.h"
 #include "multigrid/Hierarchy.h"
+#include "runtime/ClError.h"
 #include "runtime/Session.h"
 
 namespace tessera::distributed {
@@ -17,6 +19,10 @@ namespace tessera::distributed {
 using namespace multigrid;
 
 namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
 // Per own point of `b`, in row-major order: its index in the extended block and in the
 // global grid `global`.
@@ -209,6 +215,7 @@ MultigridLayout::MultigridLayout(Communicator world, runtime::Session& session,
                                        element_bytes(kind), FaceStaging::Packing::OnDevice));
   }
   exchange_counts_.assign(exchanges_.size(), 0);
+  exchange_seconds_.assign(exchanges_.size(), 0.0);
   if (!plan_.agglomerates())
     return;
   const int64_t side = plan_.side[plan_.agglomerated][0];
@@ -265,8 +272,10 @@ void MultigridLayout::exchange(Schedule& s, std::size_t l, BufferId buffer) {
   if (world_.size() > 1 && l < exchanges_.size())
     s.host("halo exchange",
            [this, l, buffer](DeviceMemory& memory) {
+             const auto start = std::chrono::steady_clock::now();
              exchanges_[l]->run(cart_, session_->queue(), memory.buffer(buffer).handle());
              ++exchange_counts_[l];
+             exchange_seconds_[l] += seconds_since(start);
            },
            {buffer});
   s.set_exact_halo(buffer, halo(l));
@@ -334,8 +343,10 @@ void MultigridLayout::coarse_cycle(Schedule& s, std::size_t l, const LevelState&
   const BufferId f = level.f, u = level.solution();
   s.host("agglomerated",
          [this, l, f, u, kind](DeviceMemory& memory) {
+           const auto start = std::chrono::steady_clock::now();
            if (!plan_.stage_ranks.empty()) {
              staged_cycle(memory, f, u, l, kind);
+             agglomerated_seconds_ += seconds_since(start);
              return;
            }
            auto rhs = read(memory, f, l), solution = read(memory, u, l);
@@ -349,6 +360,7 @@ void MultigridLayout::coarse_cycle(Schedule& s, std::size_t l, const LevelState&
            }
            world_.broadcast(bytes);
            write(memory, u, l, as_doubles(bytes));
+           agglomerated_seconds_ += seconds_since(start);
          },
          {u});
 }
@@ -378,27 +390,48 @@ void MultigridLayout::staged_cycle(DeviceMemory& memory, BufferId f, BufferId u,
 }
 
 void MultigridLayout::write_own(DeviceMemory& memory, BufferId id, std::size_t l,
-                                const std::vector<double>& mine) const {
-  std::vector<double> host(static_cast<std::size_t>(memory.count(id)), 0.0);
-  std::size_t i = 0;
-  for (const auto& point : own_points(blocks_.at(l), plan_.side.at(l)))
-    host[static_cast<std::size_t>(point.first)] = mine.at(i++);
-  write_values(memory, id, host);
+                                const std::vector<double>& mine) {
+  const Block& b = blocks_.at(l);
+  if (static_cast<int64_t>(mine.size()) != b.points())
+    internal_error(cat("level ", l, ": ", mine.size(), " values for a block of ", b.points()));
+  // The block's own points packed on the device, copied into place; the halo zero.
+  const BufferId packed = own_copy(memory, id, l);
+  write_values(memory, packed, mine);
+  if (packed != id) {
+    auto& queue = memory.session().queue();
+    runtime::check_cl(queue.enqueueFillBuffer(memory.buffer(id).handle(), uint8_t{0}, 0,
+                                              memory.buffer(id).bytes()),
+                      "clearing a block's halo");
+    copy_rect(queue, memory.buffer(packed).handle(), whole(b.extent), memory.buffer(id).handle(),
+              own_rect(b), element_bytes(memory.kind(id)));
+    memory.session().finish();
+  }
 }
 
-std::vector<double> MultigridLayout::own(DeviceMemory& memory, BufferId id, std::size_t l) const {
-  // Only the block's own rectangle crosses to the host.
+std::vector<double> MultigridLayout::own(DeviceMemory& memory, BufferId id, std::size_t l) {
+  // Packed on the device first: one contiguous read (rectangle reads cost a transfer per row).
+  return read_values(memory, pack_own(memory, id, l));
+}
+
+BufferId MultigridLayout::own_copy(DeviceMemory& memory, BufferId id, std::size_t l) {
   const Block& b = blocks_.at(l);
-  const std::size_t n = static_cast<std::size_t>(b.points());
-  const Rect rect = own_rect(b);
-  if (memory.kind(id) == ScalarKind::F64) {
-    std::vector<double> mine(n);
-    read_rect(session_->queue(), memory.buffer(id).handle(), rect, sizeof(double), mine.data());
-    return mine;
-  }
-  std::vector<float> mine(n);
-  read_rect(session_->queue(), memory.buffer(id).handle(), rect, sizeof(float), mine.data());
-  return {mine.begin(), mine.end()};
+  if (b.extended() == b.extent)
+    return id;
+  auto [at, fresh] = own_copies_.try_emplace({&memory, l});
+  if (fresh)
+    at->second = memory.allocate(cat("own points of level ", l), memory.kind(id), b.points());
+  if (memory.kind(at->second) != memory.kind(id))
+    internal_error(cat("level ", l, ": own points of two scalar kinds"));
+  return at->second;
+}
+
+BufferId MultigridLayout::pack_own(DeviceMemory& memory, BufferId id, std::size_t l) {
+  const BufferId packed = own_copy(memory, id, l);
+  if (packed != id)
+    copy_rect(memory.session().queue(), memory.buffer(id).handle(), own_rect(blocks_.at(l)),
+              memory.buffer(packed).handle(), whole(blocks_.at(l).extent),
+              element_bytes(memory.kind(id)));
+  return packed;
 }
 
 void MultigridLayout::write(DeviceMemory& memory, BufferId id, std::size_t l,
@@ -431,17 +464,7 @@ std::vector<double> MultigridLayout::read(DeviceMemory& memory, BufferId id, std
 // halos; only one number per rank crosses to the host. Reading the block to the host instead
 // cost 0.63 s per cycle for a 512^3 f64 block on an H200 (rectangle reads of 4 KiB rows).
 double MultigridLayout::norm(DeviceMemory& memory, BufferId id, std::size_t l, Blas& blas) {
-  const Block& b = blocks_.at(l);
-  BufferId own_points = id;
-  if (b.extended() != b.extent) {
-    auto [at, fresh] = own_copies_.try_emplace({&memory, l});
-    if (fresh)
-      at->second = memory.allocate(cat("own points of level ", l), memory.kind(id), b.points());
-    own_points = at->second;
-    copy_rect(memory.session().queue(), memory.buffer(id).handle(), own_rect(b),
-              memory.buffer(own_points).handle(), whole(b.extent), element_bytes(memory.kind(id)));
-  }
-  const double mine = blas.nrm2(own_points);
+  const double mine = blas.nrm2(pack_own(memory, id, l));
   return std::sqrt(world_.sum(mine * mine));
 }
 
@@ -449,12 +472,18 @@ void MultigridLayout::start_counting() {
   for (auto& e : exchanges_)
     e->reset_count();
   exchange_counts_.assign(exchanges_.size(), 0);
+  exchange_seconds_.assign(exchanges_.size(), 0.0);
+  agglomerated_seconds_ = 0;
   if (stage_)
     stage_->start_counting();
 }
 
 uint64_t MultigridLayout::halo_bytes(std::size_t l) const {
   return l < exchanges_.size() ? exchanges_[l]->bytes_sent() : 0;
+}
+
+double MultigridLayout::exchange_seconds(std::size_t l) const {
+  return l < exchange_seconds_.size() ? exchange_seconds_[l] : 0;
 }
 
 uint64_t MultigridLayout::exchanges(std::size_t l) const {

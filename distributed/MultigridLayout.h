@@ -99,6 +99,10 @@ public:
   uint64_t halo_bytes() const; // sent by this rank, its later stages' exchanges included
   uint64_t halo_bytes(std::size_t l) const; // sent by this rank for level l
   uint64_t exchanges(std::size_t l) const;  // of level l's halos (since start_counting)
+  // This rank's wall time in level l's halo exchanges, and in the agglomerated levels (moving
+  // them and their cycle), since start_counting: the time a cycle spends outside the kernels.
+  double exchange_seconds(std::size_t l) const;
+  double agglomerated_seconds() const { return agglomerated_seconds_; }
 
 private:
   // Appends the exchange of `buffer`'s halo (level l); afterwards the whole halo is exact.
@@ -110,10 +114,15 @@ private:
   int halo(std::size_t l) const;
   // The block's own points of a level's buffer, in the block's row-major order, and back (the
   // halo zero).
-  std::vector<double> own(multigrid::DeviceMemory& memory, multigrid::BufferId id,
-                          std::size_t l) const;
+  std::vector<double> own(multigrid::DeviceMemory& memory, multigrid::BufferId id, std::size_t l);
   void write_own(multigrid::DeviceMemory& memory, multigrid::BufferId id, std::size_t l,
-                 const std::vector<double>& mine) const;
+                 const std::vector<double>& mine);
+  // A device buffer of level l's own points packed (allocated once per memory plan and level;
+  // `id` itself where the box has no halo), and that buffer filled from `id` (enqueued).
+  multigrid::BufferId own_copy(multigrid::DeviceMemory& memory, multigrid::BufferId id,
+                               std::size_t l);
+  multigrid::BufferId pack_own(multigrid::DeviceMemory& memory, multigrid::BufferId id,
+                               std::size_t l);
   // The cycle of the agglomerated level l on the ranks of the next stage (stage_).
   void staged_cycle(multigrid::DeviceMemory& memory, multigrid::BufferId f, multigrid::BufferId u,
                     std::size_t l, multigrid::CycleKind kind);
@@ -127,6 +136,8 @@ private:
   std::vector<Block> blocks_; // this rank's, per distributed level
   std::vector<std::unique_ptr<HaloExchange>> exchanges_;
   std::vector<uint64_t> exchange_counts_; // per distributed level
+  std::vector<double> exchange_seconds_;  // per distributed level
+  double agglomerated_seconds_ = 0;
   // Staged agglomeration: per rank of the run its block of the agglomerated level, and its
   // block of the next stage's first level (none beyond the stage's ranks); on the stage's
   // ranks, the stage's layout.

@@ -30,6 +30,12 @@ void read_rect(cl::CommandQueue& queue, const cl::Buffer& buffer, const Rect& re
                std::size_t element_bytes, void* host, cl::Event* done = nullptr);
 void write_rect(cl::CommandQueue& queue, const cl::Buffer& buffer, const Rect& rect,
                 std::size_t element_bytes, const void* host, cl::Event* done = nullptr);
+// The same region with the inner dimensions it covers whole folded into their outer ones (fewer,
+// longer rows; a region of whole rows of a 3-D array becomes 1-D).
+Rect merge_whole_dims(const Rect& r);
+// Whether the region is one contiguous run of its buffer (it then moves as a plain range: OpenCL's
+// rectangle commands cost a transfer per row on some drivers).
+bool contiguous(const Rect& r);
 // The region cut into `count` pieces (fewer when it is thinner) along its outermost dimension
 // longer than 1, in order: each piece's packed points follow the previous piece's.
 std::vector<Rect> pieces(const Rect& rect, int64_t count);

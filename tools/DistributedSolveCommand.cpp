@@ -5,9 +5,11 @@
 // distributed/SetupAgreement.h); a failure after that prints "error: rank R of P: ..." and ends
 // every rank.
 #include <cstdlib>
+#include <iomanip>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "core/AtomicFile.h"
 #include "core/Error.h"
@@ -28,6 +30,27 @@ bool launched_by_mpirun() {
 }
 
 namespace {
+
+// Rank 0's wall time per cycle outside the kernels: each level's halo exchanges and the
+// agglomerated levels (moved to fewer ranks and cycled there).
+void print_time_outside_kernels(const std::vector<double>& exchange_ms, double agglomerated_ms,
+                                std::size_t cycles, bool agglomerates) {
+  if (cycles == 0)
+    return;
+  const double n = static_cast<double>(cycles);
+  std::ostringstream line; // fixed notation without changing std::cout's
+  line << std::fixed << std::setprecision(3)
+       << "time per cycle outside the kernels (rank 0): halo exchanges";
+  double total = 0;
+  for (std::size_t l = 0; l < exchange_ms.size(); ++l) {
+    line << (l ? ", " : " ") << "L" << l << " " << exchange_ms[l] / n << " ms";
+    total += exchange_ms[l];
+  }
+  line << " (" << total / n << " ms)";
+  if (agglomerates)
+    line << "; agglomerated levels " << agglomerated_ms / n << " ms";
+  std::cout << line.str() << "\n";
+}
 
 // The set-up, with an agreement after each step that may fail on one rank before a collective
 // (the device of each rank), and after the layout's collectives and the solver's kernels (every
@@ -86,9 +109,11 @@ int solve_on_ranks(const SolveCommandOptions& o, const Problem& problem, const S
   // Per distributed level: the bytes all ranks sent, and how many exchanges (each rank takes
   // part in every one).
   std::vector<uint64_t> level_bytes, level_exchanges;
+  std::vector<double> level_exchange_ms; // rank 0's wall time in them
   for (std::size_t l = 0; l < plan.grids.size(); ++l) {
     level_bytes.push_back(world.sum(layout.halo_bytes(l)));
     level_exchanges.push_back(layout.exchanges(l));
+    level_exchange_ms.push_back(1e3 * layout.exchange_seconds(l));
   }
   if (!root)
     return r.converged ? 0 : r.stop_reason == "interrupted" ? kInterruptedStatus : 1;
@@ -101,6 +126,8 @@ int solve_on_ranks(const SolveCommandOptions& o, const Problem& problem, const S
       std::cout << (l ? ", " : " ") << level_bytes[l] << " in " << level_exchanges[l]
                 << " exchanges";
     std::cout << ")\n";
+    print_time_outside_kernels(level_exchange_ms, 1e3 * layout.agglomerated_seconds(),
+                               r.cycles.size(), plan.agglomerates());
   }
   print_result(r, std::cout, !o.quiet);
   if (!o.json.empty()) {
@@ -111,6 +138,8 @@ int solve_on_ranks(const SolveCommandOptions& o, const Problem& problem, const S
     j["halo_bytes"] = halo_bytes;
     j["halo_bytes_by_level"] = level_bytes;
     j["halo_exchanges_by_level"] = level_exchanges;
+    j["halo_exchange_ms_by_level"] = level_exchange_ms; // rank 0's wall time, all cycles
+    j["agglomerated_ms"] = 1e3 * layout.agglomerated_seconds();
     write_file_atomically(o.json, j.dump(2) + "\n");
   }
   return solve_status(r, o, s, problem);
