@@ -34,27 +34,31 @@ std::size_t FaceStaging::face_bytes(const Rect& rect, std::size_t element_bytes)
   return bytes;
 }
 
-void FaceStaging::download(const cl::Buffer& buffer, const Rect& rect, std::size_t element_bytes) {
+void FaceStaging::download(const cl::Buffer& buffer, const Rect& rect, std::size_t element_bytes,
+                           cl::Event* done) {
   const std::size_t bytes = face_bytes(rect, element_bytes);
   if (bytes == 0)
     return;
   if (packing_ == Packing::Transfer || contiguous(rect))
-    return read_rect(queue_, buffer, rect, element_bytes, host_);
+    return read_rect(queue_, buffer, rect, element_bytes, host_, done);
   copy_rect(queue_, buffer, rect, packed_, whole(rect.extent), element_bytes);
-  runtime::check_cl(queue_.enqueueReadBuffer(packed_, CL_TRUE, 0, bytes, host_),
+  runtime::check_cl(queue_.enqueueReadBuffer(packed_, CL_FALSE, 0, bytes, host_, nullptr, done),
                     "reading a halo face");
 }
 
-void FaceStaging::upload(const cl::Buffer& buffer, const Rect& rect, std::size_t element_bytes) {
+void FaceStaging::upload(const cl::Buffer& buffer, const Rect& rect, std::size_t element_bytes,
+                         cl::Event* done) {
   const std::size_t bytes = face_bytes(rect, element_bytes);
   if (bytes == 0)
     return;
   if (packing_ == Packing::Transfer || contiguous(rect))
-    return write_rect(queue_, buffer, rect, element_bytes, host_);
+    return write_rect(queue_, buffer, rect, element_bytes, host_, done);
   runtime::check_cl(queue_.enqueueWriteBuffer(packed_, CL_FALSE, 0, bytes, host_),
                     "writing a halo face");
   copy_rect(queue_, packed_, whole(rect.extent), buffer, rect, element_bytes);
-  runtime::check_cl(queue_.finish(), "writing a halo face");
+  // The copy follows the write in the in-order queue: a marker after both says when host() is
+  // free again.
+  runtime::check_cl(queue_.enqueueMarkerWithWaitList(nullptr, done), "writing a halo face");
 }
 
 } // namespace tessera::distributed

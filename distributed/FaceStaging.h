@@ -29,10 +29,14 @@ public:
 
   // The pinned host memory (valid for the object's lifetime).
   unsigned char* host() { return host_; }
-  // Blocking: the region `rect` of `buffer` into host(), packed.
-  void download(const cl::Buffer& buffer, const Rect& rect, std::size_t element_bytes);
-  // Blocking: host(), packed, into the region `rect` of `buffer`.
-  void upload(const cl::Buffer& buffer, const Rect& rect, std::size_t element_bytes);
+  // Enqueued after the queue's earlier commands (it is in order): the region `rect` of
+  // `buffer` into host(), packed; `done` is set to the event after which host() holds it.
+  void download(const cl::Buffer& buffer, const Rect& rect, std::size_t element_bytes,
+                cl::Event* done);
+  // Enqueued: host(), packed, into the region `rect` of `buffer`; `done` is set to the event
+  // after which host() may change again. Later commands of the queue see the region written.
+  void upload(const cl::Buffer& buffer, const Rect& rect, std::size_t element_bytes,
+              cl::Event* done);
 
 private:
   // The bytes of the region `rect`, which must fit the staging buffers.

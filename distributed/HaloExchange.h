@@ -38,12 +38,21 @@ public:
   static constexpr std::size_t kPieceBytes = std::size_t{2} << 20;
   static constexpr int64_t kMaxPieces = 64; // of a face (the tags leave room for as many)
   ~HaloExchange();
-  // Exchanges every face of `extended` with the neighbours, ranks of `comm` (blocking: returns
-  // when the halos are on the device).
+  // Exchanges every face of `extended` with the neighbours, ranks of `comm`. With
+  // Packing::Transfer it returns when the halos are on the device; with Packing::OnDevice when
+  // their writes are enqueued on `queue` (in order: its later commands see the halos), which
+  // must be the queue of the kernels that wrote the faces.
   void run(const Communicator& comm, cl::CommandQueue& queue, const cl::Buffer& extended);
   // Bytes this rank sent in all runs.
   uint64_t bytes_sent() const { return bytes_sent_; }
-  void reset_count() { bytes_sent_ = 0; }
+  void reset_count() {
+    bytes_sent_ = 0;
+    seconds_ = 0;
+  }
+  // With Packing::OnDevice: the time of this rank's exchanges themselves, in all runs since
+  // reset_count: the faces' reads (profiled), the messages and the writes' enqueueing; not the
+  // wait for the kernels before them, nor the writes' device time (the next kernel's wait).
+  double seconds() const { return seconds_; }
 
 private:
   // The bytes of a region of E.
@@ -60,7 +69,9 @@ private:
   // Per face, its sent and its received half; made on the first run, for that run's queue.
   std::vector<std::unique_ptr<FaceStaging>> send_, receive_;
   cl_command_queue staged_for_ = nullptr;
+  std::vector<cl::Event> uploads_; // the last exchange's writes, still enqueued (OnDevice)
   uint64_t bytes_sent_ = 0;
+  double seconds_ = 0;
 };
 
 } // namespace tessera::distributed

@@ -215,7 +215,6 @@ MultigridLayout::MultigridLayout(Communicator world, runtime::Session& session,
                                        element_bytes(kind), FaceStaging::Packing::OnDevice));
   }
   exchange_counts_.assign(exchanges_.size(), 0);
-  exchange_seconds_.assign(exchanges_.size(), 0.0);
   if (!plan_.agglomerates())
     return;
   const int64_t side = plan_.side[plan_.agglomerated][0];
@@ -270,14 +269,13 @@ int MultigridLayout::halo(std::size_t l) const {
 
 void MultigridLayout::exchange(Schedule& s, std::size_t l, BufferId buffer) {
   if (world_.size() > 1 && l < exchanges_.size())
-    s.host("halo exchange",
-           [this, l, buffer](DeviceMemory& memory) {
-             const auto start = std::chrono::steady_clock::now();
-             exchanges_[l]->run(cart_, session_->queue(), memory.buffer(buffer).handle());
-             ++exchange_counts_[l];
-             exchange_seconds_[l] += seconds_since(start);
-           },
-           {buffer});
+    s.host(
+        "halo exchange",
+        [this, l, buffer](DeviceMemory& memory) {
+          exchanges_[l]->run(cart_, session_->queue(), memory.buffer(buffer).handle());
+          ++exchange_counts_[l];
+        },
+        {buffer}, /*ordered_by_queue=*/true);
   s.set_exact_halo(buffer, halo(l));
 }
 
@@ -472,7 +470,6 @@ void MultigridLayout::start_counting() {
   for (auto& e : exchanges_)
     e->reset_count();
   exchange_counts_.assign(exchanges_.size(), 0);
-  exchange_seconds_.assign(exchanges_.size(), 0.0);
   agglomerated_seconds_ = 0;
   if (stage_)
     stage_->start_counting();
@@ -483,7 +480,7 @@ uint64_t MultigridLayout::halo_bytes(std::size_t l) const {
 }
 
 double MultigridLayout::exchange_seconds(std::size_t l) const {
-  return l < exchange_seconds_.size() ? exchange_seconds_[l] : 0;
+  return l < exchanges_.size() ? exchanges_[l]->seconds() : 0;
 }
 
 uint64_t MultigridLayout::exchanges(std::size_t l) const {

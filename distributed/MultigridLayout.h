@@ -99,8 +99,9 @@ public:
   uint64_t halo_bytes() const; // sent by this rank, its later stages' exchanges included
   uint64_t halo_bytes(std::size_t l) const; // sent by this rank for level l
   uint64_t exchanges(std::size_t l) const;  // of level l's halos (since start_counting)
-  // This rank's wall time in level l's halo exchanges, and in the agglomerated levels (moving
-  // them and their cycle), since start_counting: the time a cycle spends outside the kernels.
+  // This rank's time in level l's halo exchanges (HaloExchange::seconds), and its wall time in
+  // the agglomerated levels (moving them and their cycle), since start_counting: where a cycle
+  // spends time outside the kernels.
   double exchange_seconds(std::size_t l) const;
   double agglomerated_seconds() const { return agglomerated_seconds_; }
 
@@ -136,7 +137,6 @@ private:
   std::vector<Block> blocks_; // this rank's, per distributed level
   std::vector<std::unique_ptr<HaloExchange>> exchanges_;
   std::vector<uint64_t> exchange_counts_; // per distributed level
-  std::vector<double> exchange_seconds_;  // per distributed level
   double agglomerated_seconds_ = 0;
   // Staged agglomeration: per rank of the run its block of the agglomerated level, and its
   // block of the next stage's first level (none beyond the stage's ranks); on the stage's

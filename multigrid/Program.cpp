@@ -106,8 +106,8 @@ void Schedule::copy(const std::string& label, BufferId from, BufferId to) {
 }
 
 void Schedule::host(const std::string& label, std::function<void(DeviceMemory&)> work,
-                    std::vector<BufferId> writes) {
-  steps_.push_back({Step::Host, label, nullptr, {}, BufferId{}, std::move(work)});
+                    std::vector<BufferId> writes, bool ordered_by_queue) {
+  steps_.push_back({Step::Host, label, nullptr, {}, BufferId{}, std::move(work), ordered_by_queue});
   for (BufferId b : writes)
     exact_halos_.erase(b.index);
 }
@@ -172,7 +172,8 @@ double Schedule::run(DeviceMemory& memory, Breakdown* breakdown) const {
       break;
     }
     case Step::Host:
-      session.finish();
+      if (!s.ordered_by_queue)
+        session.finish();
       s.work(memory);
       break;
     case Step::Copy: {
