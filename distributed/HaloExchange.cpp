@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "core/Error.h"
 #include "runtime/ClError.h"
 #include "runtime/Launch.h"
 
@@ -61,67 +62,103 @@ std::size_t HaloExchange::bytes(const Rect& region) const {
   return static_cast<std::size_t>(region.points()) * element_bytes_;
 }
 
+void HaloExchange::stage(cl::CommandQueue& queue) {
+  if (staged_for_ == queue())
+    return;
+  if (!uploads_.empty())
+    runtime::check_cl(cl::WaitForEvents(uploads_), "writing a halo face");
+  uploads_.clear();
+  send_.clear();
+  receive_.clear();
+  for (const auto& f : faces_) {
+    send_.push_back(std::make_unique<FaceStaging>(queue, bytes(f.send), packing_));
+    receive_.push_back(std::make_unique<FaceStaging>(queue, bytes(f.receive), packing_));
+  }
+  staged_for_ = queue();
+}
+
 void HaloExchange::run(const Communicator& comm, cl::CommandQueue& queue,
                        const cl::Buffer& extended) {
-  if (staged_for_ != queue()) {
-    if (!uploads_.empty())
-      runtime::check_cl(cl::WaitForEvents(uploads_), "writing a halo face");
-    uploads_.clear();
-    send_.clear();
-    receive_.clear();
-    for (const auto& f : faces_) {
-      send_.push_back(std::make_unique<FaceStaging>(queue, bytes(f.send), packing_));
-      receive_.push_back(std::make_unique<FaceStaging>(queue, bytes(f.receive), packing_));
-    }
-    staged_for_ = queue();
-  }
+  stage(queue);
   std::size_t i = 0;
   while (i < faces_.size()) {
     std::size_t end = i;
     while (end < faces_.size() && faces_[end].dim == faces_[i].dim)
       ++end;
-    if (packing_ == FaceStaging::Packing::Transfer)
+    if (packing_ == FaceStaging::Packing::Transfer) {
       exchange_pieces(comm, queue, extended, i, end);
-    else
-      exchange_whole(comm, extended, i, end);
+    } else {
+      begin_faces(comm, extended, i, end);
+      end_faces();
+    }
     i = end;
   }
 }
 
-void HaloExchange::exchange_whole(const Communicator& comm, const cl::Buffer& extended,
-                                  std::size_t first, std::size_t last) {
-  // One wait on the device per exchange: the faces' reads follow the kernels that wrote them in
-  // the in-order queue, and the writes are left enqueued before the kernels that read them. On
-  // NVIDIA each wait costs tens of microseconds, and a cycle of the solver has dozens of
-  // exchanges.
+bool HaloExchange::splits() const {
+  if (packing_ != FaceStaging::Packing::OnDevice || faces_.empty())
+    return false;
+  for (const auto& f : faces_)
+    if (f.dim != faces_.front().dim)
+      return false; // a later dimension's faces carry the earlier one's halos
+  return true;
+}
+
+void HaloExchange::begin(const Communicator& comm, cl::CommandQueue& queue,
+                         const cl::Buffer& extended) {
+  if (!splits())
+    internal_error("a halo exchange split in two halves needs faces of one dimension");
+  stage(queue);
+  begin_faces(comm, extended, 0, faces_.size());
+  runtime::check_cl(queue.flush(), "reading a halo face");
+}
+
+void HaloExchange::end() {
+  end_faces();
+}
+
+// One wait on the device per exchange: the faces' reads follow the kernels that wrote them in the
+// in-order queue, and the writes are left enqueued before the kernels that read them. On NVIDIA
+// each wait costs tens of microseconds, and a cycle of the solver has dozens of exchanges.
+void HaloExchange::begin_faces(const Communicator& comm, const cl::Buffer& extended,
+                               std::size_t first, std::size_t last) {
+  if (pending_)
+    internal_error("a halo exchange begun twice");
   if (!uploads_.empty()) { // a receive must not land in a face still being written
     runtime::check_cl(cl::WaitForEvents(uploads_), "writing a halo face");
     uploads_.clear();
   }
-  Requests requests(comm);
+  pending_ = std::make_unique<Pending>(Pending{Requests(comm), first, last, extended, {}});
   for (std::size_t j = first; j < last; ++j)
-    requests.receive(receive_[j]->host(), bytes(faces_[j].receive), faces_[j].neighbour,
-                     tag(faces_[j], 1 - faces_[j].side));
-  std::vector<cl::Event> downloads(last - first);
+    pending_->requests.receive(receive_[j]->host(), bytes(faces_[j].receive), faces_[j].neighbour,
+                               tag(faces_[j], 1 - faces_[j].side));
+  pending_->downloads.resize(last - first);
   for (std::size_t j = first; j < last; ++j)
-    send_[j]->download(extended, faces_[j].send, element_bytes_, &downloads[j - first]);
-  for (std::size_t j = first; j < last; ++j) {
-    if (downloads[j - first]()) {
-      runtime::check_cl(downloads[j - first].wait(), "reading a halo face");
+    send_[j]->download(extended, faces_[j].send, element_bytes_, &pending_->downloads[j - first]);
+}
+
+void HaloExchange::end_faces() {
+  if (!pending_)
+    internal_error("a halo exchange ended that was not begun");
+  auto p = std::move(pending_);
+  for (std::size_t j = p->first; j < p->last; ++j) {
+    cl::Event& read = p->downloads[j - p->first];
+    if (read()) {
+      runtime::check_cl(read.wait(), "reading a halo face");
       // The read's own time (its wait also waited for the kernels before it).
-      seconds_ += runtime::event_ms(downloads[j - first]) / 1e3;
+      seconds_ += runtime::event_ms(read) / 1e3;
     }
     const auto sent = std::chrono::steady_clock::now();
-    requests.send(send_[j]->host(), bytes(faces_[j].send), faces_[j].neighbour,
-                  tag(faces_[j], faces_[j].side));
+    p->requests.send(send_[j]->host(), bytes(faces_[j].send), faces_[j].neighbour,
+                     tag(faces_[j], faces_[j].side));
     bytes_sent_ += bytes(faces_[j].send);
     seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
   }
   const auto received = std::chrono::steady_clock::now();
-  requests.wait();
-  for (std::size_t j = first; j < last; ++j) {
+  p->requests.wait();
+  for (std::size_t j = p->first; j < p->last; ++j) {
     cl::Event written;
-    receive_[j]->upload(extended, faces_[j].receive, element_bytes_, &written);
+    receive_[j]->upload(p->extended, faces_[j].receive, element_bytes_, &written);
     if (written())
       uploads_.push_back(written);
   }

@@ -43,6 +43,15 @@ public:
   // their writes are enqueued on `queue` (in order: its later commands see the halos), which
   // must be the queue of the kernels that wrote the faces.
   void run(const Communicator& comm, cl::CommandQueue& queue, const cl::Buffer& extended);
+  // The exchange in two halves around kernels that read no halo, which then run while the
+  // messages travel: begin enqueues the faces' reads on `queue` and posts the receives; end
+  // waits for the reads, sends, waits for the messages and enqueues the writes (as run does with
+  // Packing::OnDevice). Only where splits(): device packing and faces of one dimension (a later
+  // dimension's faces carry the halos an earlier one received).
+  bool splits() const;
+  int dimension() const { return faces_.front().dim; } // of the faces, where splits()
+  void begin(const Communicator& comm, cl::CommandQueue& queue, const cl::Buffer& extended);
+  void end();
   // Bytes this rank sent in all runs.
   uint64_t bytes_sent() const { return bytes_sent_; }
   void reset_count() {
@@ -57,9 +66,13 @@ public:
 private:
   // The bytes of a region of E.
   std::size_t bytes(const Rect& region) const;
-  // The faces [first, last) of one dimension: whole (device packing), or in pieces.
-  void exchange_whole(const Communicator& comm, const cl::Buffer& extended, std::size_t first,
-                      std::size_t last);
+  // The staging buffers, made for `queue` (again when it changes).
+  void stage(cl::CommandQueue& queue);
+  // The faces [first, last) of one dimension: whole (device packing, begun and ended), or in
+  // pieces.
+  void begin_faces(const Communicator& comm, const cl::Buffer& extended, std::size_t first,
+                   std::size_t last);
+  void end_faces();
   void exchange_pieces(const Communicator& comm, cl::CommandQueue& queue,
                        const cl::Buffer& extended, std::size_t first, std::size_t last);
   std::vector<Face> faces_;
@@ -70,6 +83,13 @@ private:
   std::vector<std::unique_ptr<FaceStaging>> send_, receive_;
   cl_command_queue staged_for_ = nullptr;
   std::vector<cl::Event> uploads_; // the last exchange's writes, still enqueued (OnDevice)
+  struct Pending {                 // an exchange begun and not yet ended
+    Requests requests;
+    std::size_t first, last; // its faces
+    cl::Buffer extended;
+    std::vector<cl::Event> downloads;
+  };
+  std::unique_ptr<Pending> pending_;
   uint64_t bytes_sent_ = 0;
   double seconds_ = 0;
 };

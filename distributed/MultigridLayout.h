@@ -93,6 +93,9 @@ public:
   double norm(multigrid::DeviceMemory& memory, multigrid::BufferId id, std::size_t l,
               multigrid::Blas& blas) override;
   void start_counting() override; // the halo bytes count from cycle 1
+  // Exchanges overlapped with the kernels that need them (on by default; before the schedules
+  // are built).
+  void set_overlap(bool on) { overlap_ = on; }
 
   const MultigridDecomposition& plan() const { return plan_; }
   const Block& block(std::size_t l) const { return blocks_.at(l); }
@@ -108,6 +111,15 @@ public:
 private:
   // Appends the exchange of `buffer`'s halo (level l); afterwards the whole halo is exact.
   void exchange(multigrid::Schedule& s, std::size_t l, multigrid::BufferId buffer);
+  // Where it can, appends the launch of a kernel of level l that needs the exchange of
+  // `exchanged` (level l) overlapped with it: the exchange begun, the kernel on the points that
+  // read none of the halo, the exchange ended, the kernel on the rest. False: nothing appended
+  // (overlap off, faces of several dimensions, a kernel that cannot run on part of its range,
+  // a block too thin).
+  bool launch_overlapped(multigrid::Schedule& s, std::size_t l, const std::string& label,
+                         const std::shared_ptr<multigrid::CompiledKernel>& kernel,
+                         const std::vector<multigrid::Read>& reads, multigrid::BufferId output,
+                         multigrid::BufferId exchanged);
   // How deep the output of a kernel of level l is exact through `read`, given how deep the
   // schedule knows the read buffer's halo exact; negative: not even the block's own points.
   int exact_through(const multigrid::Schedule& s, std::size_t l, const multigrid::Read& read) const;
@@ -138,6 +150,7 @@ private:
   std::vector<std::unique_ptr<HaloExchange>> exchanges_;
   std::vector<uint64_t> exchange_counts_; // per distributed level
   double agglomerated_seconds_ = 0;
+  bool overlap_ = true;
   // Staged agglomeration: per rank of the run its block of the agglomerated level, and its
   // block of the next stage's first level (none beyond the stage's ranks); on the stage's
   // ranks, the stage's layout.

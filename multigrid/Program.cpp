@@ -95,6 +95,16 @@ void Schedule::launch(const std::string& label, std::shared_ptr<CompiledKernel> 
   exact_halos_.erase(output.index);
 }
 
+void Schedule::launch_part(const std::string& label, std::shared_ptr<CompiledKernel> kernel,
+                           std::vector<BufferId> inputs, BufferId output, runtime::Range offset,
+                           runtime::Range global) {
+  if (!kernel || offset.dims() != kernel->global.dims() || global.dims() != offset.dims())
+    internal_error(cat("the ", label, " step's part does not match its kernel's range"));
+  launch(label, std::move(kernel), std::move(inputs), output);
+  steps_.back().offset = offset;
+  steps_.back().part = global;
+}
+
 void Schedule::fill_zero(const std::string& label, BufferId buffer) {
   steps_.push_back({Step::Fill, label, nullptr, {}, buffer});
   exact_halos_.erase(buffer.index);
@@ -139,6 +149,8 @@ std::map<std::string, double> Schedule::bytes_by_label(const DeviceMemory& memor
       moved *= s.kernel->written_fraction;
     for (BufferId in : s.inputs)
       moved += static_cast<double>(memory.buffer(in).bytes());
+    if (!s.part.empty()) // the share of the kernel's work-items it launches
+      moved *= static_cast<double>(s.part.total()) / static_cast<double>(s.kernel->global.total());
     bytes[s.label] += moved;
   }
   return bytes;
@@ -159,7 +171,10 @@ double Schedule::run(DeviceMemory& memory, Breakdown* breakdown) const {
             memory.buffer(p.role == codegen::KernelParam::Output ? s.output : s.inputs[next++])
                 .handle());
       runtime::set_args(s.kernel->built, args);
-      events[i] = runtime::enqueue(session, s.kernel->built, s.kernel->global, s.kernel->local);
+      events[i] =
+          s.part.empty()
+              ? runtime::enqueue(session, s.kernel->built, s.kernel->global, s.kernel->local)
+              : runtime::enqueue(session, s.kernel->built, s.part, s.kernel->local, s.offset);
       break;
     }
     case Step::Fill: {

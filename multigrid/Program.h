@@ -78,6 +78,11 @@ public:
   // (codegen::CodegenOptions::in_place).
   void launch(const std::string& label, std::shared_ptr<CompiledKernel> kernel,
               std::vector<BufferId> inputs, BufferId output);
+  // The kernel on a part of its range: work-items [offset, offset + global) along each axis
+  // (a kernel whose work-items index points by get_global_id alone; see offsettable).
+  void launch_part(const std::string& label, std::shared_ptr<CompiledKernel> kernel,
+                   std::vector<BufferId> inputs, BufferId output, runtime::Range offset,
+                   runtime::Range global);
   void fill_zero(const std::string& label, BufferId buffer);
   void copy(const std::string& label, BufferId from, BufferId to);
   // Work of the host between two steps (a halo exchange, a coarse grid moved to another rank):
@@ -115,6 +120,7 @@ private:
     BufferId output;
     std::function<void(DeviceMemory&)> work;
     bool ordered_by_queue = false; // a Host step that needs no finished queue
+    runtime::Range offset, part;   // a Launch of part of the kernel's range (empty: all)
   };
   std::vector<Step> steps_;
   std::map<int, int> exact_halos_; // by BufferId::index

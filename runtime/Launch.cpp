@@ -90,7 +90,8 @@ void check_launch(const Device& device, const Kernel& kernel, const Range& globa
              device.local_mem_size));
 }
 
-cl::Event enqueue(Session& session, Kernel& kernel, const Range& global, const Range& local) {
+cl::Event enqueue(Session& session, Kernel& kernel, const Range& global, const Range& local,
+                  const Range& offset) {
   check_launch(session.device(), kernel, global, local);
   cl::NDRange g = global.dims() == 1   ? cl::NDRange(global[0])
                   : global.dims() == 2 ? cl::NDRange(global[0], global[1])
@@ -99,9 +100,12 @@ cl::Event enqueue(Session& session, Kernel& kernel, const Range& global, const R
                   : local.dims() == 1 ? cl::NDRange(local[0])
                   : local.dims() == 2 ? cl::NDRange(local[0], local[1])
                                       : cl::NDRange(local[0], local[1], local[2]);
+  cl::NDRange o = offset.dims() == 0   ? cl::NullRange
+                  : offset.dims() == 1 ? cl::NDRange(offset[0])
+                  : offset.dims() == 2 ? cl::NDRange(offset[0], offset[1])
+                                       : cl::NDRange(offset[0], offset[1], offset[2]);
   cl::Event event;
-  cl_int err =
-      session.queue().enqueueNDRangeKernel(kernel.kernel, cl::NullRange, g, l, nullptr, &event);
+  cl_int err = session.queue().enqueueNDRangeKernel(kernel.kernel, o, g, l, nullptr, &event);
   check_cl(err, cat("launching ", where(kernel, global, local), " on ", session.device().name));
   return event;
 }

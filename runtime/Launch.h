@@ -27,7 +27,9 @@ void check_launch(const Device& device, const Kernel& kernel, const Range& globa
                   const Range& local);
 
 // Checks and enqueues the kernel (arguments already set); returns its event.
-cl::Event enqueue(Session& session, Kernel& kernel, const Range& global, const Range& local = {});
+// `offset`: the global work offset (get_global_id counts from it; empty: from 0).
+cl::Event enqueue(Session& session, Kernel& kernel, const Range& global, const Range& local = {},
+                  const Range& offset = {});
 
 // Sets the arguments, launches and waits.
 void run(Session& session, Kernel& kernel, const std::vector<KernelArg>& args, const Range& global,

@@ -69,6 +69,7 @@ int set_up(const SolveCommandOptions& o, const Problem& problem, const SolverOpt
       world, distributed::attempt([&] {
         layout = std::make_unique<distributed::MultigridLayout>(world, *session, problem, s,
                                                                 o.agglomerate, ranks, o.halo);
+        layout->set_overlap(o.overlap == "on");
         // Every rank stops after the same cycle: Ctrl-C on any
         // rank stops them all.
         SolverOptions agreed = s;

@@ -338,6 +338,11 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
                    "Under mpirun: every level's halo width (default 1, the operators' read "
                    "radius; wider: fewer exchanges of more bytes)")
       ->check(integer_in(1, 64));
+  solve
+      ->add_option("--overlap", o.overlap,
+                   "Under mpirun: on (default): a kernel that needs a halo exchange runs on the "
+                   "points that read no halo while the faces travel")
+      ->check(CLI::IsMember({"on", "off"}));
   return solve;
 }
 

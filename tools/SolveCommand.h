@@ -54,7 +54,8 @@ struct SolveCommandOptions {
   // and the points per rank below which a level moves to rank 0.
   std::string ranks;
   int64_t agglomerate = 4096;
-  int64_t halo = 1; // every level's halo width
+  int64_t halo = 1;           // every level's halo width
+  std::string overlap = "on"; // exchanges overlapped with the kernels that need them
 };
 
 // Registers the subcommand and its options; returns it (to test whether it was parsed).
