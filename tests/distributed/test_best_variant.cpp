@@ -20,6 +20,7 @@
 #include "stencils/Iterated.h"
 #include "tests/TempDir.h"
 #include "tests/distributed/MpiFixture.h"
+#include "tests/distributed/RankSession.h"
 #include "tests/distributed/SweepCases.h"
 
 using namespace tessera;
@@ -58,7 +59,7 @@ TEST_CASE("a rank runs the explored best variant of its block step, else the pla
   auto world = testing::mpi_world();
   if (world.rank() != 0)
     return;
-  static runtime::Session session = runtime::Session::from_env();
+  runtime::Session& session = testing::rank_session();
   const auto& info = stencils::find_stencil("j2d5pt");
   SweepConfig config;
   config.name = info.name;

@@ -12,6 +12,7 @@
 #include "multigrid/Problems.h"
 #include "runtime/Session.h"
 #include "tests/distributed/MpiFixture.h"
+#include "tests/distributed/RankSession.h"
 #include "tests/error/ErrorCheck.h"
 
 using namespace tessera;
@@ -21,8 +22,7 @@ using namespace tessera::multigrid;
 namespace {
 
 runtime::Session& solver_session() {
-  static runtime::Session session = runtime::Session::from_env();
-  return session;
+  return testing::rank_session();
 }
 
 // -lap(u) = f with f a product of shifted cosines less its mean (a solution exists for the

@@ -6,17 +6,14 @@
 #include <numeric>
 
 #include "distributed/Rect.h"
-#include "runtime/Session.h"
+#include "tests/distributed/RankSession.h"
 
 using namespace tessera;
 using namespace tessera::distributed;
 
 namespace {
 
-runtime::Session& session() {
-  static runtime::Session s = runtime::Session::from_env();
-  return s;
-}
+using testing::rank_session;
 
 // The region's points of a row-major array holding 0, 1, 2, ... (its linear indices).
 std::vector<float> expected_points(const Rect& r) {
@@ -60,7 +57,7 @@ TEST_CASE("merge_whole_dims folds the dimensions a region covers whole") {
 }
 
 TEST_CASE("regions read, written and copied exactly, contiguous or strided") {
-  auto& s = session();
+  auto& s = rank_session();
   std::vector<float> values(5 * 6 * 7);
   std::iota(values.begin(), values.end(), 0.0f);
   const std::size_t bytes = values.size() * sizeof(float);

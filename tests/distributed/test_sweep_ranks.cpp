@@ -19,6 +19,7 @@
 #include "runtime/Session.h"
 #include "stencils/Iterated.h"
 #include "tests/distributed/MpiFixture.h"
+#include "tests/distributed/RankSession.h"
 #include "tests/distributed/SweepCases.h"
 
 using namespace tessera;
@@ -26,11 +27,7 @@ using namespace tessera::distributed;
 
 namespace {
 
-// One device session for every sweep of this process: its kernels are built once.
-runtime::Session& rank_session() {
-  static runtime::Session session = runtime::Session::from_env();
-  return session;
-}
+using testing::rank_session;
 
 std::vector<double> sweep(Communicator comm, SweepConfig config, int iterations) {
   config.session = &rank_session();
