@@ -16,7 +16,8 @@
 //
 // The emitter's members live in one file per concern: Emitter.cpp (output helpers and the
 // kernel), EmitValues.cpp, EmitWrites.cpp, EmitLoops.cpp, EmitInterior.cpp (boundary/interior
-// split), EmitLanes.cpp (lane mode), Scan.cpp, StreamSteps.cpp, Storage.cpp, PointFunction.cpp.
+// split), EmitLanes.cpp (lane mode), Scan.cpp, Storage.cpp, PointFunction.cpp; the StreamSteps
+// kernel is a class of its own, StreamStepsWriter.h.
 #pragma once
 
 #include <functional>
@@ -46,7 +47,13 @@ struct Operand {
   Type type;
 };
 
+class StreamStepsWriter;
+
 class Emitter : private Generator {
+  // The StreamSteps kernel (codegen/StreamStepsWriter.h) appends its parts through the
+  // emitter's statements, names and launch.
+  friend class StreamStepsWriter;
+
 public:
   Emitter(Expr program, CodegenOptions options);
   Emitter(const Emitter&) = delete; // open_ points into body_
@@ -77,7 +84,7 @@ private:
   void write_scan(const Node& f, const Operand& in, const View& dest); // codegen/Scan.cpp
   bool stream_windows(const Node& f, const Operand& in, const View& dest);
   void write_iterate(const Node& f, const Operand& in, const View& dest);
-  // codegen/StreamSteps.cpp: the whole kernel of 2.5-D blocked time steps.
+  // The whole kernel of 2.5-D blocked time steps (codegen/StreamStepsWriter.h).
   void write_stream_steps(const Node& f, const std::vector<Operand>& args, const View& dest);
   void write_user_fun(const Node& f, const std::vector<Operand>& args, const View& dest);
   void copy(const Operand& src, const View& dest);
