@@ -61,10 +61,10 @@ public:
   Kernel run();
   // Kernels written around one work-item's computation (codegen/TimeTileKernel.cpp): the
   // statements that compute f of a value read through `arg` into the private scalar `result`
-  // (declared by the caller), and then the source of what the emitted statements call (the
-  // fp64 pragma, index helpers, user functions). codegen/PointFunction.cpp.
-  std::string point_statements(const Expr& f, const View& arg, const Type& arg_type,
-                               const std::string& result, ScalarKind kind, int indent);
+  // (declared by the caller), expressions printed, and then the source of what the emitted
+  // statements call (the fp64 pragma, index helpers, user functions). codegen/PointFunction.cpp.
+  Block point_block(const Expr& f, const View& arg, const Type& arg_type, const std::string& result,
+                    ScalarKind kind);
   std::string helpers_source();
 
 private:
