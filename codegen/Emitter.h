@@ -131,6 +131,9 @@ private:
   // The work-group sizes left open (a MapWrg dimension without CodegenOptions::local_size) are
   // the largest MapLcl extent in that dimension: sets the launch and resolves the guards.
   void choose_work_groups();
+  // Emitter::run's parts: the parameters (returns the output's view), and the source.
+  View declare_parameters(Kernel& kernel, const std::vector<Type>& inputs, const Type& out_type);
+  std::string source(Kernel& kernel);
   std::string print(const Access& a); // printed now (StreamSteps: never specialised)
   Piece lvalue(const View& dest);
   std::string fresh(const std::string& prefix);

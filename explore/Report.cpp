@@ -266,20 +266,11 @@ json report_to_json(const Report& r) {
   return j;
 }
 
-Report report_from_json(const json& j, const std::string& source) {
-  if (!j.is_object())
-    user_error(cat(source, " is not a tessera report: expected a JSON object"));
-  if (!j.contains("format") || j.at("format") != kReportFormat)
-    user_error(cat(source, " is not a tessera report: \"format\" is not \"", kReportFormat, "\""));
-  Reader r(j, source);
-  int version = r.get<int>("version");
-  if (version < kOldestReportVersion || version > kReportVersion)
-    user_error(cat(source, ": report version ", version, " is not supported (this tessera reads ",
-                   "versions ", kOldestReportVersion, " to ", kReportVersion, ")"));
-  Report rep;
-  rep.stencil = r.get<std::string>("stencil");
-  rep.size = r.get<std::vector<int64_t>>("size");
-  rep.program = r.get<std::string>("program", "");
+namespace {
+
+// The device's part of a report: its name, copy bandwidth and roofline, and its compute peak
+// (version 3).
+void read_device(Report& rep, const Reader& r, const std::string& source) {
   Reader dev(r.at("device"), source + ": \"device\"");
   rep.device_name = dev.get<std::string>("name");
   rep.device_platform = dev.get<std::string>("platform", "");
@@ -298,6 +289,62 @@ Report report_from_json(const json& j, const std::string& source) {
     rep.peak_precision = compute.get<std::string>("precision", "");
     rep.flops_per_output = compute.get<double>("flops_per_output", 0.0);
   }
+}
+
+void read_strategies(Report& rep, const Reader& r, const std::string& source) {
+  if (r.has("strategies")) {
+    const json& ss = r.at("strategies");
+    if (!ss.is_array())
+      user_error(cat(source, ": \"strategies\" must be an array"));
+    for (std::size_t i = 0; i < ss.size(); ++i) {
+      Reader s(ss[i], cat(source, ": strategies[", i, "]"));
+      StrategyResult sr;
+      sr.name = s.get<std::string>("name");
+      sr.how = s.get<std::string>("how", "");
+      sr.note = s.get<std::string>("note", "");
+      if (s.has("time_to_within_5pct_s"))
+        sr.time_to_5pct_s = s.get<double>("time_to_within_5pct_s");
+      rep.strategies.push_back(sr);
+    }
+  }
+}
+
+void read_trace(Report& rep, const Reader& r, const std::string& source) {
+  if (r.has("trace")) {
+    const json& tr = r.at("trace");
+    if (!tr.is_array())
+      user_error(cat(source, ": \"trace\" must be an array"));
+    for (const auto& e : tr) {
+      if (!e.is_array() || e.size() < 3)
+        user_error(cat(source, ": \"trace\" entries are [t_s, point, median_ms, repeats]"));
+      auto point = json_integer<int>(e[1]);
+      auto repeats = e.size() > 3 ? json_integer<int>(e[3]) : std::optional<int>(0);
+      auto seconds = [](const json& v) { return v.is_null() || v.is_number(); };
+      if (!point || !repeats || !seconds(e[0]) || !seconds(e[2]))
+        user_error(cat(source, ": \"trace\" entries are [t_s, point, median_ms, repeats]"));
+      rep.trace.push_back({e[0].is_null() ? 0.0 : e[0].get<double>(), *point,
+                           e[2].is_null() ? 0.0 : e[2].get<double>(), *repeats});
+    }
+  }
+}
+
+} // namespace
+
+Report report_from_json(const json& j, const std::string& source) {
+  if (!j.is_object())
+    user_error(cat(source, " is not a tessera report: expected a JSON object"));
+  if (!j.contains("format") || j.at("format") != kReportFormat)
+    user_error(cat(source, " is not a tessera report: \"format\" is not \"", kReportFormat, "\""));
+  Reader r(j, source);
+  int version = r.get<int>("version");
+  if (version < kOldestReportVersion || version > kReportVersion)
+    user_error(cat(source, ": report version ", version, " is not supported (this tessera reads ",
+                   "versions ", kOldestReportVersion, " to ", kReportVersion, ")"));
+  Report rep;
+  rep.stencil = r.get<std::string>("stencil");
+  rep.size = r.get<std::vector<int64_t>>("size");
+  rep.program = r.get<std::string>("program", "");
+  read_device(rep, r, source);
   if (rep.size.empty() || rep.size.size() > 3 ||
       std::any_of(rep.size.begin(), rep.size.end(), [](int64_t e) { return e <= 0; }))
     user_error(
@@ -352,37 +399,8 @@ Report report_from_json(const json& j, const std::string& source) {
   rep.baseline = point_ref("baseline");
   rep.speedup = r.get<double>("speedup", 0.0);
   rep.confirmation = r.get<std::string>("confirmation", "");
-  if (r.has("strategies")) {
-    const json& ss = r.at("strategies");
-    if (!ss.is_array())
-      user_error(cat(source, ": \"strategies\" must be an array"));
-    for (std::size_t i = 0; i < ss.size(); ++i) {
-      Reader s(ss[i], cat(source, ": strategies[", i, "]"));
-      StrategyResult sr;
-      sr.name = s.get<std::string>("name");
-      sr.how = s.get<std::string>("how", "");
-      sr.note = s.get<std::string>("note", "");
-      if (s.has("time_to_within_5pct_s"))
-        sr.time_to_5pct_s = s.get<double>("time_to_within_5pct_s");
-      rep.strategies.push_back(sr);
-    }
-  }
-  if (r.has("trace")) {
-    const json& tr = r.at("trace");
-    if (!tr.is_array())
-      user_error(cat(source, ": \"trace\" must be an array"));
-    for (const auto& e : tr) {
-      if (!e.is_array() || e.size() < 3)
-        user_error(cat(source, ": \"trace\" entries are [t_s, point, median_ms, repeats]"));
-      auto point = json_integer<int>(e[1]);
-      auto repeats = e.size() > 3 ? json_integer<int>(e[3]) : std::optional<int>(0);
-      auto seconds = [](const json& v) { return v.is_null() || v.is_number(); };
-      if (!point || !repeats || !seconds(e[0]) || !seconds(e[2]))
-        user_error(cat(source, ": \"trace\" entries are [t_s, point, median_ms, repeats]"));
-      rep.trace.push_back({e[0].is_null() ? 0.0 : e[0].get<double>(), *point,
-                           e[2].is_null() ? 0.0 : e[2].get<double>(), *repeats});
-    }
-  }
+  read_strategies(rep, r, source);
+  read_trace(rep, r, source);
   if (j.contains("steps_comparison"))
     rep.steps = steps_comparison_from_json(j.at("steps_comparison"), source);
   return rep;
