@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/Helpers.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -100,13 +102,6 @@ std::vector<std::string> long_functions(const std::string& file, const std::stri
   return found;
 }
 
-std::string read(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 } // namespace
 
 TEST_CASE("function length: the finder sees a function's lines, not its lambdas' or classes'") {
@@ -132,7 +127,8 @@ TEST_CASE("function length: no library function over 120 lines") {
       auto ext = entry.path().extension();
       if (ext != ".cpp" && ext != ".h")
         continue;
-      auto more = long_functions(fs::relative(entry.path(), root).string(), read(entry.path()));
+      auto more = long_functions(fs::relative(entry.path(), root).string(),
+                                 tessera::testing::read_text_file(entry.path()));
       found.insert(found.end(), more.begin(), more.end());
     }
   }
