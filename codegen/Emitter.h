@@ -16,7 +16,8 @@
 //
 // The emitter's members live in one file per concern: Emitter.cpp (output helpers and the
 // kernel), EmitValues.cpp, EmitWrites.cpp, EmitLoops.cpp, EmitInterior.cpp (boundary/interior
-// split), EmitLanes.cpp (lane mode), Scan.cpp, StreamSteps.cpp, Storage.cpp, PointFunction.cpp.
+// split), EmitLanes.cpp (lane mode), Scan.cpp, Storage.cpp, PointFunction.cpp; the StreamSteps
+// kernel is a class of its own, StreamStepsWriter.h.
 #pragma once
 
 #include <functional>
@@ -46,7 +47,13 @@ struct Operand {
   Type type;
 };
 
+class StreamStepsWriter;
+
 class Emitter : private Generator {
+  // The StreamSteps kernel (codegen/StreamStepsWriter.h) appends its parts through the
+  // emitter's statements, names and launch.
+  friend class StreamStepsWriter;
+
 public:
   Emitter(Expr program, CodegenOptions options);
   Emitter(const Emitter&) = delete; // open_ points into body_
@@ -54,10 +61,10 @@ public:
   Kernel run();
   // Kernels written around one work-item's computation (codegen/TimeTileKernel.cpp): the
   // statements that compute f of a value read through `arg` into the private scalar `result`
-  // (declared by the caller), and then the source of what the emitted statements call (the
-  // fp64 pragma, index helpers, user functions). codegen/PointFunction.cpp.
-  std::string point_statements(const Expr& f, const View& arg, const Type& arg_type,
-                               const std::string& result, ScalarKind kind, int indent);
+  // (declared by the caller), expressions printed, and then the source of what the emitted
+  // statements call (the fp64 pragma, index helpers, user functions). codegen/PointFunction.cpp.
+  Block point_block(const Expr& f, const View& arg, const Type& arg_type, const std::string& result,
+                    ScalarKind kind);
   std::string helpers_source();
 
 private:
@@ -77,7 +84,7 @@ private:
   void write_scan(const Node& f, const Operand& in, const View& dest); // codegen/Scan.cpp
   bool stream_windows(const Node& f, const Operand& in, const View& dest);
   void write_iterate(const Node& f, const Operand& in, const View& dest);
-  // codegen/StreamSteps.cpp: the whole kernel of 2.5-D blocked time steps.
+  // The whole kernel of 2.5-D blocked time steps (codegen/StreamStepsWriter.h).
   void write_stream_steps(const Node& f, const std::vector<Operand>& args, const View& dest);
   void write_user_fun(const Node& f, const std::vector<Operand>& args, const View& dest);
   void copy(const Operand& src, const View& dest);
@@ -124,6 +131,9 @@ private:
   // The work-group sizes left open (a MapWrg dimension without CodegenOptions::local_size) are
   // the largest MapLcl extent in that dimension: sets the launch and resolves the guards.
   void choose_work_groups();
+  // Emitter::run's parts: the parameters (returns the output's view), and the source.
+  View declare_parameters(Kernel& kernel, const std::vector<Type>& inputs, const Type& out_type);
+  std::string source(Kernel& kernel);
   std::string print(const Access& a); // printed now (StreamSteps: never specialised)
   Piece lvalue(const View& dest);
   std::string fresh(const std::string& prefix);

@@ -54,14 +54,15 @@ using Pieces = std::vector<Piece>;
 struct Stmt {
   enum class Kind {
     Line,       // one statement (declaration, assignment, store, barrier, comment): `text`
-    Nest,       // `text {` body `}`: a loop, a conditional, an `else`, a bare block
-    IfElse,     // if (text) { body } else { orelse }
+    Nest,       // `text {` body `}`: a loop, a conditional, an `else`; `{` body `}` without text
+    IfElse,     // if (text) { body } else { orelse }, or else if (else_condition) { orelse }
     LocalGuard, // a MapLcl body: `if (lid < extent)` unless the work-group is exactly `extent`
   };
   Kind kind = Kind::Line;
   std::string text;
   Pieces pieces; // a Line whose expressions are not printed yet: `text` once they are
   Block body, orelse;
+  std::string else_condition;  // IfElse: the orelse runs only where it holds
   std::set<std::string> calls; // the user functions `text` calls
   int dim = 0;                 // LocalGuard: the MapLcl's dimension
   int64_t extent = 0;          // LocalGuard: the MapLcl's extent
@@ -69,7 +70,8 @@ struct Stmt {
   static Stmt line(std::string text, std::set<std::string> calls = {});
   static Stmt line(Pieces pieces);
   static Stmt nest(std::string header, Block body, std::set<std::string> calls = {});
-  static Stmt if_else(std::string condition, Block then, Block otherwise);
+  static Stmt if_else(std::string condition, Block then, Block otherwise,
+                      std::string else_condition = "");
   static Stmt local_guard(int dim, int64_t extent, Block body);
 };
 

@@ -54,10 +54,11 @@ Stmt Stmt::nest(std::string header, Block body, std::set<std::string> calls) {
   return s;
 }
 
-Stmt Stmt::if_else(std::string condition, Block then, Block otherwise) {
+Stmt Stmt::if_else(std::string condition, Block then, Block otherwise, std::string else_condition) {
   Stmt s = nest(std::move(condition), std::move(then));
   s.kind = Kind::IfElse;
   s.orelse = std::move(otherwise);
+  s.else_condition = std::move(else_condition);
   return s;
 }
 

@@ -21,8 +21,8 @@ std::string Emitter::helpers_source() {
   return src.str();
 }
 
-std::string Emitter::point_statements(const Expr& f, const View& arg, const Type& arg_type,
-                                      const std::string& result, ScalarKind kind, int indent) {
+Block Emitter::point_block(const Expr& f, const View& arg, const Type& arg_type,
+                           const std::string& result, ScalarKind kind) {
   types_.apply(f, {arg_type}); // binds f's parameters for the types of what it computes
   auto memory = std::make_shared<Memory>();
   memory->name = result;
@@ -39,9 +39,8 @@ std::string Emitter::point_statements(const Expr& f, const View& arg, const Type
   });
   --seq_depth_;
   print_expressions(statements, printer_, functions_);
-  std::string text = print_opencl(statements, indent);
-  append(std::move(statements)); // what helpers_source() finds called
-  return text;
+  append(statements); // what helpers_source() finds called
+  return statements;
 }
 
 } // namespace tessera::codegen

@@ -57,14 +57,15 @@ void print_opencl(std::ostream& out, const Block& block, int indent) {
       out << pad << s.text << "\n";
       break;
     case Stmt::Kind::Nest:
-      out << pad << s.text << " {\n";
+      out << pad << (s.text.empty() ? "{" : s.text + " {") << "\n";
       print_opencl(out, s.body, indent + 1);
       out << pad << "}\n";
       break;
     case Stmt::Kind::IfElse:
       out << pad << "if (" << s.text << ") {\n";
       print_opencl(out, s.body, indent + 1);
-      out << pad << "} else {\n";
+      out << pad << "} else " << (s.else_condition.empty() ? "" : "if (" + s.else_condition + ") ")
+          << "{\n";
       print_opencl(out, s.orelse, indent + 1);
       out << pad << "}\n";
       break;

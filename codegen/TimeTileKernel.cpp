@@ -97,14 +97,13 @@ std::string box_index(const TimeTileGeometry& g, const std::array<int64_t, 3>& b
   return index;
 }
 
-// Opens loops over the box [lo<l>, hi<l>) (C expressions per dimension) that declare p<l>: the
-// work-items of a group take neighbouring positions of the innermost dimension (X of them, a
-// power of two, a variable of the kernel) and LS/X rows of the next one; outer dimensions are
-// walked by all together. Returns the closing text.
-std::string open_box_loops(std::ostringstream& o, int d, const std::vector<std::string>& lo,
-                           const std::vector<std::string>& hi, int64_t LS, std::string& indent) {
-  std::string close;
-  for (int l = 0; l < d; ++l) {
+// Loops over the box [lo<l>, hi<l>) (C expressions per dimension) that declare p<l>, around
+// `body`: the work-items of a group take neighbouring positions of the innermost dimension (X
+// of them, a power of two, a variable of the kernel) and LS/X rows of the next one; outer
+// dimensions are walked by all together.
+Stmt box_loops(int d, const std::vector<std::string>& lo, const std::vector<std::string>& hi,
+               int64_t LS, Block body) {
+  for (int l = d - 1; l >= 0; --l) {
     std::string p = "p" + s(l);
     std::string start = lo[static_cast<std::size_t>(l)], step = "1";
     if (l == d - 1) {
@@ -114,48 +113,41 @@ std::string open_box_loops(std::ostringstream& o, int d, const std::vector<std::
       start += " + lid / X";
       step = s(LS) + " / X";
     }
-    o << indent << "for (int " << p << " = " << start << "; " << p << " < "
-      << hi[static_cast<std::size_t>(l)] << "; " << p << " += " << step << ") {\n";
-    close = indent + "}\n" + close;
-    indent += "  ";
+    body = {Stmt::nest("for (int " + p + " = " + start + "; " + p + " < " +
+                           hi[static_cast<std::size_t>(l)] + "; " + p + " += " + step + ")",
+                       std::move(body))};
   }
-  return close;
+  return std::move(body.front());
 }
 
-// Runs `body` for every position p<l> of the box [lo<l>, hi<l>) (a few points wide in some
+// `body` for every position p<l> of the box [lo<l>, hi<l>) (a few points wide in some
 // dimension: edge strips): one work-item walks it as a loop nest; several share one loop over
-// the flattened box (the row-and-column split of open_box_loops would leave most of them idle).
-void strip_loops(std::ostringstream& o, int d, const std::vector<std::string>& lo,
-                 const std::vector<std::string>& hi, int64_t LS, std::string indent,
-                 const std::string& body) {
-  std::string close;
+// the flattened box (the row-and-column split of box_loops would leave most of them idle).
+Stmt strip_loops(int d, const std::vector<std::string>& lo, const std::vector<std::string>& hi,
+                 int64_t LS, Block body) {
   if (LS == 1) {
-    for (int l = 0; l < d; ++l) {
-      o << indent << "for (int p" << l << " = " << lo[static_cast<std::size_t>(l)] << "; p" << l
-        << " < " << hi[static_cast<std::size_t>(l)] << "; ++p" << l << ") {\n";
-      close = indent + "}\n" + close;
-      indent += "  ";
-    }
-  } else {
-    o << indent << "{\n";
-    std::string count = "1";
-    for (int l = 0; l < d; ++l) {
-      o << indent << "  const int e" << l << " = max(0, " << hi[static_cast<std::size_t>(l)]
-        << " - (" << lo[static_cast<std::size_t>(l)] << "));\n";
-      count += "*e" + s(l);
-    }
-    o << indent << "  for (int f = lid; f < " << count << "; f += " << LS << ") {\n";
-    o << indent << "    int rest = f;\n";
     for (int l = d - 1; l >= 0; --l)
-      o << indent << "    const int p" << l << " = " << lo[static_cast<std::size_t>(l)] << " + rest"
-        << (l ? " % e" + s(l) : "") << ";" << (l ? " rest /= e" + s(l) + ";" : "") << "\n";
-    close = indent + "  }\n" + indent + "}\n";
-    indent += "    ";
+      body = {Stmt::nest("for (int p" + s(l) + " = " + lo[static_cast<std::size_t>(l)] + "; p" +
+                             s(l) + " < " + hi[static_cast<std::size_t>(l)] + "; ++p" + s(l) + ")",
+                         std::move(body))};
+    return std::move(body.front());
   }
-  std::istringstream lines(body);
-  for (std::string line; std::getline(lines, line);)
-    o << indent << line << "\n";
-  o << close;
+  Block flat, positions{Stmt::line("int rest = f;")};
+  std::string count = "1";
+  for (int l = 0; l < d; ++l) {
+    flat.push_back(Stmt::line("const int e" + s(l) + " = max(0, " +
+                              hi[static_cast<std::size_t>(l)] + " - (" +
+                              lo[static_cast<std::size_t>(l)] + "));"));
+    count += "*e" + s(l);
+  }
+  for (int l = d - 1; l >= 0; --l)
+    positions.push_back(Stmt::line("const int p" + s(l) + " = " + lo[static_cast<std::size_t>(l)] +
+                                   " + rest" + (l ? " % e" + s(l) : "") + ";" +
+                                   (l ? " rest /= e" + s(l) + ";" : "")));
+  positions.insert(positions.end(), body.begin(), body.end());
+  flat.push_back(
+      Stmt::nest("for (int f = lid; f < " + count + "; f += " + s(LS) + ")", std::move(positions)));
+  return Stmt::nest("", std::move(flat)); // a bare block: e<l> stay local to it
 }
 
 // The neighbourhood of the point whose window starts at w<l> in the local box `prev`.
@@ -189,279 +181,396 @@ Type neighbourhood_type(const TimeTileGeometry& g, ScalarKind kind) {
 
 } // namespace
 
-Kernel time_tile_kernel(const TimeTileKernelSpec& spec) {
-  const TimeTileGeometry& g = spec.geometry;
-  const int d = g.d;
-  const bool wavefront = spec.scheme == TimeTileScheme::Parallelogram;
-  const int64_t h = spec.band;
-  const int64_t LS = spec.local_size;
-  const std::string T = scalar_c_type(spec.element);
-  const std::string R = s(g.r);
-  std::array<int64_t, 3> box{1, 1, 1};
-  for (int phase = wavefront ? -1 : 0; phase < (wavefront ? 0 : 1 << d); ++phase)
-    for (int l = 0; l < d; ++l)
-      box[l] = std::max(box[l], g.box(phase, h)[l]);
-  int64_t box_size = 1;
-  for (int l = 0; l < d; ++l)
-    box_size *= box[l];
+namespace {
 
-  Emitter emitter(spec.f, {});
-  std::string point =
-      emitter.point_statements(spec.f, neighbourhood_view(g, box, spec.element),
-                               neighbourhood_type(g, spec.element), "res", spec.element, 3);
+// The kernel as kernel IR, one method per part: the prologue (local boxes, the tile's indices,
+// the cuts it reads), and per level the ranges, the window's load (1), the edges' store (2), the
+// boundary's fill (3) and the computation (4), printed as every other kernel is.
+class TimeTileWriter {
+public:
+  explicit TimeTileWriter(const TimeTileKernelSpec& spec);
+  Kernel write();
 
-  std::ostringstream k;
-  k << "\n__kernel void " << spec.name << "(const __global " << T << "* restrict in, __global " << T
-    << "* restrict levels, __global " << T << "* restrict out"
-    << (wavefront ? ", const int wave" : ", const int inverted") << ") {\n";
-  k << "  __local " << T << " box_a[" << box_size << "], box_b[" << box_size << "];\n";
-  k << "  __local " << T << "* box_prev = box_a;\n  __local " << T << "* box_cur = box_b;\n";
-  k << "  const int lid = get_local_id(0);\n  int group = get_group_id(0);\n";
-  // The tile's index per dimension.
-  if (wavefront) {
-    // Tiles (i0, .., i_{d-1}) with i0 + .. + i_{d-1} = wave: the group numbers the outer ones.
-    k << "  int sum = 0;\n";
-    for (int l = d - 2; l >= 0; --l)
-      k << "  const int i" << l << " = group % " << g.m[l] << "; group /= " << g.m[l]
-        << "; sum += i" << l << ";\n";
-    k << "  const int i" << d - 1 << " = wave - sum;\n";
-    k << "  if (i" << d - 1 << " < 0 || i" << d - 1 << " >= " << g.m[d - 1] << ") return;\n";
-  } else {
-    // The launch runs the phases with `inverted` inverted dimensions, their tiles one after the
-    // other in the numbering of the work-groups.
-    k << "  int phase = -1;\n";
-    for (int phase = 0; phase < (1 << d); ++phase) {
-      int64_t tiles = 1;
-      for (int l = 0; l < d; ++l)
-        tiles *= g.diamond_tiles(l, phase >> l & 1);
-      k << "  if (phase < 0 && inverted == " << std::popcount(static_cast<unsigned>(phase))
-        << ") { if (group < " << tiles << ") phase = " << phase << "; else group -= " << tiles
-        << "; }\n";
-    }
-    k << "  if (phase < 0) return; // a launch is as wide as the widest set of phases\n";
-    for (int l = d - 1; l >= 0; --l) {
-      std::string count = "((phase >> " + s(l) + " & 1) ? " + s(g.diamond_tiles(l, true)) + " : " +
-                          s(g.diamond_tiles(l, false)) + ")";
-      k << "  const int i" << l << " = group % " << count << "; group /= " << count << ";\n";
-    }
+private:
+  std::string signature() const;
+  Block prologue() const;
+  Block wavefront_tile() const;
+  Block diamond_tile() const;
+  Block cuts() const;
+  Stmt level_loop() const;
+  Block level_ranges() const;
+  Stmt columns() const;
+  Stmt load_window() const;
+  Stmt store_edges() const;
+  Stmt fill_boundary() const;
+  Stmt compute() const;
+  Block barrier() const;
+  Stmt window_loops(const std::vector<std::string>& base_lo,
+                    const std::vector<std::string>& base_hi, int l, const std::string& from,
+                    const std::string& to, Block body) const;
+  Stmt strip(const std::vector<std::string>& base_lo, const std::vector<std::string>& base_hi,
+             int l, const std::string& from, const std::string& to, Block body) const;
+  Stmt compute_loop(Block keep) const;
+  std::string store() const { return "prev[" + box_index(g_, box_, "p", "o") + "] = "; }
+
+  const TimeTileKernelSpec& spec_;
+  const TimeTileGeometry& g_;
+  const int d_;
+  const bool wavefront_;
+  const int64_t h_, LS_;
+  const std::string T_, R_;
+  std::array<int64_t, 3> box_{1, 1, 1};
+  int64_t box_size_ = 1;
+  // The window, and its part inside the grid (what is loaded; all of it on a torus); the range.
+  std::vector<std::string> window_lo_, window_hi_, clip_lo_, clip_hi_, lo_, hi_;
+  Emitter emitter_;
+  Block point_; // f of the neighbourhood at w<l> into res
+};
+
+TimeTileWriter::TimeTileWriter(const TimeTileKernelSpec& spec)
+    : spec_(spec), g_(spec.geometry), d_(g_.d),
+      wavefront_(spec.scheme == TimeTileScheme::Parallelogram), h_(spec.band), LS_(spec.local_size),
+      T_(scalar_c_type(spec.element)), R_(s(g_.r)), emitter_(spec.f, {}) {
+  for (int phase = wavefront_ ? -1 : 0; phase < (wavefront_ ? 0 : 1 << d_); ++phase)
+    for (int l = 0; l < d_; ++l)
+      box_[l] = std::max(box_[l], g_.box(phase, h_)[l]);
+  for (int l = 0; l < d_; ++l)
+    box_size_ *= box_[l];
+  for (int l = 0; l < d_; ++l) {
+    std::string L = s(l), N = s(g_.N[l]);
+    window_lo_.push_back("o" + L);
+    window_hi_.push_back("o" + L + " + n" + L);
+    clip_lo_.push_back(g_.wrap ? "o" + L : "max(o" + L + ", 0)");
+    clip_hi_.push_back(g_.wrap ? "o" + L + " + n" + L : "min(o" + L + " + n" + L + ", " + N + ")");
+    lo_.push_back("lo" + L);
+    hi_.push_back("hi" + L);
   }
-  // The cuts whose edge slots the tile reads: a diamond inverted in dimension l reads both sides
-  // of its cut; a parallelogram reads the cut at its left and, on a torus, the last tile the
-  // cut at N (slot 0) at its right.
-  for (int l = 0; l < d; ++l) {
-    std::string i = "i" + s(l), W = s(g.W[l]), L = s(l);
-    if (wavefront)
-      k << "  const int rlc" << L << " = " << i << "*" << W << ", rls" << L << " = " << i << ", rrc"
-        << L << " = " << i << " == " << g.m[l] - 1 << " ? " << g.N[l] << " : (" << i << " + 1)*"
-        << W << ", rrs" << L << " = (" << i << " + 1) % " << g.m[l] << ";\n";
+  point_ = emitter_.point_block(spec.f, neighbourhood_view(g_, box_, spec.element),
+                                neighbourhood_type(g_, spec.element), "res", spec.element);
+}
+
+Kernel TimeTileWriter::write() {
+  Block body = prologue();
+  body.push_back(level_loop());
+  Kernel kernel;
+  kernel.name = spec_.name;
+  kernel.source = "// Generated by tessera.\n" + emitter_.helpers_source() + signature() +
+                  print_opencl(body, 1) + "}\n";
+  Type flat = Type::array(Type::scalar(spec_.element), spec_.level_points);
+  kernel.params = {
+      {KernelParam::Input, "in", spec_.grid, spec_.element, spec_.grid_points},
+      {KernelParam::Input, "levels", flat, spec_.element, spec_.level_points, AddressSpace::Global,
+       /*written=*/true},
+      {KernelParam::Output, "out", spec_.grid, spec_.element, spec_.grid_points},
+  };
+  kernel.params.push_back(
+      {KernelParam::Size, wavefront_ ? "wave" : "inverted", i32(), ScalarKind::I32, 1});
+  kernel.launch.dims = 1;
+  kernel.launch.global[0] = spec_.groups * LS_;
+  kernel.launch.local = {LS_, 0, 0};
+  kernel.output_type = spec_.grid;
+  kernel.local_memory_bytes = 2 * box_size_ *
+                              (spec_.element == ScalarKind::F64  ? 8
+                               : spec_.element == ScalarKind::U8 ? 1
+                                                                 : 4);
+  kernel.program_text = spec_.program_text;
+  return kernel;
+}
+
+std::string TimeTileWriter::signature() const {
+  return "\n__kernel void " + spec_.name + "(const __global " + T_ + "* restrict in, __global " +
+         T_ + "* restrict levels, __global " + T_ + "* restrict out" +
+         (wavefront_ ? ", const int wave" : ", const int inverted") + ") {\n";
+}
+
+// The two local boxes (ping-pong), the work-item, the tile's index per dimension and the cuts
+// it reads.
+Block TimeTileWriter::prologue() const {
+  std::string N = s(box_size_);
+  Block b{Stmt::line("__local " + T_ + " box_a[" + N + "], box_b[" + N + "];"),
+          Stmt::line("__local " + T_ + "* box_prev = box_a;"),
+          Stmt::line("__local " + T_ + "* box_cur = box_b;"),
+          Stmt::line("const int lid = get_local_id(0);"),
+          Stmt::line("int group = get_group_id(0);")};
+  Block tile = wavefront_ ? wavefront_tile() : diamond_tile();
+  b.insert(b.end(), tile.begin(), tile.end());
+  Block c = cuts();
+  b.insert(b.end(), c.begin(), c.end());
+  return b;
+}
+
+// Tiles (i0, .., i_{d-1}) with i0 + .. + i_{d-1} = wave: the group numbers the outer ones.
+Block TimeTileWriter::wavefront_tile() const {
+  Block b{Stmt::line("int sum = 0;")};
+  for (int l = d_ - 2; l >= 0; --l)
+    b.push_back(Stmt::line("const int i" + s(l) + " = group % " + s(g_.m[l]) +
+                           "; group /= " + s(g_.m[l]) + "; sum += i" + s(l) + ";"));
+  std::string last = "i" + s(d_ - 1);
+  b.push_back(Stmt::line("const int " + last + " = wave - sum;"));
+  b.push_back(
+      Stmt::line("if (" + last + " < 0 || " + last + " >= " + s(g_.m[d_ - 1]) + ") return;"));
+  return b;
+}
+
+// The launch runs the phases with `inverted` inverted dimensions, their tiles one after the
+// other in the numbering of the work-groups.
+Block TimeTileWriter::diamond_tile() const {
+  Block b{Stmt::line("int phase = -1;")};
+  for (int phase = 0; phase < (1 << d_); ++phase) {
+    int64_t tiles = 1;
+    for (int l = 0; l < d_; ++l)
+      tiles *= g_.diamond_tiles(l, phase >> l & 1);
+    b.push_back(Stmt::line(
+        "if (phase < 0 && inverted == " + s(std::popcount(static_cast<unsigned>(phase))) +
+        ") { if (group < " + s(tiles) + ") phase = " + s(phase) + "; else group -= " + s(tiles) +
+        "; }"));
+  }
+  b.push_back(
+      Stmt::line("if (phase < 0) return; // a launch is as wide as the widest set of phases"));
+  for (int l = d_ - 1; l >= 0; --l) {
+    std::string count = "((phase >> " + s(l) + " & 1) ? " + s(g_.diamond_tiles(l, true)) + " : " +
+                        s(g_.diamond_tiles(l, false)) + ")";
+    b.push_back(
+        Stmt::line("const int i" + s(l) + " = group % " + count + "; group /= " + count + ";"));
+  }
+  return b;
+}
+
+// The cuts whose edge slots the tile reads: a diamond inverted in dimension l reads both sides
+// of its cut; a parallelogram reads the cut at its left and, on a torus, the last tile the
+// cut at N (slot 0) at its right.
+Block TimeTileWriter::cuts() const {
+  Block b;
+  for (int l = 0; l < d_; ++l) {
+    std::string i = "i" + s(l), W = s(g_.W[l]), L = s(l);
+    if (wavefront_)
+      b.push_back(Stmt::line("const int rlc" + L + " = " + i + "*" + W + ", rls" + L + " = " + i +
+                             ", rrc" + L + " = " + i + " == " + s(g_.m[l] - 1) + " ? " +
+                             s(g_.N[l]) + " : (" + i + " + 1)*" + W + ", rrs" + L + " = (" + i +
+                             " + 1) % " + s(g_.m[l]) + ";"));
     else
-      k << "  const int rlc" << L << " = " << (g.wrap ? i : "(" + i + " + 1)") << "*" << W
-        << ", rls" << L << " = rlc" << L << " / " << W << ", rrc" << L << " = rlc" << L << ", rrs"
-        << L << " = rls" << L << ";\n";
+      b.push_back(Stmt::line("const int rlc" + L + " = " + (g_.wrap ? i : "(" + i + " + 1)") + "*" +
+                             W + ", rls" + L + " = rlc" + L + " / " + W + ", rrc" + L + " = rlc" +
+                             L + ", rrs" + L + " = rls" + L + ";"));
   }
-  k << "  for (int t = 1; t <= " << h << "; ++t) {\n";
+  return b;
+}
+
+// One band's levels: per level t the four parts, then the boxes swap.
+Stmt TimeTileWriter::level_loop() const {
   // Within a level the two boxes do not overlap: restrict lets the compiler vectorise.
-  k << "    __local " << T << "* restrict prev = box_prev;\n    __local " << T
-    << "* restrict cur = box_cur;\n";
-  for (int l = 0; l < d; ++l) {
-    auto [lo, hi] = range_text(g, wavefront, l, "t");
-    auto [plo, phi] = range_text(g, wavefront, l, "t - 1");
-    auto [nlo, nhi] = range_text(g, wavefront, l, "t + 1");
-    k << "    const int lo" << l << " = " << lo << ", hi" << l << " = " << hi << ";\n";
-    k << "    const int own_lo" << l << " = " << plo << ", own_hi" << l << " = " << phi << ";\n";
-    k << "    const int o" << l << " = lo" << l << " - " << R << ", n" << l << " = hi" << l
-      << " - lo" << l << " + 2*" << R << ";\n";
-    k << "    const int next_o" << l << " = " << nlo << " - " << R << ";\n";
+  Block b{Stmt::line("__local " + T_ + "* restrict prev = box_prev;"),
+          Stmt::line("__local " + T_ + "* restrict cur = box_cur;")};
+  Block ranges = level_ranges();
+  b.insert(b.end(), ranges.begin(), ranges.end());
+  b.push_back(columns());
+  b.push_back(load_window());
+  Block fence = barrier();
+  b.insert(b.end(), fence.begin(), fence.end());
+  if (h_ > 1)
+    b.push_back(store_edges());
+  if (!g_.wrap)
+    b.push_back(fill_boundary());
+  b.push_back(compute());
+  b.push_back(Stmt::line("box_prev = cur;"));
+  b.push_back(Stmt::line("box_cur = prev;"));
+  return Stmt::nest("for (int t = 1; t <= " + s(h_) + "; ++t)", std::move(b));
+}
+
+// The tile's range at t, t-1 (what it computed itself) and its window's origin at t and t+1.
+Block TimeTileWriter::level_ranges() const {
+  Block b;
+  for (int l = 0; l < d_; ++l) {
+    auto [lo, hi] = range_text(g_, wavefront_, l, "t");
+    auto [plo, phi] = range_text(g_, wavefront_, l, "t - 1");
+    auto [nlo, nhi] = range_text(g_, wavefront_, l, "t + 1");
+    std::string L = s(l);
+    b.push_back(Stmt::line("const int lo" + L + " = " + lo + ", hi" + L + " = " + hi + ";"));
+    b.push_back(
+        Stmt::line("const int own_lo" + L + " = " + plo + ", own_hi" + L + " = " + phi + ";"));
+    b.push_back(Stmt::line("const int o" + L + " = lo" + L + " - " + R_ + ", n" + L + " = hi" + L +
+                           " - lo" + L + " + 2*" + R_ + ";"));
+    b.push_back(Stmt::line("const int next_o" + L + " = " + nlo + " - " + R_ + ";"));
   }
-  // The window, and its part inside the grid (what is loaded; all of it on a torus).
-  std::vector<std::string> window_lo, window_hi, clip_lo, clip_hi, lo, hi;
-  for (int l = 0; l < d; ++l) {
-    std::string L = s(l), N = s(g.N[l]);
-    window_lo.push_back("o" + L);
-    window_hi.push_back("o" + L + " + n" + L);
-    clip_lo.push_back(g.wrap ? "o" + L : "max(o" + L + ", 0)");
-    clip_hi.push_back(g.wrap ? "o" + L + " + n" + L : "min(o" + L + " + n" + L + ", " + N + ")");
-    lo.push_back("lo" + L);
-    hi.push_back("hi" + L);
-  }
-  // Work-items side by side along the innermost dimension, as many as its usual width (a power
-  // of two): the tile width, or 2hr for inverted diamonds.
+  return b;
+}
+
+// Work-items side by side along the innermost dimension, as many as its usual width (a power
+// of two): the tile width, or 2hr for inverted diamonds.
+Stmt TimeTileWriter::columns() const {
   auto columns = [&](int64_t inner) {
-    int64_t X = d == 1 ? LS : 1;
-    while (X * 2 <= std::min(LS, inner))
+    int64_t X = d_ == 1 ? LS_ : 1;
+    while (X * 2 <= std::min(LS_, inner))
       X *= 2;
     return X;
   };
-  int64_t X_upright = columns(g.W[d - 1]), X_inverted = columns(2 * h * g.r);
-  if (wavefront || X_upright == X_inverted)
-    k << "    const int X = " << X_upright << ";\n";
-  else
-    k << "    const int X = (phase >> " << d - 1 << " & 1) ? " << X_inverted << " : " << X_upright
-      << ";\n";
-  // Runs `body` for every position of the box [base_lo<m>, base_hi<m>) with dimension l in
-  // [from, to) (l < 0: all).
-  auto window_loops = [&](const std::vector<std::string>& base_lo,
-                          const std::vector<std::string>& base_hi, int l, const std::string& from,
-                          const std::string& to, const std::string& body) {
-    auto a = base_lo, b = base_hi;
-    if (l >= 0) {
-      a[static_cast<std::size_t>(l)] = from;
-      b[static_cast<std::size_t>(l)] = to;
-    }
-    std::string indent = "    ";
-    std::string close = open_box_loops(k, d, a, b, LS, indent);
-    std::istringstream lines(body);
-    for (std::string line; std::getline(lines, line);)
-      k << indent << line << "\n";
-    k << close;
-  };
-  // 1. What the tile did not compute at t-1 comes from global memory: at t = 1 its whole window,
-  // later the strips of its window outside its range at t-1 (none for upright diamonds), from
-  // the edge buffer, relative to the cut rc<l> they face (slot rs<l>).
-  std::string at = "const int at = " + grid_index(g) + ";\n";
-  std::string store = "prev[" + box_index(g, box, "p", "o") + "] = ";
-  k << "    if (t == 1) {\n";
-  window_loops(clip_lo, clip_hi, -1, "", "", store + "in[" + grid_index(g) + "];");
-  k << "    }";
-  // Runs `body` on a strip of [from, to) in dimension l and [lo<m>, hi<m>) in the others.
-  auto strip = [&](const std::vector<std::string>& base_lo, const std::vector<std::string>& base_hi,
-                   int l, const std::string& from, const std::string& to, const std::string& body) {
-    auto a = base_lo, b = base_hi;
+  int64_t X_upright = columns(g_.W[d_ - 1]), X_inverted = columns(2 * h_ * g_.r);
+  if (wavefront_ || X_upright == X_inverted)
+    return Stmt::line("const int X = " + s(X_upright) + ";");
+  return Stmt::line("const int X = (phase >> " + s(d_ - 1) + " & 1) ? " + s(X_inverted) + " : " +
+                    s(X_upright) + ";");
+}
+
+// One work-item per tile needs no barriers (on a CPU device they split the kernel into
+// regions whose live values go through memory).
+Block TimeTileWriter::barrier() const {
+  if (LS_ > 1)
+    return {Stmt::line("barrier(CLK_LOCAL_MEM_FENCE);")};
+  return {};
+}
+
+// `body` for every position of the box [base_lo<m>, base_hi<m>) with dimension l in
+// [from, to) (l < 0: all).
+Stmt TimeTileWriter::window_loops(const std::vector<std::string>& base_lo,
+                                  const std::vector<std::string>& base_hi, int l,
+                                  const std::string& from, const std::string& to,
+                                  Block body) const {
+  auto a = base_lo, b = base_hi;
+  if (l >= 0) {
     a[static_cast<std::size_t>(l)] = from;
     b[static_cast<std::size_t>(l)] = to;
-    strip_loops(k, d, a, b, LS, "      ", body);
-  };
-  k << (wavefront ? " else {\n" : " else if (phase != 0) {\n");
-  for (int l = 0; l < d; ++l) {
+  }
+  return box_loops(d_, a, b, LS_, std::move(body));
+}
+
+// `body` on a strip of [from, to) in dimension l and [lo<m>, hi<m>) in the others.
+Stmt TimeTileWriter::strip(const std::vector<std::string>& base_lo,
+                           const std::vector<std::string>& base_hi, int l, const std::string& from,
+                           const std::string& to, Block body) const {
+  auto a = base_lo, b = base_hi;
+  a[static_cast<std::size_t>(l)] = from;
+  b[static_cast<std::size_t>(l)] = to;
+  return strip_loops(d_, a, b, LS_, std::move(body));
+}
+
+// 1. What the tile did not compute at t-1 comes from global memory: at t = 1 its whole window,
+// later the strips of its window outside its range at t-1 (none for upright diamonds), from
+// the edge buffer, relative to the cut rc<l> they face (slot rs<l>).
+Stmt TimeTileWriter::load_window() const {
+  Block first{window_loops(clip_lo_, clip_hi_, -1, "", "",
+                           {Stmt::line(store() + "in[" + grid_index(g_) + "];")})};
+  Block later;
+  for (int l = 0; l < d_; ++l) {
     std::string L = s(l);
     auto load = [&](const std::string& side) {
-      return store + edge_element(g, h, l, "t - 1", "r" + side + "s" + L, "r" + side + "c" + L) +
-             ";";
+      return Block{Stmt::line(
+          store() + edge_element(g_, h_, l, "t - 1", "r" + side + "s" + L, "r" + side + "c" + L) +
+          ";")};
     };
-    std::string from = clip_lo[static_cast<std::size_t>(l)],
-                to = clip_hi[static_cast<std::size_t>(l)];
-    strip(clip_lo, clip_hi, l, from, "min(own_lo" + L + ", " + to + ")", load("l"));
-    strip(clip_lo, clip_hi, l, "max(own_hi" + L + ", " + from + ")", to, load("r"));
+    std::string from = clip_lo_[static_cast<std::size_t>(l)],
+                to = clip_hi_[static_cast<std::size_t>(l)];
+    later.push_back(
+        strip(clip_lo_, clip_hi_, l, from, "min(own_lo" + L + ", " + to + ")", load("l")));
+    later.push_back(
+        strip(clip_lo_, clip_hi_, l, "max(own_hi" + L + ", " + from + ")", to, load("r")));
   }
-  k << "    }\n";
-  // One work-item per tile needs no barriers (on a CPU device they split the kernel into
-  // regions whose live values go through memory).
-  const std::string barrier = LS > 1 ? "barrier(CLK_LOCAL_MEM_FENCE);\n" : "";
-  k << "    " << barrier;
-  // 2. The edges of level t-1 that later launches read, from local memory to the edge buffer:
-  // the 2r points inside each edge of a dimension in which the tile is upright (diamonds) or
-  // that faces a later tile (parallelograms: the right edge, and on a torus the first tile's
-  // left edge, which the last tile reads).
-  if (h > 1) {
-    k << "    if (t > 1) {\n";
-    std::vector<std::string> own_lo, own_hi;
-    for (int l = 0; l < d; ++l) {
-      own_lo.push_back("own_lo" + s(l));
-      own_hi.push_back("own_hi" + s(l));
-    }
-    std::string value = " = prev[" + box_index(g, box, "p", "o") + "];";
-    for (int l = 0; l < d; ++l) {
-      std::string L = s(l), i = "i" + L, m1 = s(g.m[l] - 1);
-      std::string upright = wavefront ? "" : "!(phase >> " + L + " & 1) && ";
-      std::string left =
-          wavefront ? (g.wrap ? i + " == 0" : "") : upright + (g.wrap ? "1" : i + " > 0");
-      std::string right = wavefront ? i + " < " + m1 : upright + (g.wrap ? "1" : i + " < " + m1);
-      if (!left.empty()) {
-        k << "      if (" << left << ") {\n";
-        strip(own_lo, own_hi, l, "own_lo" + L,
-              "min(own_lo" + L + " + 2*" + R + ", own_hi" + L + ")",
-              edge_element(g, h, l, "t - 1", i, i + "*" + s(g.W[l])) + value);
-        k << "      }\n";
-      }
-      k << "      if (" << right << ") {\n";
-      strip(own_lo, own_hi, l, "max(own_hi" + L + " - 2*" + R + ", own_lo" + L + ")", "own_hi" + L,
-            edge_element(g, h, l, "t - 1", "(" + i + " + 1) % " + s(g.m[l]),
-                         "(" + i + " == " + m1 + " ? " + s(g.N[l]) + " : (" + i + " + 1)*" +
-                             s(g.W[l]) + ")") +
-                value);
-      k << "      }\n";
-    }
-    k << "    }\n";
-  }
-  // 3. Positions outside the grid: the boundary of level t-1 (no such positions on a torus).
-  if (!g.wrap) {
-    std::string crosses;
-    for (int l = 0; l < d; ++l)
-      crosses +=
-          (l ? " || o" : "o") + s(l) + " < 0 || o" + s(l) + " + n" + s(l) + " > " + s(g.N[l]);
-    std::ostringstream ghost;
-    std::string value;
-    if (g.boundary.kind == Boundary::Constant) {
-      value = ScalarValue::make(spec.element, g.boundary.value.as_double()).to_string();
-    } else {
-      ghost << "int sign = 1;\n";
-      for (int l = 0; l < d; ++l) {
-        std::string p = "p" + s(l), N = s(g.N[l]);
-        if (g.boundary.kind == Boundary::Clamp)
-          ghost << "const int s" << l << " = clamp(" << p << ", 0, " << N << " - 1);\n";
-        else // mirror and antisymmetric: -1 -> 0, N -> N-1
-          ghost << "const int s" << l << " = " << p << " < 0 ? -1 - " << p << " : (" << p
-                << " >= " << N << " ? 2*" << N << " - 1 - " << p << " : " << p << ");\n";
-        if (g.boundary.kind == Boundary::Antisymmetric)
-          ghost << "if (s" << l << " != " << p << ") sign = -sign;\n";
-      }
-      value = "prev[" + box_index(g, box, "s", "o") + "]";
-      if (g.boundary.kind == Boundary::Antisymmetric)
-        value = "(sign < 0 ? -" + value + " : " + value + ")";
-    }
-    ghost << store << value << ";";
-    k << "    if (" << crosses << ") {\n";
-    for (int l = 0; l < d; ++l) {
-      std::string L = s(l), N = s(g.N[l]);
-      window_loops(window_lo, window_hi, l, "o" + L, "min(0, o" + L + " + n" + L + ")",
-                   ghost.str());
-      window_loops(window_lo, window_hi, l, "max(" + N + ", o" + L + ")", "o" + L + " + n" + L,
-                   ghost.str());
-    }
-    k << "      " << barrier << "    }\n";
-  }
-  // 4. The tile's points at level t: the last level to the output, the others to local memory
-  // (two loops: no test of t per point, nothing but the store in the loop, which vectorises).
-  auto compute_loop = [&](const std::string& keep) {
-    std::string indent = "      ";
-    std::string close = open_box_loops(k, d, lo, hi, LS, indent);
-    for (int l = 0; l < d; ++l)
-      k << indent << "const int w" << l << " = p" << l << " - " << R << " - o" << l << ";\n";
-    k << indent << T << " res;\n" << point;
-    std::istringstream lines(keep);
-    for (std::string line; std::getline(lines, line);)
-      k << indent << line << "\n";
-    k << close;
-  };
-  k << "    if (t == " << h << ") {\n";
-  compute_loop(at + "out[at] = res;");
-  k << "    } else {\n";
-  compute_loop("cur[" + box_index(g, box, "p", "next_o") + "] = res;");
-  k << "    }\n";
-  k << "    box_prev = cur;\n    box_cur = prev;\n  }\n}\n";
+  return Stmt::if_else("t == 1", std::move(first), std::move(later),
+                       wavefront_ ? "" : "phase != 0");
+}
 
-  Kernel kernel;
-  kernel.name = spec.name;
-  kernel.source = "// Generated by tessera.\n" + emitter.helpers_source() + k.str();
-  Type flat = Type::array(Type::scalar(spec.element), spec.level_points);
-  kernel.params = {
-      {KernelParam::Input, "in", spec.grid, spec.element, spec.grid_points},
-      {KernelParam::Input, "levels", flat, spec.element, spec.level_points, AddressSpace::Global,
-       /*written=*/true},
-      {KernelParam::Output, "out", spec.grid, spec.element, spec.grid_points},
-  };
-  kernel.params.push_back(
-      {KernelParam::Size, wavefront ? "wave" : "inverted", i32(), ScalarKind::I32, 1});
-  kernel.launch.dims = 1;
-  kernel.launch.global[0] = spec.groups * LS;
-  kernel.launch.local = {LS, 0, 0};
-  kernel.output_type = spec.grid;
-  kernel.local_memory_bytes = 2 * box_size *
-                              (spec.element == ScalarKind::F64  ? 8
-                               : spec.element == ScalarKind::U8 ? 1
-                                                                : 4);
-  kernel.program_text = spec.program_text;
-  return kernel;
+// 2. The edges of level t-1 that later launches read, from local memory to the edge buffer:
+// the 2r points inside each edge of a dimension in which the tile is upright (diamonds) or
+// that faces a later tile (parallelograms: the right edge, and on a torus the first tile's
+// left edge, which the last tile reads).
+Stmt TimeTileWriter::store_edges() const {
+  std::vector<std::string> own_lo, own_hi;
+  for (int l = 0; l < d_; ++l) {
+    own_lo.push_back("own_lo" + s(l));
+    own_hi.push_back("own_hi" + s(l));
+  }
+  std::string value = " = prev[" + box_index(g_, box_, "p", "o") + "];";
+  Block b;
+  for (int l = 0; l < d_; ++l) {
+    std::string L = s(l), i = "i" + L, m1 = s(g_.m[l] - 1);
+    std::string upright = wavefront_ ? "" : "!(phase >> " + L + " & 1) && ";
+    std::string left =
+        wavefront_ ? (g_.wrap ? i + " == 0" : "") : upright + (g_.wrap ? "1" : i + " > 0");
+    std::string right = wavefront_ ? i + " < " + m1 : upright + (g_.wrap ? "1" : i + " < " + m1);
+    if (!left.empty())
+      b.push_back(Stmt::nest(
+          "if (" + left + ")",
+          {strip(
+              own_lo, own_hi, l, "own_lo" + L,
+              "min(own_lo" + L + " + 2*" + R_ + ", own_hi" + L + ")",
+              {Stmt::line(edge_element(g_, h_, l, "t - 1", i, i + "*" + s(g_.W[l])) + value)})}));
+    std::string cut =
+        "(" + i + " == " + m1 + " ? " + s(g_.N[l]) + " : (" + i + " + 1)*" + s(g_.W[l]) + ")";
+    b.push_back(Stmt::nest(
+        "if (" + right + ")",
+        {strip(
+            own_lo, own_hi, l, "max(own_hi" + L + " - 2*" + R_ + ", own_lo" + L + ")", "own_hi" + L,
+            {Stmt::line(edge_element(g_, h_, l, "t - 1", "(" + i + " + 1) % " + s(g_.m[l]), cut) +
+                        value)})}));
+  }
+  return Stmt::nest("if (t > 1)", std::move(b));
+}
+
+// 3. Positions outside the grid: the boundary of level t-1 (no such positions on a torus).
+Stmt TimeTileWriter::fill_boundary() const {
+  std::string crosses;
+  for (int l = 0; l < d_; ++l)
+    crosses += (l ? " || o" : "o") + s(l) + " < 0 || o" + s(l) + " + n" + s(l) + " > " + s(g_.N[l]);
+  Block ghost;
+  std::string value;
+  if (g_.boundary.kind == Boundary::Constant) {
+    value = ScalarValue::make(spec_.element, g_.boundary.value.as_double()).to_string();
+  } else {
+    ghost.push_back(Stmt::line("int sign = 1;"));
+    for (int l = 0; l < d_; ++l) {
+      std::string p = "p" + s(l), N = s(g_.N[l]);
+      if (g_.boundary.kind == Boundary::Clamp)
+        ghost.push_back(
+            Stmt::line("const int s" + s(l) + " = clamp(" + p + ", 0, " + N + " - 1);"));
+      else // mirror and antisymmetric: -1 -> 0, N -> N-1
+        ghost.push_back(Stmt::line("const int s" + s(l) + " = " + p + " < 0 ? -1 - " + p + " : (" +
+                                   p + " >= " + N + " ? 2*" + N + " - 1 - " + p + " : " + p +
+                                   ");"));
+      if (g_.boundary.kind == Boundary::Antisymmetric)
+        ghost.push_back(Stmt::line("if (s" + s(l) + " != " + p + ") sign = -sign;"));
+    }
+    value = "prev[" + box_index(g_, box_, "s", "o") + "]";
+    if (g_.boundary.kind == Boundary::Antisymmetric)
+      value = "(sign < 0 ? -" + value + " : " + value + ")";
+  }
+  ghost.push_back(Stmt::line(store() + value + ";"));
+  Block b;
+  for (int l = 0; l < d_; ++l) {
+    std::string L = s(l), N = s(g_.N[l]);
+    b.push_back(
+        window_loops(window_lo_, window_hi_, l, "o" + L, "min(0, o" + L + " + n" + L + ")", ghost));
+    b.push_back(window_loops(window_lo_, window_hi_, l, "max(" + N + ", o" + L + ")",
+                             "o" + L + " + n" + L, ghost));
+  }
+  Block fence = barrier();
+  b.insert(b.end(), fence.begin(), fence.end());
+  return Stmt::nest("if (" + crosses + ")", std::move(b));
+}
+
+// 4. The tile's points at level t: the last level to the output, the others to local memory
+// (two loops: no test of t per point, nothing but the store in the loop, which vectorises).
+Stmt TimeTileWriter::compute() const {
+  return Stmt::if_else(
+      "t == " + s(h_),
+      {compute_loop(
+          {Stmt::line("const int at = " + grid_index(g_) + ";"), Stmt::line("out[at] = res;")})},
+      {compute_loop({Stmt::line("cur[" + box_index(g_, box_, "p", "next_o") + "] = res;")})});
+}
+
+Stmt TimeTileWriter::compute_loop(Block keep) const {
+  Block body;
+  for (int l = 0; l < d_; ++l)
+    body.push_back(
+        Stmt::line("const int w" + s(l) + " = p" + s(l) + " - " + R_ + " - o" + s(l) + ";"));
+  body.push_back(Stmt::line(T_ + " res;"));
+  body.insert(body.end(), point_.begin(), point_.end());
+  body.insert(body.end(), keep.begin(), keep.end());
+  return box_loops(d_, lo_, hi_, LS_, std::move(body));
+}
+
+} // namespace
+
+Kernel time_tile_kernel(const TimeTileKernelSpec& spec) {
+  return TimeTileWriter(spec).write();
 }
 
 } // namespace tessera::codegen

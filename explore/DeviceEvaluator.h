@@ -3,7 +3,7 @@
 // with (the finalists re-timed together with the baseline), its progress, and the helpers that
 // explore() shares with it. Its concerns live apart: PointCosts learns what points cost,
 // PointMeasurer builds, checks and times one point (see explore/Explorer.h for what each point
-// goes through); the evaluator keeps the report.
+// goes through); the evaluator records what it measures through the run's ReportWriter.
 #pragma once
 
 #include <chrono>
@@ -21,6 +21,7 @@
 #include "explore/PointCosts.h"
 #include "explore/PointMeasurer.h"
 #include "explore/Problem.h"
+#include "explore/ReportWriter.h"
 #include "explore/Search.h"
 #include "runtime/Device.h"
 #include "runtime/Hash.h"
@@ -30,8 +31,6 @@ namespace tessera::explore {
 
 // The text cut to `limit` characters (an error message in a report).
 std::string shorten(std::string text, std::size_t limit = 4000);
-// Best (fastest ok point, preferring fully timed ones), baseline and speedup from the points.
-void summarise(Report& report, int full_repeats);
 
 // Finalists re-timed with the baseline at the end of a run.
 constexpr std::size_t kFinalists = 4;
@@ -39,14 +38,14 @@ constexpr std::size_t kFinalists = 4;
 class DeviceEvaluator : public Evaluator {
 public:
   DeviceEvaluator(runtime::Session& session, const Problem& problem, const ExploreOptions& options,
-                  LazySpace& lazy, Workload& workload, Report& report,
-                  std::vector<double>& reference, double trace_offset);
+                  LazySpace& lazy, Workload& workload, ReportWriter& writer,
+                  std::vector<double>& reference);
 
   double now() const override {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - options_.start).count();
   }
   bool stop_requested() const override { return options_.stop && options_.stop->load(); }
-  bool measured(int point) const override { return report_.find(point) != nullptr; }
+  bool measured(int point) const override { return report().find(point) != nullptr; }
   std::optional<Measurement> result(int point) const override;
   // A new phase is shown at once (the first point of a phase may take a while).
   void phase(const std::string& name) override {
@@ -77,8 +76,9 @@ private:
 
   const ExploreOptions& options_;
   const Space& space_;
-  Report& report_;
-  double trace_offset_;
+  const Report& report() const { return writer_.report(); }
+
+  ReportWriter& writer_;
   std::string phase_;
   PointCosts costs_;
   PointMeasurer measurer_;

@@ -14,6 +14,7 @@
 #include "core/Printer.h"
 #include "explore/DeviceEvaluator.h"
 #include "explore/Prior.h"
+#include "explore/ReportWriter.h"
 #include "explore/TuningDatabase.h"
 #include "primitives/Interpreter.h"
 #include "runtime/Device.h"
@@ -94,7 +95,8 @@ namespace {
 // the tuning database, the points of a resumed report), the reference (the roofline and the
 // output every point is checked against), the search, the confirmation of the finalists and
 // the record (the space's statistics, the strategies replayed, the tuning database). The
-// phases write the report; while the search runs, its evaluator adds the measured points.
+// phases and, while the search runs, the evaluator write the report through one ReportWriter
+// (explore/ReportWriter.h).
 class Exploration {
 public:
   Exploration(runtime::Session& session, const Problem& problem, const ExploreOptions& given)
@@ -108,10 +110,10 @@ public:
       resume(*options_.resume);
     reference();
     if (!search())
-      return std::move(report_); // stopped before the baseline was measured
+      return writer_.take(); // stopped before the baseline was measured
     confirmation();
     record();
-    return std::move(report_);
+    return writer_.take();
   }
 
 private:
@@ -193,12 +195,12 @@ private:
       PointResult q = p;
       q.id = it->second;
       new_id[p.id] = q.id;
-      report_.points.push_back(q);
+      writer_.add(std::move(q));
     }
     for (const auto& t : old.trace)
       if (new_id.count(t.point))
         report_.trace.push_back({t.t_s, new_id[t.point], t.median_ms, t.repeats});
-    trace_offset_ = old.total_elapsed_s;
+    writer_.continue_after(old.total_elapsed_s);
     report_.runs = old.runs + 1;
   }
 
@@ -295,8 +297,7 @@ private:
   // The search over the lazy space; false when it was stopped before the baseline was measured
   // (the report is then interrupted, with nothing new measured).
   bool search() {
-    evaluator_.emplace(session_, problem_, options_, *lazy_, *workload_, report_, reference_,
-                       trace_offset_);
+    evaluator_.emplace(session_, problem_, options_, *lazy_, *workload_, writer_, reference_);
     search_options_.strategy = options_.strategy;
     search_options_.deadline_s = options_.budget_s;
     search_options_.repeats = options_.repeats;
@@ -380,16 +381,13 @@ private:
     report_.complete = lazy_->materialized_count() == lazy_->variant_count() &&
                        report_.points.size() == space.points.size();
     SearchOptions replay = search_options_;
-    replay.deadline_s += trace_offset_;
-    report_.strategies =
-        strategy_results(report_, lazy_->snapshot(), replay, search_start_ + trace_offset_);
+    replay.deadline_s += writer_.trace_offset();
+    report_.strategies = strategy_results(report_, lazy_->snapshot(), replay,
+                                          search_start_ + writer_.trace_offset());
     if (unusable_database_.empty())
       record_tuned_points(options_.tuning_database,
                           tuned_points(report_, *lazy_, device_id_, program_id_));
-    report_.elapsed_s = evaluator_->now();
-    report_.total_elapsed_s = trace_offset_ + report_.elapsed_s;
-    if (options_.on_checkpoint)
-      options_.on_checkpoint(report_);
+    writer_.checkpoint(evaluator_->now());
     evaluator_->progress();
   }
 
@@ -398,11 +396,13 @@ private:
   const Target target_; // the device's limits, for the space and the kernels
   const Problem& problem_;
   ExploreOptions options_; // its start moves past a roofline measured in this run
-  Report report_;
+  // The one writer of the report; the phases change it through report_, the evaluator through
+  // the writer's methods.
+  ReportWriter writer_{options_};
+  Report& report_ = writer_.edit();
   std::string device_id_, program_id_;
   std::string unusable_database_; // why the tuning database was not read (empty: it was)
   std::optional<LazySpace> lazy_;
-  double trace_offset_ = 0; // the resumed report's elapsed time
   std::optional<Workload> workload_;
   std::vector<double> reference_;
   std::optional<DeviceEvaluator> evaluator_;

@@ -7,18 +7,15 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
-#include <iomanip>
 #include <limits>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "core/AtomicFile.h"
-#include "core/Bytes.h"
 #include "core/Error.h"
 #include "core/JsonInteger.h"
 #include "explore/ComputeCeiling.h"
-#include "explore/Space.h"
 
 namespace tessera::explore {
 
@@ -266,20 +263,11 @@ json report_to_json(const Report& r) {
   return j;
 }
 
-Report report_from_json(const json& j, const std::string& source) {
-  if (!j.is_object())
-    user_error(cat(source, " is not a tessera report: expected a JSON object"));
-  if (!j.contains("format") || j.at("format") != kReportFormat)
-    user_error(cat(source, " is not a tessera report: \"format\" is not \"", kReportFormat, "\""));
-  Reader r(j, source);
-  int version = r.get<int>("version");
-  if (version < kOldestReportVersion || version > kReportVersion)
-    user_error(cat(source, ": report version ", version, " is not supported (this tessera reads ",
-                   "versions ", kOldestReportVersion, " to ", kReportVersion, ")"));
-  Report rep;
-  rep.stencil = r.get<std::string>("stencil");
-  rep.size = r.get<std::vector<int64_t>>("size");
-  rep.program = r.get<std::string>("program", "");
+namespace {
+
+// The device's part of a report: its name, copy bandwidth and roofline, and its compute peak
+// (version 3).
+void read_device(Report& rep, const Reader& r, const std::string& source) {
   Reader dev(r.at("device"), source + ": \"device\"");
   rep.device_name = dev.get<std::string>("name");
   rep.device_platform = dev.get<std::string>("platform", "");
@@ -298,6 +286,62 @@ Report report_from_json(const json& j, const std::string& source) {
     rep.peak_precision = compute.get<std::string>("precision", "");
     rep.flops_per_output = compute.get<double>("flops_per_output", 0.0);
   }
+}
+
+void read_strategies(Report& rep, const Reader& r, const std::string& source) {
+  if (r.has("strategies")) {
+    const json& ss = r.at("strategies");
+    if (!ss.is_array())
+      user_error(cat(source, ": \"strategies\" must be an array"));
+    for (std::size_t i = 0; i < ss.size(); ++i) {
+      Reader s(ss[i], cat(source, ": strategies[", i, "]"));
+      StrategyResult sr;
+      sr.name = s.get<std::string>("name");
+      sr.how = s.get<std::string>("how", "");
+      sr.note = s.get<std::string>("note", "");
+      if (s.has("time_to_within_5pct_s"))
+        sr.time_to_5pct_s = s.get<double>("time_to_within_5pct_s");
+      rep.strategies.push_back(sr);
+    }
+  }
+}
+
+void read_trace(Report& rep, const Reader& r, const std::string& source) {
+  if (r.has("trace")) {
+    const json& tr = r.at("trace");
+    if (!tr.is_array())
+      user_error(cat(source, ": \"trace\" must be an array"));
+    for (const auto& e : tr) {
+      if (!e.is_array() || e.size() < 3)
+        user_error(cat(source, ": \"trace\" entries are [t_s, point, median_ms, repeats]"));
+      auto point = json_integer<int>(e[1]);
+      auto repeats = e.size() > 3 ? json_integer<int>(e[3]) : std::optional<int>(0);
+      auto seconds = [](const json& v) { return v.is_null() || v.is_number(); };
+      if (!point || !repeats || !seconds(e[0]) || !seconds(e[2]))
+        user_error(cat(source, ": \"trace\" entries are [t_s, point, median_ms, repeats]"));
+      rep.trace.push_back({e[0].is_null() ? 0.0 : e[0].get<double>(), *point,
+                           e[2].is_null() ? 0.0 : e[2].get<double>(), *repeats});
+    }
+  }
+}
+
+} // namespace
+
+Report report_from_json(const json& j, const std::string& source) {
+  if (!j.is_object())
+    user_error(cat(source, " is not a tessera report: expected a JSON object"));
+  if (!j.contains("format") || j.at("format") != kReportFormat)
+    user_error(cat(source, " is not a tessera report: \"format\" is not \"", kReportFormat, "\""));
+  Reader r(j, source);
+  int version = r.get<int>("version");
+  if (version < kOldestReportVersion || version > kReportVersion)
+    user_error(cat(source, ": report version ", version, " is not supported (this tessera reads ",
+                   "versions ", kOldestReportVersion, " to ", kReportVersion, ")"));
+  Report rep;
+  rep.stencil = r.get<std::string>("stencil");
+  rep.size = r.get<std::vector<int64_t>>("size");
+  rep.program = r.get<std::string>("program", "");
+  read_device(rep, r, source);
   if (rep.size.empty() || rep.size.size() > 3 ||
       std::any_of(rep.size.begin(), rep.size.end(), [](int64_t e) { return e <= 0; }))
     user_error(
@@ -352,37 +396,8 @@ Report report_from_json(const json& j, const std::string& source) {
   rep.baseline = point_ref("baseline");
   rep.speedup = r.get<double>("speedup", 0.0);
   rep.confirmation = r.get<std::string>("confirmation", "");
-  if (r.has("strategies")) {
-    const json& ss = r.at("strategies");
-    if (!ss.is_array())
-      user_error(cat(source, ": \"strategies\" must be an array"));
-    for (std::size_t i = 0; i < ss.size(); ++i) {
-      Reader s(ss[i], cat(source, ": strategies[", i, "]"));
-      StrategyResult sr;
-      sr.name = s.get<std::string>("name");
-      sr.how = s.get<std::string>("how", "");
-      sr.note = s.get<std::string>("note", "");
-      if (s.has("time_to_within_5pct_s"))
-        sr.time_to_5pct_s = s.get<double>("time_to_within_5pct_s");
-      rep.strategies.push_back(sr);
-    }
-  }
-  if (r.has("trace")) {
-    const json& tr = r.at("trace");
-    if (!tr.is_array())
-      user_error(cat(source, ": \"trace\" must be an array"));
-    for (const auto& e : tr) {
-      if (!e.is_array() || e.size() < 3)
-        user_error(cat(source, ": \"trace\" entries are [t_s, point, median_ms, repeats]"));
-      auto point = json_integer<int>(e[1]);
-      auto repeats = e.size() > 3 ? json_integer<int>(e[3]) : std::optional<int>(0);
-      auto seconds = [](const json& v) { return v.is_null() || v.is_number(); };
-      if (!point || !repeats || !seconds(e[0]) || !seconds(e[2]))
-        user_error(cat(source, ": \"trace\" entries are [t_s, point, median_ms, repeats]"));
-      rep.trace.push_back({e[0].is_null() ? 0.0 : e[0].get<double>(), *point,
-                           e[2].is_null() ? 0.0 : e[2].get<double>(), *repeats});
-    }
-  }
+  read_strategies(rep, r, source);
+  read_trace(rep, r, source);
   if (j.contains("steps_comparison"))
     rep.steps = steps_comparison_from_json(j.at("steps_comparison"), source);
   return rep;
@@ -419,175 +434,6 @@ std::string utc_now() {
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buf;
-}
-
-namespace {
-
-std::string fixed(double v, int digits) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(digits) << v;
-  return s.str();
-}
-
-std::string describe_point(const PointResult& p) {
-  std::string what = cat("v", p.variant, " local=", p.local);
-  if (p.history.mapping)
-    what += " [" + rewrite::describe(*p.history.mapping) + "]";
-  for (const auto& [k, v] : p.params)
-    what += cat(" ", k, "=", v);
-  return what;
-}
-
-std::string timing_line(const PointResult& p, const Report& r) {
-  std::string bound = point_bound(r, p);
-  return cat(fixed(p.median_ms, 3), " ms  ", fixed(p.gb_per_s, 2), " GB/s  ",
-             fixed(p.gcells_per_s, 3), " GCells/s  ", fixed(100 * p.fraction_of_copy, 1), "% ",
-             r.fraction_label(),
-             bound.empty() ? std::string()
-                           : cat("  ", fixed(point_gflops(r, p), 1), " GFLOP/s (",
-                                 fixed(100 * point_gflops(r, p) / r.peak_gflops, 1),
-                                 "% of peak; bound by ", bound, ")"),
-             "  (median of ", p.repeats, ")");
-}
-
-} // namespace
-
-namespace {
-
-const PointResult* fastest_ok(const Report& r) {
-  const PointResult* fastest = nullptr;
-  for (const auto& p : r.points)
-    if (p.status == PointStatus::Ok && (!fastest || p.median_ms < fastest->median_ms))
-      fastest = &p;
-  return fastest;
-}
-
-} // namespace
-
-std::string roofline_summary(const Report& r) {
-  std::string text = cat("copy roofline ", fixed(r.copy_gb_per_s, 2), " GB/s");
-  if (!r.copy_method.empty())
-    text += cat(" (", r.copy_method, ", buffers of ", format_bytes(r.copy_bytes), ")");
-  if (!r.roofline_note.empty())
-    text += cat(" [", r.roofline_note, "]");
-  if (r.roofline_measure_s > 0)
-    text += cat(" [measured in this run in ", fixed(r.roofline_measure_s, 1),
-                " s, outside the budget; kept for this device's later runs]");
-  if (r.cache_bytes == 0)
-    return text + "; last-level cache size unknown";
-  text += cat("; last-level cache ", format_bytes(r.cache_bytes), "; one sweep moves ",
-              format_bytes(static_cast<uint64_t>(r.footprint_bytes)));
-  if (r.cache_resident())
-    return text + ", which fits in the cache: percentages are cache-resident, not bounded by the "
-                  "roofline";
-  std::string times = cat(", ", fixed(r.footprint_bytes / r.cache_bytes, 1), "x the cache");
-  if (partly_in_cache(r.footprint_bytes, r.cache_bytes))
-    return text + times + ": part of it stays in the cache between sweeps, so percentages are " +
-           "partly cache-resident and may exceed 100%";
-  return text + times + ": percentages are of the roofline";
-}
-
-std::string format_report(const Report& r, std::size_t top) {
-  std::ostringstream out;
-  std::string extents;
-  for (std::size_t i = 0; i < r.size.size(); ++i)
-    extents += cat(i ? "x" : "", r.size[i]);
-  out << "tessera report: " << r.stencil << " " << extents << " on " << r.device_name << " ("
-      << r.device_platform << ")\n";
-  out << "  date " << r.date << ", strategy " << r.strategy << ", budget " << fixed(r.budget_s, 0)
-      << " s, elapsed " << fixed(r.elapsed_s, 1) << " s";
-  if (r.runs > 1)
-    out << " (" << r.runs << " runs, " << fixed(r.total_elapsed_s, 1) << " s in all)";
-  if (r.interrupted)
-    out << ", INTERRUPTED";
-  out << "\n";
-  out << "  " << roofline_summary(r) << "\n";
-  if (!r.timing_regime.empty())
-    out << "  timing: " << r.timing_regime << "\n";
-  if (std::string compute = compute_summary(r); !compute.empty())
-    out << "  " << compute << "\n";
-  std::size_t ok = 0, failed = 0, mismatch = 0;
-  for (const auto& p : r.points)
-    (p.status == PointStatus::Ok ? ok : p.status == PointStatus::Mismatch ? mismatch : failed)++;
-  out << "  space: " << r.space_variants << " variants (depth " << r.depth << ", "
-      << r.space_materialized << " generated), " << r.space_points << " points ("
-      << r.space_filtered << " filtered); measured " << r.points.size() << ": " << ok << " ok, "
-      << failed << " failed, " << mismatch << " mismatch" << (r.complete ? " (complete)" : "")
-      << "\n";
-  if (!r.prior.empty())
-    out << "  order: " << r.prior << "\n";
-  out << "  check: " << r.check_method << ", tolerance " << r.tolerance << " (relative)\n";
-  const PointResult* best = r.best ? r.find(*r.best) : nullptr;
-  const PointResult* base = r.baseline ? r.find(*r.baseline) : nullptr;
-  if (base)
-    out << "  baseline  " << describe_point(*base) << "\n            "
-        << (base->status == PointStatus::Ok ? timing_line(*base, r)
-                                            : to_string(base->status) + ": " + base->error)
-        << "\n";
-  if (best) {
-    out << "  best      " << describe_point(*best) << "\n            " << timing_line(*best, r)
-        << "\n";
-    out << "            " << best->program << "\n";
-  }
-  if (r.steps)
-    out << format_steps_comparison(*r.steps);
-  if (best && base && r.speedup > 0)
-    out << "  best / baseline: " << fixed(r.speedup, 2) << "x faster than the plain MapGlb "
-        << "lowering" << (r.confirmation.empty() ? "" : " (" + r.confirmation + ")") << "\n";
-  if (const PointResult* faster = fastest_ok(r);
-      best && faster && faster != best && faster->median_ms < best->median_ms)
-    out << "  note: " << describe_point(*faster) << " measured faster ("
-        << fixed(faster->median_ms, 3) << " ms"
-        << (base && base->status == PointStatus::Ok && faster->median_ms > 0
-                ? cat(", ", fixed(base->median_ms / faster->median_ms, 2), "x the baseline")
-                : std::string())
-        << ") from " << faster->repeats << " launch" << (faster->repeats == 1 ? "" : "es")
-        << "; the best is chosen among fully timed points"
-        << (r.interrupted ? " and the run was interrupted before the finalists were re-timed: "
-                            "--resume to confirm"
-                          : "")
-        << "\n";
-  if (!r.strategies.empty()) {
-    out << "  time to within 5% of the best:\n";
-    for (const auto& s : r.strategies) {
-      out << "    " << s.name << std::string(12 - std::min<std::size_t>(11, s.name.size()), ' ');
-      if (s.time_to_5pct_s)
-        out << fixed(*s.time_to_5pct_s, 1) << " s";
-      else
-        out << "-";
-      out << " (" << s.how << (s.note.empty() ? "" : ": " + s.note) << ")\n";
-    }
-  }
-  std::vector<const PointResult*> sorted;
-  for (const auto& p : r.points)
-    if (p.status == PointStatus::Ok)
-      sorted.push_back(&p);
-  std::sort(sorted.begin(), sorted.end(),
-            [](auto* a, auto* b) { return a->median_ms < b->median_ms; });
-  if (!sorted.empty()) {
-    out << "  fastest points (medians of few launches are less reliable than the finalists'):\n";
-    for (std::size_t i = 0; i < sorted.size() && i < top; ++i)
-      out << "    " << std::setw(3) << i + 1 << ". " << timing_line(*sorted[i], r) << "  "
-          << describe_point(*sorted[i]) << "\n";
-  }
-  std::size_t shown = 0;
-  for (const auto& p : r.points) {
-    if (p.status == PointStatus::Ok)
-      continue;
-    if (shown++ == 0)
-      out << "  failures:\n";
-    if (shown > top) {
-      out << "    ... and more\n";
-      break;
-    }
-    std::string why =
-        p.status == PointStatus::Mismatch ? cat("max relative error ", p.max_error) : p.error;
-    auto nl = why.find('\n');
-    if (nl != std::string::npos)
-      why = why.substr(0, nl) + " ...";
-    out << "    " << describe_point(p) << ": " << to_string(p.status) << ": " << why << "\n";
-  }
-  return out.str();
 }
 
 } // namespace tessera::explore

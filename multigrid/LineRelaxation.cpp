@@ -84,21 +84,18 @@ std::optional<int> line_smoother_axis(SmootherKind smoother, int dims) {
   return std::nullopt;
 }
 
-Expr helmholtz_line_half_sweep(const Level& level, Boundary bc, HelmholtzCoefficients c, int axis,
-                               int colour) {
+namespace {
+
+// The coefficients and the right-hand side of one row of an updated line's system.
+struct LineRow {
+  Fun lower, upper, diagonal, rhs;
+};
+
+LineRow line_row(const Level& level, const Ghost& ghost, const HelmholtzCoefficients& c, int axis,
+                 int colour, const RowReads& r) {
   const int d = level.dims;
-  if (colour != 0 && colour != 1)
-    user_error(cat("a red-black colour is 0 (red) or 1 (black), got ", colour));
-  if (axis < 0 || axis >= d)
-    user_error(cat("a ", d, "-D grid has lines along dimensions 0 to ", d - 1, ", got ", axis));
-  if (c.quadratic_dirichlet || c.outer_beta)
-    user_error("line relaxation supports the Pad boundaries and clamped face coefficients, not "
-               "HPGMG-FV's quadratic Dirichlet boundary: use the point smoother gsrb");
-  const Ghost ghost = line_ghost(bc);
   const double hb = c.b / (level.h() * level.h());
   const int64_t last = level.n - 1;
-  RowReads r{d};
-
   // Row of point p on an updated line (the other points: x_p = u_p):
   //   -w x_{p-e} + D x_p - e x_{p+e} = f_p + hb sum_{k != axis} (beta_k[p+e_k] u_{p+e_k}
   //                                                            + beta_k[p] u_{p-e_k}),
@@ -161,6 +158,26 @@ Expr helmholtz_line_half_sweep(const Level& level, Boundary bc, HelmholtzCoeffic
     }
     return select(on(v), sum, v[0]);
   });
+  return {lower, upper, diagonal, rhs};
+}
+
+} // namespace
+
+Expr helmholtz_line_half_sweep(const Level& level, Boundary bc, HelmholtzCoefficients c, int axis,
+                               int colour) {
+  const int d = level.dims;
+  if (colour != 0 && colour != 1)
+    user_error(cat("a red-black colour is 0 (red) or 1 (black), got ", colour));
+  if (axis < 0 || axis >= d)
+    user_error(cat("a ", d, "-D grid has lines along dimensions 0 to ", d - 1, ", got ", axis));
+  if (c.quadratic_dirichlet || c.outer_beta)
+    user_error("line relaxation supports the Pad boundaries and clamped face coefficients, not "
+               "HPGMG-FV's quadratic Dirichlet boundary: use the point smoother gsrb");
+  const Ghost ghost = line_ghost(bc);
+  RowReads r{d};
+
+  const LineRow row = line_row(level, ghost, c, axis, colour, r);
+  const Fun &lower = row.lower, &upper = row.upper, &diagonal = row.diagonal, &rhs = row.rhs;
 
   Val u = grid_input("u", level), f = grid_input("f", level), alpha = grid_input("alpha", level);
   std::vector<Val> inputs{u, f, alpha};

@@ -2,8 +2,11 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <random>
+#include <sstream>
 #include <vector>
 
 #include "core/Data.h"
@@ -20,6 +23,14 @@ inline std::string error_of(const std::function<void()>& f) {
     return e.what();
   }
   return "(no error)";
+}
+
+// The whole text of a file ("" when it cannot be read).
+inline std::string read_text_file(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 inline std::vector<double> random_values(std::size_t count, uint32_t seed) {

@@ -50,16 +50,12 @@ int failed(int argc, const char* const* argv, const distributed::SetupOutcome& f
   return failure.status;
 }
 
-} // namespace
+// The commands on one stencil: list, devices, show, variants, emit, run.
+struct StencilCommands {
+  CLI::App *list, *devices, *show, *variants, *emit, *run;
+};
 
-int run_cli(int argc, const char* const* argv) {
-  CLI::App app{"tessera: functional stencil programs, rewritten, compiled to OpenCL and explored"};
-  app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("tessera ") + TESSERA_VERSION);
-  CommonOptions o;
-  ExploreCommandOptions x;
-  std::string report_file, svg_file;
-
+StencilCommands add_stencil_commands(CLI::App& app, CommonOptions& o) {
   auto* list = app.add_subcommand("list", "List the stencils of the catalog");
   auto* devices = app.add_subcommand("devices", "List the OpenCL devices");
   auto* show = app.add_subcommand("show", "Print a stencil in Lift notation with its type");
@@ -88,7 +84,10 @@ int run_cli(int argc, const char* const* argv) {
                    "Write the launch description (sizes, arguments) to this JSON file")
       ->check(not_empty("launch.json"));
   run->add_option("--device", o.device, "OpenCL device: name substring or index (default: PoCL)");
+  return {list, devices, show, variants, emit, run};
+}
 
+CLI::App* add_explore_command(CLI::App& app, ExploreCommandOptions& x) {
   auto* explore = app.add_subcommand(
       "explore", "Build, check and time a stencil's variants on a device and keep the fastest");
   explore->add_option("stencil", x.stencil, "Stencil name (see `tessera list`), or --program");
@@ -133,6 +132,40 @@ int run_cli(int argc, const char* const* argv) {
   explore->add_flag("--progress", x.progress,
                     "Show the progress bar even when stderr is not a terminal");
   explore->add_flag("-q,--quiet", x.quiet, "Print only the result lines");
+  return explore;
+}
+
+// A word that is not a command (CLI11 would only say that a command is required): says so
+// and which are.
+bool unknown_command(CLI::App& app, int argc, const char* const* argv) {
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string word = argv[1], names;
+    bool known = false;
+    for (const auto* cmd : app.get_subcommands([](const CLI::App*) { return true; })) {
+      known |= cmd->get_name() == word;
+      names += (names.empty() ? "" : ", ") + cmd->get_name();
+    }
+    if (!known) {
+      std::cerr << "error: unknown command '" << word << "' (the commands are " << names
+                << "; run with --help for the usage)\n";
+      return true;
+    }
+  }
+  return false;
+}
+
+} // namespace
+
+int run_cli(int argc, const char* const* argv) {
+  CLI::App app{"tessera: functional stencil programs, rewritten, compiled to OpenCL and explored"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("tessera ") + TESSERA_VERSION);
+  CommonOptions o;
+  ExploreCommandOptions x;
+  std::string report_file, svg_file;
+
+  auto [list, devices, show, variants, emit, run] = add_stencil_commands(app, o);
+  auto* explore = add_explore_command(app, x);
 
   auto* report = app.add_subcommand("report", "Summarise an exploration report");
   report->add_option("file", report_file, "Report written by `tessera explore --json`")->required();
@@ -151,20 +184,8 @@ int run_cli(int argc, const char* const* argv) {
   auto* sweep = add_sweep_command(app, sweep_options);
 #endif
 
-  // A word that is not a command (CLI11 would only say that a command is required).
-  if (argc > 1 && argv[1][0] != '-') {
-    std::string word = argv[1], names;
-    bool known = false;
-    for (const auto* cmd : app.get_subcommands([](const CLI::App*) { return true; })) {
-      known |= cmd->get_name() == word;
-      names += (names.empty() ? "" : ", ") + cmd->get_name();
-    }
-    if (!known) {
-      std::cerr << "error: unknown command '" << word << "' (the commands are " << names
-                << "; run with --help for the usage)\n";
-      return 2;
-    }
-  }
+  if (unknown_command(app, argc, argv))
+    return 2;
   try {
     app.parse(argc, argv);
     if (list->parsed())

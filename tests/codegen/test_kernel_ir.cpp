@@ -26,6 +26,20 @@ TEST_CASE("the printer nests blocks and prints the interior split as if/else") {
                                  "  }\n");
 }
 
+TEST_CASE("the printer prints an else-if branch and a bare block (the time-tiled kernels)") {
+  Block body{Stmt::if_else(
+      "t == 1", {Stmt::line("a = 1;")},
+      {Stmt::nest("", {Stmt::line("const int e0 = 2;"), Stmt::line("b = e0;")})}, "phase != 0")};
+  CHECK(print_opencl(body, 1) == "  if (t == 1) {\n"
+                                 "    a = 1;\n"
+                                 "  } else if (phase != 0) {\n"
+                                 "    {\n"
+                                 "      const int e0 = 2;\n"
+                                 "      b = e0;\n"
+                                 "    }\n"
+                                 "  }\n");
+}
+
 TEST_CASE("called functions: the calls of every statement, closed over the functions' calls") {
   Block body{Stmt::nest("for (int i = 0; i < 4; ++i)", {Stmt::line("a = f_v4(b);", {"f_v4"})}),
              Stmt::if_else("c", {}, {Stmt::line("d = g(e);", {"g"})})};

@@ -4,6 +4,7 @@
 // divide; and every point of every step is computed exactly once.
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "codegen/TimeTiled.h"
 #include "core/Json.h"
@@ -167,5 +168,33 @@ TEST_CASE("the edges between the launches of a band go through a compact buffer"
       REQUIRE(program.buffers.size() == 3);
       CHECK(program.buffers[2].element_count.as_constant() == expected);
       CHECK(expected < (t.band - 1) * points(extents) / 2);
+    }
+}
+
+// The kernel is built as kernel IR and printed as every other kernel (codegen/KernelIR.h): each
+// line of its body is indented two spaces per open brace (the text writer it replaced left the
+// point's statements at a fixed depth and the first level's loads at their conditional's).
+TEST_CASE("a time-tiled kernel's lines are indented by their nesting") {
+  for (const char* scheme : kSchemes)
+    for (const Expr& v :
+         tiled_variants(scheme, stencil_steps(2, 1, antisymmetric, {29, 31}, 4), {8})) {
+      CAPTURE(print(v));
+      for (const auto& kernel : codegen::generate_program(v).kernels) {
+        std::istringstream lines(kernel.source.substr(kernel.source.find("__kernel")));
+        int depth = 0;
+        for (std::string line; std::getline(lines, line);) {
+          std::size_t text = line.find_first_not_of(' ');
+          if (text == std::string::npos)
+            continue;
+          if (line[text] == '}')
+            --depth;
+          CAPTURE(line);
+          CHECK(static_cast<int>(text) == 2 * depth);
+          for (std::size_t c = text; c < line.size(); ++c)
+            depth += line[c] == '{' ? 1 : line[c] == '}' ? -1 : 0;
+          if (line[text] == '}')
+            ++depth;
+        }
+      }
     }
 }

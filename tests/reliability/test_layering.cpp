@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/Helpers.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -78,13 +80,6 @@ std::set<std::string> top_level_folders(const fs::path& root) {
   return folders;
 }
 
-std::string read(const fs::path& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 } // namespace
 
 TEST_CASE("the layering check finds an upward include and allows downward ones") {
@@ -127,7 +122,7 @@ TEST_CASE("no library source includes a folder above or beside its own") {
   const fs::path root = TESSERA_SOURCE_DIR;
   const auto folders = top_level_folders(root);
   // Every library of CMakeLists.txt has its place in the layers.
-  std::string cmake = read(root / "CMakeLists.txt");
+  std::string cmake = tessera::testing::read_text_file(root / "CMakeLists.txt");
   static const std::regex library(R"(tessera_library\(tessera_\w+\s+(\w+))");
   for (auto it = std::sregex_iterator(cmake.begin(), cmake.end(), library);
        it != std::sregex_iterator(); ++it) {
@@ -145,7 +140,7 @@ TEST_CASE("no library source includes a folder above or beside its own") {
         continue;
       ++files;
       auto found = bad_includes(folder, fs::relative(entry.path(), root).string(),
-                                read(entry.path()), folders);
+                                tessera::testing::read_text_file(entry.path()), folders);
       bad.insert(bad.end(), found.begin(), found.end());
     }
   }
@@ -159,8 +154,8 @@ TEST_CASE("no library source includes a folder above or beside its own") {
 TEST_CASE("the explorer's headers include one another in one direction") {
   const fs::path root = TESSERA_SOURCE_DIR;
   auto includes = [&](const std::string& header, const std::string& other) {
-    return read(root / "explore" / header).find("#include \"explore/" + other + "\"") !=
-           std::string::npos;
+    return tessera::testing::read_text_file(root / "explore" / header)
+               .find("#include \"explore/" + other + "\"") != std::string::npos;
   };
   for (const char* h : {"DeviceEvaluator.h", "PointMeasurer.h", "Problem.h", "ExploreOptions.h"}) {
     INFO(h);
@@ -176,17 +171,18 @@ TEST_CASE("the explorer's headers include one another in one direction") {
 // header of the project (and none of OpenCL); a device's target is made in runtime/ only.
 TEST_CASE("the target model is a plain value, made from a device in the runtime") {
   const fs::path root = TESSERA_SOURCE_DIR;
-  std::string target = read(root / "core" / "Target.h");
+  std::string target = tessera::testing::read_text_file(root / "core" / "Target.h");
   CHECK(target.find("#include \"") == std::string::npos);
   CHECK(target.find("CL/") == std::string::npos);
-  std::string made = read(root / "runtime" / "DeviceTarget.h");
+  std::string made = tessera::testing::read_text_file(root / "runtime" / "DeviceTarget.h");
   CHECK(made.find("#include \"core/Target.h\"") != std::string::npos);
   // No other place reads the device's type to decide a limit.
   std::vector<std::string> readers;
   for (const char* folder : {"rewrite", "codegen", "compile", "explore"})
     for (const auto& entry : fs::recursive_directory_iterator(root / folder))
       if (entry.is_regular_file() &&
-          read(entry.path()).find("type == \"CPU\"") != std::string::npos)
+          tessera::testing::read_text_file(entry.path()).find("type == \"CPU\"") !=
+              std::string::npos)
         readers.push_back(fs::relative(entry.path(), root).string());
   CHECK(readers.empty());
 }

@@ -80,6 +80,11 @@ TEST_CASE("cli: --help works for the program and every command") {
     CHECK(has(r.out, "Usage"));
   }
   CHECK(has(cli({"explore", "--help"}).out, "--budget"));
+  // A word that is not a command is named, with the commands there are.
+  Result unknown = cli({"frobnicate"});
+  CHECK(unknown.code == 2);
+  CHECK(has(unknown.err, "unknown command 'frobnicate'"));
+  CHECK(has(unknown.err, "list, devices, show, variants, emit, run, explore"));
 }
 
 TEST_CASE("cli: list, show, variants and emit") {
