@@ -27,6 +27,10 @@ struct HelmholtzCoefficients {
   // The coefficient of the faces after the last cell (the domain's high boundary); none: the
   // last stored face, clamped (the thesis's convention).
   std::optional<double> outer_beta;
+  // 2: the operator above; 4: HPGMG-FV's 4th-order finite-volume form (operators.fv4.c, with its
+  // quartic boundary: HelmholtzFv4.h) on grids of at least 4 cells per side, the 2nd-order form
+  // with quadratic_dirichlet below. Order 4 needs quadratic_dirichlet and outer_beta.
+  int order = 2;
 };
 
 // r = f - L u.

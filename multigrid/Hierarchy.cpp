@@ -121,7 +121,9 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
               return helmholtz_line_half_sweep(at, bc, *helmholtz, *axis, colour);
             }));
     } else if (options.smoother == SmootherKind::GaussSeidel) {
-      s.smooth_in_place = in_place_half_sweeps(options, layout_->distributed());
+      // The 4th-order form reads points of its own colour (2 cells away, and across edges).
+      s.smooth_in_place = in_place_half_sweeps(options, layout_->distributed()) &&
+                          !(helmholtz && helmholtz->order == 4);
       for (int colour = 0; colour < 2; ++colour) {
         OperatorSpec half_sweep =
             spec(colour == 0 ? "gsrb-red" : "gsrb-black", level, [=](const Level& at) {
