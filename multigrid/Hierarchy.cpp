@@ -168,9 +168,11 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
         // Third order where it exists (cell-centred): enough for one V-cycle per level to
         // reach the discretisation error.
         auto start = cell ? Interpolation::Quadratic : Interpolation::Linear;
-        s.start_from_coarser =
-            tuner.kernel(spec("fmg-prolong", coarse,
-                              [start, bc](const Level& at) { return prolong_add(at, start, bc); }));
+        // The 4th-order form: HPGMG-FV's quartic interpolation where it is defined.
+        const bool quartic = helmholtz && helmholtz->order == 4;
+        s.start_from_coarser = tuner.kernel(spec("fmg-prolong", coarse, [=](const Level& at) {
+          return quartic && at.n >= 4 ? prolong_quartic_fv4(at) : prolong_add(at, start, bc);
+        }));
       }
       if (helmholtz) {
         if (!cell)

@@ -140,4 +140,36 @@ struct Operator {
   }
 };
 
+// u_fine + interpolation_v4 of e (a grid of nc cells per side): per dimension the even child
+// weighs the coarse values at -2..2 by (-3, 22, 128, -22, 3)/128, the odd child by the mirror;
+// the coarse ghosts (faces, edges and corners) those of apply_BCs_v4.
+inline Grid prolong_quartic(const Grid& u_fine, const Grid& e, int64_t nc) {
+  static const Grid none;
+  static const std::array<Grid, 3> no_beta;
+  const Operator coarse{nc, 0, 1, 1, 1, none, no_beta}; // for its ghosts only
+  const double even[5] = {-3.0 / 128, 22.0 / 128, 1, -22.0 / 128, 3.0 / 128};
+  const int64_t n = 2 * nc;
+  Grid out = u_fine;
+  for (int64_t z = 0; z < n; ++z)
+    for (int64_t y = 0; y < n; ++y)
+      for (int64_t x = 0; x < n; ++x) {
+        const Index fine{z, y, x};
+        double sum = 0;
+        for (int a = -2; a <= 2; ++a)
+          for (int b = -2; b <= 2; ++b)
+            for (int c = -2; c <= 2; ++c) {
+              const int t[3] = {a, b, c};
+              double w = 1;
+              Index at{};
+              for (int k = 0; k < 3; ++k) {
+                w *= fine[k] % 2 == 0 ? even[t[k] + 2] : even[2 - t[k]];
+                at[k] = fine[k] / 2 + t[k];
+              }
+              sum += w * coarse.u_at(e, at);
+            }
+        out[static_cast<std::size_t>((z * n + y) * n + x)] += sum;
+      }
+  return out;
+}
+
 } // namespace tessera::testing::fv4

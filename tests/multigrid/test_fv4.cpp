@@ -74,6 +74,38 @@ TEST_CASE("fv4: HPGMG-FV's 4th-order residual, Jacobi and red-black half-sweeps 
   }
 }
 
+TEST_CASE("fv4: HPGMG-FV's quartic interpolation (interpolation_v4) matches loops") {
+  for (int64_t nc : {int64_t{4}, int64_t{7}}) {
+    Level coarse{3, nc, ScalarKind::F64, Centring::Cell}, fine{3, 2 * nc, ScalarKind::F64};
+    CAPTURE(coarse.describe());
+    fv4::Grid u = testing::random_values(static_cast<std::size_t>(fine.points()), 71);
+    fv4::Grid e = testing::random_values(static_cast<std::size_t>(coarse.points()), 72);
+    check(prolong_quartic_fv4(coarse), {to_data(u, fine), to_data(e, coarse)},
+          fv4::prolong_quartic(u, e, nc));
+  }
+  // The cell averages of a quartic are interpolated to the fine cells' averages exactly where
+  // no ghost is read (the coarse cell 2 or more from the boundary): x^4 along the innermost axis.
+  const int64_t nc = 8, n = 16;
+  auto average = [](double a, double b) {
+    return (std::pow(b, 5) - std::pow(a, 5)) / (5 * (b - a));
+  };
+  fv4::Grid e, zero(static_cast<std::size_t>(n * n * n), 0.0);
+  for (int64_t p = 0; p < nc * nc * nc; ++p)
+    e.push_back(average(double(p % nc) / nc, double(p % nc + 1) / nc));
+  Level coarse{3, nc, ScalarKind::F64, Centring::Cell}, fine{3, n, ScalarKind::F64};
+  const auto out =
+      evaluate(prolong_quartic_fv4(coarse), {to_data(zero, fine), to_data(e, coarse)}).flatten();
+  for (int64_t p = 0; p < n * n * n; ++p) {
+    const int64_t x = p % n, y = p / n % n, z = p / (n * n);
+    if (x / 2 >= 2 && x / 2 < nc - 2 && y / 2 >= 2 && y / 2 < nc - 2 && z / 2 >= 2 &&
+        z / 2 < nc - 2)
+      CHECK(out[std::size_t(p)] ==
+            doctest::Approx(average(double(x) / n, double(x + 1) / n)).epsilon(1e-12));
+  }
+  CHECK_THROWS_WITH_AS(prolong_quartic_fv4(Level{3, 2, ScalarKind::F64, Centring::Cell}),
+                       doctest::Contains("at least 4 cells"), Error);
+}
+
 TEST_CASE("fv4: the 4th-order form refuses what it does not define") {
   Level level{3, 8, ScalarKind::F64, Centring::Cell};
   const Boundary bc = Boundary::antisymmetric();
