@@ -165,16 +165,8 @@ Expr helmholtz_gsrb_half_sweep(const Level& level, Boundary bc, HelmholtzCoeffic
     user_error(cat("a red-black colour is 0 (red) or 1 (black), got ", colour));
   if (uses_fv4(level, c))
     return fv4_gsrb_half_sweep(level, c, colour);
-  const int d = level.dims;
-  Fun is_updated = formula("isColour" + std::to_string(colour),
-                           std::vector<ScalarKind>(d, ScalarKind::I32), [=](const auto& idx) {
-                             Sym sum = idx[0];
-                             for (int k = 1; k < d; ++k)
-                               sum = sum + idx[k];
-                             return cast(ScalarKind::I32, (sum + colour) % 2 == 0);
-                           });
   return helmholtz_operator(level, bc, c, "helmholtzGsrb", {ScalarKind::I32},
-                            {index_grid(level, is_updated)}, [](const Point& p) {
+                            {colour_grid(level, colour)}, [](const Point& p) {
                               Sym updated = p.v[0] + (p.v[p.r.f()] - p.apply()) / p.diagonal();
                               return select(p.v[p.r.count()] != 0, updated, p.v[0]);
                             });

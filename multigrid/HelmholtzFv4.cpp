@@ -316,15 +316,7 @@ Expr fv4_jacobi(const Level& level, const HelmholtzCoefficients& c, double omega
 
 Expr fv4_gsrb_half_sweep(const Level& level, const HelmholtzCoefficients& c, int colour) {
   const double h2inv = h2inv_of(level);
-  const int d = level.dims;
-  Fun is_updated = formula("isColour" + std::to_string(colour),
-                           std::vector<ScalarKind>(d, ScalarKind::I32), [=](const auto& idx) {
-                             Sym sum = idx[0];
-                             for (int k = 1; k < d; ++k)
-                               sum = sum + idx[k];
-                             return cast(ScalarKind::I32, (sum + colour) % 2 == 0);
-                           });
-  return fv4_operator(level, c, "fv4Gsrb", {index_grid(level, is_updated)},
+  return fv4_operator(level, c, "fv4Gsrb", {colour_grid(level, colour)},
                       [=](const Fv4Point& p, const Fv4Point& diag) {
                         const Sym u0 = p.v[static_cast<std::size_t>(p.u_at.at(Offset(p.d, 0)))];
                         const Sym updated =
