@@ -14,6 +14,7 @@ using Offset = std::vector<int>;
 
 constexpr int kReachU = 3;    // a ghost two cells out reads cells up to 3 from the point
 constexpr int kReachBeta = 4; // a face coefficient's quartic extrapolation reads 4 faces on
+constexpr int kInside = 100;  // the side code of a cell 2 or more cells from both boundaries
 // apply_BCs_v4's two ghosts (times 1/12) from the four cells inside, the nearest first.
 constexpr double kGhost[2][4] = {{-77, 43, -17, 3}, {-505, 335, -145, 27}};
 
@@ -92,6 +93,7 @@ struct Fv4Point {
   const std::vector<std::map<Offset, int>>& beta_at;
   int f, alpha, code; // parameter positions
   bool indicator = false;
+  bool inner = false; // at least 2 cells from every boundary: no ghost is read
 
   Sym typed(double x) const { return Sym(ScalarExpr::constant(ScalarValue::make(kind, x), false)); }
   // The side code of dimension k: i for the first two cells, i - n for the last two.
@@ -106,8 +108,10 @@ struct Fv4Point {
   // (on an edge, along both dimensions). With `indicator`, u_p's coefficient in that value.
   Term u(Offset o, int axis = 0) const {
     int k = axis;
-    while (k < d && o[static_cast<std::size_t>(k)] == 0)
+    while (!inner && k < d && o[static_cast<std::size_t>(k)] == 0)
       ++k;
+    if (inner)
+      k = d;
     if (k == d) {
       if (!indicator)
         return {v[static_cast<std::size_t>(u_at.at(o))]};
@@ -139,7 +143,7 @@ struct Fv4Point {
   Sym beta(int k, const Offset& o) const {
     const auto& index = beta_at[static_cast<std::size_t>(k)];
     const Sym direct = v[static_cast<std::size_t>(index.at(o))];
-    for (int j = 0; j < d; ++j) {
+    for (int j = 0; j < d && !inner; ++j) {
       const int t = o[static_cast<std::size_t>(j)];
       if (j == k || t == 0)
         continue;
@@ -210,7 +214,7 @@ Val side_codes(const Level& level, int k) {
   Fun code = formula(cat("fv4Side", k), std::vector<ScalarKind>(level.dims, ScalarKind::I32),
                      [=](const std::vector<Sym>& idx) {
                        const Sym& i = idx[static_cast<std::size_t>(k)];
-                       return select(i < 2, i, select(i >= n - 2, i - n, 100));
+                       return select(i < 2, i, select(i >= n - 2, i - n, kInside));
                      });
   return index_grid(level, code);
 }
@@ -264,7 +268,14 @@ Expr fv4_operator(const Level& level, const HelmholtzCoefficients& c, const std:
     Fv4Point p{v, d, n, kind, u_at, beta_at, f_at, alpha_at, code};
     Fv4Point diagonal = p;
     diagonal.indicator = true;
-    return body(p, diagonal);
+    // Most points read no ghost: their form without the side selections, chosen once, so that
+    // a device branches instead of evaluating every extrapolation and selecting.
+    Fv4Point p_inner = p, diagonal_inner = diagonal;
+    p_inner.inner = diagonal_inner.inner = true;
+    Sym is_inner = v[static_cast<std::size_t>(code)] == kInside;
+    for (int k = 1; k < d; ++k)
+      is_inner = is_inner && v[static_cast<std::size_t>(code + k)] == kInside;
+    return select(is_inner, body(p_inner, diagonal_inner), body(p, diagonal));
   });
   Fun apply([=](Val t) {
     std::vector<Val> args;

@@ -17,7 +17,9 @@
 // The smoothers divide by the exact diagonal of that operator (its ghosts' dependence on u_p
 // included), as HPGMG's black-box D^{-1} does. Every ghost is computed where it is read (from
 // index-computed side codes), so no array is added; a point reads u up to 3 cells away and beta
-// up to 4 along a face. One device only (a grid's box must be the whole grid).
+// up to 4 along a face. Points 2 or more cells from every boundary take the form without those
+// selections (one selection chooses it), so that a device branches there instead of evaluating
+// every extrapolation. One device only (a grid's box must be the whole grid).
 #pragma once
 
 #include "multigrid/Helmholtz.h"
