@@ -46,9 +46,11 @@ Expr helmholtz_gsrb_half_sweep(const Level& level, Boundary bc, HelmholtzCoeffic
 // The coarse coefficient of a face in dimension k: the mean of the 2^(d-1) fine faces that
 // make it up (the fine low faces 2I in dimension k). Input the fine beta_k.
 Expr restrict_face_coefficient(const Level& fine, int k);
-// u_fine + HPGMG-FV's quartic interpolation of e (interpolation_v4, TransferFv4.cpp): the start
-// of each F-cycle level of its 4th-order build, the coarse ghosts those of the 4th-order form.
-// Inputs u (fine), e (coarse); `coarse` a whole 3-D cell-centred grid of at least 4 cells.
-Expr prolong_quartic_fv4(const Level& coarse);
+// u_fine + one of HPGMG-FV's interpolations of e, as its 4th-order build uses them
+// (TransferFv4.cpp): order 4, interpolation_v4 (volume-averaged quartic, the start of each
+// F-cycle level) with the coarse ghosts of the 4th-order form; order 2, interpolation_v2
+// (volume-averaged quadratic, V-cycles) with the quadratic ghosts. Inputs u (fine), e (coarse);
+// `coarse` a whole 3-D cell-centred grid of at least 4 (order 4) or 2 (order 2) cells per side.
+Expr prolong_hpgmg_fv(const Level& coarse, int order);
 
 } // namespace tessera::multigrid

@@ -162,16 +162,17 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
         }));
       Level coarse = layout_->local(whole.coarser(), l + 1);
       auto kind = options.interpolation;
-      s.correct_from_coarser = tuner.kernel(spec(
-          "prolong", coarse, [kind, bc](const Level& at) { return prolong_add(at, kind, bc); }));
+      // The 4th-order form: HPGMG-FV's interpolations where they are defined.
+      const bool hpgmg_fv4 = helmholtz && helmholtz->order == 4;
+      s.correct_from_coarser = tuner.kernel(spec("prolong", coarse, [=](const Level& at) {
+        return hpgmg_fv4 && at.n >= 2 ? prolong_hpgmg_fv(at, 2) : prolong_add(at, kind, bc);
+      }));
       if (options.cycle == CycleKind::F) {
         // Third order where it exists (cell-centred): enough for one V-cycle per level to
         // reach the discretisation error.
         auto start = cell ? Interpolation::Quadratic : Interpolation::Linear;
-        // The 4th-order form: HPGMG-FV's quartic interpolation where it is defined.
-        const bool quartic = helmholtz && helmholtz->order == 4;
         s.start_from_coarser = tuner.kernel(spec("fmg-prolong", coarse, [=](const Level& at) {
-          return quartic && at.n >= 4 ? prolong_quartic_fv4(at) : prolong_add(at, start, bc);
+          return hpgmg_fv4 && at.n >= 4 ? prolong_hpgmg_fv(at, 4) : prolong_add(at, start, bc);
         }));
       }
       if (helmholtz) {

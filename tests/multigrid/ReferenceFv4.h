@@ -140,14 +140,32 @@ struct Operator {
   }
 };
 
-// u_fine + interpolation_v4 of e (a grid of nc cells per side): per dimension the even child
-// weighs the coarse values at -2..2 by (-3, 22, 128, -22, 3)/128, the odd child by the mirror;
-// the coarse ghosts (faces, edges and corners) those of apply_BCs_v4.
-inline Grid prolong_quartic(const Grid& u_fine, const Grid& e, int64_t nc) {
+// u_fine + interpolation_v4 (order 4) or interpolation_v2 (order 2) of e (nc cells per side):
+// per dimension the even child weighs the coarse values at -2..2 by (-3, 22, 128, -22, 3)/128
+// (v4) or at -1..1 by (1, 8, -1)/8 (v2), the odd child by the mirror; the coarse ghosts (faces,
+// edges and corners) those of apply_BCs_v4 or apply_BCs_v2 (-5/2 x_0 + 1/2 x_1).
+inline Grid prolong_hpgmg(const Grid& u_fine, const Grid& e, int64_t nc, int order) {
   static const Grid none;
   static const std::array<Grid, 3> no_beta;
-  const Operator coarse{nc, 0, 1, 1, 1, none, no_beta}; // for its ghosts only
-  const double even[5] = {-3.0 / 128, 22.0 / 128, 1, -22.0 / 128, 3.0 / 128};
+  const Operator quartic{nc, 0, 1, 1, 1, none, no_beta}; // for its ghosts only
+  auto quadratic = [&](const Index& p) {                 // apply_BCs_v2's tensor-product ghosts
+    double sum = 0;
+    auto along = [&](int64_t c) -> std::vector<std::pair<int64_t, double>> {
+      if (c >= 0 && c < nc)
+        return {{c, 1.0}};
+      return c < 0 ? std::vector<std::pair<int64_t, double>>{{0, -2.5}, {1, 0.5}}
+                   : std::vector<std::pair<int64_t, double>>{{nc - 1, -2.5}, {nc - 2, 0.5}};
+    };
+    for (auto [z, wz] : along(p[0]))
+      for (auto [y, wy] : along(p[1]))
+        for (auto [x, wx] : along(p[2]))
+          sum += wz * wy * wx * e[static_cast<std::size_t>((z * nc + y) * nc + x)];
+    return sum;
+  };
+  const std::vector<double> even =
+      order == 4 ? std::vector<double>{-3.0 / 128, 22.0 / 128, 1, -22.0 / 128, 3.0 / 128}
+                 : std::vector<double>{1.0 / 8, 1, -1.0 / 8};
+  const int half = static_cast<int>(even.size() / 2);
   const int64_t n = 2 * nc;
   Grid out = u_fine;
   for (int64_t z = 0; z < n; ++z)
@@ -155,17 +173,17 @@ inline Grid prolong_quartic(const Grid& u_fine, const Grid& e, int64_t nc) {
       for (int64_t x = 0; x < n; ++x) {
         const Index fine{z, y, x};
         double sum = 0;
-        for (int a = -2; a <= 2; ++a)
-          for (int b = -2; b <= 2; ++b)
-            for (int c = -2; c <= 2; ++c) {
+        for (int a = -half; a <= half; ++a)
+          for (int b = -half; b <= half; ++b)
+            for (int c = -half; c <= half; ++c) {
               const int t[3] = {a, b, c};
               double w = 1;
               Index at{};
               for (int k = 0; k < 3; ++k) {
-                w *= fine[k] % 2 == 0 ? even[t[k] + 2] : even[2 - t[k]];
+                w *= even[static_cast<std::size_t>(fine[k] % 2 == 0 ? t[k] + half : half - t[k])];
                 at[k] = fine[k] / 2 + t[k];
               }
-              sum += w * coarse.u_at(e, at);
+              sum += w * (order == 4 ? quartic.u_at(e, at) : quadratic(at));
             }
         out[static_cast<std::size_t>((z * n + y) * n + x)] += sum;
       }

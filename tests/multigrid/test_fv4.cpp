@@ -74,15 +74,17 @@ TEST_CASE("fv4: HPGMG-FV's 4th-order residual, Jacobi and red-black half-sweeps 
   }
 }
 
-TEST_CASE("fv4: HPGMG-FV's quartic interpolation (interpolation_v4) matches loops") {
-  for (int64_t nc : {int64_t{4}, int64_t{7}}) {
-    Level coarse{3, nc, ScalarKind::F64, Centring::Cell}, fine{3, 2 * nc, ScalarKind::F64};
-    CAPTURE(coarse.describe());
-    fv4::Grid u = testing::random_values(static_cast<std::size_t>(fine.points()), 71);
-    fv4::Grid e = testing::random_values(static_cast<std::size_t>(coarse.points()), 72);
-    check(prolong_quartic_fv4(coarse), {to_data(u, fine), to_data(e, coarse)},
-          fv4::prolong_quartic(u, e, nc));
-  }
+TEST_CASE("fv4: HPGMG-FV's interpolations (interpolation_v4, interpolation_v2) match loops") {
+  for (int order : {4, 2})
+    for (int64_t nc : {int64_t{order == 4 ? 4 : 2}, int64_t{5}}) {
+      Level coarse{3, nc, ScalarKind::F64, Centring::Cell}, fine{3, 2 * nc, ScalarKind::F64};
+      CAPTURE(order);
+      CAPTURE(coarse.describe());
+      fv4::Grid u = testing::random_values(static_cast<std::size_t>(fine.points()), 71);
+      fv4::Grid e = testing::random_values(static_cast<std::size_t>(coarse.points()), 72);
+      check(prolong_hpgmg_fv(coarse, order), {to_data(u, fine), to_data(e, coarse)},
+            fv4::prolong_hpgmg(u, e, nc, order));
+    }
   // The cell averages of a quartic are interpolated to the fine cells' averages exactly where
   // no ghost is read (the coarse cell 2 or more from the boundary): x^4 along the innermost axis.
   const int64_t nc = 8, n = 16;
@@ -94,7 +96,7 @@ TEST_CASE("fv4: HPGMG-FV's quartic interpolation (interpolation_v4) matches loop
     e.push_back(average(double(p % nc) / nc, double(p % nc + 1) / nc));
   Level coarse{3, nc, ScalarKind::F64, Centring::Cell}, fine{3, n, ScalarKind::F64};
   const auto out =
-      evaluate(prolong_quartic_fv4(coarse), {to_data(zero, fine), to_data(e, coarse)}).flatten();
+      evaluate(prolong_hpgmg_fv(coarse, 4), {to_data(zero, fine), to_data(e, coarse)}).flatten();
   for (int64_t p = 0; p < n * n * n; ++p) {
     const int64_t x = p % n, y = p / n % n, z = p / (n * n);
     if (x / 2 >= 2 && x / 2 < nc - 2 && y / 2 >= 2 && y / 2 < nc - 2 && z / 2 >= 2 &&
@@ -102,8 +104,9 @@ TEST_CASE("fv4: HPGMG-FV's quartic interpolation (interpolation_v4) matches loop
       CHECK(out[std::size_t(p)] ==
             doctest::Approx(average(double(x) / n, double(x + 1) / n)).epsilon(1e-12));
   }
-  CHECK_THROWS_WITH_AS(prolong_quartic_fv4(Level{3, 2, ScalarKind::F64, Centring::Cell}),
+  CHECK_THROWS_WITH_AS(prolong_hpgmg_fv(Level{3, 2, ScalarKind::F64, Centring::Cell}, 4),
                        doctest::Contains("at least 4 cells"), Error);
+  CHECK_THROWS_WITH_AS(prolong_hpgmg_fv(coarse, 3), doctest::Contains("got order 3"), Error);
 }
 
 TEST_CASE("fv4: the 4th-order form refuses what it does not define") {
