@@ -74,6 +74,33 @@ TEST_CASE("fv4: HPGMG-FV's 4th-order residual, Jacobi and red-black half-sweeps 
   }
 }
 
+TEST_CASE("fv4: the residual restricted in one program is the 8-child average of the residual") {
+  const int64_t n = 8, nc = 4;
+  Level level{3, n, ScalarKind::F64, Centring::Cell};
+  const auto points = static_cast<std::size_t>(level.points());
+  fv4::Grid u = testing::random_values(points, 81), f = testing::random_values(points, 82);
+  fv4::Grid alpha(points, 1.0);
+  std::array<fv4::Grid, 3> beta;
+  for (int k = 0; k < 3; ++k) {
+    beta[k] = testing::random_values(points, 83 + static_cast<uint32_t>(k));
+    for (auto& x : beta[k])
+      x = 1.5 + 0.25 * x;
+  }
+  HelmholtzCoefficients c{0, 1, true, 1.0, 4};
+  fv4::Operator ref{n, c.a, c.b, level.h(), 1.0, alpha, beta};
+  const fv4::Grid r = ref.residual(u, f);
+  fv4::Grid expected(static_cast<std::size_t>(nc * nc * nc), 0.0);
+  for (int64_t p = 0; p < n * n * n; ++p) {
+    const int64_t x = p % n, y = p / n % n, z = p / (n * n);
+    expected[static_cast<std::size_t>((z / 2 * nc + y / 2) * nc + x / 2)] +=
+        r[static_cast<std::size_t>(p)] / 8;
+  }
+  std::vector<Data> in{to_data(u, level), to_data(f, level), to_data(alpha, level)};
+  for (const auto& b : beta)
+    in.push_back(to_data(b, level));
+  check(helmholtz_residual_restricted(level, Boundary::antisymmetric(), c), in, expected);
+}
+
 TEST_CASE("fv4: HPGMG-FV's interpolations (interpolation_v4, interpolation_v2) match loops") {
   for (int order : {4, 2})
     for (int64_t nc : {int64_t{order == 4 ? 4 : 2}, int64_t{5}}) {
