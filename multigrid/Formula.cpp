@@ -64,6 +64,18 @@ Val index_grid(const Level& level, const Fun& g) {
   return Val(grid, array_of(i32(), level.extents()));
 }
 
+Val colour_grid(const Level& level, int colour) {
+  const int d = level.dims;
+  Fun is_updated = formula("isColour" + std::to_string(colour),
+                           std::vector<ScalarKind>(d, ScalarKind::I32), [=](const auto& idx) {
+                             Sym sum = idx[0];
+                             for (int k = 1; k < d; ++k)
+                               sum = sum + idx[k];
+                             return cast(ScalarKind::I32, (sum + colour) % 2 == 0);
+                           });
+  return index_grid(level, is_updated);
+}
+
 std::vector<Val> block_elements(const Val& block, int dims, int side) {
   std::vector<Val> all;
   int count = static_cast<int>(std::pow(side, dims));

@@ -29,6 +29,10 @@ std::vector<std::vector<int>> corners(int dims);
 // user function g of d i32 parameters: index-aware values without an input array.
 Val index_grid(const Level& level, const Fun& g);
 
+// The red-black mask of a half-sweep: an i32 grid of 1 where the index sum has the parity of
+// `colour` (0: red, even sums; 1: black), 0 elsewhere.
+Val colour_grid(const Level& level, int colour);
+
 // The elements of a 2^d or 3^d block in row-major order.
 std::vector<Val> block_elements(const Val& block, int dims, int side);
 // The mean of `count` values: their sum in order times 1/count (the 2^d average's formula).

@@ -4,6 +4,7 @@
 
 #include "core/Error.h"
 #include "multigrid/Formula.h"
+#include "multigrid/HelmholtzFv4.h"
 #include "multigrid/HelmholtzReads.h"
 
 namespace tessera::multigrid {
@@ -134,11 +135,15 @@ Expr helmholtz_operator(const Level& level, Boundary bc, HelmholtzCoefficients c
 } // namespace
 
 Expr helmholtz_residual(const Level& level, Boundary bc, HelmholtzCoefficients c) {
+  if (uses_fv4(level, c))
+    return fv4_residual(level, c, false);
   return helmholtz_operator(level, bc, c, "helmholtzResidual", {}, {},
                             [](const Point& p) { return p.v[p.r.f()] - p.apply(); });
 }
 
 Expr helmholtz_residual_restricted(const Level& fine, Boundary bc, HelmholtzCoefficients c) {
+  if (uses_fv4(fine, c))
+    return fv4_residual(fine, c, true);
   return helmholtz_operator(
       fine, bc, c, "helmholtzResidual", {}, {},
       [](const Point& p) { return p.v[p.r.f()] - p.apply(); }, true);
@@ -147,6 +152,8 @@ Expr helmholtz_residual_restricted(const Level& fine, Boundary bc, HelmholtzCoef
 Expr helmholtz_jacobi(const Level& level, Boundary bc, HelmholtzCoefficients c, double omega) {
   if (!(omega > 0 && omega < 2))
     user_error(cat("weighted Jacobi needs 0 < omega < 2, got ", omega));
+  if (uses_fv4(level, c))
+    return fv4_jacobi(level, c, omega);
   return helmholtz_operator(level, bc, c, "helmholtzJacobi", {}, {}, [=](const Point& p) {
     return p.v[0] + omega * (p.v[p.r.f()] - p.apply()) / p.diagonal();
   });
@@ -156,16 +163,10 @@ Expr helmholtz_gsrb_half_sweep(const Level& level, Boundary bc, HelmholtzCoeffic
                                int colour) {
   if (colour != 0 && colour != 1)
     user_error(cat("a red-black colour is 0 (red) or 1 (black), got ", colour));
-  const int d = level.dims;
-  Fun is_updated = formula("isColour" + std::to_string(colour),
-                           std::vector<ScalarKind>(d, ScalarKind::I32), [=](const auto& idx) {
-                             Sym sum = idx[0];
-                             for (int k = 1; k < d; ++k)
-                               sum = sum + idx[k];
-                             return cast(ScalarKind::I32, (sum + colour) % 2 == 0);
-                           });
+  if (uses_fv4(level, c))
+    return fv4_gsrb_half_sweep(level, c, colour);
   return helmholtz_operator(level, bc, c, "helmholtzGsrb", {ScalarKind::I32},
-                            {index_grid(level, is_updated)}, [](const Point& p) {
+                            {colour_grid(level, colour)}, [](const Point& p) {
                               Sym updated = p.v[0] + (p.v[p.r.f()] - p.apply()) / p.diagonal();
                               return select(p.v[p.r.count()] != 0, updated, p.v[0]);
                             });

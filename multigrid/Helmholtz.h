@@ -27,6 +27,10 @@ struct HelmholtzCoefficients {
   // The coefficient of the faces after the last cell (the domain's high boundary); none: the
   // last stored face, clamped (the thesis's convention).
   std::optional<double> outer_beta;
+  // 2: the operator above; 4: HPGMG-FV's 4th-order finite-volume form (operators.fv4.c, with its
+  // quartic boundary: HelmholtzFv4.h) on grids of at least 4 cells per side, the 2nd-order form
+  // with quadratic_dirichlet below. Order 4 needs quadratic_dirichlet and outer_beta.
+  int order = 2;
 };
 
 // r = f - L u.
@@ -42,5 +46,11 @@ Expr helmholtz_gsrb_half_sweep(const Level& level, Boundary bc, HelmholtzCoeffic
 // The coarse coefficient of a face in dimension k: the mean of the 2^(d-1) fine faces that
 // make it up (the fine low faces 2I in dimension k). Input the fine beta_k.
 Expr restrict_face_coefficient(const Level& fine, int k);
+// u_fine + one of HPGMG-FV's interpolations of e, as its 4th-order build uses them
+// (TransferFv4.cpp): order 4, interpolation_v4 (volume-averaged quartic, the start of each
+// F-cycle level) with the coarse ghosts of the 4th-order form; order 2, interpolation_v2
+// (volume-averaged quadratic, V-cycles) with the quadratic ghosts. Inputs u (fine), e (coarse);
+// `coarse` a whole 3-D cell-centred grid of at least 4 (order 4) or 2 (order 2) cells per side.
+Expr prolong_hpgmg_fv(const Level& coarse, int order);
 
 } // namespace tessera::multigrid

@@ -121,7 +121,9 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
               return helmholtz_line_half_sweep(at, bc, *helmholtz, *axis, colour);
             }));
     } else if (options.smoother == SmootherKind::GaussSeidel) {
-      s.smooth_in_place = in_place_half_sweeps(options, layout_->distributed());
+      // The 4th-order form reads points of its own colour (2 cells away, and across edges).
+      s.smooth_in_place = in_place_half_sweeps(options, layout_->distributed()) &&
+                          !(helmholtz && helmholtz->order == 4);
       for (int colour = 0; colour < 2; ++colour) {
         OperatorSpec half_sweep =
             spec(colour == 0 ? "gsrb-red" : "gsrb-black", level, [=](const Level& at) {
@@ -160,15 +162,18 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
         }));
       Level coarse = layout_->local(whole.coarser(), l + 1);
       auto kind = options.interpolation;
-      s.correct_from_coarser = tuner.kernel(spec(
-          "prolong", coarse, [kind, bc](const Level& at) { return prolong_add(at, kind, bc); }));
+      // The 4th-order form: HPGMG-FV's interpolations where they are defined.
+      const bool hpgmg_fv4 = helmholtz && helmholtz->order == 4;
+      s.correct_from_coarser = tuner.kernel(spec("prolong", coarse, [=](const Level& at) {
+        return hpgmg_fv4 && at.n >= 2 ? prolong_hpgmg_fv(at, 2) : prolong_add(at, kind, bc);
+      }));
       if (options.cycle == CycleKind::F) {
         // Third order where it exists (cell-centred): enough for one V-cycle per level to
         // reach the discretisation error.
         auto start = cell ? Interpolation::Quadratic : Interpolation::Linear;
-        s.start_from_coarser =
-            tuner.kernel(spec("fmg-prolong", coarse,
-                              [start, bc](const Level& at) { return prolong_add(at, start, bc); }));
+        s.start_from_coarser = tuner.kernel(spec("fmg-prolong", coarse, [=](const Level& at) {
+          return hpgmg_fv4 && at.n >= 4 ? prolong_hpgmg_fv(at, 4) : prolong_add(at, start, bc);
+        }));
       }
       if (helmholtz) {
         if (!cell)

@@ -88,12 +88,9 @@ std::vector<double> average(const std::vector<double>& fine, int dims, int64_t n
 } // namespace
 
 Problem hpgmg_fv_problem(int64_t n, int order) {
-  if (order == 4)
-    user_error("hpgmg3d --order 4 (HPGMG-FV's operators.fv4.c: the 4th-order operator with its "
-               "quartic boundary and two ghost layers) is not implemented yet; use --order 2");
-  if (order != 2)
-    user_error(cat("hpgmg3d has the orders of HPGMG-FV's operators, 2 (operators.fv2.c) and 4, "
-                   "got ",
+  if (order != 2 && order != 4)
+    user_error(cat("hpgmg3d has the orders of HPGMG-FV's operators, 2 (operators.fv2.c) and 4 "
+                   "(operators.fv4.c), got ",
                    order));
   if (n < 4 || (n & (n - 1)) != 0)
     user_error(cat("hpgmg3d needs a power of two of at least 4 cells per side (HPGMG-FV's boxes "
@@ -106,7 +103,7 @@ Problem hpgmg_fv_problem(int64_t n, int order) {
   p.centring = Centring::Cell;
   p.boundary = Boundary::antisymmetric();
   VariableCoefficients c;
-  c.constants = {0.0, 1.0, true, 1.0};
+  c.constants = {0.0, 1.0, true, 1.0, order};
   c.beta.assign(3, {});
   const auto points = static_cast<std::size_t>(n * n * n);
   const double h = 1.0 / static_cast<double>(n);

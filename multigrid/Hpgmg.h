@@ -18,7 +18,9 @@ namespace tessera::multigrid {
 //   homogeneous Dirichlet by HPGMG's quadratic ghost (HelmholtzCoefficients::quadratic_dirichlet)
 //   and the high boundary faces' beta (1) as computed (HelmholtzCoefficients::outer_beta).
 // No exact solution is known: HPGMG-FV measures the error by Richardson analysis (below).
-// Order 4 (operators.fv4.c) is refused with an Error that says so.
+// Order 4 is the same problem with the operator of operators.fv4.c (HelmholtzFv4.h): the same
+// coefficients and right-hand side (problem.fv.c's h^2/24 terms are the 4th-order conversion of
+// point values to face and cell averages), its quartic boundary on grids of at least 4 cells.
 Problem hpgmg_fv_problem(int64_t n, int order);
 
 // The problem of the next coarser grid as HPGMG-FV's Richardson analysis solves it: f (and alpha)

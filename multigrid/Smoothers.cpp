@@ -74,15 +74,7 @@ Expr gsrb_half_sweep(const Level& level, Boundary bc, int colour) {
     user_error(cat("a red-black colour is 0 (red) or 1 (black), got ", colour));
   const int d = level.dims;
   const double h2 = level.h() * level.h();
-  // 1 where the index sum has the colour's parity.
-  Fun is_updated = formula("isColour" + std::to_string(colour),
-                           std::vector<ScalarKind>(d, ScalarKind::I32), [=](const auto& idx) {
-                             Sym sum = idx[0];
-                             for (int k = 1; k < d; ++k)
-                               sum = sum + idx[k];
-                             return cast(ScalarKind::I32, (sum + colour) % 2 == 0);
-                           });
-  Val mask = index_grid(level, is_updated);
+  Val mask = colour_grid(level, colour);
   return star_operator(level, bc, "gsrb", {ScalarKind::I32}, {mask},
                        [=](const std::vector<Sym>& v) {
                          Sym sum = v[1];

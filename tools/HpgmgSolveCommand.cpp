@@ -30,10 +30,10 @@ void refuse_conflicts(const SolveCommandOptions& o, const SolverOptions& s) {
     user_error("--anisotropy applies to poisson2d and poisson3d, not hpgmg3d");
   if (s.smoother != SmootherKind::GaussSeidel && s.smoother != SmootherKind::Jacobi)
     user_error("hpgmg3d runs the point smoothers gsrb (HPGMG-FV's) and jacobi: line relaxation "
-               "does not take its quadratic boundary");
+               "does not take its quadratic boundary (nor the 4th-order operator)");
   if (launched_by_mpirun())
-    user_error("hpgmg3d runs on one device: its quadratic boundary is not written for a rank's "
-               "block (run it without mpirun)");
+    user_error("hpgmg3d runs on one device: its quadratic and quartic boundaries are not written "
+               "for a rank's block (run it without mpirun)");
 }
 
 int64_t parse_hpgmg_side(const std::string& text) {
@@ -66,9 +66,9 @@ int hpgmg_solve_command(const SolveCommandOptions& o, const SolverOptions& s,
   const Problem problem = hpgmg_fv_problem(n, o.order);
   if (!o.quiet)
     std::cout << "problem hpgmg3d " << n << "^3 (HPGMG-FV, order " << o.order
-              << ": -div(beta grad u) = f, quadratic Dirichlet boundary), " << o.cycle << "("
-              << o.pre << "," << o.post << ") " << o.smoother << ", " << o.precision << ", on "
-              << session.device().name << "\n";
+              << ": -div(beta grad u) = f, " << (o.order == 4 ? "quartic" : "quadratic")
+              << " Dirichlet boundary), " << o.cycle << "(" << o.pre << "," << o.post << ") "
+              << o.smoother << ", " << o.precision << ", on " << session.device().name << "\n";
   // The solves of h, 2h and 4h; the first is the one reported in full.
   std::vector<SolveResult> results;
   std::vector<Problem> problems{problem};

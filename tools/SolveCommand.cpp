@@ -283,7 +283,7 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
   solve
       ->add_option("--order", o.order,
                    "hpgmg3d: the order of HPGMG-FV's operator, 2 (default; operators.fv2.c) "
-                   "or 4 (not implemented yet)")
+                   "or 4 (operators.fv4.c)")
       ->check(integer_in(1, 100));
   solve->add_option("--interpolation", o.interpolation, "linear (default) or constant");
   solve

@@ -52,7 +52,12 @@ TEST_CASE("hpgmg problem: HPGMG-FV's coefficients and right-hand side, and their
   const std::size_t coarse_at = (1 * 4 + 1) * 4 + 1;
   CHECK(coarse.rhs[coarse_at] == doctest::Approx(children / 8));
   CHECK(coarse.helmholtz->beta[2][coarse_at] == doctest::Approx(faces / 4));
-  CHECK_THROWS_WITH_AS(hpgmg_fv_problem(16, 4), doctest::Contains("--order 4"), Error);
+  // Order 4: the same coefficients and right-hand side, the operator of operators.fv4.c.
+  Problem fourth = hpgmg_fv_problem(n, 4);
+  CHECK(fourth.helmholtz->constants.order == 4);
+  CHECK(fourth.rhs == p.rhs);
+  CHECK(fourth.helmholtz->beta == c.beta);
+  CHECK_THROWS_WITH_AS(hpgmg_fv_problem(16, 3), doctest::Contains("got 3"), Error);
 }
 
 TEST_CASE("hpgmg problem: Richardson differences are the max and L2 norms of u^2h - R u^h") {

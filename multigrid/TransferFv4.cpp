@@ -1,0 +1,155 @@
+// HPGMG-FV's interpolations of its 4th-order build: interpolation_v4 (volume-averaged quartic, at
+// the start of each F-cycle level) on the coarse grid with the ghosts of apply_BCs_v4
+// (HelmholtzFv4.h; faces, edges and corners), and interpolation_v2 (volume-averaged quadratic, in
+// V-cycles) with those of apply_BCs_v2 (the quadratic ghost -5/2 x_0 + 1/2 x_1). Interpolation
+// and ghosts are tensor products of 1-D operators, so a fine point's value is
+// sum_{a,b,c} w_0[a] w_1[b] w_2[c] e[I + (a, b, c)] over the coarse offsets -r..r, each w_k the
+// 1-D weights of the point's parity with the ghosts folded in, chosen by the coarse cell's place
+// along k.
+#include <vector>
+
+#include "core/Error.h"
+#include "multigrid/Formula.h"
+#include "multigrid/Helmholtz.h"
+
+namespace tessera::multigrid {
+
+using namespace detail;
+
+namespace {
+
+// One of HPGMG's 1-D interpolations: the even (low) child's weights of the coarse offsets
+// -h..h (the odd child's are their mirror), and each ghost layer's weights of the cells inside,
+// the nearest first.
+struct Scheme {
+  const char* name;
+  int reach; // of the coarse offsets a fine point reads, ghosts resolved
+  std::vector<double> even;
+  std::vector<std::vector<double>> ghosts;
+  int min_cells;
+};
+const Scheme kQuartic{"prolongQuartic",
+                      3,
+                      {-3.0 / 128, 22.0 / 128, 1, -22.0 / 128, 3.0 / 128},
+                      {{-77.0 / 12, 43.0 / 12, -17.0 / 12, 3.0 / 12},
+                       {-505.0 / 12, 335.0 / 12, -145.0 / 12, 27.0 / 12}},
+                      4};
+const Scheme kQuadratic{"prolongVolumeQuadratic", 1, {1.0 / 8, 1, -1.0 / 8}, {{-2.5, 0.5}}, 2};
+// A coarse cell's place along a dimension: the first two, inside, the last two.
+constexpr int kPlaces = 5;
+
+// The 1-D weights of coarse offsets -reach..reach for the place and parity, on nc cells.
+std::vector<double> weights(const Scheme& s, int place, int parity, int64_t nc) {
+  const int half = static_cast<int>(s.even.size() / 2);
+  const bool inner = place == 2;
+  const int64_t ci = place < 2 ? place : place == 3 ? nc - 2 : nc - 1;
+  std::vector<double> w(static_cast<std::size_t>(2 * s.reach + 1), 0.0);
+  for (int t = -half; t <= half; ++t) {
+    const double wt = s.even[static_cast<std::size_t>(parity == 0 ? t + half : half - t)];
+    const int64_t at = ci + t;
+    if (inner || (at >= 0 && at < nc)) {
+      w[static_cast<std::size_t>(t + s.reach)] += wt;
+      continue;
+    }
+    const auto& ghost = s.ghosts[static_cast<std::size_t>(at < 0 ? -at - 1 : at - nc)];
+    for (std::size_t m = 0; m < ghost.size(); ++m) {
+      const int64_t cell = at < 0 ? static_cast<int64_t>(m) : nc - 1 - static_cast<int64_t>(m);
+      w[static_cast<std::size_t>(cell - ci + s.reach)] += wt * ghost[m];
+    }
+  }
+  return w;
+}
+
+// Per dimension k an i32 grid on the fine level: 2 * (the coarse cell's place) + the parity.
+Val place_codes(const Level& fine, int64_t nc, int k) {
+  const int c = static_cast<int>(nc);
+  Fun code = formula(cat("quarticPlace", k), std::vector<ScalarKind>(fine.dims, ScalarKind::I32),
+                     [=](const std::vector<Sym>& idx) {
+                       const Sym& i = idx[static_cast<std::size_t>(k)];
+                       const Sym ci = i / 2;
+                       const Sym place = select(
+                           ci == 0, 0,
+                           select(ci == 1, 1, select(ci == c - 1, 4, select(ci == c - 2, 3, 2))));
+                       return place * 2 + i % 2;
+                     });
+  return index_grid(fine, code);
+}
+
+} // namespace
+
+Expr prolong_hpgmg_fv(const Level& coarse, int order) {
+  if (order != 2 && order != 4)
+    user_error(cat("HPGMG-FV's interpolations are interpolation_v2 (order 2) and interpolation_v4 "
+                   "(order 4), got order ",
+                   order));
+  const Scheme& scheme = order == 4 ? kQuartic : kQuadratic;
+  if (coarse.dims != 3 || coarse.centring != Centring::Cell || coarse.n < scheme.min_cells ||
+      !coarse.box.empty())
+    user_error(cat("HPGMG-FV's interpolation_v", order,
+                   " runs from a whole cell-centred 3-D grid "
+                   "of at least ",
+                   scheme.min_cells, " cells per side, got ", coarse.describe()));
+  const int d = coarse.dims, reach = scheme.reach, taps = 2 * reach + 1;
+  const int64_t nc = coarse.n;
+  Level fine = coarse;
+  fine.n = 2 * nc;
+  Val u = grid_input("u", fine), e = grid_input("e", coarse);
+  Val windows =
+      e | pad_nd(d, reach, reach, zero_boundary(coarse)) | slide_nd(d, taps, 1) | duplicate_nd(d);
+  std::vector<std::vector<double>> table;
+  for (int c = 0; c < 2 * kPlaces; ++c)
+    table.push_back(weights(scheme, c / 2, c % 2, nc));
+  const int count = taps * taps * taps;
+  std::vector<ScalarKind> kinds(static_cast<std::size_t>(count + 1), fine.kind);
+  for (int k = 0; k < d; ++k)
+    kinds.push_back(ScalarKind::I32);
+  const ScalarKind kind = fine.kind;
+  Fun interpolate = formula(scheme.name, kinds, [=](const std::vector<Sym>& v) {
+    auto typed = [&](double x) {
+      return Sym(ScalarExpr::constant(ScalarValue::make(kind, x), false));
+    };
+    // w[k][a]: the weight of coarse offset a - reach along k, selected by the code.
+    std::vector<std::vector<Sym>> w(static_cast<std::size_t>(d));
+    for (int k = 0; k < d; ++k) {
+      const Sym& code = v[static_cast<std::size_t>(count + 1 + k)];
+      for (int a = 0; a < taps; ++a) {
+        const auto at = static_cast<std::size_t>(a);
+        Sym value = typed(table[2 * 2][at]); // inside, even
+        for (int c = 2 * kPlaces - 1; c >= 0; --c)
+          if (c != 2 * 2)
+            value = select(code == c, typed(table[static_cast<std::size_t>(c)][at]), value);
+        w[static_cast<std::size_t>(k)].push_back(value);
+      }
+    }
+    // Dimension by dimension, innermost first.
+    auto e_at = [&](int a, int b, int c) {
+      return v[static_cast<std::size_t>(1 + (a * taps + b) * taps + c)];
+    };
+    Sym total = typed(0);
+    for (int a = 0; a < taps; ++a) {
+      Sym plane = typed(0);
+      for (int b = 0; b < taps; ++b) {
+        Sym line = w[2][0] * e_at(a, b, 0);
+        for (int c = 1; c < taps; ++c)
+          line = line + w[2][static_cast<std::size_t>(c)] * e_at(a, b, c);
+        plane = b == 0 ? w[1][0] * line : plane + w[1][static_cast<std::size_t>(b)] * line;
+      }
+      total = a == 0 ? w[0][0] * plane : total + w[0][static_cast<std::size_t>(a)] * plane;
+    }
+    return v[0] + total;
+  });
+  std::vector<Val> zipped{u, windows};
+  for (int k = 0; k < d; ++k)
+    zipped.push_back(place_codes(fine, nc, k));
+  Fun apply([=](Val t) {
+    std::vector<Val> args{t.get(0)};
+    for (const Val& x : block_elements(t.get(1), d, taps))
+      args.push_back(x);
+    for (int k = 0; k < d; ++k)
+      args.push_back(t.get(2 + k));
+    return interpolate.apply(args);
+  });
+  return program({u, e}, zip_nd(d, zipped) | map_nd(d, apply));
+}
+
+} // namespace tessera::multigrid
