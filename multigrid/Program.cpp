@@ -112,6 +112,26 @@ void Schedule::host(const std::string& label, std::function<void(DeviceMemory&)>
     exact_halos_.erase(b.index);
 }
 
+void Schedule::launch_over(const std::string& label, std::shared_ptr<CompiledKernel> kernel,
+                           std::vector<BufferId> buffers, double bytes) {
+  if (!kernel || kernel->code.params.size() != buffers.size())
+    internal_error(cat("the ", label, " step's kernel takes another number of buffers"));
+  for (BufferId b : buffers)
+    exact_halos_.erase(b.index);
+  Step step{Step::Over, label, std::move(kernel), std::move(buffers), BufferId{}, nullptr};
+  step.bytes = bytes;
+  steps_.push_back(std::move(step));
+}
+
+void Schedule::push(const Step& step) {
+  steps_.push_back(step);
+  if (step.kind == Step::Over)
+    for (BufferId b : step.inputs)
+      exact_halos_.erase(b.index);
+  else if (step.kind != Step::Host)
+    exact_halos_.erase(step.output.index);
+}
+
 void Schedule::append(const Schedule& other) {
   steps_.insert(steps_.end(), other.steps_.begin(), other.steps_.end());
   exact_halos_ = other.exact_halos_;
@@ -134,6 +154,10 @@ std::map<std::string, double> Schedule::bytes_by_label(const DeviceMemory& memor
   for (const Step& s : steps_) {
     if (s.kind == Step::Host)
       continue;
+    if (s.kind == Step::Over) {
+      bytes[s.label] += s.bytes;
+      continue;
+    }
     double moved = static_cast<double>(memory.buffer(s.output).bytes());
     if (s.kernel)
       moved *= s.kernel->written_fraction;
@@ -158,6 +182,14 @@ double Schedule::run(DeviceMemory& memory, Breakdown* breakdown) const {
         args.emplace_back(
             memory.buffer(p.role == codegen::KernelParam::Output ? s.output : s.inputs[next++])
                 .handle());
+      runtime::set_args(s.kernel->built, args);
+      events[i] = runtime::enqueue(session, s.kernel->built, s.kernel->global, s.kernel->local);
+      break;
+    }
+    case Step::Over: {
+      std::vector<runtime::KernelArg> args;
+      for (BufferId b : s.inputs)
+        args.emplace_back(memory.buffer(b).handle());
       runtime::set_args(s.kernel->built, args);
       events[i] = runtime::enqueue(session, s.kernel->built, s.kernel->global, s.kernel->local);
       break;

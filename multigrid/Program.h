@@ -86,6 +86,11 @@ public:
   // changes.
   void host(const std::string& label, std::function<void(DeviceMemory&)> work,
             std::vector<BufferId> writes);
+  // One launch of a kernel whose parameters are `buffers` in order, each read and written as
+  // the kernel likes (the coarse levels' cycle in one launch: multigrid/CoarseCycle.h); `bytes`:
+  // what it must move.
+  void launch_over(const std::string& label, std::shared_ptr<CompiledKernel> kernel,
+                   std::vector<BufferId> buffers, double bytes);
   // Appends other's steps; what it knows of halos afterwards is what `other` knew.
   void append(const Schedule& other);
 
@@ -104,15 +109,21 @@ public:
   std::map<std::string, double> bytes_by_label(const DeviceMemory& memory) const;
   std::size_t size() const { return steps_.size(); }
 
-private:
   struct Step {
-    enum Kind { Launch, Fill, Copy, Host } kind;
+    // Over: launch_over's kernel, its buffers in `inputs`, no output.
+    enum Kind { Launch, Fill, Copy, Host, Over } kind;
     std::string label;
     std::shared_ptr<CompiledKernel> kernel;
     std::vector<BufferId> inputs;
     BufferId output;
     std::function<void(DeviceMemory&)> work;
+    double bytes = 0; // Over: what it must move
   };
+  const std::vector<Step>& steps() const { return steps_; }
+  // Appends a step as it is (a schedule rewritten step by step: CoarseCycle::fuse).
+  void push(const Step& step);
+
+private:
   std::vector<Step> steps_;
   std::map<int, int> exact_halos_; // by BufferId::index
 };

@@ -5,6 +5,7 @@
 
 #include "core/Error.h"
 #include "multigrid/Blas.h"
+#include "multigrid/CoarseCycle.h"
 #include "multigrid/Hierarchy.h"
 #include "runtime/Session.h"
 
@@ -135,6 +136,11 @@ struct Solver::Impl {
   std::vector<BufferId> coefficients64;
   std::shared_ptr<CompiledKernel> residual64, to_single, to_double;
   std::unique_ptr<Blas> blas;
+  std::unique_ptr<CoarseCycle> coarse; // the small levels' steps fused into single launches
+  std::string coarse_why_not;          // why none are, when known before a cycle
+  // The first F-cycle's schedule by the parity of the finest solution at its start, and the
+  // parity after it (built and fused once).
+  std::map<int, std::pair<Schedule, int>> first_full;
   double setup_ms = 0; // the constructor: building (and tuning) every kernel
 
   Impl(runtime::Session& s, const Problem& p, SolverOptions o, Layout* l)
@@ -183,6 +189,38 @@ struct Solver::Impl {
                                 }});
     }
     blas = std::make_unique<Blas>(memory);
+    coarse = std::make_unique<CoarseCycle>(session, coarse_points(finest));
+  }
+
+  // The most points of a buffer a step of the one-launch coarse cycle touches (0: none).
+  int64_t coarse_points(const Level& finest) {
+    int64_t side = options.coarse_launch_side;
+    if (side < 0)
+      side = session.device().type == "GPU" ? kCoarseLaunchSideGpu : kCoarseLaunchSideCpu;
+    if (side == 0) {
+      coarse_why_not = "turned off";
+      return 0;
+    }
+    if (layout.distributed()) {
+      coarse_why_not = "the grid is distributed: its levels exchange halos between operators";
+      return 0;
+    }
+    int64_t points = 1;
+    for (int d = 0; d < finest.dims; ++d)
+      points *= side;
+    return points;
+  }
+
+  std::string describe_coarse_launch() const {
+    if (coarse->max_points() == 0)
+      return "separate launches: " + coarse_why_not;
+    if (coarse->fused_runs() == 0)
+      return "separate launches: " + (coarse->why_not().empty()
+                                          ? std::string("no two consecutive steps on small levels")
+                                          : coarse->why_not());
+    return cat("steps on buffers of at most ", coarse->max_points(), " points in ",
+               coarse->fused_runs(), " launch", coarse->fused_runs() > 1 ? "es" : "", " (",
+               coarse->fused_steps(), " steps) a cycle");
   }
 
   // The buffers the norm and the solution are read from.
@@ -252,20 +290,20 @@ struct Solver::Impl {
                : options.cycle == CycleKind::W        ? "W"
                                                       : "V";
     if (options.precision == Precision::Mixed) {
-      rec.device_ms = correction_cycle(first).run(memory, breakdown);
+      rec.device_ms = coarse->fuse(correction_cycle(first), memory).run(memory, breakdown);
       blas->axpy(1.0, e64, u64);
       rec.device_ms += residual_f64.run(memory, breakdown);
-    } else if (first && options.cycle == CycleKind::F) {
-      rec.device_ms = single_precision_cycle(true).run(memory, breakdown);
     } else {
+      const bool full = first && options.cycle == CycleKind::F;
+      auto& schedules = full ? first_full : repeated;
       int parity = levels->finest().current;
-      auto found = repeated.find(parity);
-      if (found == repeated.end()) {
-        Schedule s = single_precision_cycle(false);
+      auto found = schedules.find(parity);
+      if (found == schedules.end()) {
+        Schedule s = coarse->fuse(single_precision_cycle(full), memory);
         found =
-            repeated.emplace(parity, std::make_pair(std::move(s), levels->finest().current)).first;
+            schedules.emplace(parity, std::make_pair(std::move(s), levels->finest().current)).first;
       }
-      if (result.bytes_per_cycle.empty())
+      if (!full && result.bytes_per_cycle.empty())
         result.bytes_per_cycle = found->second.first.bytes_by_label(memory);
       rec.device_ms = found->second.first.run(memory, breakdown);
       levels->finest().current = found->second.second;
@@ -341,6 +379,7 @@ struct Solver::Impl {
       result.max_error = e;
     }
     result.memory_bytes = memory.total_bytes();
+    result.coarse_launch = describe_coarse_launch();
     for (std::size_t l = 0; l < levels->levels().size(); ++l) {
       const LevelState& s = levels->levels()[l];
       if (!s.smooth[0])
