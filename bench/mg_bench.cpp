@@ -10,9 +10,12 @@
 //
 //   ./build/bench/mg_bench [--device SPEC] [--cycles 6] [--tune off|explore] [--tune-budget 6]
 //                          [--no-host] [--copy-mib M] [--out-of-place-gsrb] [--unfused-residual]
-//                          [--json FILE] 64 128
+//                          [--coarse-launch 0,16,32] [--json FILE] 64 128
 // (--out-of-place-gsrb: every red-black half-sweep writes a whole new grid; --unfused-residual:
-// the residual and its restriction as two kernels; both as before they became the defaults.)
+// the residual and its restriction as two kernels; both as before they became the defaults.
+// --coarse-launch S,...: each size once per side S of SolverOptions::coarse_launch_side, the
+// levels of at most S per side in one launch, 0 every operator its own launch; default: the
+// device's default alone.)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -52,6 +55,7 @@ struct Args {
   bool fused_residual = true; // SolverOptions::fused_residual_restriction
   std::size_t copy_mib = 0;   // 0: the device's roofline (runtime/RooflineFile.h)
   std::vector<int64_t> sizes;
+  std::vector<int64_t> coarse_sides{-1}; // SolverOptions::coarse_launch_side, one run each
 };
 
 Args parse(int argc, char** argv) {
@@ -81,7 +85,15 @@ Args parse(int argc, char** argv) {
       a.in_place = false;
     else if (s == "--unfused-residual")
       a.fused_residual = false;
-    else
+    else if (s == "--coarse-launch") {
+      a.coarse_sides.clear();
+      std::string list = value();
+      for (std::size_t at = 0; at <= list.size();) {
+        auto comma = std::min(list.find(',', at), list.size());
+        a.coarse_sides.push_back(std::stoll(list.substr(at, comma - at)));
+        at = comma + 1;
+      }
+    } else
       a.sizes.push_back(std::stoll(s));
   }
   if (a.sizes.empty())
@@ -143,61 +155,67 @@ int main(int argc, char** argv) try {
                         {"copy_gb_per_s", copy.gb_per_s},
                         {"copy_mib", copy.bytes >> 20},
                         {"sizes", nlohmann::json::array()}};
-  for (int64_t n : args.sizes) {
-    Problem problem = manufactured_poisson(3, n, Centring::Cell);
-    SolverOptions o;
-    o.in_place_gauss_seidel = args.in_place;
-    o.fused_residual_restriction = args.fused_residual;
-    o.max_cycles = args.cycles;
-    o.tolerance = 1e-300; // time a fixed number of cycles
-    o.tuning.mode = args.tune == "explore" ? TuneMode::Explore : TuneMode::Default;
-    o.tuning.budget_s = args.tune_budget_s;
-    o.tuning.log = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
-    Solver solver(session, problem, o);
-    SolveResult r = solver.solve();
-    std::vector<double> device_ms, wall_ms;
-    for (std::size_t c = 1; c < r.cycles.size(); ++c) {
-      device_ms.push_back(r.cycles[c].device_ms);
-      wall_ms.push_back(r.cycles[c].wall_ms);
+  for (int64_t n : args.sizes)
+    for (int64_t side : args.coarse_sides) {
+      Problem problem = manufactured_poisson(3, n, Centring::Cell);
+      SolverOptions o;
+      o.in_place_gauss_seidel = args.in_place;
+      o.fused_residual_restriction = args.fused_residual;
+      o.coarse_launch_side = side;
+      o.max_cycles = args.cycles;
+      o.tolerance = 1e-300; // time a fixed number of cycles
+      o.tuning.mode = args.tune == "explore" ? TuneMode::Explore : TuneMode::Default;
+      o.tuning.budget_s = args.tune_budget_s;
+      o.tuning.log = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
+      Solver solver(session, problem, o);
+      SolveResult r = solver.solve();
+      std::vector<double> device_ms, wall_ms;
+      for (std::size_t c = 1; c < r.cycles.size(); ++c) {
+        device_ms.push_back(r.cycles[c].device_ms);
+        wall_ms.push_back(r.cycles[c].wall_ms);
+      }
+      double bytes = 0;
+      for (const auto& [op, b] : r.bytes_per_cycle)
+        bytes += b;
+      const double bound_ms = bytes / (copy.gb_per_s * 1e9) * 1e3;
+      const double t_device = median(device_ms), t_wall = median(wall_ms);
+      std::printf("\n%lld^3 V(2,2) gsrb f64, %zu levels: tessera %.3f ms per cycle (kernels %.3f "
+                  "ms), bound %.3f ms -> %.2fx the bound (kernels %.2fx), mean factor %.4f\n",
+                  static_cast<long long>(n), r.levels.size(), t_wall, t_device, bound_ms,
+                  t_wall / bound_ms, t_device / bound_ms, r.mean_factor());
+      std::printf("  wall %.2fx the kernels' time; coarse levels: %s\n", t_wall / t_device,
+                  r.coarse_launch.c_str());
+      nlohmann::json ops = nlohmann::json::object();
+      const double cycles = static_cast<double>(r.cycles.size());
+      for (const auto& [op, t] : r.breakdown) {
+        double op_bytes = r.bytes_per_cycle.count(op) ? r.bytes_per_cycle.at(op) : 0;
+        double op_bound = op_bytes / (copy.gb_per_s * 1e9) * 1e3;
+        std::printf("  %-17s %9.3f ms per cycle, bound %9.3f ms (%.2fx), %6.1f GB/s\n", op.c_str(),
+                    t.ms / cycles, op_bound, op_bound > 0 ? t.ms / cycles / op_bound : 0,
+                    op_bytes / (t.ms / cycles * 1e-3) / 1e9);
+        ops[op] = {{"ms_per_cycle", t.ms / cycles}, {"bound_ms", op_bound}};
+      }
+      nlohmann::json entry = {{"n", n},
+                              {"coarse_launch_side", side},
+                              {"coarse_launch", r.coarse_launch},
+                              {"tessera_ms", t_wall},
+                              {"tessera_kernel_ms", t_device},
+                              {"bound_ms", bound_ms},
+                              {"bytes_per_cycle", bytes},
+                              {"mean_factor", r.mean_factor()},
+                              {"operators", ops}};
+      if (args.host) {
+        const HostRun& h = host.at(n);
+        for (std::size_t c = 0; c < h.relative.size() && c < r.cycles.size(); ++c)
+          std::printf("  cycle %zu: relative residual %.3e (plain C++ %.3e)\n", c + 1,
+                      r.cycles[c].relative, h.relative[c]);
+        std::printf("  plain C++ + OpenMP %.3f ms per cycle: tessera is %.2fx its speed\n", h.ms,
+                    h.ms / t_wall);
+        entry["host_ms"] = h.ms;
+        entry["speed_vs_host"] = h.ms / t_wall;
+      }
+      out["sizes"].push_back(entry);
     }
-    double bytes = 0;
-    for (const auto& [op, b] : r.bytes_per_cycle)
-      bytes += b;
-    const double bound_ms = bytes / (copy.gb_per_s * 1e9) * 1e3;
-    const double t_device = median(device_ms), t_wall = median(wall_ms);
-    std::printf("\n%lld^3 V(2,2) gsrb f64, %zu levels: tessera %.3f ms per cycle (kernels %.3f "
-                "ms), bound %.3f ms -> %.2fx the bound (kernels %.2fx), mean factor %.4f\n",
-                static_cast<long long>(n), r.levels.size(), t_wall, t_device, bound_ms,
-                t_wall / bound_ms, t_device / bound_ms, r.mean_factor());
-    nlohmann::json ops = nlohmann::json::object();
-    const double cycles = static_cast<double>(r.cycles.size());
-    for (const auto& [op, t] : r.breakdown) {
-      double op_bytes = r.bytes_per_cycle.count(op) ? r.bytes_per_cycle.at(op) : 0;
-      double op_bound = op_bytes / (copy.gb_per_s * 1e9) * 1e3;
-      std::printf("  %-17s %9.3f ms per cycle, bound %9.3f ms (%.2fx), %6.1f GB/s\n", op.c_str(),
-                  t.ms / cycles, op_bound, op_bound > 0 ? t.ms / cycles / op_bound : 0,
-                  op_bytes / (t.ms / cycles * 1e-3) / 1e9);
-      ops[op] = {{"ms_per_cycle", t.ms / cycles}, {"bound_ms", op_bound}};
-    }
-    nlohmann::json entry = {{"n", n},
-                            {"tessera_ms", t_wall},
-                            {"tessera_kernel_ms", t_device},
-                            {"bound_ms", bound_ms},
-                            {"bytes_per_cycle", bytes},
-                            {"mean_factor", r.mean_factor()},
-                            {"operators", ops}};
-    if (args.host) {
-      const HostRun& h = host.at(n);
-      for (std::size_t c = 0; c < h.relative.size() && c < r.cycles.size(); ++c)
-        std::printf("  cycle %zu: relative residual %.3e (plain C++ %.3e)\n", c + 1,
-                    r.cycles[c].relative, h.relative[c]);
-      std::printf("  plain C++ + OpenMP %.3f ms per cycle: tessera is %.2fx its speed\n", h.ms,
-                  h.ms / t_wall);
-      entry["host_ms"] = h.ms;
-      entry["speed_vs_host"] = h.ms / t_wall;
-    }
-    out["sizes"].push_back(entry);
-  }
   if (!args.json.empty())
     std::ofstream(args.json) << out.dump(2) << "\n";
   return 0;

@@ -91,22 +91,26 @@ void Schedule::launch(const std::string& label, std::shared_ptr<CompiledKernel> 
     if (p.role == codegen::KernelParam::Input && inputs[next++] == output &&
         !(kernel->code.in_place && p.name == kernel->code.in_place_input))
       internal_error(cat("the ", label, " step reads and writes the same buffer"));
+  checked_ = false;
   steps_.push_back({Step::Launch, label, std::move(kernel), std::move(inputs), output});
   exact_halos_.erase(output.index);
 }
 
 void Schedule::fill_zero(const std::string& label, BufferId buffer) {
+  checked_ = false;
   steps_.push_back({Step::Fill, label, nullptr, {}, buffer});
   exact_halos_.erase(buffer.index);
 }
 
 void Schedule::copy(const std::string& label, BufferId from, BufferId to) {
+  checked_ = false;
   steps_.push_back({Step::Copy, label, nullptr, {from}, to});
   set_exact_halo(to, exact_halo(from));
 }
 
 void Schedule::host(const std::string& label, std::function<void(DeviceMemory&)> work,
                     std::vector<BufferId> writes) {
+  checked_ = false;
   steps_.push_back({Step::Host, label, nullptr, {}, BufferId{}, std::move(work)});
   for (BufferId b : writes)
     exact_halos_.erase(b.index);
@@ -120,10 +124,12 @@ void Schedule::launch_over(const std::string& label, std::shared_ptr<CompiledKer
     exact_halos_.erase(b.index);
   Step step{Step::Over, label, std::move(kernel), std::move(buffers), BufferId{}, nullptr};
   step.bytes = bytes;
+  checked_ = false;
   steps_.push_back(std::move(step));
 }
 
 void Schedule::push(const Step& step) {
+  checked_ = false;
   steps_.push_back(step);
   if (step.kind == Step::Over)
     for (BufferId b : step.inputs)
@@ -133,6 +139,7 @@ void Schedule::push(const Step& step) {
 }
 
 void Schedule::append(const Schedule& other) {
+  checked_ = false;
   steps_.insert(steps_.end(), other.steps_.begin(), other.steps_.end());
   exact_halos_ = other.exact_halos_;
 }
@@ -168,7 +175,30 @@ std::map<std::string, double> Schedule::bytes_by_label(const DeviceMemory& memor
   return bytes;
 }
 
-double Schedule::run(DeviceMemory& memory, Breakdown* breakdown) const {
+namespace {
+
+// The buffers as the kernel's arguments and its launch: checked the first time (the argument
+// count, the launch sizes against the device and the kernel), then issued without asking the
+// driver again.
+cl::Event issue(runtime::Session& session, CompiledKernel& k, const DeviceMemory& memory,
+                const std::vector<BufferId>& buffers, bool checked) {
+  if (!checked) {
+    std::vector<runtime::KernelArg> args;
+    for (BufferId b : buffers)
+      args.emplace_back(memory.buffer(b).handle());
+    runtime::set_args(k.built, args);
+    return runtime::enqueue(session, k.built, k.global, k.local);
+  }
+  for (std::size_t i = 0; i < buffers.size(); ++i)
+    runtime::check_cl(
+        k.built.kernel.setArg(static_cast<cl_uint>(i), memory.buffer(buffers[i]).handle()),
+        cat("setting argument ", i, " of kernel ", k.built.name));
+  return runtime::enqueue_checked(session, k.built, k.global, k.local);
+}
+
+} // namespace
+
+std::vector<cl::Event> Schedule::enqueue(DeviceMemory& memory) const {
   runtime::Session& session = memory.session();
   std::vector<cl::Event> events(steps_.size());
   for (std::size_t i = 0; i < steps_.size(); ++i) {
@@ -176,24 +206,16 @@ double Schedule::run(DeviceMemory& memory, Breakdown* breakdown) const {
     switch (s.kind) {
     case Step::Launch: {
       // Parameters in order: the inputs as listed, then the output.
-      std::vector<runtime::KernelArg> args;
+      std::vector<BufferId> buffers;
       std::size_t next = 0;
       for (const auto& p : s.kernel->code.params)
-        args.emplace_back(
-            memory.buffer(p.role == codegen::KernelParam::Output ? s.output : s.inputs[next++])
-                .handle());
-      runtime::set_args(s.kernel->built, args);
-      events[i] = runtime::enqueue(session, s.kernel->built, s.kernel->global, s.kernel->local);
+        buffers.push_back(p.role == codegen::KernelParam::Output ? s.output : s.inputs[next++]);
+      events[i] = issue(session, *s.kernel, memory, buffers, checked_);
       break;
     }
-    case Step::Over: {
-      std::vector<runtime::KernelArg> args;
-      for (BufferId b : s.inputs)
-        args.emplace_back(memory.buffer(b).handle());
-      runtime::set_args(s.kernel->built, args);
-      events[i] = runtime::enqueue(session, s.kernel->built, s.kernel->global, s.kernel->local);
+    case Step::Over:
+      events[i] = issue(session, *s.kernel, memory, s.inputs, checked_);
       break;
-    }
     case Step::Fill: {
       // A zero pattern of one element: the buffer's size is a multiple of it.
       const auto& b = memory.buffer(s.output);
@@ -219,7 +241,13 @@ double Schedule::run(DeviceMemory& memory, Breakdown* breakdown) const {
     }
     }
   }
-  session.finish();
+  checked_ = true;
+  return events;
+}
+
+double Schedule::collect(const std::vector<cl::Event>& events, Breakdown* breakdown) const {
+  if (events.size() != steps_.size())
+    internal_error("the events of another schedule");
   double total = 0;
   for (std::size_t i = 0; i < steps_.size(); ++i) {
     if (steps_[i].kind == Step::Host)
@@ -233,6 +261,12 @@ double Schedule::run(DeviceMemory& memory, Breakdown* breakdown) const {
     }
   }
   return total;
+}
+
+double Schedule::run(DeviceMemory& memory, Breakdown* breakdown) const {
+  auto events = enqueue(memory);
+  memory.session().finish();
+  return collect(events, breakdown);
 }
 
 } // namespace tessera::multigrid

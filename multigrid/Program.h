@@ -104,6 +104,12 @@ public:
   // Enqueues every step, waits for the queue once, and adds the profiled time of each step to
   // `breakdown` under its label (when given). Returns the total device time in milliseconds.
   double run(DeviceMemory& memory, Breakdown* breakdown = nullptr) const;
+  // run() in two halves, so that the host waits for the device once where something else
+  // follows the steps: enqueue() issues every step without waiting (a host step finishes the
+  // queue first) and returns their events; collect() reads them once the queue has finished
+  // them (a blocking read enqueued after them: a cycle's residual norm).
+  std::vector<cl::Event> enqueue(DeviceMemory& memory) const;
+  double collect(const std::vector<cl::Event>& events, Breakdown* breakdown = nullptr) const;
   // The bytes each step must move (every input read once, the output written once; a fill
   // writes its buffer, a copy reads and writes it), summed per label.
   std::map<std::string, double> bytes_by_label(const DeviceMemory& memory) const;
@@ -126,6 +132,9 @@ public:
 private:
   std::vector<Step> steps_;
   std::map<int, int> exact_halos_; // by BufferId::index
+  // The launches were checked (runtime::check_launch) by an earlier enqueue: a schedule run
+  // every cycle asks the driver about its kernels once.
+  mutable bool checked_ = false;
 };
 
 } // namespace tessera::multigrid

@@ -303,10 +303,16 @@ struct Solver::Impl {
         found =
             schedules.emplace(parity, std::make_pair(std::move(s), levels->finest().current)).first;
       }
+      const Schedule& schedule = found->second.first;
       if (!full && result.bytes_per_cycle.empty())
-        result.bytes_per_cycle = found->second.first.bytes_by_label(memory);
-      rec.device_ms = found->second.first.run(memory, breakdown);
+        result.bytes_per_cycle = schedule.bytes_by_label(memory);
+      // One wait a cycle: the norm's read, enqueued after the cycle, waits for it too.
+      auto events = schedule.enqueue(memory);
       levels->finest().current = found->second.second;
+      rec.residual = layout.norm(memory, residual_buffer(), 0, *blas);
+      rec.device_ms = schedule.collect(events, breakdown);
+      rec.wall_ms = ms_since(start);
+      return rec;
     }
     rec.residual = layout.norm(memory, residual_buffer(), 0, *blas);
     rec.wall_ms = ms_since(start);

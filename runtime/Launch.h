@@ -28,6 +28,11 @@ void check_launch(const Device& device, const Kernel& kernel, const Range& globa
 
 // Checks and enqueues the kernel (arguments already set); returns its event.
 cl::Event enqueue(Session& session, Kernel& kernel, const Range& global, const Range& local = {});
+// Enqueues without checking: for a launch an earlier enqueue checked (the same kernel and
+// sizes), where the driver's answers would cost more than the launch (a multigrid cycle's small
+// levels).
+cl::Event enqueue_checked(Session& session, Kernel& kernel, const Range& global,
+                          const Range& local = {});
 
 // Sets the arguments, launches and waits.
 void run(Session& session, Kernel& kernel, const std::vector<KernelArg>& args, const Range& global,
