@@ -138,6 +138,7 @@ struct Solver::Impl {
   std::unique_ptr<Blas> blas;
   std::unique_ptr<CoarseCycle> coarse; // the small levels' steps fused into single launches
   std::string coarse_why_not;          // why none are, when known before a cycle
+  std::string coarse_choice;           // how the side was measured (kCoarseLaunchMeasure)
   // The first F-cycle's schedule by the parity of the finest solution at its start, and the
   // parity after it (built and fused once).
   std::map<int, std::pair<Schedule, int>> first_full;
@@ -194,7 +195,9 @@ struct Solver::Impl {
 
   // The most points of a buffer a step of the one-launch coarse cycle touches (0: none).
   int64_t coarse_points(const Level& finest) {
-    int64_t side = options.coarse_launch_side;
+    return coarse_points(finest, options.coarse_launch_side);
+  }
+  int64_t coarse_points(const Level& finest, int64_t side) {
     if (side < 0)
       side = session.device().type == "GPU" ? kCoarseLaunchSideGpu : kCoarseLaunchSideCpu;
     if (side == 0) {
@@ -211,7 +214,45 @@ struct Solver::Impl {
     return points;
   }
 
+  bool measures_coarse_side() const {
+    return !layout.distributed() &&
+           (options.coarse_launch_side == kCoarseLaunchMeasure ||
+            (options.coarse_launch_side == -1 && options.tuning.mode == TuneMode::Explore));
+  }
+
+  // kCoarseLaunchMeasure: from the start state, a warm repeated cycle and the best wall time of
+  // three more with each candidate side; the fastest side kept (coarse_choice says what was
+  // measured).
+  void measure_coarse_side(Schedule& residual_f64, SolveResult& result) {
+    const Level& finest = levels->finest().level;
+    double best_ms = 0;
+    int64_t best = 0;
+    for (int64_t side : kCoarseLaunchCandidates) {
+      if (side > finest.n)
+        break;
+      coarse = std::make_unique<CoarseCycle>(session, coarse_points(finest, side));
+      std::map<int, std::pair<Schedule, int>> repeated;
+      start_state();
+      double ms = run_cycle(2, residual_f64, repeated, result, nullptr).wall_ms;
+      for (int i = 0; i < 3; ++i)
+        ms = std::min(ms, run_cycle(2, residual_f64, repeated, result, nullptr).wall_ms);
+      coarse_choice += cat(coarse_choice.empty() ? "" : ", ", side, ": ", ms, " ms");
+      if (side == 0 || ms < best_ms) {
+        best_ms = ms;
+        best = side;
+      }
+    }
+    coarse = std::make_unique<CoarseCycle>(session, coarse_points(finest, best));
+    coarse_choice =
+        cat(" (side ", best, " measured fastest per cycle of sides ", coarse_choice, ")");
+    result.bytes_per_cycle.clear();
+    first_full.clear();
+  }
+
   std::string describe_coarse_launch() const {
+    return describe_coarse_launch_parts() + coarse_choice;
+  }
+  std::string describe_coarse_launch_parts() const {
     if (coarse->max_points() == 0)
       return "separate launches: " + coarse_why_not;
     if (coarse->fused_runs() == 0)
@@ -333,6 +374,8 @@ struct Solver::Impl {
     // Every kernel's first launch before cycle 1 (the first cycle, and a repeated one after an
     // F-cycle), then the start again: cycle 1 is timed as the others are.
     auto warm = std::chrono::steady_clock::now();
+    if (measures_coarse_side())
+      measure_coarse_side(residual_f64, result);
     start_state();
     for (int c = 1; c <= (options.cycle == CycleKind::F ? 2 : 1); ++c)
       run_cycle(c, residual_f64, repeated, result, nullptr);

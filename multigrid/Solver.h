@@ -42,6 +42,10 @@ enum class Precision { F64, F32, Mixed };
 // SolverOptions::coarse_launch_side's default on a GPU and on a CPU (docs/multigrid.md: the
 // measurements that chose them).
 constexpr int64_t kCoarseLaunchSideGpu = 32, kCoarseLaunchSideCpu = 16;
+// SolverOptions::coarse_launch_side chosen by measurement before cycle 1: a repeated cycle's wall
+// time with each side of kCoarseLaunchCandidates (up to the finest grid's), the fastest kept.
+constexpr int64_t kCoarseLaunchMeasure = -2;
+constexpr int64_t kCoarseLaunchCandidates[] = {0, 8, 16, 32, 64};
 
 const char* to_string(CycleKind c);
 const char* to_string(SmootherKind s);
@@ -70,8 +74,9 @@ struct SolverOptions {
   bool fused_smoothing = false;
   // The levels of at most this many points per side (every buffer a step touches) as one launch
   // per run of their steps (CoarseCycle.h: the coarse part of a cycle in one work-group); the
-  // same values as separate launches. -1: the device's default (kCoarseLaunchSide), 0: every
-  // step its own launch. One device only (a distributed grid's levels launch separately).
+  // same values as separate launches. -1: the device's default (kCoarseLaunchSideGpu, ...), or
+  // under TuneMode::Explore measured as kCoarseLaunchMeasure; 0: every step its own launch. One
+  // device only (a distributed grid's levels launch separately).
   int64_t coarse_launch_side = -1;
   int pre = 2, post = 2;
   double omega = 0;         // weighted Jacobi; 0: 2d/(2d+1), the best smoothing weight
