@@ -214,7 +214,7 @@ std::string one_launch_source(const std::vector<Schedule::Step>& steps, std::siz
 CoarseCycle::CoarseCycle(runtime::Session& session, int64_t max_points)
     : session_(&session), max_points_(max_points) {}
 
-bool CoarseCycle::small(const Schedule::Step& step, const DeviceMemory& memory) const {
+bool CoarseCycle::small(const Schedule::Step& step, const DeviceMemory& memory) {
   if (step.kind != Schedule::Step::Launch && step.kind != Schedule::Step::Fill &&
       step.kind != Schedule::Step::Copy)
     return false;
@@ -223,6 +223,12 @@ bool CoarseCycle::small(const Schedule::Step& step, const DeviceMemory& memory) 
   for (BufferId b : step.inputs)
     if (memory.count(b) > max_points_)
       return false;
+  // A kernel of work-groups (a fused smoother's) ends the run: the steps around it still fuse.
+  if (step.kind == Schedule::Step::Launch)
+    if (std::string why = point_function_why_not(step.kernel->code); !why.empty()) {
+      why_not_ = why;
+      return false;
+    }
   return true;
 }
 
@@ -269,6 +275,7 @@ std::shared_ptr<CompiledKernel> CoarseCycle::build(const std::string& source,
 
 Schedule CoarseCycle::fuse(const Schedule& s, const DeviceMemory& memory) {
   fused_runs_ = fused_steps_ = 0;
+  why_not_.clear();
   Schedule result;
   if (max_points_ <= 0) {
     result.append(s);

@@ -34,8 +34,9 @@ public:
   CoarseCycle(runtime::Session& session, int64_t max_points);
 
   // `s` with every run of at least two consecutive small steps replaced by one launch labelled
-  // "coarse levels"; a run the fused form does not apply to stays as it was (why_not() says
-  // why). Kernels are built once per source, so a schedule built again costs no build.
+  // "coarse levels"; a step or run the fused form does not apply to stays as it was (why_not()
+  // says why, for the last such of this call). Kernels are built once per source, so a schedule
+  // built again costs no build.
   Schedule fuse(const Schedule& s, const DeviceMemory& memory);
   const std::string& why_not() const { return why_not_; }
   int64_t max_points() const { return max_points_; }
@@ -47,7 +48,9 @@ private:
   std::shared_ptr<CompiledKernel> build(const std::string& source, const std::string& name,
                                         const std::vector<BufferId>& buffers,
                                         const DeviceMemory& memory);
-  bool small(const Schedule::Step& step, const DeviceMemory& memory) const;
+  // Whether the step touches only small buffers and can be part of one launch (why_not_ set
+  // where a small step cannot).
+  bool small(const Schedule::Step& step, const DeviceMemory& memory);
 
   runtime::Session* session_;
   int64_t max_points_;

@@ -261,7 +261,8 @@ struct Solver::Impl {
                                           : coarse->why_not());
     return cat("steps on buffers of at most ", coarse->max_points(), " points in ",
                coarse->fused_runs(), " launch", coarse->fused_runs() > 1 ? "es" : "", " (",
-               coarse->fused_steps(), " steps) a cycle");
+               coarse->fused_steps(), " steps) a cycle",
+               coarse->why_not().empty() ? "" : "; apart: " + coarse->why_not());
   }
 
   // The buffers the norm and the solution are read from.

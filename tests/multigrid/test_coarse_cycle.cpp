@@ -112,6 +112,34 @@ void check_fused_cycle(const CycleCase& c) {
   CHECK(changed > 0);
 }
 
+// The solver with every step its own launch and with the levels of at most `side` per side in
+// one: the same residual history (to 1e-12); returns the second's result.
+SolveResult compare_launches(const Problem& problem, SolverOptions options, int64_t side) {
+  CAPTURE(problem.name);
+  CAPTURE(problem.n);
+  options.coarse_launch_side = 0;
+  Solver apart(testing::multigrid_session(), problem, options);
+  SolveResult separate = apart.solve();
+  CHECK(separate.coarse_launch.find("separate launches") != std::string::npos);
+  CHECK(separate.breakdown.count("coarse levels") == 0);
+  options.coarse_launch_side = side;
+  Solver one(testing::multigrid_session(), problem, options);
+  SolveResult r = one.solve();
+  CHECK(r.converged == separate.converged);
+  CHECK(r.coarse_launch.find("steps on buffers of at most") != std::string::npos);
+  // One launch a V-cycle; the first F-cycle and a W-cycle visit the small levels more often.
+  REQUIRE(r.breakdown.count("coarse levels") == 1);
+  const auto cycles = static_cast<int64_t>(r.cycles.size());
+  if (options.cycle == CycleKind::V)
+    CHECK(r.breakdown.at("coarse levels").launches == cycles);
+  CHECK(r.breakdown.at("coarse levels").launches >= cycles);
+  REQUIRE(r.cycles.size() == separate.cycles.size());
+  for (std::size_t c = 0; c < r.cycles.size(); ++c)
+    CHECK(std::abs(r.cycles[c].relative - separate.cycles[c].relative) <=
+          1e-12 * separate.cycles[c].relative);
+  return r;
+}
+
 SolverOptions with(CycleKind cycle, SmootherKind smoother = SmootherKind::GaussSeidel) {
   SolverOptions o;
   o.cycle = cycle;
@@ -201,27 +229,15 @@ TEST_CASE("the solver's residual histories with the one-launch coarse levels equ
   runs.back().second.pre = runs.back().second.post = 3;
   runs.push_back({manufactured_poisson(3, 16, Centring::Cell), with(CycleKind::V)});
   runs.back().second.precision = Precision::Mixed;
-  for (auto& [problem, options] : runs) {
-    CAPTURE(problem.name);
-    CAPTURE(problem.n);
-    options.coarse_launch_side = 0;
-    Solver apart(testing::multigrid_session(), problem, options);
-    SolveResult separate = apart.solve();
-    CHECK(separate.coarse_launch.find("separate launches") != std::string::npos);
-    CHECK(separate.breakdown.count("coarse levels") == 0);
-    options.coarse_launch_side = 4;
-    Solver one(testing::multigrid_session(), problem, options);
-    SolveResult r = one.solve();
-    CHECK(r.converged == separate.converged);
-    CHECK(r.coarse_launch.find("steps on buffers of at most") != std::string::npos);
-    // One launch a V-cycle; the first F-cycle and a W-cycle visit the small levels more often.
-    REQUIRE(r.breakdown.count("coarse levels") == 1);
-    if (options.cycle == CycleKind::V)
-      CHECK(r.breakdown.at("coarse levels").launches == static_cast<int64_t>(r.cycles.size()));
-    CHECK(r.breakdown.at("coarse levels").launches >= static_cast<int64_t>(r.cycles.size()));
-    REQUIRE(r.cycles.size() == separate.cycles.size());
-    for (std::size_t c = 0; c < r.cycles.size(); ++c)
-      CHECK(std::abs(r.cycles[c].relative - separate.cycles[c].relative) <=
-            1e-12 * separate.cycles[c].relative);
-  }
+  for (const auto& [problem, options] : runs)
+    compare_launches(problem, options, 4);
+}
+
+TEST_CASE("a fused smoother's kernel of work-groups stays apart; the levels below it still run "
+          "in one launch") {
+  SolverOptions options;
+  options.fused_smoothing = true; // 16^3 and larger: stream-temporal kernels of work-groups
+  const SolveResult r = compare_launches(manufactured_poisson(3, 32, Centring::Cell), options, 16);
+  CHECK(r.coarse_launch.find("apart: kernel") != std::string::npos);
+  CHECK(r.coarse_launch.find("works in work-groups") != std::string::npos);
 }
