@@ -340,9 +340,14 @@ struct Solver::Impl {
       if (found == correction_cycles.end())
         found =
             correction_cycles.emplace(first, coarse->fuse(correction_cycle(first), memory)).first;
-      rec.device_ms = found->second.run(memory, breakdown);
+      // The correction, the update and the f64 residual enqueued back to back: the norm's
+      // read waits for all of them.
+      auto correction = found->second.enqueue(memory);
       blas->axpy(1.0, e64, u64);
-      rec.device_ms += residual_f64.run(memory, breakdown);
+      auto residual = residual_f64.enqueue(memory);
+      rec.residual = layout.norm(memory, residual_buffer(), 0, *blas);
+      rec.device_ms =
+          found->second.collect(correction, breakdown) + residual_f64.collect(residual, breakdown);
     } else {
       const bool full = first && options.cycle == CycleKind::F;
       auto& schedules = full ? first_full : repeated;
@@ -361,10 +366,7 @@ struct Solver::Impl {
       levels->finest().current = found->second.second;
       rec.residual = layout.norm(memory, residual_buffer(), 0, *blas);
       rec.device_ms = schedule.collect(events, breakdown);
-      rec.wall_ms = ms_since(start);
-      return rec;
     }
-    rec.residual = layout.norm(memory, residual_buffer(), 0, *blas);
     rec.wall_ms = ms_since(start);
     return rec;
   }
