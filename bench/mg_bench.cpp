@@ -155,67 +155,71 @@ int main(int argc, char** argv) try {
                         {"copy_gb_per_s", copy.gb_per_s},
                         {"copy_mib", copy.bytes >> 20},
                         {"sizes", nlohmann::json::array()}};
+  // Each size once per coarse-launch side.
+  std::vector<std::pair<int64_t, int64_t>> runs;
   for (int64_t n : args.sizes)
-    for (int64_t side : args.coarse_sides) {
-      Problem problem = manufactured_poisson(3, n, Centring::Cell);
-      SolverOptions o;
-      o.in_place_gauss_seidel = args.in_place;
-      o.fused_residual_restriction = args.fused_residual;
-      o.coarse_launch_side = side;
-      o.max_cycles = args.cycles;
-      o.tolerance = 1e-300; // time a fixed number of cycles
-      o.tuning.mode = args.tune == "explore" ? TuneMode::Explore : TuneMode::Default;
-      o.tuning.budget_s = args.tune_budget_s;
-      o.tuning.log = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
-      Solver solver(session, problem, o);
-      SolveResult r = solver.solve();
-      std::vector<double> device_ms, wall_ms;
-      for (std::size_t c = 1; c < r.cycles.size(); ++c) {
-        device_ms.push_back(r.cycles[c].device_ms);
-        wall_ms.push_back(r.cycles[c].wall_ms);
-      }
-      double bytes = 0;
-      for (const auto& [op, b] : r.bytes_per_cycle)
-        bytes += b;
-      const double bound_ms = bytes / (copy.gb_per_s * 1e9) * 1e3;
-      const double t_device = median(device_ms), t_wall = median(wall_ms);
-      std::printf("\n%lld^3 V(2,2) gsrb f64, %zu levels: tessera %.3f ms per cycle (kernels %.3f "
-                  "ms), bound %.3f ms -> %.2fx the bound (kernels %.2fx), mean factor %.4f\n",
-                  static_cast<long long>(n), r.levels.size(), t_wall, t_device, bound_ms,
-                  t_wall / bound_ms, t_device / bound_ms, r.mean_factor());
-      std::printf("  wall %.2fx the kernels' time; coarse levels: %s\n", t_wall / t_device,
-                  r.coarse_launch.c_str());
-      nlohmann::json ops = nlohmann::json::object();
-      const double cycles = static_cast<double>(r.cycles.size());
-      for (const auto& [op, t] : r.breakdown) {
-        double op_bytes = r.bytes_per_cycle.count(op) ? r.bytes_per_cycle.at(op) : 0;
-        double op_bound = op_bytes / (copy.gb_per_s * 1e9) * 1e3;
-        std::printf("  %-17s %9.3f ms per cycle, bound %9.3f ms (%.2fx), %6.1f GB/s\n", op.c_str(),
-                    t.ms / cycles, op_bound, op_bound > 0 ? t.ms / cycles / op_bound : 0,
-                    op_bytes / (t.ms / cycles * 1e-3) / 1e9);
-        ops[op] = {{"ms_per_cycle", t.ms / cycles}, {"bound_ms", op_bound}};
-      }
-      nlohmann::json entry = {{"n", n},
-                              {"coarse_launch_side", side},
-                              {"coarse_launch", r.coarse_launch},
-                              {"tessera_ms", t_wall},
-                              {"tessera_kernel_ms", t_device},
-                              {"bound_ms", bound_ms},
-                              {"bytes_per_cycle", bytes},
-                              {"mean_factor", r.mean_factor()},
-                              {"operators", ops}};
-      if (args.host) {
-        const HostRun& h = host.at(n);
-        for (std::size_t c = 0; c < h.relative.size() && c < r.cycles.size(); ++c)
-          std::printf("  cycle %zu: relative residual %.3e (plain C++ %.3e)\n", c + 1,
-                      r.cycles[c].relative, h.relative[c]);
-        std::printf("  plain C++ + OpenMP %.3f ms per cycle: tessera is %.2fx its speed\n", h.ms,
-                    h.ms / t_wall);
-        entry["host_ms"] = h.ms;
-        entry["speed_vs_host"] = h.ms / t_wall;
-      }
-      out["sizes"].push_back(entry);
+    for (int64_t side : args.coarse_sides)
+      runs.emplace_back(n, side);
+  for (const auto& [n, side] : runs) {
+    Problem problem = manufactured_poisson(3, n, Centring::Cell);
+    SolverOptions o;
+    o.in_place_gauss_seidel = args.in_place;
+    o.fused_residual_restriction = args.fused_residual;
+    o.coarse_launch_side = side;
+    o.max_cycles = args.cycles;
+    o.tolerance = 1e-300; // time a fixed number of cycles
+    o.tuning.mode = args.tune == "explore" ? TuneMode::Explore : TuneMode::Default;
+    o.tuning.budget_s = args.tune_budget_s;
+    o.tuning.log = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
+    Solver solver(session, problem, o);
+    SolveResult r = solver.solve();
+    std::vector<double> device_ms, wall_ms;
+    for (std::size_t c = 1; c < r.cycles.size(); ++c) {
+      device_ms.push_back(r.cycles[c].device_ms);
+      wall_ms.push_back(r.cycles[c].wall_ms);
     }
+    double bytes = 0;
+    for (const auto& [op, b] : r.bytes_per_cycle)
+      bytes += b;
+    const double bound_ms = bytes / (copy.gb_per_s * 1e9) * 1e3;
+    const double t_device = median(device_ms), t_wall = median(wall_ms);
+    std::printf("\n%lld^3 V(2,2) gsrb f64, %zu levels: tessera %.3f ms per cycle (kernels %.3f "
+                "ms), bound %.3f ms -> %.2fx the bound (kernels %.2fx), mean factor %.4f\n",
+                static_cast<long long>(n), r.levels.size(), t_wall, t_device, bound_ms,
+                t_wall / bound_ms, t_device / bound_ms, r.mean_factor());
+    std::printf("  wall %.2fx the kernels' time; coarse levels: %s\n", t_wall / t_device,
+                r.coarse_launch.c_str());
+    nlohmann::json ops = nlohmann::json::object();
+    const double cycles = static_cast<double>(r.cycles.size());
+    for (const auto& [op, t] : r.breakdown) {
+      double op_bytes = r.bytes_per_cycle.count(op) ? r.bytes_per_cycle.at(op) : 0;
+      double op_bound = op_bytes / (copy.gb_per_s * 1e9) * 1e3;
+      std::printf("  %-17s %9.3f ms per cycle, bound %9.3f ms (%.2fx), %6.1f GB/s\n", op.c_str(),
+                  t.ms / cycles, op_bound, op_bound > 0 ? t.ms / cycles / op_bound : 0,
+                  op_bytes / (t.ms / cycles * 1e-3) / 1e9);
+      ops[op] = {{"ms_per_cycle", t.ms / cycles}, {"bound_ms", op_bound}};
+    }
+    nlohmann::json entry = {{"n", n},
+                            {"coarse_launch_side", side},
+                            {"coarse_launch", r.coarse_launch},
+                            {"tessera_ms", t_wall},
+                            {"tessera_kernel_ms", t_device},
+                            {"bound_ms", bound_ms},
+                            {"bytes_per_cycle", bytes},
+                            {"mean_factor", r.mean_factor()},
+                            {"operators", ops}};
+    if (args.host) {
+      const HostRun& h = host.at(n);
+      for (std::size_t c = 0; c < h.relative.size() && c < r.cycles.size(); ++c)
+        std::printf("  cycle %zu: relative residual %.3e (plain C++ %.3e)\n", c + 1,
+                    r.cycles[c].relative, h.relative[c]);
+      std::printf("  plain C++ + OpenMP %.3f ms per cycle: tessera is %.2fx its speed\n", h.ms,
+                  h.ms / t_wall);
+      entry["host_ms"] = h.ms;
+      entry["speed_vs_host"] = h.ms / t_wall;
+    }
+    out["sizes"].push_back(entry);
+  }
   if (!args.json.empty())
     std::ofstream(args.json) << out.dump(2) << "\n";
   return 0;
