@@ -60,6 +60,15 @@ double SolveResult::mean_factor() const {
   return count ? std::exp(log_sum / count) : 0;
 }
 
+int64_t coarse_launch_points(int64_t side, const std::string& device_type, int dims) {
+  if (side < 0)
+    side = device_type == "GPU" ? kCoarseLaunchSideGpu : kCoarseLaunchSideCpu;
+  int64_t points = side > 0 ? 1 : 0;
+  for (int d = 0; d < dims && side > 0; ++d)
+    points *= side;
+  return points;
+}
+
 namespace {
 
 void check_problem(const Problem& p, const SolverOptions& o) {
@@ -199,20 +208,16 @@ struct Solver::Impl {
     return coarse_points(finest, options.coarse_launch_side);
   }
   int64_t coarse_points(const Level& finest, int64_t side) {
-    if (side < 0)
-      side = session.device().type == "GPU" ? kCoarseLaunchSideGpu : kCoarseLaunchSideCpu;
     if (side == 0) {
       coarse_why_not = "turned off";
       return 0;
     }
     if (layout.distributed()) {
-      coarse_why_not = "the grid is distributed: its levels exchange halos between operators";
+      coarse_why_not = "the grid is distributed: its levels exchange halos between operators "
+                       "(rank 0's agglomerated levels run in one launch)";
       return 0;
     }
-    int64_t points = 1;
-    for (int d = 0; d < finest.dims; ++d)
-      points *= side;
-    return points;
+    return coarse_launch_points(side, session.device().type, finest.dims);
   }
 
   bool measures_coarse_side() const {

@@ -46,6 +46,9 @@ constexpr int64_t kCoarseLaunchSideGpu = 32, kCoarseLaunchSideCpu = 16;
 // time with each side of kCoarseLaunchCandidates (up to the finest grid's), the fastest kept.
 constexpr int64_t kCoarseLaunchMeasure = -2;
 constexpr int64_t kCoarseLaunchCandidates[] = {0, 8, 16, 32, 64};
+// The most points of a buffer the one-launch coarse levels' steps touch for a side (negative:
+// the device's default; 0: none) on grids of `dims` dimensions.
+int64_t coarse_launch_points(int64_t side, const std::string& device_type, int dims);
 
 const char* to_string(CycleKind c);
 const char* to_string(SmootherKind s);
