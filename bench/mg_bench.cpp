@@ -10,9 +10,12 @@
 //
 //   ./build/bench/mg_bench [--device SPEC] [--cycles 6] [--tune off|explore] [--tune-budget 6]
 //                          [--no-host] [--copy-mib M] [--out-of-place-gsrb] [--unfused-residual]
-//                          [--json FILE] 64 128
+//                          [--coarse-launch 0,16,32] [--json FILE] 64 128
 // (--out-of-place-gsrb: every red-black half-sweep writes a whole new grid; --unfused-residual:
-// the residual and its restriction as two kernels; both as before they became the defaults.)
+// the residual and its restriction as two kernels; both as before they became the defaults.
+// --coarse-launch S,...: each size once per side S of SolverOptions::coarse_launch_side, the
+// levels of at most S per side in one launch, 0 every operator its own launch; default: the
+// device's default alone.)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -52,6 +55,7 @@ struct Args {
   bool fused_residual = true; // SolverOptions::fused_residual_restriction
   std::size_t copy_mib = 0;   // 0: the device's roofline (runtime/RooflineFile.h)
   std::vector<int64_t> sizes;
+  std::vector<int64_t> coarse_sides{-1}; // SolverOptions::coarse_launch_side, one run each
 };
 
 Args parse(int argc, char** argv) {
@@ -81,7 +85,15 @@ Args parse(int argc, char** argv) {
       a.in_place = false;
     else if (s == "--unfused-residual")
       a.fused_residual = false;
-    else
+    else if (s == "--coarse-launch") {
+      a.coarse_sides.clear();
+      std::string list = value();
+      for (std::size_t at = 0; at <= list.size();) {
+        auto comma = std::min(list.find(',', at), list.size());
+        a.coarse_sides.push_back(std::stoll(list.substr(at, comma - at)));
+        at = comma + 1;
+      }
+    } else
       a.sizes.push_back(std::stoll(s));
   }
   if (a.sizes.empty())
@@ -143,11 +155,17 @@ int main(int argc, char** argv) try {
                         {"copy_gb_per_s", copy.gb_per_s},
                         {"copy_mib", copy.bytes >> 20},
                         {"sizes", nlohmann::json::array()}};
-  for (int64_t n : args.sizes) {
+  // Each size once per coarse-launch side.
+  std::vector<std::pair<int64_t, int64_t>> runs;
+  for (int64_t n : args.sizes)
+    for (int64_t side : args.coarse_sides)
+      runs.emplace_back(n, side);
+  for (const auto& [n, side] : runs) {
     Problem problem = manufactured_poisson(3, n, Centring::Cell);
     SolverOptions o;
     o.in_place_gauss_seidel = args.in_place;
     o.fused_residual_restriction = args.fused_residual;
+    o.coarse_launch_side = side;
     o.max_cycles = args.cycles;
     o.tolerance = 1e-300; // time a fixed number of cycles
     o.tuning.mode = args.tune == "explore" ? TuneMode::Explore : TuneMode::Default;
@@ -169,6 +187,8 @@ int main(int argc, char** argv) try {
                 "ms), bound %.3f ms -> %.2fx the bound (kernels %.2fx), mean factor %.4f\n",
                 static_cast<long long>(n), r.levels.size(), t_wall, t_device, bound_ms,
                 t_wall / bound_ms, t_device / bound_ms, r.mean_factor());
+    std::printf("  wall %.2fx the kernels' time; coarse levels: %s\n", t_wall / t_device,
+                r.coarse_launch.c_str());
     nlohmann::json ops = nlohmann::json::object();
     const double cycles = static_cast<double>(r.cycles.size());
     for (const auto& [op, t] : r.breakdown) {
@@ -180,6 +200,8 @@ int main(int argc, char** argv) try {
       ops[op] = {{"ms_per_cycle", t.ms / cycles}, {"bound_ms", op_bound}};
     }
     nlohmann::json entry = {{"n", n},
+                            {"coarse_launch_side", side},
+                            {"coarse_launch", r.coarse_launch},
                             {"tessera_ms", t_wall},
                             {"tessera_kernel_ms", t_device},
                             {"bound_ms", bound_ms},

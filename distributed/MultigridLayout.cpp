@@ -239,6 +239,10 @@ MultigridLayout::MultigridLayout(Communicator world, runtime::Session& session,
     coarse_tuner_ = std::make_unique<Tuner>(session, options_.tuning);
     coarse_ = std::make_unique<Hierarchy>(coarse, problem.boundary, std::nullopt, options_,
                                           *coarse_memory_, *coarse_tuner_, stage_.get());
+    if (!stage_)
+      coarse_launch_ = std::make_unique<CoarseCycle>(
+          session,
+          coarse_launch_points(options_.coarse_launch_side, session.device().type, problem.dims));
   }
 }
 
@@ -454,12 +458,27 @@ void MultigridLayout::coarse_cycle(Schedule& s, std::size_t l, const LevelState&
 }
 
 void MultigridLayout::run_coarse_cycle(CycleKind kind) {
-  Schedule c;
-  if (kind == CycleKind::F)
-    coarse_->full_multigrid(c);
-  else
-    coarse_->cycle(c, 0, kind);
-  c.run(*coarse_memory_);
+  auto build = [&] {
+    Schedule c;
+    if (kind == CycleKind::F)
+      coarse_->full_multigrid(c);
+    else
+      coarse_->cycle(c, 0, kind);
+    return c;
+  };
+  if (!coarse_launch_) { // a further stage: its steps exchange halos
+    build().run(*coarse_memory_);
+    return;
+  }
+  LevelState& top = coarse_->finest();
+  const std::pair<int, int> key{static_cast<int>(kind), top.current};
+  auto found = coarse_cycles_.find(key);
+  if (found == coarse_cycles_.end()) {
+    Schedule fused = coarse_launch_->fuse(build(), *coarse_memory_);
+    found = coarse_cycles_.emplace(key, std::make_pair(std::move(fused), top.current)).first;
+  }
+  found->second.first.run(*coarse_memory_);
+  top.current = found->second.second;
 }
 
 void MultigridLayout::staged_cycle(DeviceMemory& memory, BufferId f, BufferId u, std::size_t l,

@@ -33,6 +33,7 @@
 
 #include "distributed/BlockGrid.h"
 #include "distributed/Mpi.h"
+#include "multigrid/CoarseCycle.h"
 #include "multigrid/Hierarchy.h"
 #include "multigrid/Solver.h"
 
@@ -160,6 +161,11 @@ private:
   std::unique_ptr<multigrid::DeviceMemory> coarse_memory_;
   std::unique_ptr<multigrid::Tuner> coarse_tuner_;
   std::unique_ptr<multigrid::Hierarchy> coarse_;
+  // Rank 0's whole agglomerated grid (no further stage): its small levels in one launch, each
+  // cycle's schedule built and fused once per kind and parity of its top level's solution (with
+  // the parity after it).
+  std::unique_ptr<multigrid::CoarseCycle> coarse_launch_;
+  std::map<std::pair<int, int>, std::pair<multigrid::Schedule, int>> coarse_cycles_;
   // Per level whose box has halos: a buffer of the block's own points, for norms on the device.
   // Keyed by the memory plan too: a layout may serve several solvers.
   std::map<std::pair<const multigrid::DeviceMemory*, std::size_t>, multigrid::BufferId> own_copies_;

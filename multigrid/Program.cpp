@@ -91,6 +91,7 @@ void Schedule::launch(const std::string& label, std::shared_ptr<CompiledKernel> 
     if (p.role == codegen::KernelParam::Input && inputs[next++] == output &&
         !(kernel->code.in_place && p.name == kernel->code.in_place_input))
       internal_error(cat("the ", label, " step reads and writes the same buffer"));
+  checked_ = false;
   steps_.push_back({Step::Launch, label, std::move(kernel), std::move(inputs), output});
   exact_halos_.erase(output.index);
 }
@@ -106,23 +107,51 @@ void Schedule::launch_part(const std::string& label, std::shared_ptr<CompiledKer
 }
 
 void Schedule::fill_zero(const std::string& label, BufferId buffer) {
+  checked_ = false;
   steps_.push_back({Step::Fill, label, nullptr, {}, buffer});
   exact_halos_.erase(buffer.index);
 }
 
 void Schedule::copy(const std::string& label, BufferId from, BufferId to) {
+  checked_ = false;
   steps_.push_back({Step::Copy, label, nullptr, {from}, to});
   set_exact_halo(to, exact_halo(from));
 }
 
 void Schedule::host(const std::string& label, std::function<void(DeviceMemory&)> work,
                     std::vector<BufferId> writes, bool ordered_by_queue) {
-  steps_.push_back({Step::Host, label, nullptr, {}, BufferId{}, std::move(work), ordered_by_queue});
+  checked_ = false;
+  Step step{Step::Host, label, nullptr, {}, BufferId{}, std::move(work)};
+  step.ordered_by_queue = ordered_by_queue;
+  steps_.push_back(std::move(step));
   for (BufferId b : writes)
     exact_halos_.erase(b.index);
 }
 
+void Schedule::launch_over(const std::string& label, std::shared_ptr<CompiledKernel> kernel,
+                           std::vector<BufferId> buffers, double bytes) {
+  if (!kernel || kernel->code.params.size() != buffers.size())
+    internal_error(cat("the ", label, " step's kernel takes another number of buffers"));
+  for (BufferId b : buffers)
+    exact_halos_.erase(b.index);
+  Step step{Step::Over, label, std::move(kernel), std::move(buffers), BufferId{}, nullptr};
+  step.bytes = bytes;
+  checked_ = false;
+  steps_.push_back(std::move(step));
+}
+
+void Schedule::push(const Step& step) {
+  checked_ = false;
+  steps_.push_back(step);
+  if (step.kind == Step::Over)
+    for (BufferId b : step.inputs)
+      exact_halos_.erase(b.index);
+  else if (step.kind != Step::Host)
+    exact_halos_.erase(step.output.index);
+}
+
 void Schedule::append(const Schedule& other) {
+  checked_ = false;
   steps_.insert(steps_.end(), other.steps_.begin(), other.steps_.end());
   exact_halos_ = other.exact_halos_;
 }
@@ -144,6 +173,10 @@ std::map<std::string, double> Schedule::bytes_by_label(const DeviceMemory& memor
   for (const Step& s : steps_) {
     if (s.kind == Step::Host)
       continue;
+    if (s.kind == Step::Over) {
+      bytes[s.label] += s.bytes;
+      continue;
+    }
     double moved = static_cast<double>(memory.buffer(s.output).bytes());
     if (s.kernel)
       moved *= s.kernel->written_fraction;
@@ -156,7 +189,33 @@ std::map<std::string, double> Schedule::bytes_by_label(const DeviceMemory& memor
   return bytes;
 }
 
-double Schedule::run(DeviceMemory& memory, Breakdown* breakdown) const {
+namespace {
+
+// The buffers as the kernel's arguments and its launch: checked the first time (the argument
+// count, the launch sizes against the device and the kernel), then issued without asking the
+// driver again.
+// `offset`, `part`: a launch of part of the kernel's range (empty: the whole).
+cl::Event issue(runtime::Session& session, CompiledKernel& k, const DeviceMemory& memory,
+                const std::vector<BufferId>& buffers, bool checked,
+                const runtime::Range& offset = {}, const runtime::Range& part = {}) {
+  const runtime::Range& global = part.empty() ? k.global : part;
+  if (!checked) {
+    std::vector<runtime::KernelArg> args;
+    for (BufferId b : buffers)
+      args.emplace_back(memory.buffer(b).handle());
+    runtime::set_args(k.built, args);
+    return runtime::enqueue(session, k.built, global, k.local, offset);
+  }
+  for (std::size_t i = 0; i < buffers.size(); ++i)
+    runtime::check_cl(
+        k.built.kernel.setArg(static_cast<cl_uint>(i), memory.buffer(buffers[i]).handle()),
+        cat("setting argument ", i, " of kernel ", k.built.name));
+  return runtime::enqueue_checked(session, k.built, global, k.local, offset);
+}
+
+} // namespace
+
+std::vector<cl::Event> Schedule::enqueue(DeviceMemory& memory) const {
   runtime::Session& session = memory.session();
   std::vector<cl::Event> events(steps_.size());
   for (std::size_t i = 0; i < steps_.size(); ++i) {
@@ -164,19 +223,16 @@ double Schedule::run(DeviceMemory& memory, Breakdown* breakdown) const {
     switch (s.kind) {
     case Step::Launch: {
       // Parameters in order: the inputs as listed, then the output.
-      std::vector<runtime::KernelArg> args;
+      std::vector<BufferId> buffers;
       std::size_t next = 0;
       for (const auto& p : s.kernel->code.params)
-        args.emplace_back(
-            memory.buffer(p.role == codegen::KernelParam::Output ? s.output : s.inputs[next++])
-                .handle());
-      runtime::set_args(s.kernel->built, args);
-      events[i] =
-          s.part.empty()
-              ? runtime::enqueue(session, s.kernel->built, s.kernel->global, s.kernel->local)
-              : runtime::enqueue(session, s.kernel->built, s.part, s.kernel->local, s.offset);
+        buffers.push_back(p.role == codegen::KernelParam::Output ? s.output : s.inputs[next++]);
+      events[i] = issue(session, *s.kernel, memory, buffers, checked_, s.offset, s.part);
       break;
     }
+    case Step::Over:
+      events[i] = issue(session, *s.kernel, memory, s.inputs, checked_);
+      break;
     case Step::Fill: {
       // A zero pattern of one element: the buffer's size is a multiple of it.
       const auto& b = memory.buffer(s.output);
@@ -203,7 +259,13 @@ double Schedule::run(DeviceMemory& memory, Breakdown* breakdown) const {
     }
     }
   }
-  session.finish();
+  checked_ = true;
+  return events;
+}
+
+double Schedule::collect(const std::vector<cl::Event>& events, Breakdown* breakdown) const {
+  if (events.size() != steps_.size())
+    internal_error("the events of another schedule");
   double total = 0;
   for (std::size_t i = 0; i < steps_.size(); ++i) {
     if (steps_[i].kind == Step::Host)
@@ -217,6 +279,12 @@ double Schedule::run(DeviceMemory& memory, Breakdown* breakdown) const {
     }
   }
   return total;
+}
+
+double Schedule::run(DeviceMemory& memory, Breakdown* breakdown) const {
+  auto events = enqueue(memory);
+  memory.session().finish();
+  return collect(events, breakdown);
 }
 
 } // namespace tessera::multigrid

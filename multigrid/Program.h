@@ -93,6 +93,11 @@ public:
   // its writes enqueued before the steps after it (one wait instead of three on the device).
   void host(const std::string& label, std::function<void(DeviceMemory&)> work,
             std::vector<BufferId> writes, bool ordered_by_queue = false);
+  // One launch of a kernel whose parameters are `buffers` in order, each read and written as
+  // the kernel likes (the coarse levels' cycle in one launch: multigrid/CoarseCycle.h); `bytes`:
+  // what it must move.
+  void launch_over(const std::string& label, std::shared_ptr<CompiledKernel> kernel,
+                   std::vector<BufferId> buffers, double bytes);
   // Appends other's steps; what it knows of halos afterwards is what `other` knew.
   void append(const Schedule& other);
 
@@ -106,24 +111,39 @@ public:
   // Enqueues every step, waits for the queue once, and adds the profiled time of each step to
   // `breakdown` under its label (when given). Returns the total device time in milliseconds.
   double run(DeviceMemory& memory, Breakdown* breakdown = nullptr) const;
+  // run() in two halves, so that the host waits for the device once where something else
+  // follows the steps: enqueue() issues every step without waiting (a host step finishes the
+  // queue first) and returns their events; collect() reads them once the queue has finished
+  // them (a blocking read enqueued after them: a cycle's residual norm).
+  std::vector<cl::Event> enqueue(DeviceMemory& memory) const;
+  double collect(const std::vector<cl::Event>& events, Breakdown* breakdown = nullptr) const;
   // The bytes each step must move (every input read once, the output written once; a fill
   // writes its buffer, a copy reads and writes it), summed per label.
   std::map<std::string, double> bytes_by_label(const DeviceMemory& memory) const;
   std::size_t size() const { return steps_.size(); }
 
-private:
   struct Step {
-    enum Kind { Launch, Fill, Copy, Host } kind;
+    // Over: launch_over's kernel, its buffers in `inputs`, no output.
+    enum Kind { Launch, Fill, Copy, Host, Over } kind;
     std::string label;
     std::shared_ptr<CompiledKernel> kernel;
     std::vector<BufferId> inputs;
     BufferId output;
     std::function<void(DeviceMemory&)> work;
+    double bytes = 0;              // Over: what it must move
     bool ordered_by_queue = false; // a Host step that needs no finished queue
     runtime::Range offset, part;   // a Launch of part of the kernel's range (empty: all)
   };
+  const std::vector<Step>& steps() const { return steps_; }
+  // Appends a step as it is (a schedule rewritten step by step: CoarseCycle::fuse).
+  void push(const Step& step);
+
+private:
   std::vector<Step> steps_;
   std::map<int, int> exact_halos_; // by BufferId::index
+  // The launches were checked (runtime::check_launch) by an earlier enqueue: a schedule run
+  // every cycle asks the driver about its kernels once.
+  mutable bool checked_ = false;
 };
 
 } // namespace tessera::multigrid

@@ -5,6 +5,7 @@
 
 #include "core/Error.h"
 #include "multigrid/Blas.h"
+#include "multigrid/CoarseCycle.h"
 #include "multigrid/Hierarchy.h"
 #include "runtime/Session.h"
 
@@ -57,6 +58,15 @@ double SolveResult::mean_factor() const {
       ++count;
     }
   return count ? std::exp(log_sum / count) : 0;
+}
+
+int64_t coarse_launch_points(int64_t side, const std::string& device_type, int dims) {
+  if (side < 0)
+    side = device_type == "GPU" ? kCoarseLaunchSideGpu : kCoarseLaunchSideCpu;
+  int64_t points = side > 0 ? 1 : 0;
+  for (int d = 0; d < dims && side > 0; ++d)
+    points *= side;
+  return points;
 }
 
 namespace {
@@ -135,7 +145,14 @@ struct Solver::Impl {
   std::vector<BufferId> coefficients64;
   std::shared_ptr<CompiledKernel> residual64, to_single, to_double;
   std::unique_ptr<Blas> blas;
-  double setup_ms = 0; // the constructor: building (and tuning) every kernel
+  std::unique_ptr<CoarseCycle> coarse; // the small levels' steps fused into single launches
+  std::string coarse_why_not;          // why none are, when known before a cycle
+  std::string coarse_choice;           // how the side was measured (kCoarseLaunchMeasure)
+  // The first F-cycle's schedule by the parity of the finest solution at its start, and the
+  // parity after it (built and fused once).
+  std::map<int, std::pair<Schedule, int>> first_full;
+  std::map<bool, Schedule> correction_cycles; // mixed precision: by whether it is the first
+  double setup_ms = 0;                        // the constructor: building (and tuning) every kernel
 
   Impl(runtime::Session& s, const Problem& p, SolverOptions o, Layout* l)
       : session(s), problem(p), options(std::move(o)), layout(l ? *l : whole_grid), memory(s),
@@ -183,6 +200,76 @@ struct Solver::Impl {
                                 }});
     }
     blas = std::make_unique<Blas>(memory);
+    coarse = std::make_unique<CoarseCycle>(session, coarse_points(finest));
+  }
+
+  // The most points of a buffer a step of the one-launch coarse cycle touches (0: none).
+  int64_t coarse_points(const Level& finest) {
+    return coarse_points(finest, options.coarse_launch_side);
+  }
+  int64_t coarse_points(const Level& finest, int64_t side) {
+    if (side == 0) {
+      coarse_why_not = "turned off";
+      return 0;
+    }
+    if (layout.distributed()) {
+      coarse_why_not = "the grid is distributed: its levels exchange halos between operators "
+                       "(rank 0's agglomerated levels run in one launch)";
+      return 0;
+    }
+    return coarse_launch_points(side, session.device().type, finest.dims);
+  }
+
+  bool measures_coarse_side() const {
+    return !layout.distributed() &&
+           (options.coarse_launch_side == kCoarseLaunchMeasure ||
+            (options.coarse_launch_side == -1 && options.tuning.mode == TuneMode::Explore));
+  }
+
+  // kCoarseLaunchMeasure: from the start state, a warm repeated cycle and the best wall time of
+  // three more with each candidate side; the fastest side kept (coarse_choice says what was
+  // measured).
+  void measure_coarse_side(Schedule& residual_f64, SolveResult& result) {
+    const Level& finest = levels->finest().level;
+    double best_ms = 0;
+    int64_t best = 0;
+    for (int64_t side : kCoarseLaunchCandidates) {
+      if (side > finest.n)
+        break;
+      coarse = std::make_unique<CoarseCycle>(session, coarse_points(finest, side));
+      std::map<int, std::pair<Schedule, int>> repeated;
+      start_state();
+      double ms = run_cycle(2, residual_f64, repeated, result, nullptr).wall_ms;
+      for (int i = 0; i < 3; ++i)
+        ms = std::min(ms, run_cycle(2, residual_f64, repeated, result, nullptr).wall_ms);
+      coarse_choice += cat(coarse_choice.empty() ? "" : ", ", side, ": ", ms, " ms");
+      if (side == 0 || ms < best_ms) {
+        best_ms = ms;
+        best = side;
+      }
+    }
+    coarse = std::make_unique<CoarseCycle>(session, coarse_points(finest, best));
+    coarse_choice =
+        cat(" (side ", best, " measured fastest per cycle of sides ", coarse_choice, ")");
+    result.bytes_per_cycle.clear();
+    first_full.clear();
+    correction_cycles.clear();
+  }
+
+  std::string describe_coarse_launch() const {
+    return describe_coarse_launch_parts() + coarse_choice;
+  }
+  std::string describe_coarse_launch_parts() const {
+    if (coarse->max_points() == 0)
+      return "separate launches: " + coarse_why_not;
+    if (coarse->fused_runs() == 0)
+      return "separate launches: " + (coarse->why_not().empty()
+                                          ? std::string("no two consecutive steps on small levels")
+                                          : coarse->why_not());
+    return cat("steps on buffers of at most ", coarse->max_points(), " points in ",
+               coarse->fused_runs(), " launch", coarse->fused_runs() > 1 ? "es" : "", " (",
+               coarse->fused_steps(), " steps) a cycle",
+               coarse->why_not().empty() ? "" : "; apart: " + coarse->why_not());
   }
 
   // The buffers the norm and the solution are read from.
@@ -252,25 +339,39 @@ struct Solver::Impl {
                : options.cycle == CycleKind::W        ? "W"
                                                       : "V";
     if (options.precision == Precision::Mixed) {
-      rec.device_ms = correction_cycle(first).run(memory, breakdown);
-      blas->axpy(1.0, e64, u64);
-      rec.device_ms += residual_f64.run(memory, breakdown);
-    } else if (first && options.cycle == CycleKind::F) {
-      rec.device_ms = single_precision_cycle(true).run(memory, breakdown);
-    } else {
-      int parity = levels->finest().current;
-      auto found = repeated.find(parity);
-      if (found == repeated.end()) {
-        Schedule s = single_precision_cycle(false);
+      // Built and fused once for the first cycle and once for the others (each starts from
+      // the same buffers: correction_cycle resets the f32 solution's parity).
+      auto found = correction_cycles.find(first);
+      if (found == correction_cycles.end())
         found =
-            repeated.emplace(parity, std::make_pair(std::move(s), levels->finest().current)).first;
+            correction_cycles.emplace(first, coarse->fuse(correction_cycle(first), memory)).first;
+      // The correction, the update and the f64 residual enqueued back to back: the norm's
+      // read waits for all of them.
+      auto correction = found->second.enqueue(memory);
+      blas->axpy(1.0, e64, u64);
+      auto residual = residual_f64.enqueue(memory);
+      rec.residual = layout.norm(memory, residual_buffer(), 0, *blas);
+      rec.device_ms =
+          found->second.collect(correction, breakdown) + residual_f64.collect(residual, breakdown);
+    } else {
+      const bool full = first && options.cycle == CycleKind::F;
+      auto& schedules = full ? first_full : repeated;
+      int parity = levels->finest().current;
+      auto found = schedules.find(parity);
+      if (found == schedules.end()) {
+        Schedule s = coarse->fuse(single_precision_cycle(full), memory);
+        found =
+            schedules.emplace(parity, std::make_pair(std::move(s), levels->finest().current)).first;
       }
-      if (result.bytes_per_cycle.empty())
-        result.bytes_per_cycle = found->second.first.bytes_by_label(memory);
-      rec.device_ms = found->second.first.run(memory, breakdown);
+      const Schedule& schedule = found->second.first;
+      if (!full && result.bytes_per_cycle.empty())
+        result.bytes_per_cycle = schedule.bytes_by_label(memory);
+      // One wait a cycle: the norm's read, enqueued after the cycle, waits for it too.
+      auto events = schedule.enqueue(memory);
       levels->finest().current = found->second.second;
+      rec.residual = layout.norm(memory, residual_buffer(), 0, *blas);
+      rec.device_ms = schedule.collect(events, breakdown);
     }
-    rec.residual = layout.norm(memory, residual_buffer(), 0, *blas);
     rec.wall_ms = ms_since(start);
     return rec;
   }
@@ -289,6 +390,8 @@ struct Solver::Impl {
     // Every kernel's first launch before cycle 1 (the first cycle, and a repeated one after an
     // F-cycle), then the start again: cycle 1 is timed as the others are.
     auto warm = std::chrono::steady_clock::now();
+    if (measures_coarse_side())
+      measure_coarse_side(residual_f64, result);
     start_state();
     for (int c = 1; c <= (options.cycle == CycleKind::F ? 2 : 1); ++c)
       run_cycle(c, residual_f64, repeated, result, nullptr);
@@ -341,6 +444,7 @@ struct Solver::Impl {
       result.max_error = e;
     }
     result.memory_bytes = memory.total_bytes();
+    result.coarse_launch = describe_coarse_launch();
     for (std::size_t l = 0; l < levels->levels().size(); ++l) {
       const LevelState& s = levels->levels()[l];
       if (!s.smooth[0])

@@ -39,6 +39,17 @@ enum class CycleKind { V, W, F };
 enum class SmootherKind { GaussSeidel, Jacobi, LineX, LineY, LineZ };
 enum class Precision { F64, F32, Mixed };
 
+// SolverOptions::coarse_launch_side's default on a GPU and on a CPU (docs/multigrid.md: the
+// measurements that chose them).
+constexpr int64_t kCoarseLaunchSideGpu = 32, kCoarseLaunchSideCpu = 16;
+// SolverOptions::coarse_launch_side chosen by measurement before cycle 1: a repeated cycle's wall
+// time with each side of kCoarseLaunchCandidates (up to the finest grid's), the fastest kept.
+constexpr int64_t kCoarseLaunchMeasure = -2;
+constexpr int64_t kCoarseLaunchCandidates[] = {0, 8, 16, 32, 64};
+// The most points of a buffer the one-launch coarse levels' steps touch for a side (negative:
+// the device's default; 0: none) on grids of `dims` dimensions.
+int64_t coarse_launch_points(int64_t side, const std::string& device_type, int dims);
+
 const char* to_string(CycleKind c);
 const char* to_string(SmootherKind s);
 const char* to_string(Precision p);
@@ -64,6 +75,12 @@ struct SolverOptions {
   // 2.5-D blocking; weighted Jacobi, or Gauss-Seidel with a red and a black half-sweep a step)
   // on levels large enough, separate steps elsewhere; the same values to rounding.
   bool fused_smoothing = false;
+  // The levels of at most this many points per side (every buffer a step touches) as one launch
+  // per run of their steps (CoarseCycle.h: the coarse part of a cycle in one work-group); the
+  // same values as separate launches. -1: the device's default (kCoarseLaunchSideGpu, ...), or
+  // under TuneMode::Explore measured as kCoarseLaunchMeasure; 0: every step its own launch. One
+  // device only (a distributed grid's levels launch separately).
+  int64_t coarse_launch_side = -1;
   int pre = 2, post = 2;
   double omega = 0;         // weighted Jacobi; 0: 2d/(2d+1), the best smoothing weight
   double tolerance = 1e-10; // on ||r|| / ||f||
@@ -125,6 +142,9 @@ struct SolveResult {
   Breakdown breakdown;              // device time per operator over all cycles
   std::vector<std::string> levels;  // "64^3 f64 cell-centred", finest first
   std::vector<std::string> kernels; // "gsrb L0: v3 local=32x8 (explored)", ...
+  // What ran the coarse levels: "levels of at most 16 per side in one launch (34 steps)", or
+  // why they launch separately.
+  std::string coarse_launch;
   std::size_t memory_bytes = 0;
   // Building the kernels (and tuning them) and their first launches, before cycle 1: PoCL
   // compiles a kernel for its work-group size at its first launch, CLBlast its kernels at their

@@ -93,6 +93,11 @@ void check_launch(const Device& device, const Kernel& kernel, const Range& globa
 cl::Event enqueue(Session& session, Kernel& kernel, const Range& global, const Range& local,
                   const Range& offset) {
   check_launch(session.device(), kernel, global, local);
+  return enqueue_checked(session, kernel, global, local, offset);
+}
+
+cl::Event enqueue_checked(Session& session, Kernel& kernel, const Range& global,
+                          const Range& local, const Range& offset) {
   cl::NDRange g = global.dims() == 1   ? cl::NDRange(global[0])
                   : global.dims() == 2 ? cl::NDRange(global[0], global[1])
                                        : cl::NDRange(global[0], global[1], global[2]);

@@ -30,6 +30,11 @@ void check_launch(const Device& device, const Kernel& kernel, const Range& globa
 // `offset`: the global work offset (get_global_id counts from it; empty: from 0).
 cl::Event enqueue(Session& session, Kernel& kernel, const Range& global, const Range& local = {},
                   const Range& offset = {});
+// Enqueues without checking: for a launch an earlier enqueue checked (the same kernel and
+// sizes), where the driver's answers would cost more than the launch (a multigrid cycle's small
+// levels).
+cl::Event enqueue_checked(Session& session, Kernel& kernel, const Range& global,
+                          const Range& local = {}, const Range& offset = {});
 
 // Sets the arguments, launches and waits.
 void run(Session& session, Kernel& kernel, const std::vector<KernelArg>& args, const Range& global,

@@ -113,6 +113,7 @@ nlohmann::json to_json(const SolveResult& r, const SolveCommandOptions& o,
                       {"levels", r.levels},
                       {"kernels", r.kernels},
                       {"memory_bytes", r.memory_bytes},
+                      {"coarse_launch", r.coarse_launch},
                       {"build_ms", r.build_ms},
                       {"initial_residual", r.initial_residual},
                       {"cycles", cycles},
@@ -148,6 +149,8 @@ void print_result(const SolveResult& r, std::ostream& out, bool every_cycle) {
         << " ms  " << std::setw(5) << std::setprecision(1)
         << (device_ms > 0 ? 100 * t.ms / device_ms : 0) << "%  (" << t.launches << " launches)\n"
         << std::setprecision(3);
+  if (!r.coarse_launch.empty())
+    out << "coarse levels: " << r.coarse_launch << "\n";
   out << "mean convergence factor " << std::setprecision(4) << r.mean_factor() << " ("
       << r.stop_reason << " after " << r.cycles.size() << " cycles)\n";
   if (r.max_error)
@@ -324,6 +327,13 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
                   "Run a level's pre- and post-smoothing steps as one fused kernel each "
                   "(jacobi, gsrb; levels of 16 or more per side, one device)");
   solve
+      ->add_option("--coarse-launch", o.coarse_launch,
+                   "The levels of at most SIDE points per side as one launch per run of their "
+                   "steps (one work-group; default 32 on a GPU, 16 on a CPU; one device)")
+      ->check(integer_in(1, 1024));
+  solve->add_flag("--separate-launches", o.separate_launches,
+                  "Every operator of every level its own launch (no one-launch coarse levels)");
+  solve
       ->add_option("--ranks", o.ranks,
                    "Under mpirun: ranks per dimension, e.g. 2x2 (default: MPI_Dims_create)")
       ->check(not_empty("2x2"));
@@ -387,6 +397,12 @@ SolverOptions solver_options(const SolveCommandOptions& o, InterruptGuard& guard
     user_error(cat("--out-of-place-gsrb applies to --smoother gsrb (the point red-black "
                    "half-sweeps), not ",
                    o.smoother));
+  if (o.separate_launches && o.coarse_launch > 0)
+    user_error(cat("--separate-launches and --coarse-launch ", o.coarse_launch,
+                   " conflict: the first runs every level's operators as separate launches, the "
+                   "second the levels of at most ",
+                   o.coarse_launch, " per side in one; give one of them"));
+  s.coarse_launch_side = o.separate_launches ? 0 : o.coarse_launch;
   s.post = o.post;
   s.omega = o.omega;
   s.tolerance = o.tolerance;

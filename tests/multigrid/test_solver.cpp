@@ -206,6 +206,7 @@ TEST_CASE("multigrid solver: the thesis's V-cycle 64^3 -> 32^3 -> 16^3 runs as o
   o.max_cycles = 3;
   o.fused_gauss_seidel = false;         // the thesis's two half-sweep kernels a step
   o.fused_residual_restriction = false; // and its residual and restriction kernels
+  o.coarse_launch_side = 0;             // and 16^3 coarsest level's own launches
   auto r = solve(p, o);
   CHECK(r.levels.size() == 3);
   for (const char* op : {"smooth", "residual", "restrict", "prolong", "coarse solve"}) {

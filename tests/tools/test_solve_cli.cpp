@@ -78,6 +78,9 @@ TEST_CASE("tessera solve: bad input is an error with exit status 2; not convergi
       {{"solve", "hpgmg3d", "--size", "16", "--anisotropy", "0.1"}, "not hpgmg3d"},
       {{"solve", "poisson3d", "--size", "16", "--smoother", "jacobi", "--out-of-place-gsrb"},
        "--out-of-place-gsrb applies to --smoother gsrb"},
+      {{"solve", "poisson3d", "--size", "16", "--separate-launches", "--coarse-launch", "8"},
+       "--separate-launches and --coarse-launch 8 conflict"},
+      {{"solve", "poisson3d", "--size", "16", "--coarse-launch", "0"}, "--coarse-launch"},
   };
   for (const auto& c : cases) {
     auto r = cli(c.args);
@@ -101,6 +104,13 @@ TEST_CASE("tessera solve: bad input is an error with exit status 2; not convergi
   };
   CHECK(history(in_place.out) == history(out_of_place.out));
   CHECK(!history(in_place.out).empty());
+  // The small levels in one launch (the default) and every operator its own launch: the same
+  // history; the output says which ran.
+  auto separate = cli({"solve", "poisson3d", "--size", "16", "--separate-launches"});
+  CHECK(separate.code == 0);
+  CHECK(history(separate.out) == history(in_place.out));
+  CHECK(has(separate.out, "coarse levels: separate launches: turned off"));
+  CHECK(has(in_place.out, "coarse levels: steps on buffers of at most"));
   auto named = cli({"solve", "poisson3d", "--size", "32", "--variant", "residual=1"});
   CHECK(named.code == 0);
   auto too_far = cli({"solve", "poisson3d", "--size", "32", "--variant", "residual=100000"});
