@@ -111,6 +111,13 @@ ScalarExpr left_sum(int count) {
 
 } // namespace
 
+int64_t window_points(const Expr& f) {
+  if (f->kind != NodeKind::Lambda || f->body()->kind != NodeKind::Call ||
+      f->body()->callee()->kind != NodeKind::UserFun)
+    return 0;
+  return static_cast<int64_t>(f->body()->children.size()) - 1;
+}
+
 PlaneSplit split_by_plane(const Expr& f) {
   if (f->kind != NodeKind::Lambda || f->params().size() != 1)
     return {{}, "the window function is not a function of one window"};

@@ -25,4 +25,8 @@ struct PlaneSplit {
 // window, At(..) o .. o At(plane) $ w) split by plane; floating-point windows only.
 PlaneSplit split_by_plane(const Expr& f);
 
+// The number of arguments of the user function that the window function `f` calls (0 when it
+// is not of that form): the points it reads.
+int64_t window_points(const Expr& f);
+
 } // namespace tessera::rewrite

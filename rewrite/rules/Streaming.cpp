@@ -171,7 +171,8 @@ RuleResult stream_nd(const Expr& e, const RuleContext& ctx) {
   // one plane of values and n partial sums live per work-item instead of n planes. One windowed
   // input of floating-point values, one result per step.
   Expr by_plane;
-  if (!m.zipped && is_floating(ctx.type_of(arg0(e)).innermost().scalar_kind()))
+  if (!m.zipped && is_floating(ctx.type_of(arg0(e)).innermost().scalar_kind()) &&
+      window_points(f) >= ctx.plane_sums_min_points)
     by_plane = split_by_plane(f).function;
   if (d == 3) {
     const Type& windows = ctx.type_of(arg0(e));
