@@ -5,12 +5,16 @@
 # stencil, the best time, the time each ceiling allows and the best's fraction of the lower one
 # (goal: >= 50%), and which family and parameters won (stream-nd sums=1: partial sums by plane).
 #   BUILD=build DEVICE=NVIDIA OUT=/tmp/large bash bench/large_stencils.sh [NAME...]
+# TESSERA=path/to/tessera WRITER=path/to/large_stencils: binaries elsewhere than BUILD (a copy
+# carried to the GPU machine); BUDGET=60 for a longer search.
 # SMALL=1: a dry run on PoCL at 256^2 / 32^3 (checks the script, not the numbers).
 set -u
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$root/build}
 OUT=${OUT:-/tmp/large-stencils}
 BUDGET=${BUDGET:-16}
+TESSERA=${TESSERA:-$BUILD/tools/tessera}
+WRITER=${WRITER:-$BUILD/bench/large_stencils}
 mkdir -p "$OUT/programs"
 if [ "${SMALL:-0}" = 1 ]; then
   DEVICE=${DEVICE:-pthread}; S2=256x256; S3=32x32x32
@@ -19,11 +23,11 @@ else
 fi
 names=("$@")
 [ ${#names[@]} -eq 0 ] && names=(box2d4r box3d2r box3d3r box3d4r)
-"$BUILD/bench/large_stencils" "$OUT/programs" "${names[@]}" || exit 2
+"$WRITER" "$OUT/programs" "${names[@]}" || exit 2
 for name in "${names[@]}"; do
   case $name in *2d*) size=$S2 ;; *) size=$S3 ;; esac
   echo "== $name $size, budget $BUDGET s on $DEVICE"
-  "$BUILD/tools/tessera" explore --program "$OUT/programs/$name.json" --size "$size" \
+  "$TESSERA" explore --program "$OUT/programs/$name.json" --size "$size" \
     --device "$DEVICE" --budget "$BUDGET" --json "$OUT/$name.json" >"$OUT/$name.txt" 2>&1
   echo "   exit $? (full output: $OUT/$name.txt)"
 done

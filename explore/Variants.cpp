@@ -55,7 +55,12 @@ Variants variants_of(const Expr& program, int depth, rewrite::EnumerateOptions o
     result.variants.push_back(variant_info(v));
     present.insert(variant_family(result.variants.back().history));
   }
-  result.absent = absent_families(present, lowered.stats.not_applicable);
+  std::map<std::string, std::string> refused; // family -> the first reason of its candidates
+  for (const auto& [v, why] : lowered.rejected)
+    refused.emplace(variant_family(variant_info(v).history), why);
+  result.absent = absent_families(present, lowered.stats.not_applicable, refused);
+  for (const auto& [why, count] : lowered.rejection_reasons)
+    result.rejected.push_back(cat(count, count == 1 ? " candidate: " : " candidates: ", why));
   if (result.variants.empty()) {
     // The enumeration always keeps the default lowering first; be robust if it does not.
     result.variants.push_back(variant_info(
@@ -80,7 +85,8 @@ Variants variants_of(const Expr& program, int depth, rewrite::EnumerateOptions o
 } // namespace
 
 std::vector<std::string> absent_families(const std::set<std::string>& present,
-                                         const std::map<std::string, std::size_t>& not_applicable) {
+                                         const std::map<std::string, std::size_t>& not_applicable,
+                                         const std::map<std::string, std::string>& refused) {
   std::vector<std::string> lines;
   for (const auto& family : variant_families()) {
     if (family == "plain" || present.count(family))
@@ -100,6 +106,8 @@ std::vector<std::string> absent_families(const std::set<std::string>& present,
     bool from_tiles = family == "work-groups" || family == "local-memory" || family == "coarsened";
     if (std::string tiling = reasons_of("tiled"); from_tiles && !tiling.empty())
       why += (why.empty() ? "" : "; ") + cat("its mapping needs a tiled variant (", tiling, ")");
+    if (auto r = refused.find(family); r != refused.end())
+      why += (why.empty() ? "" : "; ") + cat("every candidate was refused (", r->second, ")");
     if (why.empty())
       why = "no rule of the family applies to this program";
     lines.push_back(family + ": " + why);
