@@ -5,10 +5,12 @@
 #include "codegen/Program.h"
 #include "compile/ExecutableVariants.h"
 #include "core/Error.h"
+#include "core/Fields.h"
 #include "core/Printer.h"
 #include "explore/Family.h"
 #include "explore/Space.h"
 #include "rewrite/Lower.h"
+#include "rewrite/Rule.h"
 #include "rewrite/Variants.h"
 #include "rewrite/rules/Rules.h"
 
@@ -128,6 +130,35 @@ std::vector<int64_t> small_extents(const std::vector<int64_t>& extents) {
   return small;
 }
 
+std::vector<int64_t> small_extents(const std::vector<int64_t>& extents, const Expr& program) {
+  std::vector<int64_t> small = small_extents(extents);
+  // The points a user function reads (its arity) and the widest Pad: a window's reads and radius.
+  int64_t reads = 0, radius = 0;
+  rewrite::for_each_node(program, [&](const Expr& node, const rewrite::Position&, bool) {
+    if (node->kind == NodeKind::UserFun)
+      reads = std::max<int64_t>(reads, node->user_fun->arity);
+    if (node->kind == NodeKind::Pad)
+      if (auto left = pad_fields(*node).left.as_constant())
+        radius = std::max(radius, *left);
+  });
+  // The interpreter's work on the small grid as for a 27-point stencil on the default one:
+  // a 729-point box checks on 10^3 instead of 16^3 (seconds less before the first point), each
+  // extent kept at least 2r+2 (every boundary and an interior) and 8.
+  constexpr int64_t kReads = 27;
+  int64_t cells = 1, budget = kReads;
+  for (int64_t e : small)
+    cells *= e, budget *= e;
+  const int64_t least = std::max<int64_t>(2 * radius + 2, 8);
+  while (reads > kReads && cells * reads > budget) {
+    auto widest = std::max_element(small.begin(), small.end());
+    if (*widest <= least)
+      break;
+    cells = cells / *widest * (*widest - 1);
+    --*widest;
+  }
+  return small;
+}
+
 Problem make_problem(const std::string& name, const ProgramAt& build,
                      const std::vector<int64_t>& extents, int depth,
                      rewrite::EnumerateOptions control) {
@@ -150,7 +181,7 @@ Problem make_problem(const std::string& name, const ProgramAt& build,
     p.enumeration += "; absent " + line;
   if (control.cancel && control.cancel->load())
     return p; // cancelled: the caller stops; a lowering of many fused steps takes a second
-  p.small_extents = small_extents(extents);
+  p.small_extents = small_extents(extents, p.program);
   p.small_program = build(p.small_extents);
   p.small_baseline = rewrite::lower_default(p.small_program);
   return p;
