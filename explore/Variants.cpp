@@ -142,20 +142,23 @@ std::vector<int64_t> small_extents(const std::vector<int64_t>& extents, const Ex
         radius = std::max(radius, *left);
   });
   // The interpreter's work on the small grid as for a 27-point stencil on the default one:
-  // a 729-point box checks on 10^3 instead of 16^3 (seconds less before the first point), each
-  // extent kept at least 2r+2 (every boundary and an interior) and 8.
+  // a 729-point box checks on 10^3 instead of 16^3 (seconds less before the first point), one
+  // side for every extent (extents equal in the program stay equal: they may be one size
+  // variable), at least 2r+2 (every boundary and an interior) and 8.
   constexpr int64_t kReads = 27;
-  int64_t cells = 1, budget = kReads;
-  for (int64_t e : small)
-    cells *= e, budget *= e;
+  auto cells_at = [&](int64_t side) {
+    int64_t cells = 1;
+    for (int64_t e : small)
+      cells *= std::min(e, side);
+    return cells;
+  };
+  const int64_t budget = cells_at(INT64_MAX) * kReads;
   const int64_t least = std::max<int64_t>(2 * radius + 2, 8);
-  while (reads > kReads && cells * reads > budget) {
-    auto widest = std::max_element(small.begin(), small.end());
-    if (*widest <= least)
-      break;
-    cells = cells / *widest * (*widest - 1);
-    --*widest;
-  }
+  int64_t side = *std::max_element(small.begin(), small.end());
+  while (reads > kReads && side > least && cells_at(side) * reads > budget)
+    --side;
+  for (auto& e : small)
+    e = std::min(e, side);
   return small;
 }
 

@@ -35,6 +35,10 @@ TEST_CASE("small check grid: large windows check on fewer cells, small ones as b
   CHECK(reads(small, 125) <= reads({16, 16, 16}, 27));
   for (int64_t e : small)
     CHECK(e >= 8);
+  // One side for every extent: a program over one size variable N binds it (9, 10, 10 did not).
+  CHECK(small == std::vector<int64_t>(3, small[0]));
+  ArithExpr n = size("N");
+  CHECK_NOTHROW(at_size(stencils::star_box_stencil({n, n, n}, 2, Shape::Box, clamp), small));
   Expr box2d4r = stencils::star_box_stencil(at(grid2), 4, Shape::Box, clamp);
   small = explore::small_extents(grid2, box2d4r);
   CHECK(reads(small, 81) <= reads({64, 64}, 27));
