@@ -5,8 +5,11 @@
 # stencil, the best time, the time each ceiling allows and the best's fraction of the lower one
 # (goal: >= 50%), and which family and parameters won (stream-nd sums=1: partial sums by plane).
 #   BUILD=build DEVICE=NVIDIA OUT=/tmp/large bash bench/large_stencils.sh [NAME...]
-# TESSERA=path/to/tessera WRITER=path/to/large_stencils: binaries elsewhere than BUILD (a copy
-# carried to the GPU machine); BUDGET=60 for a longer search.
+# TESSERA=path/to/tessera WRITER=path/to/large_stencils BENCH=path/to/stencil_bench: binaries
+# elsewhere than BUILD (a copy carried to the GPU machine); BUDGET=60 for a longer search.
+# Then stencil_bench times the partial-sum (stream-nd sums=1), vectorized and coarsened variants
+# of each directly, beside the plain lowering (a 16 s search may not reach them: each point of a
+# 729-point box costs seconds to build); ONLY=words changes the families, ONLY= skips it.
 # SMALL=1: a dry run on PoCL at 256^2 / 32^3 (checks the script, not the numbers).
 set -u
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -15,6 +18,8 @@ OUT=${OUT:-/tmp/large-stencils}
 BUDGET=${BUDGET:-16}
 TESSERA=${TESSERA:-$BUILD/tools/tessera}
 WRITER=${WRITER:-$BUILD/bench/large_stencils}
+BENCH=${BENCH:-$BUILD/bench/stencil_bench}
+ONLY=${ONLY-sums,vectorized,coarsened}
 mkdir -p "$OUT/programs"
 if [ "${SMALL:-0}" = 1 ]; then
   DEVICE=${DEVICE:-pthread}; S2=256x256; S3=32x32x32
@@ -59,3 +64,13 @@ for name in names:
           f"{'FMA' if fma_ms > bytes_ms else 'bytes':>6} {100 * lower / ms:7.1f}%  "
           f"{len(r['points']):4}/{r['space']['points']:<4}  {steps} [{best.get('mapping', {}).get('kind', '')}]")
 PY
+if [ -n "$ONLY" ]; then
+  runs=()
+  for name in "${names[@]}"; do
+    case $name in *2d*) runs+=("$name=$S2") ;; *) runs+=("$name=$S3") ;; esac
+  done
+  echo "== stencil_bench --only $ONLY (full output: $OUT/stencil_bench.txt)"
+  "$BENCH" --device "$DEVICE" --only "$ONLY" --json "$OUT/stencil_bench.json" "${runs[@]}" \
+    >"$OUT/stencil_bench.txt" 2>&1
+  grep -E "^== |best:|best vs plain|plain MapGlb" "$OUT/stencil_bench.txt"
+fi

@@ -130,17 +130,21 @@ std::vector<int64_t> small_extents(const std::vector<int64_t>& extents) {
   return small;
 }
 
-std::vector<int64_t> small_extents(const std::vector<int64_t>& extents, const Expr& program) {
-  std::vector<int64_t> small = small_extents(extents);
-  // The points a user function reads (its arity) and the widest Pad: a window's reads and radius.
-  int64_t reads = 0, radius = 0;
+WindowSize window_size(const Expr& program) {
+  WindowSize w;
   rewrite::for_each_node(program, [&](const Expr& node, const rewrite::Position&, bool) {
     if (node->kind == NodeKind::UserFun)
-      reads = std::max<int64_t>(reads, node->user_fun->arity);
+      w.reads = std::max<int64_t>(w.reads, node->user_fun->arity);
     if (node->kind == NodeKind::Pad)
       if (auto left = pad_fields(*node).left.as_constant())
-        radius = std::max(radius, *left);
+        w.radius = std::max(w.radius, *left);
   });
+  return w;
+}
+
+std::vector<int64_t> small_extents(const std::vector<int64_t>& extents, const Expr& program) {
+  std::vector<int64_t> small = small_extents(extents);
+  const auto [reads, radius] = window_size(program);
   // The interpreter's work on the small grid as for a 27-point stencil on the default one:
   // a 729-point box checks on 10^3 instead of 16^3 (seconds less before the first point), one
   // side for every extent (extents equal in the program stay equal: they may be one size

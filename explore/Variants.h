@@ -54,6 +54,12 @@ std::vector<std::string> absent_families(const std::set<std::string>& present,
 // A grid of at most ~4096 cells with the same number of dimensions (each extent at most the
 // real one), for checking the trusted variant with the interpreter.
 std::vector<int64_t> small_extents(const std::vector<int64_t>& extents);
+// The points the program's widest user function reads (its arity) and its widest Pad.
+struct WindowSize {
+  int64_t reads = 0, radius = 0;
+};
+WindowSize window_size(const Expr& program);
+
 // The same for `program`, smaller where its windows are large (a user function of more than 27
 // points): the interpreter's reads as for 27 points on the default grid, each extent at least
 // 2r+2 (r: its widest Pad) and 8. A 729-point box: 10^3 instead of 16^3.

@@ -1,6 +1,9 @@
 #include "stencils/StarBox.h"
 
 #include <cstdlib>
+#include <map>
+#include <mutex>
+#include <regex>
 
 #include "core/Error.h"
 #include "stencils/Neighbourhood.h"
@@ -48,6 +51,38 @@ Expr star_box_stencil(const std::vector<ArithExpr>& extents, int radius, Shape s
 
 std::string star_box_name(int dims, int radius, Shape shape) {
   return cat(shape == Shape::Box ? "box" : "star", dims, "d", radius, "r");
+}
+
+const StencilInfo* star_box_info(const std::string& name) {
+  static std::mutex mutex;
+  static std::map<std::string, StencilInfo> made; // entries stay where they are (node-based)
+  std::smatch m;
+  static const std::regex form("(star|box)([123])d([1-9])r");
+  if (!std::regex_match(name, m, form))
+    return nullptr;
+  std::lock_guard lock(mutex);
+  if (auto it = made.find(name); it != made.end())
+    return &it->second;
+  const Shape shape = m[1] == "box" ? Shape::Box : Shape::Star;
+  const int dims = std::stoi(m[2]), radius = std::stoi(m[3]);
+  int points = 0;
+  for (double w : star_box_weights(dims, radius, shape))
+    points += w != 0;
+  StencilInfo info;
+  info.name = name;
+  info.description =
+      cat(dims, "-D ", shape == Shape::Box ? "box" : "star", " of radius ", radius, " (", points,
+          " points, weights that differ from point to point, the "
+          "sum divided by their total; stencils/StarBox.h)");
+  info.dims = dims;
+  info.build = [=](const std::vector<ArithExpr>& extents) {
+    require_dims(extents, static_cast<std::size_t>(dims), name);
+    return star_box_stencil(extents, radius, shape, clamp);
+  };
+  info.radius = radius;
+  info.points = points;
+  info.bytes_per_cell = 8;
+  return &made.emplace(name, std::move(info)).first->second;
 }
 
 } // namespace tessera::stencils

@@ -43,6 +43,12 @@ TEST_CASE("small check grid: large windows check on fewer cells, small ones as b
   small = explore::small_extents(grid2, box2d4r);
   CHECK(reads(small, 81) <= reads({64, 64}, 27));
   CHECK(small[0] >= 10);
+  // What the explorer reads of a program: its widest user function and Pad (a 256^2 grid of
+  // box2d4r is checked by the trusted baseline, its 81 reads a cell beyond the interpreter's).
+  auto window = explore::window_size(box2d4r);
+  CHECK(window.reads == 81);
+  CHECK(window.radius == 4);
+  CHECK(explore::window_size(j3d27pt).reads == 27);
   // The explorer's problem checks on it.
   auto problem = make_problem("box3d4r", box3d4r, grid3, 0);
   CHECK(problem.small_extents == std::vector<int64_t>{10, 10, 10});
