@@ -31,6 +31,7 @@
 #include "codegen/CExpr.h"
 #include "codegen/Kernel.h"
 #include "codegen/KernelIR.h"
+#include "codegen/StreamSums.h"
 #include "codegen/UserFunctions.h"
 #include "codegen/Vector.h"
 #include "codegen/View.h"
@@ -83,6 +84,9 @@ private:
   void write_reduce(const Node& f, const Operand& in, const View& dest);
   void write_scan(const Node& f, const Operand& in, const View& dest); // codegen/Scan.cpp
   bool stream_windows(const Node& f, const Operand& in, const View& dest);
+  // codegen/StreamSums.cpp: a march whose step is a sum by plane keeps partial sums.
+  bool stream_plane_sums(const PlaneSumStep& step, const View& source, const Type& window,
+                         const Operand& in, const View& dest);
   void write_iterate(const Node& f, const Operand& in, const View& dest);
   // The whole kernel of 2.5-D blocked time steps (codegen/StreamStepsWriter.h).
   void write_stream_steps(const Node& f, const std::vector<Operand>& args, const View& dest);

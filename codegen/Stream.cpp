@@ -21,7 +21,12 @@ struct StreamWindow {
   int64_t n = 0, scalars = 0;
 };
 
-std::optional<StreamWindow> stream_window(const View& view, const Type& windows) {
+// A window of more than this many values per element is not kept in private memory whole (n
+// of them would be); the partial sums keep one element and n sums (codegen/StreamSums.cpp).
+constexpr int64_t kMaxRotatedScalars = 64;
+
+std::optional<StreamWindow> stream_window(const View& view, const Type& windows,
+                                          int64_t max_scalars) {
   if (view->kind != ViewKind::Slide || view->a != ArithExpr(1) || !windows.is_array())
     return std::nullopt;
   const Type& window = windows.element();
@@ -29,7 +34,8 @@ std::optional<StreamWindow> stream_window(const View& view, const Type& windows)
   auto n = window.length().as_constant();
   auto c = element.scalar_count().as_constant();
   auto count = windows.length().as_constant();
-  if (!n || !c || *n < 2 || *c > 64 || !element.innermost().is_scalar() || (count && *count < 2))
+  if (!n || !c || *n < 2 || *c > max_scalars || !element.innermost().is_scalar() ||
+      (count && *count < 2))
     return std::nullopt;
   return StreamWindow{view->children.front(), window, *n, *c};
 }
@@ -58,14 +64,20 @@ bool Emitter::stream_windows(const Node& f, const Operand& in, const View& dest)
   // The windowed components (one, or those of a Zip) and, for a Zip, the others.
   bool zipped =
       in.view->kind == ViewKind::Zip && in.type.is_array() && in.type.element().is_tuple();
+  if (!zipped)
+    if (auto sums = plane_sum_step(f.children[0]))
+      if (auto w = stream_window(in.view, in.type, options_.target.max_private_elements))
+        if (stream_plane_sums(*sums, w->source, w->window, in, dest))
+          return true;
   std::vector<std::optional<StreamWindow>> parts;
   if (zipped) {
     const auto& components = in.type.element().elements();
     for (std::size_t k = 0; k < in.view->children.size(); ++k)
-      parts.push_back(
-          stream_window(in.view->children[k], Type::array(components.at(k), in.type.length())));
+      parts.push_back(stream_window(in.view->children[k],
+                                    Type::array(components.at(k), in.type.length()),
+                                    kMaxRotatedScalars));
   } else {
-    parts.push_back(stream_window(in.view, in.type));
+    parts.push_back(stream_window(in.view, in.type, kMaxRotatedScalars));
   }
   bool any = false;
   for (const auto& p : parts)

@@ -16,6 +16,7 @@
 #include "explore/Prior.h"
 #include "explore/ReportWriter.h"
 #include "explore/TuningDatabase.h"
+#include "explore/Variants.h"
 #include "primitives/Interpreter.h"
 #include "runtime/Device.h"
 #include "runtime/DeviceTarget.h"
@@ -244,7 +245,7 @@ private:
         report_.peak_precision = "f64";
     report_.peak_gflops =
         report_.peak_precision == "f64" ? roofline.compute.f64_gflops : roofline.compute.f32_gflops;
-    if (cells(problem_.extents) > options_.interpreter_limit) {
+    if (beyond_the_interpreter()) {
       trust_the_baseline();
       return;
     }
@@ -255,6 +256,16 @@ private:
     if (!has_nonzero(reference_))
       user_error("the interpreter's output for the random inputs is all zeros: checking the "
                  "variants against it would prove nothing");
+  }
+
+  // Whether the grid is too large for the interpreter: more cells than its limit, or more reads
+  // than the limit's cells of a 27-point window (box2d4r at 256^2 reads 81 values a cell: 10 s
+  // of the interpreter before the first point).
+  bool beyond_the_interpreter() const {
+    const auto reads =
+        static_cast<std::size_t>(std::max<int64_t>(27, window_size(problem_.program).reads));
+    const std::size_t n = cells(problem_.extents);
+    return n > options_.interpreter_limit || n * reads > options_.interpreter_limit * 27;
   }
 
   // A grid too large for the interpreter: the plain lowering, checked against the interpreter on
@@ -311,7 +322,7 @@ private:
     }
     if (!base)
       user_error("the exploration stopped before the baseline was measured");
-    if (base->status == PointStatus::Failed && cells(problem_.extents) > options_.interpreter_limit)
+    if (base->status == PointStatus::Failed && beyond_the_interpreter())
       user_error(cat("the plain MapGlb lowering (the trusted variant) failed, so no variant can "
                      "be checked: ",
                      base->error));

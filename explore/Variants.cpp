@@ -5,10 +5,12 @@
 #include "codegen/Program.h"
 #include "compile/ExecutableVariants.h"
 #include "core/Error.h"
+#include "core/Fields.h"
 #include "core/Printer.h"
 #include "explore/Family.h"
 #include "explore/Space.h"
 #include "rewrite/Lower.h"
+#include "rewrite/Rule.h"
 #include "rewrite/Variants.h"
 #include "rewrite/rules/Rules.h"
 
@@ -55,7 +57,12 @@ Variants variants_of(const Expr& program, int depth, rewrite::EnumerateOptions o
     result.variants.push_back(variant_info(v));
     present.insert(variant_family(result.variants.back().history));
   }
-  result.absent = absent_families(present, lowered.stats.not_applicable);
+  std::map<std::string, std::string> refused; // family -> the first reason of its candidates
+  for (const auto& [v, why] : lowered.rejected)
+    refused.emplace(variant_family(variant_info(v).history), why);
+  result.absent = absent_families(present, lowered.stats.not_applicable, refused);
+  for (const auto& [why, count] : lowered.rejection_reasons)
+    result.rejected.push_back(cat(count, count == 1 ? " candidate: " : " candidates: ", why));
   if (result.variants.empty()) {
     // The enumeration always keeps the default lowering first; be robust if it does not.
     result.variants.push_back(variant_info(
@@ -80,7 +87,8 @@ Variants variants_of(const Expr& program, int depth, rewrite::EnumerateOptions o
 } // namespace
 
 std::vector<std::string> absent_families(const std::set<std::string>& present,
-                                         const std::map<std::string, std::size_t>& not_applicable) {
+                                         const std::map<std::string, std::size_t>& not_applicable,
+                                         const std::map<std::string, std::string>& refused) {
   std::vector<std::string> lines;
   for (const auto& family : variant_families()) {
     if (family == "plain" || present.count(family))
@@ -100,6 +108,8 @@ std::vector<std::string> absent_families(const std::set<std::string>& present,
     bool from_tiles = family == "work-groups" || family == "local-memory" || family == "coarsened";
     if (std::string tiling = reasons_of("tiled"); from_tiles && !tiling.empty())
       why += (why.empty() ? "" : "; ") + cat("its mapping needs a tiled variant (", tiling, ")");
+    if (auto r = refused.find(family); r != refused.end())
+      why += (why.empty() ? "" : "; ") + cat("every candidate was refused (", r->second, ")");
     if (why.empty())
       why = "no rule of the family applies to this program";
     lines.push_back(family + ": " + why);
@@ -117,6 +127,42 @@ std::vector<int64_t> small_extents(const std::vector<int64_t>& extents) {
   std::vector<int64_t> small;
   for (auto e : extents)
     small.push_back(std::min(e, side));
+  return small;
+}
+
+WindowSize window_size(const Expr& program) {
+  WindowSize w;
+  rewrite::for_each_node(program, [&](const Expr& node, const rewrite::Position&, bool) {
+    if (node->kind == NodeKind::UserFun)
+      w.reads = std::max<int64_t>(w.reads, node->user_fun->arity);
+    if (node->kind == NodeKind::Pad)
+      if (auto left = pad_fields(*node).left.as_constant())
+        w.radius = std::max(w.radius, *left);
+  });
+  return w;
+}
+
+std::vector<int64_t> small_extents(const std::vector<int64_t>& extents, const Expr& program) {
+  std::vector<int64_t> small = small_extents(extents);
+  const auto [reads, radius] = window_size(program);
+  // The interpreter's work on the small grid as for a 27-point stencil on the default one:
+  // a 729-point box checks on 10^3 instead of 16^3 (seconds less before the first point), one
+  // side for every extent (extents equal in the program stay equal: they may be one size
+  // variable), at least 2r+2 (every boundary and an interior) and 8.
+  constexpr int64_t kReads = 27;
+  auto cells_at = [&](int64_t side) {
+    int64_t cells = 1;
+    for (int64_t e : small)
+      cells *= std::min(e, side);
+    return cells;
+  };
+  const int64_t budget = cells_at(INT64_MAX) * kReads;
+  const int64_t least = std::max<int64_t>(2 * radius + 2, 8);
+  int64_t side = *std::max_element(small.begin(), small.end());
+  while (reads > kReads && side > least && cells_at(side) * reads > budget)
+    --side;
+  for (auto& e : small)
+    e = std::min(e, side);
   return small;
 }
 
@@ -142,7 +188,7 @@ Problem make_problem(const std::string& name, const ProgramAt& build,
     p.enumeration += "; absent " + line;
   if (control.cancel && control.cancel->load())
     return p; // cancelled: the caller stops; a lowering of many fused steps takes a second
-  p.small_extents = small_extents(extents);
+  p.small_extents = small_extents(extents, p.program);
   p.small_program = build(p.small_extents);
   p.small_baseline = rewrite::lower_default(p.small_program);
   return p;

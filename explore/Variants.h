@@ -29,6 +29,10 @@ struct Variants {
   // Why each family of explore/Family.h that has no variant here is absent, one line each:
   // "tiled: tile-nd: extent 61 has no divisor among the tile sizes {4, 8, 16, 32, 64}".
   std::vector<std::string> absent;
+  // Why lowered candidates were dropped, one line per reason with its count: "3 candidates: the
+  // intermediate of type ... would need a private array of 2048 elements per work-item (at most
+  // 1024)" (the code generator's message where it refused one).
+  std::vector<std::string> rejected;
 };
 // Enumerates the rewrite catalog up to `depth` steps and lowers every result with the mapping
 // strategies; duplicates and programs the code generator cannot handle are dropped. `control`
@@ -40,13 +44,26 @@ Variants enumerate_variants(const Expr& program, int depth = 1,
                             rewrite::EnumerateOptions control = {});
 
 // absent_families: for each family (variant_families(), plain aside) without a variant in
-// `present`, the reasons its rules gave for not applying (EnumerationStats::not_applicable).
+// `present`, the reasons its rules gave for not applying (EnumerationStats::not_applicable),
+// and where its rules applied but every candidate was refused (`refused`: family -> the reason
+// of one, LoweredVariants::rejected), that reason.
 std::vector<std::string> absent_families(const std::set<std::string>& present,
-                                         const std::map<std::string, std::size_t>& not_applicable);
+                                         const std::map<std::string, std::size_t>& not_applicable,
+                                         const std::map<std::string, std::string>& refused = {});
 
 // A grid of at most ~4096 cells with the same number of dimensions (each extent at most the
 // real one), for checking the trusted variant with the interpreter.
 std::vector<int64_t> small_extents(const std::vector<int64_t>& extents);
+// The points the program's widest user function reads (its arity) and its widest Pad.
+struct WindowSize {
+  int64_t reads = 0, radius = 0;
+};
+WindowSize window_size(const Expr& program);
+
+// The same for `program`, smaller where its windows are large (a user function of more than 27
+// points): the interpreter's reads as for 27 points on the default grid, each extent at least
+// 2r+2 (r: its widest Pad) and 8. A 729-point box: 10^3 instead of 16^3.
+std::vector<int64_t> small_extents(const std::vector<int64_t>& extents, const Expr& program);
 
 // Builds the high-level program at a grid size (extents outermost first).
 using ProgramAt = std::function<Expr(const std::vector<int64_t>& extents)>;

@@ -11,13 +11,16 @@ Type at_type(TypeChecker& checker, const Node& f, const Types& args) {
   require_arity(name.c_str(), args, 1);
   const Type& in = require_array(name.c_str(), args[0]);
   const ArithExpr& i = at_fields(f).index;
-  std::string why = cat(name, ": index ", i.to_string(), " is out of range for ", in,
-                        " (valid indices are 0 to ", (in.length() - 1).to_string(), ")");
+  // Written only when needed: a large stencil types thousands of At calls, nearly all proved.
+  auto why = [&] {
+    return cat(name, ": index ", i.to_string(), " is out of range for ", in,
+               " (valid indices are 0 to ", (in.length() - 1).to_string(), ")");
+  };
   switch (prove_lt(i, in.length())) {
   case Truth::No:
-    user_error(why);
+    user_error(why());
   case Truth::Unknown:
-    checker.assume(lt(i, in.length()) - 1, why);
+    checker.assume(lt(i, in.length()) - 1, why());
     break;
   case Truth::Yes:
     break;

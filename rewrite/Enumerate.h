@@ -40,6 +40,11 @@ struct EnumerateOptions {
   std::size_t limit = 10000;
   std::vector<int64_t> tile_sizes{4, 8, 16, 32, 64};
   std::vector<int64_t> coarsening{2, 4};
+  // stream-nd offers partial sums by plane (sums=1, rewrite/rules/PlaneSums.h) for window
+  // functions of at least this many points: the large stencils, bound by arithmetic, whose
+  // windows do not fit in registers whole. Smaller ones (every catalog stencil reads at most 27)
+  // keep their rotating window alone, and their spaces as they were.
+  int64_t plane_sums_min_points = 28;
   // The device the variants are for (constant memory and images for the placements, local
   // memory and registers for the streaming forms, private arrays): the portable target by
   // default, compile/DeviceLimits.h's apply_device_limits for a device.

@@ -40,6 +40,7 @@ struct RuleContext {
   std::vector<int64_t> tile_sizes;     // candidate tile/chunk sizes (filtered by divisibility)
   std::vector<int64_t> coarsening;     // candidate thread-coarsening factors
   std::vector<int64_t> temporal_steps; // candidate numbers of fused time steps
+  int64_t plane_sums_min_points = 28;  // EnumerateOptions::plane_sums_min_points
   // True when the node is inside a function (a map body): rewrites there cannot split the
   // program into computations that need a global barrier between them.
   bool inside_function = false;

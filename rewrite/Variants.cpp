@@ -285,18 +285,17 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
     ++result.candidates;
     // A computation left without a mapping runs nowhere: the code generator would refuse it,
     // so it is not offered even where the caller generates kernels on demand.
-    if (Expr high = unlowered_computation(lowered)) {
-      ++result.rejected_by_codegen;
-      ++result.rejection_reasons["a computation without a mapping"];
-      return;
-    }
-    if (std::string why =
-            private_intermediate_too_large(lowered, options.target.max_private_elements);
-        !why.empty()) {
+    auto reject = [&](const std::string& why) {
       ++result.rejected_by_codegen;
       ++result.rejection_reasons[why];
-      return;
-    }
+      result.rejected.push_back({{lowered, from.history, mapping, after_mapping}, why});
+    };
+    if (Expr high = unlowered_computation(lowered))
+      return reject("a computation without a mapping");
+    if (std::string why =
+            private_intermediate_too_large(lowered, options.target.max_private_elements);
+        !why.empty())
+      return reject(why);
     if (tried.insert(lowered))
       candidates.push_back({lowered, &from, mapping, std::move(after_mapping)});
     else
@@ -337,6 +336,9 @@ LoweredVariants lowered_variants(const Expr& program, const EnumerateOptions& op
     case Rejected:
       ++result.rejected_by_codegen;
       ++result.rejection_reasons[reasons[i]];
+      result.rejected.push_back({{candidates[i].program, candidates[i].from->history,
+                                  candidates[i].mapping, candidates[i].after_mapping},
+                                 reasons[i]});
       break;
     case Accepted: {
       result.variants.push_back({candidates[i].program, candidates[i].from->history,

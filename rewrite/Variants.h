@@ -27,6 +27,9 @@ struct LoweredVariants {
   std::size_t lowered_duplicates = 0; // candidates equal to one tried before (not generated again)
   std::size_t rejected_by_codegen = 0;
   std::map<std::string, std::size_t> rejection_reasons; // code generator message -> count
+  // Each rejected candidate (its program, history and mapping) with the reason, so that a
+  // family without variants can say that its candidates were refused, and why.
+  std::vector<std::pair<Variant, std::string>> rejected;
   // Cut by the limits (options.deadline_seconds for the enumeration and the lowering together,
   // options.cancel, options.limit): high-level variants not lowered, and candidates not
   // code-generated; `stop` says why (None: nothing was cut).

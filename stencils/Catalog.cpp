@@ -1,4 +1,5 @@
 #include "stencils/Catalog.h"
+#include "stencils/StarBox.h"
 
 #include <set>
 
@@ -29,7 +30,10 @@ const StencilInfo& find_stencil(const std::string& name) {
       return s;
     names += (names.empty() ? "" : ", ") + s.name;
   }
-  user_error(cat("unknown stencil '", name, "': the catalog has ", names));
+  if (const StencilInfo* family = star_box_info(name))
+    return *family;
+  user_error(cat("unknown stencil '", name, "': the catalog has ", names,
+                 ", and the star and box stencils star2d1r .. box3d4r ((star|box)(1|2|3)d(1-9)r)"));
 }
 
 } // namespace tessera::stencils

@@ -217,6 +217,8 @@ int variants_command(const CommonOptions& o) {
   std::cout << "program  " << print(p) << "\n";
   for (const auto& line : v.absent)
     std::cout << "absent   " << line << "\n";
+  for (const auto& line : v.rejected)
+    std::cout << "rejected " << line << "\n";
   for (std::size_t i = 0; i < v.variants.size(); ++i) {
     const auto& var = v.variants[i];
     std::string steps;

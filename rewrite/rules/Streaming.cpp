@@ -19,6 +19,8 @@
 //    planes  = Map(plane => Map(Transpose) $ Slide(n,1) $ Map(Slide(n+c-1, c)) $ plane) $ x
 //    step    = w => Map(f) $ Transpose $ Map(Transpose) $ Map(Map(Slide(n,1))) $ w
 //    result  = Transpose $ Map(Map(Join)) $ Map(Transpose) $ Map^2(march) $ columns
+//  With sums=1 (factor 1, one input of floating-point values) f is first split by plane
+//  (rewrite/rules/PlaneSums.h): the march keeps n partial sums instead of n planes.
 //
 // Zipped inputs (a smoother with a right-hand side: Map^d(f) $ ZipND(SlideND(n,1) $ x, c)):
 // every input is cut into columns the same way and the columns are zipped, so that a step
@@ -28,6 +30,7 @@
 #include "core/Error.h"
 #include "rewrite/Pattern.h"
 #include "rewrite/Shapes.h"
+#include "rewrite/rules/PlaneSums.h"
 #include "rewrite/rules/Rules.h"
 #include "rewrite/rules/Windows.h"
 
@@ -163,6 +166,14 @@ RuleResult stream_nd(const Expr& e, const RuleContext& ctx) {
     return RuleResult::none("");
   m.inputs = std::move(*inputs);
   RuleResult r;
+  // sums=1: the window function split by plane (rewrite/rules/PlaneSums.h), so that the march
+  // adds each plane to the outputs it belongs to as it streams by (codegen/StreamSums.cpp):
+  // one plane of values and n partial sums live per work-item instead of n planes. One windowed
+  // input of floating-point values, one result per step.
+  Expr by_plane;
+  if (!m.zipped && is_floating(ctx.type_of(arg0(e)).innermost().scalar_kind()) &&
+      window_points(f) >= ctx.plane_sums_min_points)
+    by_plane = split_by_plane(f).function;
   if (d == 3) {
     const Type& windows = ctx.type_of(arg0(e));
     const ArithExpr& depth = windows.length();                     // outputs per column
@@ -182,13 +193,21 @@ RuleResult stream_nd(const Expr& e, const RuleContext& ctx) {
         if (factor > 1)
           params["factor"] = factor;
         r.alternatives.push_back({stream_3d(f, m, factor, segment), params});
+        if (by_plane && factor == 1) {
+          params["sums"] = 1;
+          r.alternatives.push_back({stream_3d(by_plane, m, factor, segment), params});
+        }
       }
     return r;
   }
   const ArithExpr& height = ctx.type_of(arg0(e)).length(); // outputs per column
   for (int64_t c : ctx.tile_sizes)
-    if (prove_divisible(height, c) == Truth::Yes)
+    if (prove_divisible(height, c) == Truth::Yes) {
       r.alternatives.push_back({stream_2d(f, m, c), {{"dims", 2}, {"segment", c}}});
+      if (by_plane)
+        r.alternatives.push_back(
+            {stream_2d(by_plane, m, c), {{"dims", 2}, {"segment", c}, {"sums", 1}}});
+    }
   if (r.alternatives.empty())
     r.why_not = "no candidate segment length divides the column";
   return r;
@@ -208,15 +227,15 @@ Rule stream_nd_rule() {
   };
   // It matches a call of a computing map (is_computing_map_call).
   return at_kinds(
-      with_family(
-          {"stream-nd",
-           "Map^d(f) o SlideND(n,1) -> work-items marching along one dimension",
-           stream_nd,
-           traits,
-           {{.name = "dims", .values = {2, 3}},
-            {.name = "segment", .source = ParamDomain::Source::TileSizes, .optional = true},
-            {.name = "factor", .source = ParamDomain::Source::Coarsening, .optional = true}}},
-          "streaming"),
+      with_family({"stream-nd",
+                   "Map^d(f) o SlideND(n,1) -> work-items marching along one dimension",
+                   stream_nd,
+                   traits,
+                   {{.name = "dims", .values = {2, 3}},
+                    {.name = "segment", .source = ParamDomain::Source::TileSizes, .optional = true},
+                    {.name = "factor", .source = ParamDomain::Source::Coarsening, .optional = true},
+                    {.name = "sums", .values = {1}, .optional = true}}},
+                  "streaming"),
       {NodeKind::Call});
 }
 

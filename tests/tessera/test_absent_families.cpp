@@ -54,3 +54,26 @@ TEST_CASE("absent families: an odd extent says which family it removes and why")
   auto problem = make_problem("j2d5pt", j2d5pt_at(64, 3), {64, 3}, 1);
   CHECK(has(problem.enumeration, "absent local-memory: "));
 }
+
+TEST_CASE("absent families: a family whose candidates the device limits refuse says why") {
+  // A radius-4 star at 64^3: its local-memory tiles (4^3 plus a halo of 4: 12^3 work-items, or
+  // 16^3 plus the halo: 55296 bytes of local memory) exceed the portable limits, and the family
+  // said "no rule of the family applies" before.
+  Val x = input("x", array_of(f32(), {64, 64, 64}));
+  std::vector<double> w(729, 0.0);
+  for (int k = 0; k < 729; ++k) {
+    int i = k % 9, j = k / 9 % 9, l = k / 81;
+    if ((i != 4) + (j != 4) + (l != 4) <= 1)
+      w[static_cast<std::size_t>(k)] = 1 + k % 5;
+  }
+  Expr star = program({x}, x | pad_nd(3, 4, 4, clamp) | slide_nd(3, 9, 1) |
+                               map_nd(3, [w](Val n) { return weighted_sum(n, w).named("star"); }));
+  VariantList list = enumerate_variants(star, 1);
+  std::string local = line_of(list.absent, "local-memory");
+  CHECK(has(local, "every candidate was refused ("));
+  CHECK(has(local, "the portable limit without a device"));
+  // Every refused candidate is counted under its reason.
+  REQUIRE_FALSE(list.rejected.empty());
+  for (const auto& line : list.rejected)
+    CHECK(has(line, " candidate"));
+}

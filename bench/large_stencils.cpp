@@ -1,0 +1,47 @@
+// The star and box stencils of radius 1-4 (stencils/StarBox.h) as program files, for
+// `tessera explore --program` (bench/large_stencils.sh measures the large ones on a GPU):
+//
+//   ./build/bench/large_stencils DIR [NAME...]     (default: every star/box of radius 1-4)
+//
+// Each DIR/NAME.json is over size variables (N x N or N x N x N, clamped), so that --size picks
+// the grid.
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/Error.h"
+#include "core/Json.h"
+#include "stencils/StarBox.h"
+
+using namespace tessera;
+using stencils::Shape;
+
+int main(int argc, char** argv) try {
+  if (argc < 2)
+    user_error("usage: large_stencils DIR [NAME...] (names such as box3d4r, star2d1r)");
+  std::filesystem::path dir = argv[1];
+  std::filesystem::create_directories(dir);
+  std::vector<std::string> wanted(argv + 2, argv + argc);
+  int written = 0;
+  for (int dims : {2, 3})
+    for (Shape shape : {Shape::Star, Shape::Box})
+      for (int r = 1; r <= 4; ++r) {
+        std::string name = stencils::star_box_name(dims, r, shape);
+        if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), name) == wanted.end())
+          continue;
+        std::vector<ArithExpr> extents(static_cast<std::size_t>(dims), size("N"));
+        Expr program = stencils::star_box_stencil(extents, r, shape, clamp);
+        std::string path = (dir / (name + ".json")).string();
+        save_expr_file(program, path);
+        std::printf("%s %llu bytes\n", path.c_str(),
+                    static_cast<unsigned long long>(std::filesystem::file_size(path)));
+        ++written;
+      }
+  if (written == 0)
+    user_error("no stencil of that name: give names such as box3d4r or star2d1r");
+  return 0;
+} catch (const tessera::Error& e) {
+  std::fprintf(stderr, "large_stencils: %s\n", e.what());
+  return 2;
+}

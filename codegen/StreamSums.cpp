@@ -1,0 +1,183 @@
+// Streaming by partial sums (rewrite/rules/PlaneSums.h, stream-nd sums=1): the march
+//   MapSeq(fun(w => s(sum(f_0(w[0]..), .., f_{n-1}(w[n-1]..))))) $ Slide(n,1) $ planes
+// keeps one plane and n partial sums per work-item instead of n planes: plane p is loaded once
+// and adds f_a(plane p) to the output p - a for every a, in plane order (the order in which sum
+// adds them, so the result is the same):
+//   acc[0..n-1] = 0;  planes 0..n-2 added to the outputs 0..n-2 they belong to
+//   for i: e = plane i+n-1; acc[n-1-a] += f_a(e) for each a; out[i] = s(acc[0]); shift acc
+#include "codegen/StreamSums.h"
+
+#include "codegen/Emitter.h"
+#include "codegen/ScalarC.h"
+#include "core/Error.h"
+#include "core/Fields.h"
+
+namespace tessera::codegen {
+
+namespace {
+
+// The indices of an At chain down to `window`, outermost (applied to the window) last.
+std::optional<std::vector<int64_t>> at_chain(const Expr& arg, const Expr& window) {
+  std::vector<int64_t> indices;
+  Expr cur = arg;
+  while (cur->kind == NodeKind::Call && cur->children.size() == 2 &&
+         cur->callee()->kind == NodeKind::At) {
+    auto i = at_fields(*cur->callee()).index.as_constant();
+    if (!i)
+      return std::nullopt;
+    indices.push_back(*i);
+    cur = cur->children[1];
+  }
+  if (!cur.same_as(window) || indices.empty())
+    return std::nullopt;
+  return indices;
+}
+
+const Node* user_fun_call(const Expr& e, std::size_t arity) {
+  if (e->kind != NodeKind::Call || e->callee()->kind != NodeKind::UserFun ||
+      e->children.size() != arity + 1)
+    return nullptr;
+  return e->callee().get();
+}
+
+// p0 + p1 + ... + p_{count-1}, added left to right.
+bool is_ordered_sum(const ScalarExpr& body, int count) {
+  const ScalarExpr* x = &body;
+  for (int k = count - 1; k > 0; --k) {
+    if (x->op() != ScalarOp::Add || x->args()[1].op() != ScalarOp::Param ||
+        x->args()[1].param_index() != k)
+      return false;
+    x = &x->args()[0];
+  }
+  return x->op() == ScalarOp::Param && x->param_index() == 0;
+}
+
+} // namespace
+
+std::optional<PlaneSumStep> plane_sum_step(const Expr& f) {
+  if (f->kind != NodeKind::Lambda || f->params().size() != 1)
+    return std::nullopt;
+  const Expr window = f->params()[0]; // params() is a copy
+  PlaneSumStep step;
+  Expr sum = f->body();
+  if (const Node* s = user_fun_call(sum, 1); s && s->user_fun->arity == 1) {
+    step.scale = s;
+    sum = sum->children[1];
+  }
+  if (sum->kind != NodeKind::Call || sum->callee()->kind != NodeKind::UserFun)
+    return std::nullopt;
+  const UserFunDef& def = *sum->callee()->user_fun;
+  const int count = static_cast<int>(sum->children.size()) - 1;
+  if (count < 2 || def.arity != count || !is_ordered_sum(def.body, count))
+    return std::nullopt;
+  for (int k = 0; k < count; ++k) {
+    const Expr& call = sum->children[static_cast<std::size_t>(k) + 1];
+    if (call->kind != NodeKind::Call || call->callee()->kind != NodeKind::UserFun)
+      return std::nullopt;
+    PlaneTerm term{call->callee().get(), -1, {}};
+    for (std::size_t a = 1; a < call->children.size(); ++a) {
+      auto indices = at_chain(call->children[a], window);
+      if (!indices || (term.plane >= 0 && indices->back() != term.plane))
+        return std::nullopt;
+      term.plane = indices->back();
+      indices->pop_back();
+      term.points.emplace_back(indices->rbegin(), indices->rend()); // outermost first
+    }
+    if (term.plane < 0 || (!step.terms.empty() && step.terms.back().plane >= term.plane))
+      return std::nullopt;
+    step.terms.push_back(std::move(term));
+  }
+  return step;
+}
+
+bool Emitter::stream_plane_sums(const PlaneSumStep& step, const View& source, const Type& window,
+                                const Operand& in, const View& dest) {
+  const Type& plane = window.element();
+  const ScalarKind kind = plane.innermost().scalar_kind();
+  const auto n = window.length().as_constant();
+  const auto scalars = plane.scalar_count().as_constant();
+  if (!n || !scalars || step.terms.back().plane >= *n ||
+      static_cast<int64_t>(plane.shape().size()) + 1 != static_cast<int64_t>(window.shape().size()))
+    return false;
+  for (const auto& t : step.terms)
+    for (const auto& p : t.points)
+      if (p.size() != plane.shape().size())
+        return false;
+  auto private_array = [&](const std::string& prefix, const Type& type) {
+    auto m = std::make_shared<Memory>();
+    m->name = fresh(prefix);
+    m->space = AddressSpace::Private;
+    m->element = kind;
+    m->type = type;
+    line(cat(scalar_c_type(kind), " ", m->name, "[", type.scalar_count().value(), "];"));
+    return m;
+  };
+  auto values = private_array("plane", plane);
+  auto sums = private_array("acc", Type::array(Type::scalar(kind), *n));
+  const View plane_view = memory_view(values), sums_view = memory_view(sums);
+  auto sum_at = [&](int64_t k) { return index_view(sums_view, ArithExpr(k)); };
+  for (int64_t k = 0; k < *n; ++k)
+    assign(sum_at(k), resolve(scalar_view(ScalarValue::make(kind, 0.0).to_string()), {}));
+  // Loads plane `index` of the windows' source into the plane's private array.
+  std::vector<Path> paths{{}};
+  for (const auto& extent : plane.shape()) {
+    std::vector<Path> next;
+    for (const auto& p : paths)
+      for (int64_t k = 0; k < extent.value(); ++k) {
+        Path q = p;
+        q.push_back(Step::at(k));
+        next.push_back(q);
+      }
+    paths = std::move(next);
+  }
+  auto load = [&](const ArithExpr& index) {
+    for (const Path& path : paths) {
+      View to = plane_view;
+      for (const Step& step : path)
+        to = index_view(to, step.index);
+      Path from = path;
+      from.insert(from.begin(), Step::at(index));
+      assign(to, resolve(source, from));
+    }
+  };
+  // sums[k] += f_a(the loaded plane)
+  auto add = [&](const PlaneTerm& t, int64_t k) {
+    std::vector<View> args;
+    for (const auto& point : t.points) {
+      View v = plane_view;
+      for (int64_t i : point)
+        v = index_view(v, ArithExpr(i));
+      args.push_back(v);
+    }
+    std::string name =
+        functions_.scalar(*t.function->user_fun, std::vector<ScalarKind>(args.size(), kind));
+    Access target = resolve(sum_at(k), {});
+    line({lvalue(sum_at(k)), Piece::literal(" = "), Piece::scalar(target), Piece::literal(" + "),
+          Piece::scalar(resolve(call_view(name, args), {})), Piece::literal(";")});
+  };
+  for (int64_t q = 0; q + 1 < *n; ++q) { // planes 0..n-2: outputs q - a >= 0
+    load(ArithExpr(q));
+    for (const auto& t : step.terms)
+      if (q - t.plane >= 0)
+        add(t, q - t.plane);
+  }
+  std::string i = fresh("i");
+  ArithExpr var = ArithExpr::var(i, 0, in.type.length() - 1);
+  open(cat("for (int ", i, " = 0; ", i, " < ", printer_.arith(in.type.length()), "; ++", i, ")"));
+  ++seq_depth_;
+  load(var + (*n - 1));
+  for (const auto& t : step.terms)
+    add(t, *n - 1 - t.plane);
+  View result = sum_at(0);
+  if (step.scale)
+    result = call_view(functions_.scalar(*step.scale->user_fun, {kind}), {result});
+  assign(index_view(dest, var), resolve(result, {}));
+  for (int64_t k = 0; k + 1 < *n; ++k)
+    assign(sum_at(k), resolve(sum_at(k + 1), {}));
+  assign(sum_at(*n - 1), resolve(scalar_view(ScalarValue::make(kind, 0.0).to_string()), {}));
+  --seq_depth_;
+  close();
+  return true;
+}
+
+} // namespace tessera::codegen

@@ -1,0 +1,29 @@
+// The form of a march's step that the code generator streams as partial sums by plane
+// (rewrite/rules/PlaneSums.h writes it):
+//   fun(w => [s](sum(f_a(At(..) o At(a) $ w, ..), ..)))
+// sum's body is p0 + p1 + ... in order, each f_a reads the points of one plane a of the window
+// (planes increasing), s (optional) is a function of one value.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "core/Expr.h"
+
+namespace tessera::codegen {
+
+struct PlaneTerm {
+  const Node* function = nullptr;           // the UserFun f_a
+  int64_t plane = 0;                        // a
+  std::vector<std::vector<int64_t>> points; // per argument: its indices inside the plane
+};
+
+struct PlaneSumStep {
+  std::vector<PlaneTerm> terms; // in plane order
+  const Node* scale = nullptr;  // the UserFun s, or null
+};
+
+// The step function `f` in that form, or nothing.
+std::optional<PlaneSumStep> plane_sum_step(const Expr& f);
+
+} // namespace tessera::codegen

@@ -1,0 +1,127 @@
+// Partial sums by plane (stream-nd sums=1: rewrite/rules/PlaneSums.h, codegen/StreamSums.cpp) on
+// the star and box stencils of radius 1-4 (stencils/StarBox.h), 2-D and 3-D, under three
+// boundaries: every kernel matches the interpreter on random data, and its march loads one plane
+// (row) of the window per step, each value once, into partial sums.
+#include <doctest/doctest.h>
+
+#include "core/RandomData.h"
+#include "primitives/TypeCheck.h"
+#include "rewrite/MapLevels.h"
+#include "rewrite/Normalize.h"
+#include "rewrite/Rule.h"
+#include "rewrite/rules/PlaneSums.h"
+#include "rewrite/rules/Rules.h"
+#include "stencils/StarBox.h"
+#include "tests/codegen/CodegenCheck.h"
+#include "tests/rewrite/MarchCheck.h"
+
+using namespace tessera;
+using stencils::Shape;
+
+namespace {
+
+// The lowered sums=1 alternatives of stream-nd at the program's computing map (position [1]),
+// with their parameters: 2-D segments of 4 and 8 rows, 3-D whole columns and segments of 4.
+std::vector<std::pair<Expr, rewrite::Params>> plane_sum_variants(const Expr& written) {
+  const Expr program = rewrite::beta_normalize(written); // as the enumeration sees it
+  TypeChecker types;
+  types.apply(program, input_types(program));
+  rewrite::RuleContext ctx;
+  ctx.types = &types;
+  ctx.tile_sizes = {4, 8};
+  ctx.plane_sums_min_points = 0; // the small stencils too
+  const rewrite::Rule rule = rewrite::stream_nd_rule();
+  const rewrite::Position at{1};
+  auto result = rule.apply(rewrite::node_at(program, at), ctx);
+  std::vector<std::pair<Expr, rewrite::Params>> out;
+  for (const auto& alt : result.alternatives)
+    if (alt.params.count("sums"))
+      out.emplace_back(rewrite::apply_mapping(rewrite::replace_at(program, at, alt.replacement),
+                                              rule.mapping.streaming(alt.params)),
+                       alt.params);
+  return out;
+}
+
+std::vector<ArithExpr> extents_for(int dims) {
+  if (dims == 2)
+    return {16, 12};
+  return {8, 6, 7}; // z marched: 8 planes, whole or in segments of 4
+}
+
+} // namespace
+
+TEST_CASE("partial sums by plane: star and box stencils of radius 1-4 in 2-D and 3-D, three "
+          "boundaries, match the interpreter and load each plane once") {
+  int checked = 0;
+  for (int dims : {2, 3})
+    for (Shape shape : {Shape::Star, Shape::Box})
+      for (int r = 1; r <= 4; ++r)
+        for (Boundary boundary : {clamp, mirror, wrap}) {
+          // The 343- and 729-point boxes build slowly on PoCL: one boundary for them.
+          if (dims == 3 && shape == Shape::Box && r >= 3 && boundary.kind != Boundary::Clamp)
+            continue;
+          Expr program = stencils::star_box_stencil(extents_for(dims), r, shape, boundary);
+          CAPTURE(stencils::star_box_name(dims, r, shape));
+          CAPTURE(boundary.to_string());
+          auto variants = plane_sum_variants(program);
+          REQUIRE(variants.size() == 2);
+          auto inputs = random_inputs(program, static_cast<uint32_t>(dims * 100 + r));
+          // The first of them (3-D: the whole column; 2-D: segments of 4 rows)
+          auto& [lowered, params] = variants.front();
+          CAPTURE(print(lowered));
+          auto kernel = testing::check_kernel(lowered, inputs, {}, 1e-5);
+          const std::string& source = kernel.source;
+          CHECK(source.find("float acc") != std::string::npos);
+          // The march: from the loop to its store, the loads of one plane (row) of the window.
+          auto loop = source.find("for (", source.find("float acc"));
+          auto store = source.find("out[", loop);
+          REQUIRE(loop != std::string::npos);
+          REQUIRE(store != std::string::npos);
+          const std::size_t side = 2 * static_cast<std::size_t>(r) + 1;
+          CHECK(testing::count(source.substr(loop, store - loop), "x[") ==
+                (dims == 3 ? side * side : side));
+          ++checked;
+        }
+  CHECK(checked == 44);
+}
+
+TEST_CASE("partial sums by plane: the second variant of each (segments in 3-D) matches too") {
+  for (int dims : {2, 3})
+    for (int r : {1, 2}) {
+      Expr program = stencils::star_box_stencil(extents_for(dims), r, Shape::Box, clamp);
+      auto variants = plane_sum_variants(program);
+      REQUIRE(variants.size() == 2);
+      CAPTURE(print(variants.back().first));
+      testing::check_kernel(variants.back().first, random_inputs(program, 5), {}, 1e-5);
+    }
+}
+
+TEST_CASE("split by plane: what it splits, and why not") {
+  Val x = input("x", array_of(f32(), {8, 8}));
+  auto window_function = [&](const std::function<Val(Val)>& point) {
+    Expr p = rewrite::beta_normalize(
+        program({x}, x | pad_nd(2, 1, 1, clamp) | slide_nd(2, 3, 1) | map_nd(2, Fun(point))));
+    Expr f = p->body();
+    while (f->kind == NodeKind::Call)
+      f = f->callee();
+    while (f->kind == NodeKind::Map)
+      f = f->children[0];
+    return f;
+  };
+  // A sum whose terms each read one row, with a difference and an outer scaling.
+  Expr sum = window_function([](Val w) {
+    return ((w.at(0).at(1) * 2 + w.at(1).at(0) - w.at(1).at(2) * w.at(1).at(1) + w.at(2).at(1)) / 4)
+        .named("sum");
+  });
+  auto split = rewrite::split_by_plane(sum);
+  REQUIRE(split.function);
+  CHECK(print(split.function).find("sum_planes(sum_p0(") != std::string::npos);
+  CHECK(print(split.function).find("sum_scale(") != std::string::npos);
+  // A product of two rows cannot be split.
+  Expr product = window_function(
+      [](Val w) { return (w.at(0).at(1) * w.at(2).at(1) + w.at(1).at(1)).named("product"); });
+  CHECK(rewrite::split_by_plane(product).why.find("reads points of 2 planes") != std::string::npos);
+  // A function of one row has nothing to share.
+  Expr row = window_function([](Val w) { return (w.at(1).at(0) + w.at(1).at(2)).named("row"); });
+  CHECK(rewrite::split_by_plane(row).why.find("fewer than two planes") != std::string::npos);
+}
