@@ -125,7 +125,7 @@ private:
   // the largest MapLcl extent in that dimension: sets the launch and resolves the guards.
   void choose_work_groups();
   std::string print(const Access& a); // printed now (StreamSteps: never specialised)
-  Piece lvalue(const View& dest);
+  Piece lvalue(const Access& target); // a memory access (the target of a write)
   std::string fresh(const std::string& prefix);
   Type result_type(const Expr& f, const std::vector<Operand>& args);
   bool at_work_group_level() const { return wrg_depth_ > 0 && lcl_depth_ == 0 && seq_depth_ == 0; }

@@ -34,6 +34,12 @@ Piece Piece::address(Access read) {
   return p;
 }
 
+Piece Piece::guard(ArithExpr condition) {
+  Piece p = scalar(Access::integer(std::move(condition)));
+  p.kind = Kind::Guard;
+  return p;
+}
+
 Stmt Stmt::line(Pieces pieces) {
   Stmt s;
   s.pieces = std::move(pieces);

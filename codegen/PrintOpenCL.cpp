@@ -19,6 +19,16 @@ std::string print_piece(const Piece& p, CPrinter& printer, UserFunctions& functi
     return LanePrinter({&printer, p.lanes.get(), &functions}).vector(p.access, p.element);
   case Piece::Kind::Address:
     return address_of(printer, *p.access.memory, p.access.index);
+  case Piece::Kind::Guard: {
+    const ArithExpr& c = p.access.index;
+    if (auto known = c.as_constant(); known && *known)
+      return "";
+    printer.count_guard();
+    const bool parenthesised = c.kind() == ArithKind::Lt || c.kind() == ArithKind::Le ||
+                               c.kind() == ArithKind::Eq || c.kind() == ArithKind::And;
+    const std::string text = printer.arith(c);
+    return parenthesised ? cat("if ", text, " ") : cat("if (", text, ") ");
+  }
   }
   internal_error("unknown piece kind");
 }
