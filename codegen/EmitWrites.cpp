@@ -11,15 +11,6 @@
 
 namespace tessera::codegen {
 
-namespace {
-
-bool mentions_variable(const ArithExpr& e, const std::string& name) {
-  auto vars = e.variables();
-  return std::find(vars.begin(), vars.end(), name) != vars.end();
-}
-
-} // namespace
-
 void Emitter::write(const Expr& e, const View& dest) {
   if (lane_failure_)
     return; // lane mode failed: its statements are dropped
@@ -198,30 +189,7 @@ void Emitter::assign(const View& dest, const Access& value) {
         {lvalue(target), Piece::literal(" = "), Piece::scalar(value), Piece::literal(";")}));
     return;
   }
-  if (guard) {
-    cannot_vectorise("the lanes' store is guarded at the edge of a Drop's output");
-    return;
-  }
-  const Memory& m = *target.memory;
-  Piece v = value_piece(value, m.element);
-  if (lane_mode_->vectors.count(m.name)) { // a private vector: one element per lane
-    if (mentions_variable(target.index, lane_mode_->lane)) {
-      cannot_vectorise("a lane writes another lane's private value");
-      return;
-    }
-    bool declare = m.is_scalar_var && pending_declarations_.erase(m.name);
-    line({Piece::literal(declare ? declared_type(m.element) + " " : ""), Piece::scalar(target),
-          Piece::literal(" = "), v, Piece::literal(";")});
-    return;
-  }
-  auto base = contiguous_base(target.index, lane_mode_->lane, lane_mode_->lanes);
-  if (m.is_scalar_var || m.space == AddressSpace::Private || !base ||
-      prove_divisible(*base, lane_mode_->lanes) != Truth::Yes) {
-    cannot_vectorise("the lanes' results are not contiguous and aligned");
-    return;
-  }
-  line({Piece::literal(cat("vstore", lane_mode_->lanes, "(")), v, Piece::literal(", 0, "),
-        Piece::address(Access::read(target.memory, *base)), Piece::literal(");")});
+  store_lanes(target, guard, value);
 }
 
 void Emitter::write_map(const Node& f, const Operand& in, const View& dest, const Type& result) {

@@ -83,6 +83,10 @@ private:
   void copy(const Operand& src, const View& dest);
   // dest = value; in lane mode a vector store or a private vector assignment.
   void assign(const View& dest, const Access& value);
+  // Lane mode's store of `value` into `target` (a memory access), where `guard` holds
+  // (codegen/EmitLanes.cpp).
+  void store_lanes(const Access& target, const std::optional<ArithExpr>& guard,
+                   const Access& value);
   Operand materialize(const Expr& f, const std::vector<Operand>& args, const Type& result,
                       std::optional<AddressSpace> requested);
   // Storage for an intermediate (codegen/Storage.cpp): `element` under the array levels

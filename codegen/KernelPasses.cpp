@@ -34,9 +34,10 @@ Piece Piece::address(Access read) {
   return p;
 }
 
-Piece Piece::guard(ArithExpr condition) {
+Piece Piece::guard(ArithExpr condition, bool negated) {
   Piece p = scalar(Access::integer(std::move(condition)));
   p.kind = Kind::Guard;
+  p.negated = negated;
   return p;
 }
 
