@@ -17,9 +17,13 @@
 //   generator writes for each number of dimensions and steps.
 // - every variant, not a sample, at small sizes (16x16, 8^3, 64: dividing; 13x11, 7x6x5, 61: tiles
 //   and vector lanes with a remainder) runs through run_variant against the interpreter: one step
-//   (813 variants, about 2 min of CPU on a cold PoCL cache, 15 s warm: ctest's entry
+//   (901 variants, about 2 min of CPU on a cold PoCL cache, 15 s warm: ctest's entry
 //   test_api/test_offered_variants/1, labelled slow), with TESSERA_EVERY_VARIANT_STEPS=3 also 2
-//   and 3 fused steps.
+//   and 3 fused steps. Open: with 3, the process aborts on PoCL (heap corruption: "free():
+//   invalid pointer") in diamond- and parallelogram-tiling variants of 128 work-items at these
+//   sizes (j2d5pt 16x16 and 13x11, 2 steps); Oclgrind finds no invalid access in them; `tessera
+//   run j2d5pt --size 16x16 --steps 2 --variant 'parallelogram-tiling at [1] {band=2, steps=2,
+//   tile=4, work_items=128}; mapping: global'` shows it.
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -243,6 +247,6 @@ TEST_CASE("offered variants: every one at small sizes, dividing and not, agrees 
         }
       }
   MESSAGE(ran, " variants run, ", remainders, " with a remainder");
-  CHECK(ran >= 800);
-  CHECK(remainders > 100);
+  CHECK(ran >= 900);
+  CHECK(remainders > 200);
 }
