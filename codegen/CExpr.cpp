@@ -127,6 +127,8 @@ std::string CPrinter::access(const Access& a) {
     return cat("(", operand(a.index), " * ", access(a.args.at(0)), ")");
   }
   case Access::Guarded: {
+    if (!a.outside)
+      internal_error("a guarded write read as a value");
     if (auto c = a.condition.as_constant())
       return access(*c ? *a.inside : *a.outside);
     ++guards_;

@@ -2,10 +2,21 @@
 // (codegen/Vector.h for the lane printer).
 #include "codegen/Emitter.h"
 
+#include <algorithm>
+
 #include "codegen/ScalarC.h"
 #include "core/Error.h"
 
 namespace tessera::codegen {
+
+namespace {
+
+bool mentions_variable(const ArithExpr& e, const std::string& name) {
+  auto vars = e.variables();
+  return std::find(vars.begin(), vars.end(), name) != vars.end();
+}
+
+} // namespace
 
 // Lane mode (codegen/Vector.h): a MapSeqUnroll of N in {2, 4, 8, 16} whose lanes each produce
 // one scalar, landing at memory[base + k] in global or local memory with base a multiple of N,
@@ -26,11 +37,13 @@ bool Emitter::write_vector_lanes(const Node& f, const Operand& in, const View& d
   ArithExpr var = ArithExpr::var(lane, 0, *n - 1);
   View lane_dest = index_view(dest, var);
   Access target = resolve(lane_dest, Path(static_cast<std::size_t>(element.rank()), Step::at(0)));
+  if (target.kind == Access::Guarded && !target.outside) // a store at a Drop's edge
+    target = Access(*target.inside);
   if (target.kind != Access::MemoryRead || target.memory->is_scalar_var ||
       target.memory->space == AddressSpace::Private)
     return false;
   auto base = contiguous_base(target.index, lane, static_cast<int>(*n));
-  if (!base || prove_divisible(*base, *n) != Truth::Yes)
+  if (!base || !vector_store_fits(*target.memory, *base, static_cast<int>(*n)))
     return false;
 
   // Everything lane mode may change, restored when it falls back to scalar code (its
@@ -58,6 +71,57 @@ bool Emitter::write_vector_lanes(const Node& f, const Operand& in, const View& d
   env_ = saved_env;
   uses_fp64_ = saved_fp64;
   return false;
+}
+
+void Emitter::store_lanes(const Access& target, const std::optional<ArithExpr>& guard,
+                          const Access& value) {
+  const Memory& m = *target.memory;
+  const std::string& lane = lane_mode_->lane;
+  const int lanes = lane_mode_->lanes;
+  Piece v = value_piece(value, m.element);
+  if (lane_mode_->vectors.count(m.name)) { // a private vector: one element per lane
+    if (guard || mentions_variable(target.index, lane)) {
+      cannot_vectorise("a lane writes another lane's private value");
+      return;
+    }
+    bool declare = m.is_scalar_var && pending_declarations_.erase(m.name);
+    line({Piece::literal(declare ? declared_type(m.element) + " " : ""), Piece::scalar(target),
+          Piece::literal(" = "), v, Piece::literal(";")});
+    return;
+  }
+  auto base = contiguous_base(target.index, lane, lanes);
+  if (m.is_scalar_var || m.space == AddressSpace::Private || !base ||
+      !vector_store_fits(m, *base, lanes)) {
+    cannot_vectorise("the lanes' results are not contiguous and aligned");
+    return;
+  }
+  auto vstore = [&](Piece vector) {
+    return Pieces{Piece::literal(cat("vstore", lanes, "(")), std::move(vector),
+                  Piece::literal(", 0, "), Piece::address(Access::read(target.memory, *base)),
+                  Piece::literal(");")};
+  };
+  if (!guard) {
+    line(vstore(v));
+    return;
+  }
+  // At a Drop's edge: one vector store where every lane lands in the output, else each lane's
+  // own guarded store (a work-item whose lanes cross the edge; none in an interior copy).
+  const std::string stored = fresh("lanes");
+  line({Piece::literal(cat("const ", declared_type(m.element), " ", stored, " = ")), v,
+        Piece::literal(";")});
+  const ArithExpr every_lane = in_every_lane(*guard, lane, lanes);
+  Pieces all = vstore(Piece::literal(stored));
+  all.insert(all.begin(), Piece::guard(every_lane));
+  line(std::move(all));
+  Pieces each{Piece::guard(every_lane, true), Piece::literal("{ ")};
+  for (int k = 0; k < lanes; ++k) {
+    const std::map<std::string, ArithExpr> at_k{{lane, ArithExpr(k)}};
+    each.push_back(Piece::guard(guard->substitute(at_k)));
+    each.push_back(Piece::scalar(substitute(target, at_k)));
+    each.push_back(Piece::literal(cat(" = ", stored, lane_component(k), "; ")));
+  }
+  each.push_back(Piece::literal("}"));
+  line(std::move(each));
 }
 
 void Emitter::cannot_vectorise(const std::string& reason) {

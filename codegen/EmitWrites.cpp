@@ -3,21 +3,13 @@
 #include "codegen/Emitter.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "core/Error.h"
 #include "core/Fields.h"
 #include "core/Substitute.h"
 
 namespace tessera::codegen {
-
-namespace {
-
-bool mentions_variable(const ArithExpr& e, const std::string& name) {
-  auto vars = e.variables();
-  return std::find(vars.begin(), vars.end(), name) != vars.end();
-}
-
-} // namespace
 
 void Emitter::write(const Expr& e, const View& dest) {
   if (lane_failure_)
@@ -56,6 +48,8 @@ void Emitter::write(const Expr& e, const View& dest) {
 //   Join      arg element (i, j) -> dest[i*m + j]       Split(k)  arg element k -> dest[k/m][k%m]
 //   Transpose arg element (i, j) -> dest[j][i]          Map(g)    arg element i -> through g at
 //   dest[i]
+//   Drop(l, r) arg element i -> dest[i - l] where l <= i < l + n (a guarded store; the elements
+//   dropped are computed and not stored: tiles with a remainder write the grid in one kernel)
 // Null when f has no such inverse (Slide, Pad, ...).
 View Emitter::output_view(const Expr& f, const View& dest, const Type& arg_type) {
   switch (f->kind) {
@@ -65,6 +59,10 @@ View Emitter::output_view(const Expr& f, const View& dest, const Type& arg_type)
     return join_view(dest, split_fields(*f).chunk);
   case NodeKind::Transpose:
     return transpose_view(dest);
+  case NodeKind::Drop: {
+    const MarginFields drop = drop_fields(*f);
+    return crop_view(dest, drop.left, arg_type.length() - drop.left - drop.right);
+  }
   case NodeKind::Map: {
     std::string var = fresh("v");
     ArithExpr v = ArithExpr::var(var, 0, arg_type.length() - 1);
@@ -157,22 +155,29 @@ void Emitter::copy(const Operand& src, const View& dest) {
 
 void Emitter::assign(const View& dest, const Access& value) {
   Access target = resolve(dest, {});
+  std::optional<ArithExpr> guard; // written through a Drop: stored where it lands in the output
+  if (target.kind == Access::Guarded && !target.outside) {
+    guard = target.condition;
+    target = Access(*target.inside);
+  }
   if (target.kind != Access::MemoryRead)
     internal_error("a result is written through a view that is not memory");
+  // The statement with the guards that apply: one writer at work-group level, the store's own.
+  auto guarded = [&](Pieces statement) {
+    if (guard)
+      statement.insert(statement.begin(), Piece::guard(*guard));
+    if (at_work_group_level() && target.memory->space != AddressSpace::Private)
+      statement.insert(statement.begin(), Piece::literal(single_writer_guard() + " "));
+    return statement;
+  };
   const bool changes_only = options_.in_place && target.memory->name == "out";
   if (!lane_mode_ && changes_only) { // the output is also an input: store what changes
     const std::string v = fresh("changed");
-    Pieces statement{
-        Piece::literal(cat("{ const ", declared_type(target.memory->element), " ", v, " = ")),
-        Piece::scalar(value),
-        Piece::literal("; if ("),
-        lvalue(dest),
-        Piece::literal(cat(" != ", v, ") ")),
-        lvalue(dest),
-        Piece::literal(cat(" = ", v, "; }"))};
-    if (at_work_group_level())
-      statement.insert(statement.begin(), Piece::literal(single_writer_guard() + " "));
-    line(std::move(statement));
+    line(guarded(
+        {Piece::literal(cat("{ const ", declared_type(target.memory->element), " ", v, " = ")),
+         Piece::scalar(value), Piece::literal("; if ("), lvalue(target),
+         Piece::literal(cat(" != ", v, ") ")), lvalue(target),
+         Piece::literal(cat(" = ", v, "; }"))}));
     return;
   }
   if (changes_only) {
@@ -180,33 +185,11 @@ void Emitter::assign(const View& dest, const Access& value) {
     return;
   }
   if (!lane_mode_) {
-    Pieces statement{lvalue(dest), Piece::literal(" = "), Piece::scalar(value),
-                     Piece::literal(";")};
-    if (at_work_group_level() && target.memory->space != AddressSpace::Private)
-      statement.insert(statement.begin(), Piece::literal(single_writer_guard() + " "));
-    line(std::move(statement));
+    line(guarded(
+        {lvalue(target), Piece::literal(" = "), Piece::scalar(value), Piece::literal(";")}));
     return;
   }
-  const Memory& m = *target.memory;
-  Piece v = value_piece(value, m.element);
-  if (lane_mode_->vectors.count(m.name)) { // a private vector: one element per lane
-    if (mentions_variable(target.index, lane_mode_->lane)) {
-      cannot_vectorise("a lane writes another lane's private value");
-      return;
-    }
-    bool declare = m.is_scalar_var && pending_declarations_.erase(m.name);
-    line({Piece::literal(declare ? declared_type(m.element) + " " : ""), Piece::scalar(target),
-          Piece::literal(" = "), v, Piece::literal(";")});
-    return;
-  }
-  auto base = contiguous_base(target.index, lane_mode_->lane, lane_mode_->lanes);
-  if (m.is_scalar_var || m.space == AddressSpace::Private || !base ||
-      prove_divisible(*base, lane_mode_->lanes) != Truth::Yes) {
-    cannot_vectorise("the lanes' results are not contiguous and aligned");
-    return;
-  }
-  line({Piece::literal(cat("vstore", lane_mode_->lanes, "(")), v, Piece::literal(", 0, "),
-        Piece::address(Access::read(target.memory, *base)), Piece::literal(");")});
+  store_lanes(target, guard, value);
 }
 
 void Emitter::write_map(const Node& f, const Operand& in, const View& dest, const Type& result) {
@@ -242,7 +225,8 @@ void Emitter::write_reduce(const Node& f, const Operand& in, const View& dest) {
     user_error(cat(reduce_kind_name(f.reduce_kind),
                    ": the code generator supports scalar accumulators, got ", init.type));
   Access target = resolve(index_view(dest, 0), {});
-  bool direct = target.memory->is_scalar_var; // accumulate straight into a private scalar
+  // Accumulate straight into a private scalar (not a guarded store: Access::write_if).
+  bool direct = target.kind == Access::MemoryRead && target.memory->is_scalar_var;
   std::string acc = direct ? target.memory->name : fresh("acc");
   ScalarKind kind = init.type.scalar_kind();
   if (direct) {

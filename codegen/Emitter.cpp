@@ -70,8 +70,7 @@ std::string Emitter::print(const Access& a) {
   return printer_.access(a);
 }
 
-Piece Emitter::lvalue(const View& dest) {
-  Access a = resolve(dest, {});
+Piece Emitter::lvalue(const Access& a) {
   if (a.kind != Access::MemoryRead)
     internal_error("a result is written through a view that is not memory");
   if (a.memory->is_scalar_var && pending_declarations_.erase(a.memory->name))

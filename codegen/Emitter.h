@@ -94,6 +94,10 @@ private:
   void copy(const Operand& src, const View& dest);
   // dest = value; in lane mode a vector store or a private vector assignment.
   void assign(const View& dest, const Access& value);
+  // Lane mode's store of `value` into `target` (a memory access), where `guard` holds
+  // (codegen/EmitLanes.cpp).
+  void store_lanes(const Access& target, const std::optional<ArithExpr>& guard,
+                   const Access& value);
   Operand materialize(const Expr& f, const std::vector<Operand>& args, const Type& result,
                       std::optional<AddressSpace> requested);
   // Storage for an intermediate (codegen/Storage.cpp): `element` under the array levels
@@ -139,7 +143,7 @@ private:
   View declare_parameters(Kernel& kernel, const std::vector<Type>& inputs, const Type& out_type);
   std::string source(Kernel& kernel);
   std::string print(const Access& a); // printed now (StreamSteps: never specialised)
-  Piece lvalue(const View& dest);
+  Piece lvalue(const Access& target); // a memory access (the target of a write)
   std::string fresh(const std::string& prefix);
   Type result_type(const Expr& f, const std::vector<Operand>& args);
   bool at_work_group_level() const { return wrg_depth_ > 0 && lcl_depth_ == 0 && seq_depth_ == 0; }

@@ -37,17 +37,22 @@ using Block = std::vector<Stmt>;
 //   Scalar   `access` as a C expression
 //   Vector   `access` as an N-vector of `element` in lane mode `lanes` (LanePrinter)
 //   Address  `p + (i)` of `access`, a memory read: the address vloadN/vstoreN take
+//   Guard    `if (c) ` of `access`, an Integer condition c (a store at the edge of a Drop's
+//            output), `if (!(c)) ` when `negated`; nothing where it provably holds (an
+//            interior copy), and the whole statement is left out where it never does
 struct Piece {
-  enum class Kind { Text, Scalar, Vector, Address } kind = Kind::Text;
+  enum class Kind { Text, Scalar, Vector, Address, Guard } kind = Kind::Text;
   std::string text;
   Access access;
   ScalarKind element = ScalarKind::F32;
   std::shared_ptr<const LaneMode> lanes;
+  bool negated = false; // Guard
 
   static Piece literal(std::string text);
   static Piece scalar(Access access);
   static Piece vector(Access access, ScalarKind element, std::shared_ptr<const LaneMode> lanes);
   static Piece address(Access read);
+  static Piece guard(ArithExpr condition, bool negated = false);
 };
 using Pieces = std::vector<Piece>;
 

@@ -34,6 +34,13 @@ Piece Piece::address(Access read) {
   return p;
 }
 
+Piece Piece::guard(ArithExpr condition, bool negated) {
+  Piece p = scalar(Access::integer(std::move(condition)));
+  p.kind = Kind::Guard;
+  p.negated = negated;
+  return p;
+}
+
 Stmt Stmt::line(Pieces pieces) {
   Stmt s;
   s.pieces = std::move(pieces);

@@ -1,4 +1,6 @@
 // Printing the kernel IR (KernelIR.h) as OpenCL C.
+#include <algorithm>
+#include <optional>
 #include <sstream>
 
 #include "codegen/KernelIR.h"
@@ -8,6 +10,14 @@
 namespace tessera::codegen {
 
 namespace {
+
+// Whether the statement of a Guard piece runs, where the condition is known.
+std::optional<bool> guard_holds(const Piece& p) {
+  auto c = p.access.index.as_constant();
+  if (!c)
+    return std::nullopt;
+  return (*c != 0) != p.negated;
+}
 
 std::string print_piece(const Piece& p, CPrinter& printer, UserFunctions& functions) {
   switch (p.kind) {
@@ -19,14 +29,37 @@ std::string print_piece(const Piece& p, CPrinter& printer, UserFunctions& functi
     return LanePrinter({&printer, p.lanes.get(), &functions}).vector(p.access, p.element);
   case Piece::Kind::Address:
     return address_of(printer, *p.access.memory, p.access.index);
+  case Piece::Kind::Guard: {
+    if (guard_holds(p))
+      return ""; // it holds: print_expressions leaves out a statement whose guard never does
+    printer.count_guard();
+    const ArithExpr& c = p.access.index;
+    const bool parenthesised = c.kind() == ArithKind::Lt || c.kind() == ArithKind::Le ||
+                               c.kind() == ArithKind::Eq || c.kind() == ArithKind::And;
+    std::string text = printer.arith(c);
+    if (!parenthesised)
+      text = cat("(", text, ")");
+    return p.negated ? cat("if (!", text, ") ") : cat("if ", text, " ");
+  }
   }
   internal_error("unknown piece kind");
+}
+
+bool never_runs(const Stmt& s) {
+  return std::any_of(s.pieces.begin(), s.pieces.end(), [](const Piece& p) {
+    return p.kind == Piece::Kind::Guard && guard_holds(p) == false;
+  });
 }
 
 } // namespace
 
 void print_expressions(Block& block, CPrinter& printer, UserFunctions& functions) {
   for (auto& s : block) {
+    if (never_runs(s)) {
+      s.pieces.clear(); // printed as nothing
+      s.text.clear();
+      continue;
+    }
     if (!s.pieces.empty()) {
       for (const auto& p : s.pieces)
         s.text += print_piece(p, printer, functions);
@@ -54,7 +87,8 @@ void print_opencl(std::ostream& out, const Block& block, int indent) {
       internal_error("a statement is printed before its expressions");
     switch (s.kind) {
     case Stmt::Kind::Line:
-      out << pad << s.text << "\n";
+      if (!s.text.empty()) // empty: a guarded statement that never runs
+        out << pad << s.text << "\n";
       break;
     case Stmt::Kind::Nest:
       out << pad << (s.text.empty() ? "{" : s.text + " {") << "\n";

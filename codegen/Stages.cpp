@@ -23,13 +23,15 @@ bool has_parallel_map(const Expr& e) {
 
 namespace {
 
-// Join, Split and Transpose (also mapped, or composed in a lambda) on the way to the output: the
-// code generator writes through them (views of the output buffer).
+// Join, Split, Transpose and Drop (also mapped, or composed in a lambda) on the way to the
+// output: the code generator writes through them (views of the output buffer; a Drop's
+// through guarded stores).
 bool is_output_view(const Expr& f) {
   switch (f->kind) {
   case NodeKind::Join:
   case NodeKind::Split:
   case NodeKind::Transpose:
+  case NodeKind::Drop:
     return true;
   case NodeKind::Map:
     return f->map_kind == MapKind::Map && is_output_view(f->children[0]);
@@ -97,8 +99,8 @@ public:
 private:
   // e with every parallel computation that another computation reads moved into a stage of
   // its own (replaced by a parameter standing for its buffer).
-  // `to_output`: e's value reaches the program's output through layout calls only. Join, Split
-  // and Transpose there become views of the output; the others (Pad, Drop, Slide, Zip, ...)
+  // `to_output`: e's value reaches the program's output through layout calls only. Join, Split,
+  // Transpose and Drop there become views of the output; the others (Pad, Slide, Zip, ...)
   // read a computed array at other positions than they write it, so it gets a buffer.
   Expr detach(const Expr& e, bool to_output = false) {
     if (e->kind != NodeKind::Call)

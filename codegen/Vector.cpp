@@ -39,6 +39,43 @@ std::optional<ArithExpr> contiguous_base(const ArithExpr& index, const std::stri
   return base;
 }
 
+bool vector_store_fits(const Memory& memory, const ArithExpr& base, int lanes) {
+  if (prove_divisible(base, lanes) == Truth::Yes)
+    return true;
+  const Type* row = &memory.type;
+  while (row->is_array() && row->element().is_array())
+    row = &row->element();
+  return row->is_array() && prove_divisible(row->length(), lanes) == Truth::No;
+}
+
+ArithExpr in_every_lane(const ArithExpr& condition, const std::string& lane, int lanes) {
+  auto at = [&](const ArithExpr& e, int k) { return e.substitute({{lane, ArithExpr(k)}}); };
+  const auto& ops = condition.operands();
+  if (condition.kind() == ArithKind::And)
+    return logical_and(in_every_lane(ops[0], lane, lanes), in_every_lane(ops[1], lane, lanes));
+  if (condition.kind() == ArithKind::Lt || condition.kind() == ArithKind::Le) {
+    // The slack q - p of p < q in lane k against lane 0; the tightest lane has the least.
+    const ArithExpr slack = ops[1] - ops[0];
+    int tightest = 0;
+    int64_t least = 0;
+    bool constant_steps = true;
+    for (int k = 1; k < lanes && constant_steps; ++k) {
+      auto step = (at(slack, k) - at(slack, 0)).as_constant();
+      constant_steps = step.has_value();
+      if (step && *step < least) {
+        least = *step;
+        tightest = k;
+      }
+    }
+    if (constant_steps)
+      return at(condition, tightest);
+  }
+  ArithExpr all = at(condition, 0);
+  for (int k = 1; k < lanes; ++k)
+    all = logical_and(all, at(condition, k));
+  return all;
+}
+
 std::string address_of(CPrinter& printer, const Memory& memory, const ArithExpr& index) {
   if (auto c = index.as_constant(); c && *c == 0)
     return memory.name;

@@ -17,9 +17,11 @@
 //                              boundary reads, strided reads)
 // and the result is written with vstoreN(v, 0, p + base). Alignment is not needed for
 // correctness (vstoreN too only needs the element's alignment); it is required so that a vector
-// store is one memory transaction, which is what vectorising is for: the vectorize-4 rule
-// only fires when the output's innermost length is a multiple of 4, which makes every base a
-// multiple of 4 (buffers are allocated at least 16-byte aligned).
+// store is one memory transaction, which is what vectorising is for: an output whose innermost
+// length is a multiple of 4 makes every base a multiple of 4 (buffers are allocated at least
+// 16-byte aligned). Rows of another length (61) have no aligned bases; their stores are
+// unaligned vstoreN (vector_store_fits). Lanes stored through a Drop (vectorize-4 with a
+// remainder) are one vstoreN where every lane lands in the output, else one store per lane.
 //
 // User functions stay scalar per lane: f_v4(a, b) = (float4)(f(a.s0, b.s0), ..., f(a.s3, b.s3)).
 // A body that only adds, subtracts, multiplies, divides and negates values of one floating kind
@@ -51,6 +53,15 @@ std::string lane_component(int lane);             // ".s0" ... ".sf"
 // If index(lane := k) == base + k for every lane k: base (index with lane := 0).
 std::optional<ArithExpr> contiguous_base(const ArithExpr& index, const std::string& lane,
                                          int lanes);
+// May lane k's result be stored at memory[base + k] with one vstoreN? When base is a multiple
+// of N (one memory transaction), or when the memory's rows are not a multiple of N long (no
+// row but the first could be stored aligned: a grid of 61 columns; vstoreN only needs the
+// element's alignment).
+bool vector_store_fits(const Memory& memory, const ArithExpr& base, int lanes);
+// A condition on the lane variable that holds when `condition` holds in every lane: each
+// comparison in its tightest lane where its sides move by constant steps from lane to lane
+// (i + lane < 61: i + 3 < 61), else the lanes' conditions together.
+ArithExpr in_every_lane(const ArithExpr& condition, const std::string& lane, int lanes);
 // "p + (i)": the address of p[i], for vloadN/vstoreN.
 std::string address_of(CPrinter& printer, const Memory& memory, const ArithExpr& index);
 

@@ -121,6 +121,20 @@ Access Access::guarded(ArithExpr condition, Access inside, Access outside) {
   return a;
 }
 
+Access Access::write_if(ArithExpr condition, Access target) {
+  if (target.kind == Guarded && !target.outside) {
+    condition = logical_and(condition, target.condition);
+    target = Access(*target.inside);
+  }
+  if (auto c = condition.as_constant(); c && *c)
+    return target;
+  Access a;
+  a.kind = Guarded;
+  a.condition = std::move(condition);
+  a.inside = std::make_shared<const Access>(std::move(target));
+  return a;
+}
+
 View call_view(std::string function, std::vector<View> args) {
   ViewNode n{ViewKind::Call, std::move(args)};
   n.expression = std::move(function);
@@ -143,6 +157,9 @@ View pad_view(View child, ArithExpr left, ArithExpr length, Boundary boundary) {
 }
 View drop_view(View child, ArithExpr left) {
   return make({ViewKind::Drop, {std::move(child)}, left});
+}
+View crop_view(View child, ArithExpr left, ArithExpr length) {
+  return make({ViewKind::Crop, {std::move(child)}, left, length});
 }
 View transpose_view(View child) {
   return make({ViewKind::Transpose, {std::move(child)}});
@@ -274,6 +291,11 @@ Access resolve_in(const View& view, const Path& path_in, const Bindings& env,
     ArithExpr i = pop_index(path, "Drop").index;
     return resolve(child(), with_front(path, Step::at(i + v.a)));
   }
+  case ViewKind::Crop: { // [i] -> [i - l] where 0 <= i - l < n
+    ArithExpr i = pop_index(path, "Crop").index - v.a;
+    return Access::write_if(logical_and(le(0, i), lt(i, v.b)),
+                            resolve(child(), with_front(path, Step::at(i))));
+  }
   case ViewKind::Transpose: { // [i, j] -> [j, i]
     Step i = pop_index(path, "Transpose"), j = pop_index(path, "Transpose");
     return resolve(child(), with_front(with_front(path, i), j));
@@ -337,7 +359,8 @@ Access substitute(const Access& access, const std::map<std::string, ArithExpr>& 
   case Access::Guarded:
     a.condition = a.condition.substitute(replacement);
     a.inside = std::make_shared<const Access>(substitute(*a.inside, replacement));
-    a.outside = std::make_shared<const Access>(substitute(*a.outside, replacement));
+    if (a.outside)
+      a.outside = std::make_shared<const Access>(substitute(*a.outside, replacement));
     break;
   }
   return a;

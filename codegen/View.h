@@ -10,6 +10,8 @@
 //   Pad(l, n, b)  [i, ...]      -> child [boundary(b, i - l, n), ...]   (constant: guarded;
 //                                  antisymmetric: guarded, the mirror's element negated outside)
 //   Drop(l)       [i, ...]      -> child [i + l, ...]
+//   Crop(l, n)    [i, ...]      -> child [i - l, ...] where l <= i < l + n   (writes only: a
+//                                  Drop on the way out; a write elsewhere is skipped)
 //   Transpose     [i, j, ...]   -> child [j, i, ...]
 //   Zip           [i, .k, ...]  -> child_k [i, ...]          (.k is a tuple component)
 //   Component(k)  [...]         -> child [.k, ...]           (Get(k))
@@ -61,7 +63,8 @@ struct Memory {
 //   Call        function(args...) of a user function
 //   Signed      sign * args[0], sign an index expression of value 1 or -1 (antisymmetric
 //               padding: -1 outside the array; nested pads multiply their signs)
-//   Guarded     condition ? inside : outside    (constant padding)
+//   Guarded     condition ? inside : outside    (constant padding); without `outside`, a
+//               write that lands in `inside` only where the condition holds (Crop)
 //   ImageRead   read_imagef(memory, sampler, coordinates), args the coordinates as Integer
 //               accesses, x (the innermost index) first (codegen/Image.h)
 struct Access {
@@ -72,7 +75,7 @@ struct Access {
   std::vector<Access> args;              // Call; Signed: its operand; ImageRead: coordinates
   ArithExpr condition;                   // Guarded
   std::shared_ptr<const Access> inside;  // Guarded
-  std::shared_ptr<const Access> outside; // Guarded
+  std::shared_ptr<const Access> outside; // Guarded; null: a write skipped outside
 
   static Access read(std::shared_ptr<const Memory> m, ArithExpr index);
   static Access literal(std::string text);
@@ -82,6 +85,9 @@ struct Access {
   static Access signed_by(ArithExpr sign, Access operand);
   // condition ? inside : outside, or one of them when the condition is a constant.
   static Access guarded(ArithExpr condition, Access inside, Access outside);
+  // The write `target` where the condition holds (nested ones joined), `target` itself when the
+  // condition is provably true.
+  static Access write_if(ArithExpr condition, Access target);
 };
 
 enum class ViewKind {
@@ -94,6 +100,7 @@ enum class ViewKind {
   Slide,
   Pad,
   Drop,
+  Crop,
   Transpose,
   Zip,
   Component,
@@ -142,6 +149,8 @@ View join_view(View child, ArithExpr m);
 View slide_view(View child, ArithExpr step);
 View pad_view(View child, ArithExpr left, ArithExpr length, Boundary boundary);
 View drop_view(View child, ArithExpr left);
+// The destination of a Drop(left, ...)'s argument whose result is `child`, of `length` elements.
+View crop_view(View child, ArithExpr left, ArithExpr length);
 View transpose_view(View child);
 View zip_view(std::vector<View> children);
 View component_view(View child, int k);

@@ -9,6 +9,7 @@
 #include "explore/Features.h"
 #include "explore/Prior.h"
 #include "explore/TuningDatabase.h"
+#include "explore/VariantNames.h"
 #include "explore/Variants.h"
 
 namespace tessera::distributed {
@@ -24,10 +25,8 @@ std::map<std::string, Found> variants_by_signature(const Expr& program, int dept
                                                    const rewrite::EnumerateOptions& control) {
   std::map<std::string, Found> found;
   for (auto& v : explore::enumerate_variants(program, depth, control).variants) {
-    std::string steps;
-    for (const auto& line : v.history.lines())
-      steps += (steps.empty() ? "" : "; ") + line;
-    found.emplace(explore::variant_signature(v.history), Found{v.program, steps});
+    found.emplace(explore::variant_signature(v.history),
+                  Found{v.program, explore::variant_name(v.history)});
   }
   return found;
 }

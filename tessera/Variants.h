@@ -14,6 +14,7 @@
 
 #include "explore/Family.h"
 #include "explore/Space.h"
+#include "explore/VariantNames.h"
 #include "explore/Variants.h"
 #include "rewrite/Rule.h"
 
@@ -33,5 +34,10 @@ using VariantList = explore::Variants;
 using explore::describe_step;
 using explore::enumerate_variants;
 using explore::variant_info;
+// variant_name(v.history): "tile-nd at [1] {dims=2, tile=16}; mapping: coarsened", the same at
+// every size where the variant exists (its number in the list is not); find_variant(list,
+// "3" or a name, program name, depth): its index, or an Error saying what exists.
+using explore::find_variant;
+using explore::variant_name;
 
 } // namespace tessera

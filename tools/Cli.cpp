@@ -74,8 +74,10 @@ StencilCommands add_stencil_commands(CLI::App& app, CommonOptions& o) {
         ->check(integer_in(0, 8));
   for (auto* cmd : {emit, run})
     cmd->add_option("--variant", o.variant,
-                    "Index of the variant (see `tessera variants`; 0 = plain MapGlb lowering)")
-        ->check(integer_in(0, std::numeric_limits<int64_t>::max()));
+                    "The variant: its number or, the same at every size where it exists, its "
+                    "name, e.g. 'tile-nd at [1] {dims=2, tile=16}; mapping: coarsened' (see "
+                    "`tessera variants`; 0 = plain MapGlb lowering)")
+        ->check(not_empty("3"));
   emit->add_option("--local", o.local, "Work-group size, e.g. 32x8 (for automatic ones)")
       ->check(not_empty("32x8"));
   emit->add_option("-o,--output", o.output, "Write the kernel to this file (default: stdout)")

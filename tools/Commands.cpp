@@ -12,6 +12,7 @@
 #include "core/Printer.h"
 #include "explore/Report.h"
 #include "explore/TuningDatabase.h"
+#include "explore/VariantNames.h"
 #include "primitives/TypeCheck.h"
 #include "rewrite/Lower.h"
 #include "runtime/Device.h"
@@ -140,16 +141,13 @@ void check_point_count(const std::string& text, const std::vector<int64_t>& exte
                    " points is more than the 2^31 that 32-bit kernel indices can address"));
 }
 
-explore::VariantInfo select_variant(const Expr& program, int64_t variant, int depth,
-                                    const std::string& name) {
-  if (variant == 0 && depth <= 1)
-    return variant_info({rewrite::lower_default(program), {}});
+SelectedVariant select_variant(const Expr& program, const std::string& which, int depth,
+                               const std::string& name) {
+  if (which == "0" && depth <= 1)
+    return {0, variant_info({rewrite::lower_default(program), {}})};
   auto v = enumerate_variants(program, depth);
-  if (variant < 0 || variant >= static_cast<int64_t>(v.variants.size()))
-    user_error(cat("no variant ", variant, ": ", name, " has ", v.variants.size(),
-                   " variants at depth ", depth, " (0 to ", v.variants.size() - 1,
-                   "; see `tessera variants ", name, "`)"));
-  return v.variants[static_cast<std::size_t>(variant)];
+  std::size_t index = explore::find_variant(v, which, name, depth);
+  return {index, v.variants[index]};
 }
 
 std::vector<int64_t> parse_numeric_size(const std::string& text, int dims,
@@ -221,9 +219,7 @@ int variants_command(const CommonOptions& o) {
     std::cout << "rejected " << line << "\n";
   for (std::size_t i = 0; i < v.variants.size(); ++i) {
     const auto& var = v.variants[i];
-    std::string steps;
-    for (const auto& h : var.history.lines())
-      steps += (steps.empty() ? "" : "; ") + h;
+    std::string steps = explore::variant_name(var.history); // what --variant also accepts
     if (i == 0)
       steps += " (the plain MapGlb lowering: the baseline)";
     std::cout << std::setw(4) << i << "  [" << variant_family(var.history) << "] " << steps
@@ -238,7 +234,8 @@ int emit_command(const CommonOptions& o) {
   check_emit_outputs(o);
   codegen::CodegenOptions options;
   options.kernel_name = codegen::kernel_identifier(info.name);
-  explore::VariantInfo variant = select_variant(build(o, source), o.variant, o.depth, info.name);
+  explore::VariantInfo variant =
+      select_variant(build(o, source), o.variant, o.depth, info.name).variant;
   if (!o.local.empty()) {
     auto local = parse_local(o.local);
     int dims = 0;

@@ -20,16 +20,16 @@ namespace tessera::tools {
 
 struct CommonOptions {
   std::string stencil;
-  std::string size;        // "64x64", or symbolic "NxM"
-  std::string device;      // platform/device name substring or index; empty: TESSERA_DEVICE or PoCL
-  std::string output;      // -o FILE
-  int depth = 1;           // rewrite depth of the variant enumeration
-  int64_t variant = 0;     // emit, run: index in the lowered variants (0 = plain MapGlb lowering)
-  std::string local;       // emit: work-group size "32x8" for kernels with an automatic one
-  std::string program;     // --program FILE.json: the user's program instead of a stencil
-  int steps = 1;           // --steps K: K time steps of the program
-  std::string boundary;    // --boundary B: each step's boundary (empty: the program's own)
-  std::string launch_json; // emit --json FILE: the launch description
+  std::string size;   // "64x64", or symbolic "NxM"
+  std::string device; // platform/device name substring or index; empty: TESSERA_DEVICE or PoCL
+  std::string output; // -o FILE
+  int depth = 1;      // rewrite depth of the variant enumeration
+  std::string variant = "0"; // emit, run: number or name of a variant (0 = plain MapGlb lowering)
+  std::string local;         // emit: work-group size "32x8" for kernels with an automatic one
+  std::string program;       // --program FILE.json: the user's program instead of a stencil
+  int steps = 1;             // --steps K: K time steps of the program
+  std::string boundary;      // --boundary B: each step's boundary (empty: the program's own)
+  std::string launch_json;   // emit --json FILE: the launch description
 };
 
 struct ExploreCommandOptions {
@@ -73,10 +73,15 @@ std::string size_of(const CommonOptions& options, const ProgramSource& source);
 // Error when the grid has more than 2^31 points (32-bit kernel indices); every command that
 // gets numeric extents checks them here.
 void check_point_count(const std::string& text, const std::vector<int64_t>& extents);
-// Variant `variant` of the executable variants at `depth` (0: the plain MapGlb lowering); Error
-// naming the valid range otherwise.
-explore::VariantInfo select_variant(const Expr& program, int64_t variant, int depth,
-                                    const std::string& name);
+// The variant that --variant `which` names among the executable variants at `depth`: its number
+// (0: the plain MapGlb lowering) or its name (explore/VariantNames.h); Error naming the valid
+// range and the names' form otherwise.
+struct SelectedVariant {
+  std::size_t index = 0;
+  explore::VariantInfo variant;
+};
+SelectedVariant select_variant(const Expr& program, const std::string& which, int depth,
+                               const std::string& name);
 
 // The tuning database of --tuning-db VALUE (a file; "off": none; empty: tuning.json in the cache
 // directory), added to `files` as an input: no output may replace it, and a file the user named

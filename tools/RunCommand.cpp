@@ -15,6 +15,7 @@
 #include "compile/Workload.h"
 #include "core/Error.h"
 #include "core/Printer.h"
+#include "explore/VariantNames.h"
 #include "primitives/Interpreter.h"
 #include "rewrite/Lower.h"
 #include "runtime/Session.h"
@@ -89,11 +90,13 @@ int run_command(const CommonOptions& o) {
   std::cout << "stencil  " << info.name << " (" << info.description << ")\n";
   std::cout << "program  " << print(p) << "\n";
 
-  Expr lowered = select_variant(p, o.variant, o.depth, info.name).program;
+  SelectedVariant selected = select_variant(p, o.variant, o.depth, info.name);
+  Expr lowered = selected.variant.program;
   auto kernel = kernel_of(lowered, info.name);
   runtime::Session session = runtime::Session::from_env(o.device);
   std::cout << "device   " << session.device().description() << "\n";
-  std::cout << "variant  " << o.variant << ": " << print(lowered) << "\n";
+  std::cout << "variant  " << selected.index << " ("
+            << explore::variant_name(selected.variant.history) << "): " << print(lowered) << "\n";
 
   explore::Workload workload(session, p, 1);
   std::vector<double> reference;
@@ -114,7 +117,7 @@ int run_command(const CommonOptions& o) {
       std::cout << "\nMISMATCH: the plain MapGlb lowering disagrees with the interpreter\n";
       return 1;
     }
-    if (o.variant != 0) {
+    if (selected.index != 0) {
       auto base = kernel_of(rewrite::lower_default(p), info.name);
       auto built = explore::build_program(session, base);
       reference = workload.run(base, built);

@@ -24,6 +24,7 @@
 #include "distributed/Sweep.h"
 #include "explore/Features.h"
 #include "explore/TuningDatabase.h"
+#include "explore/VariantNames.h"
 #include "explore/Variants.h"
 #include "primitives/TypeCheck.h"
 #include "stencils/WithBoundary.h"
@@ -61,10 +62,10 @@ CLI::App* add_sweep_command(CLI::App& app, SweepCommandOptions& o) {
       ->check(integer_in(0, std::numeric_limits<uint32_t>::max()));
   sweep
       ->add_option("--variant", o.variant,
-                   "Variant K of `tessera variants STENCIL --size SIZE` (depth 1; 0: the plain "
-                   "MapGlb lowering); each rank runs the variant with the same rewrite steps at "
-                   "its extended block's size")
-      ->check(integer_in(0, std::numeric_limits<int64_t>::max()));
+                   "Variant K of `tessera variants STENCIL --size SIZE`, or its name (depth 1; "
+                   "0: the plain MapGlb lowering); each rank runs the variant with the same "
+                   "rewrite steps at its extended block's size")
+      ->check(not_empty("3"));
   sweep
       ->add_option("--local", o.local,
                    "Work-group size of the local step's launches, OpenCL's dimension 0 first "
@@ -118,16 +119,20 @@ distributed::SweepConfig plan(const SweepCommandOptions& o) {
       std::cerr << line.str() << std::flush;
     };
   c.local = explore::parse_local_size(o.local);
-  if (o.variant != 0) {
-    // Chosen here, on every rank alike, so that a wrong number is an option mistake; each rank
-    // finds its counterpart when the sweep is planned (an agreed error where it has none).
-    std::vector<ArithExpr> extents(c.global.begin(), c.global.end());
-    const std::string signature =
-        explore::variant_signature(select_variant(c.build(extents), o.variant, 1, c.name).history);
-    c.lower = [signature, variant = o.variant](const Expr& step) {
+  std::vector<ArithExpr> extents(c.global.begin(), c.global.end());
+  SelectedVariant chosen;
+  if (o.variant != "0")
+    chosen = select_variant(c.build(extents), o.variant, 1, c.name);
+  if (chosen.index != 0) {
+    // Chosen here, on every rank alike, so that a wrong number or name is an option mistake;
+    // each rank finds its counterpart when the sweep is planned (an agreed error where it has
+    // none).
+    const std::string signature = explore::variant_signature(chosen.variant.history);
+    c.lower = [signature,
+               variant = explore::variant_name(chosen.variant.history)](const Expr& step) {
       auto found = distributed::variant_with_signature(step, 1, signature);
       if (!found)
-        user_error(cat("variant ", variant, " (", signature,
+        user_error(cat("variant '", variant, "'",
                        ") has no counterpart for the extended block of rank ",
                        distributed::Communicator::world().rank(), ", a grid of type ",
                        input_types(step).at(0).to_string(),

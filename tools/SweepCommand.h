@@ -24,8 +24,8 @@ struct SweepCommandOptions {
   std::string json;   // summary with the checksum (rank 0)
   std::string values; // the whole result grid as JSON (rank 0)
   unsigned seed = 1;
-  std::string local;   // work-group "32x4x1", OpenCL's dimension 0 first; empty: automatic
-  int64_t variant = 0; // of the rank-local step's executable variants (0: the plain lowering)
+  std::string local;         // work-group "32x4x1", OpenCL's dimension 0 first; empty: automatic
+  std::string variant = "0"; // number or name of the rank-local step's variant (0: plain)
   // Where each rank looks for the explored best variant of its local step ("off": nowhere;
   // empty: tuning.json in the cache directory).
   std::string tuning_db;

@@ -10,11 +10,17 @@
 //     Join_i o (level d back to i+1) o MapGlb^d(MapSeq(f)) o (level i+1 to d) o Split_i(c) $ a
 //   interleaved: Split_i(N_i/c) then Transpose_i ([c][N_i/c] -> [N_i/c][c]) instead of
 //                Split_i(c), and Transpose_i before Join_i.
+//   with a remainder, where no factor divides a constant N_i (61): level i padded (clamp) to the
+//                next multiple of c and the padding's results dropped, Drop_i(0,p) o ... o
+//                Pad_i(0,p,clamp) (the code generator guards the stores past the end).
 //
 // Split_i(c) splits level i into [N_i/c][c]; transposes move the [c] level innermost, so the d
 // global dimensions stay in their order (dimension 0 walks the innermost data dimension) and the
 // sequential loop runs over the c results of one work-item; the result is put back in place by
 // the inverse rearrangement, which the code generator turns into the write addresses.
+#include <utility>
+#include <vector>
+
 #include "core/Error.h"
 #include "core/NdExpr.h"
 #include "core/Substitute.h"
@@ -29,6 +35,25 @@ namespace {
 
 Expr at_level(int level, const Expr& f, const Expr& x) {
   return call1(map_nest(level, f), x);
+}
+
+// The factors of a dimension of extent n with the padding each needs: those that divide n (none)
+// or, where none does, each one below a constant n with n padded (clamp) to its next multiple,
+// the padding's results dropped (a remainder, as tiles have: the results past the end are
+// computed and not stored).
+std::vector<std::pair<int64_t, int64_t>> factors(const std::vector<int64_t>& candidates,
+                                                 const ArithExpr& n) {
+  std::vector<std::pair<int64_t, int64_t>> exact, padded;
+  auto constant = n.as_constant();
+  for (int64_t c : candidates) {
+    if (c < 2)
+      continue;
+    if (prove_divisible(n, c) == Truth::Yes && prove_lt(c, n) == Truth::Yes)
+      exact.push_back({c, 0});
+    else if (constant && *constant > c)
+      padded.push_back({c, (c - *constant % c) % c});
+  }
+  return exact.empty() ? padded : exact;
 }
 
 RuleResult coarsen_nd(const Expr& e, const RuleContext& ctx) {
@@ -61,14 +86,13 @@ RuleResult coarsen_nd(const Expr& e, const RuleContext& ctx) {
   Expr element = make_map(MapKind::Seq, 0, lower_sequential(body));
   RuleResult r;
   for (int i = 0; i < d; ++i)
-    for (int64_t c : ctx.coarsening) {
-      const ArithExpr& n = extents[static_cast<std::size_t>(i)];
-      if (c < 2 || prove_divisible(n, c) != Truth::Yes || prove_lt(c, n) != Truth::Yes)
-        continue;
+    for (auto [c, padding] : factors(ctx.coarsening, extents[static_cast<std::size_t>(i)])) {
+      const ArithExpr n = extents[static_cast<std::size_t>(i)] + padding;
+      const Expr padded = padding ? at_level(i, make_pad(0, padding, Boundary::clamp()), arg) : arg;
       for (bool interleaved : {false, true}) {
         // Level i as [N_i/c][c]: element (g, k) is g*c + k (blocked) or g + k*N_i/c.
-        Expr x = interleaved ? at_level(i, make_transpose(), at_level(i, make_split(n / c), arg))
-                             : at_level(i, make_split(c), arg);
+        Expr x = interleaved ? at_level(i, make_transpose(), at_level(i, make_split(n / c), padded))
+                             : at_level(i, make_split(c), padded);
         for (int l = i + 1; l < d; ++l)
           x = at_level(l, make_transpose(), x);
         Expr g = element;
@@ -80,6 +104,8 @@ RuleResult coarsen_nd(const Expr& e, const RuleContext& ctx) {
         if (interleaved)
           y = at_level(i, make_transpose(), y);
         y = at_level(i, make_join(), y);
+        if (padding)
+          y = at_level(i, make_drop(0, padding), y);
         std::function<Expr(const Expr&)> rebuild = [&](const Expr& v) -> Expr {
           return v.same_as(compute) ? y : call1(v->callee(), rebuild(arg0(v)));
         };

@@ -98,8 +98,11 @@ RuleResult reduce_seq_unroll(const Expr& e, const RuleContext& ctx) {
 // computed dimension is contiguous in the output depends on what happens to the result after
 // it is computed. Join and Split keep the row-major order; Transpose and the like do not.
 // The innermost level of the nest is the Map whose elements are single scalars (f32, or [f32]_1
-// as a Reduce leaves it); its length must be a multiple of 4, which also makes the first of the
-// 4 results of every work-item a multiple of 4 in the output (aligned vector stores).
+// as a Reduce leaves it). A length that is a multiple of 4 also makes the first of the 4 results
+// of every work-item a multiple of 4 in the output (aligned vector stores). Another constant
+// length (61) is padded (clamp) to the next multiple and the padding's results dropped:
+// Drop(0,p) o Join o MapGlb(0)(MapSeqUnroll(f)) o Split(4) o Pad(0,p,clamp); the code
+// generator stores the last work-item's lanes one by one where they cross the edge.
 
 constexpr int kLanes = 4;
 
@@ -154,13 +157,19 @@ int nest_depth(const Expr& map, const Type& result, std::string& why) {
   return depth ? depth + 1 : 0;
 }
 
-// `map` applied to `arg` at `level` (0: outermost) of `total`, lowered.
-Expr lower_level(const Expr& map, const Expr& arg, int level, int total) {
+// `map` applied to `arg` at `level` (0: outermost) of `total`, lowered; the innermost level
+// `padding` elements longer (clamp) and those results dropped when its length is not a
+// multiple of the lanes.
+Expr lower_level(const Expr& map, const Expr& arg, int level, int total, int64_t padding) {
   if (level + 1 == total) {
     // Each lane's function runs in one work-item: its own Maps and Reduces are sequential.
     Expr lanes = make_map(MapKind::Glb, 0,
                           make_map(MapKind::SeqUnroll, 0, lower_sequential(map->children[0])));
-    return call1(make_join(), call1(lanes, call1(make_split(kLanes), arg)));
+    if (padding == 0)
+      return call1(make_join(), call1(lanes, call1(make_split(kLanes), arg)));
+    Expr padded = call1(make_pad(0, padding, Boundary::clamp()), arg);
+    Expr computed = call1(make_join(), call1(lanes, call1(make_split(kLanes), padded)));
+    return call1(make_drop(0, padding), computed);
   }
   const Expr& g = map->children[0];
   Expr p, inner, inner_arg;
@@ -173,7 +182,7 @@ Expr lower_level(const Expr& map, const Expr& arg, int level, int total) {
     inner = g;
     inner_arg = p;
   }
-  Expr body = lower_level(inner, inner_arg, level + 1, total);
+  Expr body = lower_level(inner, inner_arg, level + 1, total, padding);
   return call1(make_map(MapKind::Glb, total - 1 - level, make_lambda({p}, body)), arg);
 }
 
@@ -205,9 +214,16 @@ RuleResult vectorize_4(const Expr& e, const RuleContext& ctx) {
   Type level = result;
   for (int i = 1; i < depth; ++i)
     level = level.element();
-  if (prove_divisible(level.length(), kLanes) != Truth::Yes)
-    return RuleResult::none(
-        cat("the innermost length ", level.length().to_string(), " is not a multiple of ", kLanes));
+  // A constant innermost length that is not a multiple of the lanes takes a remainder: the
+  // level padded to the next multiple, its last work-item's lanes past the end not stored.
+  int64_t padding = 0;
+  if (prove_divisible(level.length(), kLanes) != Truth::Yes) {
+    auto n = level.length().as_constant();
+    if (!n || *n < kLanes)
+      return RuleResult::none(cat("the innermost length ", level.length().to_string(),
+                                  n ? " is less than " : " is not a multiple of ", kLanes));
+    padding = (kLanes - *n % kLanes) % kLanes;
+  }
   // The earlier steps the call reads are computed whole by every work-item, sequentially.
   if (!fits_one_work_item(
           arg0(compute), [&](const Expr& v) -> const Type& { return ctx.type_of(v); },
@@ -216,7 +232,7 @@ RuleResult vectorize_4(const Expr& e, const RuleContext& ctx) {
                                 "than ",
                                 ctx.target.max_private_elements, " values of private memory"));
   Expr arg = computes(arg0(compute)) ? lower_sequential(arg0(compute)) : arg0(compute);
-  Expr lowered = lower_level(compute->callee(), arg, 0, depth);
+  Expr lowered = lower_level(compute->callee(), arg, 0, depth, padding);
   std::function<Expr(const Expr&)> rebuild = [&](const Expr& x) -> Expr {
     return x.same_as(compute) ? lowered : call1(x->callee(), rebuild(arg0(x)));
   };

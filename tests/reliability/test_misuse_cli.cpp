@@ -393,7 +393,8 @@ TEST_CASE("misuse catalogue (7): options given wrong values say what they expect
   CHECK(budget.err.size() < 200); // no range up to 1.8e308
   check_cli_error({"emit", "j2d5pt", "--variant", "99999999999999"},
                   "no variant 99999999999999: j2d5pt has ");
-  check_cli_error({"emit", "j2d5pt", "--variant", "x"}, "--variant: expected an integer from 0");
+  check_cli_error({"emit", "j2d5pt", "--variant", "x"},
+                  "no variant named 'x' here (a variant as `tessera variants` names it");
   check_cli_error({"emit", "j2d5pt", "--depth", "99999999999"},
                   "--depth: expected an integer from 0 to 8, got '99999999999'");
   check_cli_error({"explore", "j1d3pt", "--size", "64", "--seed", "-1"},

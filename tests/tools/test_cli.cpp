@@ -111,6 +111,27 @@ TEST_CASE("cli: list, show, variants and emit") {
   CHECK(has(none.err, "error: no variant 9999"));
 }
 
+TEST_CASE("cli: --variant takes a variant's name, the same variant at another size") {
+  // Numbers shift between 64x64 and 61x61 (split-join of 61 rows is absent); the name picks
+  // the same rewrite at both.
+  const std::string name = "tile-nd at [1] {dims=2, tile=16}; mapping: coarsened";
+  for (const char* size : {"64x64", "61x61"}) {
+    Result run = cli({"run", "j2d5pt", "--size", size, "--variant", name});
+    INFO(run.err);
+    CHECK(run.code == 0);
+    CHECK(has(run.out, std::string(size) == "64x64" ? "variant  26 (" + name + "): "
+                                                    : "variant  18 (" + name + "): "));
+    CHECK(has(run.out, "OK: the generated kernel matches the interpreter"));
+    Result emit = cli({"emit", "j2d5pt", "--size", size, "--variant", "[tiled] " + name});
+    CHECK(has(emit.out, "1. tile-nd at [1] {dims=2, tile=16}"));
+  }
+  Result absent = cli({"emit", "j2d5pt", "--size", "61x61", "--variant",
+                       "split-join at [1] {chunk=4}; mapping: work-groups"});
+  CHECK(absent.code == 2);
+  CHECK(has(absent.err, "error: no variant named 'split-join at [1] {chunk=4}; mapping: "
+                        "work-groups' here"));
+}
+
 TEST_CASE("cli: wrong input is a clear error with a non-zero exit code") {
   auto expect_error = [](std::vector<std::string> args, const std::string& message) {
     CAPTURE(args);
