@@ -41,7 +41,9 @@ enum class Precision { F64, F32, Mixed };
 
 // SolverOptions::coarse_launch_side's default on a GPU and on a CPU (docs/multigrid.md: the
 // measurements that chose them).
-constexpr int64_t kCoarseLaunchSideGpu = 32, kCoarseLaunchSideCpu = 16;
+// Measured on an H200 (mg_bench, 256^3 and 512^3 V(2,2), F(3,3)): 16 beat 32 and separate
+// launches (one work-group runs 32^3 levels slower than their launches do).
+constexpr int64_t kCoarseLaunchSideGpu = 16, kCoarseLaunchSideCpu = 16;
 // SolverOptions::coarse_launch_side chosen by measurement before cycle 1: a repeated cycle's wall
 // time with each side of kCoarseLaunchCandidates (up to the finest grid's), the fastest kept.
 constexpr int64_t kCoarseLaunchMeasure = -2;

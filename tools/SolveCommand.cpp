@@ -329,7 +329,7 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
   solve
       ->add_option("--coarse-launch", o.coarse_launch,
                    "The levels of at most SIDE points per side as one launch per run of their "
-                   "steps (one work-group; default 32 on a GPU, 16 on a CPU; one device)")
+                   "steps (one work-group; default 16; one device)")
       ->check(integer_in(1, 1024));
   solve->add_flag("--separate-launches", o.separate_launches,
                   "Every operator of every level its own launch (no one-launch coarse levels)");
