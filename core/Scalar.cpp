@@ -383,6 +383,27 @@ ScalarExpr ScalarExpr::cast(ScalarKind to, ScalarExpr a) {
   return ScalarExpr(std::make_shared<const ScalarNode>(std::move(n)));
 }
 
+ScalarExpr rename_params(const ScalarExpr& e, const std::function<int(int)>& rename) {
+  std::vector<ScalarExpr> args;
+  for (const auto& a : e.args())
+    args.push_back(rename_params(a, rename));
+  switch (e.op()) {
+  case ScalarOp::Param:
+    return ScalarExpr::param(rename(e.param_index()));
+  case ScalarOp::Const:
+    return e;
+  case ScalarOp::Select:
+    return ScalarExpr::select(args[0], args[1], args[2]);
+  case ScalarOp::Call:
+    return ScalarExpr::call(e.function(), args);
+  case ScalarOp::Cast:
+    return ScalarExpr::cast(e.cast_kind(), args[0]);
+  default:
+    return args.size() == 1 ? ScalarExpr::unary(e.op(), args[0])
+                            : ScalarExpr::binary(e.op(), args[0], args[1]);
+  }
+}
+
 ScalarOp ScalarExpr::op() const {
   return node_->op;
 }

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -95,6 +96,10 @@ private:
   explicit ScalarExpr(std::shared_ptr<const ScalarNode> n) : node_(std::move(n)) {}
   std::shared_ptr<const ScalarNode> node_;
 };
+
+// `e` with parameter i renamed to rename(i) (the same tree otherwise): a body moved into a
+// function whose parameters are ordered otherwise.
+ScalarExpr rename_params(const ScalarExpr& e, const std::function<int(int)>& rename);
 
 // Math functions accepted by ScalarExpr::call, with their arity.
 int math_function_arity(const std::string& name); // -1 when unknown

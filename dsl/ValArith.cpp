@@ -64,30 +64,6 @@ Term term_of(const Operand& o) {
   return {ScalarExpr::param(0), {v}, {point_of(v)}, kind, false};
 }
 
-// `e` with parameter i renamed to map[i].
-ScalarExpr renumber(const ScalarExpr& e, const std::vector<int>& map) {
-  std::vector<ScalarExpr> args;
-  for (const auto& a : e.args())
-    args.push_back(renumber(a, map));
-  switch (e.op()) {
-  case ScalarOp::Param:
-    return ScalarExpr::param(map.at(e.param_index()));
-  case ScalarOp::Const:
-    return e;
-  case ScalarOp::Neg:
-  case ScalarOp::Not:
-    return ScalarExpr::unary(e.op(), args[0]);
-  case ScalarOp::Select:
-    return ScalarExpr::select(args[0], args[1], args[2]);
-  case ScalarOp::Call:
-    return ScalarExpr::call(e.function(), args);
-  case ScalarOp::Cast:
-    return ScalarExpr::cast(e.cast_kind(), args[0]);
-  default:
-    return ScalarExpr::binary(e.op(), args[0], args[1]);
-  }
-}
-
 // Adds the leaves of `t` to `leaves` (a value read twice is one parameter) and returns its body
 // over the joint parameters.
 ScalarExpr join_leaves(Term& joint, const Term& t) {
@@ -103,7 +79,7 @@ ScalarExpr join_leaves(Term& joint, const Term& t) {
       joint.points.push_back(t.points[i]);
     }
   }
-  return map.empty() ? t.body : renumber(t.body, map);
+  return map.empty() ? t.body : rename_params(t.body, [&](int i) { return map.at(static_cast<std::size_t>(i)); });
 }
 
 std::optional<Point> point_of(const Val& leaf) {
@@ -186,7 +162,7 @@ ScalarTerm canonical(ScalarExpr body, const Term& joint, std::vector<std::string
   }
   if (!any_point)
     names.clear();
-  term.body = renumber(body, map);
+  term.body = rename_params(body, [&](int i) { return map.at(static_cast<std::size_t>(i)); });
   return term;
 }
 

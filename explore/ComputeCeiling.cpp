@@ -1,4 +1,5 @@
 #include "explore/ComputeCeiling.h"
+#include "core/Format.h"
 
 #include <iomanip>
 #include <sstream>
@@ -6,16 +7,6 @@
 #include "core/Error.h"
 
 namespace tessera::explore {
-
-namespace {
-
-std::string fixed(double v, int digits) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(digits) << v;
-  return s.str();
-}
-
-} // namespace
 
 double arithmetic_intensity(const Report& r) {
   if (r.footprint_bytes <= 0 || r.flops_per_output <= 0)

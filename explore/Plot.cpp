@@ -1,4 +1,5 @@
 #include "explore/Plot.h"
+#include "core/Format.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -45,14 +46,6 @@ std::string gnuplot_string(const std::string& text) {
   for (char c : text)
     s += c == '\'' ? std::string("''") : std::string(1, c);
   return s + "'";
-}
-
-std::string fixed(double v, int digits) {
-  std::ostringstream s;
-  s.setf(std::ios::fixed);
-  s.precision(digits);
-  s << v;
-  return s.str();
 }
 
 void write_data(const std::string& path, const std::string& text) {

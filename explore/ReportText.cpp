@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/Bytes.h"
+#include "core/Format.h"
 #include "core/Error.h"
 #include "explore/ComputeCeiling.h"
 #include "explore/Report.h"
@@ -14,12 +15,6 @@
 namespace tessera::explore {
 
 namespace {
-
-std::string fixed(double v, int digits) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(digits) << v;
-  return s.str();
-}
 
 std::string describe_point(const PointResult& p) {
   std::string what = cat("v", p.variant, " local=", p.local);

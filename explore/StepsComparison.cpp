@@ -1,4 +1,5 @@
 #include "explore/StepsComparison.h"
+#include "core/Format.h"
 
 #include <cmath>
 #include <sstream>
@@ -32,14 +33,6 @@ std::string one_line(const PointResult& p) {
   for (const auto& step : p.history.lines())
     s += (s.empty() ? "" : " > ") + step;
   return cat(s.empty() ? "as written" : s, " (local ", p.local, ")");
-}
-
-std::string fixed(double v, int digits) {
-  std::ostringstream out;
-  out.setf(std::ios::fixed);
-  out.precision(digits);
-  out << v;
-  return out.str();
 }
 
 } // namespace

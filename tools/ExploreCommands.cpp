@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "compile/DeviceLimits.h"
+#include "core/Format.h"
 #include "core/Error.h"
 #include "core/FileLock.h"
 #include "core/FilePlan.h"
@@ -41,12 +42,6 @@ using Clock = std::chrono::steady_clock;
 // (Kernels are generated during the search, not by the enumeration: its share only enumerates
 // and lowers, and every second of it is a second less of measuring.)
 constexpr double kEnumerationShare = 0.2;
-
-std::string fixed(double v, int digits) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(digits) << v;
-  return s.str();
-}
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();

@@ -34,28 +34,6 @@ void params_of(const ScalarExpr& e, std::set<int>& out) {
     params_of(a, out);
 }
 
-// `e` with parameter i renamed to renamed.at(i).
-ScalarExpr renumber(const ScalarExpr& e, const std::map<int, int>& renamed) {
-  std::vector<ScalarExpr> args;
-  for (const auto& a : e.args())
-    args.push_back(renumber(a, renamed));
-  switch (e.op()) {
-  case ScalarOp::Param:
-    return ScalarExpr::param(renamed.at(e.param_index()));
-  case ScalarOp::Const:
-    return e;
-  case ScalarOp::Select:
-    return ScalarExpr::select(args[0], args[1], args[2]);
-  case ScalarOp::Call:
-    return ScalarExpr::call(e.function(), args);
-  case ScalarOp::Cast:
-    return ScalarExpr::cast(e.cast_kind(), args[0]);
-  default:
-    return args.size() == 1 ? ScalarExpr::unary(e.op(), args[0])
-                            : ScalarExpr::binary(e.op(), args[0], args[1]);
-  }
-}
-
 // The plane a point of the window is read from: the index of the At applied to the window
 // parameter itself (the outermost one); nothing when the argument is not such a chain.
 std::optional<int64_t> plane_of(const Expr& arg, const Expr& window) {
@@ -194,7 +172,7 @@ PlaneSplit split_by_plane(const Expr& f) {
     }
     std::optional<ScalarExpr> sum;
     for (const auto& t : group) {
-      ScalarExpr term = renumber(t.expr, renamed);
+      ScalarExpr term = rename_params(t.expr, [&](int i) { return renamed.at(i); });
       if (!sum)
         sum = t.negated ? ScalarExpr::unary(ScalarOp::Neg, term) : term;
       else

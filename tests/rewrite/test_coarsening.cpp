@@ -50,13 +50,28 @@ TEST_CASE("coarsen-nd: c results of any one dimension per work-item") {
       }
     }
   }
+  // 7 results: no factor divides them, so each factor below 7 takes a remainder (the level
+  // padded to its next multiple, the padding's results not stored), in both layouts, exact.
   Expr odd = beta_normalize(stencils::find_stencil("j1d3pt").build({7}));
   TypeChecker types;
   types.apply(odd, input_types(odd));
   RuleContext ctx;
   ctx.types = &types;
-  ctx.coarsening = {2, 4};
-  auto none = rule.apply(odd, ctx);
+  ctx.coarsening = {2, 4, 8};
+  auto padded = rule.apply(odd, ctx);
+  CHECK(padded.alternatives.size() == 4); // factors 2 and 4 (8 is not below 7), two layouts
+  auto inputs = random_inputs(odd, 8);
+  for (const auto& alt : padded.alternatives) {
+    CAPTURE(alt.params.at("factor"));
+    CHECK(print(alt.replacement).find("Drop(") != std::string::npos);
+    testing::check_kernel(alt.replacement, inputs, {}, 1e-6);
+  }
+  // A symbolic length gives no constant to pad to: refused, saying why.
+  Expr symbolic = beta_normalize(stencils::find_stencil("j1d3pt").build({ArithExpr::size_var("N")}));
+  TypeChecker symbolic_types;
+  symbolic_types.apply(symbolic, input_types(symbolic));
+  ctx.types = &symbolic_types;
+  auto none = rule.apply(symbolic, ctx);
   CHECK(none.alternatives.empty());
   CHECK(none.why_not.find("divides") != std::string::npos);
 }
