@@ -152,7 +152,7 @@ bool Emitter::stream_plane_sums(const PlaneSumStep& step, const View& source, co
     std::string name =
         functions_.scalar(*t.function->user_fun, std::vector<ScalarKind>(args.size(), kind));
     Access target = resolve(sum_at(k), {});
-    line({lvalue(sum_at(k)), Piece::literal(" = "), Piece::scalar(target), Piece::literal(" + "),
+    line({lvalue(target), Piece::literal(" = "), Piece::scalar(target), Piece::literal(" + "),
           Piece::scalar(resolve(call_view(name, args), {})), Piece::literal(";")});
   };
   for (int64_t q = 0; q + 1 < *n; ++q) { // planes 0..n-2: outputs q - a >= 0
