@@ -372,6 +372,12 @@ Stmt TimeTileWriter::level_loop() const {
   if (!g_.wrap)
     b.push_back(fill_boundary());
   b.push_back(compute());
+  // A barrier ends every level, although the next level's first barrier already orders its
+  // reads: without it PoCL 3.1 (loops and loopvec) runs the compute loop's body once for
+  // work-items past the tile's last row (p0 == hi0), writing past the output: heap corruption
+  // in the host process (docs/reliability.md, tests/codegen/test_time_tile_pocl.cpp).
+  fence = barrier();
+  b.insert(b.end(), fence.begin(), fence.end());
   b.push_back(Stmt::line("box_prev = cur;"));
   b.push_back(Stmt::line("box_cur = prev;"));
   return Stmt::nest("for (int t = 1; t <= " + s(h_) + "; ++t)", std::move(b));
