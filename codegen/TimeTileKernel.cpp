@@ -375,7 +375,7 @@ Stmt TimeTileWriter::level_loop() const {
   // A barrier ends every level, although the next level's first barrier already orders its
   // reads: without it PoCL 3.1 (loops and loopvec) runs the compute loop's body once for
   // work-items past the tile's last row (p0 == hi0), writing past the output: heap corruption
-  // in the host process (docs/reliability.md, tests/codegen/test_time_tile_pocl.cpp).
+  // in the host process (docs/reliability.md, tests/codegen/test_time_tiling.cpp).
   fence = barrier();
   b.insert(b.end(), fence.begin(), fence.end());
   b.push_back(Stmt::line("box_prev = cur;"));
