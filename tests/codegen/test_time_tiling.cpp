@@ -202,21 +202,22 @@ TEST_CASE("a time-tiled kernel's lines are indented by their nesting") {
 
 namespace {
 
-// The program of a time-tiled 2-D stencil (k = band = 2, radius 1, clamp) with `work_items` per
+// The program of k time steps of a 2-D stencil in one band (radius 1, clamp) with `work_items` per
 // tile of width `tile`, run through the kernel runner with an output buffer `guard` floats
 // longer than the grid, filled with a sentinel: the grid must match the interpreter and the
 // guard stay untouched (a kernel writing past its output corrupts the host heap on PoCL).
 void check_in_bounds(TimeTileScheme scheme, std::vector<int64_t> extents, int64_t tile,
-                     int64_t work_items) {
-  INFO(std::string(scheme_name(scheme)) << " " << extents[0] << "x" << extents[1] << " tile "
-                                        << tile << ", " << work_items << " work-items");
-  Expr steps = stencil_steps(2, 1, clamp, extents, 2);
+                     int64_t work_items, int k = 2) {
+  INFO(std::string(scheme_name(scheme))
+       << " " << extents[0] << "x" << extents[1] << " tile " << tile << ", " << work_items
+       << " work-items, " << k << " steps");
+  Expr steps = stencil_steps(2, 1, clamp, extents, k);
   Expr f = tiled_variants(kSchemes[0], steps, {8}).front()->body()->callee()->children[0];
   TimeTiling t;
   t.scheme = scheme;
   t.dims = 2;
-  t.steps = 2;
-  t.band = 2;
+  t.steps = k;
+  t.band = k;
   t.work_group = work_items;
   t.tile = {tile, tile, tile};
   Expr tiled =
@@ -264,4 +265,6 @@ TEST_CASE("time-tiled kernels with more work-items than a tile's points write on
   check_in_bounds(D, {13, 11}, 8, 128);
   check_in_bounds(D, {20, 9}, 8, 64);
   check_in_bounds(P, {9, 20}, 4, 32);
+  check_in_bounds(P, {13, 11}, 8, 128, 3);
+  check_in_bounds(D, {13, 11}, 8, 128, 3);
 }
