@@ -372,6 +372,12 @@ Stmt TimeTileWriter::level_loop() const {
   if (!g_.wrap)
     b.push_back(fill_boundary());
   b.push_back(compute());
+  // A barrier ends every level, although the next level's first barrier already orders its
+  // reads: without it PoCL 3.1 (loops and loopvec) runs the compute loop's body once for
+  // work-items past the tile's last row (p0 == hi0), writing past the output: heap corruption
+  // in the host process (docs/reliability.md, tests/codegen/test_time_tiling.cpp).
+  fence = barrier();
+  b.insert(b.end(), fence.begin(), fence.end());
   b.push_back(Stmt::line("box_prev = cur;"));
   b.push_back(Stmt::line("box_cur = prev;"));
   return Stmt::nest("for (int t = 1; t <= " + s(h_) + "; ++t)", std::move(b));
@@ -533,16 +539,21 @@ Stmt TimeTileWriter::fill_boundary() const {
       value = "(sign < 0 ? -" + value + " : " + value + ")";
   }
   ghost.push_back(Stmt::line(store() + value + ";"));
-  Block b;
+  // A barrier after each of the sides although they write disjoint positions from the grid's
+  // inside: PoCL 3.1 loses or repeats iterations of these loop nests when several share one
+  // region between barriers (docs/reliability.md).
+  Block b, fence = barrier();
+  auto side = [&](Stmt loops) {
+    b.push_back(std::move(loops));
+    b.insert(b.end(), fence.begin(), fence.end());
+  };
   for (int l = 0; l < d_; ++l) {
     std::string L = s(l), N = s(g_.N[l]);
-    b.push_back(
+    side(
         window_loops(window_lo_, window_hi_, l, "o" + L, "min(0, o" + L + " + n" + L + ")", ghost));
-    b.push_back(window_loops(window_lo_, window_hi_, l, "max(" + N + ", o" + L + ")",
-                             "o" + L + " + n" + L, ghost));
+    side(window_loops(window_lo_, window_hi_, l, "max(" + N + ", o" + L + ")", "o" + L + " + n" + L,
+                      ghost));
   }
-  Block fence = barrier();
-  b.insert(b.end(), fence.begin(), fence.end());
   return Stmt::nest("if (" + crosses + ")", std::move(b));
 }
 

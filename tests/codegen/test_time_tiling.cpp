@@ -7,6 +7,9 @@
 #include <sstream>
 
 #include "codegen/TimeTiled.h"
+#include "compile/Execute.h"
+#include "compile/KernelRunner.h"
+#include "compile/Workload.h"
 #include "core/Json.h"
 #include "core/Printer.h"
 #include "core/RandomData.h"
@@ -197,4 +200,71 @@ TEST_CASE("a time-tiled kernel's lines are indented by their nesting") {
         }
       }
     }
+}
+
+namespace {
+
+// The program of k time steps of a 2-D stencil in one band (radius 1, clamp) with `work_items` per
+// tile of width `tile`, run through the kernel runner with an output buffer `guard` floats
+// longer than the grid, filled with a sentinel: the grid must match the interpreter and the
+// guard stay untouched (a kernel writing past its output corrupts the host heap on PoCL).
+void check_in_bounds(TimeTileScheme scheme, std::vector<int64_t> extents, int64_t tile,
+                     int64_t work_items, int k = 2) {
+  INFO(std::string(scheme_name(scheme))
+       << " " << extents[0] << "x" << extents[1] << " tile " << tile << ", " << work_items
+       << " work-items, " << k << " steps");
+  Expr steps = stencil_steps(2, 1, clamp, extents, k);
+  auto any = tiled_variants(kSchemes[0], steps, {2 * k}); // for the point function only
+  REQUIRE(!any.empty());
+  Expr f = any.front()->body()->callee()->children[0];
+  TimeTiling t;
+  t.scheme = scheme;
+  t.dims = 2;
+  t.steps = k;
+  t.band = k;
+  t.work_group = work_items;
+  t.tile = {tile, tile, tile};
+  Expr tiled =
+      make_lambda(steps->params(), make_call(make_time_tile(t, clamp, f), {steps->params()[0]}));
+  auto inputs = random_inputs(steps, 11);
+  std::vector<float> in;
+  for (double v : inputs[0].flatten())
+    in.push_back(static_cast<float>(v));
+  const std::size_t n = in.size(), guard = 4096;
+  const float sentinel = -12345.0f;
+  std::vector<float> out(n + guard, sentinel);
+  runtime::Session& session = testing::test_session();
+  runtime::RawBuffer in_buffer(session, n * sizeof(float), in.data());
+  runtime::RawBuffer out_buffer(session, out.size() * sizeof(float), out.data());
+  explore::KernelRunner runner(session, codegen::generate_program(tiled));
+  runner.bind_input(0, runtime::KernelArg(in_buffer));
+  runner.bind_output(runtime::KernelArg(out_buffer));
+  runner.run();
+  out_buffer.read(out.data(), out.size() * sizeof(float));
+  std::size_t past_the_end = 0;
+  for (std::size_t i = n; i < out.size(); ++i)
+    past_the_end += out[i] != sentinel;
+  CHECK(past_the_end == 0);
+  Data expected = evaluate(steps, inputs);
+  Data grid = Data::from_flat(
+      ScalarKind::F32, extents,
+      std::vector<double>(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(n)));
+  CHECK(explore::max_relative_error(grid, expected) <= 1e-5);
+  CHECK(explore::has_nonzero(expected.flatten()));
+}
+
+} // namespace
+
+// Work-groups wider than a tile's rows: PoCL 3.1 ran the compute loop once for the work-items
+// past a tile's last row unless a barrier ends each level, writing past the output (the
+// process aborted with "malloc(): unsorted double linked list corrupted").
+TEST_CASE("time-tiled kernels with more work-items than a tile's points write only the grid") {
+  const auto D = TimeTileScheme::Diamond, P = TimeTileScheme::Parallelogram;
+  check_in_bounds(P, {16, 16}, 4, 128);
+  check_in_bounds(P, {13, 11}, 4, 64);
+  check_in_bounds(D, {13, 11}, 8, 128);
+  check_in_bounds(D, {20, 9}, 8, 64);
+  check_in_bounds(P, {9, 20}, 4, 32);
+  check_in_bounds(P, {13, 11}, 8, 128, 3);
+  check_in_bounds(D, {13, 11}, 8, 128, 3);
 }

@@ -19,11 +19,9 @@
 //   and vector lanes with a remainder) runs through run_variant against the interpreter: one step
 //   (901 variants, about 2 min of CPU on a cold PoCL cache, 15 s warm: ctest's entry
 //   test_api/test_offered_variants/1, labelled slow), with TESSERA_EVERY_VARIANT_STEPS=3 also 2
-//   and 3 fused steps. Open: with 3, the process aborts on PoCL (heap corruption: "free():
-//   invalid pointer") in diamond- and parallelogram-tiling variants of 128 work-items at these
-//   sizes (j2d5pt 16x16 and 13x11, 2 steps); Oclgrind finds no invalid access in them; `tessera
-//   run j2d5pt --size 16x16 --steps 2 --variant 'parallelogram-tiling at [1] {band=2, steps=2,
-//   tile=4, work_items=128}; mapping: global'` shows it.
+//   and 3 fused steps. With 3 the time-tiling variants of 128 work-items at these sizes aborted
+//   the process on PoCL (heap corruption) or disagreed: PoCL miscompiled their kernels, which
+//   now avoid it with barriers (docs/reliability.md; tests/codegen/test_time_tiling.cpp).
 #include <doctest/doctest.h>
 
 #include <cstdlib>
