@@ -79,7 +79,9 @@ ScalarExpr join_leaves(Term& joint, const Term& t) {
       joint.points.push_back(t.points[i]);
     }
   }
-  return map.empty() ? t.body : rename_params(t.body, [&](int i) { return map.at(static_cast<std::size_t>(i)); });
+  return map.empty()
+             ? t.body
+             : rename_params(t.body, [&](int i) { return map.at(static_cast<std::size_t>(i)); });
 }
 
 std::optional<Point> point_of(const Val& leaf) {

@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "core/Bytes.h"
-#include "core/Format.h"
 #include "core/Error.h"
+#include "core/Format.h"
 #include "explore/ComputeCeiling.h"
 #include "explore/Report.h"
 #include "explore/Space.h"

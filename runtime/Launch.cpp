@@ -96,8 +96,8 @@ cl::Event enqueue(Session& session, Kernel& kernel, const Range& global, const R
   return enqueue_checked(session, kernel, global, local, offset);
 }
 
-cl::Event enqueue_checked(Session& session, Kernel& kernel, const Range& global,
-                          const Range& local, const Range& offset) {
+cl::Event enqueue_checked(Session& session, Kernel& kernel, const Range& global, const Range& local,
+                          const Range& offset) {
   cl::NDRange g = global.dims() == 1   ? cl::NDRange(global[0])
                   : global.dims() == 2 ? cl::NDRange(global[0], global[1])
                                        : cl::NDRange(global[0], global[1], global[2]);

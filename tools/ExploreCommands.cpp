@@ -10,10 +10,10 @@
 #include <unistd.h>
 
 #include "compile/DeviceLimits.h"
-#include "core/Format.h"
 #include "core/Error.h"
 #include "core/FileLock.h"
 #include "core/FilePlan.h"
+#include "core/Format.h"
 #include "core/OutputPath.h"
 #include "core/Printer.h"
 #include "explore/ComputeCeiling.h"

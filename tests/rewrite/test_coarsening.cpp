@@ -67,7 +67,8 @@ TEST_CASE("coarsen-nd: c results of any one dimension per work-item") {
     testing::check_kernel(alt.replacement, inputs, {}, 1e-6);
   }
   // A symbolic length gives no constant to pad to: refused, saying why.
-  Expr symbolic = beta_normalize(stencils::find_stencil("j1d3pt").build({ArithExpr::size_var("N")}));
+  Expr symbolic =
+      beta_normalize(stencils::find_stencil("j1d3pt").build({ArithExpr::size_var("N")}));
   TypeChecker symbolic_types;
   symbolic_types.apply(symbolic, input_types(symbolic));
   ctx.types = &symbolic_types;
