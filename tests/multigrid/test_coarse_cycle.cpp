@@ -14,6 +14,7 @@
 #include "multigrid/CoarseCycle.h"
 #include "multigrid/Hierarchy.h"
 #include "multigrid/Hpgmg.h"
+#include "multigrid/Layout.h"
 #include "multigrid/Problems.h"
 #include "multigrid/Solver.h"
 
@@ -41,15 +42,6 @@ std::vector<double> download(const DeviceMemory& memory, BufferId id) {
   std::vector<float> narrow(count);
   memory.buffer(id).read(narrow.data(), count * sizeof(float));
   return {narrow.begin(), narrow.end()};
-}
-
-void upload(DeviceMemory& memory, BufferId id, const std::vector<double>& values) {
-  if (memory.kind(id) == ScalarKind::F64) {
-    memory.buffer(id).write(values.data(), values.size() * sizeof(double));
-    return;
-  }
-  std::vector<float> narrow(values.begin(), values.end());
-  memory.buffer(id).write(narrow.data(), narrow.size() * sizeof(float));
 }
 
 struct CycleCase {
@@ -81,14 +73,14 @@ void check_fused_cycle(const CycleCase& c) {
     auto v = testing::random_values(static_cast<std::size_t>(memory.count(buffers[b])),
                                     100 + static_cast<uint32_t>(b));
     start.push_back(v);
-    upload(memory, buffers[b], v);
+    write_values(memory, buffers[b], v);
   }
   s.run(memory);
   std::vector<std::vector<double>> separate;
   for (BufferId b : buffers)
     separate.push_back(download(memory, b));
   for (std::size_t b = 0; b < buffers.size(); ++b)
-    upload(memory, buffers[b], start[b]);
+    write_values(memory, buffers[b], start[b]);
   CoarseCycle coarse(session, c.finest.points());
   Schedule fused = coarse.fuse(s, memory);
   CHECK(coarse.why_not() == "");

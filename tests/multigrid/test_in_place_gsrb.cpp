@@ -10,6 +10,7 @@
 #include "codegen/Kernel.h"
 #include "multigrid/Helmholtz.h"
 #include "multigrid/Hpgmg.h"
+#include "multigrid/Layout.h"
 #include "multigrid/Operators.h"
 #include "multigrid/Problems.h"
 #include "multigrid/Program.h"
@@ -27,15 +28,6 @@ std::vector<double> random_grid(const Level& level, uint32_t seed, double shift 
   for (auto& x : v)
     x = level.kind == ScalarKind::F32 ? static_cast<float>(x + shift) : x + shift;
   return v;
-}
-
-void upload(DeviceMemory& memory, BufferId id, const std::vector<double>& values) {
-  if (memory.kind(id) == ScalarKind::F64) {
-    memory.buffer(id).write(values.data(), values.size() * sizeof(double));
-    return;
-  }
-  std::vector<float> narrow(values.begin(), values.end());
-  memory.buffer(id).write(narrow.data(), narrow.size() * sizeof(float));
 }
 
 std::vector<double> download(const DeviceMemory& memory, BufferId id) {
@@ -72,7 +64,7 @@ void check_in_place(const Expr& program, const Level& level,
   std::vector<Data> inputs;
   for (std::size_t i = 0; i < grids.size(); ++i) {
     buffers.push_back(memory.allocate(cat("input ", i), level.kind, level.points()));
-    upload(memory, buffers.back(), grids[i]);
+    write_values(memory, buffers.back(), grids[i]);
     inputs.push_back(
         Data::from_flat(level.kind, std::vector<int64_t>(level.dims, level.n), grids[i]));
   }
