@@ -10,6 +10,7 @@
 #include "DeviceSession.h"
 #include "ReferenceFv4.h"
 #include "codegen/Kernel.h"
+#include "compile/Agreement.h"
 #include "compile/Execute.h"
 #include "core/Error.h"
 #include "multigrid/Helmholtz.h"
@@ -26,22 +27,12 @@ Data to_data(const fv4::Grid& g, const Level& level) {
   return Data::from_flat(level.kind, std::vector<int64_t>(3, level.n), g);
 }
 
-double relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
-  REQUIRE(a.size() == b.size());
-  double diff = 0, scale = 1;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    diff = std::max(diff, std::abs(a[i] - b[i]));
-    scale = std::max(scale, std::abs(b[i]));
-  }
-  return diff / scale;
-}
-
 void check(const Expr& program, const std::vector<Data>& inputs, const fv4::Grid& expected) {
   REQUIRE(std::any_of(expected.begin(), expected.end(), [](double v) { return v != 0; }));
-  CHECK(relative_difference(evaluate(program, inputs).flatten(), expected) <= 1e-12);
+  CHECK(explore::max_relative_difference(evaluate(program, inputs).flatten(), expected) <= 1e-12);
   codegen::Kernel kernel = codegen::generate_kernel(rewrite::lower_default(program));
   auto run = explore::execute(testing::multigrid_session(), kernel, inputs);
-  CHECK(relative_difference(run.output.flatten(), expected) <= 1e-12);
+  CHECK(explore::max_relative_difference(run.output.flatten(), expected) <= 1e-12);
 }
 
 } // namespace

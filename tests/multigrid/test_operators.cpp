@@ -9,6 +9,7 @@
 #include "DeviceSession.h"
 #include "Reference.h"
 #include "codegen/Kernel.h"
+#include "compile/Agreement.h"
 #include "compile/Execute.h"
 #include "multigrid/Helmholtz.h"
 #include "multigrid/Operators.h"
@@ -26,16 +27,6 @@ Data to_data(const mg::Grid& g, const Level& level) {
   return Data::from_flat(level.kind, std::vector<int64_t>(level.dims, level.n), g);
 }
 
-double max_difference(const std::vector<double>& a, const std::vector<double>& b) {
-  REQUIRE(a.size() == b.size());
-  double diff = 0, scale = 1;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    diff = std::max(diff, std::abs(a[i] - b[i]));
-    scale = std::max(scale, std::abs(b[i]));
-  }
-  return diff / scale;
-}
-
 // The interpreter and the default kernel against the loop result `expected`.
 void check(const Expr& program, const std::vector<Data>& inputs, const mg::Grid& expected,
            ScalarKind kind) {
@@ -44,11 +35,12 @@ void check(const Expr& program, const std::vector<Data>& inputs, const mg::Grid&
   for (double v : expected)
     nonzero |= v != 0;
   REQUIRE(nonzero);
-  CHECK(max_difference(evaluate(program, inputs).flatten(), expected) <= tolerance);
+  CHECK(explore::max_relative_difference(evaluate(program, inputs).flatten(), expected) <=
+        tolerance);
   codegen::Kernel kernel = codegen::generate_kernel(rewrite::lower_default(program));
   auto run = explore::execute(testing::multigrid_session(), kernel, inputs);
   INFO(kernel.source);
-  CHECK(max_difference(run.output.flatten(), expected) <= tolerance);
+  CHECK(explore::max_relative_difference(run.output.flatten(), expected) <= tolerance);
 }
 
 mg::Grid random_grid(const Level& level, uint32_t seed) {
