@@ -39,7 +39,7 @@ struct Reduction {
       return zip({diagonal, rhs}, loc) | f;
     }
     // Bound by a lambda so that every array of a step is computed once.
-    Fun step([=](Val a, Val b, Val c, Val d) {
+    Fun step([=, this](Val a, Val b, Val c, Val d) {
       Val w = zip({windows(a, s, 0), windows(b, s, 1), windows(c, s, 0), windows(d, s, 0)}, loc);
       // The 12 values of rows i-s, i, i+s: lower, diagonal, upper, rhs of each.
       auto rows_of = [s](Val t) {

@@ -263,7 +263,7 @@ std::shared_ptr<CompiledKernel> CoarseCycle::build(const std::string& source,
   // The compiler may cap this kernel's work-group below the device's.
   while (width > 1) {
     try {
-      runtime::check_launch(device, kernel->built, kernel->global, kernel->local);
+      runtime::check_launch(device, kernel->built(), kernel->global, kernel->local);
       break;
     } catch (const Error&) {
       width /= 2;

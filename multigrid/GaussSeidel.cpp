@@ -109,6 +109,8 @@ Expr gsrb_step(const Level& level, Boundary bc) {
         case Boundary::Mirror:
         case Boundary::Clamp:
           break;
+        case Boundary::Fixed: // refused by the solver's problem check
+          internal_error("a red-black sweep with the fixed boundary");
         }
         black_sum = black_sum + select(outside, ghost, red_update(q));
       }

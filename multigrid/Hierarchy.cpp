@@ -59,7 +59,8 @@ std::shared_ptr<CompiledKernel> fused_smoother(const Level& level, Boundary bc,
       return all[i];
     }));
     try {
-      runtime::check_launch(tuner.session().device(), kernel->built, kernel->global, kernel->local);
+      runtime::check_launch(tuner.session().device(), kernel->built(), kernel->global,
+                            kernel->local);
       return kernel;
     } catch (const Error&) {
       // This form's work-group does not fit this kernel on this device: the next form.

@@ -32,6 +32,9 @@ Ghost line_ghost(const Boundary& bc) {
     return {1, 0};
   case Boundary::Constant:
     return {0, bc.value.as_double()};
+  case Boundary::Fixed:
+    user_error("line relaxation: the fixed boundary is a time step's; a boundary value problem "
+               "takes antisymmetric, mirror, clamp or constant boundaries here");
   case Boundary::Wrap:
     break;
   }

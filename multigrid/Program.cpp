@@ -32,10 +32,19 @@ std::shared_ptr<CompiledKernel> compile(runtime::Session& session, codegen::Kern
   k->global = runtime::Range::of(global);
   if (any_local)
     k->local = runtime::Range::of(work_group);
-  k->built = session.build_kernel(code.source, code.name);
+  k->session = &session;
   k->code = std::move(code);
   k->variant = std::move(variant);
   return k;
+}
+
+runtime::Kernel& CompiledKernel::built() {
+  if (!built_) {
+    if (!session)
+      internal_error(cat("kernel ", code.name, " has no session to be built in"));
+    built_ = session->build_kernel(code.source, code.name);
+  }
+  return *built_;
 }
 
 BufferId DeviceMemory::allocate(const std::string& name, ScalarKind kind, int64_t count) {
@@ -203,14 +212,14 @@ cl::Event issue(runtime::Session& session, CompiledKernel& k, const DeviceMemory
     std::vector<runtime::KernelArg> args;
     for (BufferId b : buffers)
       args.emplace_back(memory.buffer(b).handle());
-    runtime::set_args(k.built, args);
-    return runtime::enqueue(session, k.built, global, k.local, offset);
+    runtime::set_args(k.built(), args);
+    return runtime::enqueue(session, k.built(), global, k.local, offset);
   }
   for (std::size_t i = 0; i < buffers.size(); ++i)
     runtime::check_cl(
-        k.built.kernel.setArg(static_cast<cl_uint>(i), memory.buffer(buffers[i]).handle()),
-        cat("setting argument ", i, " of kernel ", k.built.name));
-  return runtime::enqueue_checked(session, k.built, global, k.local, offset);
+        k.built().kernel.setArg(static_cast<cl_uint>(i), memory.buffer(buffers[i]).handle()),
+        cat("setting argument ", i, " of kernel ", k.built().name));
+  return runtime::enqueue_checked(session, k.built(), global, k.local, offset);
 }
 
 } // namespace

@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,17 +22,26 @@ class Session;
 
 namespace tessera::multigrid {
 
-// A generated kernel built for the session's device, with its launch sizes.
+// A generated kernel for the session's device, with its launch sizes. The driver builds it on
+// its first use (a launch, or a question about its limits): a kernel that a fused or one-launch
+// form replaces is never built (a 64^3 solve built 24 of its 35 programs for nothing).
 struct CompiledKernel {
   codegen::Kernel code;
-  runtime::Kernel built;
   runtime::Range global, local;
   std::string variant; // which variant it is ("default lowering", "v12 local=32x8", ...)
   // The share of the output's elements a launch writes (for the bytes it must move): an
   // in-place red-black half-sweep writes half of them.
   double written_fraction = 1;
+  runtime::Session* session = nullptr;
+
+  // The driver's kernel, built now if it was not yet (throws tessera::Error when it fails).
+  runtime::Kernel& built();
+
+private:
+  std::optional<runtime::Kernel> built_;
 };
-// Builds `code` on the session's device; `local` overrides the kernel's own work-group size.
+// `code` for the session's device (built on first use); `local` overrides the kernel's own
+// work-group size.
 std::shared_ptr<CompiledKernel> compile(runtime::Session& session, codegen::Kernel code,
                                         std::vector<int64_t> local, std::string variant);
 

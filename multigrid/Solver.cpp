@@ -84,6 +84,11 @@ void check_problem(const Problem& p, const SolverOptions& o) {
             p.centring == Centring::Cell ? "divisible by 2, such as 2^k"
                                          : "of the form 2m+1, such as 2^k - 1",
             ", larger than the coarsest size ", o.coarsest, ")"));
+  if (p.boundary.kind == Boundary::Fixed)
+    user_error("the fixed boundary (cells near the edge keep their value) belongs to a stencil's "
+               "time steps, not to a boundary value problem: a multigrid problem takes "
+               "multigrid::dirichlet(problem.centring, kind) (zero values), a constant, clamp or "
+               "mirror (Neumann) or wrap (periodic) boundary");
   if (static_cast<int64_t>(p.rhs.size()) != finest.points())
     user_error(
         cat("the right-hand side has ", p.rhs.size(), " values; the grid has ", finest.points()));

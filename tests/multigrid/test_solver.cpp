@@ -263,3 +263,18 @@ TEST_CASE("multigrid solver: Problem{}'s clamp boundary that does not converge g
   CHECK(fixed.converged);
   CHECK(fixed.hint.empty());
 }
+
+TEST_CASE("multigrid solver: the fixed boundary (a time step's, not a grid's) is refused with a "
+          "clear error, for every smoother") {
+  for (auto smoother : {SmootherKind::GaussSeidel, SmootherKind::Jacobi}) {
+    Problem p;
+    p.dims = 2;
+    p.n = 16;
+    p.rhs.assign(16 * 16, 1.0);
+    p.boundary = Boundary::fixed();
+    SolverOptions o;
+    o.smoother = smoother;
+    o.max_cycles = 2;
+    CHECK_THROWS_WITH(solve(p, o), doctest::Contains("multigrid::dirichlet(problem.centring"));
+  }
+}
