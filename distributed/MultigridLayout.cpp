@@ -352,19 +352,23 @@ void MultigridLayout::fill_zero(Schedule& s, std::size_t l, const std::string& l
 }
 
 void MultigridLayout::coarse_cycle(Schedule& s, std::size_t l, const LevelState& level,
-                                   CycleKind kind) {
+                                   CycleKind kind, bool zero_start) {
   if (l != plan_.agglomerated)
     internal_error(cat("level ", l, " is not agglomerated"));
   const BufferId f = level.f, u = level.solution();
   s.host("agglomerated",
-         [this, l, f, u, kind](DeviceMemory& memory) {
+         [this, l, f, u, kind, zero_start](DeviceMemory& memory) {
            const auto start = std::chrono::steady_clock::now();
+           // Every rank knows zero_start alike: the gathers below are collective.
+           const bool reads_solution = !zero_start && kind != CycleKind::F;
            if (!plan_.stage_ranks.empty()) {
-             staged_cycle(memory, f, u, l, kind);
+             staged_cycle(memory, f, u, l, kind, reads_solution);
              agglomerated_seconds_ += seconds_since(start);
              return;
            }
-           auto rhs = read(memory, f, l), solution = read(memory, u, l);
+           auto rhs = read(memory, f, l);
+           auto solution =
+               reads_solution ? read(memory, u, l) : std::vector<double>(rhs.size(), 0.0);
            std::vector<unsigned char> bytes;
            if (coarse_) {
              LevelState& top = coarse_->finest();
@@ -405,9 +409,10 @@ void MultigridLayout::run_coarse_cycle(CycleKind kind) {
 }
 
 void MultigridLayout::staged_cycle(DeviceMemory& memory, BufferId f, BufferId u, std::size_t l,
-                                   CycleKind kind) {
+                                   CycleKind kind, bool reads_solution) {
   auto rhs = redistribute(world_, own(memory, f, l), stage_from_, stage_to_);
-  auto solution = redistribute(world_, own(memory, u, l), stage_from_, stage_to_);
+  auto solution = reads_solution ? redistribute(world_, own(memory, u, l), stage_from_, stage_to_)
+                                 : std::vector<double>(rhs.size(), 0.0);
   std::vector<double> mine;
   if (stage_) {
     LevelState& top = coarse_->finest();

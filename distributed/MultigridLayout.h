@@ -86,7 +86,7 @@ public:
   void fill_zero(multigrid::Schedule& s, std::size_t l, const std::string& label,
                  multigrid::BufferId buffer) override;
   void coarse_cycle(multigrid::Schedule& s, std::size_t l, const multigrid::LevelState& level,
-                    multigrid::CycleKind kind) override;
+                    multigrid::CycleKind kind, bool zero_start) override;
   void write(multigrid::DeviceMemory& memory, multigrid::BufferId id, std::size_t l,
              const std::vector<double>& values) override;
   std::vector<double> read(multigrid::DeviceMemory& memory, multigrid::BufferId id,
@@ -137,9 +137,10 @@ private:
                                std::size_t l);
   multigrid::BufferId pack_own(multigrid::DeviceMemory& memory, multigrid::BufferId id,
                                std::size_t l);
-  // The cycle of the agglomerated level l on the ranks of the next stage (stage_).
+  // The cycle of the agglomerated level l on the ranks of the next stage (stage_); without
+  // `reads_solution` it starts from zeros.
   void staged_cycle(multigrid::DeviceMemory& memory, multigrid::BufferId f, multigrid::BufferId u,
-                    std::size_t l, multigrid::CycleKind kind);
+                    std::size_t l, multigrid::CycleKind kind, bool reads_solution);
   // One cycle of `kind` (F: the full multigrid) of the coarse hierarchy, from its finest level.
   void run_coarse_cycle(multigrid::CycleKind kind);
 

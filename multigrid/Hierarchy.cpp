@@ -254,9 +254,9 @@ void Hierarchy::correct(Schedule& s, std::size_t l, bool full_multigrid) {
   fine.current = 1 - fine.current;
 }
 
-void Hierarchy::cycle(Schedule& s, std::size_t l, CycleKind kind) {
+void Hierarchy::cycle(Schedule& s, std::size_t l, CycleKind kind, bool zero_start) {
   if (layout_->agglomerated(l)) {
-    layout_->coarse_cycle(s, l, levels_[l], kind);
+    layout_->coarse_cycle(s, l, levels_[l], kind, zero_start);
     return;
   }
   if (l + 1 == levels_.size()) {
@@ -277,7 +277,7 @@ void Hierarchy::cycle(Schedule& s, std::size_t l, CycleKind kind) {
   // V: one coarse-grid correction per level; W: two.
   const int corrections = kind == CycleKind::W ? 2 : 1;
   for (int i = 0; i < corrections; ++i)
-    cycle(s, l + 1, kind);
+    cycle(s, l + 1, kind, i == 0);
   correct(s, l);
   smooth(s, l, options_->post);
 }
@@ -288,7 +288,7 @@ void Hierarchy::full_multigrid(Schedule& s) {
                     {{levels_[l].f, Read::Level::Finer, 0}}, levels_[l + 1].f);
   const std::size_t last = levels_.size() - 1;
   if (layout_->agglomerated(last)) { // full multigrid from there on, elsewhere
-    layout_->coarse_cycle(s, last, levels_[last], CycleKind::F);
+    layout_->coarse_cycle(s, last, levels_[last], CycleKind::F, true);
   } else {
     layout_->fill_zero(s, last, "zero", levels_.back().solution());
     cycle(s, last, CycleKind::V); // the coarse solve

@@ -61,7 +61,8 @@ public:
   // Appends to `s`: one V- or W-cycle at level l; full multigrid (the right-hand side
   // restricted to every level, the coarsest solved, then per level upwards the solution
   // interpolated and one V-cycle); the residual of level l into its r; smoothing steps.
-  void cycle(Schedule& s, std::size_t l, CycleKind kind);
+  // `zero_start`: level l's solution holds zeros (an agglomerated level then does not move it).
+  void cycle(Schedule& s, std::size_t l, CycleKind kind, bool zero_start = false);
   void full_multigrid(Schedule& s);
   void residual(Schedule& s, std::size_t l);
   void smooth(Schedule& s, std::size_t l, int steps);

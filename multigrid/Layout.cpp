@@ -41,7 +41,7 @@ void Layout::fill_zero(Schedule& s, std::size_t, const std::string& label, Buffe
   s.fill_zero(label, buffer);
 }
 
-void Layout::coarse_cycle(Schedule&, std::size_t l, const LevelState&, CycleKind) {
+void Layout::coarse_cycle(Schedule&, std::size_t l, const LevelState&, CycleKind, bool) {
   internal_error(cat("level ", l, " is not agglomerated"));
 }
 

@@ -56,8 +56,11 @@ public:
   // Appends zeros into `buffer` of level l.
   virtual void fill_zero(Schedule& s, std::size_t l, const std::string& label, BufferId buffer);
   // Appends the cycle `kind` (F: full multigrid from this level) of an agglomerated level:
-  // from its f and its solution buffer to the new solution in the same buffer.
-  virtual void coarse_cycle(Schedule& s, std::size_t l, const LevelState& level, CycleKind kind);
+  // from its f and its solution buffer to the new solution in the same buffer. With
+  // `zero_start` the solution buffer holds zeros (a cycle's first coarse correction) and is not
+  // moved; an F-cycle never reads it.
+  virtual void coarse_cycle(Schedule& s, std::size_t l, const LevelState& level, CycleKind kind,
+                            bool zero_start);
 
   // The global grid `values` (every process has it) into level l's buffer; its whole grid back
   // (a distributed layout: on rank 0, empty elsewhere); its 2-norm over the whole grid.
