@@ -211,8 +211,9 @@ std::string one_launch_source(const std::vector<Schedule::Step>& steps, std::siz
   return src.str();
 }
 
-CoarseCycle::CoarseCycle(runtime::Session& session, int64_t max_points)
-    : session_(&session), max_points_(max_points) {}
+CoarseCycle::CoarseCycle(runtime::Session& session, int64_t max_points,
+                         std::size_t max_source_bytes)
+    : session_(&session), max_points_(max_points), max_source_bytes_(max_source_bytes) {}
 
 bool CoarseCycle::small(const Schedule::Step& step, const DeviceMemory& memory) {
   if (step.kind != Schedule::Step::Launch && step.kind != Schedule::Step::Fill &&
@@ -310,6 +311,11 @@ Schedule CoarseCycle::fuse(const Schedule& s, const DeviceMemory& memory) {
     std::vector<BufferId> buffers;
     std::string why;
     std::string source = one_launch_source(steps, i, end, memory, "coarse_cycle", buffers, why);
+    if (source.size() > max_source_bytes_) {
+      why = cat("their one launch would be ", source.size() / 1024, " KiB of OpenCL, over the ",
+                max_source_bytes_ / 1024, " KiB a device compiler builds in reasonable time");
+      source.clear();
+    }
     if (source.empty()) {
       why_not_ = why;
       keep(i, end);

@@ -8,6 +8,7 @@
 // their own. The same operators in the same order: the same values as the separate launches.
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <memory>
 #include <string>
@@ -28,10 +29,18 @@ std::string one_launch_source(const std::vector<Schedule::Step>& steps, std::siz
                               const std::string& kernel_name, std::vector<BufferId>& buffers,
                               std::string& why_not);
 
+// The most OpenCL source one launch may have. A device compiler's time grows faster than its
+// source: HPGMG-FV's 4th-order operators (every boundary extrapolation in each kernel) made
+// one-launch sources of 0.3-1.5 MB at 16^3, which PoCL built in minutes and an H200's driver had
+// not built after 170 s; the largest 2nd-order cycle measured (hpgmg3d at 32^3) is 145 KB.
+constexpr std::size_t kOneLaunchSourceLimit = 256 * 1024;
+
 class CoarseCycle {
 public:
-  // Steps whose buffers all have at most `max_points` elements are small (0: none is).
-  CoarseCycle(runtime::Session& session, int64_t max_points);
+  // Steps whose buffers all have at most `max_points` elements are small (0: none is); a run
+  // whose one launch would have more than `max_source_bytes` of source keeps its launches.
+  CoarseCycle(runtime::Session& session, int64_t max_points,
+              std::size_t max_source_bytes = kOneLaunchSourceLimit);
 
   // `s` with every run of at least two consecutive small steps replaced by one launch labelled
   // "coarse levels"; a step or run the fused form does not apply to stays as it was (why_not()
@@ -54,6 +63,7 @@ private:
 
   runtime::Session* session_;
   int64_t max_points_;
+  std::size_t max_source_bytes_;
   std::map<std::string, std::shared_ptr<CompiledKernel>> built_; // by source
   std::string why_not_;
   int fused_runs_ = 0, fused_steps_ = 0;

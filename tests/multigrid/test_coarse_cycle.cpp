@@ -189,6 +189,26 @@ TEST_CASE("the coarse levels in one launch: every buffer equals the separate lau
     check_fused_cycle(c);
 }
 
+TEST_CASE("a run whose one launch would exceed the source limit keeps its launches, and says "
+          "why") {
+  runtime::Session& session = testing::multigrid_session();
+  DeviceMemory memory(session);
+  SolverOptions options = with(CycleKind::V);
+  Tuner tuner(session, options.tuning);
+  const Level finest{2, 16, ScalarKind::F64, Centring::Cell};
+  Hierarchy h(finest, dirichlet(Centring::Cell, ScalarKind::F64), std::nullopt, options, memory,
+              tuner);
+  Schedule s;
+  h.cycle(s, 0, CycleKind::V);
+  CoarseCycle within(session, finest.points());
+  CHECK(within.fuse(s, memory).size() == 1);
+  CoarseCycle limited(session, finest.points(), 4096);
+  const Schedule kept = limited.fuse(s, memory);
+  CHECK(kept.size() == s.size());
+  CHECK(limited.fused_runs() == 0);
+  CHECK(limited.why_not().find("KiB of OpenCL, over the 4 KiB") != std::string::npos);
+}
+
 TEST_CASE("a kernel of work-groups is not called as a point function") {
   const int64_t n = 24;
   Val x = input("x", Type::array(f32(), n));
