@@ -239,6 +239,7 @@ MultigridLayout::MultigridLayout(Communicator world, runtime::Session& session,
     coarse_tuner_ = std::make_unique<Tuner>(session, options_.tuning);
     coarse_ = std::make_unique<Hierarchy>(coarse, problem.boundary, std::nullopt, options_,
                                           *coarse_memory_, *coarse_tuner_, stage_.get());
+    coarse_->build_kernels(); // in the set-up the ranks agree on (builds_in_set_up)
     if (!stage_)
       coarse_launch_ = std::make_unique<CoarseCycle>(
           session,

@@ -80,6 +80,7 @@ public:
   multigrid::Level local(const multigrid::Level& global, std::size_t l) const override;
   int colour_shift(std::size_t l) const override;
   bool agglomerated(std::size_t l) const override { return l == plan_.agglomerated; }
+  bool builds_in_set_up() const override { return true; }
   void launch(multigrid::Schedule& s, std::size_t l, const std::string& label,
               std::shared_ptr<multigrid::CompiledKernel> kernel,
               const std::vector<multigrid::Read>& reads, multigrid::BufferId output) override;

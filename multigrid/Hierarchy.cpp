@@ -237,6 +237,21 @@ void Hierarchy::smooth(Schedule& s, std::size_t l, int steps) {
     }
 }
 
+void Hierarchy::build_kernels() {
+  for (LevelState& L : levels_) {
+    std::vector<std::shared_ptr<CompiledKernel>> all{
+        L.smooth[0],           L.smooth[1],           L.residual,
+        L.restrict_to_coarser, L.residual_to_coarser, L.correct_from_coarser,
+        L.start_from_coarser};
+    for (const auto& [steps, k] : L.fused_smooth)
+      all.push_back(k);
+    all.insert(all.end(), L.restrict_coefficients.begin(), L.restrict_coefficients.end());
+    for (const auto& k : all)
+      if (k)
+        k->built();
+  }
+}
+
 void Hierarchy::residual(Schedule& s, std::size_t l) {
   LevelState& L = levels_[l];
   layout_->launch(s, l, "residual", L.residual, operator_reads(L, 1), L.r);

@@ -66,6 +66,8 @@ public:
   void full_multigrid(Schedule& s);
   void residual(Schedule& s, std::size_t l);
   void smooth(Schedule& s, std::size_t l, int steps);
+  // Builds every level's kernels now (they are otherwise built when first launched).
+  void build_kernels();
   // The coefficients of every coarser level from the finest one's (Helmholtz only).
   void restrict_coefficients(Schedule& s);
 

@@ -53,6 +53,10 @@ public:
   virtual void launch(Schedule& s, std::size_t l, const std::string& label,
                       std::shared_ptr<CompiledKernel> kernel, const std::vector<Read>& reads,
                       BufferId output);
+  // Whether the solver builds every kernel in its set-up instead of at first launch: the ranks
+  // of a distributed solve agree on set-up failures (one message on every rank), and a build
+  // failing later on one rank would leave the others waiting in an exchange.
+  virtual bool builds_in_set_up() const { return false; }
   // Appends zeros into `buffer` of level l.
   virtual void fill_zero(Schedule& s, std::size_t l, const std::string& label, BufferId buffer);
   // Appends the cycle `kind` (F: full multigrid from this level) of an agglomerated level:

@@ -206,6 +206,12 @@ struct Solver::Impl {
     }
     blas = std::make_unique<Blas>(memory);
     coarse = std::make_unique<CoarseCycle>(session, coarse_points(finest));
+    if (layout.builds_in_set_up()) {
+      levels->build_kernels();
+      for (const auto& k : {residual64, to_single, to_double})
+        if (k)
+          k->built();
+    }
   }
 
   // The most points of a buffer a step of the one-launch coarse cycle touches (0: none).

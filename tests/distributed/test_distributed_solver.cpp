@@ -300,3 +300,27 @@ TEST_CASE("the decomposition of the levels: halos, agglomeration, refusals") {
   CHECK_ERROR(plan_decomposition(4, {2, 2}, manufactured_poisson(2, 31, Centring::Vertex), o, 0),
               "cell-centred");
 }
+
+// Kernels are built when first launched, except on a distributed grid: there every rank builds
+// them in the set-up it agrees on, so that a build failing on one rank cannot leave the others
+// waiting in an exchange (multigrid::Layout::builds_in_set_up).
+TEST_CASE("a distributed solver builds its kernels in set-up; one device at first launch") {
+  auto world = testing::mpi_world();
+  runtime::Session& session = solver_session();
+  const Problem problem = manufactured_poisson(2, 32, Centring::Cell);
+  SolverOptions o;
+  o.max_cycles = 2;
+  auto requests = [&session] { // programs asked of the build cache, found or built
+    const runtime::CacheStats s = session.cache().stats();
+    return s.memory_hits + s.disk_hits + s.compiled;
+  };
+  const auto before = requests();
+  Solver one(session, problem, o);
+  CHECK(requests() == before);
+  one.solve();
+  const auto after_solve = requests();
+  CHECK(after_solve > before);
+  MultigridLayout layout(world, session, problem, o, 0, {}, 1);
+  Solver distributed(session, problem, o, layout);
+  CHECK(requests() > after_solve);
+}
