@@ -208,18 +208,19 @@ cl::Event issue(runtime::Session& session, CompiledKernel& k, const DeviceMemory
                 const std::vector<BufferId>& buffers, bool checked,
                 const runtime::Range& offset = {}, const runtime::Range& part = {}) {
   const runtime::Range& global = part.empty() ? k.global : part;
+  runtime::Kernel& kernel = k.built();
   if (!checked) {
     std::vector<runtime::KernelArg> args;
     for (BufferId b : buffers)
       args.emplace_back(memory.buffer(b).handle());
-    runtime::set_args(k.built(), args);
-    return runtime::enqueue(session, k.built(), global, k.local, offset);
+    runtime::set_args(kernel, args);
+    return runtime::enqueue(session, kernel, global, k.local, offset);
   }
   for (std::size_t i = 0; i < buffers.size(); ++i)
     runtime::check_cl(
-        k.built().kernel.setArg(static_cast<cl_uint>(i), memory.buffer(buffers[i]).handle()),
-        cat("setting argument ", i, " of kernel ", k.built().name));
-  return runtime::enqueue_checked(session, k.built(), global, k.local, offset);
+        kernel.kernel.setArg(static_cast<cl_uint>(i), memory.buffer(buffers[i]).handle()),
+        cat("setting argument ", i, " of kernel ", kernel.name));
+  return runtime::enqueue_checked(session, kernel, global, k.local, offset);
 }
 
 } // namespace
