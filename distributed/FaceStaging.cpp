@@ -1,6 +1,7 @@
 #include "distributed/FaceStaging.h"
 
 #include "core/Error.h"
+#include "distributed/ColourPacking.h"
 #include "runtime/ClError.h"
 
 namespace tessera::distributed {
@@ -27,11 +28,15 @@ FaceStaging::~FaceStaging() {
   }
 }
 
-std::size_t FaceStaging::face_bytes(const Rect& rect, std::size_t element_bytes) const {
-  const std::size_t bytes = static_cast<std::size_t>(rect.points()) * element_bytes;
+std::size_t FaceStaging::fitting_bytes(int64_t points, std::size_t element_bytes) const {
+  const std::size_t bytes = static_cast<std::size_t>(points) * element_bytes;
   if (bytes > bytes_)
     internal_error(cat("a halo face of ", bytes, " bytes in a staging buffer of ", bytes_));
   return bytes;
+}
+
+std::size_t FaceStaging::face_bytes(const Rect& rect, std::size_t element_bytes) const {
+  return fitting_bytes(rect.points(), element_bytes);
 }
 
 void FaceStaging::download(const cl::Buffer& buffer, const Rect& rect, std::size_t element_bytes,
@@ -58,6 +63,33 @@ void FaceStaging::upload(const cl::Buffer& buffer, const Rect& rect, std::size_t
   copy_rect(queue_, packed_, whole(rect.extent), buffer, rect, element_bytes);
   // The copy follows the write in the in-order queue: a marker after both says when host() is
   // free again.
+  runtime::check_cl(queue_.enqueueMarkerWithWaitList(nullptr, done), "writing a halo face");
+}
+
+void FaceStaging::download_colour(ColourPacking& colours, const cl::Buffer& buffer,
+                                  const Rect& rect, int origin_parity, int colour,
+                                  std::size_t element_bytes, cl::Event* done) {
+  if (packing_ != Packing::OnDevice)
+    internal_error("a halo face of one colour is packed on the device");
+  const std::size_t bytes = fitting_bytes(ColourPacking::packed_points(rect), element_bytes);
+  if (bytes == 0)
+    return;
+  colours.pack(buffer, rect, origin_parity, colour, packed_);
+  runtime::check_cl(queue_.enqueueReadBuffer(packed_, CL_FALSE, 0, bytes, host_, nullptr, done),
+                    "reading a halo face");
+}
+
+void FaceStaging::upload_colour(ColourPacking& colours, const cl::Buffer& buffer, const Rect& rect,
+                                int origin_parity, int colour, std::size_t element_bytes,
+                                cl::Event* done) {
+  if (packing_ != Packing::OnDevice)
+    internal_error("a halo face of one colour is unpacked on the device");
+  const std::size_t bytes = fitting_bytes(ColourPacking::packed_points(rect), element_bytes);
+  if (bytes == 0)
+    return;
+  runtime::check_cl(queue_.enqueueWriteBuffer(packed_, CL_FALSE, 0, bytes, host_),
+                    "writing a halo face");
+  colours.unpack(packed_, buffer, rect, origin_parity, colour);
   runtime::check_cl(queue_.enqueueMarkerWithWaitList(nullptr, done), "writing a halo face");
 }
 

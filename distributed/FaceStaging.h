@@ -17,6 +17,10 @@
 #include "distributed/Rect.h"
 
 namespace tessera::distributed {
+class ColourPacking;
+}
+
+namespace tessera::distributed {
 
 class FaceStaging {
 public:
@@ -38,7 +42,16 @@ public:
   void upload(const cl::Buffer& buffer, const Rect& rect, std::size_t element_bytes,
               cl::Event* done);
 
+  // The same for the points of one colour of `rect` (ColourPacking.h: `colours` enqueues on this
+  // staging's queue), packed on the device; Packing::OnDevice only.
+  void download_colour(ColourPacking& colours, const cl::Buffer& buffer, const Rect& rect,
+                       int origin_parity, int colour, std::size_t element_bytes, cl::Event* done);
+  void upload_colour(ColourPacking& colours, const cl::Buffer& buffer, const Rect& rect,
+                     int origin_parity, int colour, std::size_t element_bytes, cl::Event* done);
+
 private:
+  // The bytes of `points` elements, which must fit the staging buffers.
+  std::size_t fitting_bytes(int64_t points, std::size_t element_bytes) const;
   // The bytes of the region `rect`, which must fit the staging buffers.
   std::size_t face_bytes(const Rect& rect, std::size_t element_bytes) const;
 

@@ -58,8 +58,14 @@ int tag(const Face& f, int sender_side, int64_t piece = 0) {
 
 } // namespace
 
-std::size_t HaloExchange::bytes(const Rect& region) const {
-  return static_cast<std::size_t>(region.points()) * element_bytes_;
+std::size_t HaloExchange::bytes(const Rect& region, int colour) const {
+  const int64_t points = colour < 0 ? region.points() : ColourPacking::packed_points(region);
+  return static_cast<std::size_t>(points) * element_bytes_;
+}
+
+void HaloExchange::colour_packing(ColourPacking* packing, int origin_parity) {
+  colours_ = packing;
+  origin_parity_ = origin_parity;
 }
 
 void HaloExchange::stage(cl::CommandQueue& queue) {
@@ -78,7 +84,9 @@ void HaloExchange::stage(cl::CommandQueue& queue) {
 }
 
 void HaloExchange::run(const Communicator& comm, cl::CommandQueue& queue,
-                       const cl::Buffer& extended) {
+                       const cl::Buffer& extended, int colour) {
+  if (colour >= 0 && (packing_ != FaceStaging::Packing::OnDevice || !colours_))
+    internal_error("a halo exchange of one colour packs its faces on the device");
   stage(queue);
   std::size_t i = 0;
   while (i < faces_.size()) {
@@ -88,7 +96,7 @@ void HaloExchange::run(const Communicator& comm, cl::CommandQueue& queue,
     if (packing_ == FaceStaging::Packing::Transfer) {
       exchange_pieces(comm, queue, extended, i, end);
     } else {
-      begin_faces(comm, extended, i, end);
+      begin_faces(comm, extended, i, end, colour);
       end_faces();
     }
     i = end;
@@ -105,11 +113,13 @@ bool HaloExchange::splits() const {
 }
 
 void HaloExchange::begin(const Communicator& comm, cl::CommandQueue& queue,
-                         const cl::Buffer& extended) {
+                         const cl::Buffer& extended, int colour) {
   if (!splits())
     internal_error("a halo exchange split in two halves needs faces of one dimension");
+  if (colour >= 0 && !colours_)
+    internal_error("a halo exchange of one colour packs its faces on the device");
   stage(queue);
-  begin_faces(comm, extended, 0, faces_.size());
+  begin_faces(comm, extended, 0, faces_.size(), colour);
   runtime::check_cl(queue.flush(), "reading a halo face");
 }
 
@@ -121,20 +131,26 @@ void HaloExchange::end() {
 // in-order queue, and the writes are left enqueued before the kernels that read them. On NVIDIA
 // each wait costs tens of microseconds, and a cycle of the solver has dozens of exchanges.
 void HaloExchange::begin_faces(const Communicator& comm, const cl::Buffer& extended,
-                               std::size_t first, std::size_t last) {
+                               std::size_t first, std::size_t last, int colour) {
   if (pending_)
     internal_error("a halo exchange begun twice");
   if (!uploads_.empty()) { // a receive must not land in a face still being written
     runtime::check_cl(cl::WaitForEvents(uploads_), "writing a halo face");
     uploads_.clear();
   }
-  pending_ = std::make_unique<Pending>(Pending{Requests(comm), first, last, extended, {}});
+  pending_ = std::make_unique<Pending>(Pending{Requests(comm), first, last, colour, extended, {}});
   for (std::size_t j = first; j < last; ++j)
-    pending_->requests.receive(receive_[j]->host(), bytes(faces_[j].receive), faces_[j].neighbour,
-                               tag(faces_[j], 1 - faces_[j].side));
+    pending_->requests.receive(receive_[j]->host(), bytes(faces_[j].receive, colour),
+                               faces_[j].neighbour, tag(faces_[j], 1 - faces_[j].side));
   pending_->downloads.resize(last - first);
-  for (std::size_t j = first; j < last; ++j)
-    send_[j]->download(extended, faces_[j].send, element_bytes_, &pending_->downloads[j - first]);
+  for (std::size_t j = first; j < last; ++j) {
+    cl::Event* done = &pending_->downloads[j - first];
+    if (colour < 0)
+      send_[j]->download(extended, faces_[j].send, element_bytes_, done);
+    else
+      send_[j]->download_colour(*colours_, extended, faces_[j].send, origin_parity_, colour,
+                                element_bytes_, done);
+  }
 }
 
 void HaloExchange::end_faces() {
@@ -149,16 +165,21 @@ void HaloExchange::end_faces() {
       seconds_ += runtime::event_ms(read) / 1e3;
     }
     const auto sent = std::chrono::steady_clock::now();
-    p->requests.send(send_[j]->host(), bytes(faces_[j].send), faces_[j].neighbour,
+    const std::size_t sent_bytes = bytes(faces_[j].send, p->colour);
+    p->requests.send(send_[j]->host(), sent_bytes, faces_[j].neighbour,
                      tag(faces_[j], faces_[j].side));
-    bytes_sent_ += bytes(faces_[j].send);
+    bytes_sent_ += sent_bytes;
     seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
   }
   const auto received = std::chrono::steady_clock::now();
   p->requests.wait();
   for (std::size_t j = p->first; j < p->last; ++j) {
     cl::Event written;
-    receive_[j]->upload(p->extended, faces_[j].receive, element_bytes_, &written);
+    if (p->colour < 0)
+      receive_[j]->upload(p->extended, faces_[j].receive, element_bytes_, &written);
+    else
+      receive_[j]->upload_colour(*colours_, p->extended, faces_[j].receive, origin_parity_,
+                                 p->colour, element_bytes_, &written);
     if (written())
       uploads_.push_back(written);
   }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "distributed/BlockGrid.h"
+#include "distributed/ColourPacking.h"
 #include "distributed/FaceStaging.h"
 #include "distributed/Mpi.h"
 #include "distributed/Rect.h"
@@ -42,7 +43,13 @@ public:
   // Packing::Transfer it returns when the halos are on the device; with Packing::OnDevice when
   // their writes are enqueued on `queue` (in order: its later commands see the halos), which
   // must be the queue of the kernels that wrote the faces.
-  void run(const Communicator& comm, cl::CommandQueue& queue, const cl::Buffer& extended);
+  // `colour` (0 or 1; Packing::OnDevice, after colour_packing): the points of that red-black
+  // colour alone move (ColourPacking.h); -1: every point.
+  void run(const Communicator& comm, cl::CommandQueue& queue, const cl::Buffer& extended,
+           int colour = -1);
+  // Lets exchanges carry one colour: `packing` (not owned) enqueues on the exchange's queue;
+  // `origin_parity`: the global parity of the extended block's first point.
+  void colour_packing(ColourPacking* packing, int origin_parity);
   // The exchange in two halves around kernels that read no halo, which then run while the
   // messages travel: begin enqueues the faces' reads on `queue` and posts the receives; end
   // waits for the reads, sends, waits for the messages and enqueues the writes (as run does with
@@ -50,7 +57,8 @@ public:
   // dimension's faces carry the halos an earlier one received).
   bool splits() const;
   int dimension() const { return faces_.front().dim; } // of the faces, where splits()
-  void begin(const Communicator& comm, cl::CommandQueue& queue, const cl::Buffer& extended);
+  void begin(const Communicator& comm, cl::CommandQueue& queue, const cl::Buffer& extended,
+             int colour = -1);
   void end();
   // Bytes this rank sent in all runs.
   uint64_t bytes_sent() const { return bytes_sent_; }
@@ -64,14 +72,14 @@ public:
   double seconds() const { return seconds_; }
 
 private:
-  // The bytes of a region of E.
-  std::size_t bytes(const Rect& region) const;
+  // The bytes of a region of E: of its points of one colour (0, 1) or all of them (-1).
+  std::size_t bytes(const Rect& region, int colour = -1) const;
   // The staging buffers, made for `queue` (again when it changes).
   void stage(cl::CommandQueue& queue);
   // The faces [first, last) of one dimension: whole (device packing, begun and ended), or in
   // pieces.
   void begin_faces(const Communicator& comm, const cl::Buffer& extended, std::size_t first,
-                   std::size_t last);
+                   std::size_t last, int colour);
   void end_faces();
   void exchange_pieces(const Communicator& comm, cl::CommandQueue& queue,
                        const cl::Buffer& extended, std::size_t first, std::size_t last);
@@ -86,10 +94,13 @@ private:
   struct Pending {                 // an exchange begun and not yet ended
     Requests requests;
     std::size_t first, last; // its faces
+    int colour;              // -1: every point
     cl::Buffer extended;
     std::vector<cl::Event> downloads;
   };
   std::unique_ptr<Pending> pending_;
+  ColourPacking* colours_ = nullptr;
+  int origin_parity_ = 0;
   uint64_t bytes_sent_ = 0;
   double seconds_ = 0;
 };

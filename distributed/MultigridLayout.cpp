@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "core/Error.h"
+#include "distributed/ColourPacking.h"
 #include "distributed/HaloExchange.h"
 #include "distributed/Rect.h"
 #include "distributed/Redistribute.h"
@@ -208,11 +209,14 @@ MultigridLayout::MultigridLayout(Communicator world, runtime::Session& session,
   for (int d = 0; d < problem.dims; ++d)
     neighbours.push_back({cart_.neighbour(d, 0), cart_.neighbour(d, 1)});
   const ScalarKind kind = options.precision == Precision::F32 ? ScalarKind::F32 : ScalarKind::F64;
+  if (world_.size() > 1)
+    colour_packing_ = std::make_unique<ColourPacking>(session, element_bytes(kind));
   for (const auto& g : plan_.grids) {
     blocks_.push_back(g.block(coords));
     exchanges_.push_back(
         std::make_unique<HaloExchange>(halo_faces(blocks_.back(), g.halo(), neighbours),
                                        element_bytes(kind), FaceStaging::Packing::OnDevice));
+    exchanges_.back()->colour_packing(colour_packing_.get(), colour_shift(blocks_.size() - 1));
   }
   exchange_counts_.assign(exchanges_.size(), 0);
   if (!plan_.agglomerates())
@@ -272,16 +276,24 @@ int MultigridLayout::halo(std::size_t l) const {
   return l < plan_.grids.size() ? static_cast<int>(plan_.grids[l].halo()) : 0;
 }
 
-void MultigridLayout::exchange(Schedule& s, std::size_t l, BufferId buffer) {
-  if (world_.size() > 1 && l < exchanges_.size())
+void MultigridLayout::exchange(Schedule& s, const Exchange& e) {
+  const int before[2] = {s.exact_halo(e.buffer, 0), s.exact_halo(e.buffer, 1)};
+  if (world_.size() > 1 && e.level < exchanges_.size())
     s.host(
         "halo exchange",
-        [this, l, buffer](DeviceMemory& memory) {
-          exchanges_[l]->run(cart_, session_->queue(), memory.buffer(buffer).handle());
-          ++exchange_counts_[l];
+        [this, e](DeviceMemory& memory) {
+          exchanges_[e.level]->run(cart_, session_->queue(), memory.buffer(e.buffer).handle(),
+                                   e.colour);
+          ++exchange_counts_[e.level];
         },
-        {buffer}, /*ordered_by_queue=*/true);
-  s.set_exact_halo(buffer, halo(l));
+        {e.buffer}, /*ordered_by_queue=*/true);
+  mark_exchanged(s, e, before[0], before[1]);
+}
+
+void MultigridLayout::mark_exchanged(Schedule& s, const Exchange& e, int before0,
+                                     int before1) const {
+  const int h = halo(e.level);
+  s.set_exact_halo(e.buffer, e.colour == 1 ? before0 : h, e.colour == 0 ? before1 : h);
 }
 
 int MultigridLayout::exact_through(const Schedule& s, std::size_t l, const Read& read) const {
@@ -304,46 +316,99 @@ int MultigridLayout::exact_through(const Schedule& s, std::size_t l, const Read&
 // (pointwise on the rank's own children) and none after a fill (zeros are exact everywhere). A
 // pointwise input (f) is exchanged only where it alone keeps the output from being exact
 // deeper, which a halo of the read radius never lets happen: the other reads eat the halo.
+// Depths are kept per red-black colour: a half-sweep leaves the other colour's points as exact as
+// they were, so the exchange after it carries the colour it wrote alone (half the bytes).
 void MultigridLayout::launch(Schedule& s, std::size_t l, const std::string& label,
                              std::shared_ptr<CompiledKernel> kernel, const std::vector<Read>& reads,
                              BufferId output) {
+  launch_colours(s, l, label, std::move(kernel), reads, output, -1);
+}
+
+void MultigridLayout::launch_half_sweep(Schedule& s, std::size_t l, const std::string& label,
+                                        std::shared_ptr<CompiledKernel> kernel,
+                                        const std::vector<Read>& reads, BufferId output,
+                                        int colour) {
+  if (reads.empty() || reads[0].level != Read::Level::Same || (colour != 0 && colour != 1))
+    internal_error(cat("the ", label, " half-sweep reads its own level's solution first"));
+  launch_colours(s, l, label, std::move(kernel), reads, output, colour);
+}
+
+void MultigridLayout::launch_colours(Schedule& s, std::size_t l, const std::string& label,
+                                     std::shared_ptr<CompiledKernel> kernel,
+                                     const std::vector<Read>& reads, BufferId output,
+                                     int half_sweep) {
   auto level_of = [l](const Read& r) {
     return r.level == Read::Level::Same ? l : r.level == Read::Level::Coarser ? l + 1 : l - 1;
   };
   auto pointwise = [](const Read& r) { return r.level == Read::Level::Same && r.radius == 0; };
+  // How deep the written points are exact through read i: a half-sweep's solution is read at
+  // the point itself (its colour) and around it (the other colour).
+  auto through = [&](std::size_t i) {
+    const Read& r = reads[i];
+    if (half_sweep >= 0 && i == 0)
+      return std::min(s.exact_halo(r.buffer, half_sweep),
+                      s.exact_halo(r.buffer, 1 - half_sweep) - r.radius);
+    return exact_through(s, l, r);
+  };
   auto output_depth = [&](bool with_pointwise) {
     int depth = halo(l);
-    for (const Read& r : reads)
-      if (with_pointwise || !pointwise(r))
-        depth = std::min(depth, exact_through(s, l, r));
+    for (std::size_t i = 0; i < reads.size(); ++i)
+      if (with_pointwise || !pointwise(reads[i]))
+        depth = std::min(depth, through(i));
     return depth;
   };
-  // The exchanges the reads need, known exact from here on (appended below).
-  std::vector<std::pair<std::size_t, BufferId>> needed;
-  auto need = [&](std::size_t level, BufferId buffer) {
-    needed.emplace_back(level, buffer);
-    s.set_exact_halo(buffer, halo(level));
+  // The exchanges the reads need, known exact from here on (appended below): of one colour
+  // where the other is exact deep enough already.
+  std::vector<Exchange> needed;
+  auto need = [&](std::size_t level, BufferId buffer, int colour) {
+    needed.push_back({level, buffer, colour_exchanges_ && world_.size() > 1 ? colour : -1});
+    for (int c = 0; c < 2; ++c)
+      if (needed.back().colour < 0 || needed.back().colour == c)
+        s.set_exact_halo(buffer, c == 0 ? halo(level) : s.exact_halo(buffer, 0),
+                         c == 1 ? halo(level) : s.exact_halo(buffer, 1));
   };
-  for (const Read& r : reads)
-    if (exact_through(s, l, r) < 0)
-      need(level_of(r), r.buffer);
+  for (std::size_t i = 0; i < reads.size(); ++i) {
+    const Read& r = reads[i];
+    if (through(i) >= 0)
+      continue;
+    int short_colours = 0, colour = -1; // of a read of its own level
+    for (int c = 0; c < 2 && r.level == Read::Level::Same; ++c) {
+      const int wanted = half_sweep >= 0 && i == 0 && c == half_sweep ? 0 : r.radius;
+      if (s.exact_halo(r.buffer, c) < wanted) {
+        ++short_colours;
+        colour = c;
+      }
+    }
+    need(level_of(r), r.buffer, short_colours == 1 ? colour : -1);
+  }
   if (const int without = output_depth(false); output_depth(true) < without)
-    for (const Read& r : reads)
-      if (pointwise(r) && exact_through(s, l, r) < without)
-        need(l, r.buffer);
+    for (std::size_t i = 0; i < reads.size(); ++i)
+      if (pointwise(reads[i]) && through(i) < without)
+        need(l, reads[i].buffer, -1);
   const int depth = output_depth(true);
   if (depth < 0) // a read wider than its level's halo: the block itself would be wrong
     internal_error(
         cat("the ", label, " kernel of level ", l, " reads further than the halos of its inputs"));
-  if (needed.size() == 1 && needed[0].first == l &&
-      launch_overlapped(s, l, label, kernel, reads, output, needed[0].second)) {
-    s.set_exact_halo(output, depth);
+  // A half-sweep leaves the other colour's points as the solution holds them (in place, or
+  // copied): as exact as they are now.
+  const int kept = half_sweep >= 0 ? s.exact_halo(reads[0].buffer, 1 - half_sweep) : depth;
+  auto record = [&] {
+    if (half_sweep == 0)
+      s.set_exact_halo(output, depth, kept);
+    else if (half_sweep == 1)
+      s.set_exact_halo(output, kept, depth);
+    else
+      s.set_exact_halo(output, depth);
+  };
+  if (needed.size() == 1 && needed[0].level == l &&
+      launch_overlapped(s, l, label, kernel, reads, output, needed[0])) {
+    record();
     return;
   }
-  for (const auto& [level, buffer] : needed)
-    exchange(s, level, buffer);
+  for (const Exchange& e : needed)
+    exchange(s, e);
   Layout::launch(s, l, label, std::move(kernel), reads, output);
-  s.set_exact_halo(output, depth);
+  record();
 }
 
 void MultigridLayout::fill_zero(Schedule& s, std::size_t l, const std::string& label,

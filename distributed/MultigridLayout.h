@@ -43,6 +43,7 @@ class Session;
 
 namespace tessera::distributed {
 
+class ColourPacking;
 class HaloExchange;
 
 struct MultigridDecomposition {
@@ -84,6 +85,10 @@ public:
   void launch(multigrid::Schedule& s, std::size_t l, const std::string& label,
               std::shared_ptr<multigrid::CompiledKernel> kernel,
               const std::vector<multigrid::Read>& reads, multigrid::BufferId output) override;
+  void launch_half_sweep(multigrid::Schedule& s, std::size_t l, const std::string& label,
+                         std::shared_ptr<multigrid::CompiledKernel> kernel,
+                         const std::vector<multigrid::Read>& reads, multigrid::BufferId output,
+                         int colour) override;
   void fill_zero(multigrid::Schedule& s, std::size_t l, const std::string& label,
                  multigrid::BufferId buffer) override;
   void coarse_cycle(multigrid::Schedule& s, std::size_t l, const multigrid::LevelState& level,
@@ -98,6 +103,9 @@ public:
   // Exchanges overlapped with the kernels that need them (on by default; before the schedules
   // are built).
   void set_overlap(bool on) { overlap_ = on; }
+  // Exchanges after a half-sweep carry the colour it wrote alone (on by default; before the
+  // schedules are built).
+  void set_colour_exchanges(bool on) { colour_exchanges_ = on; }
 
   const MultigridDecomposition& plan() const { return plan_; }
   const Block& block(std::size_t l) const { return blocks_.at(l); }
@@ -111,8 +119,21 @@ public:
   double agglomerated_seconds() const { return agglomerated_seconds_; }
 
 private:
-  // Appends the exchange of `buffer`'s halo (level l); afterwards the whole halo is exact.
-  void exchange(multigrid::Schedule& s, std::size_t l, multigrid::BufferId buffer);
+  // A halo exchange: of `buffer` of `level`, every point (colour -1) or one colour's.
+  struct Exchange {
+    std::size_t level;
+    multigrid::BufferId buffer;
+    int colour;
+  };
+  // launch, and launch_half_sweep's kernel writing the points of colour `half_sweep` alone.
+  void launch_colours(multigrid::Schedule& s, std::size_t l, const std::string& label,
+                      std::shared_ptr<multigrid::CompiledKernel> kernel,
+                      const std::vector<multigrid::Read>& reads, multigrid::BufferId output,
+                      int half_sweep);
+  // Appends the exchange; afterwards the halo (of its colour) is exact.
+  void exchange(multigrid::Schedule& s, const Exchange& e);
+  // Records what the exchange made exact, the other colour as deep as before it.
+  void mark_exchanged(multigrid::Schedule& s, const Exchange& e, int before0, int before1) const;
   // Where it can, appends the launch of a kernel of level l that needs the exchange of
   // `exchanged` (level l) overlapped with it: the exchange begun, the kernel on the points that
   // read none of the halo, the exchange ended, the kernel on the rest. False: nothing appended
@@ -121,7 +142,7 @@ private:
   bool launch_overlapped(multigrid::Schedule& s, std::size_t l, const std::string& label,
                          const std::shared_ptr<multigrid::CompiledKernel>& kernel,
                          const std::vector<multigrid::Read>& reads, multigrid::BufferId output,
-                         multigrid::BufferId exchanged);
+                         const Exchange& e);
   // How deep the output of a kernel of level l is exact through `read`, given how deep the
   // schedule knows the read buffer's halo exact; negative: not even the block's own points.
   int exact_through(const multigrid::Schedule& s, std::size_t l, const multigrid::Read& read) const;
@@ -154,6 +175,8 @@ private:
   std::vector<uint64_t> exchange_counts_; // per distributed level
   double agglomerated_seconds_ = 0;
   bool overlap_ = true;
+  bool colour_exchanges_ = true;
+  std::unique_ptr<ColourPacking> colour_packing_; // with more than one rank
   // Staged agglomeration: per rank of the run its block of the agglomerated level, and its
   // block of the next stage's first level (none beyond the stage's ranks); on the stage's
   // ranks, the stage's layout.

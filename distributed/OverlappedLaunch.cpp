@@ -35,7 +35,8 @@ bool offsettable(const CompiledKernel& k, const std::vector<int64_t>& box, std::
 bool MultigridLayout::launch_overlapped(Schedule& s, std::size_t l, const std::string& label,
                                         const std::shared_ptr<CompiledKernel>& kernel,
                                         const std::vector<Read>& reads, BufferId output,
-                                        BufferId exchanged) {
+                                        const Exchange& e) {
+  const BufferId exchanged = e.buffer;
   if (!overlap_ || world_.size() < 2 || l >= exchanges_.size() || !exchanges_[l]->splits())
     return false;
   const Block& b = blocks_.at(l);
@@ -73,10 +74,11 @@ bool MultigridLayout::launch_overlapped(Schedule& s, std::size_t l, const std::s
   };
   s.host(
       "halo exchange",
-      [this, l, exchanged](DeviceMemory& memory) {
-        exchanges_[l]->begin(cart_, session_->queue(), memory.buffer(exchanged).handle());
+      [this, l, e](DeviceMemory& memory) {
+        exchanges_[l]->begin(cart_, session_->queue(), memory.buffer(e.buffer).handle(), e.colour);
       },
       {}, /*ordered_by_queue=*/true);
+  const int before0 = s.exact_halo(exchanged, 0), before1 = s.exact_halo(exchanged, 1);
   launch_range(lo, hi); // while the faces travel
   s.host(
       "halo exchange",
@@ -85,7 +87,7 @@ bool MultigridLayout::launch_overlapped(Schedule& s, std::size_t l, const std::s
         ++exchange_counts_[l];
       },
       {exchanged}, /*ordered_by_queue=*/true);
-  s.set_exact_halo(exchanged, halo(l));
+  mark_exchanged(s, e, before0, before1);
   launch_range(0, lo);
   launch_range(hi, box[d]);
   return true;

@@ -123,8 +123,9 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
             }));
     } else if (options.smoother == SmootherKind::GaussSeidel) {
       // The 4th-order form reads points of its own colour (2 cells away, and across edges).
-      s.smooth_in_place = in_place_half_sweeps(options, layout_->distributed()) &&
-                          !(helmholtz && helmholtz->order == 4);
+      s.smooth_by_colour = !(helmholtz && helmholtz->order == 4);
+      s.smooth_in_place =
+          in_place_half_sweeps(options, layout_->distributed()) && s.smooth_by_colour;
       for (int colour = 0; colour < 2; ++colour) {
         OperatorSpec half_sweep =
             spec(colour == 0 ? "gsrb-red" : "gsrb-black", level, [=](const Level& at) {
@@ -228,12 +229,15 @@ void Hierarchy::smooth(Schedule& s, std::size_t l, int steps) {
   const int radius = sweeps == 1 && options_->smoother == SmootherKind::GaussSeidel ? 2 : 1;
   for (int step = 0; step < steps; ++step)
     for (int half = 0; half < sweeps; ++half) {
-      if (L.smooth_in_place) { // the colour's points written into the solution's own buffer
-        layout_->launch(s, l, label, L.smooth[half], operator_reads(L, radius), L.solution());
-        continue;
-      }
-      layout_->launch(s, l, label, L.smooth[half], operator_reads(L, radius), L.u[1 - L.current]);
-      L.current = 1 - L.current;
+      // In place: the colour's points written into the solution's own buffer.
+      const BufferId output = L.smooth_in_place ? L.solution() : L.u[1 - L.current];
+      if (L.smooth_by_colour)
+        layout_->launch_half_sweep(s, l, label, L.smooth[half], operator_reads(L, radius), output,
+                                   half);
+      else
+        layout_->launch(s, l, label, L.smooth[half], operator_reads(L, radius), output);
+      if (!L.smooth_in_place)
+        L.current = 1 - L.current;
     }
 }
 

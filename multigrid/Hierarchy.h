@@ -29,6 +29,9 @@ struct LevelState {
   std::array<std::shared_ptr<CompiledKernel>, 2> smooth;
   // The half-sweeps read and write the solution's buffer (SolverOptions::in_place_gauss_seidel).
   bool smooth_in_place = false;
+  // smooth[c] updates the points of global colour c alone, each from itself and points of the
+  // other colour (red-black Gauss-Seidel on a 2nd-order operator).
+  bool smooth_by_colour = false;
   // --fused-smoothing: by number of steps (pre, post), one kernel of that many steps.
   std::map<int, std::shared_ptr<CompiledKernel>> fused_smooth;
   std::shared_ptr<CompiledKernel> residual;

@@ -37,6 +37,12 @@ void Layout::launch(Schedule& s, std::size_t, const std::string& label,
   s.launch(label, std::move(kernel), std::move(inputs), output);
 }
 
+void Layout::launch_half_sweep(Schedule& s, std::size_t l, const std::string& label,
+                               std::shared_ptr<CompiledKernel> kernel,
+                               const std::vector<Read>& reads, BufferId output, int) {
+  launch(s, l, label, std::move(kernel), reads, output);
+}
+
 void Layout::fill_zero(Schedule& s, std::size_t, const std::string& label, BufferId buffer) {
   s.fill_zero(label, buffer);
 }

@@ -53,6 +53,13 @@ public:
   virtual void launch(Schedule& s, std::size_t l, const std::string& label,
                       std::shared_ptr<CompiledKernel> kernel, const std::vector<Read>& reads,
                       BufferId output);
+  // Appends a red-black half-sweep of level l, as launch does: a kernel that updates the points
+  // of global colour `colour` alone, each from itself and points of the other colour of the
+  // solution (reads[0]; a 2nd-order operator), the others keeping the solution's values in
+  // `output`. A distributed layout then exchanges one colour where the other is still exact.
+  virtual void launch_half_sweep(Schedule& s, std::size_t l, const std::string& label,
+                                 std::shared_ptr<CompiledKernel> kernel,
+                                 const std::vector<Read>& reads, BufferId output, int colour);
   // Whether the solver builds every kernel in its set-up instead of at first launch: the ranks
   // of a distributed solve agree on set-up failures (one message on every rank), and a build
   // failing later on one rank would leave the others waiting in an exchange.

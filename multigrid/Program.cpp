@@ -1,5 +1,7 @@
 #include "multigrid/Program.h"
 
+#include <algorithm>
+
 #include "compile/DeviceValues.h"
 #include "core/Error.h"
 #include "runtime/ClError.h"
@@ -124,7 +126,7 @@ void Schedule::fill_zero(const std::string& label, BufferId buffer) {
 void Schedule::copy(const std::string& label, BufferId from, BufferId to) {
   checked_ = false;
   steps_.push_back({Step::Copy, label, nullptr, {from}, to});
-  set_exact_halo(to, exact_halo(from));
+  set_exact_halo(to, exact_halo(from, 0), exact_halo(from, 1));
 }
 
 void Schedule::host(const std::string& label, std::function<void(DeviceMemory&)> work,
@@ -166,13 +168,21 @@ void Schedule::append(const Schedule& other) {
 }
 
 int Schedule::exact_halo(BufferId b) const {
+  return std::min(exact_halo(b, 0), exact_halo(b, 1));
+}
+
+int Schedule::exact_halo(BufferId b, int colour) const {
   auto found = exact_halos_.find(b.index);
-  return found == exact_halos_.end() ? 0 : found->second;
+  return found == exact_halos_.end() ? 0 : found->second.at(static_cast<std::size_t>(colour));
 }
 
 void Schedule::set_exact_halo(BufferId b, int depth) {
-  if (depth > 0)
-    exact_halos_[b.index] = depth;
+  set_exact_halo(b, depth, depth);
+}
+
+void Schedule::set_exact_halo(BufferId b, int colour0, int colour1) {
+  if (colour0 > 0 || colour1 > 0)
+    exact_halos_[b.index] = {std::max(colour0, 0), std::max(colour1, 0)};
   else
     exact_halos_.erase(b.index);
 }

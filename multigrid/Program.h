@@ -4,6 +4,7 @@
 // step timed by its profiling event and accounted to an operator label.
 #pragma once
 
+#include <array>
 #include <functional>
 #include <map>
 #include <memory>
@@ -117,6 +118,10 @@ public:
   // buffer forgets it; the layout that appended the step records what it knows.
   int exact_halo(BufferId b) const;
   void set_exact_halo(BufferId b, int depth);
+  // The same per red-black colour (the parity of a point's global index sum): a half-sweep
+  // leaves the other colour as exact as it was, and an exchange may carry one colour alone.
+  int exact_halo(BufferId b, int colour) const;
+  void set_exact_halo(BufferId b, int colour0, int colour1);
 
   // Enqueues every step, waits for the queue once, and adds the profiled time of each step to
   // `breakdown` under its label (when given). Returns the total device time in milliseconds.
@@ -150,7 +155,7 @@ public:
 
 private:
   std::vector<Step> steps_;
-  std::map<int, int> exact_halos_; // by BufferId::index
+  std::map<int, std::array<int, 2>> exact_halos_; // by BufferId::index, per colour
   // The launches were checked (runtime::check_launch) by an earlier enqueue: a schedule run
   // every cycle asks the driver about its kernels once.
   mutable bool checked_ = false;

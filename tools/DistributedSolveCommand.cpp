@@ -70,6 +70,7 @@ int set_up(const SolveCommandOptions& o, const Problem& problem, const SolverOpt
         layout = std::make_unique<distributed::MultigridLayout>(world, *session, problem, s,
                                                                 o.agglomerate, ranks, o.halo);
         layout->set_overlap(o.overlap == "on");
+        layout->set_colour_exchanges(o.colour_exchanges == "on");
         // Every rank stops after the same cycle: Ctrl-C on any
         // rank stops them all.
         SolverOptions agreed = s;

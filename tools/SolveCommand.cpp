@@ -353,6 +353,11 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
                    "Under mpirun: on (default): a kernel that needs a halo exchange runs on the "
                    "points that read no halo while the faces travel")
       ->check(CLI::IsMember({"on", "off"}));
+  solve
+      ->add_option("--colour-exchanges", o.colour_exchanges,
+                   "Under mpirun: on (default): after a red-black half-sweep, the halo exchange "
+                   "carries the points of the colour it updated alone (half the bytes)")
+      ->check(CLI::IsMember({"on", "off"}));
   return solve;
 }
 

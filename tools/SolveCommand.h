@@ -56,8 +56,9 @@ struct SolveCommandOptions {
   // and the points per rank below which a level moves to rank 0.
   std::string ranks;
   int64_t agglomerate = 4096;
-  int64_t halo = 1;           // every level's halo width
-  std::string overlap = "on"; // exchanges overlapped with the kernels that need them
+  int64_t halo = 1;                    // every level's halo width
+  std::string overlap = "on";          // exchanges overlapped with the kernels that need them
+  std::string colour_exchanges = "on"; // one colour exchanged after a red-black half-sweep
 };
 
 // Registers the subcommand and its options; returns it (to test whether it was parsed).

@@ -152,6 +152,39 @@ TEST_CASE("exchanges overlapped with the kernels give the same cycles, bit for b
     CHECK(launches(on) == launches(off));
 }
 
+// After a red-black half-sweep only its colour's points have changed, so the exchange before the
+// next half-sweep or the residual carries that colour alone: the cycles must be the same to the
+// bit as with every point exchanged (with shifted colours on the periodic grid, faces of two
+// dimensions on 2x2 ranks), with as many exchanges and, on the finest level, where all but the
+// exchange after the correction carry one colour, little more than half the bytes.
+TEST_CASE("exchanges of one colour after half-sweeps give the same cycles, bit for bit") {
+  auto world = testing::mpi_world();
+  for (const SolveCase& c : {cases()[0], cases()[1]}) {
+    auto solve = [&](bool colours, uint64_t& bytes, uint64_t& exchanges) {
+      MultigridLayout layout(world, solver_session(), c.problem, c.options, c.agglomerate);
+      layout.set_colour_exchanges(colours);
+      SolveResult r = Solver(solver_session(), c.problem, c.options, layout).solve();
+      bytes = layout.halo_bytes(0);
+      exchanges = layout.exchanges(0);
+      return r;
+    };
+    uint64_t bytes_one = 0, bytes_all = 0, count_one = 0, count_all = 0;
+    SolveResult one = solve(true, bytes_one, count_one), all = solve(false, bytes_all, count_all);
+    REQUIRE(one.cycles.size() == all.cycles.size());
+    for (std::size_t i = 0; i < one.cycles.size(); ++i)
+      CHECK_MESSAGE(one.cycles[i].residual == all.cycles[i].residual, c.name << ", cycle " << i);
+    CHECK(one.solution == all.solution);
+    if (world.rank() == 0)
+      CHECK(testing::has_nonzero_values(all.solution));
+    CHECK(count_one == count_all);
+    if (world.size() == 1)
+      continue;
+    CHECK(bytes_one > 0);
+    CHECK_MESSAGE(bytes_one * 10 < bytes_all * 7,
+                  c.name << ": " << bytes_one << " bytes against " << bytes_all);
+  }
+}
+
 // The bytes one width-1 exchange of level l sends from this rank: per internal side a face one
 // point deep, spanning the block extended by 1 on its internal sides along the dimensions
 // exchanged before it (HaloExchange's order) and the block along the others. From the block
