@@ -92,9 +92,11 @@ void ColourPacking::run(runtime::Kernel& kernel, const cl::Buffer& box, const Re
   const auto parity = static_cast<int32_t>((origin_parity + s.first_parity) % 2);
   runtime::set_args(kernel, {box, packed, s.base, s.stride[0], s.stride[1], s.stride[2],
                              s.extent[1], s.extent[2], parity, static_cast<int32_t>(colour)});
-  runtime::enqueue(*session_, kernel,
-                   runtime::Range::of({slots, static_cast<std::size_t>(s.extent[1]),
-                                       static_cast<std::size_t>(s.extent[0])}));
+  // Unchecked: a range without a local size, none of its sizes 0 (above), is always launchable,
+  // and the driver's answers to the checks cost more than these small launches.
+  runtime::enqueue_checked(*session_, kernel,
+                           runtime::Range::of({slots, static_cast<std::size_t>(s.extent[1]),
+                                               static_cast<std::size_t>(s.extent[0])}));
 }
 
 void ColourPacking::pack(const cl::Buffer& box, const Rect& rect, int origin_parity, int colour,

@@ -63,6 +63,13 @@ std::size_t HaloExchange::bytes(const Rect& region, int colour) const {
   return static_cast<std::size_t>(points) * element_bytes_;
 }
 
+std::size_t HaloExchange::largest_face_bytes() const {
+  std::size_t largest = 0;
+  for (const auto& f : faces_)
+    largest = std::max(largest, bytes(f.send));
+  return largest;
+}
+
 void HaloExchange::colour_packing(ColourPacking* packing, int origin_parity) {
   colours_ = packing;
   origin_parity_ = origin_parity;

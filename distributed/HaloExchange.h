@@ -50,6 +50,9 @@ public:
   // Lets exchanges carry one colour: `packing` (not owned) enqueues on the exchange's queue;
   // `origin_parity`: the global parity of the extended block's first point.
   void colour_packing(ColourPacking* packing, int origin_parity);
+  bool carries_colours() const { return colours_ != nullptr; }
+  // The bytes of the largest face (every point).
+  std::size_t largest_face_bytes() const;
   // The exchange in two halves around kernels that read no halo, which then run while the
   // messages travel: begin enqueues the faces' reads on `queue` and posts the receives; end
   // waits for the reads, sends, waits for the messages and enqueues the writes (as run does with

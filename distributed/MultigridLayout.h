@@ -67,6 +67,10 @@ MultigridDecomposition plan_decomposition(int size, std::vector<int> ranks,
                                           const multigrid::SolverOptions& options,
                                           int64_t agglomerate_below, int64_t halo = 1);
 
+// Whether `exchange` should carry one colour after half-sweeps on a device of this type
+// (Device::type).
+bool colour_exchanges_pay(const HaloExchange& exchange, const std::string& device_type);
+
 class MultigridLayout : public multigrid::Layout {
 public:
   // `session`: this rank's device (not owned). Rank 0 (or, with stages, each rank of the next
@@ -103,8 +107,8 @@ public:
   // Exchanges overlapped with the kernels that need them (on by default; before the schedules
   // are built).
   void set_overlap(bool on) { overlap_ = on; }
-  // Exchanges after a half-sweep carry the colour it wrote alone (on by default; before the
-  // schedules are built).
+  // Exchanges after a half-sweep carry the colour it wrote alone (on by default, on the levels
+  // where that pays: colour_exchanges_pay; before the schedules are built).
   void set_colour_exchanges(bool on) { colour_exchanges_ = on; }
 
   const MultigridDecomposition& plan() const { return plan_; }
