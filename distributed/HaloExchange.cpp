@@ -164,6 +164,10 @@ void HaloExchange::end_faces() {
   if (!pending_)
     internal_error("a halo exchange ended that was not begun");
   auto p = std::move(pending_);
+  // What was enqueued since begin (the interior's launch) goes to the device before this thread
+  // blocks: waiting for the reads' events need not submit the commands after them.
+  if (staged_for_)
+    runtime::check_cl(clFlush(staged_for_), "submitting the kernels that overlap an exchange");
   for (std::size_t j = p->first; j < p->last; ++j) {
     cl::Event& read = p->downloads[j - p->first];
     if (read()) {
