@@ -380,10 +380,7 @@ void MultigridLayout::launch_colours(Schedule& s, std::size_t l, const std::stri
     const bool one_colour =
         colour_exchanges_ && level < exchanges_.size() && exchanges_[level]->carries_colours();
     needed.push_back({level, buffer, one_colour ? colour : -1});
-    for (int c = 0; c < 2; ++c)
-      if (needed.back().colour < 0 || needed.back().colour == c)
-        s.set_exact_halo(buffer, c == 0 ? halo(level) : s.exact_halo(buffer, 0),
-                         c == 1 ? halo(level) : s.exact_halo(buffer, 1));
+    mark_exchanged(s, needed.back(), s.exact_halo(buffer, 0), s.exact_halo(buffer, 1));
   };
   for (std::size_t i = 0; i < reads.size(); ++i) {
     const Read& r = reads[i];
