@@ -92,7 +92,7 @@ void HaloExchange::stage(cl::CommandQueue& queue) {
 
 void HaloExchange::run(const Communicator& comm, cl::CommandQueue& queue,
                        const cl::Buffer& extended, int colour) {
-  if (colour >= 0 && (packing_ != FaceStaging::Packing::OnDevice || !colours_))
+  if (colour >= 0 && packing_ != FaceStaging::Packing::OnDevice)
     internal_error("a halo exchange of one colour packs its faces on the device");
   stage(queue);
   std::size_t i = 0;
@@ -123,8 +123,6 @@ void HaloExchange::begin(const Communicator& comm, cl::CommandQueue& queue,
                          const cl::Buffer& extended, int colour) {
   if (!splits())
     internal_error("a halo exchange split in two halves needs faces of one dimension");
-  if (colour >= 0 && !colours_)
-    internal_error("a halo exchange of one colour packs its faces on the device");
   stage(queue);
   begin_faces(comm, extended, 0, faces_.size(), colour);
   runtime::check_cl(queue.flush(), "reading a halo face");
@@ -141,6 +139,8 @@ void HaloExchange::begin_faces(const Communicator& comm, const cl::Buffer& exten
                                std::size_t first, std::size_t last, int colour) {
   if (pending_)
     internal_error("a halo exchange begun twice");
+  if (colour >= 0 && !colours_)
+    internal_error("a halo exchange of one colour without its packing kernels");
   if (!uploads_.empty()) { // a receive must not land in a face still being written
     runtime::check_cl(cl::WaitForEvents(uploads_), "writing a halo face");
     uploads_.clear();
