@@ -63,6 +63,24 @@ bool halves(const BlockGrid& fine, const BlockGrid& coarse, int size) {
   return true;
 }
 
+// The thinnest block of the grid along a dimension split over several ranks (INT64_MAX: none).
+int64_t thinnest_block(const BlockGrid& g, int size) {
+  int64_t thinnest = INT64_MAX;
+  for (int r = 0; r < size; ++r) {
+    const Block b = g.block(g.coords_of(r));
+    for (std::size_t d = 0; d < b.extent.size(); ++d)
+      if (g.ranks[d] > 1)
+        thinnest = std::min(thinnest, b.extent[d]);
+  }
+  return thinnest;
+}
+
+// A coarse level's halo: the width asked for, but no wider than its thinnest block (at least 1:
+// a level too thin for that is agglomerated, as with halos of 1).
+int64_t coarse_halo(int64_t asked, const BlockGrid& g, int size) {
+  return std::max<int64_t>(1, std::min(asked, thinnest_block(g, size)));
+}
+
 int64_t smallest_block(const BlockGrid& g, int size) {
   int64_t smallest = INT64_MAX;
   for (int r = 0; r < size; ++r)
@@ -82,12 +100,20 @@ Problem level_problem(const Problem& problem, int64_t side) {
   return p;
 }
 
+// The halos of the next stage's levels (on the grid of ranks `stage`, of `count` ranks): every
+// one a coarse level's, its first too.
+HaloWidths stage_halos(const MultigridDecomposition& p, const std::vector<int>& stage, int count,
+                       int64_t coarse) {
+  const BlockGrid first{p.side[p.agglomerated], stage, p.grids[0].periodic, 1, 1};
+  return {coarse_halo(coarse, first, count), coarse};
+}
+
 // The next stage's grid of ranks: half the ranks along each dimension split over an even number
 // of them (1 along the others); none where that is one rank or where the agglomerated level
 // does not split over them into blocks that coarsen.
 std::vector<int> stage_ranks(const MultigridDecomposition& p, const Problem& problem,
                              const SolverOptions& options, int64_t agglomerate_below,
-                             int64_t halo) {
+                             int64_t halo) { // the coarse levels
   std::vector<int> stage;
   int count = 1;
   for (int r : p.ranks) {
@@ -98,7 +124,7 @@ std::vector<int> stage_ranks(const MultigridDecomposition& p, const Problem& pro
     return {};
   try {
     plan_decomposition(count, stage, level_problem(problem, p.side[p.agglomerated][0]), options,
-                       agglomerate_below, halo);
+                       agglomerate_below, stage_halos(p, stage, count, halo));
   } catch (const Error&) {
     return {};
   }
@@ -121,7 +147,7 @@ std::vector<double> as_doubles(const std::vector<unsigned char>& bytes) {
 
 MultigridDecomposition plan_decomposition(int size, std::vector<int> ranks, const Problem& problem,
                                           const SolverOptions& options, int64_t agglomerate_below,
-                                          int64_t halo) {
+                                          HaloWidths halos) {
   if (problem.centring != Centring::Cell)
     user_error("the distributed solver runs cell-centred grids (vertex-centred blocks do not "
                "halve): leave out --centring vertex");
@@ -134,8 +160,13 @@ MultigridDecomposition plan_decomposition(int size, std::vector<int> ranks, cons
                "device");
   if (agglomerate_below < 0)
     user_error(cat("--agglomerate must be at least 0, got ", agglomerate_below));
-  if (halo < 1)
-    user_error(cat("--halo must be at least 1 (the operators read one point around), got ", halo));
+  if (halos.finest < 1)
+    user_error(
+        cat("--halo must be at least 1 (the operators read one point around), got ", halos.finest));
+  if (halos.coarse < 1)
+    user_error(cat("--coarse-halo must be at least 1 (the operators read one point around), got ",
+                   halos.coarse));
+  const int64_t halo = halos.finest;
   const int dims = problem.dims;
   MultigridDecomposition p;
   p.ranks = std::move(ranks);
@@ -155,8 +186,11 @@ MultigridDecomposition plan_decomposition(int size, std::vector<int> ranks, cons
   p.levels = p.side.size();
   const bool periodic = problem.boundary.kind == Boundary::Wrap;
   std::vector<BlockGrid> grids;
-  for (const auto& side : p.side)
+  for (const auto& side : p.side) {
     grids.push_back(BlockGrid{side, p.ranks, periodic, halo, 1});
+    if (grids.size() > 1)
+      grids.back().radius = coarse_halo(halos.coarse, grids.back(), size);
+  }
   for (int r = 0; r < size; ++r) {
     const Block b = grids[0].block(grids[0].coords_of(r));
     for (int d = 0; d < dims; ++d)
@@ -182,14 +216,14 @@ MultigridDecomposition plan_decomposition(int size, std::vector<int> ranks, cons
       p.agglomerated = l;
   if (p.agglomerated == p.levels && aligned + 1 < p.levels)
     p.agglomerated = aligned; // the next level does not halve: agglomerate before it
-  // The halos: `halo` on every level (BlockGrid's radius already).
+  // The halos: BlockGrid's radius already.
   const std::size_t last = p.agglomerates() ? p.agglomerated : p.levels - 1;
   for (std::size_t l = 0; l <= last; ++l) {
     grids[l].validate();
     p.grids.push_back(grids[l]);
   }
   if (p.agglomerates())
-    p.stage_ranks = stage_ranks(p, problem, options, agglomerate_below, halo);
+    p.stage_ranks = stage_ranks(p, problem, options, agglomerate_below, halos.coarse);
   return p;
 }
 
@@ -211,13 +245,13 @@ bool colour_exchanges_pay(const HaloExchange& exchange, const std::string& devic
 MultigridLayout::MultigridLayout(Communicator world, runtime::Session& session,
                                  const Problem& problem, const SolverOptions& options,
                                  int64_t agglomerate_below, std::vector<int> ranks,
-                                 int64_t halo_width)
+                                 HaloWidths halos)
     : world_(std::move(world)), session_(&session), options_(options) {
   if (problem.dims < 1 || problem.dims > 3)
     user_error(cat("multigrid grids have 1, 2 or 3 dimensions, got ", problem.dims));
   if (ranks.empty())
     ranks = world_.balanced_dims(problem.dims);
-  plan_ = plan_decomposition(world_.size(), ranks, problem, options, agglomerate_below, halo_width);
+  plan_ = plan_decomposition(world_.size(), ranks, problem, options, agglomerate_below, halos);
   cart_ = world_.cartesian(plan_.ranks, problem.boundary.kind == Boundary::Wrap);
   const auto coords = plan_.grids[0].coords_of(world_.rank());
   std::vector<std::vector<int>> neighbours;
@@ -250,9 +284,9 @@ MultigridLayout::MultigridLayout(Communicator world, runtime::Session& session,
       stage_to_.push_back(r < count ? next.block(next.coords_of(r)) : Block{});
     }
     if (auto part = world_.first(count))
-      stage_ =
-          std::make_unique<MultigridLayout>(*part, session, level_problem(problem, side), options_,
-                                            agglomerate_below, plan_.stage_ranks, halo_width);
+      stage_ = std::make_unique<MultigridLayout>(
+          *part, session, level_problem(problem, side), options_, agglomerate_below,
+          plan_.stage_ranks, stage_halos(plan_, plan_.stage_ranks, count, halos.coarse));
   }
   if (stage_ || (plan_.stage_ranks.empty() && world_.rank() == 0)) {
     Level coarse{problem.dims, side, kind, problem.centring};

@@ -58,14 +58,22 @@ struct MultigridDecomposition {
   bool agglomerates() const { return agglomerated < levels; }
 };
 
+// The widths of the levels' halos: 1, the operators' read radius, unless a wider one is asked
+// for. A wider halo lets one exchange serve several kernels (fewer messages of more bytes, and
+// the halo's points computed on both ranks): on the coarse levels, where an exchange costs its
+// latency rather than its bytes, that saves most of their exchanges.
+struct HaloWidths {
+  int64_t finest = 1; // level 0
+  int64_t coarse = 1; // every coarser distributed level
+};
+
 // The plan, the same on every rank: an Error on every rank when the finest blocks do not halve
-// (a block with an odd extent or offset). `halo`: the width of every level's halo (1, the
-// operators' read radius, unless a wider one is asked for: each exchange then serves more
-// kernels, fewer messages of more bytes); a level whose blocks are thinner is agglomerated.
+// (a block with an odd extent or offset) or are thinner than their halo; a coarser level whose
+// blocks are thinner than its halo is agglomerated.
 MultigridDecomposition plan_decomposition(int size, std::vector<int> ranks,
                                           const multigrid::Problem& problem,
                                           const multigrid::SolverOptions& options,
-                                          int64_t agglomerate_below, int64_t halo = 1);
+                                          int64_t agglomerate_below, HaloWidths halos = {});
 
 // Whether `exchange` should carry one colour after half-sweeps on a device of this type
 // (Device::type).
@@ -75,10 +83,10 @@ class MultigridLayout : public multigrid::Layout {
 public:
   // `session`: this rank's device (not owned). Rank 0 (or, with stages, each rank of the next
   // stage, with that stage's layout) builds the agglomerated levels' hierarchy on it here.
-  // `halo_width`: plan_decomposition's `halo`.
+  // `halos`: plan_decomposition's (a further stage's levels all take the coarse width).
   MultigridLayout(Communicator world, runtime::Session& session, const multigrid::Problem& problem,
                   const multigrid::SolverOptions& options, int64_t agglomerate_below,
-                  std::vector<int> ranks = {}, int64_t halo_width = 1);
+                  std::vector<int> ranks = {}, HaloWidths halos = {});
   ~MultigridLayout() override;
 
   bool distributed() const override { return true; }

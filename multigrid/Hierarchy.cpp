@@ -154,27 +154,29 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
     const bool coarsest = !whole.can_coarsen() || whole.n <= options.coarsest;
     if (!coarsest) {
       const bool cell = level.centring == Centring::Cell;
-      s.restrict_to_coarser = tuner.kernel(spec("restrict", level, [cell](const Level& at) {
-        return cell ? restrict_average(at) : restrict_full_weighting(at);
+      // The coarser level as this rank holds it (its halos may be wider or narrower).
+      const Level coarse = layout_->local(whole.coarser(), l + 1);
+      s.restrict_to_coarser = tuner.kernel(spec("restrict", level, [=](const Level& at) {
+        return cell ? restrict_average(at, coarse) : restrict_full_weighting(at);
       }));
       if (cell && options.fused_residual_restriction && !layout_->distributed())
         s.residual_to_coarser = tuner.kernel(spec("residual-restrict", level, [=](const Level& at) {
           return helmholtz ? helmholtz_residual_restricted(at, bc, *helmholtz)
                            : multigrid::residual_restricted(at, bc);
         }));
-      Level coarse = layout_->local(whole.coarser(), l + 1);
       auto kind = options.interpolation;
       // The 4th-order form: HPGMG-FV's interpolations where they are defined.
       const bool hpgmg_fv4 = helmholtz && helmholtz->order == 4;
       s.correct_from_coarser = tuner.kernel(spec("prolong", coarse, [=](const Level& at) {
-        return hpgmg_fv4 && at.n >= 2 ? prolong_hpgmg_fv(at, 2) : prolong_add(at, kind, bc);
+        return hpgmg_fv4 && at.n >= 2 ? prolong_hpgmg_fv(at, 2) : prolong_add(at, level, kind, bc);
       }));
       if (options.cycle == CycleKind::F) {
         // Third order where it exists (cell-centred): enough for one V-cycle per level to
         // reach the discretisation error.
         auto start = cell ? Interpolation::Quadratic : Interpolation::Linear;
         s.start_from_coarser = tuner.kernel(spec("fmg-prolong", coarse, [=](const Level& at) {
-          return hpgmg_fv4 && at.n >= 4 ? prolong_hpgmg_fv(at, 4) : prolong_add(at, start, bc);
+          return hpgmg_fv4 && at.n >= 4 ? prolong_hpgmg_fv(at, 4)
+                                        : prolong_add(at, level, start, bc);
         }));
       }
       if (helmholtz) {

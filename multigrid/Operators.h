@@ -37,9 +37,9 @@ struct Level {
   // the mesh width; the operators work on any box.
   std::vector<int64_t> box;
   // A box's halos: how far it reaches below and above the rank's block along each dimension
-  // (empty: none). The transfers between two levels' boxes (restrict_average, prolong_add)
-  // take both levels' boxes to have the same halos, as every level of a distributed grid has
-  // (distributed/MultigridLayout.h: 1 point on each side next to another rank).
+  // (empty: none). Two levels' boxes may have halos of different widths (the distributed
+  // solver's finest level and its coarser ones, distributed/MultigridLayout.h); the transfers
+  // between them (restrict_average, prolong_add) take both levels.
   std::vector<int64_t> halo_lo, halo_hi;
   // The side of the domain; the mesh width follows from it. A grid with another grid's
   // coefficients (a small copy of a large operator, as the benchmarks' peers take their taps
@@ -86,9 +86,12 @@ Expr gsrb_steps(const Level& level, Boundary bc, int k);
 std::vector<Expr> fused_smoothing_forms(const Expr& steps, int64_t half_steps);
 
 // Cell-centred restriction by the 2^d average: coarse(I) = mean of the fine cells 2I + {0,1}^d.
-// Input the fine grid r; `fine` is its level. On a rank's box with halos (Level::halo_lo), the
-// coarse box with the same halos: a coarse halo point averages fine halo points and padding
-// (not exact), every coarse point of the block averages its children in the fine block.
+// Input the fine grid r; `fine` is its level, `coarse` the output's (the whole coarser grid, or
+// the coarser box of the same rank with halos of any width). On a rank's box (Level::halo_lo) a
+// coarse halo point averages fine halo points or padding (exact only as deep as the fine halo
+// was: half as deep), every coarse point of the block averages its children in the fine block.
+// Without `coarse`: the coarser grid, or the coarser box with the same halos.
+Expr restrict_average(const Level& fine, const Level& coarse);
 Expr restrict_average(const Level& fine);
 // Vertex-centred full weighting: coarse(I) = sum over offsets o in {-1,0,1}^d of
 // prod_k w(o_k) * fine(2I + 1 + o), w(0) = 1/2, w(+-1) = 1/4. Input the fine grid r.
@@ -103,8 +106,11 @@ enum class Interpolation { Constant, Linear, Quadratic };
 //   quadratic (cell-centred, third order, for the full-multigrid start of each level): per
 //   dimension fine 2i gets (5 e[i-1] + 30 e[i] - 3 e[i+1]) / 32 and fine 2i+1 the mirror image
 //   (the Lagrange polynomial through e[i-1], e[i], e[i+1] at -1/4 and +1/4 of a coarse cell).
-// Inputs u (fine), e (coarse); `coarse` is e's level. On a rank's box with halos, the fine box
-// with the same halos (the refined coarse box less the halos' excess), its parities global.
+// Inputs u (fine), e (coarse); `coarse` is e's level, `fine` u's and the output's (the next finer
+// grid, or on a rank the next finer box, with halos of any width: the refined coarse box less
+// the halos' excess, or padded where the fine halo is wider than twice the coarse one), its
+// parities global. Without `fine`: the finer grid, or the finer box with the same halos.
+Expr prolong_add(const Level& coarse, const Level& fine, Interpolation kind, Boundary bc);
 Expr prolong_add(const Level& coarse, Interpolation kind, Boundary bc);
 
 // The update of a correction scheme on the host side of a cycle, as one kernel: u + e.

@@ -44,15 +44,72 @@ Val parity_grid(const Level& fine) {
   return index_grid(fine, code);
 }
 
-// The fine box within the refinement of the coarse box (same halos h): the refinement starts
-// 2 h below the fine block, the fine box h below it, so h is dropped on each side.
-Val to_fine_box(Val refined, const Level& coarse) {
+// How many points of the refined coarse box lie beyond the fine box below and above along
+// dimension k: a coarse halo of hc refines to 2 hc points, of which the fine box keeps its own
+// halo hf. Negative where the fine halo reaches further than the refined coarse one.
+std::pair<int64_t, int64_t> refined_excess(const Level& coarse, const Level& fine, int k) {
+  return {2 * halo_below(coarse, k) - halo_below(fine, k),
+          2 * halo_above(coarse, k) - halo_above(fine, k)};
+}
+
+// Dimension k of a grid less `lo` points below and `hi` above; a negative count pads by that
+// many clamped points instead (never exact: the schedule's halo bookkeeping knows, Layout.h).
+Val trim(Val grid, int k, int64_t lo, int64_t hi) {
+  if (lo < 0 || hi < 0)
+    grid = grid | along(k, pad(std::max<int64_t>(-lo, 0), std::max<int64_t>(-hi, 0), clamp));
+  if (lo > 0 || hi > 0)
+    grid = grid | along(k, drop(std::max<int64_t>(lo, 0), std::max<int64_t>(hi, 0)));
+  return grid;
+}
+
+// The fine box within the refinement of the coarse box: the refinement starts 2 hc below the
+// fine block, the fine box hf below it.
+Val to_fine_box(Val refined, const Level& coarse, const Level& fine) {
   for (int k = 0; k < coarse.dims; ++k) {
-    const int64_t lo = halo_below(coarse, k), hi = halo_above(coarse, k);
-    if (lo || hi)
-      refined = refined | along(k, drop(lo, hi));
+    const auto [lo, hi] = refined_excess(coarse, fine, k);
+    refined = trim(refined, k, lo, hi);
   }
   return refined;
+}
+
+// Both levels are whole grids, or both boxes whose sides next to another rank are the same
+// (blocks halve: Level::halo_lo), and the fine box is the refined coarse box less the excess.
+void check_boxes(const Level& coarse, const Level& fine) {
+  if (coarse.box.empty() != fine.box.empty())
+    internal_error("a transfer between a rank's box and a whole grid");
+  for (std::size_t k = 0; k < coarse.box.size(); ++k) {
+    const auto [lo, hi] = refined_excess(coarse, fine, static_cast<int>(k));
+    const bool sides_agree = (halo_below(coarse, static_cast<int>(k)) == 0) ==
+                                 (halo_below(fine, static_cast<int>(k)) == 0) &&
+                             (halo_above(coarse, static_cast<int>(k)) == 0) ==
+                                 (halo_above(fine, static_cast<int>(k)) == 0);
+    if (!sides_agree || 2 * coarse.box[k] - lo - hi != fine.box[k])
+      internal_error(cat("a transfer between boxes that do not nest: coarse ", coarse.describe(),
+                         ", fine ", fine.describe()));
+  }
+}
+
+// The same box one level finer or coarser, with the same halos (a level's own box on one rank).
+Level finer_box(const Level& coarse) {
+  Level fine = coarse;
+  fine.n = coarse.centring == Centring::Cell ? 2 * coarse.n : 2 * coarse.n + 1;
+  for (std::size_t k = 0; k < coarse.box.size(); ++k)
+    fine.box[k] = 2 * coarse.box[k] - halo_below(coarse, static_cast<int>(k)) -
+                  halo_above(coarse, static_cast<int>(k));
+  return fine;
+}
+
+Level coarser_box(const Level& fine) {
+  Level coarse = fine.coarser();
+  coarse.halo_lo = fine.halo_lo;
+  coarse.halo_hi = fine.halo_hi;
+  coarse.box = fine.box;
+  for (std::size_t k = 0; k < fine.box.size(); ++k) {
+    const int64_t lo = halo_below(fine, static_cast<int>(k)),
+                  hi = halo_above(fine, static_cast<int>(k));
+    coarse.box[k] = (fine.box[k] - lo - hi) / 2 + lo + hi;
+  }
+  return coarse;
 }
 
 // Bit k (outermost first) of the parity code.
@@ -72,7 +129,7 @@ Expr prolong_quadratic(const Level& coarse, const Level& fine, Boundary bc) {
   const int d = coarse.dims;
   Val u = grid_input("u", fine), e = grid_input("e", coarse);
   Val windows = to_fine_box(
-      e | pad_nd(d, 1, 1, adapt(bc, coarse)) | slide_nd(d, 3, 1) | duplicate_nd(d), coarse);
+      e | pad_nd(d, 1, 1, adapt(bc, coarse)) | slide_nd(d, 3, 1) | duplicate_nd(d), coarse, fine);
   int count = 1;
   for (int k = 0; k < d; ++k)
     count *= 3;
@@ -110,16 +167,20 @@ Expr prolong_quadratic(const Level& coarse, const Level& fine, Boundary bc) {
 } // namespace
 
 Expr restrict_average(const Level& fine) {
+  return restrict_average(fine, coarser_box(fine));
+}
+
+Expr restrict_average(const Level& fine, const Level& coarse) {
   const int d = fine.dims;
   fine.coarser(); // checks that the grid coarsens
+  check_boxes(coarse, fine);
   Val r = grid_input("r", fine);
-  // A box with halos h: padded by h on each side, it starts 2 h below the fine block, where
-  // the children of the coarse box's first point (h below the coarse block) start.
+  // The children of the coarse box's first point start 2 hc below the fine block, hf below
+  // the fine box's first point: the box padded (or cut) by the difference on each side.
   Val children = r;
-  for (int k = 0; k < d; ++k) {
-    const int64_t lo = halo_below(fine, k), hi = halo_above(fine, k);
-    if (lo || hi)
-      children = children | along(k, pad(lo, hi, clamp));
+  for (int k = 0; k < static_cast<int>(fine.box.size()); ++k) {
+    const auto [lo, hi] = refined_excess(coarse, fine, k);
+    children = trim(children, k, -lo, -hi);
   }
   Fun mean = average_formula(1 << d, fine.kind);
   Fun apply([=](Val block) { return mean.apply(block_elements(block, d, 2)); });
@@ -154,17 +215,17 @@ Expr restrict_full_weighting(const Level& fine) {
 }
 
 Expr prolong_add(const Level& coarse, Interpolation kind, Boundary bc) {
+  return prolong_add(coarse, finer_box(coarse), kind, bc);
+}
+
+Expr prolong_add(const Level& coarse, const Level& fine, Interpolation kind, Boundary bc) {
   const int d = coarse.dims;
-  Level fine = coarse;
-  fine.n = coarse.centring == Centring::Cell ? 2 * coarse.n : 2 * coarse.n + 1;
-  if (!coarse.box.empty()) {
-    // A rank's box: the fine box is the refinement of the coarse one less the halos' excess
-    // (both have halos h: 2 h refined, h kept), cell-centred only.
-    if (coarse.centring != Centring::Cell)
-      user_error("interpolation on a box of a distributed grid needs a cell-centred grid");
-    for (int k = 0; k < d; ++k)
-      fine.box[k] = 2 * fine.box[k] - halo_below(coarse, k) - halo_above(coarse, k);
-  }
+  if (!coarse.box.empty() && coarse.centring != Centring::Cell)
+    user_error("interpolation on a box of a distributed grid needs a cell-centred grid");
+  if (fine.n != (coarse.centring == Centring::Cell ? 2 * coarse.n : 2 * coarse.n + 1))
+    internal_error(cat("interpolation from ", coarse.describe(), " to ", fine.describe(),
+                       ", which is not the next finer grid"));
+  check_boxes(coarse, fine);
   Val u = grid_input("u", fine), e = grid_input("e", coarse);
 
   if (kind == Interpolation::Constant) {
@@ -173,8 +234,8 @@ Expr prolong_add(const Level& coarse, Interpolation kind, Boundary bc) {
     Fun plus = formula("addCorrection", {fine.kind, fine.kind},
                        [](const std::vector<Sym>& v) { return v[0] + v[1]; });
     Fun apply([=](Val t) { return plus(t.get(0), t.get(1)); });
-    return program({u, e},
-                   zip_nd(d, {u, to_fine_box(e | duplicate_nd(d), coarse)}) | map_nd(d, apply));
+    return program({u, e}, zip_nd(d, {u, to_fine_box(e | duplicate_nd(d), coarse, fine)}) |
+                               map_nd(d, apply));
   }
 
   if (kind == Interpolation::Quadratic) {
@@ -192,7 +253,7 @@ Expr prolong_add(const Level& coarse, Interpolation kind, Boundary bc) {
   Boundary pad_with = cell ? adapt(bc, coarse) : zero_boundary(coarse);
   Val windows = to_fine_box(e | pad_nd(d, 1, 1, pad_with) | slide_nd(d, 2, 1) | duplicate_nd(d) |
                                 (cell ? drop_nd(d, 1, 1) : drop_nd(d, 0, 1)),
-                            coarse);
+                            coarse, fine);
   const int count = 1 << d;
   std::vector<ScalarKind> kinds(count + 1, fine.kind);
   kinds.push_back(ScalarKind::I32);

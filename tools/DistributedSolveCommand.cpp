@@ -65,20 +65,21 @@ int set_up(const SolveCommandOptions& o, const Problem& problem, const SolverOpt
                                                          o.device, world.host_rank()));
                                                })))
     return status;
-  return distributed::agree_on_setup(
-      world, distributed::attempt([&] {
-        layout = std::make_unique<distributed::MultigridLayout>(world, *session, problem, s,
-                                                                o.agglomerate, ranks, o.halo);
-        layout->set_overlap(o.overlap == "on");
-        layout->set_colour_exchanges(o.colour_exchanges == "on");
-        // Every rank stops after the same cycle: Ctrl-C on any
-        // rank stops them all.
-        SolverOptions agreed = s;
-        agreed.stop = [&world, local = s.stop] {
-          return world.sum(uint64_t{local && local() ? 1u : 0u}) > 0;
-        };
-        solver = std::make_unique<Solver>(*session, problem, agreed, *layout);
-      }));
+  return distributed::agree_on_setup(world, distributed::attempt([&] {
+                                       layout = std::make_unique<distributed::MultigridLayout>(
+                                           world, *session, problem, s, o.agglomerate, ranks,
+                                           distributed::HaloWidths{o.halo, o.coarse_halo});
+                                       layout->set_overlap(o.overlap == "on");
+                                       layout->set_colour_exchanges(o.colour_exchanges == "on");
+                                       // Every rank stops after the same cycle: Ctrl-C on any
+                                       // rank stops them all.
+                                       SolverOptions agreed = s;
+                                       agreed.stop = [&world, local = s.stop] {
+                                         return world.sum(uint64_t{local && local() ? 1u : 0u}) > 0;
+                                       };
+                                       solver = std::make_unique<Solver>(*session, problem, agreed,
+                                                                         *layout);
+                                     }));
 }
 
 int solve_on_ranks(const SolveCommandOptions& o, const Problem& problem, const SolverOptions& s,
@@ -170,7 +171,8 @@ int distributed_solve_command(const SolveCommandOptions& o, const Problem& probl
             } else {
               ranks = world.balanced_dims(problem.dims);
             }
-            distributed::plan_decomposition(world.size(), ranks, problem, s, o.agglomerate, o.halo);
+            distributed::plan_decomposition(world.size(), ranks, problem, s, o.agglomerate,
+                                            {o.halo, o.coarse_halo});
           })))
     return status;
   std::unique_ptr<runtime::Session> session;

@@ -345,8 +345,14 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
       ->check(integer_in(0, std::numeric_limits<int64_t>::max()));
   solve
       ->add_option("--halo", o.halo,
-                   "Under mpirun: every level's halo width (default 1, the operators' read "
-                   "radius; wider: fewer exchanges of more bytes)")
+                   "Under mpirun: the finest level's halo width (default 1, the operators' "
+                   "read radius; wider: fewer exchanges of more bytes)")
+      ->check(integer_in(1, 64));
+  solve
+      ->add_option("--coarse-halo", o.coarse_halo,
+                   "Under mpirun: the coarser levels' halo width (default 1; wider: one exchange "
+                   "serves several half-sweeps where exchanges cost their latency; no wider "
+                   "than a level's blocks)")
       ->check(integer_in(1, 64));
   solve
       ->add_option("--overlap", o.overlap,

@@ -56,7 +56,8 @@ struct SolveCase {
   Problem problem;
   SolverOptions options;
   int64_t agglomerate = 0;
-  int64_t halo = 1; // every level's halo width
+  int64_t halo = 1;        // the finest level's halo width
+  int64_t coarse_halo = 1; // the coarser levels'
 };
 
 std::vector<SolveCase> cases() {
@@ -90,6 +91,15 @@ std::vector<SolveCase> cases() {
                    return full;
                  }(),
                  0, 3});
+  // Wider halos on the coarse levels alone (HaloWidths::coarse): restriction and interpolation
+  // between levels of different widths, and one exchange serving several half-sweeps there.
+  all.push_back({"2-D Dirichlet V(2,2), coarse halo 4", manufactured_poisson(2, 64, Centring::Cell),
+                 o, 0, 1, 4});
+  all.push_back({"2-D periodic W(2,2), coarse halo 3", cosine_problem(2, 32, Boundary::wrap(), 2),
+                 w, 0, 1, 3});
+  // The finest halo wider than twice the coarse one: interpolation pads the fine box's halo.
+  all.push_back({"3-D Neumann F(3,3) Jacobi, halo 3, coarse halo 1",
+                 cosine_problem(3, 16, Boundary::mirror(), 1), f, 0, 3, 1});
   return all;
 }
 
@@ -99,7 +109,7 @@ TEST_CASE("the distributed solver's residual history equals one device's") {
   auto world = testing::mpi_world();
   for (const auto& c : cases()) {
     MultigridLayout layout(world, solver_session(), c.problem, c.options, c.agglomerate, {},
-                           c.halo);
+                           {c.halo, c.coarse_halo});
     Solver distributed(solver_session(), c.problem, c.options, layout);
     SolveResult d = distributed.solve();
     if (world.rank() != 0)
@@ -150,6 +160,48 @@ TEST_CASE("exchanges overlapped with the kernels give the same cycles, bit for b
     CHECK(launches(on) > launches(off));
   else
     CHECK(launches(on) == launches(off));
+}
+
+// Wider halos on the coarse levels let one exchange serve several half-sweeps there (each leaves
+// its output one point less deep exact): the same cycles as with halos of 1, with fewer exchanges
+// on every coarse level whose blocks are thicker than 1 and as many on the finest level.
+TEST_CASE("wider halos on the coarse levels: the same cycles with fewer exchanges there") {
+  auto world = testing::mpi_world();
+  SolveCase c = cases().front();
+  c.problem = manufactured_poisson(2, 64, Centring::Cell);
+  c.agglomerate = 0; // levels of 32, 16, 8, ... points per side, split in two or 2x2
+  auto solve = [&](int64_t coarse_halo, std::vector<uint64_t>& exchanges) {
+    MultigridLayout layout(world, solver_session(), c.problem, c.options, c.agglomerate, {},
+                           {1, coarse_halo});
+    SolveResult r = Solver(solver_session(), c.problem, c.options, layout).solve();
+    for (std::size_t l = 0; l < layout.plan().grids.size(); ++l)
+      exchanges.push_back(layout.exchanges(l));
+    return r;
+  };
+  std::vector<uint64_t> narrow_count, wide_count;
+  SolveResult narrow = solve(1, narrow_count), wide = solve(4, wide_count);
+  REQUIRE(narrow.cycles.size() == wide.cycles.size());
+  for (std::size_t i = 0; i < narrow.cycles.size(); ++i) {
+    const double rel =
+        std::abs(wide.cycles[i].residual - narrow.cycles[i].residual) / narrow.cycles[i].residual;
+    CHECK_MESSAGE(rel <= 1e-12, "cycle " << i + 1 << ": " << wide.cycles[i].residual << " against "
+                                         << narrow.cycles[i].residual);
+  }
+  if (world.rank() == 0)
+    CHECK(testing::has_nonzero_values(narrow.solution));
+  REQUIRE(narrow.solution.size() == wide.solution.size());
+  for (std::size_t i = 0; i < narrow.solution.size(); ++i)
+    CHECK(std::abs(wide.solution[i] - narrow.solution[i]) <= 1e-12);
+  if (world.size() == 1)
+    return;
+  REQUIRE(narrow_count.size() == wide_count.size());
+  REQUIRE(narrow_count.size() >= 3);
+  CHECK(wide_count[0] == narrow_count[0]);
+  // Levels 1 and 2 have blocks of at least 4 points along their split dimensions here.
+  for (std::size_t l = 1; l <= 2; ++l)
+    CHECK_MESSAGE(wide_count[l] * 2 <= narrow_count[l], "level " << l << ": " << wide_count[l]
+                                                                 << " exchanges against "
+                                                                 << narrow_count[l]);
 }
 
 // After a red-black half-sweep only its colour's points have changed, so the exchange before the
@@ -314,13 +366,23 @@ TEST_CASE("the decomposition of the levels: halos, agglomeration, refusals") {
   CHECK(plan.stage_ranks.empty());
   CHECK(plan_decomposition(3, {3}, manufactured_poisson(1, 48, Centring::Cell), o, 8)
             .stage_ranks.empty());
-  // A wider halo: every level's; a level whose blocks are thinner moves to rank 0.
-  auto wide = plan_decomposition(4, {2, 2}, p, o, 0, 2);
-  CHECK(wide.agglomerated == 3); // blocks of 16, 8, 4, 2, then 1 point per side
-  for (const auto& g : wide.grids)
-    CHECK(g.halo() == 2);
-  CHECK_ERROR(plan_decomposition(4, {2, 2}, p, o, 0, 0), "--halo must be at least 1");
-  CHECK_ERROR(plan_decomposition(4, {2, 2}, p, o, 0, 17),
+  // A wider halo on the finest level and on the coarser ones: a coarse level's halo is no wider
+  // than its blocks (blocks of 16, 8, 4, 2, 1 point per side), so every level stays split.
+  auto wide = plan_decomposition(4, {2, 2}, p, o, 0, {2, 2});
+  CHECK_FALSE(wide.agglomerates());
+  REQUIRE(wide.grids.size() == 5);
+  for (std::size_t l = 0; l < 4; ++l)
+    CHECK(wide.grids[l].halo() == 2);
+  CHECK(wide.grids[4].halo() == 1);
+  // Halos of 1 on the finest level and 3 below: 3, 3, 2, 1 on the coarser levels.
+  auto coarse = plan_decomposition(4, {2, 2}, p, o, 0, {1, 3});
+  REQUIRE(coarse.grids.size() == 5);
+  const int64_t expected[] = {1, 3, 3, 2, 1};
+  for (std::size_t l = 0; l < 5; ++l)
+    CHECK(coarse.grids[l].halo() == expected[l]);
+  CHECK_ERROR(plan_decomposition(4, {2, 2}, p, o, 0, {1, 0}), "--coarse-halo must be at least 1");
+  CHECK_ERROR(plan_decomposition(4, {2, 2}, p, o, 0, {0, 1}), "--halo must be at least 1");
+  CHECK_ERROR(plan_decomposition(4, {2, 2}, p, o, 0, {17, 1}),
               "blocks of 16 points along dimension 0, thinner than the halo of 17");
   CHECK_ERROR(plan_decomposition(3, {3, 1}, p, o, 0), "has blocks of odd extent or offset");
   Problem mixed = p;
@@ -353,7 +415,7 @@ TEST_CASE("a distributed solver builds its kernels in set-up; one device at firs
   one.solve();
   const auto after_solve = requests();
   CHECK(after_solve > before);
-  MultigridLayout layout(world, session, problem, o, 0, {}, 1);
+  MultigridLayout layout(world, session, problem, o, 0);
   Solver distributed(session, problem, o, layout);
   CHECK(requests() > after_solve);
 }

@@ -1,7 +1,8 @@
 // Restriction and interpolation on a rank's box (Level::halo_lo, halo_hi: the distributed
 // solver's levels) against the whole grid's: on the block's own points the box's result equals
 // the whole grid's (Reference.h's loops), for halos of 1 to 3 points on both sides or one side
-// (a global edge on the other), split along either dimension of a 2-D grid; through the
+// (a global edge on the other), split along either dimension of a 2-D grid, and for fine and
+// coarse boxes whose halos differ (the distributed solver's wider coarse halos); through the
 // interpreter and as the kernel of the default lowering on the test device.
 #include <doctest/doctest.h>
 
@@ -118,4 +119,40 @@ TEST_CASE("multigrid: restriction and interpolation on a box with halos equal th
                       mg::prolong_add(u, e, {2, coarse_n}, "quadratic", name));
         }
       }
+}
+
+// The fine box with halo hf and the coarse box with hc: restriction pads (or cuts) the fine box by
+// 2 hc - hf on each side, interpolation cuts (or pads, where hf > 2 hc) the refined coarse box.
+TEST_CASE("multigrid: restriction and interpolation between boxes of different halos") {
+  const int64_t fine_n = 24, coarse_n = 12;
+  const mg::Grid r = testing::random_values(fine_n * fine_n, 51),
+                 u = testing::random_values(fine_n * fine_n, 52),
+                 e = testing::random_values(coarse_n * coarse_n, 53);
+  const int along = 0;
+  for (auto [hf, hc] : {std::pair<int64_t, int64_t>{1, 4}, {1, 2}, {3, 1}, {2, 3}})
+    for (auto [offset, inner_lo, inner_hi] :
+         {std::tuple<int64_t, bool, bool>{8, true, true}, {16, true, false}}) {
+      CAPTURE(hf);
+      CAPTURE(hc);
+      CAPTURE(offset);
+      const int64_t flo = inner_lo ? hf : 0, fhi = inner_hi ? hf : 0;
+      const int64_t clo = inner_lo ? hc : 0, chi = inner_hi ? hc : 0;
+      const Slab fine_block{along, offset, offset + 8},
+          coarse_block{along, offset / 2, offset / 2 + 4};
+      const Level fine = box_level(fine_n, fine_block, flo, fhi),
+                  coarse = box_level(coarse_n, coarse_block, clo, chi);
+      const Slab fine_box{along, offset - flo, offset + 8 + fhi},
+          coarse_box{along, offset / 2 - clo, offset / 2 + 4 + chi};
+      const Data r_box =
+          Data::from_flat(ScalarKind::F64, fine.box, cut(r, {fine_n, fine_n}, fine_box));
+      check_block(restrict_average(fine, coarse), {r_box}, coarse, coarse_block, clo,
+                  mg::restrict_average(r, {2, fine_n}));
+      const std::vector<Data> in{
+          Data::from_flat(ScalarKind::F64, fine.box, cut(u, {fine_n, fine_n}, fine_box)),
+          Data::from_flat(ScalarKind::F64, coarse.box, cut(e, {coarse_n, coarse_n}, coarse_box))};
+      check_block(prolong_add(coarse, fine, Interpolation::Linear, Boundary::mirror()), in, fine,
+                  fine_block, flo, mg::prolong_add(u, e, {2, coarse_n}, "linear", "mirror"));
+      check_block(prolong_add(coarse, fine, Interpolation::Quadratic, Boundary::mirror()), in, fine,
+                  fine_block, flo, mg::prolong_add(u, e, {2, coarse_n}, "quadratic", "mirror"));
+    }
 }
