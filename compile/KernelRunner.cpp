@@ -1,10 +1,13 @@
 #include "compile/KernelRunner.h"
 
 #include <algorithm>
+#include <set>
 
+#include "codegen/SharedSource.h"
 #include "compile/DeviceValues.h"
 #include "compile/LaunchArguments.h"
 #include "core/Error.h"
+#include "runtime/BuildCache.h"
 #include "runtime/Launch.h"
 
 namespace tessera::explore {
@@ -44,6 +47,27 @@ std::vector<runtime::Kernel> build_program(runtime::Session& session,
   for (const auto& k : program.kernels)
     built.push_back(session.build_kernel(k.source, k.name));
   return built;
+}
+
+bool build_together(runtime::Session& session, const std::vector<codegen::Kernel>& all) {
+  // PoCL compiles a kernel's code at its first launch and only parses and links the program in
+  // its build; a driver that compiles every kernel of a program when building it (NVIDIA's)
+  // would compile kernels that are never launched.
+  if (!session.device().is_pocl())
+    return false;
+  std::vector<codegen::Kernel> kernels;
+  std::set<std::string> seen; // a kernel's source names its kernel: one copy of each
+  for (const auto& k : all)
+    if (seen.insert(k.source).second)
+      kernels.push_back(k);
+  if (kernels.size() < 2)
+    return false;
+  const codegen::SharedSources shared =
+      codegen::shared_sources(kernels, codegen::KernelNames::Unique);
+  std::vector<runtime::BuildCache::SharedMember> members;
+  for (std::size_t i = 0; i < kernels.size(); ++i)
+    members.push_back({kernels[i].source, {{kernels[i].name, shared.names[i]}}});
+  return session.cache().build_shared(shared.text(), members);
 }
 
 KernelRunner::KernelRunner(runtime::Session& session, codegen::KernelProgram program)

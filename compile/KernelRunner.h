@@ -41,6 +41,16 @@ LaunchRange launch_range(const codegen::Kernel& kernel,
 std::vector<runtime::Kernel> build_program(runtime::Session& session,
                                            const codegen::KernelProgram& program);
 
+// Builds kernels (of several programs) as one OpenCL program, so that later builds of any of
+// them on this session (build_program, every KernelRunner) take it from its cache: a device
+// compiler's cost per program (PoCL: about 0.1 s, its OpenCL header parsed and its library
+// linked) is paid once. The kernels keep their code; only their names in the shared program
+// differ. PoCL only (it compiles a kernel when first launched; other drivers compile every kernel
+// of a program in its build). False when nothing was built together (another driver, fewer than
+// two kernels) or the shared program does not build: each kernel then builds on its own when
+// asked for, with its own error.
+bool build_together(runtime::Session& session, const std::vector<codegen::Kernel>& kernels);
+
 class KernelRunner {
 public:
   // Builds the program's kernels, or takes them built (build_program's).

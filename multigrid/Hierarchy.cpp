@@ -1,5 +1,6 @@
 #include "multigrid/Hierarchy.h"
 
+#include "compile/KernelRunner.h"
 #include "core/Error.h"
 #include "multigrid/LineRelaxation.h"
 #include "multigrid/Solver.h"
@@ -243,19 +244,35 @@ void Hierarchy::smooth(Schedule& s, std::size_t l, int steps) {
     }
 }
 
-void Hierarchy::build_kernels() {
-  for (LevelState& L : levels_) {
-    std::vector<std::shared_ptr<CompiledKernel>> all{
-        L.smooth[0],           L.smooth[1],           L.residual,
-        L.restrict_to_coarser, L.residual_to_coarser, L.correct_from_coarser,
-        L.start_from_coarser};
+std::vector<std::shared_ptr<CompiledKernel>> Hierarchy::kernels() const {
+  std::vector<std::shared_ptr<CompiledKernel>> all;
+  for (const LevelState& L : levels_) {
+    for (const auto& k : {L.smooth[0], L.smooth[1], L.residual, L.restrict_to_coarser,
+                          L.residual_to_coarser, L.correct_from_coarser, L.start_from_coarser})
+      all.push_back(k);
     for (const auto& [steps, k] : L.fused_smooth)
       all.push_back(k);
     all.insert(all.end(), L.restrict_coefficients.begin(), L.restrict_coefficients.end());
-    for (const auto& k : all)
-      if (k)
-        k->built();
   }
+  std::erase(all, nullptr);
+  return all;
+}
+
+void Hierarchy::compile_together() {
+  std::vector<codegen::Kernel> codes;
+  runtime::Session* session = nullptr;
+  for (const auto& k : kernels()) {
+    session = k->session;
+    codes.push_back(k->code);
+  }
+  if (session)
+    explore::build_together(*session, codes);
+}
+
+void Hierarchy::build_kernels() {
+  compile_together();
+  for (const auto& k : kernels())
+    k->built();
 }
 
 void Hierarchy::residual(Schedule& s, std::size_t l) {

@@ -69,8 +69,14 @@ public:
   void full_multigrid(Schedule& s);
   void residual(Schedule& s, std::size_t l);
   void smooth(Schedule& s, std::size_t l, int steps);
+  // Compiles every level's kernels as one program (compile/KernelRunner.h's build_together):
+  // each is then built from the session's cache when first launched, and the device compiler's
+  // cost per program is paid once instead of once per kernel.
+  void compile_together();
   // Builds every level's kernels now (they are otherwise built when first launched).
   void build_kernels();
+  // Every level's kernels.
+  std::vector<std::shared_ptr<CompiledKernel>> kernels() const;
   // The coefficients of every coarser level from the finest one's (Helmholtz only).
   void restrict_coefficients(Schedule& s);
 

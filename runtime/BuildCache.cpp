@@ -190,13 +190,40 @@ Kernel BuildCache::build_kernel(const std::string& source, const std::string& ke
   k.program_key = key(source, options);
   k.program = build_program(source, options, &k.origin, kernel_name);
   cl_int err = CL_SUCCESS;
-  k.kernel = cl::Kernel(k.program, kernel_name.c_str(), &err);
+  k.kernel =
+      cl::Kernel(k.program, kernel_name_in_program(k.program_key, kernel_name).c_str(), &err);
   if (err == CL_INVALID_KERNEL_NAME)
     user_error(cat("the OpenCL program has no kernel named '", kernel_name,
                    "'; its kernels are: ", program_kernel_names(k.program)));
   check_cl(err, cat("creating kernel '", kernel_name, "' on ", device_.name));
   k.build_ms = ms_since(start);
   return k;
+}
+
+std::string BuildCache::kernel_name_in_program(uint64_t key, const std::string& name) const {
+  std::lock_guard lock(mutex_);
+  auto it = memory_.find(key);
+  if (it == memory_.end())
+    return name;
+  auto renamed = it->second.kernel_names.find(name);
+  return renamed == it->second.kernel_names.end() ? name : renamed->second;
+}
+
+bool BuildCache::build_shared(const std::string& shared, const std::vector<SharedMember>& members,
+                              const std::string& given_options) {
+  const std::string options = with_env_options(given_options);
+  cl::Program program;
+  try {
+    program = compile(shared, options, "(several programs built as one)");
+  } catch (const Error&) {
+    return false;
+  }
+  std::lock_guard lock(mutex_);
+  ++stats_.compiled;
+  for (const auto& m : members)
+    memory_.try_emplace(key(m.source, given_options),
+                        Entry{m.source, options, program, m.kernel_names});
+  return true;
 }
 
 cl::Program BuildCache::build_program(const std::string& source, const std::string& given_options,

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -54,10 +55,26 @@ public:
   Kernel build_kernel(const std::string& source, const std::string& kernel_name,
                       const std::string& options = "");
 
-  // The program alone (built, or from the cache); origin tells which.
+  // The program alone (built, or from the cache); origin tells which. A program built as part
+  // of a shared program (build_shared) is that program, its kernels renamed.
   cl::Program build_program(const std::string& source, const std::string& options,
                             BuildOrigin* origin = nullptr,
                             const std::string& kernel_name_for_errors = "");
+
+  // One source of several (a member of a shared program) and the names its kernels have there.
+  struct SharedMember {
+    std::string source;
+    std::map<std::string, std::string> kernel_names; // as the source names it -> in the program
+  };
+  // Builds `shared`, the members' sources written as one program, once, and keeps it in memory
+  // for each member: a later build_kernel of a member's source (with these options) takes its
+  // kernel from it. A device compiler's cost per program (PoCL: about 0.1 s, its header parsed
+  // and its library linked) is then paid once for all of them. Members already in memory are
+  // left as they are. Nothing is written to disk (a member's binary would be the whole program).
+  // False when the shared program does not build: each member then builds on its own when asked
+  // for, with its own error.
+  bool build_shared(const std::string& shared, const std::vector<SharedMember>& members,
+                    const std::string& options = "");
 
   // The cache key of (source, this device, options and TESSERA_BUILD_OPTIONS).
   uint64_t key(const std::string& source, const std::string& options) const;
@@ -76,7 +93,10 @@ private:
     std::string source;
     std::string options;
     cl::Program program;
+    std::map<std::string, std::string> kernel_names; // of a shared program's member
   };
+  // The name of the source's kernel `name` in the program the cache holds for it.
+  std::string kernel_name_in_program(uint64_t key, const std::string& name) const;
 
   bool load_from_disk(uint64_t key, const std::string& options, cl::Program* program);
   void store_on_disk(uint64_t key, const cl::Program& program);

@@ -1,11 +1,9 @@
 #include "tessera/Kernel.h"
 
-#include <map>
 #include <nlohmann/json.hpp>
-#include <regex>
-#include <set>
 #include <sstream>
 
+#include "codegen/SharedSource.h"
 #include "core/AtomicFile.h"
 #include "core/Error.h"
 #include "core/FilePlan.h"
@@ -249,83 +247,6 @@ nlohmann::json buffer_json(const codegen::BufferRef& b) {
   return nullptr;
 }
 
-// The top-level pieces of a kernel's source before its __kernel line, and the rest: a piece is
-// a helper (a function, a type, a sampler) or a preprocessor block, lines gathered until their
-// braces and #if/#endif balance.
-std::pair<std::vector<std::string>, std::string> split_helpers(const std::string& source) {
-  std::vector<std::string> pieces;
-  std::istringstream lines(source);
-  std::string piece, rest;
-  int braces = 0, conditionals = 0;
-  bool in_kernel = false;
-  for (std::string line; std::getline(lines, line);) {
-    in_kernel |= line.rfind("__kernel", 0) == 0;
-    if (in_kernel) {
-      rest += line + "\n";
-      continue;
-    }
-    piece += line + "\n";
-    for (char c : line)
-      braces += c == '{' ? 1 : c == '}' ? -1 : 0;
-    conditionals += line.rfind("#if", 0) == 0 ? 1 : line.rfind("#endif", 0) == 0 ? -1 : 0;
-    if (braces == 0 && conditionals == 0) {
-      pieces.push_back(piece);
-      piece.clear();
-    }
-  }
-  if (!piece.empty())
-    pieces.push_back(piece);
-  return {pieces, rest};
-}
-
-// The C name a helper piece defines: a function's (the identifier before its first '('), a
-// type's or a sampler's (the last identifier before '=' or ';'); empty for anything else.
-std::string defined_name(const std::string& piece) {
-  if (piece.empty() || piece[0] == '#' || piece[0] == '/' || piece[0] == '\n')
-    return "";
-  std::smatch m;
-  if (std::regex_search(piece, m, std::regex(R"(^[^(=;{]*?(\w+)\s*\()")))
-    return m[1];
-  if (std::regex_search(piece, m, std::regex(R"((\w+)\s*(=|;)[^;]*$)")))
-    return m[1];
-  return "";
-}
-
-// The kernels' sources made one OpenCL program: a helper that an earlier kernel defines with
-// the same text is left out. When a kernel defines a name an earlier one defines otherwise, each
-// of its helpers whose name is taken is kept and renamed within its source (#define name
-// name_kernel ... #undef name): its helpers then call its own definitions.
-std::vector<std::string> shared_sources(const std::vector<codegen::Kernel>& kernels) {
-  std::set<std::string> emitted;
-  std::map<std::string, std::string> defined; // name -> its first text
-  std::vector<std::string> sources;
-  for (const auto& k : kernels) {
-    auto [pieces, rest] = split_helpers(k.source);
-    bool conflict = false;
-    for (const auto& piece : pieces) {
-      std::string name = defined_name(piece);
-      conflict |= !name.empty() && defined.count(name) && defined[name] != piece;
-    }
-    std::string kept, renames, undo;
-    for (const auto& piece : pieces) {
-      std::string name = defined_name(piece);
-      if (conflict && !name.empty() && defined.count(name)) {
-        renames += cat("#define ", name, " ", name, "_", k.name, "\n");
-        undo += cat("#undef ", name, "\n");
-      } else if (emitted.count(piece)) {
-        continue;
-      } else {
-        emitted.insert(piece);
-        if (!name.empty())
-          defined.emplace(name, piece);
-      }
-      kept += piece;
-    }
-    sources.push_back(renames + kept + rest + undo);
-  }
-  return sources;
-}
-
 } // namespace
 
 bool is_one_kernel(const codegen::KernelProgram& program) {
@@ -376,7 +297,7 @@ std::string program_file(const codegen::KernelProgram& program,
   }
   std::string out = s.str();
   // One source: a host builds it as one OpenCL program.
-  const std::vector<std::string> sources = shared_sources(program.kernels);
+  const std::vector<std::string> sources = codegen::shared_sources(program.kernels).sources;
   for (std::size_t i = 0; i < program.kernels.size(); ++i) {
     codegen::Kernel k = program.kernels[i];
     k.source = sources[i];

@@ -16,12 +16,13 @@
 //   2,400 would take many minutes on a cold PoCL cache; the sample has every kind of kernel the
 //   generator writes for each number of dimensions and steps.
 // - every variant, not a sample, at small sizes (16x16, 8^3, 64: dividing; 13x11, 7x6x5, 61: tiles
-//   and vector lanes with a remainder) runs through run_variant against the interpreter: one step
-//   (901 variants, about 2 min of CPU on a cold PoCL cache, 15 s warm: ctest's entry
-//   test_api/test_offered_variants/1, labelled slow), with TESSERA_EVERY_VARIANT_STEPS=3 also 2
-//   and 3 fused steps. With 3 the time-tiling variants of 128 work-items at these sizes aborted
-//   the process on PoCL (heap corruption) or disagreed: PoCL miscompiled their kernels, which
-//   now avoid it with barriers (docs/reliability.md; tests/codegen/test_time_tiling.cpp).
+//   and vector lanes with a remainder) runs through run_variant against the interpreter, is
+//   found by its name and has its files written: one step (about 900 variants: ctest's entry
+//   test_api/test_offered_variants/1) and 2 and 3 fused steps (about 3,200: .../steps23, built
+//   with -cl-opt-disable); both labelled slow. The 2- and 3-step walk once found time-tiling
+//   variants of 128 work-items that aborted the process on PoCL (heap corruption) or disagreed:
+//   PoCL miscompiled their kernels at -O2, which now avoid it with barriers (docs/reliability.md;
+//   tests/codegen/test_time_tiling.cpp probes it at -O2).
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -31,6 +32,7 @@
 
 #include "codegen/Program.h"
 #include "compile/Agreement.h"
+#include "compile/KernelRunner.h"
 #include "compile/Workload.h"
 #include "explore/Variants.h"
 #include "primitives/Interpreter.h"
@@ -206,19 +208,38 @@ std::vector<std::vector<int64_t>> small_sizes(int dims) {
   return {{8, 8, 8}, {7, 6, 5}};
 }
 
+// TESSERA_EVERY_VARIANT_STEPS: the numbers of fused steps walked, e.g. "2,3" (default "1"; "3"
+// alone, as before, means 1 to 3).
 std::vector<int> walked_steps() {
-  const char* all = std::getenv("TESSERA_EVERY_VARIANT_STEPS");
-  return all && std::string(all) == "3" ? std::vector<int>{1, 2, 3} : std::vector<int>{1};
+  const char* text = std::getenv("TESSERA_EVERY_VARIANT_STEPS");
+  const std::string list = text ? text : "1";
+  if (list == "3")
+    return {1, 2, 3};
+  std::vector<int> steps;
+  for (char c : list)
+    if (c >= '1' && c <= '3')
+      steps.push_back(c - '0');
+    else if (c != ',')
+      FAIL("TESSERA_EVERY_VARIANT_STEPS lists 1, 2 or 3 separated by commas, got \"", list, "\"");
+  REQUIRE_FALSE(steps.empty());
+  return steps;
 }
 
 } // namespace
 
-// Every offered variant, not a sample: one step by default (about 1,000 variants, each a kernel
-// PoCL builds once), with TESSERA_EVERY_VARIANT_STEPS=3 also 2 and 3 fused steps (about 4,200).
+// Every offered variant, not a sample, through the public paths: run with run_variant (or
+// run_kernel) against the interpreter, found again by its name (the command line's --variant
+// NAME), its kernel files and launch description written. Each group's kernels (a program at a
+// size and number of steps) are built together (explore::build_together: PoCL's cost per
+// program paid once; 82 s instead of 141 s for one step on a cold cache). One step by default
+// (about 900 variants); TESSERA_EVERY_VARIANT_STEPS=2,3 walks the 2- and 3-step programs (about
+// 3,200 variants; ctest runs them built with -cl-opt-disable: 2.7 min instead of about 10).
 TEST_CASE("offered variants: every one at small sizes, dividing and not, agrees through "
           "run_variant" *
           doctest::test_suite("kernel-sweeps")) {
   auto device = open_device();
+  auto dir = testing::make_temp_dir("tessera-every-variant");
+  const auto file = dir / "variant.cl";
   int ran = 0, remainders = 0;
   for (const auto& info : stencils::catalog())
     for (int steps : walked_steps())
@@ -234,12 +255,24 @@ TEST_CASE("offered variants: every one at small sizes, dividing and not, agrees 
         auto inputs = random_inputs(p);
         const std::vector<double> expected = evaluate(p, inputs).flatten();
         REQUIRE(explore::has_nonzero(expected));
-        auto list = enumerate_variants(p, 1).variants;
+        const auto offered = enumerate_variants(p, 1);
+        const auto& list = offered.variants;
+        std::vector<codegen::KernelProgram> programs;
+        std::vector<codegen::Kernel> kernels;
+        for (const auto& v : list) {
+          programs.push_back(emit_program(v));
+          kernels.insert(kernels.end(), programs.back().kernels.begin(),
+                         programs.back().kernels.end());
+        }
+        explore::build_together(device, kernels);
         for (std::size_t i = 0; i < list.size(); ++i) {
           const auto& v = list[i];
           INFO(label(info, steps, i), " at ", explore::size_text(extents), ": ", v.text);
           double difference = max_relative_difference(run_as_user(device, v, inputs), expected);
           CHECK_MESSAGE(explore::within_tolerance(difference), "difference ", difference);
+          CHECK(explore::find_variant(offered, variant_name(v.history), info.name, 1) == i);
+          write_kernel_files(programs[i], v, file.string(), file.string() + ".json");
+          check_description(programs[i], launch_description(programs[i], v));
           remainders += v.text.find("Drop(0,") != std::string::npos;
           ++ran;
         }
