@@ -111,7 +111,7 @@ public:
                            std::size_t l) override;
   double norm(multigrid::DeviceMemory& memory, multigrid::BufferId id, std::size_t l,
               multigrid::Blas& blas) override;
-  void start_counting() override; // the halo bytes count from cycle 1
+  void start_counting() override; // cycle 1 starts (a barrier): the halo bytes count from it
   // Exchanges overlapped with the kernels that need them (on by default; before the schedules
   // are built).
   void set_overlap(bool on) { overlap_ = on; }
