@@ -12,6 +12,7 @@
 #include <string>
 
 #include "compile/Agreement.h"
+#include "compile/KernelRunner.h"
 #include "compile/Workload.h"
 #include "core/Json.h"
 #include "explore/Variants.h"
@@ -90,6 +91,8 @@ void walk_variants(const stencils::StencilInfo& info, const std::vector<int64_t>
     CHECK(has(absent, "diamond-tiling: constant inputs zipped to the neighbourhoods"));
   }
   bool first = true;
+  std::vector<std::pair<const VariantInfo*, codegen::KernelProgram>> chosen;
+  std::vector<codegen::Kernel> kernels_to_build;
   for (const auto& v : list.variants) {
     codegen::KernelProgram kernels = emit_program(v);
     std::string family = variant_family(v.history);
@@ -102,6 +105,12 @@ void walk_variants(const stencils::StencilInfo& info, const std::vector<int64_t>
              .second &&
         !plain)
       continue;
+    kernels_to_build.insert(kernels_to_build.end(), kernels.kernels.begin(), kernels.kernels.end());
+    chosen.emplace_back(&v, std::move(kernels));
+  }
+  explore::build_together(device, kernels_to_build); // PoCL's cost per program paid once
+  for (const auto& [variant, kernels] : chosen) {
+    const VariantInfo& v = *variant;
     INFO(info.name, " ", explore::size_text(shape), " steps ", steps, ": ", v.text);
     std::vector<double> got = run_kernel(device, kernels, inputs).flatten();
     REQUIRE(got.size() == initial.size());
