@@ -71,7 +71,8 @@ public:
   void smooth(Schedule& s, std::size_t l, int steps);
   // Compiles every level's kernels as one program (compile/KernelRunner.h's build_together):
   // each is then built from the session's cache when first launched, and the device compiler's
-  // cost per program is paid once instead of once per kernel.
+  // cost per program is paid once instead of once per kernel. For a hierarchy whose kernels are
+  // all built (build_kernels): PoCL's build parses and optimises every kernel of the program.
   void compile_together();
   // Builds every level's kernels now (they are otherwise built when first launched).
   void build_kernels();

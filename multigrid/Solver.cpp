@@ -211,8 +211,6 @@ struct Solver::Impl {
       for (const auto& k : {residual64, to_single, to_double})
         if (k)
           k->built();
-    } else {
-      levels->compile_together(); // each built when first launched, from this program
     }
   }
 
