@@ -258,20 +258,14 @@ std::vector<std::shared_ptr<CompiledKernel>> Hierarchy::kernels() const {
   return all;
 }
 
-void Hierarchy::compile_together() {
-  std::vector<codegen::Kernel> codes;
-  runtime::Session* session = nullptr;
-  for (const auto& k : kernels()) {
-    session = k->session;
-    codes.push_back(k->code);
-  }
-  if (session)
-    explore::build_together(*session, codes);
-}
-
 void Hierarchy::build_kernels() {
-  compile_together();
-  for (const auto& k : kernels())
+  const auto all = kernels();
+  std::vector<codegen::Kernel> codes;
+  for (const auto& k : all)
+    codes.push_back(k->code);
+  if (!all.empty())
+    explore::build_together(*all.front()->session, codes);
+  for (const auto& k : all)
     k->built();
 }
 

@@ -69,19 +69,16 @@ public:
   void full_multigrid(Schedule& s);
   void residual(Schedule& s, std::size_t l);
   void smooth(Schedule& s, std::size_t l, int steps);
-  // Compiles every level's kernels as one program (compile/KernelRunner.h's build_together):
-  // each is then built from the session's cache when first launched, and the device compiler's
-  // cost per program is paid once instead of once per kernel. For a hierarchy whose kernels are
-  // all built (build_kernels): PoCL's build parses and optimises every kernel of the program.
-  void compile_together();
-  // Builds every level's kernels now (they are otherwise built when first launched).
+  // Builds every level's kernels now (they are otherwise built when first launched), compiled
+  // as one program where that pays (compile/KernelRunner.h's build_together: PoCL's cost per
+  // program paid once; every kernel is built here, so none is compiled for nothing).
   void build_kernels();
-  // Every level's kernels.
-  std::vector<std::shared_ptr<CompiledKernel>> kernels() const;
   // The coefficients of every coarser level from the finest one's (Helmholtz only).
   void restrict_coefficients(Schedule& s);
 
 private:
+  // Every level's kernels.
+  std::vector<std::shared_ptr<CompiledKernel>> kernels() const;
   // u_l += P u_{l+1}, with the cycles' interpolation or full multigrid's.
   void correct(Schedule& s, std::size_t l, bool full_multigrid = false);
   // u, f and the coefficients: the inputs of the smoothers and the residual (u and the

@@ -77,12 +77,10 @@ Val to_fine_box(Val refined, const Level& coarse, const Level& fine) {
 void check_boxes(const Level& coarse, const Level& fine) {
   if (coarse.box.empty() != fine.box.empty())
     internal_error("a transfer between a rank's box and a whole grid");
-  for (std::size_t k = 0; k < coarse.box.size(); ++k) {
-    const auto [lo, hi] = refined_excess(coarse, fine, static_cast<int>(k));
-    const bool sides_agree = (halo_below(coarse, static_cast<int>(k)) == 0) ==
-                                 (halo_below(fine, static_cast<int>(k)) == 0) &&
-                             (halo_above(coarse, static_cast<int>(k)) == 0) ==
-                                 (halo_above(fine, static_cast<int>(k)) == 0);
+  for (int k = 0; k < static_cast<int>(coarse.box.size()); ++k) {
+    const auto [lo, hi] = refined_excess(coarse, fine, k);
+    const bool sides_agree = (halo_below(coarse, k) == 0) == (halo_below(fine, k) == 0) &&
+                             (halo_above(coarse, k) == 0) == (halo_above(fine, k) == 0);
     if (!sides_agree || 2 * coarse.box[k] - lo - hi != fine.box[k])
       internal_error(cat("a transfer between boxes that do not nest: coarse ", coarse.describe(),
                          ", fine ", fine.describe()));

@@ -263,7 +263,7 @@ namespace {
 // PoCL 3.1 shares its kernel cache between processes and, when several build one program at the
 // same time (MPI ranks on one node, parallel tests), one of them may read another's half-written
 // entry: the build fails with no compiler message (about 1 build in 500 with 4 processes on 2
-// cores; tests/explore/build_race_probe.cpp probes it). Such a failure is built again.
+// cores; tests/reliability/build_race_probe.cpp probes it). Such a failure is built again.
 constexpr int kBuildAttempts = 3;
 
 bool transient_build_failure(cl_int err, const std::string& log) {
