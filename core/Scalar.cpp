@@ -431,23 +431,36 @@ int math_function_arity(const std::string& name) {
   return it == math_functions().end() ? -1 : it->second;
 }
 
+ScalarKind scalar::infer_into(const ScalarExpr& e, const std::vector<ScalarKind>& params,
+                              const std::string& context, NodeKinds& kinds) {
+  if (auto known = kinds.find(e.identity()); known != kinds.end())
+    return known->second;
+  ScalarKind result;
+  switch (e.op()) {
+  case ScalarOp::Param:
+    if (e.param_index() >= static_cast<int>(params.size()))
+      user_error(cat(context, ": the body uses parameter ", e.param_index(), " but only ",
+                     params.size(), " argument(s) are given"));
+    result = params[e.param_index()];
+    break;
+  case ScalarOp::Const:
+    result = e.value().kind;
+    break;
+  default: {
+    std::vector<ScalarKind> k;
+    for (const auto& a : e.args())
+      k.push_back(infer_into(a, params, context, kinds));
+    result = result_kind(e, operand_kinds(e, std::move(k)), context);
+  }
+  }
+  kinds.emplace(e.identity(), result);
+  return result;
+}
+
 ScalarKind ScalarExpr::infer(const std::vector<ScalarKind>& params,
                              const std::string& context) const {
-  switch (op()) {
-  case ScalarOp::Param:
-    if (param_index() >= static_cast<int>(params.size()))
-      user_error(cat(context, ": the body uses parameter ", param_index(), " but only ",
-                     params.size(), " argument(s) are given"));
-    return params[param_index()];
-  case ScalarOp::Const:
-    return value().kind;
-  default:
-    break;
-  }
-  std::vector<ScalarKind> k;
-  for (const auto& a : args())
-    k.push_back(a.infer(params, context));
-  return result_kind(*this, operand_kinds(*this, std::move(k)), context);
+  scalar::NodeKinds kinds;
+  return scalar::infer_into(*this, params, context, kinds);
 }
 
 int ScalarExpr::max_param_index() const {

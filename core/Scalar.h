@@ -83,6 +83,8 @@ public:
   ScalarKind cast_kind() const;
   const std::vector<ScalarExpr>& args() const;
 
+  // The node's identity: the same for copies of one expression (memo tables key on it).
+  const void* identity() const { return node_.get(); }
   // Result kind for the given parameter kinds; throws Error naming `context` on bad input.
   ScalarKind infer(const std::vector<ScalarKind>& params, const std::string& context) const;
   // Exact evaluation with the OpenCL C semantics described above. Errors (integer division by

@@ -1,7 +1,9 @@
 // Exact evaluation of the scalar language with OpenCL C semantics (the interpreter's half of
 // a user function; codegen/ScalarC.cpp prints the same expressions as OpenCL C).
+#include <array>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 
 #include "core/Error.h"
 #include "core/FlopCount.h"
@@ -39,10 +41,10 @@ template <class T> bool comparison(ScalarOp op, T p, T q) {
 }
 
 // Evaluates `e`; the kind of the value returned is the kind infer() gives (the body has been
-// checked by infer() once, so kinds are computed from the operands' values here). `kinds` are
-// the parameters' kinds, for typing the branch a select does not evaluate.
+// checked by infer() once, so kinds are computed from the operands' values here). `kinds`: the
+// body's node kinds, for typing the branch a select does not evaluate.
 ScalarValue eval_node(const ScalarExpr& e, const std::vector<ScalarValue>& params,
-                      const std::vector<ScalarKind>& kinds, const std::string& context) {
+                      const NodeKinds& kinds, const std::string& context) {
   auto fail = [&](const std::string& what) -> ScalarValue {
     user_error(context.empty() ? what + " in a user function" : cat(context, ": ", what));
   };
@@ -58,18 +60,20 @@ ScalarValue eval_node(const ScalarExpr& e, const std::vector<ScalarValue>& param
     ScalarValue v = eval_node(a[taken ? 1 : 2], params, kinds, context);
     std::vector<ScalarKind> k = {ScalarKind::Bool, ScalarKind::Bool, ScalarKind::Bool};
     k[taken ? 1 : 2] = v.kind;
-    k[taken ? 2 : 1] = a[taken ? 2 : 1].infer(kinds, context);
+    k[taken ? 2 : 1] = kinds.at(a[taken ? 2 : 1].identity());
     k = operand_kinds(e, std::move(k));
     return ScalarValue::make(result_kind(e, k, context), v.as_double());
   }
   default:
     break;
   }
-  std::vector<ScalarValue> v;
+  // At most three operands (a select's); no allocation for their values.
+  std::array<ScalarValue, 3> v;
   std::vector<ScalarKind> k;
-  for (const auto& arg : a) {
-    v.push_back(eval_node(arg, params, kinds, context));
-    k.push_back(v.back().kind);
+  k.reserve(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    v[i] = eval_node(a[i], params, kinds, context);
+    k.push_back(v[i].kind);
   }
   k = operand_kinds(e, std::move(k));
   ScalarKind result = result_kind(e, k, context);
@@ -87,9 +91,9 @@ ScalarValue eval_node(const ScalarExpr& e, const std::vector<ScalarValue>& param
     return ScalarValue::make(result, v[0].as_double());
   case ScalarOp::Call: {
     // Every argument is converted to the result kind, as OpenCL's overloads do.
-    std::vector<double> x;
-    for (const auto& arg : v)
-      x.push_back(ScalarValue::make(result, arg.as_double()).real);
+    std::array<double, 3> x{};
+    for (std::size_t i = 0; i < a.size(); ++i)
+      x[i] = ScalarValue::make(result, v[i].as_double()).real;
     const std::string& f = e.function();
     count_flop();
     double r = f == "sqrt"    ? std::sqrt(x[0])
@@ -155,6 +159,29 @@ ScalarValue eval_node(const ScalarExpr& e, const std::vector<ScalarValue>& param
   }
 }
 
+// The node kinds of `body` for `params`, typed (and checked) on its first evaluation: the
+// interpreter evaluates one body at every point of a grid. The bodies evaluated last on this
+// thread are kept (each with its expression, so that the nodes it keys on stay alive).
+const NodeKinds& node_kinds(const ScalarExpr& body, const std::vector<ScalarKind>& params,
+                            const std::string& context) {
+  struct Typed {
+    ScalarExpr body;
+    std::vector<ScalarKind> params;
+    NodeKinds kinds;
+  };
+  constexpr std::size_t kKept = 32;
+  thread_local std::vector<std::unique_ptr<Typed>> kept;
+  for (const auto& t : kept)
+    if (t->body.identity() == body.identity() && t->params == params)
+      return t->kinds;
+  auto typed = std::make_unique<Typed>(Typed{body, params, {}});
+  infer_into(body, params, context.empty() ? "user function" : context, typed->kinds);
+  if (kept.size() == kKept)
+    kept.erase(kept.begin());
+  kept.push_back(std::move(typed));
+  return kept.back()->kinds;
+}
+
 } // namespace
 
 ScalarValue ScalarExpr::evaluate(const std::vector<ScalarValue>& params) const {
@@ -166,8 +193,7 @@ ScalarValue ScalarExpr::evaluate(const std::vector<ScalarValue>& params,
   std::vector<ScalarKind> kinds;
   for (const auto& p : params)
     kinds.push_back(p.kind);
-  infer(kinds, context.empty() ? "user function" : context); // checks the body once
-  return eval_node(*this, params, kinds, context);
+  return eval_node(*this, params, node_kinds(*this, kinds, context), context);
 }
 
 } // namespace tessera

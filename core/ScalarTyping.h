@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/Scalar.h"
@@ -26,6 +27,12 @@ std::vector<ScalarKind> operand_kinds(const ScalarExpr& e, std::vector<ScalarKin
 // The result kind of `e` from the kinds its operands are used at.
 ScalarKind result_kind(const ScalarExpr& e, const std::vector<ScalarKind>& k,
                        const std::string& context);
+// The kind of every node of a body (by ScalarExpr::identity) for its parameters' kinds, by
+// infer's rules; a node shared by several terms is typed once, so that a body built as a DAG of
+// shared terms (multigrid's boundary formulas) is walked once, not once per path.
+using NodeKinds = std::unordered_map<const void*, ScalarKind>;
+ScalarKind infer_into(const ScalarExpr& e, const std::vector<ScalarKind>& params,
+                      const std::string& context, NodeKinds& kinds);
 // An integer result wrapped to `kind` like OpenCL C (two's complement).
 ScalarValue make_int(ScalarKind kind, int64_t value);
 // A double converted to an integer without undefined behaviour (NaN gives 0, saturating).

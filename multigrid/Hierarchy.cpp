@@ -70,6 +70,20 @@ std::shared_ptr<CompiledKernel> fused_smoother(const Level& level, Boundary bc,
   return nullptr;
 }
 
+// u_fine + P e_coarse: interpolation of `kind`, or HPGMG-FV's of `hpgmg_order` (2 or 4; 0: none)
+// on coarse grids of at least that side. At extents other than the coarse level's own (the
+// explorer's small copy of an operator), the fine level is the one the default halos give.
+std::shared_ptr<CompiledKernel> interpolation(const std::string& name, const Level& coarse,
+                                              const Level& fine, Interpolation kind, Boundary bc,
+                                              int hpgmg_order, Tuner& tuner) {
+  return tuner.kernel(spec(name, coarse, [=](const Level& at) {
+    if (hpgmg_order > 0 && at.n >= hpgmg_order)
+      return prolong_hpgmg_fv(at, hpgmg_order);
+    return at.sizes() == coarse.sizes() ? prolong_add(at, fine, kind, bc)
+                                        : prolong_add(at, kind, bc);
+  }));
+}
+
 // Red-black half-sweeps in place (SolverOptions::in_place_gauss_seidel) where their kernels are
 // the plain lowering on a whole grid: the explorer times its variants out of place, and a rank's
 // box would need its halo points kept apart.
@@ -157,8 +171,12 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
       const bool cell = level.centring == Centring::Cell;
       // The coarser level as this rank holds it (its halos may be wider or narrower).
       const Level coarse = layout_->local(whole.coarser(), l + 1);
+      // At extents other than the level's own (the explorer's small copy of an operator), the
+      // transfers' other level is the one their default halos give.
       s.restrict_to_coarser = tuner.kernel(spec("restrict", level, [=](const Level& at) {
-        return cell ? restrict_average(at, coarse) : restrict_full_weighting(at);
+        if (!cell)
+          return restrict_full_weighting(at);
+        return at.sizes() == level.sizes() ? restrict_average(at, coarse) : restrict_average(at);
       }));
       if (cell && options.fused_residual_restriction && !layout_->distributed())
         s.residual_to_coarser = tuner.kernel(spec("residual-restrict", level, [=](const Level& at) {
@@ -168,17 +186,14 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
       auto kind = options.interpolation;
       // The 4th-order form: HPGMG-FV's interpolations where they are defined.
       const bool hpgmg_fv4 = helmholtz && helmholtz->order == 4;
-      s.correct_from_coarser = tuner.kernel(spec("prolong", coarse, [=](const Level& at) {
-        return hpgmg_fv4 && at.n >= 2 ? prolong_hpgmg_fv(at, 2) : prolong_add(at, level, kind, bc);
-      }));
+      s.correct_from_coarser =
+          interpolation("prolong", coarse, level, kind, bc, hpgmg_fv4 ? 2 : 0, tuner);
       if (options.cycle == CycleKind::F) {
         // Third order where it exists (cell-centred): enough for one V-cycle per level to
         // reach the discretisation error.
         auto start = cell ? Interpolation::Quadratic : Interpolation::Linear;
-        s.start_from_coarser = tuner.kernel(spec("fmg-prolong", coarse, [=](const Level& at) {
-          return hpgmg_fv4 && at.n >= 4 ? prolong_hpgmg_fv(at, 4)
-                                        : prolong_add(at, level, start, bc);
-        }));
+        s.start_from_coarser =
+            interpolation("fmg-prolong", coarse, level, start, bc, hpgmg_fv4 ? 4 : 0, tuner);
       }
       if (helmholtz) {
         if (!cell)

@@ -150,6 +150,34 @@ TEST_CASE("multigrid tuning: explored choices are stored, reused, and rebuilt wh
   CHECK(fourth.converged == first.converged);
 }
 
+// The explorer checks an operator's variants on a small copy of it (16^3 in 3-D): the transfers,
+// built for two levels, must build there too (a 64^3 solve's interpolation from 32^3 was built
+// at 16^3 into the 64^3 grid, an internal error).
+TEST_CASE("multigrid tuning: the transfers explore at the explorer's small extents") {
+  namespace fs = std::filesystem;
+  fs::path dir = testing::make_temp_dir("tessera-tuning-small");
+  auto p = manufactured_poisson(3, 64, Centring::Cell);
+  SolverOptions o;
+  o.tuning.mode = TuneMode::Explore;
+  o.tuning.budget_s = 0.2;
+  o.tuning.database = dir / "tuning.json";
+  o.max_cycles = 2;
+  o.cycle = CycleKind::F;    // full multigrid's interpolation too
+  o.coarse_launch_side = 16; // not measured among sides, as exploring would
+  std::set<std::string> explored;
+  o.tuning.log = [&](const std::string& line) {
+    if (line.rfind("exploring ", 0) == 0)
+      explored.insert(line.substr(10, line.find(' ', 10) - 10));
+  };
+  auto r = solve(p, o);
+  CHECK(explored.count("restrict") == 1);
+  CHECK(explored.count("prolong") == 1);
+  CHECK(explored.count("fmg-prolong") == 1);
+  auto plain = solve(p, SolverOptions{.cycle = CycleKind::F, .max_cycles = 2});
+  REQUIRE(r.cycles.size() == plain.cycles.size());
+  CHECK(r.cycles.back().relative == doctest::Approx(plain.cycles.back().relative).epsilon(1e-9));
+}
+
 // The scheme of an independent implementation (cell-centred, 2^d average, trilinear, V(2,2)),
 // which measures 0.12 with red-black Gauss-Seidel and 0.27 with weighted Jacobi (omega 6/7).
 TEST_CASE("multigrid solver: cell-centred 3-D Poisson, convergence factors and error from 32^3 "
