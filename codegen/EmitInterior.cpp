@@ -54,12 +54,33 @@ void Emitter::glb_body_with_interior(const std::function<void()>& body) {
         best_condition = condition;
       }
     }
+    if (best_r > 0 && options_.interior_only) {
+      interior_margins_.push_back(best_r);
+      append(std::move(best));
+      return;
+    }
     if (best_r > 0) {
       open_.back()->push_back(Stmt::if_else(best_condition, std::move(best), std::move(full)));
       return;
     }
   }
+  body_without_interior_ = true;
   append(std::move(full)); // no interior version
+}
+
+int64_t Emitter::interior_margin() const {
+  // One interior body under a MapGlb on every axis of the launch, one work-item per point.
+  if (body_without_interior_ || interior_margins_.size() != 1 ||
+      static_cast<int>(glb_extents_.size()) != launch_.dims)
+    return 0;
+  for (int d = 0; d < launch_.dims; ++d) {
+    auto g = launch_.global[static_cast<std::size_t>(d)].as_constant();
+    auto extent = glb_extents_.find(d);
+    if (launch_.local[static_cast<std::size_t>(d)] != 0 || !g || extent == glb_extents_.end() ||
+        *g != extent->second || *g < 2 * interior_margins_.front() + 1)
+      return 0;
+  }
+  return interior_margins_.front();
 }
 
 int Emitter::count_guards(const Block& block) {

@@ -53,6 +53,8 @@ void Emitter::parallel_loop(const Node& map, const ArithExpr& n,
     if (wrg_depth_ > 0 || lcl_depth_ > 0 || seq_depth_ > 0)
       user_error(cat("MapGlb(", d, ") cannot be nested inside MapWrg, MapLcl or MapSeq"));
     glb_used_[d] = true;
+    if (auto extent = n.as_constant())
+      glb_extents_[d] = *extent;
     std::string name = cat("gid", d);
     ArithExpr var = ArithExpr::var(name, 0, n - 1);
     int64_t local = options_.local_size[d];

@@ -125,6 +125,8 @@ Kernel Emitter::run() {
   kernel.source = source(kernel);
   kernel.launch = launch_;
   kernel.local_memory_bytes = local_bytes_;
+  if (options_.interior_only)
+    kernel.interior_margin = interior_margin();
   return kernel;
 }
 

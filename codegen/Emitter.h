@@ -174,6 +174,12 @@ private:
   // The extent of a MapWrg whose work-group size is left open, per dimension.
   std::array<std::optional<ArithExpr>, 3> open_wrg_;
   std::vector<Loop> glb_loops_;
+  // CodegenOptions::interior_only: the margins of the interior versions emitted (one for a
+  // plain kernel), and whether a body had none.
+  std::vector<int64_t> interior_margins_;
+  bool body_without_interior_ = false;
+  std::map<int, int64_t> glb_extents_; // MapGlb(d)'s constant extent
+  int64_t interior_margin() const;     // Kernel::interior_margin
   int glb_depth_ = 0, wrg_depth_ = 0, lcl_depth_ = 0, seq_depth_ = 0;
   bool uses_fp64_ = false;
   // Lane mode: the lanes, their variable and private vectors; null in scalar code.

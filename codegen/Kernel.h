@@ -49,6 +49,10 @@ struct Kernel {
   // in_place_input.
   bool in_place = false;
   std::string in_place_input;
+  // Generated with CodegenOptions::interior_only: the interior version exists and is exact on
+  // the work-items at least this far from both ends of the global range along every axis (0:
+  // no interior version; the kernel is then not one to launch).
+  int64_t interior_margin = 0;
   // A description of the kernel's interface and launch, for users and reports.
   std::string describe() const;
 };
@@ -70,6 +74,12 @@ struct CodegenOptions {
   // only the other colour).
   bool in_place = false;
   std::string in_place_input = "u";
+  // The interior version of the split alone, without its condition and without the boundary
+  // part: launched on the work-items Kernel::interior_margin or more from every end of the
+  // range (a global offset), while the whole kernel computes the rest, so that a CPU's
+  // vectoriser sees a work-item loop without the branch. Plain kernels only (one work-item per
+  // point, every axis a MapGlb, no work-group size).
+  bool interior_only = false;
   // The device the kernel is for (its private-array limit and the streaming forms' local memory);
   // the portable target by default.
   Target target;

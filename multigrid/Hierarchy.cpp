@@ -70,13 +70,24 @@ std::shared_ptr<CompiledKernel> fused_smoother(const Level& level, Boundary bc,
   return nullptr;
 }
 
+// The tuner's kernel for a spec, as the hierarchy asks for it.
+using KernelOf = std::function<std::shared_ptr<CompiledKernel>(OperatorSpec)>;
+
+// A whole grid's kernels on a CPU run their interiors apart (OperatorSpec::split_interior).
+KernelOf kernels_of(Tuner& tuner, bool whole_grid) {
+  return [&tuner, whole_grid](OperatorSpec spec) {
+    spec.split_interior = whole_grid;
+    return tuner.kernel(spec);
+  };
+}
+
 // u_fine + P e_coarse: interpolation of `kind`, or HPGMG-FV's of `hpgmg_order` (2 or 4; 0: none)
 // on coarse grids of at least that side. At extents other than the coarse level's own (the
 // explorer's small copy of an operator), the fine level is the one the default halos give.
 std::shared_ptr<CompiledKernel> interpolation(const std::string& name, const Level& coarse,
                                               const Level& fine, Interpolation kind, Boundary bc,
-                                              int hpgmg_order, Tuner& tuner) {
-  return tuner.kernel(spec(name, coarse, [=](const Level& at) {
+                                              int hpgmg_order, const KernelOf& kernel_of) {
+  return kernel_of(spec(name, coarse, [=](const Level& at) {
     if (hpgmg_order > 0 && at.n >= hpgmg_order)
       return prolong_hpgmg_fv(at, hpgmg_order);
     return at.sizes() == coarse.sizes() ? prolong_add(at, fine, kind, bc)
@@ -98,6 +109,7 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
                      std::optional<HelmholtzCoefficients> helmholtz, const SolverOptions& options,
                      DeviceMemory& memory, Tuner& tuner, Layout* layout)
     : options_(&options), layout_(layout ? layout : &whole_grid_) {
+  const KernelOf kernel_of = kernels_of(tuner, !layout_->distributed());
   Level whole = finest;
   while (true) {
     const std::size_t l = levels_.size();
@@ -124,8 +136,8 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
         options.omega > 0 ? options.omega : 2.0 * level.dims / (2 * level.dims + 1);
     if (options.smoother == SmootherKind::GaussSeidel && options.fused_gauss_seidel && !helmholtz &&
         level.n >= 2) {
-      s.smooth[0] = tuner.kernel(
-          spec("gsrb-step", level, [=](const Level& at) { return gsrb_step(at, bc); }));
+      s.smooth[0] =
+          kernel_of(spec("gsrb-step", level, [=](const Level& at) { return gsrb_step(at, bc); }));
     } else if (auto axis = line_smoother_axis(options.smoother, level.dims)) {
       if (!helmholtz)
         user_error("line relaxation runs on the operator in variable-coefficient form: give the "
@@ -133,7 +145,7 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
                    "so)");
       for (int colour = 0; colour < 2; ++colour)
         s.smooth[colour] =
-            tuner.kernel(spec(colour == 0 ? "line-red" : "line-black", level, [=](const Level& at) {
+            kernel_of(spec(colour == 0 ? "line-red" : "line-black", level, [=](const Level& at) {
               return helmholtz_line_half_sweep(at, bc, *helmholtz, *axis, colour);
             }));
     } else if (options.smoother == SmootherKind::GaussSeidel) {
@@ -149,12 +161,14 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
                                : gsrb_half_sweep(at, bc, c);
             });
         half_sweep.in_place = s.smooth_in_place;
-        s.smooth[colour] = tuner.kernel(half_sweep);
+        s.smooth[colour] = kernel_of(half_sweep);
         if (s.smooth_in_place)
-          s.smooth[colour]->written_fraction = 0.5;
+          for (auto* k : {s.smooth[colour].get(), s.smooth[colour]->interior.get()})
+            if (k)
+              k->written_fraction = 0.5;
       }
     } else {
-      s.smooth[0] = tuner.kernel(spec("jacobi", level, [=](const Level& at) {
+      s.smooth[0] = kernel_of(spec("jacobi", level, [=](const Level& at) {
         return helmholtz ? helmholtz_jacobi(at, bc, *helmholtz, omega) : jacobi(at, bc, omega);
       }));
     }
@@ -163,7 +177,7 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
         if (!s.fused_smooth.count(steps))
           if (auto k = fused_smoother(level, bc, options, omega, steps, tuner))
             s.fused_smooth[steps] = k;
-    s.residual = tuner.kernel(spec("residual", level, [=](const Level& at) {
+    s.residual = kernel_of(spec("residual", level, [=](const Level& at) {
       return helmholtz ? helmholtz_residual(at, bc, *helmholtz) : multigrid::residual(at, bc);
     }));
     const bool coarsest = !whole.can_coarsen() || whole.n <= options.coarsest;
@@ -173,13 +187,13 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
       const Level coarse = layout_->local(whole.coarser(), l + 1);
       // At extents other than the level's own (the explorer's small copy of an operator), the
       // transfers' other level is the one their default halos give.
-      s.restrict_to_coarser = tuner.kernel(spec("restrict", level, [=](const Level& at) {
+      s.restrict_to_coarser = kernel_of(spec("restrict", level, [=](const Level& at) {
         if (!cell)
           return restrict_full_weighting(at);
         return at.sizes() == level.sizes() ? restrict_average(at, coarse) : restrict_average(at);
       }));
       if (cell && options.fused_residual_restriction && !layout_->distributed())
-        s.residual_to_coarser = tuner.kernel(spec("residual-restrict", level, [=](const Level& at) {
+        s.residual_to_coarser = kernel_of(spec("residual-restrict", level, [=](const Level& at) {
           return helmholtz ? helmholtz_residual_restricted(at, bc, *helmholtz)
                            : multigrid::residual_restricted(at, bc);
         }));
@@ -187,13 +201,13 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
       // The 4th-order form: HPGMG-FV's interpolations where they are defined.
       const bool hpgmg_fv4 = helmholtz && helmholtz->order == 4;
       s.correct_from_coarser =
-          interpolation("prolong", coarse, level, kind, bc, hpgmg_fv4 ? 2 : 0, tuner);
+          interpolation("prolong", coarse, level, kind, bc, hpgmg_fv4 ? 2 : 0, kernel_of);
       if (options.cycle == CycleKind::F) {
         // Third order where it exists (cell-centred): enough for one V-cycle per level to
         // reach the discretisation error.
         auto start = cell ? Interpolation::Quadratic : Interpolation::Linear;
         s.start_from_coarser =
-            interpolation("fmg-prolong", coarse, level, start, bc, hpgmg_fv4 ? 4 : 0, tuner);
+            interpolation("fmg-prolong", coarse, level, start, bc, hpgmg_fv4 ? 4 : 0, kernel_of);
       }
       if (helmholtz) {
         if (!cell)
@@ -201,9 +215,8 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
         s.restrict_coefficients.push_back(s.restrict_to_coarser);
         for (int k = 0; k < level.dims; ++k)
           s.restrict_coefficients.push_back(
-              tuner.kernel(spec(cat("restrict-beta", k), level, [k](const Level& at) {
-                return restrict_face_coefficient(at, k);
-              })));
+              kernel_of(spec(cat("restrict-beta", k), level,
+                             [k](const Level& at) { return restrict_face_coefficient(at, k); })));
       }
     }
     levels_.push_back(std::move(s));

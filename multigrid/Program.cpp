@@ -15,21 +15,33 @@ using explore::element_bytes;
 
 namespace {
 
-// A CPU's work-group for a kernel that leaves it to the implementation: one row along x (the
-// largest divisor of the global size up to 128), one work-item along the other axes. PoCL
-// vectorises a work-group's loop over x; left to choose, it took small cubes, and a 7-point
-// residual at 128^3 and 256^3 ran 2-2.7x slower (4.0 against 10.8 GB/s on 2 cores).
+// The largest divisor of n up to limit (at least 1).
+std::size_t divisor_up_to(std::size_t n, std::size_t limit) {
+  for (std::size_t x = std::max<std::size_t>(limit, 1); x > 1; --x)
+    if (n % x == 0)
+      return x;
+  return 1;
+}
+
+// A CPU's work-group for a kernel that leaves it to the implementation: rows along x (the
+// largest divisor of the global size up to 128), and where the rows are short (the slabs of a
+// split launch, 1-4 points wide), as many of them along the next axes as fit in 128 work-items.
+// PoCL vectorises a work-group's loop over x and pays for every work-group; left to choose, it
+// took small cubes, and a 7-point residual at 128^3 and 256^3 ran 2-2.7x slower (4.0 against
+// 10.8 GB/s on 2 cores).
 runtime::Range cpu_rows(const std::vector<std::size_t>& global, const runtime::Device& device) {
-  std::vector<std::size_t> rows(global.size(), 1);
-  std::size_t limit = std::min<std::size_t>(128, device.max_work_group_size);
-  if (!device.max_work_item_sizes.empty())
-    limit = std::min(limit, device.max_work_item_sizes[0]);
-  for (std::size_t x = std::max<std::size_t>(limit, 1); x >= 1; --x)
-    if (global[0] % x == 0) {
-      rows[0] = x;
+  std::vector<std::size_t> group(global.size(), 1);
+  std::size_t room = std::min<std::size_t>(128, device.max_work_group_size);
+  for (std::size_t a = 0; a < global.size() && room >= 2; ++a) {
+    std::size_t limit = room;
+    if (a < device.max_work_item_sizes.size())
+      limit = std::min(limit, device.max_work_item_sizes[a]);
+    group[a] = divisor_up_to(global[a], limit);
+    room /= group[a];
+    if (group[a] >= 16) // rows long enough to vectorise
       break;
-    }
-  return runtime::Range::of(rows);
+  }
+  return runtime::Range::of(group);
 }
 
 } // namespace
@@ -111,6 +123,50 @@ std::size_t DeviceMemory::total_bytes() const {
 
 void Schedule::launch(const std::string& label, std::shared_ptr<CompiledKernel> kernel,
                       std::vector<BufferId> inputs, BufferId output) {
+  if (kernel && kernel->interior)
+    launch_split(label, kernel, inputs, output);
+  else
+    add_launch(label, std::move(kernel), std::move(inputs), output);
+}
+
+void Schedule::launch_split(const std::string& label, const std::shared_ptr<CompiledKernel>& kernel,
+                            const std::vector<BufferId>& inputs, BufferId output) {
+  const runtime::Range& global = kernel->global;
+  const auto margin = static_cast<std::size_t>(kernel->interior_margin);
+  const int dims = global.dims();
+  auto part = [&](std::shared_ptr<CompiledKernel> k, const std::vector<std::size_t>& from,
+                  const std::vector<std::size_t>& size) {
+    add_launch(label, std::move(k), inputs, output);
+    Step& step = steps_.back();
+    step.offset = runtime::Range::of(from);
+    step.part = runtime::Range::of(size);
+    step.local = cpu_rows(size, kernel->session->device());
+  };
+  std::vector<std::size_t> from(static_cast<std::size_t>(dims)), size(from.size());
+  for (int a = 0; a < dims; ++a) {
+    from[a] = margin;
+    size[a] = global[a] - 2 * margin;
+  }
+  part(kernel->interior, from, size);
+  // Around it, per axis from the outermost: the two slabs of `margin` along it, over the
+  // interior along the axes done before and the whole range along the others.
+  for (int a = dims - 1; a >= 0; --a) {
+    for (int inner = 0; inner < a; ++inner) {
+      from[inner] = 0;
+      size[inner] = global[inner];
+    }
+    size[a] = margin;
+    from[a] = 0;
+    part(kernel, from, size);
+    from[a] = global[a] - margin;
+    part(kernel, from, size);
+    from[a] = margin;
+    size[a] = global[a] - 2 * margin;
+  }
+}
+
+void Schedule::add_launch(const std::string& label, std::shared_ptr<CompiledKernel> kernel,
+                          std::vector<BufferId> inputs, BufferId output) {
   if (!kernel)
     internal_error(cat("the ", label, " step has no kernel"));
   std::size_t expected = 0;
@@ -135,7 +191,7 @@ void Schedule::launch_part(const std::string& label, std::shared_ptr<CompiledKer
                            runtime::Range global) {
   if (!kernel || offset.dims() != kernel->global.dims() || global.dims() != offset.dims())
     internal_error(cat("the ", label, " step's part does not match its kernel's range"));
-  launch(label, std::move(kernel), std::move(inputs), output);
+  add_launch(label, std::move(kernel), std::move(inputs), output);
   steps_.back().offset = offset;
   steps_.back().part = global;
 }
@@ -239,21 +295,23 @@ namespace {
 // `offset`, `part`: a launch of part of the kernel's range (empty: the whole).
 cl::Event issue(runtime::Session& session, CompiledKernel& k, const DeviceMemory& memory,
                 const std::vector<BufferId>& buffers, bool checked,
-                const runtime::Range& offset = {}, const runtime::Range& part = {}) {
+                const runtime::Range& offset = {}, const runtime::Range& part = {},
+                const runtime::Range& own_local = {}) {
   const runtime::Range& global = part.empty() ? k.global : part;
+  const runtime::Range& local = own_local.empty() ? k.local : own_local;
   runtime::Kernel& kernel = k.built();
   if (!checked) {
     std::vector<runtime::KernelArg> args;
     for (BufferId b : buffers)
       args.emplace_back(memory.buffer(b).handle());
     runtime::set_args(kernel, args);
-    return runtime::enqueue(session, kernel, global, k.local, offset);
+    return runtime::enqueue(session, kernel, global, local, offset);
   }
   for (std::size_t i = 0; i < buffers.size(); ++i)
     runtime::check_cl(
         kernel.kernel.setArg(static_cast<cl_uint>(i), memory.buffer(buffers[i]).handle()),
         cat("setting argument ", i, " of kernel ", kernel.name));
-  return runtime::enqueue_checked(session, kernel, global, k.local, offset);
+  return runtime::enqueue_checked(session, kernel, global, local, offset);
 }
 
 } // namespace
@@ -270,7 +328,7 @@ std::vector<cl::Event> Schedule::enqueue(DeviceMemory& memory) const {
       std::size_t next = 0;
       for (const auto& p : s.kernel->code.params)
         buffers.push_back(p.role == codegen::KernelParam::Output ? s.output : s.inputs[next++]);
-      events[i] = issue(session, *s.kernel, memory, buffers, checked_, s.offset, s.part);
+      events[i] = issue(session, *s.kernel, memory, buffers, checked_, s.offset, s.part, s.local);
       break;
     }
     case Step::Over:

@@ -34,6 +34,11 @@ struct CompiledKernel {
   // in-place red-black half-sweep writes half of them.
   double written_fraction = 1;
   runtime::Session* session = nullptr;
+  // On a CPU, the same kernel's interior version (codegen::CodegenOptions::interior_only), exact
+  // on the work-items interior_margin or more from every end of the range: a launch runs it
+  // there and this kernel on the rest (Schedule::launch).
+  std::shared_ptr<CompiledKernel> interior;
+  int64_t interior_margin = 0;
 
   // The driver's kernel, built now if it was not yet (throws tessera::Error when it fails).
   runtime::Kernel& built();
@@ -86,7 +91,8 @@ using Breakdown = std::map<std::string, OperatorTime>;
 class Schedule {
 public:
   // The output may be one of the inputs only for a kernel generated in place
-  // (codegen::CodegenOptions::in_place).
+  // (codegen::CodegenOptions::in_place). A kernel with an interior version runs as that on the
+  // interior and as itself on the slabs around it, one launch each.
   void launch(const std::string& label, std::shared_ptr<CompiledKernel> kernel,
               std::vector<BufferId> inputs, BufferId output);
   // The kernel on a part of its range: work-items [offset, offset + global) along each axis
@@ -148,12 +154,19 @@ public:
     double bytes = 0;              // Over: what it must move
     bool ordered_by_queue = false; // a Host step that needs no finished queue
     runtime::Range offset, part;   // a Launch of part of the kernel's range (empty: all)
+    runtime::Range local;          // a Launch's own work-group (empty: the kernel's)
   };
   const std::vector<Step>& steps() const { return steps_; }
   // Appends a step as it is (a schedule rewritten step by step: CoarseCycle::fuse).
   void push(const Step& step);
 
 private:
+  void add_launch(const std::string& label, std::shared_ptr<CompiledKernel> kernel,
+                  std::vector<BufferId> inputs, BufferId output);
+  // The interior version on the interior, the kernel on the slabs around it.
+  void launch_split(const std::string& label, const std::shared_ptr<CompiledKernel>& kernel,
+                    const std::vector<BufferId>& inputs, BufferId output);
+
   std::vector<Step> steps_;
   std::map<int, std::array<int, 2>> exact_halos_; // by BufferId::index, per colour
   // The launches were checked (runtime::check_launch) by an earlier enqueue: a schedule run

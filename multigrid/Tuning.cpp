@@ -37,10 +37,12 @@ std::string kernel_name(const std::string& op) {
   return name;
 }
 
-codegen::Kernel generate(const Expr& lowered, const std::string& op, bool in_place = false) {
+codegen::Kernel generate(const Expr& lowered, const std::string& op, bool in_place = false,
+                         bool interior_only = false) {
   codegen::CodegenOptions options;
   options.kernel_name = kernel_name(op);
   options.in_place = in_place;
+  options.interior_only = interior_only;
   // The operators are single-kernel programs; a variant that needs several launches (a program
   // of kernels) is not one the tuner can time as one kernel.
   std::size_t stages = codegen::split_into_stages(lowered).size();
@@ -166,18 +168,22 @@ std::shared_ptr<CompiledKernel> Tuner::kernel(const OperatorSpec& spec) {
   if (spec.in_place) // not stored in the database; out-of-place keys stay as they were
     hasher.add("in place");
   const std::string key = runtime::hex64(hasher.value());
-  if (auto found = memo_.find(key); found != memo_.end())
+  // The same operator with and without its interior apart: two kernels.
+  const std::string memo_key = spec.split_interior ? key + " split" : key;
+  if (auto found = memo_.find(memo_key); found != memo_.end())
     return found->second;
 
   std::shared_ptr<CompiledKernel> k;
   auto named = options_.named.find(spec.name);
   if (spec.in_place) {
-    k = compile(*session_, generate(rewrite::lower_default(program), spec.name, true), {},
-                "default lowering, in place");
+    const Expr lowered = rewrite::lower_default(program);
+    k = compile(*session_, generate(lowered, spec.name, true), {}, "default lowering, in place");
+    add_interior(*k, lowered, spec);
   } else if ((options_.mode == TuneMode::Default && named == options_.named.end()) ||
              points(spec.extents) < options_.min_points) {
-    k = compile(*session_, generate(rewrite::lower_default(program), spec.name), {},
-                "default lowering");
+    const Expr lowered = rewrite::lower_default(program);
+    k = compile(*session_, generate(lowered, spec.name), {}, "default lowering");
+    add_interior(*k, lowered, spec);
   } else if (named != options_.named.end()) {
     auto variants = explore::enumerate_variants(program, 1).variants;
     if (named->second < 0 || named->second >= static_cast<int>(variants.size()))
@@ -191,8 +197,20 @@ std::shared_ptr<CompiledKernel> Tuner::kernel(const OperatorSpec& spec) {
     if (!k)
       k = tuned(spec, program, key);
   }
-  memo_[key] = k;
+  memo_[memo_key] = k;
   return k;
+}
+
+void Tuner::add_interior(CompiledKernel& k, const Expr& lowered, const OperatorSpec& spec) const {
+  if (!spec.split_interior || session_->device().type != "CPU" ||
+      points(spec.extents) < kSplitLaunchPoints)
+    return;
+  codegen::Kernel code = generate(lowered, spec.name, spec.in_place, true);
+  const int64_t margin = code.interior_margin;
+  if (margin == 0) // no interior version: the kernel as it is
+    return;
+  k.interior = compile(*session_, std::move(code), {}, k.variant + ", interior");
+  k.interior_margin = margin;
 }
 
 std::shared_ptr<CompiledKernel> Tuner::from_entry(const OperatorSpec& spec, const Expr& program,

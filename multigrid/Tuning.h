@@ -60,7 +60,14 @@ struct OperatorSpec {
   // The kernel is launched with its output buffer one of its inputs (CodegenOptions::in_place):
   // the default lowering only, whatever the mode (the explorer times kernels out of place).
   bool in_place = false;
+  // On a CPU, the default lowering's interior runs as a kernel of its own, without the boundary
+  // branch (CompiledKernel::interior), on grids of at least kSplitLaunchPoints points: a whole
+  // grid on one device (a distributed box launches its parts itself).
+  bool split_interior = false;
 };
+
+// Below this many points a kernel's launches cost more than the branch the split saves.
+constexpr int64_t kSplitLaunchPoints = 64 * 64 * 64;
 
 class Tuner {
 public:
@@ -79,6 +86,7 @@ private:
   std::shared_ptr<CompiledKernel> from_entry(const OperatorSpec& spec, const Expr& program,
                                              const std::string& key);
   void log(const std::string& line) const;
+  void add_interior(CompiledKernel& k, const Expr& lowered, const OperatorSpec& spec) const;
 
   runtime::Session* session_;
   TuningOptions options_;

@@ -1,0 +1,159 @@
+// A kernel's interior launched apart (codegen::CodegenOptions::interior_only, Schedule::launch):
+// the interior version on the work-items away from every edge and the whole kernel on the slabs
+// around them give the whole kernel's result to the bit, out of place and in place, for
+// operators of 1 to 3 dimensions with their boundaries, and the interpreter's to rounding. And
+// which kernels have an interior version, and when the solver's tuner asks for one.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "../Helpers.h"
+#include "DeviceSession.h"
+#include "codegen/Kernel.h"
+#include "multigrid/Helmholtz.h"
+#include "multigrid/Layout.h"
+#include "multigrid/Operators.h"
+#include "multigrid/Program.h"
+#include "multigrid/Tuning.h"
+#include "primitives/Interpreter.h"
+#include "rewrite/Lower.h"
+#include "runtime/Session.h"
+
+using namespace tessera;
+using namespace tessera::multigrid;
+
+namespace {
+
+std::vector<double> download(const DeviceMemory& memory, BufferId id) {
+  std::vector<double> values(static_cast<std::size_t>(memory.count(id)));
+  memory.buffer(id).read(values.data(), values.size() * sizeof(double));
+  return values;
+}
+
+struct Grid {
+  Level level;
+  std::vector<double> values;
+};
+
+Grid random_grid(const Level& level, uint32_t seed, double shift = 0) {
+  auto v = testing::random_values(static_cast<std::size_t>(level.points()), seed);
+  for (auto& x : v)
+    x += shift;
+  return {level, v};
+}
+
+// The program's kernel with its interior apart against the whole kernel (to the bit) and the
+// interpreter (to rounding); `grids`: the inputs in order, the first the output's shape (and,
+// in place, the output itself).
+void check_split(const Expr& program, const std::vector<Grid>& grids, bool in_place = false) {
+  const Expr lowered = rewrite::lower_default(program);
+  codegen::CodegenOptions options;
+  options.in_place = in_place;
+  codegen::Kernel whole = codegen::generate_kernel(lowered, options);
+  options.interior_only = true;
+  codegen::Kernel interior = codegen::generate_kernel(lowered, options);
+  INFO(interior.source);
+  REQUIRE(interior.interior_margin > 0);
+  CHECK(whole.interior_margin == 0); // asked of interior-only kernels alone
+  CHECK(whole.source.find("} else {") != std::string::npos);
+  CHECK(interior.source.find("} else {") == std::string::npos);
+
+  auto& session = testing::multigrid_session();
+  DeviceMemory memory(session);
+  auto upload = [&](const std::string& name) {
+    std::vector<BufferId> ids;
+    for (std::size_t i = 0; i < grids.size(); ++i) {
+      ids.push_back(memory.allocate(cat(name, i), ScalarKind::F64, grids[i].level.points()));
+      write_values(memory, ids.back(), grids[i].values);
+    }
+    return ids;
+  };
+  const std::vector<BufferId> split_in = upload("split "), whole_in = upload("whole ");
+  const int64_t points =
+      static_cast<int64_t>(whole.params.back().element_count.as_constant().value());
+  const BufferId split_out =
+      in_place ? split_in[0] : memory.allocate("split", ScalarKind::F64, points);
+  const BufferId whole_out =
+      in_place ? whole_in[0] : memory.allocate("whole", ScalarKind::F64, points);
+
+  auto apart = compile(session, whole, {}, "whole");
+  apart->interior = compile(session, interior, {}, "interior");
+  apart->interior_margin = interior.interior_margin;
+  Schedule s;
+  s.launch("split", apart, split_in, split_out);
+  CHECK(s.steps().size() == static_cast<std::size_t>(1 + 2 * whole.launch.dims));
+  s.launch("whole", compile(session, whole, {}, "whole"), whole_in, whole_out);
+  s.run(memory);
+
+  std::vector<Data> inputs;
+  for (const Grid& g : grids)
+    inputs.push_back(Data::from_flat(ScalarKind::F64, g.level.sizes(), g.values));
+  const std::vector<double> expected = evaluate(program, inputs).flatten();
+  const std::vector<double> got = download(memory, split_out),
+                            reference = download(memory, whole_out);
+  REQUIRE(got.size() == expected.size());
+  std::size_t differ = 0;
+  double scale = 1, error = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    differ += got[i] != reference[i];
+    scale = std::max(scale, std::abs(expected[i]));
+    error = std::max(error, std::abs(got[i] - expected[i]));
+  }
+  CHECK(differ == 0);
+  CHECK(error <= 1e-12 * scale);
+}
+
+} // namespace
+
+TEST_CASE("split launch: interior apart equals the whole kernel (1-3-D, boundaries, in place)") {
+  for (int d = 1; d <= 3; ++d) {
+    Level level{d, d == 3 ? 12 : 20, ScalarKind::F64, Centring::Cell};
+    CAPTURE(level.describe());
+    const Grid u = random_grid(level, 71), f = random_grid(level, 72);
+    for (Boundary bc : {Boundary::antisymmetric(), Boundary::mirror(), Boundary::wrap()}) {
+      CAPTURE(bc.to_string());
+      check_split(residual(level, bc), {u, f});
+    }
+    check_split(jacobi(level, Boundary::mirror(), 0.8), {u, f});
+    check_split(gsrb_half_sweep(level, Boundary::antisymmetric(), 1), {u, f}, true);
+    // The variable-coefficient operator: its coefficients padded with their own boundary.
+    std::vector<Grid> grids{u, f, random_grid(level, 73, 1.5)};
+    for (int k = 0; k < d; ++k)
+      grids.push_back(random_grid(level, 74 + static_cast<uint32_t>(k), 1.5));
+    HelmholtzCoefficients c{0.5, 1.0};
+    check_split(helmholtz_residual(level, Boundary::antisymmetric(), c), grids);
+    // Interpolation reads a coarse grid around each fine point's parent.
+    const Level coarse = level.coarser();
+    check_split(prolong_add(coarse, Interpolation::Linear, Boundary::antisymmetric()),
+                {u, random_grid(coarse, 79)});
+  }
+}
+
+TEST_CASE("split launch: which kernels have an interior version, and when the tuner splits") {
+  Level level{3, 8, ScalarKind::F64, Centring::Cell};
+  codegen::CodegenOptions options;
+  options.interior_only = true;
+  // The 2^3 average reads no boundary: no interior version.
+  CHECK(codegen::generate_kernel(rewrite::lower_default(restrict_average(level)), options)
+            .interior_margin == 0);
+
+  auto& session = testing::multigrid_session();
+  REQUIRE(session.device().type == "CPU");
+  Tuner tuner(session, {});
+  auto spec_at = [&](int64_t n, bool split) {
+    OperatorSpec spec{"residual", std::vector<int64_t>(3, n), [](const std::vector<int64_t>& e) {
+                        return residual(Level{3, e[0], ScalarKind::F64, Centring::Cell},
+                                        Boundary::antisymmetric());
+                      }};
+    spec.split_interior = split;
+    return spec;
+  };
+  const int64_t large = 64; // kSplitLaunchPoints
+  REQUIRE(large * large * large >= kSplitLaunchPoints);
+  auto split = tuner.kernel(spec_at(large, true));
+  auto whole = tuner.kernel(spec_at(large, false));
+  REQUIRE(split->interior);
+  CHECK(split->interior_margin == 1);
+  CHECK_FALSE(whole->interior); // the same operator unsplit is another kernel
+  CHECK_FALSE(tuner.kernel(spec_at(16, true))->interior); // below kSplitLaunchPoints
+}
