@@ -54,7 +54,12 @@ double median_generation_ms(const std::function<Expr()>& build, int repeats) {
 
 } // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  if (argc > 1) {
+    std::fprintf(stderr, "error: unknown argument %s; usage: codegen_bench (no arguments)\n",
+                 argv[1]);
+    return 2;
+  }
   const double a = 0.8, b = 1.3, h2inv = 4.0;
   std::vector<Entry> entries = {
       {"2.1", "restrict_1d (n=256)", [] { return restrict_1d(256); }},

@@ -5,6 +5,7 @@
 //
 // Each DIR/NAME.json is over size variables (N x N or N x N x N, clamped), so that --size picks
 // the grid.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -18,11 +19,20 @@ using namespace tessera;
 using stencils::Shape;
 
 int main(int argc, char** argv) try {
-  if (argc < 2)
-    user_error("usage: large_stencils DIR [NAME...] (names such as box3d4r, star2d1r)");
+  const char* usage = "usage: large_stencils DIR [NAME...] (names such as box3d4r, star2d1r)";
+  if (argc < 2 || std::string(argv[1]).starts_with("-"))
+    user_error(usage); // --help, or an option taken for the directory
   std::filesystem::path dir = argv[1];
-  std::filesystem::create_directories(dir);
   std::vector<std::string> wanted(argv + 2, argv + argc);
+  std::vector<std::string> known;
+  for (int dims : {2, 3})
+    for (Shape shape : {Shape::Star, Shape::Box})
+      for (int r = 1; r <= 4; ++r)
+        known.push_back(stencils::star_box_name(dims, r, shape));
+  for (const std::string& name : wanted)
+    if (std::find(known.begin(), known.end(), name) == known.end())
+      user_error(cat("no stencil named ", name, ": give names such as box3d4r or star2d1r"));
+  std::filesystem::create_directories(dir);
   int written = 0;
   for (int dims : {2, 3})
     for (Shape shape : {Shape::Star, Shape::Box})

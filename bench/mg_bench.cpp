@@ -58,6 +58,11 @@ struct Args {
   std::vector<int64_t> coarse_sides{-1}; // SolverOptions::coarse_launch_side, one run each
 };
 
+constexpr const char* kUsage =
+    "usage: mg_bench [--device SPEC] [--json FILE] [--tune off|explore] [--tune-budget S] "
+    "[--cycles N] [--copy-mib M] [--no-host] [--out-of-place-gsrb] [--unfused-residual] "
+    "[--coarse-launch S,...] [N ...] (cells per side, default 64 128)";
+
 Args parse(int argc, char** argv) {
   Args a;
   for (int i = 1; i < argc; ++i) {
@@ -93,8 +98,10 @@ Args parse(int argc, char** argv) {
         a.coarse_sides.push_back(std::stoll(list.substr(at, comma - at)));
         at = comma + 1;
       }
-    } else
+    } else if (!s.empty() && std::all_of(s.begin(), s.end(), ::isdigit))
       a.sizes.push_back(std::stoll(s));
+    else
+      user_error(cat(s == "--help" || s == "-h" ? "" : "unknown argument " + s + "; ", kUsage));
   }
   if (a.sizes.empty())
     a.sizes = {64, 128};

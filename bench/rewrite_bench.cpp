@@ -40,9 +40,14 @@ void run(const Program& p, const char* rule_set, const std::vector<rewrite::Rule
 
 int main(int argc, char** argv) {
   std::size_t limit = 20000;
-  for (int i = 1; i + 1 < argc; ++i)
-    if (std::strcmp(argv[i], "--limit") == 0)
-      limit = static_cast<std::size_t>(std::strtoul(argv[i + 1], nullptr, 10));
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--limit") == 0 && i + 1 < argc) {
+      limit = static_cast<std::size_t>(std::strtoul(argv[++i], nullptr, 10));
+      continue;
+    }
+    std::fprintf(stderr, "error: unknown argument %s; usage: rewrite_bench [--limit N]\n", argv[i]);
+    return 2;
+  }
   std::vector<Program> programs;
   for (const char* name : {"j2d5pt", "j3d7pt"}) {
     const auto& info = stencils::find_stencil(name);

@@ -71,6 +71,13 @@ int main(int argc, char** argv) {
       steps = std::atoi(argv[++i]);
     else if (std::strcmp(argv[i], "--depth2") == 0)
       depth2 = true;
+    else {
+      std::fprintf(stderr,
+                   "error: unknown argument %s; usage: variant_dump [--kernels DIR] "
+                   "[--only NAME,...] [--steps K] [--depth2]\n",
+                   argv[i]);
+      return 2;
+    }
   }
   std::printf("%-12s %-10s %9s %9s %9s %9s\n", "stencil", "size", "lowered1", "executable1",
               depth2 ? "lowered2" : "", depth2 ? "executable2" : "");
