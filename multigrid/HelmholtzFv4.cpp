@@ -220,7 +220,7 @@ Val side_codes(const Level& level, int k) {
 }
 
 Expr fv4_operator(const Level& level, const HelmholtzCoefficients& c, const std::string& name,
-                  std::vector<Val> extras, const UpdateBody& body, bool restricted = false) {
+                  std::vector<Val> extras, const UpdateBody& body, bool restricted, bool interior) {
   if (!uses_fv4(level, c))
     user_error(cat("the 4th-order operator runs on grids of at least 4 cells per side with "
                    "order 4, got ",
@@ -272,6 +272,8 @@ Expr fv4_operator(const Level& level, const HelmholtzCoefficients& c, const std:
     // a device branches instead of evaluating every extrapolation and selecting.
     Fv4Point p_inner = p, diagonal_inner = diagonal;
     p_inner.inner = diagonal_inner.inner = true;
+    if (interior)
+      return body(p_inner, diagonal_inner);
     Sym is_inner = v[static_cast<std::size_t>(code)] == kInside;
     for (int k = 1; k < d; ++k)
       is_inner = is_inner && v[static_cast<std::size_t>(code + k)] == kInside;
@@ -310,30 +312,37 @@ bool uses_fv4(const Level& level, const HelmholtzCoefficients& c) {
   return c.order == 4 && level.n >= 4;
 }
 
-Expr fv4_residual(const Level& level, const HelmholtzCoefficients& c, bool restricted) {
+Expr fv4_residual(const Level& level, const HelmholtzCoefficients& c, bool restricted,
+                  bool interior) {
   const double h2inv = h2inv_of(level);
   return fv4_operator(
-      level, c, "fv4Residual", {},
-      [=](const Fv4Point& p, const Fv4Point&) { return p.residual(c, h2inv); }, restricted);
+      level, c, interior ? "fv4ResidualInterior" : "fv4Residual", {},
+      [=](const Fv4Point& p, const Fv4Point&) { return p.residual(c, h2inv); }, restricted,
+      interior);
 }
 
-Expr fv4_jacobi(const Level& level, const HelmholtzCoefficients& c, double omega) {
+Expr fv4_jacobi(const Level& level, const HelmholtzCoefficients& c, double omega, bool interior) {
   const double h2inv = h2inv_of(level);
-  return fv4_operator(level, c, "fv4Jacobi", {}, [=](const Fv4Point& p, const Fv4Point& diag) {
-    const Sym u0 = p.v[static_cast<std::size_t>(p.u_at.at(Offset(p.d, 0)))];
-    return u0 + p.typed(omega) * p.residual(c, h2inv) / *diag.apply(c.a, c.b, h2inv).s;
-  });
+  return fv4_operator(
+      level, c, interior ? "fv4JacobiInterior" : "fv4Jacobi", {},
+      [=](const Fv4Point& p, const Fv4Point& diag) {
+        const Sym u0 = p.v[static_cast<std::size_t>(p.u_at.at(Offset(p.d, 0)))];
+        return u0 + p.typed(omega) * p.residual(c, h2inv) / *diag.apply(c.a, c.b, h2inv).s;
+      },
+      false, interior);
 }
 
-Expr fv4_gsrb_half_sweep(const Level& level, const HelmholtzCoefficients& c, int colour) {
+Expr fv4_gsrb_half_sweep(const Level& level, const HelmholtzCoefficients& c, int colour,
+                         bool interior) {
   const double h2inv = h2inv_of(level);
-  return fv4_operator(level, c, "fv4Gsrb", {colour_grid(level, colour)},
-                      [=](const Fv4Point& p, const Fv4Point& diag) {
-                        const Sym u0 = p.v[static_cast<std::size_t>(p.u_at.at(Offset(p.d, 0)))];
-                        const Sym updated =
-                            u0 + p.residual(c, h2inv) / *diag.apply(c.a, c.b, h2inv).s;
-                        return select(p.v.back() != 0, updated, u0);
-                      });
+  return fv4_operator(
+      level, c, interior ? "fv4GsrbInterior" : "fv4Gsrb", {colour_grid(level, colour)},
+      [=](const Fv4Point& p, const Fv4Point& diag) {
+        const Sym u0 = p.v[static_cast<std::size_t>(p.u_at.at(Offset(p.d, 0)))];
+        const Sym updated = u0 + p.residual(c, h2inv) / *diag.apply(c.a, c.b, h2inv).s;
+        return select(p.v.back() != 0, updated, u0);
+      },
+      false, interior);
 }
 
 } // namespace tessera::multigrid::detail

@@ -2,6 +2,7 @@
 
 #include "compile/KernelRunner.h"
 #include "core/Error.h"
+#include "multigrid/HelmholtzFv4.h"
 #include "multigrid/LineRelaxation.h"
 #include "multigrid/Solver.h"
 #include "runtime/Launch.h"
@@ -13,16 +14,35 @@ namespace {
 
 // The operator on `level`'s grid; for other extents, a cube of that side or (a rank's box)
 // that box.
+Level level_at(const Level& level, const std::vector<int64_t>& extents) {
+  Level at = level;
+  if (level.box.empty())
+    at.n = extents.at(0);
+  else
+    at.box = extents;
+  return at;
+}
+
 OperatorSpec spec(const std::string& name, const Level& level,
                   std::function<Expr(const Level&)> build) {
   return {name, level.sizes(), [level, build](const std::vector<int64_t>& extents) {
-            Level at = level;
-            if (level.box.empty())
-              at.n = extents.at(0);
-            else
-              at.box = extents;
-            return build(at);
+            return build(level_at(level, extents));
           }};
+}
+
+// With HPGMG-FV's 4th order on the level, the operator's interior form (`form`, exact `margin`
+// or more from every edge) for a kernel on the interior (OperatorSpec::interior_build).
+OperatorSpec with_interior(OperatorSpec spec, const Level& level,
+                           const std::optional<HelmholtzCoefficients>& helmholtz,
+                           std::function<Expr(const Level&)> form,
+                           int64_t margin = detail::kFv4InteriorMargin) {
+  if (helmholtz && level.box.empty() && detail::uses_fv4(level, *helmholtz)) {
+    spec.interior_build = [level, form](const std::vector<int64_t>& extents) {
+      return form(level_at(level, extents));
+    };
+    spec.interior_margin = margin;
+  }
+  return spec;
 }
 
 // Fused smoothing (FusedSmoothing.cpp) on levels of at least this many points per side:
@@ -87,12 +107,19 @@ KernelOf kernels_of(Tuner& tuner, bool whole_grid) {
 std::shared_ptr<CompiledKernel> interpolation(const std::string& name, const Level& coarse,
                                               const Level& fine, Interpolation kind, Boundary bc,
                                               int hpgmg_order, const KernelOf& kernel_of) {
-  return kernel_of(spec(name, coarse, [=](const Level& at) {
+  OperatorSpec interpolate = spec(name, coarse, [=](const Level& at) {
     if (hpgmg_order > 0 && at.n >= hpgmg_order)
       return prolong_hpgmg_fv(at, hpgmg_order);
     return at.sizes() == coarse.sizes() ? prolong_add(at, fine, kind, bc)
                                         : prolong_add(at, kind, bc);
-  }));
+  });
+  if (hpgmg_order > 0 && coarse.n >= hpgmg_order) { // HPGMG's interior form apart
+    interpolate.interior_build = [=](const std::vector<int64_t>& extents) {
+      return prolong_hpgmg_fv(level_at(coarse, extents), hpgmg_order, true);
+    };
+    interpolate.interior_margin = prolong_hpgmg_fv_interior_margin(hpgmg_order);
+  }
+  return kernel_of(interpolate);
 }
 
 // Red-black half-sweeps in place (SolverOptions::in_place_gauss_seidel) where their kernels are
@@ -134,52 +161,21 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
     }
     const double omega =
         options.omega > 0 ? options.omega : 2.0 * level.dims / (2 * level.dims + 1);
-    if (options.smoother == SmootherKind::GaussSeidel && options.fused_gauss_seidel && !helmholtz &&
-        level.n >= 2) {
-      s.smooth[0] =
-          kernel_of(spec("gsrb-step", level, [=](const Level& at) { return gsrb_step(at, bc); }));
-    } else if (auto axis = line_smoother_axis(options.smoother, level.dims)) {
-      if (!helmholtz)
-        user_error("line relaxation runs on the operator in variable-coefficient form: give the "
-                   "problem coefficients (Problem::helmholtz; anisotropic_poisson writes Poisson "
-                   "so)");
-      for (int colour = 0; colour < 2; ++colour)
-        s.smooth[colour] =
-            kernel_of(spec(colour == 0 ? "line-red" : "line-black", level, [=](const Level& at) {
-              return helmholtz_line_half_sweep(at, bc, *helmholtz, *axis, colour);
-            }));
-    } else if (options.smoother == SmootherKind::GaussSeidel) {
-      // The 4th-order form reads points of its own colour (2 cells away, and across edges).
-      s.smooth_by_colour = !(helmholtz && helmholtz->order == 4);
-      s.smooth_in_place =
-          in_place_half_sweeps(options, layout_->distributed()) && s.smooth_by_colour;
-      for (int colour = 0; colour < 2; ++colour) {
-        OperatorSpec half_sweep =
-            spec(colour == 0 ? "gsrb-red" : "gsrb-black", level, [=](const Level& at) {
-              const int c = (colour + shift) % 2;
-              return helmholtz ? helmholtz_gsrb_half_sweep(at, bc, *helmholtz, c)
-                               : gsrb_half_sweep(at, bc, c);
-            });
-        half_sweep.in_place = s.smooth_in_place;
-        s.smooth[colour] = kernel_of(half_sweep);
-        if (s.smooth_in_place)
-          for (auto* k : {s.smooth[colour].get(), s.smooth[colour]->interior.get()})
-            if (k)
-              k->written_fraction = 0.5;
-      }
-    } else {
-      s.smooth[0] = kernel_of(spec("jacobi", level, [=](const Level& at) {
-        return helmholtz ? helmholtz_jacobi(at, bc, *helmholtz, omega) : jacobi(at, bc, omega);
-      }));
-    }
+    add_smoothers(s, kernel_of, bc, helmholtz, shift, omega);
     if (options.fused_smoothing && !helmholtz && !layout_->distributed())
       for (int steps : {options.pre, options.post})
         if (!s.fused_smooth.count(steps))
           if (auto k = fused_smoother(level, bc, options, omega, steps, tuner))
             s.fused_smooth[steps] = k;
-    s.residual = kernel_of(spec("residual", level, [=](const Level& at) {
-      return helmholtz ? helmholtz_residual(at, bc, *helmholtz) : multigrid::residual(at, bc);
-    }));
+    s.residual = kernel_of(with_interior(spec("residual", level,
+                                              [=](const Level& at) {
+                                                return helmholtz
+                                                           ? helmholtz_residual(at, bc, *helmholtz)
+                                                           : multigrid::residual(at, bc);
+                                              }),
+                                         level, helmholtz, [=](const Level& at) {
+                                           return detail::fv4_residual(at, *helmholtz, false, true);
+                                         }));
     const bool coarsest = !whole.can_coarsen() || whole.n <= options.coarsest;
     if (!coarsest) {
       const bool cell = level.centring == Centring::Cell;
@@ -193,10 +189,14 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
         return at.sizes() == level.sizes() ? restrict_average(at, coarse) : restrict_average(at);
       }));
       if (cell && options.fused_residual_restriction && !layout_->distributed())
-        s.residual_to_coarser = kernel_of(spec("residual-restrict", level, [=](const Level& at) {
-          return helmholtz ? helmholtz_residual_restricted(at, bc, *helmholtz)
-                           : multigrid::residual_restricted(at, bc);
-        }));
+        s.residual_to_coarser = kernel_of(with_interior(
+            spec("residual-restrict", level,
+                 [=](const Level& at) {
+                   return helmholtz ? helmholtz_residual_restricted(at, bc, *helmholtz)
+                                    : multigrid::residual_restricted(at, bc);
+                 }),
+            level, helmholtz,
+            [=](const Level& at) { return detail::fv4_residual(at, *helmholtz, true, true); }, 1));
       auto kind = options.interpolation;
       // The 4th-order form: HPGMG-FV's interpolations where they are defined.
       const bool hpgmg_fv4 = helmholtz && helmholtz->order == 4;
@@ -223,6 +223,59 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
     if (coarsest)
       break;
     whole = whole.coarser();
+  }
+}
+
+void Hierarchy::add_smoothers(LevelState& s, const KernelOf& kernel_of, Boundary bc,
+                              const std::optional<HelmholtzCoefficients>& helmholtz, int shift,
+                              double omega) {
+  const Level& level = s.level;
+  if (options_->smoother == SmootherKind::GaussSeidel && options_->fused_gauss_seidel &&
+      !helmholtz && level.n >= 2) {
+    s.smooth[0] =
+        kernel_of(spec("gsrb-step", level, [=](const Level& at) { return gsrb_step(at, bc); }));
+  } else if (auto axis = line_smoother_axis(options_->smoother, level.dims)) {
+    if (!helmholtz)
+      user_error("line relaxation runs on the operator in variable-coefficient form: give the "
+                 "problem coefficients (Problem::helmholtz; anisotropic_poisson writes Poisson "
+                 "so)");
+    for (int colour = 0; colour < 2; ++colour)
+      s.smooth[colour] =
+          kernel_of(spec(colour == 0 ? "line-red" : "line-black", level, [=](const Level& at) {
+            return helmholtz_line_half_sweep(at, bc, *helmholtz, *axis, colour);
+          }));
+  } else if (options_->smoother == SmootherKind::GaussSeidel) {
+    // The 4th-order form reads points of its own colour (2 cells away, and across edges).
+    s.smooth_by_colour = !(helmholtz && helmholtz->order == 4);
+    s.smooth_in_place =
+        in_place_half_sweeps(*options_, layout_->distributed()) && s.smooth_by_colour;
+    for (int colour = 0; colour < 2; ++colour) {
+      const int c = (colour + shift) % 2;
+      OperatorSpec half_sweep =
+          with_interior(spec(colour == 0 ? "gsrb-red" : "gsrb-black", level,
+                             [=](const Level& at) {
+                               return helmholtz ? helmholtz_gsrb_half_sweep(at, bc, *helmholtz, c)
+                                                : gsrb_half_sweep(at, bc, c);
+                             }),
+                        level, helmholtz, [=](const Level& at) {
+                          return detail::fv4_gsrb_half_sweep(at, *helmholtz, c, true);
+                        });
+      half_sweep.in_place = s.smooth_in_place;
+      s.smooth[colour] = kernel_of(half_sweep);
+      if (s.smooth_in_place)
+        for (auto* k : {s.smooth[colour].get(), s.smooth[colour]->interior.get()})
+          if (k)
+            k->written_fraction = 0.5;
+    }
+  } else {
+    s.smooth[0] = kernel_of(with_interior(
+        spec("jacobi", level,
+             [=](const Level& at) {
+               return helmholtz ? helmholtz_jacobi(at, bc, *helmholtz, omega)
+                                : jacobi(at, bc, omega);
+             }),
+        level, helmholtz,
+        [=](const Level& at) { return detail::fv4_jacobi(at, *helmholtz, omega, true); }));
   }
 }
 

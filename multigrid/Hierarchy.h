@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <map>
 #include <optional>
 #include <vector>
@@ -77,6 +78,12 @@ public:
   void restrict_coefficients(Schedule& s);
 
 private:
+  // The level's smoothing kernels (s.smooth, smooth_by_colour, smooth_in_place), from the
+  // tuner as the hierarchy asks for them (`kernel_of`).
+  void add_smoothers(LevelState& s,
+                     const std::function<std::shared_ptr<CompiledKernel>(OperatorSpec)>& kernel_of,
+                     Boundary bc, const std::optional<HelmholtzCoefficients>& helmholtz, int shift,
+                     double omega);
   // Every level's kernels.
   std::vector<std::shared_ptr<CompiledKernel>> kernels() const;
   // u_l += P u_{l+1}, with the cycles' interpolation or full multigrid's.

@@ -140,7 +140,8 @@ void Schedule::launch_split(const std::string& label, const std::shared_ptr<Comp
     Step& step = steps_.back();
     step.offset = runtime::Range::of(from);
     step.part = runtime::Range::of(size);
-    step.local = cpu_rows(size, kernel->session->device());
+    if (kernel->session->device().type == "CPU")
+      step.local = cpu_rows(size, kernel->session->device());
   };
   std::vector<std::size_t> from(static_cast<std::size_t>(dims)), size(from.size());
   for (int a = 0; a < dims; ++a) {

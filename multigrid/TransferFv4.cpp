@@ -77,7 +77,72 @@ Val place_codes(const Level& fine, int64_t nc, int k) {
 
 } // namespace
 
-Expr prolong_hpgmg_fv(const Level& coarse, int order) {
+namespace {
+
+// The interpolation of the fine points whose coarse cells are `h` (the scheme's half width) or
+// more from every boundary: the 1-D weights of the parity alone, no ghosts, 2h + 1 taps.
+Expr prolong_interior(const Level& coarse, const Scheme& scheme) {
+  const int d = coarse.dims, h = static_cast<int>(scheme.even.size() / 2), taps = 2 * h + 1;
+  Level fine = coarse;
+  fine.n = 2 * coarse.n;
+  Val u = grid_input("u", fine), e = grid_input("e", coarse);
+  Val windows = e | pad_nd(d, h, h, zero_boundary(coarse)) | slide_nd(d, taps, 1) | duplicate_nd(d);
+  const int count = taps * taps * taps;
+  std::vector<ScalarKind> kinds(static_cast<std::size_t>(count + 1), fine.kind);
+  for (int k = 0; k < d; ++k)
+    kinds.push_back(ScalarKind::I32);
+  const ScalarKind kind = fine.kind;
+  const std::vector<double> even = scheme.even;
+  Fun interpolate = formula(cat(scheme.name, "Interior"), kinds, [=](const std::vector<Sym>& v) {
+    auto typed = [&](double x) {
+      return Sym(ScalarExpr::constant(ScalarValue::make(kind, x), false));
+    };
+    auto w = [&](int k, int a) { // the weight of coarse offset a - h along k for the parity
+      const Sym& parity = v[static_cast<std::size_t>(count + 1 + k)];
+      return select(parity == 0, typed(even[static_cast<std::size_t>(a)]),
+                    typed(even[static_cast<std::size_t>(taps - 1 - a)]));
+    };
+    auto e_at = [&](int a, int b, int c) {
+      return v[static_cast<std::size_t>(1 + (a * taps + b) * taps + c)];
+    };
+    Sym total = typed(0);
+    for (int a = 0; a < taps; ++a) {
+      Sym plane = typed(0);
+      for (int b = 0; b < taps; ++b) {
+        Sym line = w(2, 0) * e_at(a, b, 0);
+        for (int c = 1; c < taps; ++c)
+          line = line + w(2, c) * e_at(a, b, c);
+        plane = b == 0 ? w(1, 0) * line : plane + w(1, b) * line;
+      }
+      total = a == 0 ? w(0, 0) * plane : total + w(0, a) * plane;
+    }
+    return v[0] + total;
+  });
+  std::vector<Val> zipped{u, windows};
+  for (int k = 0; k < d; ++k) {
+    Fun parity =
+        formula(cat("fineParity", k), std::vector<ScalarKind>(d, ScalarKind::I32),
+                [=](const std::vector<Sym>& idx) { return idx[static_cast<std::size_t>(k)] % 2; });
+    zipped.push_back(index_grid(fine, parity));
+  }
+  Fun apply([=](Val t) {
+    std::vector<Val> args{t.get(0)};
+    for (const Val& x : block_elements(t.get(1), d, taps))
+      args.push_back(x);
+    for (int k = 0; k < d; ++k)
+      args.push_back(t.get(2 + k));
+    return interpolate.apply(args);
+  });
+  return program({u, e}, zip_nd(d, zipped) | map_nd(d, apply));
+}
+
+} // namespace
+
+int64_t prolong_hpgmg_fv_interior_margin(int order) {
+  return order == 4 ? 4 : 2; // 2h fine cells: the coarse cells h from the boundary
+}
+
+Expr prolong_hpgmg_fv(const Level& coarse, int order, bool interior) {
   if (order != 2 && order != 4)
     user_error(cat("HPGMG-FV's interpolations are interpolation_v2 (order 2) and interpolation_v4 "
                    "(order 4), got order ",
@@ -89,6 +154,8 @@ Expr prolong_hpgmg_fv(const Level& coarse, int order) {
                    " runs from a whole cell-centred 3-D grid "
                    "of at least ",
                    scheme.min_cells, " cells per side, got ", coarse.describe()));
+  if (interior)
+    return prolong_interior(coarse, scheme);
   const int d = coarse.dims, reach = scheme.reach, taps = 2 * reach + 1;
   const int64_t nc = coarse.n;
   Level fine = coarse;

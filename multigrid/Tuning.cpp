@@ -202,12 +202,18 @@ std::shared_ptr<CompiledKernel> Tuner::kernel(const OperatorSpec& spec) {
 }
 
 void Tuner::add_interior(CompiledKernel& k, const Expr& lowered, const OperatorSpec& spec) const {
-  if (!spec.split_interior || session_->device().type != "CPU" ||
-      points(spec.extents) < kSplitLaunchPoints)
+  if (!spec.split_interior || points(spec.extents) < kSplitLaunchPoints)
     return;
-  codegen::Kernel code = generate(lowered, spec.name, spec.in_place, true);
-  const int64_t margin = code.interior_margin;
-  if (margin == 0) // no interior version: the kernel as it is
+  const bool own_form = static_cast<bool>(spec.interior_build);
+  if (!own_form && session_->device().type != "CPU")
+    return; // the same kernel's interior pays on a CPU's vectoriser only
+  const Expr interior =
+      own_form ? rewrite::lower_default(spec.interior_build(spec.extents)) : lowered;
+  codegen::Kernel code = generate(interior, spec.name, spec.in_place, true);
+  if (code.interior_margin == 0) // no interior version: the kernel as it is
+    return;
+  const int64_t margin = std::max(code.interior_margin, spec.interior_margin);
+  if (2 * margin >= *std::min_element(spec.extents.begin(), spec.extents.end()))
     return;
   k.interior = compile(*session_, std::move(code), {}, k.variant + ", interior");
   k.interior_margin = margin;

@@ -64,6 +64,12 @@ struct OperatorSpec {
   // branch (CompiledKernel::interior), on grids of at least kSplitLaunchPoints points: a whole
   // grid on one device (a distributed box launches its parts itself).
   bool split_interior = false;
+  // Where the operator has a form of its own for the points away from its boundary (HPGMG-FV's
+  // 4th order without its extrapolations), that form, exact on the points interior_margin or
+  // more from every edge: with split_interior its kernel runs on the interior on every device
+  // (a GPU too: the whole form's boundary code is what makes it slow there).
+  std::function<Expr(const std::vector<int64_t>&)> interior_build;
+  int64_t interior_margin = 0;
 };
 
 // Below this many points a kernel's launches cost more than the branch the split saves.

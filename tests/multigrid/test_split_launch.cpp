@@ -6,11 +6,13 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <optional>
 
 #include "../Helpers.h"
 #include "DeviceSession.h"
 #include "codegen/Kernel.h"
 #include "multigrid/Helmholtz.h"
+#include "multigrid/HelmholtzFv4.h"
 #include "multigrid/Layout.h"
 #include "multigrid/Operators.h"
 #include "multigrid/Program.h"
@@ -45,18 +47,23 @@ Grid random_grid(const Level& level, uint32_t seed, double shift = 0) {
 // The program's kernel with its interior apart against the whole kernel (to the bit) and the
 // interpreter (to rounding); `grids`: the inputs in order, the first the output's shape (and,
 // in place, the output itself).
-void check_split(const Expr& program, const std::vector<Grid>& grids, bool in_place = false) {
+// `interior_form`: the operator's own form for its interior (HPGMG-FV's 4th order), exact
+// `form_margin` or more from every edge; none: the program's own interior version.
+void check_split(const Expr& program, const std::vector<Grid>& grids, bool in_place = false,
+                 const std::optional<Expr>& interior_form = {}, int64_t form_margin = 0) {
   const Expr lowered = rewrite::lower_default(program);
   codegen::CodegenOptions options;
   options.in_place = in_place;
   codegen::Kernel whole = codegen::generate_kernel(lowered, options);
   options.interior_only = true;
-  codegen::Kernel interior = codegen::generate_kernel(lowered, options);
+  codegen::Kernel interior = codegen::generate_kernel(
+      interior_form ? rewrite::lower_default(*interior_form) : lowered, options);
   INFO(interior.source);
   REQUIRE(interior.interior_margin > 0);
   CHECK(whole.interior_margin == 0); // asked of interior-only kernels alone
   CHECK(whole.source.find("} else {") != std::string::npos);
   CHECK(interior.source.find("} else {") == std::string::npos);
+  interior.interior_margin = std::max(interior.interior_margin, form_margin);
 
   auto& session = testing::multigrid_session();
   DeviceMemory memory(session);
@@ -127,6 +134,38 @@ TEST_CASE("split launch: interior apart equals the whole kernel (1-3-D, boundari
     check_split(prolong_add(coarse, Interpolation::Linear, Boundary::antisymmetric()),
                 {u, random_grid(coarse, 79)});
   }
+}
+
+// HPGMG-FV's 4th-order operators with their interior form (no extrapolations) on the interior:
+// what the solver runs on levels of kSplitLaunchPoints or more on every device.
+TEST_CASE("split launch: HPGMG-FV's 4th order with its interior form equals the whole kernel") {
+  Level level{3, 12, ScalarKind::F64, Centring::Cell};
+  std::vector<Grid> grids{random_grid(level, 81), random_grid(level, 82),
+                          random_grid(level, 83, 1.5)};
+  for (int k = 0; k < 3; ++k)
+    grids.push_back(random_grid(level, 84 + static_cast<uint32_t>(k), 1.5));
+  for (auto& beta : grids)
+    for (auto& x : beta.values)
+      x = 1.5 + 0.25 * x; // near 1 as smooth coefficients are: the diagonal stays positive
+  HelmholtzCoefficients c{0.7, 1.3, true, 1.25, 4};
+  const Boundary bc = Boundary::antisymmetric();
+  const int64_t margin = detail::kFv4InteriorMargin;
+  check_split(helmholtz_residual(level, bc, c), grids, false,
+              detail::fv4_residual(level, c, false, true), margin);
+  // One colour (the other's kernel differs by its mask alone); Jacobi's form is the same
+  // operator over the same reads (test_fv4 checks both against loops).
+  check_split(helmholtz_gsrb_half_sweep(level, bc, c, 1), grids, false,
+              detail::fv4_gsrb_half_sweep(level, c, 1, true), margin);
+  // HPGMG's interpolations: their fine points whose coarse cells need no ghost.
+  const Level fine16{3, 16, ScalarKind::F64, Centring::Cell};
+  const Level coarse8 = fine16.coarser();
+  for (int order : {2, 4})
+    check_split(prolong_hpgmg_fv(coarse8, order),
+                {random_grid(fine16, 91), random_grid(coarse8, 92)}, false,
+                prolong_hpgmg_fv(coarse8, order, true), prolong_hpgmg_fv_interior_margin(order));
+  // The restricted residual's coarse points 1 or more from every boundary.
+  check_split(helmholtz_residual_restricted(level, bc, c), grids, false,
+              detail::fv4_residual(level, c, true, true), 1);
 }
 
 TEST_CASE("split launch: which kernels have an interior version, and when the tuner splits") {
