@@ -75,33 +75,36 @@ Val place_codes(const Level& fine, int64_t nc, int k) {
   return index_grid(fine, code);
 }
 
-} // namespace
+// A typed constant of the fine grid's kind.
+using Constant = std::function<Sym(double)>;
+// The weight of coarse offset a - reach along a dimension, from the point's code along it.
+using TapWeight = std::function<Sym(const Sym& code, int a, const Constant& typed)>;
 
-namespace {
-
-// The interpolation of the fine points whose coarse cells are `h` (the scheme's half width) or
-// more from every boundary: the 1-D weights of the parity alone, no ghosts, 2h + 1 taps.
-Expr prolong_interior(const Level& coarse, const Scheme& scheme) {
-  const int d = coarse.dims, h = static_cast<int>(scheme.even.size() / 2), taps = 2 * h + 1;
+// u + sum_{a,b,c} w(code_0, a) w(code_1, b) w(code_2, c) e[I + (a, b, c) - reach]: a tensor
+// product over windows of (2 reach + 1)^3 coarse values, dimension by dimension, innermost
+// first; codes[k] is the i32 grid on the fine level whose value chooses dimension k's weights.
+Expr tensor_interpolation(const Level& coarse, const std::string& name, int reach,
+                          const std::vector<Val>& codes, const TapWeight& weight) {
+  const int d = coarse.dims, taps = 2 * reach + 1;
   Level fine = coarse;
   fine.n = 2 * coarse.n;
   Val u = grid_input("u", fine), e = grid_input("e", coarse);
-  Val windows = e | pad_nd(d, h, h, zero_boundary(coarse)) | slide_nd(d, taps, 1) | duplicate_nd(d);
+  Val windows =
+      e | pad_nd(d, reach, reach, zero_boundary(coarse)) | slide_nd(d, taps, 1) | duplicate_nd(d);
   const int count = taps * taps * taps;
   std::vector<ScalarKind> kinds(static_cast<std::size_t>(count + 1), fine.kind);
   for (int k = 0; k < d; ++k)
     kinds.push_back(ScalarKind::I32);
   const ScalarKind kind = fine.kind;
-  const std::vector<double> even = scheme.even;
-  Fun interpolate = formula(cat(scheme.name, "Interior"), kinds, [=](const std::vector<Sym>& v) {
-    auto typed = [&](double x) {
+  Fun interpolate = formula(name, kinds, [=](const std::vector<Sym>& v) {
+    const Constant typed = [&](double x) {
       return Sym(ScalarExpr::constant(ScalarValue::make(kind, x), false));
     };
-    auto w = [&](int k, int a) { // the weight of coarse offset a - h along k for the parity
-      const Sym& parity = v[static_cast<std::size_t>(count + 1 + k)];
-      return select(parity == 0, typed(even[static_cast<std::size_t>(a)]),
-                    typed(even[static_cast<std::size_t>(taps - 1 - a)]));
-    };
+    std::vector<std::vector<Sym>> w(static_cast<std::size_t>(d));
+    for (int k = 0; k < d; ++k)
+      for (int a = 0; a < taps; ++a)
+        w[static_cast<std::size_t>(k)].push_back(
+            weight(v[static_cast<std::size_t>(count + 1 + k)], a, typed));
     auto e_at = [&](int a, int b, int c) {
       return v[static_cast<std::size_t>(1 + (a * taps + b) * taps + c)];
     };
@@ -109,22 +112,17 @@ Expr prolong_interior(const Level& coarse, const Scheme& scheme) {
     for (int a = 0; a < taps; ++a) {
       Sym plane = typed(0);
       for (int b = 0; b < taps; ++b) {
-        Sym line = w(2, 0) * e_at(a, b, 0);
+        Sym line = w[2][0] * e_at(a, b, 0);
         for (int c = 1; c < taps; ++c)
-          line = line + w(2, c) * e_at(a, b, c);
-        plane = b == 0 ? w(1, 0) * line : plane + w(1, b) * line;
+          line = line + w[2][static_cast<std::size_t>(c)] * e_at(a, b, c);
+        plane = b == 0 ? w[1][0] * line : plane + w[1][static_cast<std::size_t>(b)] * line;
       }
-      total = a == 0 ? w(0, 0) * plane : total + w(0, a) * plane;
+      total = a == 0 ? w[0][0] * plane : total + w[0][static_cast<std::size_t>(a)] * plane;
     }
     return v[0] + total;
   });
   std::vector<Val> zipped{u, windows};
-  for (int k = 0; k < d; ++k) {
-    Fun parity =
-        formula(cat("fineParity", k), std::vector<ScalarKind>(d, ScalarKind::I32),
-                [=](const std::vector<Sym>& idx) { return idx[static_cast<std::size_t>(k)] % 2; });
-    zipped.push_back(index_grid(fine, parity));
-  }
+  zipped.insert(zipped.end(), codes.begin(), codes.end());
   Fun apply([=](Val t) {
     std::vector<Val> args{t.get(0)};
     for (const Val& x : block_elements(t.get(1), d, taps))
@@ -154,69 +152,42 @@ Expr prolong_hpgmg_fv(const Level& coarse, int order, bool interior) {
                    " runs from a whole cell-centred 3-D grid "
                    "of at least ",
                    scheme.min_cells, " cells per side, got ", coarse.describe()));
-  if (interior)
-    return prolong_interior(coarse, scheme);
-  const int d = coarse.dims, reach = scheme.reach, taps = 2 * reach + 1;
-  const int64_t nc = coarse.n;
+  const int d = coarse.dims;
   Level fine = coarse;
-  fine.n = 2 * nc;
-  Val u = grid_input("u", fine), e = grid_input("e", coarse);
-  Val windows =
-      e | pad_nd(d, reach, reach, zero_boundary(coarse)) | slide_nd(d, taps, 1) | duplicate_nd(d);
-  std::vector<std::vector<double>> table;
+  fine.n = 2 * coarse.n;
+  std::vector<Val> codes;
+  if (interior) {
+    // The fine points whose coarse cells are h (the scheme's half width) or more from every
+    // boundary: the 1-D weights of the parity alone, no ghosts, 2h + 1 taps.
+    const int h = static_cast<int>(scheme.even.size() / 2);
+    for (int k = 0; k < d; ++k)
+      codes.push_back(index_grid(fine, formula(cat("fineParity", k),
+                                               std::vector<ScalarKind>(d, ScalarKind::I32),
+                                               [=](const std::vector<Sym>& idx) {
+                                                 return idx[static_cast<std::size_t>(k)] % 2;
+                                               })));
+    const std::vector<double> even = scheme.even;
+    return tensor_interpolation(coarse, cat(scheme.name, "Interior"), h, codes,
+                                [=](const Sym& parity, int a, const Constant& typed) {
+                                  return select(parity == 0,
+                                                typed(even[static_cast<std::size_t>(a)]),
+                                                typed(even[static_cast<std::size_t>(2 * h - a)]));
+                                });
+  }
+  std::vector<std::vector<double>> table; // by code: 2 * place + parity
   for (int c = 0; c < 2 * kPlaces; ++c)
-    table.push_back(weights(scheme, c / 2, c % 2, nc));
-  const int count = taps * taps * taps;
-  std::vector<ScalarKind> kinds(static_cast<std::size_t>(count + 1), fine.kind);
+    table.push_back(weights(scheme, c / 2, c % 2, coarse.n));
   for (int k = 0; k < d; ++k)
-    kinds.push_back(ScalarKind::I32);
-  const ScalarKind kind = fine.kind;
-  Fun interpolate = formula(scheme.name, kinds, [=](const std::vector<Sym>& v) {
-    auto typed = [&](double x) {
-      return Sym(ScalarExpr::constant(ScalarValue::make(kind, x), false));
-    };
-    // w[k][a]: the weight of coarse offset a - reach along k, selected by the code.
-    std::vector<std::vector<Sym>> w(static_cast<std::size_t>(d));
-    for (int k = 0; k < d; ++k) {
-      const Sym& code = v[static_cast<std::size_t>(count + 1 + k)];
-      for (int a = 0; a < taps; ++a) {
+    codes.push_back(place_codes(fine, coarse.n, k));
+  return tensor_interpolation(
+      coarse, scheme.name, scheme.reach, codes, [=](const Sym& code, int a, const Constant& typed) {
         const auto at = static_cast<std::size_t>(a);
         Sym value = typed(table[2 * 2][at]); // inside, even
         for (int c = 2 * kPlaces - 1; c >= 0; --c)
           if (c != 2 * 2)
             value = select(code == c, typed(table[static_cast<std::size_t>(c)][at]), value);
-        w[static_cast<std::size_t>(k)].push_back(value);
-      }
-    }
-    // Dimension by dimension, innermost first.
-    auto e_at = [&](int a, int b, int c) {
-      return v[static_cast<std::size_t>(1 + (a * taps + b) * taps + c)];
-    };
-    Sym total = typed(0);
-    for (int a = 0; a < taps; ++a) {
-      Sym plane = typed(0);
-      for (int b = 0; b < taps; ++b) {
-        Sym line = w[2][0] * e_at(a, b, 0);
-        for (int c = 1; c < taps; ++c)
-          line = line + w[2][static_cast<std::size_t>(c)] * e_at(a, b, c);
-        plane = b == 0 ? w[1][0] * line : plane + w[1][static_cast<std::size_t>(b)] * line;
-      }
-      total = a == 0 ? w[0][0] * plane : total + w[0][static_cast<std::size_t>(a)] * plane;
-    }
-    return v[0] + total;
-  });
-  std::vector<Val> zipped{u, windows};
-  for (int k = 0; k < d; ++k)
-    zipped.push_back(place_codes(fine, nc, k));
-  Fun apply([=](Val t) {
-    std::vector<Val> args{t.get(0)};
-    for (const Val& x : block_elements(t.get(1), d, taps))
-      args.push_back(x);
-    for (int k = 0; k < d; ++k)
-      args.push_back(t.get(2 + k));
-    return interpolate.apply(args);
-  });
-  return program({u, e}, zip_nd(d, zipped) | map_nd(d, apply));
+        return value;
+      });
 }
 
 } // namespace tessera::multigrid
