@@ -12,8 +12,7 @@ namespace tessera::multigrid {
 
 namespace {
 
-// The operator on `level`'s grid; for other extents, a cube of that side or (a rank's box)
-// that box.
+// `level` at other extents: a cube of that side or (a rank's box) that box.
 Level level_at(const Level& level, const std::vector<int64_t>& extents) {
   Level at = level;
   if (level.box.empty())
@@ -23,6 +22,7 @@ Level level_at(const Level& level, const std::vector<int64_t>& extents) {
   return at;
 }
 
+// The operator on `level`'s grid, and at other extents on level_at's.
 OperatorSpec spec(const std::string& name, const Level& level,
                   std::function<Expr(const Level&)> build) {
   return {name, level.sizes(), [level, build](const std::vector<int64_t>& extents) {
@@ -30,19 +30,23 @@ OperatorSpec spec(const std::string& name, const Level& level,
           }};
 }
 
-// With HPGMG-FV's 4th order on the level, the operator's interior form (`form`, exact `margin`
-// or more from every edge) for a kernel on the interior (OperatorSpec::interior_build).
-OperatorSpec with_interior(OperatorSpec spec, const Level& level,
-                           const std::optional<HelmholtzCoefficients>& helmholtz,
-                           std::function<Expr(const Level&)> form,
-                           int64_t margin = detail::kFv4InteriorMargin) {
-  if (helmholtz && level.box.empty() && detail::uses_fv4(level, *helmholtz)) {
+// Where the operator has an interior form (`has_form`), that form (`form`, exact `margin` or
+// more from every edge) for a kernel on the interior (OperatorSpec::interior_build).
+OperatorSpec with_interior(OperatorSpec spec, const Level& level, bool has_form,
+                           std::function<Expr(const Level&)> form, int64_t margin) {
+  if (has_form) {
     spec.interior_build = [level, form](const std::vector<int64_t>& extents) {
       return form(level_at(level, extents));
     };
     spec.interior_margin = margin;
   }
   return spec;
+}
+
+// Whether the level runs HPGMG-FV's 4th-order operators (a whole grid; HelmholtzFv4.h), which
+// have interior forms.
+bool fv4_on(const Level& level, const std::optional<HelmholtzCoefficients>& helmholtz) {
+  return helmholtz && level.box.empty() && detail::uses_fv4(level, *helmholtz);
 }
 
 // Fused smoothing (FusedSmoothing.cpp) on levels of at least this many points per side:
@@ -93,7 +97,7 @@ std::shared_ptr<CompiledKernel> fused_smoother(const Level& level, Boundary bc,
 // The tuner's kernel for a spec, as the hierarchy asks for it.
 using KernelOf = std::function<std::shared_ptr<CompiledKernel>(OperatorSpec)>;
 
-// A whole grid's kernels on a CPU run their interiors apart (OperatorSpec::split_interior).
+// A whole grid's kernels run their interiors apart where that pays (OperatorSpec::split_interior).
 KernelOf kernels_of(Tuner& tuner, bool whole_grid) {
   return [&tuner, whole_grid](OperatorSpec spec) {
     spec.split_interior = whole_grid;
@@ -113,13 +117,10 @@ std::shared_ptr<CompiledKernel> interpolation(const std::string& name, const Lev
     return at.sizes() == coarse.sizes() ? prolong_add(at, fine, kind, bc)
                                         : prolong_add(at, kind, bc);
   });
-  if (hpgmg_order > 0 && coarse.n >= hpgmg_order) { // HPGMG's interior form apart
-    interpolate.interior_build = [=](const std::vector<int64_t>& extents) {
-      return prolong_hpgmg_fv(level_at(coarse, extents), hpgmg_order, true);
-    };
-    interpolate.interior_margin = prolong_hpgmg_fv_interior_margin(hpgmg_order);
-  }
-  return kernel_of(interpolate);
+  return kernel_of(with_interior(
+      interpolate, coarse, hpgmg_order > 0 && coarse.n >= hpgmg_order,
+      [=](const Level& at) { return prolong_hpgmg_fv(at, hpgmg_order, true); },
+      hpgmg_order > 0 ? prolong_hpgmg_fv_interior_margin(hpgmg_order) : 0));
 }
 
 // Red-black half-sweeps in place (SolverOptions::in_place_gauss_seidel) where their kernels are
@@ -167,15 +168,15 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
         if (!s.fused_smooth.count(steps))
           if (auto k = fused_smoother(level, bc, options, omega, steps, tuner))
             s.fused_smooth[steps] = k;
-    s.residual = kernel_of(with_interior(spec("residual", level,
-                                              [=](const Level& at) {
-                                                return helmholtz
-                                                           ? helmholtz_residual(at, bc, *helmholtz)
-                                                           : multigrid::residual(at, bc);
-                                              }),
-                                         level, helmholtz, [=](const Level& at) {
-                                           return detail::fv4_residual(at, *helmholtz, false, true);
-                                         }));
+    s.residual = kernel_of(with_interior(
+        spec("residual", level,
+             [=](const Level& at) {
+               return helmholtz ? helmholtz_residual(at, bc, *helmholtz)
+                                : multigrid::residual(at, bc);
+             }),
+        level, fv4_on(level, helmholtz),
+        [=](const Level& at) { return detail::fv4_residual(at, *helmholtz, false, true); },
+        detail::kFv4InteriorMargin));
     const bool coarsest = !whole.can_coarsen() || whole.n <= options.coarsest;
     if (!coarsest) {
       const bool cell = level.centring == Centring::Cell;
@@ -195,7 +196,7 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
                    return helmholtz ? helmholtz_residual_restricted(at, bc, *helmholtz)
                                     : multigrid::residual_restricted(at, bc);
                  }),
-            level, helmholtz,
+            level, fv4_on(level, helmholtz),
             [=](const Level& at) { return detail::fv4_residual(at, *helmholtz, true, true); }, 1));
       auto kind = options.interpolation;
       // The 4th-order form: HPGMG-FV's interpolations where they are defined.
@@ -251,15 +252,15 @@ void Hierarchy::add_smoothers(LevelState& s, const KernelOf& kernel_of, Boundary
         in_place_half_sweeps(*options_, layout_->distributed()) && s.smooth_by_colour;
     for (int colour = 0; colour < 2; ++colour) {
       const int c = (colour + shift) % 2;
-      OperatorSpec half_sweep =
-          with_interior(spec(colour == 0 ? "gsrb-red" : "gsrb-black", level,
-                             [=](const Level& at) {
-                               return helmholtz ? helmholtz_gsrb_half_sweep(at, bc, *helmholtz, c)
-                                                : gsrb_half_sweep(at, bc, c);
-                             }),
-                        level, helmholtz, [=](const Level& at) {
-                          return detail::fv4_gsrb_half_sweep(at, *helmholtz, c, true);
-                        });
+      OperatorSpec half_sweep = with_interior(
+          spec(colour == 0 ? "gsrb-red" : "gsrb-black", level,
+               [=](const Level& at) {
+                 return helmholtz ? helmholtz_gsrb_half_sweep(at, bc, *helmholtz, c)
+                                  : gsrb_half_sweep(at, bc, c);
+               }),
+          level, fv4_on(level, helmholtz),
+          [=](const Level& at) { return detail::fv4_gsrb_half_sweep(at, *helmholtz, c, true); },
+          detail::kFv4InteriorMargin);
       half_sweep.in_place = s.smooth_in_place;
       s.smooth[colour] = kernel_of(half_sweep);
       if (s.smooth_in_place)
@@ -274,8 +275,9 @@ void Hierarchy::add_smoothers(LevelState& s, const KernelOf& kernel_of, Boundary
                return helmholtz ? helmholtz_jacobi(at, bc, *helmholtz, omega)
                                 : jacobi(at, bc, omega);
              }),
-        level, helmholtz,
-        [=](const Level& at) { return detail::fv4_jacobi(at, *helmholtz, omega, true); }));
+        level, fv4_on(level, helmholtz),
+        [=](const Level& at) { return detail::fv4_jacobi(at, *helmholtz, omega, true); },
+        detail::kFv4InteriorMargin));
   }
 }
 

@@ -34,9 +34,10 @@ struct CompiledKernel {
   // in-place red-black half-sweep writes half of them.
   double written_fraction = 1;
   runtime::Session* session = nullptr;
-  // On a CPU, the same kernel's interior version (codegen::CodegenOptions::interior_only), exact
-  // on the work-items interior_margin or more from every end of the range: a launch runs it
-  // there and this kernel on the rest (Schedule::launch).
+  // The interior version (codegen::CodegenOptions::interior_only) of this kernel on a CPU, or of
+  // the operator's own interior form (OperatorSpec::interior_build), exact on the work-items
+  // interior_margin or more from every end of the range: a launch runs it there and this kernel
+  // on the rest (Schedule::launch).
   std::shared_ptr<CompiledKernel> interior;
   int64_t interior_margin = 0;
 

@@ -60,9 +60,10 @@ struct OperatorSpec {
   // The kernel is launched with its output buffer one of its inputs (CodegenOptions::in_place):
   // the default lowering only, whatever the mode (the explorer times kernels out of place).
   bool in_place = false;
-  // On a CPU, the default lowering's interior runs as a kernel of its own, without the boundary
-  // branch (CompiledKernel::interior), on grids of at least kSplitLaunchPoints points: a whole
-  // grid on one device (a distributed box launches its parts itself).
+  // On grids of at least kSplitLaunchPoints points, the default lowering's interior runs as a
+  // kernel of its own (CompiledKernel::interior): on a CPU the same kernel without its boundary
+  // branch, on every device the interior form below. A whole grid on one device (a distributed
+  // box launches its parts itself).
   bool split_interior = false;
   // Where the operator has a form of its own for the points away from its boundary (HPGMG-FV's
   // 4th order without its extrapolations), that form, exact on the points interior_margin or
