@@ -158,6 +158,10 @@ std::string roofline_fraction_label(double footprint_bytes, uint64_t cache_bytes
 // "copy roofline 13.32 GB/s (...); last-level cache 480 MiB; one sweep moves 8 MiB, which fits
 // in the cache: percentages are cache-resident, ...": the roofline and where the problem stands.
 std::string roofline_summary(const Report& report);
+// Empty unless the best point moved its bytes faster than the copy roofline; then which of the
+// two reasons it is: the data sat in a cache (a sweep that fits, or nearly), or the roofline's
+// copies are slower than what this device can move (a sweep far larger than the cache).
+std::string above_roofline_note(const Report& report);
 
 // "2024-05-01T12:00:00Z"
 std::string utc_now();

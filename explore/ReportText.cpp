@@ -74,6 +74,22 @@ std::string roofline_summary(const Report& r) {
   return text + times + ": percentages are of the roofline";
 }
 
+std::string above_roofline_note(const Report& r) {
+  const PointResult* best = r.best ? r.find(*r.best) : nullptr;
+  if (!best || best->status != PointStatus::Ok || best->fraction_of_copy <= 1.0)
+    return "";
+  std::string above = cat("the best is faster than the copy roofline (",
+                          fixed(100 * best->fraction_of_copy, 1), "%): ");
+  if (r.cache_bytes == 0)
+    return above + "either part of its data sat in a cache (this device's cache size is unknown) "
+                   "or the roofline's copies are slower than what the device can move";
+  if (r.cache_resident() || partly_in_cache(r.footprint_bytes, r.cache_bytes))
+    return above + "part of its data sat in the cache between sweeps";
+  return above + cat("one sweep is ", fixed(r.footprint_bytes / r.cache_bytes, 1),
+                     "x the cache, so its data did not sit in it: the roofline's copies are slower "
+                     "than what this device can move, and the percentages understate it");
+}
+
 std::string format_report(const Report& r, std::size_t top) {
   std::ostringstream out;
   std::string extents;
@@ -118,6 +134,8 @@ std::string format_report(const Report& r, std::size_t top) {
   }
   if (r.steps)
     out << format_steps_comparison(*r.steps);
+  if (std::string above = above_roofline_note(r); !above.empty())
+    out << "  note: " << above << "\n";
   if (best && base && r.speedup > 0)
     out << "  best / baseline: " << fixed(r.speedup, 2) << "x faster than the plain MapGlb "
         << "lowering" << (r.confirmation.empty() ? "" : " (" + r.confirmation + ")") << "\n";

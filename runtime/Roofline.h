@@ -1,10 +1,11 @@
 // The roofline of bandwidth-bound kernels: the device's copy bandwidth measured with buffers
 // far larger than its last-level cache (4x it, at least 64 MiB, at most 2 GiB on a CPU; at
 // least 1 GiB on a GPU where memory allows), as the best of clEnqueueCopyBuffer, a plain copy
-// kernel and a float4 copy kernel. The size depends on the cache alone, never on the free
-// memory (PoCL's global memory size follows it), so that one measurement serves every later
-// run: measured once per device and kept in a JSON file (RooflineFile.h); a problem whose data
-// fits in the cache is not bound by it, and reports say so (Report::cache_resident).
+// kernel and a float4 copy kernel (each at the implementation's work-group size and at 64, 256
+// and 1024 work-items where they divide the launch). The size depends on the cache alone, never on
+// the free memory (PoCL's global memory size follows it), so that one measurement serves every
+// later run: measured once per device and kept in a JSON file (RooflineFile.h); a problem whose
+// data fits in the cache is not bound by it, and reports say so (Report::cache_resident).
 #pragma once
 
 #include <cstddef>

@@ -156,9 +156,38 @@ bool unknown_command(CLI::App& app, int argc, const char* const* argv) {
   return false;
 }
 
+// The format of std::cout and std::cerr as a command found them: a command that prints in
+// scientific notation must not change how the next command of the same process (the tests run
+// the command line in-process) prints its numbers.
+class StreamFormatGuard {
+public:
+  StreamFormatGuard() : out_(nullptr), err_(nullptr) {
+    out_.copyfmt(std::cout);
+    err_.copyfmt(std::cerr);
+  }
+  ~StreamFormatGuard() {
+    std::cout.copyfmt(out_);
+    std::cerr.copyfmt(err_);
+  }
+  StreamFormatGuard(const StreamFormatGuard&) = delete;
+  StreamFormatGuard& operator=(const StreamFormatGuard&) = delete;
+
+private:
+  std::ios out_, err_;
+};
+
+int run_commands(int argc, const char* const* argv);
+
 } // namespace
 
 int run_cli(int argc, const char* const* argv) {
+  StreamFormatGuard guard;
+  return run_commands(argc, argv);
+}
+
+namespace {
+
+int run_commands(int argc, const char* const* argv) {
   CLI::App app{"tessera: functional stencil programs, rewritten, compiled to OpenCL and explored"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("tessera ") + TESSERA_VERSION);
@@ -234,5 +263,7 @@ int run_cli(int argc, const char* const* argv) {
   }
   return 0;
 }
+
+} // namespace
 
 } // namespace tessera::tools

@@ -144,11 +144,24 @@ TEST_CASE("roofline: a problem that fits in the cache is cache-resident") {
   CHECK(back.cache_resident());
   CHECK(back.copy_method == "float4 copy kernel");
 
+  CHECK(text.find("part of its data sat in the cache") != std::string::npos);
+
   r.footprint_bytes = 128.0 * kMiB; // 4x the cache
   text = explore::format_report(r);
   CHECK(text.find("% of the copy roofline") != std::string::npos);
   CHECK(text.find("4.0x the cache") != std::string::npos);
   CHECK(text.find("cache-resident") == std::string::npos);
+  // Above 100% with data far larger than the cache: the roofline is low, and the report says so.
+  CHECK(explore::above_roofline_note(r).find("4.0x the cache, so its data did not sit in it: the "
+                                             "roofline's copies are slower") != std::string::npos);
+  CHECK(text.find(explore::above_roofline_note(r)) != std::string::npos);
+  r.points[0].fraction_of_copy = 0.9;
+  CHECK(explore::above_roofline_note(r).empty());
+  r.points[0].fraction_of_copy = 2.74;
+  r.cache_bytes = 0;
+  CHECK(explore::above_roofline_note(r).find("either part of its data sat in a cache") !=
+        std::string::npos);
+  r.cache_bytes = 32 * kMiB;
 
   r.footprint_bytes = 36.0 * kMiB; // 1.1x the cache: part of it stays between sweeps
   text = explore::format_report(r);
@@ -178,7 +191,7 @@ TEST_CASE("roofline: the file keeps one entry per device and rejects stale or br
   CHECK(read_roofline(file, "dev D", 128 * kMiB)); // not measured again while memory moves
   CHECK_FALSE(read_roofline(file, "dev D", 256 * kMiB));
 
-  std::ofstream(file) << "{\"format\": \"tessera-roofline\", \"version\": 1, \"devices\": "
+  std::ofstream(file) << "{\"format\": \"tessera-roofline\", \"version\": 2, \"devices\": "
                          "{\"dev A\": {\"gb_per_s\": \"fast\"}}}";
   CHECK_FALSE(read_roofline(file, "dev A", 64 * kMiB));
   std::ofstream(file) << "not json {";
@@ -196,7 +209,10 @@ TEST_CASE("roofline: measured once per device, then read from the file; re-measu
   Roofline first = device_roofline(test_session(), options);
   CHECK_FALSE(first.from_file);
   CHECK(first.buffer_bytes == 4 * kMiB);
-  CHECK(first.methods.size() == 3);
+  // clEnqueueCopyBuffer, then each copy kernel at the implementation's work-group size and at
+  // 64, 256 and 1024 work-items (the launches divide by each; PoCL allows 4096).
+  CHECK(first.methods.size() == 9);
+  CHECK(first.methods.count("float4 copy kernel, 256 work-items a group") == 1);
   CHECK(first.gb_per_s > 0);
   CHECK(fs::exists(file));
   Roofline second = device_roofline(test_session(), options);
