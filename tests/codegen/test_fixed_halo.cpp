@@ -120,7 +120,7 @@ TEST_CASE("a fixed halo keeps the cells near the edge over several steps, as a p
 }
 
 TEST_CASE("every variant of an iterated fixed-halo stencil matches stepping one at a time" *
-          doctest::test_suite("kernel-sweeps")) {
+          doctest::test_suite("extended")) {
   for (auto [shape, radius] :
        {std::pair<std::vector<int64_t>, int>{{32}, 1}, {{16, 16}, 1}, {{8, 8, 8}, 1}}) {
     for (bool chained : {false, true}) {

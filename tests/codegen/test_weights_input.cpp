@@ -62,8 +62,9 @@ TEST_CASE("weighted_sum with input weights is the weighted box a plain loop comp
   CHECK(k.source.find("float weights_c,") != std::string::npos);
 }
 
+// The extended tier (CMakeLists.txt); the case above checks the plain lowering.
 TEST_CASE("every variant of weighted_sum with input weights matches the interpreter" *
-          doctest::test_suite("kernel-sweeps")) {
+          doctest::test_suite("extended")) {
   struct Case {
     std::vector<ArithExpr> extents;
     Type weights;

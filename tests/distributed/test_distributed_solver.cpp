@@ -84,6 +84,10 @@ std::vector<SolveCase> cases() {
   // colours and the interpolation's parities as 1 does, an even one does not.
   all.push_back(
       {"2-D periodic W(2,2), halo 2", cosine_problem(2, 32, Boundary::wrap(), 2), w, 0, 2});
+  // Wider halos on the coarse levels alone (HaloWidths::coarse): restriction and interpolation
+  // between levels of different widths, and one exchange serving several half-sweeps there.
+  all.push_back({"2-D Dirichlet V(2,2), coarse halo 4", manufactured_poisson(2, 64, Centring::Cell),
+                 o, 0, 1, 4});
   all.push_back({"2-D Dirichlet F(2,2), halo 3", manufactured_poisson(2, 32, Centring::Cell),
                  [&] {
                    SolverOptions full = o;
@@ -91,10 +95,6 @@ std::vector<SolveCase> cases() {
                    return full;
                  }(),
                  0, 3});
-  // Wider halos on the coarse levels alone (HaloWidths::coarse): restriction and interpolation
-  // between levels of different widths, and one exchange serving several half-sweeps there.
-  all.push_back({"2-D Dirichlet V(2,2), coarse halo 4", manufactured_poisson(2, 64, Centring::Cell),
-                 o, 0, 1, 4});
   all.push_back({"2-D periodic W(2,2), coarse halo 3", cosine_problem(2, 32, Boundary::wrap(), 2),
                  w, 0, 1, 3});
   // The finest halo wider than twice the coarse one: interpolation pads the fine box's halo.
@@ -105,9 +105,17 @@ std::vector<SolveCase> cases() {
 
 } // namespace
 
-TEST_CASE("the distributed solver's residual history equals one device's") {
+namespace {
+
+// The default tier checks the first five cases (every cycle, boundary, smoother, a wider finest
+// halo, a wider coarse halo); the extended tier the other widths.
+constexpr std::size_t kDefaultTierCases = 5;
+
+void check_histories(std::size_t first, std::size_t end) {
   auto world = testing::mpi_world();
-  for (const auto& c : cases()) {
+  const auto all = cases();
+  for (std::size_t i = first; i < std::min(end, all.size()); ++i) {
+    const SolveCase& c = all[i];
     MultigridLayout layout(world, solver_session(), c.problem, c.options, c.agglomerate, {},
                            {c.halo, c.coarse_halo});
     Solver distributed(solver_session(), c.problem, c.options, layout);
@@ -136,6 +144,18 @@ TEST_CASE("the distributed solver's residual history equals one device's") {
     }
     CHECK_MESSAGE(worst <= 1e-9 * largest, c.name << ": solutions differ by " << worst);
   }
+}
+
+} // namespace
+
+TEST_CASE("the distributed solver's residual history equals one device's") {
+  check_histories(0, kDefaultTierCases);
+}
+
+// The extended tier (CMakeLists.txt).
+TEST_CASE("the distributed solver's residual history equals one device's: the other halo widths" *
+          doctest::test_suite("extended")) {
+  check_histories(kDefaultTierCases, SIZE_MAX);
 }
 
 TEST_CASE("exchanges overlapped with the kernels give the same cycles, bit for bit") {
@@ -304,8 +324,8 @@ TEST_CASE("a cycle sends no more halo bytes than exchanges one point deep") {
 // Agglomeration in stages: on 4 ranks split 4x1, levels 0-2 of a 64^2 grid run on the 4 ranks,
 // level 3 (8^2) moves to 2 ranks (2x1) and level 4 on to rank 0; every cycle's residual still
 // equals one device's (V, W on a periodic grid, F). On 1 and 2 ranks the same runs go to rank 0
-// at once.
-TEST_CASE("coarse levels gathered in stages onto fewer ranks") {
+// at once. In the extended tier (CMakeLists.txt), whose 4-rank run is the one that stages.
+TEST_CASE("coarse levels gathered in stages onto fewer ranks" * doctest::test_suite("extended")) {
   auto world = testing::mpi_world();
   const std::vector<int> ranks{world.size(), 1};
   for (CycleKind kind : {CycleKind::V, CycleKind::W, CycleKind::F}) {

@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <initializer_list>
 #include <tuple>
 
 #include "../Helpers.h"
@@ -82,13 +83,15 @@ void check_block(const Expr& program, const std::vector<Data>& inputs, const Lev
 
 } // namespace
 
-TEST_CASE("multigrid: restriction and interpolation on a box with halos equal the whole grid's") {
+namespace {
+
+void check_box_transfers(std::initializer_list<int64_t> halos) {
   const int64_t fine_n = 24, coarse_n = 12;
   const mg::Grid r = testing::random_values(fine_n * fine_n, 41),
                  u = testing::random_values(fine_n * fine_n, 42),
                  e = testing::random_values(coarse_n * coarse_n, 43);
   for (int along : {0, 1})
-    for (int64_t h : {1, 2, 3})
+    for (int64_t h : halos)
       // An inner block (halos on both sides), the first and the last (a global edge).
       for (auto [offset, lo, hi] :
            {std::tuple<int64_t, int64_t, int64_t>{8, h, h}, {0, 0, h}, {16, h, 0}}) {
@@ -119,6 +122,18 @@ TEST_CASE("multigrid: restriction and interpolation on a box with halos equal th
                       mg::prolong_add(u, e, {2, coarse_n}, "quadratic", name));
         }
       }
+}
+
+} // namespace
+
+TEST_CASE("multigrid: restriction and interpolation on a box with halos equal the whole grid's") {
+  check_box_transfers({1, 2});
+}
+
+// The extended tier (CMakeLists.txt): a halo of 3 (odd, as 1 is).
+TEST_CASE("multigrid: restriction and interpolation on a box with a halo of 3" *
+          doctest::test_suite("extended")) {
+  check_box_transfers({3});
 }
 
 // The fine box with halo hf and the coarse box with hc: restriction pads (or cuts) the fine box by

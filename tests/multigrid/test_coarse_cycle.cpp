@@ -139,10 +139,7 @@ SolverOptions with(CycleKind cycle, SmootherKind smoother = SmootherKind::GaussS
   return o;
 }
 
-} // namespace
-
-TEST_CASE("the coarse levels in one launch: every buffer equals the separate launches' after a "
-          "cycle from random values (PoCL)") {
+std::vector<CycleCase> random_cycle_cases() {
   const HelmholtzCoefficients helmholtz{0.7, 1.3};
   std::vector<CycleCase> cases{
       {"poisson3d cell V",
@@ -185,8 +182,30 @@ TEST_CASE("the coarse levels in one launch: every buffer equals the separate lau
   cases.back().name = "poisson3d cell V, out of place, residual apart";
   cases.back().options.in_place_gauss_seidel = false;
   cases.back().options.fused_residual_restriction = false;
-  for (const auto& c : cases)
-    check_fused_cycle(c);
+  return cases;
+}
+
+// The cases of random_cycle_cases the default tier runs: 3-D, 2-D and Helmholtz, three cycles.
+bool in_default_tier(const std::string& name) {
+  return name == "poisson3d cell V" || name == "poisson2d cell F jacobi" ||
+         name == "helmholtz3d cell F";
+}
+
+} // namespace
+
+TEST_CASE("the coarse levels in one launch: every buffer equals the separate launches' after a "
+          "cycle from random values (PoCL)") {
+  for (const auto& c : random_cycle_cases())
+    if (in_default_tier(c.name))
+      check_fused_cycle(c);
+}
+
+// The extended tier (CMakeLists.txt): the other grids, boundaries, precisions and smoothers.
+TEST_CASE("the coarse levels in one launch: the other cycles equal the separate launches' too" *
+          doctest::test_suite("extended")) {
+  for (const auto& c : random_cycle_cases())
+    if (!in_default_tier(c.name))
+      check_fused_cycle(c);
 }
 
 TEST_CASE("a run whose one launch would exceed the source limit keeps its launches, and says "
@@ -226,8 +245,9 @@ TEST_CASE("a kernel of work-groups is not called as a point function") {
   CHECK(point_function_why_not(codegen::generate_kernel(plain)) == "");
 }
 
-TEST_CASE("the solver's residual histories with the one-launch coarse levels equal those of "
-          "separate launches (cell- and vertex-centred, every problem)") {
+namespace {
+
+std::vector<std::pair<Problem, SolverOptions>> history_runs() {
   std::vector<std::pair<Problem, SolverOptions>> runs;
   runs.push_back({manufactured_poisson(3, 16, Centring::Cell), with(CycleKind::V)});
   runs.push_back({manufactured_poisson(3, 15, Centring::Vertex), with(CycleKind::F)});
@@ -241,8 +261,25 @@ TEST_CASE("the solver's residual histories with the one-launch coarse levels equ
   runs.back().second.pre = runs.back().second.post = 3;
   runs.push_back({manufactured_poisson(3, 16, Centring::Cell), with(CycleKind::V)});
   runs.back().second.precision = Precision::Mixed;
-  for (const auto& [problem, options] : runs)
-    compare_launches(problem, options, 4);
+  return runs;
+}
+
+} // namespace
+
+TEST_CASE("the solver's residual histories with the one-launch coarse levels equal those of "
+          "separate launches (3-D V, 2-D vertex-centred Jacobi, HPGMG's F-cycle)") {
+  auto runs = history_runs();
+  for (std::size_t i : {0, 3, 7})
+    compare_launches(runs[i].first, runs[i].second, 4);
+}
+
+// The extended tier (CMakeLists.txt): the other centrings, cycles, smoothers and precisions.
+TEST_CASE("the solver's residual histories with the one-launch coarse levels equal those of "
+          "separate launches (the other problems)" *
+          doctest::test_suite("extended")) {
+  auto runs = history_runs();
+  for (std::size_t i : {1, 2, 4, 5, 6, 8})
+    compare_launches(runs[i].first, runs[i].second, 4);
 }
 
 TEST_CASE("a fused smoother's kernel of work-groups stays apart; the levels below it still run "

@@ -42,7 +42,10 @@ std::pair<int, int> check_fused(const Expr& program, int64_t steps, std::vector<
 
 } // namespace
 
-TEST_CASE("weighted Jacobi with a right-hand side fused k times matches k steps") {
+// The extended tier (CMakeLists.txt): Jacobi fused (the same stream-temporal form as
+// Gauss-Seidel's below).
+TEST_CASE("weighted Jacobi with a right-hand side fused k times matches k steps" *
+          doctest::test_suite("extended")) {
   for (int dims : {2, 3}) {
     Level level{dims, dims == 2 ? 16 : 8, ScalarKind::F32, Centring::Cell};
     for (int k : {2, 4}) {

@@ -65,7 +65,9 @@ TEST_CASE("fv4: HPGMG-FV's 4th-order residual, Jacobi and red-black half-sweeps 
   }
 }
 
-TEST_CASE("fv4: the residual restricted in one program is the 8-child average of the residual") {
+// The extended tier (CMakeLists.txt): the residual's restricted form.
+TEST_CASE("fv4: the residual restricted in one program is the 8-child average of the residual" *
+          doctest::test_suite("extended")) {
   const int64_t n = 8, nc = 4;
   Level level{3, n, ScalarKind::F64, Centring::Cell};
   const auto points = static_cast<std::size_t>(level.points());
@@ -92,7 +94,10 @@ TEST_CASE("fv4: the residual restricted in one program is the 8-child average of
   check(helmholtz_residual_restricted(level, Boundary::antisymmetric(), c), in, expected);
 }
 
-TEST_CASE("fv4: HPGMG-FV's interpolations (interpolation_v4, interpolation_v2) match loops") {
+// The extended tier (CMakeLists.txt): HPGMG's interpolations (the one-launch 4th-order solve
+// uses them too).
+TEST_CASE("fv4: HPGMG-FV's interpolations (interpolation_v4, interpolation_v2) match loops" *
+          doctest::test_suite("extended")) {
   for (int order : {4, 2})
     for (int64_t nc : {int64_t{order == 4 ? 4 : 2}, int64_t{5}}) {
       Level coarse{3, nc, ScalarKind::F64, Centring::Cell}, fine{3, 2 * nc, ScalarKind::F64};

@@ -94,24 +94,37 @@ void check_in_place(const Expr& program, const Level& level,
 
 } // namespace
 
-TEST_CASE("in-place red-black half-sweeps equal the out-of-place ones (interpreter, PoCL)") {
+namespace {
+
+void check_in_place_half_sweeps(ScalarKind kind) {
   for (int d = 1; d <= 3; ++d)
-    for (auto kind : {ScalarKind::F64, ScalarKind::F32})
-      for (int colour : {0, 1}) {
-        Level level{d, d == 3 ? 6 : 10, kind, Centring::Cell};
-        CAPTURE(level.describe());
-        CAPTURE(colour);
-        auto u = random_grid(level, 61), f = random_grid(level, 62);
-        for (Boundary bc : {Boundary::antisymmetric(), Boundary::mirror(), Boundary::wrap()})
-          check_in_place(gsrb_half_sweep(level, bc, colour), level, {u, f});
-        std::vector<std::vector<double>> grids{u, f, random_grid(level, 63, 1.5)};
-        for (int k = 0; k < d; ++k)
-          grids.push_back(random_grid(level, 64 + static_cast<uint32_t>(k), 1.5));
-        const Boundary anti = Boundary::antisymmetric();
-        check_in_place(helmholtz_gsrb_half_sweep(level, anti, {0.7, 1.3}, colour), level, grids);
-        check_in_place(helmholtz_gsrb_half_sweep(level, anti, {0.7, 1.3, true, 1.25}, colour),
-                       level, grids);
-      }
+    for (int colour : {0, 1}) {
+      Level level{d, d == 3 ? 6 : 10, kind, Centring::Cell};
+      CAPTURE(level.describe());
+      CAPTURE(colour);
+      auto u = random_grid(level, 61), f = random_grid(level, 62);
+      for (Boundary bc : {Boundary::antisymmetric(), Boundary::mirror(), Boundary::wrap()})
+        check_in_place(gsrb_half_sweep(level, bc, colour), level, {u, f});
+      std::vector<std::vector<double>> grids{u, f, random_grid(level, 63, 1.5)};
+      for (int k = 0; k < d; ++k)
+        grids.push_back(random_grid(level, 64 + static_cast<uint32_t>(k), 1.5));
+      const Boundary anti = Boundary::antisymmetric();
+      check_in_place(helmholtz_gsrb_half_sweep(level, anti, {0.7, 1.3}, colour), level, grids);
+      check_in_place(helmholtz_gsrb_half_sweep(level, anti, {0.7, 1.3, true, 1.25}, colour), level,
+                     grids);
+    }
+}
+
+} // namespace
+
+TEST_CASE("in-place red-black half-sweeps equal the out-of-place ones (interpreter, PoCL)") {
+  check_in_place_half_sweeps(ScalarKind::F64);
+}
+
+// The extended tier (CMakeLists.txt): the same kernels in single precision.
+TEST_CASE("in-place red-black half-sweeps equal the out-of-place ones in f32" *
+          doctest::test_suite("extended")) {
+  check_in_place_half_sweeps(ScalarKind::F32);
 }
 
 TEST_CASE("in-place red-black Gauss-Seidel: the solver's residual histories equal the "

@@ -68,19 +68,6 @@ std::vector<Data> helmholtz_inputs(const Level& level, const mg::Grid& u, const 
   return in;
 }
 
-struct Case {
-  int dims;
-  ScalarKind kind;
-};
-
-std::vector<Case> cases() {
-  std::vector<Case> all;
-  for (int d = 1; d <= 3; ++d)
-    for (auto kind : {ScalarKind::F64, ScalarKind::F32})
-      all.push_back({d, kind});
-  return all;
-}
-
 std::vector<std::pair<Boundary, std::string>> boundaries() {
   return {{Boundary::antisymmetric(), "antisymmetric"},
           {Boundary::mirror(), "mirror"},
@@ -89,8 +76,10 @@ std::vector<std::pair<Boundary, std::string>> boundaries() {
 
 } // namespace
 
-TEST_CASE("multigrid: residual, Jacobi and red-black half-sweeps match loops") {
-  for (auto [d, kind] : cases())
+namespace {
+
+void check_smoothers(ScalarKind kind) {
+  for (int d = 1; d <= 3; ++d)
     for (const auto& [bc, bc_name] : boundaries()) {
       Level level{d, d == 3 ? 6 : 10, kind, Centring::Cell};
       CAPTURE(level.describe());
@@ -107,8 +96,16 @@ TEST_CASE("multigrid: residual, Jacobi and red-black half-sweeps match loops") {
     }
 }
 
-TEST_CASE("multigrid: restrictions match loops") {
-  for (auto [d, kind] : cases()) {
+} // namespace
+
+TEST_CASE("multigrid: residual, Jacobi and red-black half-sweeps match loops") {
+  check_smoothers(ScalarKind::F64);
+}
+
+namespace {
+
+void check_restrictions(ScalarKind kind) {
+  for (int d = 1; d <= 3; ++d) {
     Level cell{d, d == 3 ? 8 : 12, kind, Centring::Cell};
     CAPTURE(cell.describe());
     mg::Grid r = random_grid(cell, 21);
@@ -120,8 +117,16 @@ TEST_CASE("multigrid: restrictions match loops") {
   }
 }
 
-TEST_CASE("multigrid: interpolations added to the fine grid match loops") {
-  for (auto [d, kind] : cases()) {
+} // namespace
+
+TEST_CASE("multigrid: restrictions match loops") {
+  check_restrictions(ScalarKind::F64);
+}
+
+namespace {
+
+void check_interpolations(ScalarKind kind) {
+  for (int d = 1; d <= 3; ++d) {
     Level coarse{d, d == 3 ? 4 : 6, kind, Centring::Cell};
     Level fine = coarse;
     fine.n = 2 * coarse.n;
@@ -147,6 +152,12 @@ TEST_CASE("multigrid: interpolations added to the fine grid match loops") {
   }
 }
 
+} // namespace
+
+TEST_CASE("multigrid: interpolations added to the fine grid match loops") {
+  check_interpolations(ScalarKind::F64);
+}
+
 TEST_CASE("multigrid: levels coarsen only when the sizes allow it") {
   Level odd{3, 6, ScalarKind::F64, Centring::Cell};
   CHECK(odd.coarser().n == 3);
@@ -156,8 +167,10 @@ TEST_CASE("multigrid: levels coarsen only when the sizes allow it") {
   CHECK_THROWS_WITH(jacobi(odd, Boundary::mirror(), 2.5), doctest::Contains("0 < omega < 2"));
 }
 
-TEST_CASE("multigrid: the variable-coefficient Helmholtz operators match loops") {
-  for (auto [d, kind] : cases())
+namespace {
+
+void check_helmholtz(ScalarKind kind) {
+  for (int d = 1; d <= 3; ++d)
     for (const auto& [bc, bc_name] : boundaries()) {
       Level level{d, d == 3 ? 6 : 8, kind, Centring::Cell};
       CAPTURE(level.describe());
@@ -184,8 +197,16 @@ TEST_CASE("multigrid: the variable-coefficient Helmholtz operators match loops")
     }
 }
 
-TEST_CASE("multigrid: HPGMG-FV's quadratic Dirichlet boundary in the Helmholtz operators") {
-  for (auto [d, kind] : cases())
+} // namespace
+
+TEST_CASE("multigrid: the variable-coefficient Helmholtz operators match loops") {
+  check_helmholtz(ScalarKind::F64);
+}
+
+namespace {
+
+void check_quadratic_dirichlet(ScalarKind kind) {
+  for (int d = 1; d <= 3; ++d)
     for (int64_t n : {int64_t{1}, int64_t{2}, int64_t{d == 3 ? 5 : 7}}) {
       Level level{d, n, kind, Centring::Cell};
       CAPTURE(level.describe());
@@ -219,8 +240,16 @@ TEST_CASE("multigrid: HPGMG-FV's quadratic Dirichlet boundary in the Helmholtz o
                        doctest::Contains("replaces the antisymmetric ghost"), Error);
 }
 
-TEST_CASE("multigrid: a fused red-black step equals the red then the black half-sweep") {
-  for (auto [d, kind] : cases())
+} // namespace
+
+TEST_CASE("multigrid: HPGMG-FV's quadratic Dirichlet boundary in the Helmholtz operators") {
+  check_quadratic_dirichlet(ScalarKind::F64);
+}
+
+namespace {
+
+void check_fused_red_black(ScalarKind kind) {
+  for (int d = 1; d <= 3; ++d)
     for (const auto& [bc, bc_name] : boundaries())
       for (int64_t n : {int64_t{2}, int64_t{d == 3 ? 6 : 10}}) {
         Level level{d, n, kind, Centring::Cell};
@@ -239,4 +268,21 @@ TEST_CASE("multigrid: a fused red-black step equals the red then the black half-
         {to_data(u, vertex), to_data(f, vertex)},
         mg::gsrb(mg::gsrb(u, f, s, vertex.h(), 0, "zero"), f, s, vertex.h(), 1, "zero"),
         ScalarKind::F64);
+}
+
+} // namespace
+
+TEST_CASE("multigrid: a fused red-black step equals the red then the black half-sweep") {
+  check_fused_red_black(ScalarKind::F64);
+}
+
+// The extended tier (CMakeLists.txt): the same operators generated and run in single precision.
+TEST_CASE("multigrid: every operator above in f32 matches loops" *
+          doctest::test_suite("extended")) {
+  check_smoothers(ScalarKind::F32);
+  check_restrictions(ScalarKind::F32);
+  check_interpolations(ScalarKind::F32);
+  check_helmholtz(ScalarKind::F32);
+  check_quadratic_dirichlet(ScalarKind::F32);
+  check_fused_red_black(ScalarKind::F32);
 }

@@ -93,7 +93,10 @@ TEST_CASE("multigrid solver: bad problems and options are refused with a reason"
                     doctest::Contains("1, 2 or 3 dimensions"));
 }
 
-TEST_CASE("multigrid tuning: explored choices are stored, reused, and rebuilt when corrupt") {
+// The extended tier (CMakeLists.txt): the tuning database as the solver uses it, explored at a
+// budget per operator (40 s of a cold run).
+TEST_CASE("multigrid tuning: explored choices are stored, reused, and rebuilt when corrupt" *
+          doctest::test_suite("extended")) {
   namespace fs = std::filesystem;
   fs::path dir = testing::make_temp_dir("tessera-tuning");
   auto p = manufactured_poisson(2, 15, Centring::Vertex);

@@ -138,8 +138,18 @@ TEST_CASE("split launch: interior apart equals the whole kernel (1-3-D, boundari
 
 // HPGMG-FV's 4th-order operators with their interior form (no extrapolations) on the interior:
 // what the solver runs on levels of kSplitLaunchPoints or more on every device.
-TEST_CASE("split launch: HPGMG-FV's 4th order with its interior form equals the whole kernel") {
+namespace {
+
+struct Fv4Case {
   Level level{3, 12, ScalarKind::F64, Centring::Cell};
+  std::vector<Grid> grids;
+  HelmholtzCoefficients c{0.7, 1.3, true, 1.25, 4};
+  Boundary bc = Boundary::antisymmetric();
+};
+
+Fv4Case fv4_case() {
+  Fv4Case fv4;
+  const Level& level = fv4.level;
   std::vector<Grid> grids{random_grid(level, 81), random_grid(level, 82),
                           random_grid(level, 83, 1.5)};
   for (int k = 0; k < 3; ++k)
@@ -147,8 +157,14 @@ TEST_CASE("split launch: HPGMG-FV's 4th order with its interior form equals the 
   for (auto& beta : grids)
     for (auto& x : beta.values)
       x = 1.5 + 0.25 * x; // near 1 as smooth coefficients are: the diagonal stays positive
-  HelmholtzCoefficients c{0.7, 1.3, true, 1.25, 4};
-  const Boundary bc = Boundary::antisymmetric();
+  fv4.grids = grids;
+  return fv4;
+}
+
+} // namespace
+
+TEST_CASE("split launch: HPGMG-FV's 4th order with its interior form equals the whole kernel") {
+  const auto [level, grids, c, bc] = fv4_case();
   const int64_t margin = detail::kFv4InteriorMargin;
   check_split(helmholtz_residual(level, bc, c), grids, false,
               detail::fv4_residual(level, c, false, true), margin);
@@ -156,6 +172,13 @@ TEST_CASE("split launch: HPGMG-FV's 4th order with its interior form equals the 
   // operator over the same reads (test_fv4 checks both against loops).
   check_split(helmholtz_gsrb_half_sweep(level, bc, c, 1), grids, false,
               detail::fv4_gsrb_half_sweep(level, c, 1, true), margin);
+}
+
+// The extended tier (CMakeLists.txt): the interpolations' and the restricted residual's forms.
+TEST_CASE("split launch: HPGMG-FV's interpolations and restricted residual with their interior "
+          "forms equal the whole kernels" *
+          doctest::test_suite("extended")) {
+  const auto [level, grids, c, bc] = fv4_case();
   // HPGMG's interpolations: their fine points whose coarse cells need no ghost.
   const Level fine16{3, 16, ScalarKind::F64, Centring::Cell};
   const Level coarse8 = fine16.coarser();

@@ -64,11 +64,11 @@ std::set<std::string> check_all_variants(const Expr& program, int depth, uint32_
 
 } // namespace
 
-// A "kernel-sweeps" case, which the sanitizer build leaves out (tests/main.cpp): its hundreds of
-// kernels go through the host code (enumeration, lowering, generation of every mapping with
+// In the extended tier (CMakeLists.txt), which the sanitizer build leaves out too: its hundreds
+// of kernels go through the host code (enumeration, lowering, generation of every mapping with
 // antisymmetric ghosts) that the f64 sweep below runs too.
 TEST_CASE("every variant of antisymmetric stencils in 1-D, 2-D and 3-D, radius 1 and 2" *
-          doctest::test_suite("kernel-sweeps")) {
+          doctest::test_suite("extended")) {
   for (int r : {1, 2}) {
     CAPTURE(r);
     check_all_variants(dirichlet_stencil(ScalarKind::F32, {32}, r), 1, 1);

@@ -97,7 +97,9 @@ TEST_CASE("stream-temporal 2-D: radius 1 and 2, every boundary, k = 2..8, partia
   }
 }
 
-TEST_CASE("stream-temporal 3-D: radius 1 and 2, every boundary, partial tiles and segments") {
+// The extended tier (CMakeLists.txt): the 3-D forms (2-D covers every boundary and k).
+TEST_CASE("stream-temporal 3-D: radius 1 and 2, every boundary, partial tiles and segments" *
+          doctest::test_suite("extended")) {
   for (int r : {1, 2})
     for (const Boundary& b : all_boundaries()) {
       int k = r == 1 && b.kind == Boundary::Mirror ? 4 : 2; // one deeper case

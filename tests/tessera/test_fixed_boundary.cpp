@@ -145,7 +145,7 @@ TEST_CASE("fixed boundary: the catalog's point stencils take it, the others say 
 }
 
 TEST_CASE("fixed boundary: every offered variant of 1 to 3 steps keeps the halo exactly" *
-          doctest::test_suite("kernel-sweeps")) {
+          doctest::test_suite("extended")) {
   auto device = open_device();
   Walk walk;
   for (const auto& info : stencils::catalog()) {

@@ -152,7 +152,10 @@ void check_lazy_space(const stencils::StencilInfo& info, int steps,
 
 } // namespace
 
-TEST_CASE("offered variants: generated, written and run through the public paths") {
+// The extended tier (CMakeLists.txt): a sample of every kind of kernel through the public
+// paths (every one is walked in the same tier).
+TEST_CASE("offered variants: generated, written and run through the public paths" *
+          doctest::test_suite("extended")) {
   auto device = open_device();
   auto dir = testing::make_temp_dir("tessera-offered");
   int ran = 0, described = 0, single_launch_programs = 0;

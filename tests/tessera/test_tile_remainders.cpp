@@ -30,8 +30,10 @@ bool padded(const VariantInfo& v) {
 
 } // namespace
 
+// The extended tier (CMakeLists.txt), beside the walk of every offered variant at dividing and
+// non-dividing sizes.
 TEST_CASE("tiles with a remainder: every variant at sizes the tiles do not divide is exact" *
-          doctest::test_suite("kernel-sweeps")) {
+          doctest::test_suite("extended")) {
   auto device = open_device();
   struct Case {
     const char* name;
