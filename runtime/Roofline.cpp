@@ -56,15 +56,22 @@ void check_copied(Session& session, const Buffer<float>& to, std::size_t bytes, 
 }
 
 // The work-group sizes a copy kernel is timed at: the implementation's choice (0), then sizes
-// that divide the launch and that the device allows. PoCL's own choice for a 1-D copy is not
-// its fastest (a stencil kernel with rows of 512 work-items copied faster than it), and a
-// roofline below what kernels reach would put them above 100%.
-std::vector<std::size_t> copy_group_sizes(const Device& device, std::size_t items) {
+// that divide the launch and that the device and the kernel allow (check_launch). PoCL's own
+// choice for a 1-D copy is not its fastest (a stencil kernel with rows of 512 work-items copied
+// faster than it), and a roofline below what kernels reach would put them above 100%.
+std::vector<std::size_t> copy_group_sizes(const Device& device, const Kernel& kernel,
+                                          std::size_t items) {
   std::vector<std::size_t> sizes{0};
-  for (std::size_t local : {64, 256, 1024})
-    if (items % local == 0 &&
-        (device.max_work_group_size == 0 || local <= device.max_work_group_size))
+  for (std::size_t local : {64, 256, 1024}) {
+    if (items % local != 0)
+      continue;
+    try {
+      check_launch(device, kernel, Range(items), Range(local));
       sizes.push_back(local);
+    } catch (const Error&) {
+      // a size this device or kernel refuses is not one of its copies
+    }
+  }
   return sizes;
 }
 
@@ -138,7 +145,7 @@ Roofline measure_roofline(Session& session, std::size_t bytes, TimingOptions opt
                              std::pair<const char*, std::size_t>{"roofline_copy4", 4}}) {
     auto kernel = session.build_kernel(kCopyKernels, name);
     const std::size_t items = bytes / 4 / width;
-    for (std::size_t local : copy_group_sizes(device, items)) {
+    for (std::size_t local : copy_group_sizes(device, kernel, items)) {
       auto t = time_kernel(session, kernel, {from, to}, Range(items),
                            local ? Range(local) : Range{}, options);
       std::string method = width == 1 ? "copy kernel" : "float4 copy kernel";

@@ -125,8 +125,6 @@ void print_result(const explore::Report& report, double elapsed, double budget_s
                        : std::string())
               << "\n";
   std::cout << explore::roofline_summary(report) << "\n";
-  if (std::string above = explore::above_roofline_note(report); !above.empty())
-    std::cout << "note: " << above << "\n";
   if (!report.timing_regime.empty())
     std::cout << "timing: " << report.timing_regime << "\n";
   if (std::string compute = explore::compute_summary(report); !compute.empty())

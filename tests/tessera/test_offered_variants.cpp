@@ -19,10 +19,10 @@
 //   and vector lanes with a remainder) runs through run_variant against the interpreter, is
 //   found by its name and has its files written: one step (about 900 variants: ctest's entry
 //   test_api/test_offered_variants/1) and 2 and 3 fused steps (about 3,200: .../steps23, built
-//   with -cl-opt-disable); both labelled slow. The 2- and 3-step walk once found time-tiling
-//   variants of 128 work-items that aborted the process on PoCL (heap corruption) or disagreed:
-//   PoCL miscompiled their kernels at -O2, which now avoid it with barriers (docs/reliability.md;
-//   tests/codegen/test_time_tiling.cpp probes it at -O2).
+//   with -cl-opt-disable); both in the extended tier (CMakeLists.txt). The 2- and 3-step walk once
+//   found time-tiling variants of 128 work-items that aborted the process on PoCL (heap corruption)
+//   or disagreed: PoCL miscompiled their kernels at -O2, which now avoid it with barriers
+//   (docs/reliability.md; tests/codegen/test_time_tiling.cpp probes it at -O2).
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -152,10 +152,7 @@ void check_lazy_space(const stencils::StencilInfo& info, int steps,
 
 } // namespace
 
-// The extended tier (CMakeLists.txt): a sample of every kind of kernel through the public
-// paths (every one is walked in the same tier).
-TEST_CASE("offered variants: generated, written and run through the public paths" *
-          doctest::test_suite("extended")) {
+TEST_CASE("offered variants: generated, written and run through the public paths") {
   auto device = open_device();
   auto dir = testing::make_temp_dir("tessera-offered");
   int ran = 0, described = 0, single_launch_programs = 0;
