@@ -24,32 +24,35 @@ int main(int argc, char** argv) try {
     user_error(usage); // --help, or an option taken for the directory
   std::filesystem::path dir = argv[1];
   std::vector<std::string> wanted(argv + 2, argv + argc);
-  std::vector<std::string> known;
+  struct Entry {
+    int dims, radius;
+    Shape shape;
+    std::string name;
+  };
+  std::vector<Entry> family;
   for (int dims : {2, 3})
     for (Shape shape : {Shape::Star, Shape::Box})
       for (int r = 1; r <= 4; ++r)
-        known.push_back(stencils::star_box_name(dims, r, shape));
+        family.push_back({dims, r, shape, stencils::star_box_name(dims, r, shape)});
+  auto named = [&](const std::string& name) {
+    return std::any_of(family.begin(), family.end(),
+                       [&](const Entry& e) { return e.name == name; });
+  };
+  // Every name is checked before anything is written.
   for (const std::string& name : wanted)
-    if (std::find(known.begin(), known.end(), name) == known.end())
+    if (!named(name))
       user_error(cat("no stencil named ", name, ": give names such as box3d4r or star2d1r"));
   std::filesystem::create_directories(dir);
-  int written = 0;
-  for (int dims : {2, 3})
-    for (Shape shape : {Shape::Star, Shape::Box})
-      for (int r = 1; r <= 4; ++r) {
-        std::string name = stencils::star_box_name(dims, r, shape);
-        if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), name) == wanted.end())
-          continue;
-        std::vector<ArithExpr> extents(static_cast<std::size_t>(dims), size("N"));
-        Expr program = stencils::star_box_stencil(extents, r, shape, clamp);
-        std::string path = (dir / (name + ".json")).string();
-        save_expr_file(program, path);
-        std::printf("%s %llu bytes\n", path.c_str(),
-                    static_cast<unsigned long long>(std::filesystem::file_size(path)));
-        ++written;
-      }
-  if (written == 0)
-    user_error("no stencil of that name: give names such as box3d4r or star2d1r");
+  for (const Entry& e : family) {
+    if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), e.name) == wanted.end())
+      continue;
+    std::vector<ArithExpr> extents(static_cast<std::size_t>(e.dims), size("N"));
+    Expr program = stencils::star_box_stencil(extents, e.radius, e.shape, clamp);
+    std::string path = (dir / (e.name + ".json")).string();
+    save_expr_file(program, path);
+    std::printf("%s %llu bytes\n", path.c_str(),
+                static_cast<unsigned long long>(std::filesystem::file_size(path)));
+  }
   return 0;
 } catch (const tessera::Error& e) {
   std::fprintf(stderr, "large_stencils: %s\n", e.what());

@@ -264,21 +264,23 @@ Expr fv4_operator(const Level& level, const HelmholtzCoefficients& c, const std:
   const int f_at = static_cast<int>(u_list.size()), alpha_at = f_at + 1;
   const int64_t n = level.n;
   const ScalarKind kind = level.kind;
-  Fun point = formula(name, kinds, [=, &u_at, &beta_at](const std::vector<Sym>& v) {
-    Fv4Point p{v, d, n, kind, u_at, beta_at, f_at, alpha_at, code};
-    Fv4Point diagonal = p;
-    diagonal.indicator = true;
-    // Most points read no ghost: their form without the side selections, chosen once, so that
-    // a device branches instead of evaluating every extrapolation and selecting.
-    Fv4Point p_inner = p, diagonal_inner = diagonal;
-    p_inner.inner = diagonal_inner.inner = true;
-    if (interior)
-      return body(p_inner, diagonal_inner);
-    Sym is_inner = v[static_cast<std::size_t>(code)] == kInside;
-    for (int k = 1; k < d; ++k)
-      is_inner = is_inner && v[static_cast<std::size_t>(code + k)] == kInside;
-    return select(is_inner, body(p_inner, diagonal_inner), body(p, diagonal));
-  });
+  Fun point = formula(interior ? name + "Interior" : name, kinds,
+                      [=, &u_at, &beta_at](const std::vector<Sym>& v) {
+                        Fv4Point p{v, d, n, kind, u_at, beta_at, f_at, alpha_at, code};
+                        Fv4Point diagonal = p;
+                        diagonal.indicator = true;
+                        // Most points read no ghost: their form without the side selections, chosen
+                        // once, so that a device branches instead of evaluating every extrapolation
+                        // and selecting.
+                        Fv4Point p_inner = p, diagonal_inner = diagonal;
+                        p_inner.inner = diagonal_inner.inner = true;
+                        if (interior)
+                          return body(p_inner, diagonal_inner);
+                        Sym is_inner = v[static_cast<std::size_t>(code)] == kInside;
+                        for (int k = 1; k < d; ++k)
+                          is_inner = is_inner && v[static_cast<std::size_t>(code + k)] == kInside;
+                        return select(is_inner, body(p_inner, diagonal_inner), body(p, diagonal));
+                      });
   Fun apply([=](Val t) {
     std::vector<Val> args;
     for (const auto& o : u_list)
@@ -316,7 +318,7 @@ Expr fv4_residual(const Level& level, const HelmholtzCoefficients& c, bool restr
                   bool interior) {
   const double h2inv = h2inv_of(level);
   return fv4_operator(
-      level, c, interior ? "fv4ResidualInterior" : "fv4Residual", {},
+      level, c, "fv4Residual", {},
       [=](const Fv4Point& p, const Fv4Point&) { return p.residual(c, h2inv); }, restricted,
       interior);
 }
@@ -324,7 +326,7 @@ Expr fv4_residual(const Level& level, const HelmholtzCoefficients& c, bool restr
 Expr fv4_jacobi(const Level& level, const HelmholtzCoefficients& c, double omega, bool interior) {
   const double h2inv = h2inv_of(level);
   return fv4_operator(
-      level, c, interior ? "fv4JacobiInterior" : "fv4Jacobi", {},
+      level, c, "fv4Jacobi", {},
       [=](const Fv4Point& p, const Fv4Point& diag) {
         const Sym u0 = p.v[static_cast<std::size_t>(p.u_at.at(Offset(p.d, 0)))];
         return u0 + p.typed(omega) * p.residual(c, h2inv) / *diag.apply(c.a, c.b, h2inv).s;
@@ -336,7 +338,7 @@ Expr fv4_gsrb_half_sweep(const Level& level, const HelmholtzCoefficients& c, int
                          bool interior) {
   const double h2inv = h2inv_of(level);
   return fv4_operator(
-      level, c, interior ? "fv4GsrbInterior" : "fv4Gsrb", {colour_grid(level, colour)},
+      level, c, "fv4Gsrb", {colour_grid(level, colour)},
       [=](const Fv4Point& p, const Fv4Point& diag) {
         const Sym u0 = p.v[static_cast<std::size_t>(p.u_at.at(Offset(p.d, 0)))];
         const Sym updated = u0 + p.residual(c, h2inv) / *diag.apply(c.a, c.b, h2inv).s;

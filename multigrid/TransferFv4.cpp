@@ -27,6 +27,7 @@ struct Scheme {
   std::vector<double> even;
   std::vector<std::vector<double>> ghosts;
   int min_cells;
+  int half() const { return static_cast<int>(even.size() / 2); } // h: the offsets -h..h
 };
 const Scheme kQuartic{"prolongQuartic",
                       3,
@@ -40,7 +41,7 @@ constexpr int kPlaces = 5;
 
 // The 1-D weights of coarse offsets -reach..reach for the place and parity, on nc cells.
 std::vector<double> weights(const Scheme& s, int place, int parity, int64_t nc) {
-  const int half = static_cast<int>(s.even.size() / 2);
+  const int half = s.half();
   const bool inner = place == 2;
   const int64_t ci = place < 2 ? place : place == 3 ? nc - 2 : nc - 1;
   std::vector<double> w(static_cast<std::size_t>(2 * s.reach + 1), 0.0);
@@ -136,16 +137,24 @@ Expr tensor_interpolation(const Level& coarse, const std::string& name, int reac
 
 } // namespace
 
-int64_t prolong_hpgmg_fv_interior_margin(int order) {
-  return order == 4 ? 4 : 2; // 2h fine cells: the coarse cells h from the boundary
-}
+namespace {
 
-Expr prolong_hpgmg_fv(const Level& coarse, int order, bool interior) {
+const Scheme& scheme_of(int order) {
   if (order != 2 && order != 4)
     user_error(cat("HPGMG-FV's interpolations are interpolation_v2 (order 2) and interpolation_v4 "
                    "(order 4), got order ",
                    order));
-  const Scheme& scheme = order == 4 ? kQuartic : kQuadratic;
+  return order == 4 ? kQuartic : kQuadratic;
+}
+
+} // namespace
+
+int64_t prolong_hpgmg_fv_interior_margin(int order) {
+  return 2 * scheme_of(order).half(); // 2h fine cells: the coarse cells h from the boundary
+}
+
+Expr prolong_hpgmg_fv(const Level& coarse, int order, bool interior) {
+  const Scheme& scheme = scheme_of(order);
   if (coarse.dims != 3 || coarse.centring != Centring::Cell || coarse.n < scheme.min_cells ||
       !coarse.box.empty())
     user_error(cat("HPGMG-FV's interpolation_v", order,
@@ -159,7 +168,7 @@ Expr prolong_hpgmg_fv(const Level& coarse, int order, bool interior) {
   if (interior) {
     // The fine points whose coarse cells are h (the scheme's half width) or more from every
     // boundary: the 1-D weights of the parity alone, no ghosts, 2h + 1 taps.
-    const int h = static_cast<int>(scheme.even.size() / 2);
+    const int h = scheme.half();
     for (int k = 0; k < d; ++k)
       codes.push_back(index_grid(fine, formula(cat("fineParity", k),
                                                std::vector<ScalarKind>(d, ScalarKind::I32),

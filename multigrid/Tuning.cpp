@@ -175,14 +175,11 @@ std::shared_ptr<CompiledKernel> Tuner::kernel(const OperatorSpec& spec) {
 
   std::shared_ptr<CompiledKernel> k;
   auto named = options_.named.find(spec.name);
-  if (spec.in_place) {
+  if (spec.in_place || (options_.mode == TuneMode::Default && named == options_.named.end()) ||
+      points(spec.extents) < options_.min_points) {
     const Expr lowered = rewrite::lower_default(program);
-    k = compile(*session_, generate(lowered, spec.name, true), {}, "default lowering, in place");
-    add_interior(*k, lowered, spec);
-  } else if ((options_.mode == TuneMode::Default && named == options_.named.end()) ||
-             points(spec.extents) < options_.min_points) {
-    const Expr lowered = rewrite::lower_default(program);
-    k = compile(*session_, generate(lowered, spec.name), {}, "default lowering");
+    k = compile(*session_, generate(lowered, spec.name, spec.in_place), {},
+                spec.in_place ? "default lowering, in place" : "default lowering");
     add_interior(*k, lowered, spec);
   } else if (named != options_.named.end()) {
     auto variants = explore::enumerate_variants(program, 1).variants;
