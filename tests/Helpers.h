@@ -25,6 +25,11 @@ inline std::string error_of(const std::function<void()>& f) {
   return "(no error)";
 }
 
+// Whether `text` contains `part` (an error message, a command's output).
+inline bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
 // The whole text of a file ("" when it cannot be read).
 inline std::string read_text_file(const std::filesystem::path& path) {
   std::ifstream in(path);

@@ -12,13 +12,10 @@
 
 using namespace tessera;
 using tessera::testing::check_kernel;
+using tessera::testing::has;
 using tessera::testing::random_f32;
 
 namespace {
-
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 Expr three_point(std::vector<std::string> names) {
   auto f = user_fun("weigh", std::move(names),

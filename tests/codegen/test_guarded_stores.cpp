@@ -10,13 +10,10 @@
 
 using namespace tessera;
 using tessera::testing::check_program;
+using tessera::testing::has;
 using tessera::testing::random_f32;
 
 namespace {
-
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 Fun average3() {
   auto f = user_fun("average3", [](auto a, auto b, auto c) { return (a + b + c) / 3.0f; });

@@ -8,8 +8,10 @@
 
 #include "core/Error.h"
 #include "core/arith/ArithExpr.h"
+#include "tests/Helpers.h"
 
 using namespace tessera;
+using tessera::testing::error_of;
 
 namespace {
 
@@ -26,15 +28,6 @@ const ArithExpr x = ArithExpr::var("x");
 const ArithExpr y = ArithExpr::var("y");
 const ArithExpr i = ArithExpr::var("i", 0, N - 1);
 const ArithExpr j = ArithExpr::var("j", 0, M - 1);
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
 
 } // namespace
 

@@ -13,26 +13,12 @@
 #include "core/Printer.h"
 #include "primitives/TypeCheck.h"
 #include "tests/DeepProgram.h"
+#include "tests/Helpers.h"
 #include "tests/TempDir.h"
 
 using namespace tessera;
-
-namespace {
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-} // namespace
+using tessera::testing::error_of;
+using tessera::testing::has;
 
 TEST_CASE("nesting: a file of 20,000 nested Pads is refused with a message, not a crash") {
   auto dir = testing::make_temp_dir("tessera-nesting");

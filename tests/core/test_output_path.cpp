@@ -18,9 +18,11 @@
 #include "core/FileLock.h"
 #include "core/FilePlan.h"
 #include "core/OutputPath.h"
+#include "tests/Helpers.h"
 #include "tests/TempDir.h"
 
 using namespace tessera;
+using tessera::testing::error_of;
 namespace fs = std::filesystem;
 
 namespace {
@@ -37,15 +39,6 @@ std::string read_text(const fs::path& p) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
 }
 
 bool has_text(const std::string& text, const std::string& part) {

@@ -9,28 +9,9 @@
 #include <vector>
 
 #include "runtime/Runtime.h"
+#include "tests/TempDir.h"
 
 namespace tessera::testing {
-
-// A fresh empty directory under the temp dir, removed at exit.
-inline std::filesystem::path make_temp_dir(const std::string& tag) {
-  namespace fs = std::filesystem;
-  std::string pattern = (fs::temp_directory_path() / ("tessera-" + tag + "-XXXXXX")).string();
-  char* made = ::mkdtemp(pattern.data());
-  if (made == nullptr)
-    throw std::runtime_error("mkdtemp failed");
-  static std::vector<fs::path> to_remove;
-  struct Cleanup {
-    ~Cleanup() {
-      std::error_code ec;
-      for (auto& p : to_remove)
-        fs::remove_all(p, ec);
-    }
-  };
-  static Cleanup cleanup;
-  to_remove.push_back(made);
-  return made;
-}
 
 inline runtime::Session& test_session() {
   static runtime::Session session = [] {

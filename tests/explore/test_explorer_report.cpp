@@ -13,8 +13,10 @@
 #include "explore/Plot.h"
 #include "explore/ProgressBar.h"
 #include "explore/Report.h"
+#include "tests/Helpers.h"
 
 using namespace tessera;
+using tessera::testing::error_of;
 using namespace tessera::explore;
 namespace fs = std::filesystem;
 
@@ -72,15 +74,6 @@ std::string read_text(const fs::path& path) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-std::string error_of(auto&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
 }
 
 } // namespace

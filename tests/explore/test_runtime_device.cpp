@@ -9,8 +9,10 @@
 #include "core/Bytes.h"
 #include "core/Error.h"
 #include "runtime/Runtime.h"
+#include "tests/Helpers.h"
 
 using namespace tessera;
+using tessera::testing::error_of;
 using namespace tessera::runtime;
 
 namespace {
@@ -19,15 +21,6 @@ std::string upper(std::string s) {
   for (auto& c : s)
     c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return s;
-}
-
-std::string error_of(auto&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
 }
 
 } // namespace

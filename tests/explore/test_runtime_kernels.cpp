@@ -7,23 +7,16 @@
 #include "RuntimeFixture.h"
 #include "core/Error.h"
 #include "runtime/Hash.h"
+#include "tests/Helpers.h"
 
 using namespace tessera;
+using tessera::testing::error_of;
 using namespace tessera::runtime;
 using tessera::testing::random_floats;
 using tessera::testing::test_kernels_source;
 using tessera::testing::test_session;
 
 namespace {
-
-std::string error_of(auto&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;

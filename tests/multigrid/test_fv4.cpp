@@ -16,16 +16,14 @@
 #include "multigrid/Helmholtz.h"
 #include "primitives/Interpreter.h"
 #include "rewrite/Lower.h"
+#include "tests/multigrid/GridData.h"
 
 using namespace tessera;
 using namespace tessera::multigrid;
 namespace fv4 = tessera::testing::fv4;
+using tessera::testing::mg::to_data;
 
 namespace {
-
-Data to_data(const fv4::Grid& g, const Level& level) {
-  return Data::from_flat(level.kind, std::vector<int64_t>(3, level.n), g);
-}
 
 void check(const Expr& program, const std::vector<Data>& inputs, const fv4::Grid& expected) {
   REQUIRE(std::any_of(expected.begin(), expected.end(), [](double v) { return v != 0; }));

@@ -17,18 +17,13 @@
 #include "multigrid/Solver.h"
 #include "primitives/Interpreter.h"
 #include "rewrite/Lower.h"
+#include "tests/multigrid/GridData.h"
 
 using namespace tessera;
 using namespace tessera::multigrid;
+using tessera::testing::mg::random_grid;
 
 namespace {
-
-std::vector<double> random_grid(const Level& level, uint32_t seed, double shift = 0) {
-  auto v = testing::random_values(static_cast<std::size_t>(level.points()), seed);
-  for (auto& x : v)
-    x = level.kind == ScalarKind::F32 ? static_cast<float>(x + shift) : x + shift;
-  return v;
-}
 
 std::vector<double> download(const DeviceMemory& memory, BufferId id) {
   const auto count = static_cast<std::size_t>(memory.count(id));
@@ -127,16 +122,10 @@ TEST_CASE("in-place red-black half-sweeps equal the out-of-place ones in f32" *
   check_in_place_half_sweeps(ScalarKind::F32);
 }
 
-TEST_CASE("in-place red-black Gauss-Seidel: the solver's residual histories equal the "
-          "out-of-place ones; the smoother moves fewer bytes") {
-  std::vector<std::pair<Problem, SolverOptions>> runs;
-  runs.push_back({manufactured_poisson(3, 32, Centring::Cell), {}});
-  runs.push_back({manufactured_poisson(2, 64, Centring::Cell), {}});
-  runs.back().second.cycle = CycleKind::W;
-  runs.push_back({manufactured_helmholtz(3, 16), {}});
-  runs.push_back({hpgmg_fv_problem(16, 2), {}});
-  runs.back().second.cycle = CycleKind::F;
-  runs.back().second.pre = runs.back().second.post = 3;
+namespace {
+
+// Each run solved with out-of-place and with in-place half-sweeps.
+void check_in_place_solves(std::vector<std::pair<Problem, SolverOptions>> runs) {
   for (auto& [problem, options] : runs) {
     CAPTURE(problem.name);
     options.coarse_launch_side = 0; // every smoothing step its own launch (the bytes below)
@@ -158,4 +147,26 @@ TEST_CASE("in-place red-black Gauss-Seidel: the solver's residual histories equa
     // A half-sweep reads u and f and writes half of u: 2.5 grids instead of 3 (Poisson).
     CHECK(r.bytes_per_cycle.at("smooth") < out_of_place.bytes_per_cycle.at("smooth"));
   }
+}
+
+} // namespace
+
+TEST_CASE("in-place red-black Gauss-Seidel: the solver's residual histories equal the "
+          "out-of-place ones; the smoother moves fewer bytes") {
+  std::vector<std::pair<Problem, SolverOptions>> runs;
+  runs.push_back({manufactured_poisson(3, 32, Centring::Cell), {}});
+  runs.push_back({hpgmg_fv_problem(16, 2), {}});
+  runs.back().second.cycle = CycleKind::F;
+  runs.back().second.pre = runs.back().second.post = 3;
+  check_in_place_solves(std::move(runs));
+}
+
+// The extended tier (CMakeLists.txt): a W-cycle in 2-D and the variable-coefficient operator.
+TEST_CASE("in-place red-black Gauss-Seidel: W-cycles in 2-D and the Helmholtz operator" *
+          doctest::test_suite("extended")) {
+  std::vector<std::pair<Problem, SolverOptions>> runs;
+  runs.push_back({manufactured_poisson(2, 64, Centring::Cell), {}});
+  runs.back().second.cycle = CycleKind::W;
+  runs.push_back({manufactured_helmholtz(3, 16), {}});
+  check_in_place_solves(std::move(runs));
 }

@@ -16,16 +16,15 @@
 #include "primitives/Interpreter.h"
 #include "rewrite/Lower.h"
 #include "runtime/Session.h"
+#include "tests/multigrid/GridData.h"
 
 using namespace tessera;
 using namespace tessera::multigrid;
 namespace mg = tessera::testing::mg;
+using mg::random_grid;
+using mg::to_data;
 
 namespace {
-
-Data to_data(const mg::Grid& g, const Level& level) {
-  return Data::from_flat(level.kind, std::vector<int64_t>(level.dims, level.n), g);
-}
 
 // The interpreter and the default kernel against the loop result `expected`.
 void check(const Expr& program, const std::vector<Data>& inputs, const mg::Grid& expected,
@@ -41,14 +40,6 @@ void check(const Expr& program, const std::vector<Data>& inputs, const mg::Grid&
   auto run = explore::execute(testing::multigrid_session(), kernel, inputs);
   INFO(kernel.source);
   CHECK(explore::max_relative_difference(run.output.flatten(), expected) <= tolerance);
-}
-
-mg::Grid random_grid(const Level& level, uint32_t seed) {
-  auto v = testing::random_values(static_cast<std::size_t>(level.points()), seed);
-  if (level.kind == ScalarKind::F32)
-    for (auto& x : v)
-      x = static_cast<float>(x);
-  return v;
 }
 
 // Positive coefficients: 1.5 + a random value in [-1, 1).

@@ -37,7 +37,7 @@ struct Grid {
   std::vector<double> values;
 };
 
-Grid random_grid(const Level& level, uint32_t seed, double shift = 0) {
+Grid random_input(const Level& level, uint32_t seed, double shift = 0) {
   auto v = testing::random_values(static_cast<std::size_t>(level.points()), seed);
   for (auto& x : v)
     x += shift;
@@ -116,7 +116,7 @@ TEST_CASE("split launch: interior apart equals the whole kernel (1-3-D, boundari
   for (int d = 1; d <= 3; ++d) {
     Level level{d, d == 3 ? 12 : 20, ScalarKind::F64, Centring::Cell};
     CAPTURE(level.describe());
-    const Grid u = random_grid(level, 71), f = random_grid(level, 72);
+    const Grid u = random_input(level, 71), f = random_input(level, 72);
     for (Boundary bc : {Boundary::antisymmetric(), Boundary::mirror(), Boundary::wrap()}) {
       CAPTURE(bc.to_string());
       check_split(residual(level, bc), {u, f});
@@ -124,15 +124,15 @@ TEST_CASE("split launch: interior apart equals the whole kernel (1-3-D, boundari
     check_split(jacobi(level, Boundary::mirror(), 0.8), {u, f});
     check_split(gsrb_half_sweep(level, Boundary::antisymmetric(), 1), {u, f}, true);
     // The variable-coefficient operator: its coefficients padded with their own boundary.
-    std::vector<Grid> grids{u, f, random_grid(level, 73, 1.5)};
+    std::vector<Grid> grids{u, f, random_input(level, 73, 1.5)};
     for (int k = 0; k < d; ++k)
-      grids.push_back(random_grid(level, 74 + static_cast<uint32_t>(k), 1.5));
+      grids.push_back(random_input(level, 74 + static_cast<uint32_t>(k), 1.5));
     HelmholtzCoefficients c{0.5, 1.0};
     check_split(helmholtz_residual(level, Boundary::antisymmetric(), c), grids);
     // Interpolation reads a coarse grid around each fine point's parent.
     const Level coarse = level.coarser();
     check_split(prolong_add(coarse, Interpolation::Linear, Boundary::antisymmetric()),
-                {u, random_grid(coarse, 79)});
+                {u, random_input(coarse, 79)});
   }
 }
 
@@ -150,10 +150,10 @@ struct Fv4Case {
 Fv4Case fv4_case() {
   Fv4Case fv4;
   const Level& level = fv4.level;
-  std::vector<Grid> grids{random_grid(level, 81), random_grid(level, 82),
-                          random_grid(level, 83, 1.5)};
+  std::vector<Grid> grids{random_input(level, 81), random_input(level, 82),
+                          random_input(level, 83, 1.5)};
   for (int k = 0; k < 3; ++k)
-    grids.push_back(random_grid(level, 84 + static_cast<uint32_t>(k), 1.5));
+    grids.push_back(random_input(level, 84 + static_cast<uint32_t>(k), 1.5));
   for (auto& beta : grids)
     for (auto& x : beta.values)
       x = 1.5 + 0.25 * x; // near 1 as smooth coefficients are: the diagonal stays positive
@@ -184,7 +184,7 @@ TEST_CASE("split launch: HPGMG-FV's interpolations and restricted residual with 
   const Level coarse8 = fine16.coarser();
   for (int order : {2, 4})
     check_split(prolong_hpgmg_fv(coarse8, order),
-                {random_grid(fine16, 91), random_grid(coarse8, 92)}, false,
+                {random_input(fine16, 91), random_input(coarse8, 92)}, false,
                 prolong_hpgmg_fv(coarse8, order, true), prolong_hpgmg_fv_interior_margin(order));
   // The restricted residual's coarse points 1 or more from every boundary.
   check_split(helmholtz_residual_restricted(level, bc, c), grids, false,

@@ -18,7 +18,7 @@ using namespace tessera::rewrite;
 
 namespace {
 
-Fun halve() {
+Fun halve_f32() {
   return user_fun("halve", [](auto a) { return a * 0.5f; });
 }
 
@@ -38,7 +38,7 @@ bool is_map(const Expr& e, MapKind kind) {
 
 TEST_CASE("demotion rules: map-demote and to-private rewrite one node and declare no parameters") {
   const LoweringRuleSet& rules = lowering_rule_set();
-  Expr fn = halve().build({f32()});
+  Expr fn = halve_f32().build({f32()});
   Expr f = make_map(MapKind::Lcl, 1, make_map(MapKind::Map, 0, make_map(MapKind::Glb, 0, fn)));
   auto demoted = rewrite_with(rules.demote, f, {}, {});
   REQUIRE(demoted);
@@ -60,34 +60,34 @@ TEST_CASE("demotion rules: map-demote and to-private rewrite one node and declar
 TEST_CASE("legalize: a MapLcl outside any MapWrg becomes MapSeq, toLocal outside a work-group "
           "toPrivate, and a legal program is unchanged") {
   Val x = input("x", array_of(f32(), {4, 8}));
-  Expr lcl_alone = program({x}, x | map_lcl(0, map_seq(halve())));
-  CHECK(print(legalized(lcl_alone)) == print(program({x}, x | map_seq(map_seq(halve())))));
-  Expr lcl_in_glb = program({x}, x | map_glb(1, map_lcl(0, halve())));
-  CHECK(print(legalized(lcl_in_glb)) == print(program({x}, x | map_glb(1, map_seq(halve())))));
+  Expr lcl_alone = program({x}, x | map_lcl(0, map_seq(halve_f32())));
+  CHECK(print(legalized(lcl_alone)) == print(program({x}, x | map_seq(map_seq(halve_f32())))));
+  Expr lcl_in_glb = program({x}, x | map_glb(1, map_lcl(0, halve_f32())));
+  CHECK(print(legalized(lcl_in_glb)) == print(program({x}, x | map_glb(1, map_seq(halve_f32())))));
 
   Expr in_work_item =
       program({x}, x | map_glb(0, Fun([](Val row) {
-                                 return row | to_local(map_seq(halve())) | map_seq(halve());
+                                 return row | to_local(map_seq(halve_f32())) | map_seq(halve_f32());
                                })));
   std::string priv = print(legalized(in_work_item));
   CHECK(priv.find("toLocal") == std::string::npos);
   CHECK(priv.find("toPrivate") != std::string::npos);
 
   // A work-group's copy shared by its work-items, and a nest that can run, stay as they are.
-  Expr shared =
-      program({x}, x | map_wrg(0, Fun([](Val row) {
-                                 return row | to_local(map_lcl(0, halve())) | map_lcl(0, halve());
-                               })));
+  Expr shared = program({x}, x | map_wrg(0, Fun([](Val row) {
+                                           return row | to_local(map_lcl(0, halve_f32())) |
+                                                  map_lcl(0, halve_f32());
+                                         })));
   CHECK(legalize_mappings(shared).same_as(shared));
-  Expr nest = program({x}, x | map_glb(1, map_glb(0, halve())));
+  Expr nest = program({x}, x | map_glb(1, map_glb(0, halve_f32())));
   CHECK(legalize_mappings(nest).same_as(nest));
   // Inside a MapLcl the copy is each work-item's own.
   Val cube = input("cube", array_of(f32(), {2, 4, 8}));
-  Expr per_item = program({cube}, cube | map_wrg(0, map_lcl(0, Fun([](Val row) {
-                                                              return row |
-                                                                     to_local(map_seq(halve())) |
-                                                                     map_seq(halve());
-                                                            }))));
+  Expr per_item =
+      program({cube}, cube | map_wrg(0, map_lcl(0, Fun([](Val row) {
+                                                  return row | to_local(map_seq(halve_f32())) |
+                                                         map_seq(halve_f32());
+                                                }))));
   std::string item = print(legalized(per_item));
   CHECK(item.find("toLocal") == std::string::npos);
   CHECK(item.find("MapLcl(0)") != std::string::npos);
@@ -96,7 +96,7 @@ TEST_CASE("legalize: a MapLcl outside any MapWrg becomes MapSeq, toLocal outside
 TEST_CASE("strategies: everywhere_topdown sees its parents rewritten, everywhere does not; "
           "where_enclosed reads the enclosing nodes") {
   Val x = input("x", Type::array(Type::array(f32(), 8), 6));
-  Expr p = beta_normalize(program({x}, x | map(map(halve()))));
+  Expr p = beta_normalize(program({x}, x | map(map(halve_f32()))));
   auto inputs = random_inputs(p, 3);
   const LoweringRuleSet& rules = lowering_rule_set();
   // map-glb at a high-level Map that no MapGlb encloses.
@@ -127,7 +127,7 @@ TEST_CASE("strategies: everywhere_topdown sees its parents rewritten, everywhere
 TEST_CASE("strategies: rule_with takes the parameters a chooser gives; at_each applies a plan "
           "deepest first and fails with a step") {
   Val x = input("x", Type::array(Type::array(f32(), 8), 6));
-  Expr p = beta_normalize(program({x}, x | map(map(halve()))));
+  Expr p = beta_normalize(program({x}, x | map(map(halve_f32()))));
   auto inputs = random_inputs(p, 3);
   const LoweringRuleSet& rules = lowering_rule_set();
   // The outer level gets dimension 1, the inner dimension 0 (by depth).
@@ -169,7 +169,7 @@ TEST_CASE("mapping plan: an unrolled level inside another map (no call applies i
   streaming.dims = 3;
   streaming.factor = 2;
   Val x = input("x", array_of(f32(), {3, 4, 5, 2}));
-  Expr nested = program({x}, x | map(map(map(map(halve())))));
+  Expr nested = program({x}, x | map(map(map(map(halve_f32())))));
   auto inputs = random_inputs(nested, 5);
   Expr mapped = apply_mapping(nested, streaming);
   REQUIRE(mapped);
@@ -177,12 +177,13 @@ TEST_CASE("mapping plan: an unrolled level inside another map (no call applies i
         std::string::npos);
   CHECK(evaluate(mapped, inputs) == evaluate(nested, inputs));
 
-  Expr called = program({x}, x | map(map(map(Fun([](Val v) { return v | map(halve()); })))));
+  Expr called = program({x}, x | map(map(map(Fun([](Val v) { return v | map(halve_f32()); })))));
   Expr mapped_call = apply_mapping(called, streaming);
   REQUIRE(mapped_call);
   CHECK(print(mapped_call).find("MapSeqUnroll(halve)") != std::string::npos);
   CHECK(evaluate(mapped_call, inputs) == evaluate(called, inputs));
   // A length that is not a small constant does not unroll: the mapping does not apply.
   Val long_x = input("x", array_of(f32(), {3, 4, 5, 32}));
-  CHECK_FALSE(apply_mapping(program({long_x}, long_x | map(map(map(map(halve()))))), streaming));
+  CHECK_FALSE(
+      apply_mapping(program({long_x}, long_x | map(map(map(map(halve_f32()))))), streaming));
 }

@@ -53,12 +53,12 @@ std::vector<ArithExpr> extents_of(const Shape& s) {
 }
 
 // A row-major grid whose reads outside it are clamped to the edge, or 0 when `zero_outside`.
-struct Grid {
+struct LoopGrid {
   Shape shape;
   std::vector<float> v;
   bool zero_outside = false;
 
-  explicit Grid(const Data& d, bool zero_outside = false)
+  explicit LoopGrid(const Data& d, bool zero_outside = false)
       : shape(shape_of(d)), zero_outside(zero_outside) {
     for (double x : d.flatten())
       v.push_back(static_cast<float>(x));
@@ -111,14 +111,14 @@ template <class F> Expected each(const Shape& s, F f) {
 
 // ---- Plain-loop references, one per entry ----
 
-Expected j1d3pt(const std::vector<Grid>& in) {
-  const Grid& x = in[0];
+Expected j1d3pt(const std::vector<LoopGrid>& in) {
+  const LoopGrid& x = in[0];
   return each(x.shape,
               [&](int64_t i, int64_t, int64_t) { return (x(i - 1) + x(i) + x(i + 1)) / 3.0f; });
 }
 
-Expected j1d7pt(const std::vector<Grid>& in) {
-  const Grid& x = in[0];
+Expected j1d7pt(const std::vector<LoopGrid>& in) {
+  const LoopGrid& x = in[0];
   return each(x.shape, [&](int64_t i, int64_t, int64_t) {
     float sum = 0.0f;
     for (int64_t d = -3; d <= 3; ++d)
@@ -127,8 +127,8 @@ Expected j1d7pt(const std::vector<Grid>& in) {
   });
 }
 
-Expected j2d5pt(const std::vector<Grid>& in) {
-  const Grid& x = in[0];
+Expected j2d5pt(const std::vector<LoopGrid>& in) {
+  const LoopGrid& x = in[0];
   return each(x.shape, [&](int64_t i, int64_t j, int64_t) {
     return (5.0f * x(i - 1, j) + 12.0f * x(i, j - 1) + 15.0f * x(i, j) + 5.0f * x(i + 1, j) +
             12.0f * x(i, j + 1)) /
@@ -137,7 +137,8 @@ Expected j2d5pt(const std::vector<Grid>& in) {
 }
 
 // sum over the box of w[a][b] * x[i+a-r][j+b-r], row-major, left to right.
-template <int Side> float box2d(const Grid& x, int64_t i, int64_t j, const float (&w)[Side][Side]) {
+template <int Side>
+float box2d(const LoopGrid& x, int64_t i, int64_t j, const float (&w)[Side][Side]) {
   const int r = Side / 2;
   float sum = w[0][0] * x(i - r, j - r);
   for (int a = 0; a < Side; ++a)
@@ -147,21 +148,21 @@ template <int Side> float box2d(const Grid& x, int64_t i, int64_t j, const float
   return sum;
 }
 
-Expected j2d9pt(const std::vector<Grid>& in) {
+Expected j2d9pt(const std::vector<LoopGrid>& in) {
   const float w[3][3] = {{7, 5, 9}, {12, 15, 12}, {9, 5, 7}};
   return each(in[0].shape,
               [&](int64_t i, int64_t j, int64_t) { return box2d(in[0], i, j, w) / 118.0f; });
 }
 
-Expected gaussian(const std::vector<Grid>& in) {
+Expected gaussian(const std::vector<LoopGrid>& in) {
   const float w[5][5] = {
       {2, 4, 5, 4, 2}, {4, 9, 12, 9, 4}, {5, 12, 15, 12, 5}, {4, 9, 12, 9, 4}, {2, 4, 5, 4, 2}};
   return each(in[0].shape,
               [&](int64_t i, int64_t j, int64_t) { return box2d(in[0], i, j, w) / 159.0f; });
 }
 
-Expected grad2d(const std::vector<Grid>& in) {
-  const Grid& x = in[0];
+Expected grad2d(const std::vector<LoopGrid>& in) {
+  const LoopGrid& x = in[0];
   return each(x.shape, [&](int64_t i, int64_t j, int64_t) {
     float c = x(i, j), n = x(i - 1, j), s = x(i + 1, j), e = x(i, j + 1), w = x(i, j - 1);
     return c + 1.0f / std::sqrt(0.0001f + (c - n) * (c - n) + (c - s) * (c - s) +
@@ -170,8 +171,8 @@ Expected grad2d(const std::vector<Grid>& in) {
 }
 
 // 3-D: x(k, j, i); F/B = k-1/k+1, N/S = j-1/j+1, W/E = i-1/i+1.
-Expected j3d7pt(const std::vector<Grid>& in) {
-  const Grid& x = in[0];
+Expected j3d7pt(const std::vector<LoopGrid>& in) {
+  const LoopGrid& x = in[0];
   return each(x.shape, [&](int64_t k, int64_t j, int64_t i) {
     return 0.161f * x(k, j, i + 1) + 0.162f * x(k, j, i - 1) + 0.163f * x(k, j + 1, i) +
            0.164f * x(k, j - 1, i) + 0.165f * x(k + 1, j, i) + 0.166f * x(k - 1, j, i) -
@@ -179,8 +180,8 @@ Expected j3d7pt(const std::vector<Grid>& in) {
   });
 }
 
-Expected j3d13pt(const std::vector<Grid>& in) {
-  const Grid& x = in[0];
+Expected j3d13pt(const std::vector<LoopGrid>& in) {
+  const LoopGrid& x = in[0];
   return each(x.shape, [&](int64_t k, int64_t j, int64_t i) {
     const float c = 0.083f;
     return c * x(k, j, i + 2) + c * x(k, j, i + 1) + c * x(k, j, i - 1) + c * x(k, j, i - 2) +
@@ -190,8 +191,8 @@ Expected j3d13pt(const std::vector<Grid>& in) {
   });
 }
 
-Expected j3d27pt(const std::vector<Grid>& in) {
-  const Grid& x = in[0];
+Expected j3d27pt(const std::vector<LoopGrid>& in) {
+  const LoopGrid& x = in[0];
   const float w[3][3][3] = {{{0.5f, 0.7f, 0.9f}, {1.2f, 1.5f, 1.2f}, {0.9f, 0.7f, 0.5f}},
                             {{0.51f, 0.71f, 0.91f}, {1.21f, 1.51f, 1.21f}, {0.91f, 0.71f, 0.51f}},
                             {{0.52f, 0.72f, 0.92f}, {1.22f, 1.52f, 1.22f}, {0.92f, 0.72f, 0.52f}}};
@@ -206,8 +207,8 @@ Expected j3d27pt(const std::vector<Grid>& in) {
   });
 }
 
-Expected heat3d(const std::vector<Grid>& in) {
-  const Grid& x = in[0];
+Expected heat3d(const std::vector<LoopGrid>& in) {
+  const LoopGrid& x = in[0];
   return each(x.shape, [&](int64_t k, int64_t j, int64_t i) {
     float c = x(k, j, i);
     return 0.125f * (x(k + 1, j, i) - 2.0f * c + x(k - 1, j, i)) +
@@ -216,8 +217,8 @@ Expected heat3d(const std::vector<Grid>& in) {
   });
 }
 
-Expected poisson3d(const std::vector<Grid>& in) {
-  const Grid& x = in[0];
+Expected poisson3d(const std::vector<LoopGrid>& in) {
+  const LoopGrid& x = in[0];
   return each(x.shape, [&](int64_t k, int64_t j, int64_t i) {
     float faces = x(k - 1, j, i) + x(k + 1, j, i) + x(k, j - 1, i) + x(k, j + 1, i) +
                   x(k, j, i + 1) + x(k, j, i - 1);
@@ -231,8 +232,8 @@ Expected poisson3d(const std::vector<Grid>& in) {
 }
 
 // Life: constant-0 boundary (the grid is read with zero_outside).
-Expected life(const std::vector<Grid>& in) {
-  const Grid& x = in[0];
+Expected life(const std::vector<LoopGrid>& in) {
+  const LoopGrid& x = in[0];
   return each(x.shape, [&](int64_t i, int64_t j, int64_t) {
     int alive = 0;
     for (int a = -1; a <= 1; ++a)
@@ -246,8 +247,8 @@ Expected life(const std::vector<Grid>& in) {
 
 // Restriction of a fine grid n^3: the 2x2x2 block at (2i, 2j, 2k) summed from 0 in row-major
 // order, times 1/8.
-Expected restrict3d(const std::vector<Grid>& in) {
-  const Grid& x = in[0];
+Expected restrict3d(const std::vector<LoopGrid>& in) {
+  const LoopGrid& x = in[0];
   return each({x.n(0) / 2, x.n(1) / 2, x.n(2) / 2}, [&](int64_t i, int64_t j, int64_t k) {
     float sum = 0.0f;
     for (int a = 0; a < 2; ++a)
@@ -261,8 +262,8 @@ Expected restrict3d(const std::vector<Grid>& in) {
 // Prolongation of a coarse grid n^3 to (2n)^3. Per dimension, fine point m = 2i reads the pair
 // (x[i-1], x[i]) with weights (w0, w1) and m = 2i+1 the pair (x[i], x[i+1]) with (w1, w0); the
 // 8 products summed from 0 in row-major order of the pairs.
-Expected prolong3d(const std::vector<Grid>& in) {
-  const Grid &x = in[0], &w = in[1];
+Expected prolong3d(const std::vector<LoopGrid>& in) {
+  const LoopGrid &x = in[0], &w = in[1];
   auto src = [](int64_t m, int d) { return m % 2 == 0 ? m / 2 - 1 + d : m / 2 + d; };
   auto weight = [](int64_t m, int d) { return m % 2 == 0 ? d : 1 - d; };
   return each({2 * x.n(0), 2 * x.n(1), 2 * x.n(2)}, [&](int64_t p, int64_t q, int64_t r) {
@@ -278,8 +279,8 @@ Expected prolong3d(const std::vector<Grid>& in) {
 // The Helmholtz operator a*alpha*phi - b*h2inv*div(beta grad phi) with a = b = h2inv = 1, in
 // double, at (k, j, i) of the inputs alpha, beta_i, beta_j, beta_k, phi; `scale` gets the
 // magnitude of its terms.
-double helmholtz(const std::vector<Grid>& g, int64_t k, int64_t j, int64_t i, double* scale) {
-  const Grid &alpha = g[0], &bi = g[1], &bj = g[2], &bk = g[3], &phi = g[4];
+double helmholtz(const std::vector<LoopGrid>& g, int64_t k, int64_t j, int64_t i, double* scale) {
+  const LoopGrid &alpha = g[0], &bi = g[1], &bj = g[2], &bk = g[3], &phi = g[4];
   double p = phi(k, j, i);
   double terms[6] = {
       bi(k, j, i + 1) * (phi(k, j, i + 1) - p), -bi(k, j, i) * (p - phi(k, j, i - 1)),
@@ -295,7 +296,7 @@ double helmholtz(const std::vector<Grid>& g, int64_t k, int64_t j, int64_t i, do
 }
 
 // Inputs alpha, beta_i, beta_j, beta_k, phi, rhs: rhs - helmholtz.
-Expected residual3d(const std::vector<Grid>& g) {
+Expected residual3d(const std::vector<LoopGrid>& g) {
   Expected out;
   for_each_point(g[0].shape, [&](int64_t k, int64_t j, int64_t i) {
     double scale = 0, h = helmholtz(g, k, j, i, &scale), rhs = g[5](k, j, i);
@@ -307,7 +308,7 @@ Expected residual3d(const std::vector<Grid>& g) {
 
 // Inputs alpha, beta_i, beta_j, beta_k, phi, lambda, rhs: where (i + j + k) is even,
 // phi - lambda * (helmholtz - rhs), elsewhere phi (exactly: scale 0).
-Expected gsrb3d(const std::vector<Grid>& g) {
+Expected gsrb3d(const std::vector<LoopGrid>& g) {
   Expected out;
   for_each_point(g[0].shape, [&](int64_t k, int64_t j, int64_t i) {
     double phi = g[4](k, j, i), lambda = g[5](k, j, i), rhs = g[6](k, j, i), scale = 0;
@@ -327,7 +328,7 @@ Expected gsrb3d(const std::vector<Grid>& g) {
 
 struct Reference {
   std::vector<Shape> sizes;
-  std::function<Expected(const std::vector<Grid>&)> loop;
+  std::function<Expected(const std::vector<LoopGrid>&)> loop;
 };
 
 const std::map<std::string, Reference>& references() {
@@ -376,7 +377,7 @@ void check_entry(const stencils::StencilInfo& info, const Shape& shape, uint32_t
   CAPTURE(show(shape));
   Expr p = info.build(extents_of(shape));
   std::vector<Data> inputs = inputs_for(info.name, p, shape, seed);
-  std::vector<Grid> grids;
+  std::vector<LoopGrid> grids;
   for (const Data& d : inputs)
     grids.emplace_back(d, info.name == "life");
   std::vector<double> got = evaluate(p, inputs).flatten();

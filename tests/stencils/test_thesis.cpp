@@ -32,15 +32,15 @@ int64_t clamp_index(int64_t i, int64_t n) {
 }
 
 // A dense row-major grid of f32 values with clamped reads, mirroring a Data input.
-struct Grid {
+struct HostGrid {
   std::vector<int64_t> shape;
   Floats v;
 
-  static Grid random(std::vector<int64_t> shape, uint32_t seed) {
+  static HostGrid random(std::vector<int64_t> shape, uint32_t seed) {
     std::size_t count = 1;
     for (auto n : shape)
       count *= static_cast<std::size_t>(n);
-    Grid g{shape, {}};
+    HostGrid g{shape, {}};
     for (double x : random_values(count, seed))
       g.v.push_back(static_cast<float>(x));
     return g;
@@ -74,7 +74,7 @@ bool near(double actual, double expected, double scale) {
 // ---- Plain-loop references ----
 
 // Restriction: the mean of each 2^d block, summed in row-major order from 0, then scaled.
-Floats restrict_ref(const Grid& x) {
+Floats restrict_ref(const HostGrid& x) {
   const int dims = static_cast<int>(x.shape.size());
   const int64_t m = x.shape[0] / 2;
   Floats out;
@@ -115,7 +115,7 @@ int prolong_widx(int64_t m, int d) {
   return m % 2 == 0 ? d : 1 - d;
 }
 
-Floats prolong_1d_ref(const Grid& x, const Floats& w) {
+Floats prolong_1d_ref(const HostGrid& x, const Floats& w) {
   Floats out;
   for (int64_t m = 0; m < 2 * x.shape[0]; ++m) {
     float s = 0.0f;
@@ -128,7 +128,7 @@ Floats prolong_1d_ref(const Grid& x, const Floats& w) {
 
 // The 3-D prolongation with a general 2x2x2 weight array, in the expression's order (the
 // products of the row-major neighbourhood, summed from 0).
-Floats prolong_3d_ref(const Grid& x, const Floats& w) {
+Floats prolong_3d_ref(const HostGrid& x, const Floats& w) {
   const int64_t m = 2 * x.shape[0];
   Floats out;
   for (int64_t p = 0; p < m; ++p)
@@ -148,7 +148,7 @@ Floats prolong_3d_ref(const Grid& x, const Floats& w) {
 }
 
 // Trilinear interpolation as three 1-D linear interpolations in a row (in double).
-std::vector<double> trilinear_ref(const Grid& x) {
+std::vector<double> trilinear_ref(const HostGrid& x) {
   const int64_t n = x.shape[0], m = 2 * n;
   auto lerp_index = [](int64_t fine, int64_t n, int d) {
     return clamp_index(prolong_src(fine, d), n);
@@ -177,7 +177,7 @@ std::vector<double> trilinear_ref(const Grid& x) {
 // The Helmholtz operator of Listings 2.6 and 2.9 at (k, j, i), in double, with the magnitude
 // of its terms.
 struct Helmholtz {
-  const Grid &alpha, &beta_i, &beta_j, &beta_k, &phi;
+  const HostGrid &alpha, &beta_i, &beta_j, &beta_k, &phi;
   double a, b, h2inv;
 
   double value(int64_t k, int64_t j, int64_t i, double* scale) const {
@@ -198,7 +198,7 @@ struct Helmholtz {
 };
 
 // The clamped 3-point sum, (x[i-1] + x[i]) + x[i+1] after 0.
-Floats sum3_ref(const Grid& x) {
+Floats sum3_ref(const HostGrid& x) {
   Floats out;
   for (int64_t i = 0; i < x.shape[0]; ++i)
     out.push_back(0.0f + x(i - 1) + x(i) + x(i + 1));
@@ -207,7 +207,7 @@ Floats sum3_ref(const Grid& x) {
 
 // ---- Running programs ----
 
-Data run(const Expr& program, const std::vector<Grid>& inputs) {
+Data run(const Expr& program, const std::vector<HostGrid>& inputs) {
   std::vector<Data> data;
   for (const auto& g : inputs)
     data.push_back(g.data());
@@ -219,25 +219,25 @@ Data run(const Expr& program, const std::vector<Grid>& inputs) {
 TEST_CASE("Listings 2.1-2.3: restriction in 1, 2 and 3 dimensions") {
   for (int64_t n : {2, 6, 10, 16}) {
     CAPTURE(n);
-    Grid x = Grid::random({n}, 100 + n);
+    HostGrid x = HostGrid::random({n}, 100 + n);
     CHECK(as_floats(run(stencils::restrict_1d(n), {x})) == restrict_ref(x));
   }
   for (int64_t n : {6, 10}) {
     CAPTURE(n);
-    Grid x = Grid::random({n, n}, 200 + n);
+    HostGrid x = HostGrid::random({n, n}, 200 + n);
     Data out = run(stencils::restrict_2d(n), {x});
     CHECK(out.size() == static_cast<std::size_t>(n / 2));
     CHECK(as_floats(out) == restrict_ref(x));
   }
   for (int64_t n : {4, 6}) {
     CAPTURE(n);
-    Grid x = Grid::random({n, n, n}, 300 + n);
+    HostGrid x = HostGrid::random({n, n, n}, 300 + n);
     CHECK(as_floats(run(stencils::restrict_3d(n), {x})) == restrict_ref(x));
   }
   // A symbolic size works the same.
-  Grid x = Grid::random({10}, 400);
+  HostGrid x = HostGrid::random({10}, 400);
   CHECK(as_floats(run(stencils::restrict_1d(size("N")), {x})) == restrict_ref(x));
-  Grid y = Grid::random({6, 6, 6}, 401);
+  HostGrid y = HostGrid::random({6, 6, 6}, 401);
   CHECK(as_floats(run(stencils::restrict_3d(size("N")), {y})) == restrict_ref(y));
 }
 
@@ -245,29 +245,29 @@ TEST_CASE("Listing 2.4: 1-D prolongation") {
   const Floats linear = {0.25f, 0.75f};
   for (int64_t n : {1, 2, 5, 7, 8}) {
     CAPTURE(n);
-    Grid x = Grid::random({n}, 500 + n);
-    Data out = run(stencils::prolong_1d(n), {x, Grid{{2}, linear}});
+    HostGrid x = HostGrid::random({n}, 500 + n);
+    Data out = run(stencils::prolong_1d(n), {x, HostGrid{{2}, linear}});
     REQUIRE(out.size() == static_cast<std::size_t>(2 * n));
     CHECK(as_floats(out) == prolong_1d_ref(x, linear));
-    Grid w = Grid::random({2}, 600 + n);
+    HostGrid w = HostGrid::random({2}, 600 + n);
     CHECK(as_floats(run(stencils::prolong_1d(n), {x, w})) == prolong_1d_ref(x, w.v));
   }
   // Linear interpolation of a ramp: the fine points lie a quarter of a coarse cell from the
   // coarse points; the outermost ones see the clamped edge value.
-  Grid ramp{{5}, {0, 1, 2, 3, 4}};
-  CHECK(as_floats(run(stencils::prolong_1d(5), {ramp, Grid{{2}, linear}})) ==
+  HostGrid ramp{{5}, {0, 1, 2, 3, 4}};
+  CHECK(as_floats(run(stencils::prolong_1d(5), {ramp, HostGrid{{2}, linear}})) ==
         Floats{0, 0.25f, 0.75f, 1.25f, 1.75f, 2.25f, 2.75f, 3.25f, 3.75f, 4});
-  Grid y = Grid::random({7}, 510);
-  CHECK(as_floats(run(stencils::prolong_1d(size("N")), {y, Grid{{2}, linear}})) ==
+  HostGrid y = HostGrid::random({7}, 510);
+  CHECK(as_floats(run(stencils::prolong_1d(size("N")), {y, HostGrid{{2}, linear}})) ==
         prolong_1d_ref(y, linear));
 }
 
 TEST_CASE("Listing 2.5: 3-D prolongation") {
   for (int64_t n : {3, 5}) {
     CAPTURE(n);
-    Grid x = Grid::random({n, n, n}, 700 + n);
+    HostGrid x = HostGrid::random({n, n, n}, 700 + n);
     // General weights: the expression's order of operations, exactly.
-    Grid w = Grid::random({2, 2, 2}, 800 + n);
+    HostGrid w = HostGrid::random({2, 2, 2}, 800 + n);
     Data out = run(stencils::prolong_3d(n), {x, w});
     REQUIRE(out.size() == static_cast<std::size_t>(2 * n));
     REQUIRE(out[0].size() == static_cast<std::size_t>(2 * n));
@@ -278,7 +278,7 @@ TEST_CASE("Listing 2.5: 3-D prolongation") {
       for (float q : {0.25f, 0.75f})
         for (float r : {0.25f, 0.75f})
           tri.push_back(p * q * r);
-    Floats got = as_floats(run(stencils::prolong_3d(n), {x, Grid{{2, 2, 2}, tri}}));
+    Floats got = as_floats(run(stencils::prolong_3d(n), {x, HostGrid{{2, 2, 2}, tri}}));
     std::vector<double> expected = trilinear_ref(x);
     REQUIRE(got.size() == expected.size());
     for (std::size_t i = 0; i < got.size(); ++i) {
@@ -291,7 +291,7 @@ TEST_CASE("Listing 2.5: 3-D prolongation") {
 TEST_CASE("Listing 2.7: two inputs zipped") {
   for (int64_t n : {1, 5, 7}) {
     CAPTURE(n);
-    Grid a = Grid::random({n}, 900 + n), b = Grid::random({n}, 950 + n);
+    HostGrid a = HostGrid::random({n}, 900 + n), b = HostGrid::random({n}, 950 + n);
     Floats expected;
     for (int64_t i = 0; i < n; ++i)
       expected.push_back(a(i - 1) + a(i) + a(i + 1) + b(i - 1) + b(i) + b(i + 1));
@@ -303,21 +303,23 @@ namespace {
 
 struct HelmholtzProblem {
   int64_t n;
-  Grid alpha, beta_i, beta_j, beta_k, phi, lambda, rhs;
+  HostGrid alpha, beta_i, beta_j, beta_k, phi, lambda, rhs;
   double a = 0.75, b = 0.9, h2inv;
 
   explicit HelmholtzProblem(int64_t n, uint32_t seed)
-      : n(n), alpha(Grid::random({n, n, n}, seed)), beta_i(Grid::random({n, n, n}, seed + 1)),
-        beta_j(Grid::random({n, n, n}, seed + 2)), beta_k(Grid::random({n, n, n}, seed + 3)),
-        phi(Grid::random({n, n, n}, seed + 4)), lambda(Grid::random({n, n, n}, seed + 5)),
-        rhs(Grid::random({n, n, n}, seed + 6)), h2inv(static_cast<double>(n * n)) {}
+      : n(n), alpha(HostGrid::random({n, n, n}, seed)),
+        beta_i(HostGrid::random({n, n, n}, seed + 1)),
+        beta_j(HostGrid::random({n, n, n}, seed + 2)),
+        beta_k(HostGrid::random({n, n, n}, seed + 3)), phi(HostGrid::random({n, n, n}, seed + 4)),
+        lambda(HostGrid::random({n, n, n}, seed + 5)), rhs(HostGrid::random({n, n, n}, seed + 6)),
+        h2inv(static_cast<double>(n * n)) {}
 
   Helmholtz op() const { return {alpha, beta_i, beta_j, beta_k, phi, a, b, h2inv}; }
 };
 
 // mask[k][j][i] = 1 where (i + j + k + colour) % 2 == 0 (Listing 2.9), else 0.
-Grid colour_mask(int64_t n, int colour) {
-  Grid m{{n, n, n}, {}};
+HostGrid colour_mask(int64_t n, int colour) {
+  HostGrid m{{n, n, n}, {}};
   for (int64_t k = 0; k < n; ++k)
     for (int64_t j = 0; j < n; ++j)
       for (int64_t i = 0; i < n; ++i)
@@ -356,7 +358,7 @@ TEST_CASE("Listing 2.10: the 3-D red-black Gauss-Seidel step, with a mask and wi
       CAPTURE(n);
       CAPTURE(colour);
       HelmholtzProblem p(n, static_cast<uint32_t>(2000 + 10 * n + colour));
-      Grid mask = colour_mask(n, colour);
+      HostGrid mask = colour_mask(n, colour);
       Floats got =
           as_floats(run(stencils::gsrb_smooth_3d(n, p.a, p.b, p.h2inv),
                         {p.alpha, p.beta_i, p.beta_j, p.beta_k, p.phi, p.lambda, p.rhs, mask}));
@@ -398,7 +400,7 @@ TEST_CASE("Listing 3.1: tiled 1-D restriction") {
        std::vector<std::pair<int64_t, int64_t>>{{12, 6}, {20, 4}, {18, 6}, {8, 8}}) {
     CAPTURE(n);
     CAPTURE(tile);
-    Grid x = Grid::random({n}, static_cast<uint32_t>(3000 + n + tile));
+    HostGrid x = HostGrid::random({n}, static_cast<uint32_t>(3000 + n + tile));
     CHECK(as_floats(run(stencils::tiled_restrict_1d(n, tile), {x})) == restrict_ref(x));
   }
 }
@@ -408,7 +410,7 @@ TEST_CASE("Listing 3.2: overlapped tiling of a 3-point sum") {
        std::vector<std::pair<int64_t, int64_t>>{{12, 3}, {10, 5}, {7, 7}, {9, 1}}) {
     CAPTURE(n);
     CAPTURE(tile);
-    Grid x = Grid::random({n}, static_cast<uint32_t>(4000 + n + tile));
+    HostGrid x = HostGrid::random({n}, static_cast<uint32_t>(4000 + n + tile));
     CHECK(as_floats(run(stencils::overlapped_tiling_1d(n, tile), {x})) == sum3_ref(x));
   }
 }
@@ -416,7 +418,7 @@ TEST_CASE("Listing 3.2: overlapped tiling of a 3-point sum") {
 TEST_CASE("Listings 3.3 and 3.4: overlapped temporal tiling of two 3-point sums") {
   for (int64_t n : {1, 5, 9}) {
     CAPTURE(n);
-    Grid x = Grid::random({n}, static_cast<uint32_t>(5000 + n));
+    HostGrid x = HostGrid::random({n}, static_cast<uint32_t>(5000 + n));
     // The input padded once by 2 with clamp; each output sums the three 3-sums of its 5-window.
     auto p = [&](int64_t i) { return x(i - 2); };
     Floats temporal, optimized;
@@ -442,7 +444,7 @@ TEST_CASE("Listings 3.3 and 3.4: overlapped temporal tiling of two 3-point sums"
 
     // Away from the boundary this is two clamped 3-point sums in a row; at the two outermost
     // points it is not (the intermediate sums are not clamped).
-    Grid once{{n}, sum3_ref(x)};
+    HostGrid once{{n}, sum3_ref(x)};
     Floats twice = sum3_ref(once);
     for (int64_t i = 2; i + 2 < n; ++i)
       CHECK(near(got[i], twice[i], 9.0));
@@ -455,8 +457,8 @@ TEST_CASE("Listing 4.1: weighted 2-D restriction in local-memory tiles") {
   for (auto [n, tile] : std::vector<std::pair<int64_t, int64_t>>{{8, 4}, {12, 6}, {6, 2}}) {
     CAPTURE(n);
     CAPTURE(tile);
-    Grid x = Grid::random({n, n}, static_cast<uint32_t>(6000 + n));
-    Grid w = Grid::random({4}, static_cast<uint32_t>(6100 + n));
+    HostGrid x = HostGrid::random({n, n}, static_cast<uint32_t>(6000 + n));
+    HostGrid w = HostGrid::random({4}, static_cast<uint32_t>(6100 + n));
     Data out = run(stencils::spatial_tiling_2d(n, tile), {x, w});
     // The result keeps the tiled layout [n/tile][n/tile][tile/2][tile/2][1].
     const int64_t tiles = n / tile, half = tile / 2;

@@ -7,8 +7,10 @@
 
 #include "stencils/Catalog.h"
 #include "tessera/tessera.h"
+#include "tests/Helpers.h"
 
 using namespace tessera;
+using tessera::testing::has;
 
 namespace {
 
@@ -21,10 +23,6 @@ std::string line_of(const std::vector<std::string>& lines, const std::string& fa
     if (line.rfind(family + ": ", 0) == 0)
       return line;
   return "";
-}
-
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 } // namespace

@@ -12,6 +12,7 @@
 #include "tests/Helpers.h"
 
 using namespace tessera;
+using tessera::testing::has;
 using testing::error_of;
 
 namespace {
@@ -21,10 +22,6 @@ Expr sum3(Boundary boundary) {
   Val x = input("x", Type::array(f32(), size("N")));
   return program({x}, x | pad(1, 1, boundary) | slide(3, 1) |
                           map([&](Val w) { return add3(w.at(0), w.at(1), w.at(2)); }));
-}
-
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 std::vector<float> to_floats(const std::vector<double>& v) {

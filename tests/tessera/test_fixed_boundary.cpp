@@ -24,6 +24,7 @@
 #include "tests/Helpers.h"
 
 using namespace tessera;
+using tessera::testing::has;
 
 namespace {
 
@@ -54,10 +55,6 @@ Data random_grid(const Type& type, uint32_t seed) {
   for (auto& v : values)
     v = v > 0 ? 1 : 0;
   return Data::from_flat(kind, shape, values);
-}
-
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 struct Walk {

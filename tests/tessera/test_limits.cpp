@@ -11,9 +11,11 @@
 #include "rewrite/Variants.h"
 #include "stencils/Iterated.h"
 #include "tessera/tessera.h"
+#include "tests/Helpers.h"
 #include "tests/TimeBounds.h"
 
 using namespace tessera;
+using tessera::testing::has;
 
 namespace {
 
@@ -21,10 +23,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 // 64 fused steps of a radius-2 3-D stencil: each lowering takes about a second (issue 30: 91 of

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/Helpers.h"
 #include "tests/TempDir.h"
 #include "tools/Cli.h"
 
@@ -42,10 +43,6 @@ inline std::filesystem::path make_cli_dir(const std::string& prefix) {
   std::filesystem::path made = make_temp_dir(prefix);
   ::setenv("TESSERA_CACHE_DIR", (made / "cache").c_str(), 1);
   return made;
-}
-
-inline bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 } // namespace tessera::testing

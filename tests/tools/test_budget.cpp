@@ -5,9 +5,11 @@
 
 #include <string>
 
+#include "tests/Helpers.h"
 #include "tools/Budget.h"
 
 using namespace tessera;
+using tessera::testing::has;
 
 namespace {
 
@@ -20,10 +22,6 @@ explore::PointResult point(int id, explore::PointStatus status, double cost_s, d
   p.launch_s = launch_s;
   p.error = error;
   return p;
-}
-
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 } // namespace
