@@ -13,6 +13,15 @@ std::string where(const Kernel& kernel, const Range& global, const Range& local)
   return cat("kernel '", kernel.name, "' (global ", global.str(), ", local ", local.str(), ")");
 }
 
+// CL_KERNEL_WORK_GROUP_SIZE; 0 when the driver does not say.
+std::size_t reported_work_group_limit(const Device& device, const Kernel& kernel) {
+  std::size_t limit = 0;
+  if (kernel.kernel.getWorkGroupInfo(device.device, CL_KERNEL_WORK_GROUP_SIZE, &limit) !=
+      CL_SUCCESS)
+    return 0;
+  return limit;
+}
+
 } // namespace
 
 void set_args(Kernel& kernel, const std::vector<KernelArg>& args) {
@@ -31,7 +40,7 @@ void set_args(Kernel& kernel, const std::vector<KernelArg>& args) {
 }
 
 void check_launch(const Device& device, const Kernel& kernel, const Range& global,
-                  const Range& local) {
+                  const Range& local, KernelLimit limit) {
   auto fail = [&](const std::string& what) {
     user_error(
         cat("cannot launch ", where(kernel, global, local), " on ", device.name, ": ", what));
@@ -74,11 +83,9 @@ void check_launch(const Device& device, const Kernel& kernel, const Range& globa
     // NVIDIA's driver reports 256 for such kernels whatever their registers (a 576-item
     // reqd_work_group_size kernel using 32 registers launched and ran), and a size the device
     // cannot run still fails at the launch with its OpenCL error.
-    std::size_t kernel_limit = 0;
-    if (!declared &&
-        kernel.kernel.getWorkGroupInfo(device.device, CL_KERNEL_WORK_GROUP_SIZE, &kernel_limit) ==
-            CL_SUCCESS &&
-        kernel_limit != 0 && local.total() > kernel_limit)
+    const std::size_t kernel_limit =
+        declared || limit == KernelLimit::Driver ? 0 : reported_work_group_limit(device, kernel);
+    if (kernel_limit != 0 && local.total() > kernel_limit)
       fail(cat("a work-group of ", local.total(), " work-items exceeds this kernel's maximum ",
                kernel_limit, " (limited by its register or local memory use)"));
   }
@@ -92,7 +99,7 @@ void check_launch(const Device& device, const Kernel& kernel, const Range& globa
 
 cl::Event enqueue(Session& session, Kernel& kernel, const Range& global, const Range& local,
                   const Range& offset) {
-  check_launch(session.device(), kernel, global, local);
+  check_launch(session.device(), kernel, global, local, KernelLimit::Driver);
   return enqueue_checked(session, kernel, global, local, offset);
 }
 
@@ -111,7 +118,15 @@ cl::Event enqueue_checked(Session& session, Kernel& kernel, const Range& global,
                                        : cl::NDRange(offset[0], offset[1], offset[2]);
   cl::Event event;
   cl_int err = session.queue().enqueueNDRangeKernel(kernel.kernel, o, g, l, nullptr, &event);
-  check_cl(err, cat("launching ", where(kernel, global, local), " on ", session.device().name));
+  if (err != CL_SUCCESS) {
+    const std::size_t reported = reported_work_group_limit(session.device(), kernel);
+    check_cl(err, cat("launching ", where(kernel, global, local), " on ", session.device().name,
+                      (err == CL_INVALID_WORK_GROUP_SIZE || err == CL_OUT_OF_RESOURCES) &&
+                              !local.empty() && reported != 0
+                          ? cat(" (the kernel reports a maximum work-group of ", reported,
+                                " work-items, from its register and local memory use)")
+                          : ""));
+  }
   return event;
 }
 

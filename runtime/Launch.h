@@ -19,14 +19,23 @@ struct Device;
 // (naming the argument's index and kind and the OpenCL error).
 void set_args(Kernel& kernel, const std::vector<KernelArg>& args);
 
+// Whether a work-group larger than the kernel's reported maximum (CL_KERNEL_WORK_GROUP_SIZE) is
+// refused before the launch. NVIDIA's driver reports 256 for every kernel that declares no
+// work-group size and runs 1024 (a 20-register 5-point stencil at 32x32 and 1024x1, H200): a
+// launch leaves it to the driver's enqueue, which refuses what it cannot run; a choice among
+// forms before any launch (a fused smoother's work-group, the one-launch coarse cycle's
+// width, the roofline's copies) holds to the reported maximum.
+enum class KernelLimit { Reported, Driver };
+
 // Throws a tessera::Error explaining the problem when (global, local) cannot be launched:
 // dimension mismatch, zero sizes, local not dividing global, work-group too large for the
-// device or the kernel, a local size over the per-dimension limit, a reqd_work_group_size
-// mismatch, or more local memory than the device has.
+// device or (with KernelLimit::Reported) the kernel, a local size over the per-dimension limit,
+// a reqd_work_group_size mismatch, or more local memory than the device has.
 void check_launch(const Device& device, const Kernel& kernel, const Range& global,
-                  const Range& local);
+                  const Range& local, KernelLimit limit = KernelLimit::Reported);
 
-// Checks and enqueues the kernel (arguments already set); returns its event.
+// Checks (KernelLimit::Driver) and enqueues the kernel (arguments already set); returns its
+// event. A work-group the driver refuses is an error that gives the kernel's reported maximum.
 // `offset`: the global work offset (get_global_id counts from it; empty: from 0).
 cl::Event enqueue(Session& session, Kernel& kernel, const Range& global, const Range& local = {},
                   const Range& offset = {});

@@ -352,4 +352,13 @@ void twice(const __global float* x, __global float* y) {
     REQUIRE(y[i] == 2.0f * x[i]);
   std::string message = error_of([&] { run(s, k, {dx, dy}, Range{n}, Range{64}); });
   CHECK(contains(message, "requires the work-group size 32x1x1"));
+  // Leaving the kernel's maximum to the driver (as every launch does) still refuses it before
+  // the launch, and a launch the driver refuses names its error and the kernel's maximum.
+  message =
+      error_of([&] { check_launch(s.device(), k, Range{n}, Range{64}, KernelLimit::Driver); });
+  CHECK(contains(message, "requires the work-group size 32x1x1"));
+  set_args(k, {dx, dy});
+  message = error_of([&] { enqueue_checked(s, k, Range{n}, Range{64}); });
+  CHECK(contains(message, "CL_INVALID_WORK_GROUP_SIZE"));
+  CHECK(contains(message, "the kernel reports a maximum work-group of"));
 }
