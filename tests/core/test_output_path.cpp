@@ -23,6 +23,7 @@
 
 using namespace tessera;
 using tessera::testing::error_of;
+using tessera::testing::has;
 namespace fs = std::filesystem;
 
 namespace {
@@ -39,10 +40,6 @@ std::string read_text(const fs::path& p) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-bool has_text(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 unsigned mode_of(const fs::path& p) {
@@ -150,9 +147,8 @@ TEST_CASE("FilePlan: outputs may not replace each other or an input; inputs are 
                     .output("/dev/null", "--plot", "the picture")
                     .check());
   // An output that may not be written at all is refused as resolve_output refuses it.
-  CHECK(
-      has_text(error_of([&] { FilePlan().output(dir.string(), "--plot", "the picture").check(); }),
-               "it is a directory"));
+  CHECK(has(error_of([&] { FilePlan().output(dir.string(), "--plot", "the picture").check(); }),
+            "it is a directory"));
   // The validator runs only on an input that exists, after the identity checks.
   int validated = 0;
   FilePlan()

@@ -20,11 +20,13 @@
 #include <vector>
 
 #include "core/Error.h"
+#include "tests/Helpers.h"
 #include "tests/TempDir.h"
 
 namespace tessera::misuse {
 
 namespace fs = std::filesystem;
+using testing::has;
 
 inline fs::path temp_dir() {
   static fs::path dir = testing::make_temp_dir("tessera-misuse");
@@ -43,10 +45,6 @@ inline std::string read_text(const fs::path& path) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-inline bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 // ---- the binary ------------------------------------------------------------------------------

@@ -48,6 +48,7 @@
 using namespace tessera;
 namespace fs = std::filesystem;
 using namespace tessera::misuse;
+using tessera::testing::error_of;
 
 namespace {
 
@@ -77,16 +78,6 @@ std::string corpus_report() {
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
-}
-
-// The message of the tessera::Error that f throws; "(no error)" when it throws none.
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
 }
 
 runtime::Session& session() {
