@@ -15,7 +15,7 @@ namespace tessera::codegen {
 namespace {
 
 // A window of Slide(n, 1) that fits in registers: n windows' worth of `scalars` values each.
-struct StreamWindow {
+struct StreamedWindow {
   View source; // the array the windows slide over
   Type window; // [element]_n
   int64_t n = 0, scalars = 0;
@@ -25,7 +25,7 @@ struct StreamWindow {
 // of them would be); the partial sums keep one element and n sums (codegen/StreamSums.cpp).
 constexpr int64_t kMaxRotatedScalars = 64;
 
-std::optional<StreamWindow> stream_window(const View& view, const Type& windows,
+std::optional<StreamedWindow> stream_window(const View& view, const Type& windows,
                                           int64_t max_scalars) {
   if (view->kind != ViewKind::Slide || view->a != ArithExpr(1) || !windows.is_array())
     return std::nullopt;
@@ -37,7 +37,7 @@ std::optional<StreamWindow> stream_window(const View& view, const Type& windows,
   if (!n || !c || *n < 2 || *c > max_scalars || !element.innermost().is_scalar() ||
       (count && *count < 2))
     return std::nullopt;
-  return StreamWindow{view->children.front(), window, *n, *c};
+  return StreamedWindow{view->children.front(), window, *n, *c};
 }
 
 // The index paths of the scalars of one element of `type`, in row-major order.
@@ -69,7 +69,7 @@ bool Emitter::stream_windows(const Node& f, const Operand& in, const View& dest)
       if (auto w = stream_window(in.view, in.type, options_.target.max_private_elements))
         if (stream_plane_sums(*sums, w->source, w->window, in, dest))
           return true;
-  std::vector<std::optional<StreamWindow>> parts;
+  std::vector<std::optional<StreamedWindow>> parts;
   if (zipped) {
     const auto& components = in.type.element().elements();
     for (std::size_t k = 0; k < in.view->children.size(); ++k)

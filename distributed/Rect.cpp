@@ -68,10 +68,6 @@ ClRect packed(const ClRect& device) {
   return h;
 }
 
-void check(cl_int err, const char* what) {
-  runtime::check_cl(err, what);
-}
-
 // A region that is one contiguous run of its buffer: its bytes' offset and count.
 struct Run {
   std::size_t offset = 0, bytes = 0;
@@ -125,13 +121,13 @@ void read_rect(cl::CommandQueue& queue, const cl::Buffer& buffer, const Rect& re
   if (rect.points() == 0)
     return;
   if (auto run = contiguous_run(rect, element_bytes)) {
-    check(queue.enqueueReadBuffer(buffer, done ? CL_FALSE : CL_TRUE, run->offset, run->bytes, host,
+    runtime::check_cl(queue.enqueueReadBuffer(buffer, done ? CL_FALSE : CL_TRUE, run->offset, run->bytes, host,
                                   nullptr, done),
           "reading a halo face");
     return;
   }
   ClRect d = cl_rect(rect, element_bytes), h = packed(d);
-  check(queue.enqueueReadBufferRect(buffer, done ? CL_FALSE : CL_TRUE, d.origin, h.origin, d.region,
+  runtime::check_cl(queue.enqueueReadBufferRect(buffer, done ? CL_FALSE : CL_TRUE, d.origin, h.origin, d.region,
                                     d.row_pitch, d.slice_pitch, h.row_pitch, h.slice_pitch, host,
                                     nullptr, done),
         "reading a halo face");
@@ -142,13 +138,13 @@ void write_rect(cl::CommandQueue& queue, const cl::Buffer& buffer, const Rect& r
   if (rect.points() == 0)
     return;
   if (auto run = contiguous_run(rect, element_bytes)) {
-    check(queue.enqueueWriteBuffer(buffer, done ? CL_FALSE : CL_TRUE, run->offset, run->bytes, host,
+    runtime::check_cl(queue.enqueueWriteBuffer(buffer, done ? CL_FALSE : CL_TRUE, run->offset, run->bytes, host,
                                    nullptr, done),
           "writing a halo face");
     return;
   }
   ClRect d = cl_rect(rect, element_bytes), h = packed(d);
-  check(queue.enqueueWriteBufferRect(buffer, done ? CL_FALSE : CL_TRUE, d.origin, h.origin,
+  runtime::check_cl(queue.enqueueWriteBufferRect(buffer, done ? CL_FALSE : CL_TRUE, d.origin, h.origin,
                                      d.region, d.row_pitch, d.slice_pitch, h.row_pitch,
                                      h.slice_pitch, host, nullptr, done),
         "writing a halo face");
@@ -179,12 +175,12 @@ void copy_rect(cl::CommandQueue& queue, const cl::Buffer& src, const Rect& from,
     return;
   auto source = contiguous_run(from, element_bytes), target = contiguous_run(to, element_bytes);
   if (source && target) {
-    check(queue.enqueueCopyBuffer(src, dst, source->offset, target->offset, source->bytes),
+    runtime::check_cl(queue.enqueueCopyBuffer(src, dst, source->offset, target->offset, source->bytes),
           "copying a box");
     return;
   }
   ClRect s = cl_rect(from, element_bytes), d = cl_rect(to, element_bytes);
-  check(queue.enqueueCopyBufferRect(src, dst, s.origin, d.origin, s.region, s.row_pitch,
+  runtime::check_cl(queue.enqueueCopyBufferRect(src, dst, s.origin, d.origin, s.region, s.row_pitch,
                                     s.slice_pitch, d.row_pitch, d.slice_pitch),
         "copying a box");
 }

@@ -31,7 +31,7 @@ std::vector<int> plus(std::vector<int> a, const std::vector<int>& b) {
 
 // The offsets a step reads, each once: u within the neighbours of the neighbours, f within the
 // neighbours.
-struct Reads {
+struct SweepReads {
   std::vector<std::vector<int>> u, f;
   int index_of(const std::vector<std::vector<int>>& list, const std::vector<int>& o) const {
     for (std::size_t i = 0; i < list.size(); ++i)
@@ -45,7 +45,7 @@ struct Reads {
         return;
     list.push_back(o);
   }
-  explicit Reads(int d) {
+  explicit SweepReads(int d) {
     add(u, std::vector<int>(d, 0));
     add(f, std::vector<int>(d, 0));
     for (const auto& q : star_offsets(d)) {
@@ -69,7 +69,7 @@ Expr gsrb_step(const Level& level, Boundary bc) {
                    " (use two half-sweeps)"));
   const double h2 = level.h() * level.h();
   const int64_t n = level.n;
-  Reads reads(d);
+  SweepReads reads(d);
   const int nu = static_cast<int>(reads.u.size()), nf = static_cast<int>(reads.f.size());
   std::vector<ScalarKind> kinds(static_cast<std::size_t>(nu + nf), level.kind);
   for (int k = 0; k < d; ++k)

@@ -13,7 +13,6 @@ using namespace detail;
 
 namespace {
 
-using Reads = HelmholtzReads;
 
 // One application of the operator at a point, over the values its formula reads (v). Under
 // quadratic_dirichlet, `side` is the position in v of dimension 0's side code (-1 beside the low
@@ -21,7 +20,7 @@ using Reads = HelmholtzReads;
 // quadratic extrapolation, and the diagonal takes its dependence on u_p.
 struct Point {
   const std::vector<Sym>& v;
-  Reads r;
+  HelmholtzReads r;
   HelmholtzCoefficients c;
   double h2inv;
   ScalarKind kind;
@@ -102,7 +101,7 @@ Expr helmholtz_operator(const Level& level, Boundary bc, HelmholtzCoefficients c
     zipped.push_back(beta | pad_nd(d, 1, 1, outer) | slide_nd(d, 3, 1));
   }
   zipped.insert(zipped.end(), extras.begin(), extras.end());
-  Reads r{d};
+  HelmholtzReads r{d};
   std::vector<ScalarKind> kinds(static_cast<std::size_t>(r.count()), level.kind);
   kinds.insert(kinds.end(), extra_kinds.begin(), extra_kinds.end());
   const double h2inv = 1.0 / (level.h() * level.h());

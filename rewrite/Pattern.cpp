@@ -1,6 +1,7 @@
 #include "rewrite/Pattern.h"
 
 #include "core/Error.h"
+#include "core/NdExpr.h"
 #include "core/Substitute.h"
 
 namespace tessera::rewrite {
@@ -24,6 +25,10 @@ const Expr& arg0(const Expr& call) {
 
 Expr call1(Expr f, Expr x) {
   return make_call(std::move(f), {std::move(x)});
+}
+
+Expr at_level(int level, const Expr& f, const Expr& x) {
+  return call1(map_nest(level, f), x);
 }
 
 Expr compose2(const Expr& f, const Expr& g) {

@@ -13,6 +13,8 @@ bool is_computing_map_call(const Expr& e);
 const Expr& arg0(const Expr& call);
 // f $ x
 Expr call1(Expr f, Expr x);
+// Map^level(f) $ x: f applied at nesting level `level` of x.
+Expr at_level(int level, const Expr& f, const Expr& x);
 // p => f(g(p)): the composition of two one-argument functions (g first).
 Expr compose2(const Expr& f, const Expr& g);
 // Does `e` mention the parameter node?

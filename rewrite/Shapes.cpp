@@ -8,11 +8,6 @@ namespace tessera::rewrite {
 
 namespace {
 
-// Applies `f` at nesting level `level` of x: Map^level(f) $ x.
-Expr at_level(int level, const Expr& f, const Expr& x) {
-  return call1(map_nest(level, f), x);
-}
-
 // Sorts the level labels into rank order, a Transpose at the level of each adjacent swap.
 Expr reorder(const std::vector<int>& labels, const std::vector<int>& rank, Expr x) {
   for (int level : sorting_transposes(labels, rank))

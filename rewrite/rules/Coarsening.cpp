@@ -33,10 +33,6 @@ namespace tessera::rewrite {
 
 namespace {
 
-Expr at_level(int level, const Expr& f, const Expr& x) {
-  return call1(map_nest(level, f), x);
-}
-
 // The factors of a dimension of extent n with the padding each needs: those that divide n (none)
 // or, where none does, each one below a constant n with n padded (clamp) to its next multiple,
 // the padding's results dropped (a remainder, as tiles have: the results past the end are
