@@ -26,7 +26,7 @@ struct StreamedWindow {
 constexpr int64_t kMaxRotatedScalars = 64;
 
 std::optional<StreamedWindow> stream_window(const View& view, const Type& windows,
-                                          int64_t max_scalars) {
+                                            int64_t max_scalars) {
   if (view->kind != ViewKind::Slide || view->a != ArithExpr(1) || !windows.is_array())
     return std::nullopt;
   const Type& window = windows.element();

@@ -127,13 +127,20 @@ std::string Type::to_string() const {
     const ArithExpr& n = length();
     bool atom = n.kind() == ArithKind::Cst || n.kind() == ArithKind::Var ||
                 n.kind() == ArithKind::Min || n.kind() == ArithKind::Max;
-    std::string len = n.to_string();
-    return "[" + element().to_string() + "]_" + (atom ? len : "(" + len + ")");
+    // Appended piece by piece: GCC 12 warns (a false -Wstringop-overflow) on "[" + string.
+    std::string s = "[";
+    s += element().to_string();
+    s += "]_";
+    s += atom ? n.to_string() : cat("(", n.to_string(), ")");
+    return s;
   }
   case TypeKind::Tuple: {
     std::string s = "{";
-    for (std::size_t i = 0; i < elements().size(); ++i)
-      s += (i ? "," : "") + elements()[i].to_string();
+    for (std::size_t i = 0; i < elements().size(); ++i) {
+      if (i)
+        s += ",";
+      s += elements()[i].to_string();
+    }
     return s + "}";
   }
   }

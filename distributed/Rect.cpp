@@ -121,16 +121,16 @@ void read_rect(cl::CommandQueue& queue, const cl::Buffer& buffer, const Rect& re
   if (rect.points() == 0)
     return;
   if (auto run = contiguous_run(rect, element_bytes)) {
-    runtime::check_cl(queue.enqueueReadBuffer(buffer, done ? CL_FALSE : CL_TRUE, run->offset, run->bytes, host,
-                                  nullptr, done),
-          "reading a halo face");
+    runtime::check_cl(queue.enqueueReadBuffer(buffer, done ? CL_FALSE : CL_TRUE, run->offset,
+                                              run->bytes, host, nullptr, done),
+                      "reading a halo face");
     return;
   }
   ClRect d = cl_rect(rect, element_bytes), h = packed(d);
-  runtime::check_cl(queue.enqueueReadBufferRect(buffer, done ? CL_FALSE : CL_TRUE, d.origin, h.origin, d.region,
-                                    d.row_pitch, d.slice_pitch, h.row_pitch, h.slice_pitch, host,
-                                    nullptr, done),
-        "reading a halo face");
+  runtime::check_cl(queue.enqueueReadBufferRect(buffer, done ? CL_FALSE : CL_TRUE, d.origin,
+                                                h.origin, d.region, d.row_pitch, d.slice_pitch,
+                                                h.row_pitch, h.slice_pitch, host, nullptr, done),
+                    "reading a halo face");
 }
 
 void write_rect(cl::CommandQueue& queue, const cl::Buffer& buffer, const Rect& rect,
@@ -138,16 +138,16 @@ void write_rect(cl::CommandQueue& queue, const cl::Buffer& buffer, const Rect& r
   if (rect.points() == 0)
     return;
   if (auto run = contiguous_run(rect, element_bytes)) {
-    runtime::check_cl(queue.enqueueWriteBuffer(buffer, done ? CL_FALSE : CL_TRUE, run->offset, run->bytes, host,
-                                   nullptr, done),
-          "writing a halo face");
+    runtime::check_cl(queue.enqueueWriteBuffer(buffer, done ? CL_FALSE : CL_TRUE, run->offset,
+                                               run->bytes, host, nullptr, done),
+                      "writing a halo face");
     return;
   }
   ClRect d = cl_rect(rect, element_bytes), h = packed(d);
-  runtime::check_cl(queue.enqueueWriteBufferRect(buffer, done ? CL_FALSE : CL_TRUE, d.origin, h.origin,
-                                     d.region, d.row_pitch, d.slice_pitch, h.row_pitch,
-                                     h.slice_pitch, host, nullptr, done),
-        "writing a halo face");
+  runtime::check_cl(queue.enqueueWriteBufferRect(buffer, done ? CL_FALSE : CL_TRUE, d.origin,
+                                                 h.origin, d.region, d.row_pitch, d.slice_pitch,
+                                                 h.row_pitch, h.slice_pitch, host, nullptr, done),
+                    "writing a halo face");
 }
 
 std::vector<Rect> pieces(const Rect& rect, int64_t count) {
@@ -175,14 +175,15 @@ void copy_rect(cl::CommandQueue& queue, const cl::Buffer& src, const Rect& from,
     return;
   auto source = contiguous_run(from, element_bytes), target = contiguous_run(to, element_bytes);
   if (source && target) {
-    runtime::check_cl(queue.enqueueCopyBuffer(src, dst, source->offset, target->offset, source->bytes),
-          "copying a box");
+    runtime::check_cl(
+        queue.enqueueCopyBuffer(src, dst, source->offset, target->offset, source->bytes),
+        "copying a box");
     return;
   }
   ClRect s = cl_rect(from, element_bytes), d = cl_rect(to, element_bytes);
   runtime::check_cl(queue.enqueueCopyBufferRect(src, dst, s.origin, d.origin, s.region, s.row_pitch,
-                                    s.slice_pitch, d.row_pitch, d.slice_pitch),
-        "copying a box");
+                                                s.slice_pitch, d.row_pitch, d.slice_pitch),
+                    "copying a box");
 }
 
 } // namespace tessera::distributed

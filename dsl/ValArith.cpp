@@ -13,22 +13,23 @@
 
 namespace tessera {
 
-namespace {
 // A neighbourhood point: `base.at(i).at(j)...` with constant indices into a window whose
-// lengths are odd constants; its offsets from the window's centre.
-struct Point {
+// lengths are odd constants; its offsets from the window's centre. (Not in an anonymous
+// namespace: detail::ScalarTerm, declared in the header, holds it.)
+namespace detail {
+struct NeighbourPoint {
   Expr base;
   std::vector<int> offset;
 };
-
-} // namespace
+} // namespace detail
+using detail::NeighbourPoint;
 
 // The expression of an arithmetic value: `body` over the parameters 0..n-1, which stand for
 // `leaves` (the values it reads, in parameter order).
 struct detail::ScalarTerm {
   ScalarExpr body;
   std::vector<Val> leaves;
-  std::vector<std::optional<Point>> points; // of the leaves
+  std::vector<std::optional<NeighbourPoint>> points; // of the leaves
   ScalarKind kind = ScalarKind::F32;
   std::string name = "expr";
 };
@@ -41,12 +42,12 @@ namespace {
 struct Term {
   ScalarExpr body;
   std::vector<Val> leaves;
-  std::vector<std::optional<Point>> points;
+  std::vector<std::optional<NeighbourPoint>> points;
   ScalarKind kind = ScalarKind::F32;
   bool weak = false;
 };
 
-std::optional<Point> point_of(const Val& leaf);
+std::optional<NeighbourPoint> point_of(const Val& leaf);
 
 Term term_of(const Operand& o) {
   if (o.is_number())
@@ -84,7 +85,7 @@ ScalarExpr join_leaves(Term& joint, const Term& t) {
              : rename_params(t.body, [&](int i) { return map.at(static_cast<std::size_t>(i)); });
 }
 
-std::optional<Point> point_of(const Val& leaf) {
+std::optional<NeighbourPoint> point_of(const Val& leaf) {
   std::vector<int64_t> indices;
   Expr e = leaf.expr();
   while (e->kind == NodeKind::Call && e->callee()->kind == NodeKind::At &&
@@ -104,7 +105,7 @@ std::optional<Point> point_of(const Val& leaf) {
   } catch (const Error&) {
     return std::nullopt;
   }
-  Point p{e, {}};
+  NeighbourPoint p{e, {}};
   for (int64_t index : indices) {
     auto length = t.is_array() ? t.length().as_constant() : std::nullopt;
     if (!length || *length % 2 == 0)
@@ -117,7 +118,7 @@ std::optional<Point> point_of(const Val& leaf) {
 
 // A point's parameter name: its offset's name, prefixed for every neighbourhood but the first
 // with the name of the array it reads (`weights_c`) so that two neighbourhoods' names differ.
-std::string point_name(const Point& p, std::size_t base, const std::vector<Expr>& bases) {
+std::string point_name(const NeighbourPoint& p, std::size_t base, const std::vector<Expr>& bases) {
   std::string name = neighbour_name(p.offset);
   if (base == 0)
     return name;
@@ -129,13 +130,13 @@ std::string point_name(const Point& p, std::size_t base, const std::vector<Expr>
 // The term's parameters in their canonical order (see ValArith.h) and their names.
 ScalarTerm canonical(ScalarExpr body, const Term& joint, std::vector<std::string>& names) {
   const std::vector<Val>& leaves = joint.leaves;
-  const std::vector<std::optional<Point>>& points = joint.points;
+  const std::vector<std::optional<NeighbourPoint>>& points = joint.points;
   std::vector<Expr> bases;
   for (const auto& p : points)
     if (p && std::none_of(bases.begin(), bases.end(),
                           [&](const Expr& b) { return structurally_equal(b, p->base); }))
       bases.push_back(p->base);
-  auto base_index = [&](const Point& p) {
+  auto base_index = [&](const NeighbourPoint& p) {
     for (std::size_t i = 0; i < bases.size(); ++i)
       if (structurally_equal(bases[i], p.base))
         return i;

@@ -13,7 +13,6 @@ using namespace detail;
 
 namespace {
 
-
 // One application of the operator at a point, over the values its formula reads (v). Under
 // quadratic_dirichlet, `side` is the position in v of dimension 0's side code (-1 beside the low
 // boundary, 1 beside the high one, 0 inside); the ghost read there is replaced by HPGMG-FV's

@@ -118,7 +118,7 @@ Sym parity_bit(const Sym& code, int k, int dims) {
 // Per dimension, the weights of the coarse values at offsets -1, 0, 1 for a fine point of
 // parity p (0: the coarse cell's low child, at -1/4 of a coarse cell; 1: the high child).
 constexpr double kQuadraticWeights[2][3] = {{5.0 / 32, 30.0 / 32, -3.0 / 32},
-                                     {-3.0 / 32, 30.0 / 32, 5.0 / 32}};
+                                            {-3.0 / 32, 30.0 / 32, 5.0 / 32}};
 
 // u + the tensor-product quadratic interpolation of e: every fine point reads the 3^d coarse
 // neighbourhood of its coarse cell I/2 (windows duplicated along each dimension), and the
@@ -143,7 +143,8 @@ Expr prolong_quadratic(const Level& coarse, const Level& fine, Boundary bc) {
         for (int j = d - 1; j > k; --j)
           o /= 3;
         o %= 3;
-        return select(parity_bit(code, k, d) == 0, Sym(kQuadraticWeights[0][o]), Sym(kQuadraticWeights[1][o]));
+        return select(parity_bit(code, k, d) == 0, Sym(kQuadraticWeights[0][o]),
+                      Sym(kQuadraticWeights[1][o]));
       };
       Sym w = weight(0);
       for (int k = 1; k < d; ++k)
