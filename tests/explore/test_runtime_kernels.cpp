@@ -17,8 +17,6 @@ using tessera::testing::random_floats;
 using tessera::testing::test_kernels_source;
 using tessera::testing::test_session;
 
-namespace {} // namespace
-
 TEST_CASE("runtime: buffers round-trip host data of several types") {
   Session& s = test_session();
   std::vector<float> f = random_floats(100, 1);

@@ -1,7 +1,7 @@
 // tessera_fuzz: differential fuzzing of the rewrite system, the lowering and the code generator
 // against the reference interpreter, on an OpenCL device (PoCL by default; TESSERA_DEVICE).
 //
-//   tessera_fuzz --cases 300 --seed 1              what CI runs
+//   tessera_fuzz --cases 40 --seed 1               what CI runs (the extended tier: 200)
 //   tessera_fuzz --cases 100000 --minutes 60       a long run by hand
 //   tessera_fuzz --replay failure.json             re-runs a reproducer and prints the outcome
 //   tessera_fuzz --write-corpus fuzz/corpus/expr   the seed corpus of the libFuzzer harness
