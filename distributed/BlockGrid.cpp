@@ -6,8 +6,12 @@ namespace tessera::distributed {
 
 std::string extents_text(const std::vector<int64_t>& extents) {
   std::string text;
-  for (std::size_t d = 0; d < extents.size(); ++d)
-    text += (d ? "x" : "") + std::to_string(extents[d]);
+  // Appended piece by piece: GCC 12 warns falsely (-Wstringop-overflow) on "x" + string.
+  for (std::size_t d = 0; d < extents.size(); ++d) {
+    if (d)
+      text += 'x';
+    text += std::to_string(extents[d]);
+  }
   return text;
 }
 

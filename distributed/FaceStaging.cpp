@@ -6,7 +6,8 @@
 
 namespace tessera::distributed {
 
-FaceStaging::FaceStaging(cl::CommandQueue queue, std::size_t bytes, Packing packing)
+FaceStaging::FaceStaging(cl::CommandQueue queue, std::size_t bytes, Packing packing,
+                         bool own_host_memory)
     : queue_(std::move(queue)), bytes_(std::max<std::size_t>(bytes, 1)), packing_(packing) {
   cl_int err = CL_SUCCESS;
   auto context = queue_.getInfo<CL_QUEUE_CONTEXT>();
@@ -14,6 +15,8 @@ FaceStaging::FaceStaging(cl::CommandQueue queue, std::size_t bytes, Packing pack
     packed_ = cl::Buffer(context, CL_MEM_READ_WRITE, bytes_, nullptr, &err);
     runtime::check_cl(err, "allocating a device buffer for a halo face");
   }
+  if (!own_host_memory)
+    return;
   pinned_ = cl::Buffer(context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes_, nullptr, &err);
   runtime::check_cl(err, "allocating pinned host memory for a halo face");
   host_ = static_cast<unsigned char*>(queue_.enqueueMapBuffer(
@@ -22,10 +25,16 @@ FaceStaging::FaceStaging(cl::CommandQueue queue, std::size_t bytes, Packing pack
 }
 
 FaceStaging::~FaceStaging() {
-  if (host_) {
+  if (pinned_()) {
     queue_.enqueueUnmapMemObject(pinned_, host_);
     queue_.finish();
   }
+}
+
+void FaceStaging::point_at(unsigned char* host) {
+  if (pinned_())
+    internal_error("a face's staging pointed at memory of another while it owns its own");
+  host_ = host;
 }
 
 std::size_t FaceStaging::fitting_bytes(int64_t points, std::size_t element_bytes) const {

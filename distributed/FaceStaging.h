@@ -25,14 +25,19 @@ namespace tessera::distributed {
 class FaceStaging {
 public:
   enum class Packing { Transfer, OnDevice };
-  // Buffers for faces of up to `bytes` bytes in the context of `queue`.
-  FaceStaging(cl::CommandQueue queue, std::size_t bytes, Packing packing);
+  // Buffers for faces of up to `bytes` bytes in the context of `queue`. With `own_host_memory`
+  // false the host side is memory another object keeps (SharedFaces): host() is null until
+  // point_at().
+  FaceStaging(cl::CommandQueue queue, std::size_t bytes, Packing packing,
+              bool own_host_memory = true);
   ~FaceStaging();
   FaceStaging(const FaceStaging&) = delete;
   FaceStaging& operator=(const FaceStaging&) = delete;
 
   // The pinned host memory (valid for the object's lifetime).
   unsigned char* host() { return host_; }
+  // The host memory of the next transfer, where the object owns none (at least the bytes given).
+  void point_at(unsigned char* host);
   // Enqueued after the queue's earlier commands (it is in order): the region `rect` of
   // `buffer` into host(), packed; `done` is set to the event after which host() holds it.
   void download(const cl::Buffer& buffer, const Rect& rect, std::size_t element_bytes,

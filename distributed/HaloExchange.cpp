@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "core/Error.h"
+#include "distributed/SharedFaces.h"
 #include "runtime/ClError.h"
 #include "runtime/Launch.h"
 
@@ -43,20 +44,45 @@ std::vector<Face> halo_faces(const Block& block, int64_t h,
 HaloExchange::HaloExchange(std::vector<Face> faces, std::size_t element_bytes,
                            FaceStaging::Packing packing, std::size_t piece_bytes)
     : faces_(std::move(faces)), element_bytes_(element_bytes), packing_(packing),
-      piece_bytes_(std::max<std::size_t>(piece_bytes, 1)) {}
+      piece_bytes_(std::max<std::size_t>(piece_bytes, 1)), count_(faces_.size(), 0) {}
 
 HaloExchange::~HaloExchange() = default;
-
-namespace {
 
 // A message leaves from the sender's side s and arrives on the receiver's side 1 - s; the tag
 // names the sender's side (and the piece), so two faces to the same rank (two ranks on a torus)
 // stay apart.
-int tag(const Face& f, int sender_side, int64_t piece = 0) {
+int face_tag(const Face& f, int sender_side, int64_t piece) {
   return static_cast<int>((2 * f.dim + sender_side) * HaloExchange::kMaxPieces + piece);
 }
 
-} // namespace
+void HaloExchange::share_host_memory(const Communicator& comm) {
+  if (staged_for_)
+    internal_error("a halo exchange shared its faces after its first run");
+  std::vector<std::size_t> face_bytes;
+  for (const auto& f : faces_)
+    face_bytes.push_back(bytes(f.send));
+  shared_ = SharedFaces::make(comm, faces_, face_bytes);
+}
+
+bool HaloExchange::shared(std::size_t face) const {
+  return shared_ && shared_->shared(face);
+}
+
+std::size_t HaloExchange::shared_faces() const {
+  std::size_t n = 0;
+  for (std::size_t j = 0; j < faces_.size(); ++j)
+    n += shared(j) ? 1 : 0;
+  return n;
+}
+
+void HaloExchange::finish_uploads() {
+  if (!uploads_.empty())
+    runtime::check_cl(cl::WaitForEvents(uploads_), "writing a halo face");
+  uploads_.clear();
+  for (auto [face, k] : unreleased_)
+    shared_->release(face, k);
+  unreleased_.clear();
+}
 
 std::size_t HaloExchange::bytes(const Rect& region, int colour) const {
   const int64_t points = colour < 0 ? region.points() : ColourPacking::packed_points(region);
@@ -78,15 +104,17 @@ void HaloExchange::colour_packing(ColourPacking* packing, int origin_parity) {
 void HaloExchange::stage(cl::CommandQueue& queue) {
   if (staged_for_ == queue())
     return;
-  if (!uploads_.empty())
-    runtime::check_cl(cl::WaitForEvents(uploads_), "writing a halo face");
-  uploads_.clear();
+  finish_uploads();
   send_.clear();
   receive_.clear();
-  for (const auto& f : faces_) {
-    send_.push_back(std::make_unique<FaceStaging>(queue, bytes(f.send), packing_));
-    receive_.push_back(std::make_unique<FaceStaging>(queue, bytes(f.receive), packing_));
+  for (std::size_t j = 0; j < faces_.size(); ++j) {
+    const bool own = !shared(j); // a shared face's host memory is its slot of the exchange
+    send_.push_back(std::make_unique<FaceStaging>(queue, bytes(faces_[j].send), packing_, own));
+    receive_.push_back(
+        std::make_unique<FaceStaging>(queue, bytes(faces_[j].receive), packing_, own));
   }
+  if (shared_)
+    shared_->register_in(queue.getInfo<CL_QUEUE_CONTEXT>());
   staged_for_ = queue();
 }
 
@@ -141,16 +169,20 @@ void HaloExchange::begin_faces(const Communicator& comm, const cl::Buffer& exten
     internal_error("a halo exchange begun twice");
   if (colour >= 0 && !colours_)
     internal_error("a halo exchange of one colour without its packing kernels");
-  if (!uploads_.empty()) { // a receive must not land in a face still being written
-    runtime::check_cl(cl::WaitForEvents(uploads_), "writing a halo face");
-    uploads_.clear();
-  }
+  finish_uploads(); // a face must not land where one is still being written from
   pending_ = std::make_unique<Pending>(Pending{Requests(comm), first, last, colour, extended, {}});
-  for (std::size_t j = first; j < last; ++j)
-    pending_->requests.receive(receive_[j]->host(), bytes(faces_[j].receive, colour),
-                               faces_[j].neighbour, tag(faces_[j], 1 - faces_[j].side));
+  for (std::size_t j = first; j < last; ++j) {
+    ++count_[j];
+    if (!shared(j))
+      pending_->requests.receive(receive_[j]->host(), bytes(faces_[j].receive, colour),
+                                 faces_[j].neighbour, face_tag(faces_[j], 1 - faces_[j].side));
+  }
   pending_->downloads.resize(last - first);
   for (std::size_t j = first; j < last; ++j) {
+    if (shared(j)) {
+      shared_->wait_until_free(j, count_[j]);
+      send_[j]->point_at(shared_->send_slot(j, count_[j]));
+    }
     cl::Event* done = &pending_->downloads[j - first];
     if (colour < 0)
       send_[j]->download(extended, faces_[j].send, element_bytes_, done);
@@ -177,14 +209,22 @@ void HaloExchange::end_faces() {
     }
     const auto sent = std::chrono::steady_clock::now();
     const std::size_t sent_bytes = bytes(faces_[j].send, p->colour);
-    p->requests.send(send_[j]->host(), sent_bytes, faces_[j].neighbour,
-                     tag(faces_[j], faces_[j].side));
+    if (shared(j))
+      shared_->publish(j, count_[j]);
+    else
+      p->requests.send(send_[j]->host(), sent_bytes, faces_[j].neighbour,
+                       face_tag(faces_[j], faces_[j].side));
     bytes_sent_ += sent_bytes;
     seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
   }
   const auto received = std::chrono::steady_clock::now();
   p->requests.wait();
   for (std::size_t j = p->first; j < p->last; ++j) {
+    if (shared(j)) {
+      shared_->wait_until_published(j, count_[j]);
+      receive_[j]->point_at(shared_->receive_slot(j, count_[j]));
+      unreleased_.emplace_back(j, count_[j]);
+    }
     cl::Event written;
     if (p->colour < 0)
       receive_[j]->upload(p->extended, faces_[j].receive, element_bytes_, &written);
@@ -197,67 +237,97 @@ void HaloExchange::end_faces() {
   seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - received).count();
 }
 
+namespace {
+
+struct Piece {
+  Rect rect;
+  std::size_t offset = 0, bytes = 0; // in the packed face
+};
+
+// A face cut into pieces of about `piece_bytes` (at most kMaxPieces). A face and its mirror on
+// the neighbour have the same extents, so both cut alike.
+std::vector<Piece> cut_face(const Rect& face, std::size_t element_bytes, std::size_t piece_bytes) {
+  const auto total = static_cast<int64_t>(face.points()) * static_cast<int64_t>(element_bytes);
+  const auto count = std::clamp<int64_t>((total + static_cast<int64_t>(piece_bytes) - 1) /
+                                             static_cast<int64_t>(piece_bytes),
+                                         1, HaloExchange::kMaxPieces);
+  std::vector<Piece> out;
+  std::size_t offset = 0;
+  for (auto& r : pieces(face, count)) {
+    const std::size_t bytes = static_cast<std::size_t>(r.points()) * element_bytes;
+    if (bytes == 0)
+      continue;
+    out.push_back({r, offset, bytes});
+    offset += bytes;
+  }
+  return out;
+}
+
+} // namespace
+
+// A shared face is read whole into its slot and published; its pieces still move as separate
+// transfers.
 void HaloExchange::exchange_pieces(const Communicator& comm, cl::CommandQueue& queue,
                                    const cl::Buffer& extended, std::size_t first,
                                    std::size_t last) {
-  struct Piece {
-    Rect rect;
-    std::size_t offset = 0, bytes = 0; // in the packed face
-  };
-  // A face and its mirror on the neighbour have the same extents, so both cut alike.
-  auto cut = [&](const Rect& face) {
-    const auto total = static_cast<int64_t>(face.points()) * static_cast<int64_t>(element_bytes_);
-    const auto count = std::clamp<int64_t>((total + static_cast<int64_t>(piece_bytes_) - 1) /
-                                               static_cast<int64_t>(piece_bytes_),
-                                           1, kMaxPieces);
-    std::vector<Piece> out;
-    std::size_t offset = 0;
-    for (auto& r : pieces(face, count)) {
-      const std::size_t bytes = this->bytes(r);
-      if (bytes == 0)
-        continue;
-      out.push_back({r, offset, bytes});
-      offset += bytes;
-    }
-    return out;
-  };
   const std::size_t n = last - first;
   std::vector<std::vector<Piece>> incoming(n), outgoing(n);
   std::vector<std::vector<Requests::Range>> arrivals(n);
   std::vector<std::vector<cl::Event>> on_host(n);
   Requests requests(comm);
   for (std::size_t j = 0; j < n; ++j) {
-    const Face& f = faces_[first + j];
-    incoming[j] = cut(f.receive);
-    for (std::size_t p = 0; p < incoming[j].size(); ++p)
-      arrivals[j].push_back(requests.receive(receive_[first + j]->host() + incoming[j][p].offset,
-                                             incoming[j][p].bytes, f.neighbour,
-                                             tag(f, 1 - f.side, static_cast<int64_t>(p))));
-    outgoing[j] = cut(f.send);
+    const std::size_t face = first + j;
+    const Face& f = faces_[face];
+    const uint64_t k = ++count_[face];
+    incoming[j] = cut_face(f.receive, element_bytes_, piece_bytes_);
+    if (shared(face)) {
+      shared_->wait_until_free(face, k);
+      send_[face]->point_at(shared_->send_slot(face, k));
+    } else {
+      for (std::size_t p = 0; p < incoming[j].size(); ++p)
+        arrivals[j].push_back(requests.receive(receive_[face]->host() + incoming[j][p].offset,
+                                               incoming[j][p].bytes, f.neighbour,
+                                               face_tag(f, 1 - f.side, static_cast<int64_t>(p))));
+    }
+    outgoing[j] = cut_face(f.send, element_bytes_, piece_bytes_);
     for (const auto& piece : outgoing[j])
-      read_rect(queue, extended, piece.rect, element_bytes_,
-                send_[first + j]->host() + piece.offset, &on_host[j].emplace_back());
+      read_rect(queue, extended, piece.rect, element_bytes_, send_[face]->host() + piece.offset,
+                &on_host[j].emplace_back());
   }
   queue.flush();
   for (std::size_t j = 0; j < n; ++j) {
-    const Face& f = faces_[first + j];
+    const std::size_t face = first + j;
+    const Face& f = faces_[face];
     for (std::size_t p = 0; p < outgoing[j].size(); ++p) {
       runtime::check_cl(on_host[j][p].wait(), "reading a halo face");
-      requests.send(send_[first + j]->host() + outgoing[j][p].offset, outgoing[j][p].bytes,
-                    f.neighbour, tag(f, f.side, static_cast<int64_t>(p)));
+      if (!shared(face))
+        requests.send(send_[face]->host() + outgoing[j][p].offset, outgoing[j][p].bytes,
+                      f.neighbour, face_tag(f, f.side, static_cast<int64_t>(p)));
       bytes_sent_ += outgoing[j][p].bytes;
     }
+    if (shared(face))
+      shared_->publish(face, count_[face]);
   }
   std::vector<cl::Event> on_device;
-  for (std::size_t j = 0; j < n; ++j)
+  for (std::size_t j = 0; j < n; ++j) {
+    const std::size_t face = first + j;
+    if (shared(face)) {
+      shared_->wait_until_published(face, count_[face]);
+      receive_[face]->point_at(shared_->receive_slot(face, count_[face]));
+    }
     for (std::size_t p = 0; p < incoming[j].size(); ++p) {
-      requests.wait(arrivals[j][p]);
+      if (!shared(face))
+        requests.wait(arrivals[j][p]);
       write_rect(queue, extended, incoming[j][p].rect, element_bytes_,
-                 receive_[first + j]->host() + incoming[j][p].offset, &on_device.emplace_back());
+                 receive_[face]->host() + incoming[j][p].offset, &on_device.emplace_back());
       queue.flush();
     }
+  }
   if (!on_device.empty())
     runtime::check_cl(cl::WaitForEvents(on_device), "writing a halo face");
+  for (std::size_t face = first; face < last; ++face)
+    if (shared(face))
+      shared_->release(face, count_[face]);
   requests.wait();
 }
 

@@ -20,6 +20,8 @@
 
 namespace tessera::distributed {
 
+class SharedFaces;
+
 // One face: what this rank sends to a neighbour and where its reply lands.
 struct Face {
   int dim = 0, side = 0; // side 0: low, 1: high
@@ -31,6 +33,10 @@ struct Face {
 // `neighbour(dim, side)` gives the rank beyond a side.
 std::vector<Face> halo_faces(const Block& block, int64_t h,
                              const std::vector<std::vector<int>>& neighbours);
+
+// The tag of the messages a face's sender on side `sender_side` sends (piece `piece` of it):
+// the receiver's mirror face expects it from side 1 - its own side.
+int face_tag(const Face& f, int sender_side, int64_t piece = 0);
 
 class HaloExchange {
 public:
@@ -63,6 +69,11 @@ public:
   void begin(const Communicator& comm, cl::CommandQueue& queue, const cl::Buffer& extended,
              int colour = -1);
   void end();
+  // Collective over `comm` (the ranks whose faces these are, each in the same order): faces to
+  // ranks of this host travel through memory both ranks map (SharedFaces.h), not MPI messages.
+  void share_host_memory(const Communicator& comm);
+  // How many faces travel through shared memory.
+  std::size_t shared_faces() const;
   // Bytes this rank sent in all runs.
   uint64_t bytes_sent() const { return bytes_sent_; }
   void reset_count() {
@@ -86,6 +97,9 @@ private:
   void end_faces();
   void exchange_pieces(const Communicator& comm, cl::CommandQueue& queue,
                        const cl::Buffer& extended, std::size_t first, std::size_t last);
+  bool shared(std::size_t face) const;
+  // Waits for the writes of received faces still enqueued; releases their shared slots.
+  void finish_uploads();
   std::vector<Face> faces_;
   std::size_t element_bytes_;
   FaceStaging::Packing packing_;
@@ -94,7 +108,10 @@ private:
   std::vector<std::unique_ptr<FaceStaging>> send_, receive_;
   cl_command_queue staged_for_ = nullptr;
   std::vector<cl::Event> uploads_; // the last exchange's writes, still enqueued (OnDevice)
-  struct Pending {                 // an exchange begun and not yet ended
+  std::unique_ptr<SharedFaces> shared_;
+  std::vector<uint64_t> count_;                              // per face, its exchanges so far
+  std::vector<std::pair<std::size_t, uint64_t>> unreleased_; // shared slots uploads_ read
+  struct Pending {                                           // an exchange begun and not yet ended
     Requests requests;
     std::size_t first, last; // its faces
     int colour;              // -1: every point

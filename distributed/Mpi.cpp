@@ -5,16 +5,14 @@
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
-#include <mpi.h>
 #include <thread>
 
 #include "core/Error.h"
+#include "distributed/MpiHandles.h"
 
 namespace tessera::distributed {
 
-namespace {
-
-void check(int code, const char* what) {
+void check_mpi(int code, const char* what) {
   if (code == MPI_SUCCESS)
     return;
   char text[MPI_MAX_ERROR_STRING];
@@ -22,6 +20,8 @@ void check(int code, const char* what) {
   MPI_Error_string(code, text, &length);
   throw Error(cat("MPI: ", what, " failed: ", std::string(text, length)));
 }
+
+namespace {
 
 std::size_t largest_message = std::size_t{1} << 30;
 
@@ -49,7 +49,7 @@ MpiRuntime::MpiRuntime() {
   if (running)
     return;
   int provided = 0;
-  check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+  check_mpi(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
   // Errors come back as codes (and become tessera::Error) instead of ending the run silently.
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   started_ = true;
@@ -62,16 +62,12 @@ MpiRuntime::~MpiRuntime() {
     MPI_Finalize();
 }
 
-struct Communicator::Impl {
-  MPI_Comm comm = MPI_COMM_WORLD;
-  bool owned = false;
-  ~Impl() {
-    int finalized = 0;
-    MPI_Finalized(&finalized);
-    if (owned && !finalized)
-      MPI_Comm_free(&comm);
-  }
-};
+Communicator::Impl::~Impl() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (owned && !finalized)
+    MPI_Comm_free(&comm);
+}
 
 struct Requests::Impl {
   MPI_Comm comm;
@@ -89,9 +85,9 @@ Requests::Range Requests::send(const void* data, std::size_t bytes, int to, int 
   Range range{impl_->requests.size(), 0};
   for_each_message(bytes, [&](std::size_t offset, int n) {
     impl_->requests.emplace_back();
-    check(MPI_Isend(static_cast<const unsigned char*>(data) + offset, n, MPI_BYTE, to, tag,
-                    impl_->comm, &impl_->requests.back()),
-          "MPI_Isend");
+    check_mpi(MPI_Isend(static_cast<const unsigned char*>(data) + offset, n, MPI_BYTE, to, tag,
+                        impl_->comm, &impl_->requests.back()),
+              "MPI_Isend");
   });
   range.last = impl_->requests.size();
   return range;
@@ -101,9 +97,9 @@ Requests::Range Requests::receive(void* data, std::size_t bytes, int from, int t
   Range range{impl_->requests.size(), 0};
   for_each_message(bytes, [&](std::size_t offset, int n) {
     impl_->requests.emplace_back();
-    check(MPI_Irecv(static_cast<unsigned char*>(data) + offset, n, MPI_BYTE, from, tag, impl_->comm,
-                    &impl_->requests.back()),
-          "MPI_Irecv");
+    check_mpi(MPI_Irecv(static_cast<unsigned char*>(data) + offset, n, MPI_BYTE, from, tag,
+                        impl_->comm, &impl_->requests.back()),
+              "MPI_Irecv");
   });
   range.last = impl_->requests.size();
   return range;
@@ -111,17 +107,17 @@ Requests::Range Requests::receive(void* data, std::size_t bytes, int from, int t
 
 void Requests::wait(Range range) {
   if (range.last > range.first) // completed requests become MPI_REQUEST_NULL
-    check(MPI_Waitall(static_cast<int>(range.last - range.first),
-                      impl_->requests.data() + range.first, MPI_STATUSES_IGNORE),
-          "MPI_Waitall");
+    check_mpi(MPI_Waitall(static_cast<int>(range.last - range.first),
+                          impl_->requests.data() + range.first, MPI_STATUSES_IGNORE),
+              "MPI_Waitall");
 }
 
 void Requests::wait() {
   if (impl_->requests.empty())
     return;
-  check(MPI_Waitall(static_cast<int>(impl_->requests.size()), impl_->requests.data(),
-                    MPI_STATUSES_IGNORE),
-        "MPI_Waitall");
+  check_mpi(MPI_Waitall(static_cast<int>(impl_->requests.size()), impl_->requests.data(),
+                        MPI_STATUSES_IGNORE),
+            "MPI_Waitall");
   impl_->requests.clear();
 }
 
@@ -152,7 +148,7 @@ int Communicator::size() const {
 
 std::vector<int> Communicator::balanced_dims(int dims) const {
   std::vector<int> ranks(dims, 0);
-  check(MPI_Dims_create(size(), dims, ranks.data()), "MPI_Dims_create");
+  check_mpi(MPI_Dims_create(size(), dims, ranks.data()), "MPI_Dims_create");
   return ranks;
 }
 
@@ -160,24 +156,24 @@ Communicator Communicator::cartesian(const std::vector<int>& ranks, bool periodi
   std::vector<int> periods(ranks.size(), periodic ? 1 : 0);
   Communicator c;
   c.impl_ = std::make_shared<Impl>();
-  check(MPI_Cart_create(impl_->comm, static_cast<int>(ranks.size()), ranks.data(), periods.data(),
-                        0, &c.impl_->comm),
-        "MPI_Cart_create");
+  check_mpi(MPI_Cart_create(impl_->comm, static_cast<int>(ranks.size()), ranks.data(),
+                            periods.data(), 0, &c.impl_->comm),
+            "MPI_Cart_create");
   c.impl_->owned = true;
   return c;
 }
 
 int Communicator::neighbour(int dim, int side) const {
   int low = MPI_PROC_NULL, high = MPI_PROC_NULL;
-  check(MPI_Cart_shift(impl_->comm, dim, 1, &low, &high), "MPI_Cart_shift");
+  check_mpi(MPI_Cart_shift(impl_->comm, dim, 1, &low, &high), "MPI_Cart_shift");
   int n = side == 0 ? low : high;
   return n == MPI_PROC_NULL ? -1 : n;
 }
 
 std::optional<Communicator> Communicator::first(int count) const {
   MPI_Comm part = MPI_COMM_NULL;
-  check(MPI_Comm_split(impl_->comm, rank() < count ? 0 : MPI_UNDEFINED, rank(), &part),
-        "MPI_Comm_split");
+  check_mpi(MPI_Comm_split(impl_->comm, rank() < count ? 0 : MPI_UNDEFINED, rank(), &part),
+            "MPI_Comm_split");
   if (part == MPI_COMM_NULL)
     return std::nullopt;
   Communicator c;
@@ -189,8 +185,8 @@ std::optional<Communicator> Communicator::first(int count) const {
 
 int Communicator::host_rank() const {
   MPI_Comm host;
-  check(MPI_Comm_split_type(impl_->comm, MPI_COMM_TYPE_SHARED, rank(), MPI_INFO_NULL, &host),
-        "MPI_Comm_split_type");
+  check_mpi(MPI_Comm_split_type(impl_->comm, MPI_COMM_TYPE_SHARED, rank(), MPI_INFO_NULL, &host),
+            "MPI_Comm_split_type");
   int r = 0;
   MPI_Comm_rank(host, &r);
   MPI_Comm_free(&host);
@@ -199,24 +195,24 @@ int Communicator::host_rank() const {
 
 uint64_t Communicator::sum(uint64_t value) const {
   uint64_t total = 0;
-  check(MPI_Allreduce(&value, &total, 1, MPI_UINT64_T, MPI_SUM, impl_->comm), "MPI_Allreduce");
+  check_mpi(MPI_Allreduce(&value, &total, 1, MPI_UINT64_T, MPI_SUM, impl_->comm), "MPI_Allreduce");
   return total;
 }
 
 double Communicator::max(double value) const {
   double result = 0;
-  check(MPI_Allreduce(&value, &result, 1, MPI_DOUBLE, MPI_MAX, impl_->comm), "MPI_Allreduce");
+  check_mpi(MPI_Allreduce(&value, &result, 1, MPI_DOUBLE, MPI_MAX, impl_->comm), "MPI_Allreduce");
   return result;
 }
 
 double Communicator::sum(double value) const {
   double result = 0;
-  check(MPI_Allreduce(&value, &result, 1, MPI_DOUBLE, MPI_SUM, impl_->comm), "MPI_Allreduce");
+  check_mpi(MPI_Allreduce(&value, &result, 1, MPI_DOUBLE, MPI_SUM, impl_->comm), "MPI_Allreduce");
   return result;
 }
 
 void Communicator::barrier() const {
-  check(MPI_Barrier(impl_->comm), "MPI_Barrier");
+  check_mpi(MPI_Barrier(impl_->comm), "MPI_Barrier");
 }
 
 std::vector<std::vector<unsigned char>>
@@ -224,8 +220,8 @@ Communicator::gather(const std::vector<unsigned char>& mine) const {
   const int n = size();
   uint64_t count = mine.size();
   std::vector<uint64_t> counts(static_cast<std::size_t>(n));
-  check(MPI_Gather(&count, 1, MPI_UINT64_T, counts.data(), 1, MPI_UINT64_T, 0, impl_->comm),
-        "MPI_Gather");
+  check_mpi(MPI_Gather(&count, 1, MPI_UINT64_T, counts.data(), 1, MPI_UINT64_T, 0, impl_->comm),
+            "MPI_Gather");
   // Point to point rather than MPI_Gatherv, whose int counts and displacements end at 2 GiB.
   constexpr int tag = 1000; // any tag: no other messages travel on this communicator meanwhile
   std::vector<std::vector<unsigned char>> parts;
@@ -246,10 +242,10 @@ Communicator::gather(const std::vector<unsigned char>& mine) const {
 
 void Communicator::broadcast(std::vector<unsigned char>& data) const {
   uint64_t bytes = data.size();
-  check(MPI_Bcast(&bytes, 1, MPI_UINT64_T, 0, impl_->comm), "MPI_Bcast");
+  check_mpi(MPI_Bcast(&bytes, 1, MPI_UINT64_T, 0, impl_->comm), "MPI_Bcast");
   data.resize(bytes);
   for_each_message(bytes, [&](std::size_t offset, int count) {
-    check(MPI_Bcast(data.data() + offset, count, MPI_BYTE, 0, impl_->comm), "MPI_Bcast");
+    check_mpi(MPI_Bcast(data.data() + offset, count, MPI_BYTE, 0, impl_->comm), "MPI_Bcast");
   });
 }
 

@@ -88,6 +88,7 @@ public:
 
 private:
   friend class Requests;
+  friend class HostWindow;
   std::shared_ptr<Impl> impl_;
 };
 

@@ -240,6 +240,21 @@ constexpr std::size_t kColourFaceBytesGpu = std::size_t{1} << 20;
 
 } // namespace
 
+void MultigridLayout::share_host_memory() {
+  if (world_.size() > 1)
+    for (auto& e : exchanges_)
+      e->share_host_memory(cart_);
+  if (stage_)
+    stage_->share_host_memory();
+}
+
+std::size_t MultigridLayout::shared_faces() const {
+  std::size_t n = stage_ ? stage_->shared_faces() : 0;
+  for (const auto& e : exchanges_)
+    n += e->shared_faces();
+  return n;
+}
+
 bool colour_exchanges_pay(const HaloExchange& exchange, const std::string& device_type) {
   return device_type != "GPU" || exchange.largest_face_bytes() >= kColourFaceBytesGpu;
 }

@@ -118,6 +118,12 @@ public:
   // Exchanges after a half-sweep carry the colour it wrote alone (on by default, on the levels
   // where that pays: colour_exchanges_pay; before the schedules are built).
   void set_colour_exchanges(bool on) { colour_exchanges_ = on; }
+  // Collective over the layout's ranks (its later stages' too), before the first cycle: faces
+  // between ranks of one host travel through memory they share, not MPI messages
+  // (SharedFaces.h). `tessera solve` does this unless --same-host-faces mpi.
+  void share_host_memory();
+  // How many of this rank's faces (all levels and stages) travel through shared memory.
+  std::size_t shared_faces() const;
 
   const MultigridDecomposition& plan() const { return plan_; }
   const Block& block(std::size_t l) const { return blocks_.at(l); }

@@ -195,10 +195,17 @@ DistributedSweep::BufferPlan DistributedSweep::buffer_plan() const {
   return plan;
 }
 
+std::size_t DistributedSweep::shared_faces() const {
+  return device_ ? device_->exchange->shared_faces() : 0;
+}
+
 void DistributedSweep::start() {
   prepare();
   const double t0 = wall_seconds();
   auto& dev = *device_;
+  // A collective: here, after every rank's prepare() (which may fail on one rank alone).
+  if (config_.shared_host_memory && cart_.size() > 1 && dev.exchange->shared_faces() == 0)
+    dev.exchange->share_host_memory(cart_);
   const std::size_t eb = element_bytes(element_);
   // The block's initial values (halos are filled by the first exchange).
   report("computing the block's initial values");

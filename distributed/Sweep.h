@@ -59,6 +59,9 @@ struct SweepConfig {
   // The halo faces move in pieces of about this many bytes, each sent as soon as it is on the
   // host (HaloExchange.h); the tests make it small so that their small faces are cut too.
   std::size_t exchange_piece_bytes = std::size_t{2} << 20;
+  // Faces between ranks of one host travel through memory they share (SharedFaces.h), not MPI
+  // messages.
+  bool shared_host_memory = true;
   // Called on this rank as each phase of start() and run() begins ("opening the device", ...),
   // for a user who wants to see where a slow set-up spends its time (sweep --verbose).
   std::function<void(const std::string& phase)> progress;
@@ -97,6 +100,9 @@ public:
   std::vector<double> gather() const;
 
   const BlockGrid& grid() const { return grid_; }
+  // How many of this rank's halo faces travel through memory shared with their neighbour
+  // (SweepConfig::shared_host_memory; after start()).
+  std::size_t shared_faces() const;
   const Block& block() const { return block_; }
   std::string device_description() const;
   // Which lowering this rank runs and why (after start()).

@@ -53,8 +53,8 @@ void print_time_outside_kernels(const std::vector<double>& exchange_ms, double a
 }
 
 // The set-up, with an agreement after each step that may fail on one rank before a collective
-// (the device of each rank), and after the layout's collectives and the solver's kernels (every
-// rank finds a bad --variant alike). Returns 0 or the agreed exit status.
+// (the device of each rank; the layout, before its faces share memory), and after the solver's
+// kernels (every rank finds a bad --variant alike). Returns 0 or the agreed exit status.
 int set_up(const SolveCommandOptions& o, const Problem& problem, const SolverOptions& s,
            distributed::Communicator& world, const std::vector<int>& ranks,
            std::unique_ptr<runtime::Session>& session,
@@ -65,12 +65,18 @@ int set_up(const SolveCommandOptions& o, const Problem& problem, const SolverOpt
                                                          o.device, world.host_rank()));
                                                })))
     return status;
+  if (int status =
+          distributed::agree_on_setup(world, distributed::attempt([&] {
+                                        layout = std::make_unique<distributed::MultigridLayout>(
+                                            world, *session, problem, s, o.agglomerate, ranks,
+                                            distributed::HaloWidths{o.halo, o.coarse_halo});
+                                      })))
+    return status;
+  layout->set_overlap(o.overlap == "on");
+  layout->set_colour_exchanges(o.colour_exchanges == "on");
+  if (o.same_host_faces == "shared") // a collective: after every rank has its layout
+    layout->share_host_memory();
   return distributed::agree_on_setup(world, distributed::attempt([&] {
-                                       layout = std::make_unique<distributed::MultigridLayout>(
-                                           world, *session, problem, s, o.agglomerate, ranks,
-                                           distributed::HaloWidths{o.halo, o.coarse_halo});
-                                       layout->set_overlap(o.overlap == "on");
-                                       layout->set_colour_exchanges(o.colour_exchanges == "on");
                                        // Every rank stops after the same cycle: Ctrl-C on any
                                        // rank stops them all.
                                        SolverOptions agreed = s;
@@ -109,6 +115,7 @@ int solve_on_ranks(const SolveCommandOptions& o, const Problem& problem, const S
       throw Error(cat("device error injected for testing (TESSERA_FAIL_RANK=", fail, ")"));
   SolveResult r = solver.solve();
   uint64_t halo_bytes = world.sum(layout.halo_bytes());
+  const uint64_t shared_faces = world.sum(uint64_t{layout.shared_faces()});
   // Per distributed level: the bytes all ranks sent, and how many exchanges (each rank takes
   // part in every one).
   std::vector<uint64_t> level_bytes, level_exchanges;
@@ -128,7 +135,7 @@ int solve_on_ranks(const SolveCommandOptions& o, const Problem& problem, const S
     for (std::size_t l = 0; l < level_bytes.size(); ++l)
       std::cout << (l ? ", " : " ") << level_bytes[l] << " in " << level_exchanges[l]
                 << " exchanges";
-    std::cout << ")\n";
+    std::cout << "); " << shared_faces << " faces through memory shared on a host\n";
     print_time_outside_kernels(level_exchange_ms, 1e3 * layout.agglomerated_seconds(),
                                r.cycles.size(), plan.agglomerates());
   }
@@ -140,6 +147,7 @@ int solve_on_ranks(const SolveCommandOptions& o, const Problem& problem, const S
     j["stage_ranks"] = plan.stage_ranks; // where the agglomerated level goes; empty: rank 0
     j["halo_bytes"] = halo_bytes;
     j["halo_bytes_by_level"] = level_bytes;
+    j["shared_faces"] = shared_faces;
     j["halo_exchanges_by_level"] = level_exchanges;
     j["halo_exchange_ms_by_level"] = level_exchange_ms; // rank 0's wall time, all cycles
     j["agglomerated_ms"] = 1e3 * layout.agglomerated_seconds();

@@ -364,6 +364,11 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
                    "Under mpirun: on (default): after a red-black half-sweep, the halo exchange "
                    "carries the points of the colour it updated alone (half the bytes)")
       ->check(CLI::IsMember({"on", "off"}));
+  solve
+      ->add_option("--same-host-faces", o.same_host_faces,
+                   "Under mpirun: shared (default): halo faces between ranks of one host go "
+                   "through memory both ranks map, copied by the devices; mpi: as MPI messages")
+      ->check(CLI::IsMember({"shared", "mpi"}));
   return solve;
 }
 

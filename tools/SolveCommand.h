@@ -56,10 +56,11 @@ struct SolveCommandOptions {
   // and the points per rank below which a level moves to rank 0.
   std::string ranks;
   int64_t agglomerate = 4096;
-  int64_t halo = 1;                    // the finest level's halo width
-  int64_t coarse_halo = 1;             // the coarser levels' (distributed::HaloWidths)
-  std::string overlap = "on";          // exchanges overlapped with the kernels that need them
-  std::string colour_exchanges = "on"; // one colour exchanged after a red-black half-sweep
+  int64_t halo = 1;                       // the finest level's halo width
+  int64_t coarse_halo = 1;                // the coarser levels' (distributed::HaloWidths)
+  std::string overlap = "on";             // exchanges overlapped with the kernels that need them
+  std::string colour_exchanges = "on";    // one colour exchanged after a red-black half-sweep
+  std::string same_host_faces = "shared"; // faces between ranks of one host: shared memory, mpi
 };
 
 // Registers the subcommand and its options; returns it (to test whether it was parsed).

@@ -52,6 +52,11 @@ CLI::App* add_sweep_command(CLI::App& app, SweepCommandOptions& o) {
       ->check(not_empty("2x2"));
   sweep->add_option("--overlap", o.overlap, "on (default): the interior runs during the exchange")
       ->check(CLI::IsMember({"on", "off"}));
+  sweep
+      ->add_option("--same-host-faces", o.same_host_faces,
+                   "shared (default): halo faces between ranks of one host go through memory "
+                   "both ranks map, copied by the devices; mpi: as MPI messages")
+      ->check(CLI::IsMember({"shared", "mpi"}));
   sweep->add_option("--device", o.device,
                     "OpenCL device spec; the ranks of a host take its matches round robin");
   sweep->add_option("--json", o.json, "Write the summary and the checksum as JSON (rank 0)")
@@ -106,6 +111,7 @@ distributed::SweepConfig plan(const SweepCommandOptions& o) {
   check_point_count(size, c.global);
   c.steps = o.steps;
   c.overlap = o.overlap == "on";
+  c.shared_host_memory = o.same_host_faces == "shared";
   c.ranks = parse_ranks(o.ranks, source.info.dims);
   c.device = o.device;
   c.seed = o.seed;
@@ -167,6 +173,7 @@ int run_sweep(const SweepCommandOptions& o, distributed::Communicator& world,
   auto devices = world.gather(std::vector<unsigned char>(device.begin(), device.end()));
   const double setup = world.max(sweep.setup_seconds()); // collective: before rank 0 goes on
   const double peak_memory = world.max(peak_resident_bytes());
+  const uint64_t shared_faces = world.sum(uint64_t{sweep.shared_faces()});
   if (world.rank() != 0)
     return totals.interrupted ? kInterruptedStatus : 0;
   const auto& g = sweep.grid();
@@ -195,7 +202,8 @@ int run_sweep(const SweepCommandOptions& o, distributed::Communicator& world,
               << " s on the slowest rank (device, kernels, initial values, one warm-up period)\n";
     std::cout << "time     " << totals.seconds << " s (halo exchange " << totals.exchange_seconds
               << " s on the slowest rank), " << gcells << " GCells/s\n";
-    std::cout << "halo     " << totals.halo_bytes << " bytes sent by all ranks\n";
+    std::cout << "halo     " << totals.halo_bytes << " bytes sent by all ranks; " << shared_faces
+              << " faces through memory shared on a host\n";
     std::cout << "memory   " << static_cast<int64_t>(peak_memory / 1e6)
               << " MB of host memory at most on one rank (its peak resident set)\n";
   }
@@ -217,6 +225,7 @@ int run_sweep(const SweepCommandOptions& o, distributed::Communicator& world,
                      {"seconds", totals.seconds},
                      {"exchange_seconds", totals.exchange_seconds},
                      {"halo_bytes", totals.halo_bytes},
+                     {"shared_faces", shared_faces},
                      {"peak_host_bytes", static_cast<int64_t>(peak_memory)},
                      {"gcells_per_second", gcells},
                      {"checksum", hex(checksum)}};

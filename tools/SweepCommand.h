@@ -20,6 +20,7 @@ struct SweepCommandOptions {
   std::string boundary; // empty: the stencil's own
   std::string ranks;    // "2x2": ranks per dimension; empty: MPI_Dims_create
   std::string overlap = "on";
+  std::string same_host_faces = "shared"; // faces between ranks of one host: shared memory, mpi
   std::string device;
   std::string json;   // summary with the checksum (rank 0)
   std::string values; // the whole result grid as JSON (rank 0)

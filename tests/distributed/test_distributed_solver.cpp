@@ -118,6 +118,7 @@ void check_histories(std::size_t first, std::size_t end) {
     const SolveCase& c = all[i];
     MultigridLayout layout(world, solver_session(), c.problem, c.options, c.agglomerate, {},
                            {c.halo, c.coarse_halo});
+    layout.share_host_memory(); // as `tessera solve` does
     Solver distributed(solver_session(), c.problem, c.options, layout);
     SolveResult d = distributed.solve();
     if (world.rank() != 0)
@@ -180,6 +181,35 @@ TEST_CASE("exchanges overlapped with the kernels give the same cycles, bit for b
     CHECK(launches(on) > launches(off));
   else
     CHECK(launches(on) == launches(off));
+}
+
+// Faces through memory shared on the host (the default of `tessera solve`) or as MPI messages:
+// the same bytes arrive, so the same cycles to the bit; a torus (case 1) has faces to the rank
+// itself where a dimension has one rank.
+TEST_CASE("faces through shared host memory give the same cycles as messages, bit for bit") {
+  auto world = testing::mpi_world();
+  for (std::size_t i : {0, 1}) {
+    const SolveCase c = cases()[i];
+    CAPTURE(c.name);
+    std::size_t faces_shared = 0;
+    auto solve = [&](bool shared) {
+      MultigridLayout layout(world, solver_session(), c.problem, c.options, c.agglomerate);
+      if (shared)
+        layout.share_host_memory();
+      faces_shared = layout.shared_faces();
+      return Solver(solver_session(), c.problem, c.options, layout).solve();
+    };
+    SolveResult messages = solve(false);
+    CHECK(faces_shared == 0);
+    SolveResult shared = solve(true);
+    CHECK((faces_shared > 0) == (world.size() > 1)); // one rank exchanges nothing
+    REQUIRE(shared.cycles.size() == messages.cycles.size());
+    for (std::size_t k = 0; k < shared.cycles.size(); ++k)
+      CHECK(shared.cycles[k].residual == messages.cycles[k].residual);
+    if (world.rank() == 0)
+      CHECK(testing::has_nonzero_values(shared.solution));
+    CHECK(shared.solution == messages.solution);
+  }
 }
 
 // Wider halos on the coarse levels let one exchange serve several half-sweeps there (each leaves

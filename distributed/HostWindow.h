@@ -1,0 +1,37 @@
+// Memory that the ranks of one host all map: an MPI-3 shared window over the ranks of a
+// communicator that share this rank's host. Each rank allocates a segment of its own and sees
+// the segments of the others of its host at addresses of its own.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+#include "distributed/Mpi.h"
+
+namespace tessera::distributed {
+
+class HostWindow {
+public:
+  // Collective over `comm`: a segment of `bytes` on this rank. Null on every rank where the
+  // window could not be made on some rank (shared memory too small, say): the caller falls
+  // back to messages.
+  static std::unique_ptr<HostWindow> allocate(const Communicator& comm, std::size_t bytes);
+  // Collective over the ranks of this host in `comm` (MPI_Win_free): the owners destroy their
+  // windows in the same order on every rank, as they made them.
+  ~HostWindow();
+  HostWindow(const HostWindow&) = delete;
+  HostWindow& operator=(const HostWindow&) = delete;
+
+  // Where rank `rank` of the communicator keeps its segment in this process; null where that
+  // rank is on another host.
+  unsigned char* segment(int rank) const;
+  std::size_t segment_bytes(int rank) const;
+
+  struct Impl;
+
+private:
+  explicit HostWindow(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace tessera::distributed
