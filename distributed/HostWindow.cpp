@@ -1,5 +1,6 @@
 #include "distributed/HostWindow.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "distributed/MpiHandles.h"
@@ -35,11 +36,19 @@ std::unique_ptr<HostWindow> HostWindow::allocate(const Communicator& comm, std::
             "MPI_Comm_split_type");
   // A failed allocation returns its code instead of ending the run.
   MPI_Comm_set_errhandler(impl->host, MPI_ERRORS_RETURN);
+  // Each segment page-aligned (the devices' transfers pin whole pages): a size of whole pages
+  // and no contiguity across ranks.
+  constexpr std::size_t kPage = 4096;
+  const std::size_t pages = std::max<std::size_t>((bytes + kPage - 1) / kPage, 1);
+  MPI_Info info;
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "alloc_shared_noncontig", "true");
   void* base = nullptr;
-  int made = MPI_Win_allocate_shared(static_cast<MPI_Aint>(std::max<std::size_t>(bytes, 64)), 1,
-                                     MPI_INFO_NULL, impl->host, &base, &impl->window) == MPI_SUCCESS
-                 ? 1
-                 : 0;
+  const int made = MPI_Win_allocate_shared(static_cast<MPI_Aint>(pages * kPage), 1, info,
+                                           impl->host, &base, &impl->window) == MPI_SUCCESS
+                       ? 1
+                       : 0;
+  MPI_Info_free(&info);
   int everywhere = 0;
   check_mpi(MPI_Allreduce(&made, &everywhere, 1, MPI_INT, MPI_MIN, all), "MPI_Allreduce");
   if (!everywhere) {
