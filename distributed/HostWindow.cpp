@@ -1,6 +1,8 @@
 #include "distributed/HostWindow.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "distributed/MpiHandles.h"
@@ -12,6 +14,11 @@ struct HostWindow::Impl {
   MPI_Win window = MPI_WIN_NULL;
   std::vector<int> host_rank; // per rank of the communicator: its rank on this host, or -1
 };
+
+bool every_rank_a_host() {
+  const char* v = std::getenv("TESSERA_TEST_HOST_PER_RANK");
+  return v && std::string(v) == "1";
+}
 
 HostWindow::HostWindow(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
@@ -32,8 +39,11 @@ std::unique_ptr<HostWindow> HostWindow::allocate(const Communicator& comm, std::
   int rank = 0, size = 0;
   MPI_Comm_rank(all, &rank);
   MPI_Comm_size(all, &size);
-  check_mpi(MPI_Comm_split_type(all, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &impl->host),
-            "MPI_Comm_split_type");
+  if (every_rank_a_host())
+    check_mpi(MPI_Comm_split(all, rank, 0, &impl->host), "MPI_Comm_split");
+  else
+    check_mpi(MPI_Comm_split_type(all, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &impl->host),
+              "MPI_Comm_split_type");
   // A failed allocation returns its code instead of ending the run.
   MPI_Comm_set_errhandler(impl->host, MPI_ERRORS_RETURN);
   // Each segment page-aligned (the devices' transfers pin whole pages): a size of whole pages

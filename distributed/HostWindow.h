@@ -10,6 +10,10 @@
 
 namespace tessera::distributed {
 
+// Whether every rank counts as a host of its own (TESSERA_TEST_HOST_PER_RANK=1): the tests'
+// stand-in for ranks on several hosts, on one machine.
+bool every_rank_a_host();
+
 class HostWindow {
 public:
   // Collective over `comm`: a segment of `bytes` on this rank. Null on every rank where the

@@ -8,6 +8,7 @@
 
 #include <cmath>
 
+#include "distributed/HostWindow.h"
 #include "distributed/MultigridLayout.h"
 #include "multigrid/Problems.h"
 #include "runtime/Session.h"
@@ -202,7 +203,8 @@ TEST_CASE("faces through shared host memory give the same cycles as messages, bi
     SolveResult messages = solve(false);
     CHECK(faces_shared == 0);
     SolveResult shared = solve(true);
-    CHECK((faces_shared > 0) == (world.size() > 1)); // one rank exchanges nothing
+    if (!every_rank_a_host()) // (a host per rank: only case 1's faces to the rank itself)
+      CHECK((faces_shared > 0) == (world.size() > 1)); // one rank exchanges nothing
     REQUIRE(shared.cycles.size() == messages.cycles.size());
     for (std::size_t k = 0; k < shared.cycles.size(); ++k)
       CHECK(shared.cycles[k].residual == messages.cycles[k].residual);
