@@ -175,7 +175,9 @@ std::shared_ptr<CompiledKernel> Tuner::kernel(const OperatorSpec& spec) {
 
   std::shared_ptr<CompiledKernel> k;
   auto named = options_.named.find(spec.name);
-  if (spec.in_place || (options_.mode == TuneMode::Default && named == options_.named.end()) ||
+  const bool explored = options_.mode == TuneMode::Explore &&
+                        (options_.explore_only.empty() || options_.explore_only.count(spec.name));
+  if (spec.in_place || (!explored && named == options_.named.end()) ||
       points(spec.extents) < options_.min_points) {
     const Expr lowered = rewrite::lower_default(program);
     k = compile(*session_, generate(lowered, spec.name, spec.in_place), {},

@@ -17,6 +17,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,9 @@ struct TuningOptions {
   // "restrict", "prolong", ...): the index in the operator's list of executable variants
   // (0: the plain lowering), on every level of at least min_points points.
   std::map<std::string, int> named;
+  // With TuneMode::Explore: the operators explored, by name (check_operator_name); the others
+  // take the default lowering. Empty: every operator.
+  std::set<std::string> explore_only;
   std::function<void(const std::string&)> log; // progress lines (exploring, loaded, rebuilt)
   // Set (by Ctrl-C) to end an exploration early: its best so far is used, not recorded.
   const std::atomic<bool>* stop = nullptr;

@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "core/AtomicFile.h"
@@ -181,6 +182,19 @@ Problem variable_coefficient_problem(const SolveCommandOptions& o, int dims, int
 }
 
 // --variant OPERATOR=K, each operator one the solver builds (multigrid/Tuning.h).
+// "restrict,prolong": each name checked (check_operator_name).
+std::set<std::string> parse_operator_list(const std::string& list) {
+  std::set<std::string> names;
+  for (std::size_t at = 0; at < list.size();) {
+    const std::size_t comma = std::min(list.find(',', at), list.size());
+    const std::string name = list.substr(at, comma - at);
+    check_operator_name(name);
+    names.insert(name);
+    at = comma + 1;
+  }
+  return names;
+}
+
 std::map<std::string, int> parse_named_variants(const std::vector<std::string>& variants) {
   std::map<std::string, int> named;
   for (const auto& v : variants) {
@@ -307,6 +321,11 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
       ->add_option("--tune-budget", o.tune_budget_s,
                    "Exploration budget per operator in seconds (default 10)")
       ->check(positive_seconds());
+  solve
+      ->add_option("--tune-operators", o.tune_operators,
+                   "With --tune explore: explore these operators alone, e.g. restrict,prolong "
+                   "(names as for --variant); the others take the default lowering")
+      ->check(not_empty("restrict,prolong"));
   solve
       ->add_option("--tuning-db", o.tuning_db,
                    "Tuning database file (default: tuning.json in the cache directory; off: none, "
@@ -435,6 +454,9 @@ SolverOptions solver_options(const SolveCommandOptions& o, InterruptGuard& guard
   s.tuning.database = o.tuning_db == "off" ? std::string() : o.tuning_db;
   s.tuning.log = [](const std::string& line) { std::cerr << line << "\n"; };
   s.tuning.named = parse_named_variants(o.variants);
+  if (!o.tune_operators.empty() && s.tuning.mode != TuneMode::Explore)
+    user_error("--tune-operators names the operators --tune explore explores: give --tune explore");
+  s.tuning.explore_only = parse_operator_list(o.tune_operators);
   // Ctrl-C: the cycle in hand (or the tuning exploration) finishes, then the solve ends.
   s.tuning.stop = &guard.flag();
   s.stop = [&guard] {

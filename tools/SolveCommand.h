@@ -45,6 +45,7 @@ struct SolveCommandOptions {
   std::string json;
   std::string tune = "off"; // off: default lowering; explore: the tuning database
   double tune_budget_s = 10;
+  std::string tune_operators; // with --tune explore: the operators explored ("restrict,prolong")
   std::string tuning_db;
   std::vector<std::string> variants; // "gsrb-red=3": a named variant of an operator
   bool quiet = false;

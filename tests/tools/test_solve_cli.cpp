@@ -29,6 +29,25 @@ TEST_CASE(
   CHECK(has(r.err, "--tune explore records what it explores in a tuning database"));
 }
 
+TEST_CASE("tessera solve --tune-operators: named operators alone explored; bad names and a "
+          "missing --tune explore refused") {
+  auto r = cli({"solve", "poisson2d", "--size", "16", "--tune-operators", "restrict"});
+  CHECK(r.code == 2);
+  CHECK(has(r.err, "give --tune explore"));
+  r = cli({"solve", "poisson2d", "--size", "16", "--tune", "explore", "--tune-operators",
+           "restrict,smooth-everything"});
+  CHECK(r.code == 2);
+  CHECK(has(r.err, "smooth-everything"));
+  const std::string db = (make_temp_dir("tessera-tune-operators") / "tuning.json").string();
+  // (32^3: the smallest grid tuning explores, TuningOptions::min_points)
+  r = cli({"solve", "poisson3d", "--size", "32", "--max-cycles", "2", "--tune", "explore",
+           "--tune-budget", "0.2", "--tuning-db", db, "--tune-operators", "residual"});
+  INFO(r.out << r.err);
+  CHECK(r.code == 1); // 2 cycles do not reach the default tolerance
+  CHECK(has(r.err, "exploring residual"));
+  CHECK_FALSE(has(r.err, "exploring gsrb")); // explored at 32^3 without --tune-operators
+}
+
 TEST_CASE("tessera solve: prints the residual history, the breakdown and the error; --json") {
   std::string json = (make_temp_dir("tessera-solve") / "solve.json").string();
   auto r = cli({"solve", "poisson2d", "--size", "32", "--json", json});
