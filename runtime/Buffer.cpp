@@ -71,13 +71,17 @@ void RawBuffer::read(void* host, std::size_t bytes, std::size_t offset) const {
 }
 
 FillPlan plan_fill(std::size_t bytes, std::size_t pattern_size, std::size_t largest) {
-  constexpr std::size_t width = FillPlan::width;
-  if (pattern_size == 0 || width % pattern_size != 0 || (pattern_size & (pattern_size - 1)))
+  if (pattern_size == 0 || pattern_size > FillPlan::kWidest ||
+      (pattern_size & (pattern_size - 1)))
     user_error(cat("a fill pattern of ", pattern_size, " bytes (expected 1, 2, 4, ..., 128)"));
   if (bytes % pattern_size != 0)
     user_error(
         cat("filling a buffer of ", bytes, " bytes with a pattern of ", pattern_size, " bytes"));
   FillPlan plan;
+  plan.width = std::max(FillPlan::kNarrowest, pattern_size);
+  while (plan.width < FillPlan::kWidest && bytes / plan.width >= (std::size_t{1} << 31))
+    plan.width *= 2;
+  const std::size_t width = plan.width;
   plan.bulk = bytes - bytes % width;
   const std::size_t step = std::max(width, largest - largest % width);
   for (std::size_t offset = 0; offset < plan.bulk; offset += step) {
@@ -91,7 +95,7 @@ FillPlan plan_fill(std::size_t bytes, std::size_t pattern_size, std::size_t larg
 cl::Event enqueue_fill(cl::CommandQueue& queue, const cl::Buffer& buffer, std::size_t bytes,
                        const void* pattern, std::size_t pattern_size, const std::string& what) {
   const FillPlan plan = plan_fill(bytes, pattern_size);
-  std::vector<unsigned char> wide(FillPlan::width);
+  std::vector<unsigned char> wide(plan.width);
   for (std::size_t i = 0; i < wide.size(); i += pattern_size)
     std::memcpy(wide.data() + i, pattern, pattern_size);
   cl::Event last;

@@ -26,12 +26,15 @@ concept DeviceScalar = std::same_as<T, float> || std::same_as<T, double> ||
 // 2, 4, ..., 128, as OpenCL allows). NVIDIA's OpenCL (driver 580, H100 and H200) counts a fill
 // in 32-bit pattern units: with a 1-byte pattern it never finishes a fill of 2^31 to 2^32
 // bytes, silently fills nothing at 2^32 and faults beyond offset 2^31 (the first two-rank sweep
-// of a 1024^3 grid hung in it). So the pattern is widened to 128 bytes for [0, bulk), in pieces
-// of at most `largest` bytes; the remaining tail (fewer than 128 bytes) is filled with the
-// pattern itself while its offset counts fewer than 2^31 patterns, else written from the host.
-// `largest` is a parameter for the tests.
+// of a 1024^3 grid hung in it). So the pattern is widened for [0, bulk), in pieces of at most
+// `largest` bytes, to the narrowest width from 16 bytes up whose units number fewer than 2^31 in
+// the buffer: the fill's speed depends on it (an H200 zeroes 1 GiB at 3565 GB/s with 16-byte
+// units, 3347 with 8, 260 with 128: bench/fill_bench). The remaining tail (shorter than the
+// width) is filled with the pattern itself while its offset counts fewer than 2^31 patterns,
+// else written from the host. `largest` is a parameter for the tests.
 struct FillPlan {
-  static constexpr std::size_t width = 128; // bytes of the widened pattern
+  static constexpr std::size_t kNarrowest = 16, kWidest = 128;
+  std::size_t width = kNarrowest; // bytes of the widened pattern
   std::vector<std::size_t> piece_offsets, piece_bytes;
   std::size_t bulk = 0;        // the pieces cover [0, bulk), the tail [bulk, bytes)
   bool tail_from_host = false; // the tail's offset is too far for its pattern

@@ -301,7 +301,8 @@ std::string program_file(const codegen::KernelProgram& program,
   for (std::size_t i = 0; i < program.kernels.size(); ++i) {
     codegen::Kernel k = program.kernels[i];
     k.source = sources[i];
-    out += "\n" + kernel_file(k, variant);
+    out += '\n'; // (not "\n" + ...: GCC 12 warns falsely, -Wstringop-overflow)
+    out += kernel_file(k, variant);
   }
   return wrap_lines(out);
 }
