@@ -13,6 +13,7 @@
 #include "distributed/StepKernel.h"
 #include "multigrid/Blas.h"
 #include "multigrid/Hierarchy.h"
+#include "runtime/Buffer.h"
 #include "runtime/ClError.h"
 #include "runtime/Session.h"
 
@@ -433,9 +434,9 @@ void MultigridLayout::write_own(DeviceMemory& memory, BufferId id, std::size_t l
   write_values(memory, packed, mine);
   if (packed != id) {
     auto& queue = memory.session().queue();
-    runtime::check_cl(queue.enqueueFillBuffer(memory.buffer(id).handle(), uint8_t{0}, 0,
-                                              memory.buffer(id).bytes()),
-                      "clearing a block's halo");
+    const uint64_t zero = 0; // (runtime::enqueue_fill: NVIDIA's fills of 2^31 units and more)
+    runtime::enqueue_fill(queue, memory.buffer(id).handle(), memory.buffer(id).bytes(), &zero,
+                          element_bytes(memory.kind(id)), "a block's halo with zeros");
     copy_rect(queue, memory.buffer(packed).handle(), whole(b.extent), memory.buffer(id).handle(),
               own_rect(b), element_bytes(memory.kind(id)));
     memory.session().finish();
