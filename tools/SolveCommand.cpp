@@ -262,6 +262,76 @@ double lowest_relative(const SolveResult& r) {
   return lowest;
 }
 
+// --tune, --tune-budget, --tune-operators, --tuning-db, --variant.
+void add_tuning_options(CLI::App& app, SolveCommandOptions& o) {
+  auto* solve = &app;
+  solve->add_option("--tune", o.tune,
+                    "off (default lowering of every operator) or explore (the tuning database, "
+                    "exploring operators it lacks)");
+  solve
+      ->add_option("--tune-budget", o.tune_budget_s,
+                   "Exploration budget per operator in seconds (default 10)")
+      ->check(positive_seconds());
+  solve
+      ->add_option("--tune-operators", o.tune_operators,
+                   "With --tune explore: explore these operators alone, e.g. restrict,prolong "
+                   "(names as for --variant); the others take the default lowering")
+      ->check(not_empty("restrict,prolong"));
+  solve
+      ->add_option("--tuning-db", o.tuning_db,
+                   "Tuning database file (default: tuning.json in the cache directory; off: none, "
+                   "with --tune off)")
+      ->check(not_empty("tuning.json"));
+  solve->add_option("--variant", o.variants,
+                    "OPERATOR=K: run variant K of an operator, repeatable. Operators: gsrb-red, "
+                    "gsrb-black, gsrb-step, line-red, line-black, jacobi, residual, restrict, "
+                    "residual-restrict, "
+                    "prolong, fmg-prolong, restrict-beta0..2, residual-f64, convert-to-f32, "
+                    "convert-to-f64, and with --fused-smoothing gsrb-fused-N, jacobi-fused-N "
+                    "(docs/multigrid.md)");
+}
+
+// The options of a run under mpirun.
+void add_distributed_options(CLI::App& app, SolveCommandOptions& o) {
+  auto* solve = &app;
+  solve
+      ->add_option("--ranks", o.ranks,
+                   "Under mpirun: ranks per dimension, e.g. 2x2 (default: MPI_Dims_create)")
+      ->check(not_empty("2x2"));
+  solve
+      ->add_option("--agglomerate", o.agglomerate,
+                   "Under mpirun: a level whose blocks have fewer points than this moves to "
+                   "rank 0 with the coarser ones (default 4096; 0: only where blocks stop "
+                   "halving)")
+      ->check(integer_in(0, std::numeric_limits<int64_t>::max()));
+  solve
+      ->add_option("--halo", o.halo,
+                   "Under mpirun: the finest level's halo width (default 1, the operators' "
+                   "read radius; wider: fewer exchanges of more bytes)")
+      ->check(integer_in(1, 64));
+  solve
+      ->add_option("--coarse-halo", o.coarse_halo,
+                   "Under mpirun: the coarser levels' halo width (default 1; wider: one exchange "
+                   "serves several half-sweeps where exchanges cost their latency; no wider "
+                   "than a level's blocks)")
+      ->check(integer_in(1, 64));
+  solve
+      ->add_option("--overlap", o.overlap,
+                   "Under mpirun: on (default): a kernel that needs a halo exchange runs on the "
+                   "points that read no halo while the faces travel")
+      ->check(CLI::IsMember({"on", "off"}));
+  solve
+      ->add_option("--colour-exchanges", o.colour_exchanges,
+                   "Under mpirun: on (default): after a red-black half-sweep, the halo exchange "
+                   "carries the points of the colour it updated alone (half the bytes)")
+      ->check(CLI::IsMember({"on", "off"}));
+  solve
+      ->add_option("--same-host-faces", o.same_host_faces,
+                   "Under mpirun: shared (default): halo faces between ranks of one host go "
+                   "through memory both ranks map, copied by the devices; mpi: as MPI messages")
+      ->check(CLI::IsMember({"shared", "mpi"}));
+}
+
 } // namespace
 
 CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
@@ -314,30 +384,7 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
   solve->add_option("--device", o.device, "OpenCL device: name substring or index (default PoCL)");
   solve->add_option("--json", o.json, "Write the residual history, timings and error as JSON")
       ->check(not_empty("solve.json"));
-  solve->add_option("--tune", o.tune,
-                    "off (default lowering of every operator) or explore (the tuning database, "
-                    "exploring operators it lacks)");
-  solve
-      ->add_option("--tune-budget", o.tune_budget_s,
-                   "Exploration budget per operator in seconds (default 10)")
-      ->check(positive_seconds());
-  solve
-      ->add_option("--tune-operators", o.tune_operators,
-                   "With --tune explore: explore these operators alone, e.g. restrict,prolong "
-                   "(names as for --variant); the others take the default lowering")
-      ->check(not_empty("restrict,prolong"));
-  solve
-      ->add_option("--tuning-db", o.tuning_db,
-                   "Tuning database file (default: tuning.json in the cache directory; off: none, "
-                   "with --tune off)")
-      ->check(not_empty("tuning.json"));
-  solve->add_option("--variant", o.variants,
-                    "OPERATOR=K: run variant K of an operator, repeatable. Operators: gsrb-red, "
-                    "gsrb-black, gsrb-step, line-red, line-black, jacobi, residual, restrict, "
-                    "residual-restrict, "
-                    "prolong, fmg-prolong, restrict-beta0..2, residual-f64, convert-to-f32, "
-                    "convert-to-f64, and with --fused-smoothing gsrb-fused-N, jacobi-fused-N "
-                    "(docs/multigrid.md)");
+  add_tuning_options(*solve, o);
   solve->add_flag("-q,--quiet", o.quiet, "Print only the summary (no line per cycle)");
   solve->add_flag("--out-of-place-gsrb", o.out_of_place_gsrb,
                   "Red-black half-sweeps write a whole new grid (default: in place, the points "
@@ -352,42 +399,7 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
       ->check(integer_in(1, 1024));
   solve->add_flag("--separate-launches", o.separate_launches,
                   "Every operator of every level its own launch (no one-launch coarse levels)");
-  solve
-      ->add_option("--ranks", o.ranks,
-                   "Under mpirun: ranks per dimension, e.g. 2x2 (default: MPI_Dims_create)")
-      ->check(not_empty("2x2"));
-  solve
-      ->add_option("--agglomerate", o.agglomerate,
-                   "Under mpirun: a level whose blocks have fewer points than this moves to "
-                   "rank 0 with the coarser ones (default 4096; 0: only where blocks stop "
-                   "halving)")
-      ->check(integer_in(0, std::numeric_limits<int64_t>::max()));
-  solve
-      ->add_option("--halo", o.halo,
-                   "Under mpirun: the finest level's halo width (default 1, the operators' "
-                   "read radius; wider: fewer exchanges of more bytes)")
-      ->check(integer_in(1, 64));
-  solve
-      ->add_option("--coarse-halo", o.coarse_halo,
-                   "Under mpirun: the coarser levels' halo width (default 1; wider: one exchange "
-                   "serves several half-sweeps where exchanges cost their latency; no wider "
-                   "than a level's blocks)")
-      ->check(integer_in(1, 64));
-  solve
-      ->add_option("--overlap", o.overlap,
-                   "Under mpirun: on (default): a kernel that needs a halo exchange runs on the "
-                   "points that read no halo while the faces travel")
-      ->check(CLI::IsMember({"on", "off"}));
-  solve
-      ->add_option("--colour-exchanges", o.colour_exchanges,
-                   "Under mpirun: on (default): after a red-black half-sweep, the halo exchange "
-                   "carries the points of the colour it updated alone (half the bytes)")
-      ->check(CLI::IsMember({"on", "off"}));
-  solve
-      ->add_option("--same-host-faces", o.same_host_faces,
-                   "Under mpirun: shared (default): halo faces between ranks of one host go "
-                   "through memory both ranks map, copied by the devices; mpi: as MPI messages")
-      ->check(CLI::IsMember({"shared", "mpi"}));
+  add_distributed_options(*solve, o);
   return solve;
 }
 
