@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/Error.h"
+#include "options/BenchArgs.h"
 #include "runtime/Buffer.h"
 #include "runtime/ClError.h"
 #include "runtime/Launch.h"
@@ -64,12 +65,8 @@ int main(int argc, char** argv) try {
       repeats = std::stoi(argv[++a]);
     else if (arg == "--sizes-mib" && a + 1 < argc) {
       sizes_mib.clear();
-      std::string list = argv[++a];
-      for (std::size_t at = 0; at < list.size();) {
-        std::size_t comma = std::min(list.find(',', at), list.size());
-        sizes_mib.push_back(std::stoull(list.substr(at, comma - at)));
-        at = comma + 1;
-      }
+      for (const auto& mib : bench::split_list(argv[++a]))
+        sizes_mib.push_back(std::stoull(mib));
     } else {
       std::fprintf(stderr,
                    "usage: fill_bench [--device SPEC] [--sizes-mib 16,128,1024] [--repeats 10]\n");
@@ -100,8 +97,7 @@ int main(int argc, char** argv) try {
     for (std::size_t pattern : {1, 4, 8, 16, 128}) {
       ones(session, b, bytes);
       const std::vector<unsigned char> z(pattern, 0);
-      report("clEnqueueFillBuffer " + std::to_string(pattern) + " B",
-             median_ms(repeats, [&] {
+      report("clEnqueueFillBuffer " + std::to_string(pattern) + " B", median_ms(repeats, [&] {
                cl::Event e;
                runtime::check_cl(clEnqueueFillBuffer(session.queue()(), b(), z.data(), pattern, 0,
                                                      bytes, 0, nullptr, &e()),
@@ -117,9 +113,9 @@ int main(int argc, char** argv) try {
     zero.setArg(0, b);
     report("zero kernel (8 B a work-item)", median_ms(repeats, [&] {
              cl::Event e;
-             runtime::check_cl(session.queue().enqueueNDRangeKernel(
-                                   zero, cl::NullRange, cl::NDRange(bytes / 8), cl::NullRange,
-                                   nullptr, &e),
+             runtime::check_cl(session.queue().enqueueNDRangeKernel(zero, cl::NullRange,
+                                                                    cl::NDRange(bytes / 8),
+                                                                    cl::NullRange, nullptr, &e),
                                "launching the zero kernel");
              return e;
            }));

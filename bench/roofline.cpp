@@ -9,6 +9,7 @@
 
 #include "core/Bytes.h"
 #include "core/Error.h"
+#include "options/BenchArgs.h"
 #include "runtime/CacheSize.h"
 #include "runtime/Device.h"
 #include "runtime/Roofline.h"
@@ -29,12 +30,8 @@ int main(int argc, char** argv) try {
       repeats = std::stoi(argv[++a]);
     else if (arg == "--sizes-mib" && a + 1 < argc) {
       sizes_mib.clear();
-      std::string list = argv[++a];
-      for (std::size_t at = 0; at < list.size();) {
-        std::size_t comma = std::min(list.find(',', at), list.size());
-        sizes_mib.push_back(std::stoull(list.substr(at, comma - at)));
-        at = comma + 1;
-      }
+      for (const auto& mib : bench::split_list(argv[++a]))
+        sizes_mib.push_back(std::stoull(mib));
     } else
       user_error("usage: roofline [--device SPEC] [--sizes-mib 64,256,1024] [--repeats 5]");
   }
