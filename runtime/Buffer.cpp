@@ -71,8 +71,7 @@ void RawBuffer::read(void* host, std::size_t bytes, std::size_t offset) const {
 }
 
 FillPlan plan_fill(std::size_t bytes, std::size_t pattern_size, std::size_t largest) {
-  if (pattern_size == 0 || pattern_size > FillPlan::kWidest ||
-      (pattern_size & (pattern_size - 1)))
+  if (pattern_size == 0 || pattern_size > FillPlan::kWidest || (pattern_size & (pattern_size - 1)))
     user_error(cat("a fill pattern of ", pattern_size, " bytes (expected 1, 2, 4, ..., 128)"));
   if (bytes % pattern_size != 0)
     user_error(

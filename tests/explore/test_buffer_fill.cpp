@@ -39,16 +39,16 @@ TEST_CASE("plan_fill: small pieces when asked, and bad patterns refused") {
   CHECK(plan.piece_bytes.front() == 992);
   CHECK(plan.piece_offsets.size() == (std::size_t{1} << 20) / 992 + 1);
   CHECK_THROWS_AS(plan_fill(100, 3), Error);
-  CHECK_THROWS_AS(plan_fill(100, 8), Error);      // 100 bytes are not whole 8-byte patterns
+  CHECK_THROWS_AS(plan_fill(100, 8), Error);     // 100 bytes are not whole 8-byte patterns
   CHECK(plan_fill(12, 4).piece_offsets.empty()); // all tail
-  CHECK(plan_fill(256, 128).width == 128); // a 128-byte pattern stays whole
+  CHECK(plan_fill(256, 128).width == 128);       // a 128-byte pattern stays whole
 }
 
 // The narrowest widened pattern is the fastest (16 bytes; an H200 fills 1 GiB 14x faster with it
 // than with 128), as long as a buffer counts fewer than 2^31 of its units.
 TEST_CASE("plan_fill: 16-byte units up to 32 GiB, wider beyond") {
   CHECK(plan_fill(std::size_t{1} << 30, 8).width == 16);
-  CHECK(plan_fill(std::size_t{32} << 30, 8).width == 32);  // 2^31 units of 16 bytes: too many
+  CHECK(plan_fill(std::size_t{32} << 30, 8).width == 32); // 2^31 units of 16 bytes: too many
   CHECK(plan_fill(std::size_t{100} << 30, 8).width == 64);
   CHECK(plan_fill(std::size_t{300} << 30, 8).width == 128);
   CHECK(plan_fill(std::size_t{1} << 20, 32).width == 32); // never narrower than the pattern

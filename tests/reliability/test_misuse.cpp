@@ -17,10 +17,10 @@
 #include <functional>
 #include <sstream>
 #include <string>
-#include <tuple>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <thread>
+#include <tuple>
 #include <unistd.h>
 #include <utility>
 #include <vector>
