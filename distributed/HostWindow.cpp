@@ -33,7 +33,9 @@ HostWindow::~HostWindow() {
     MPI_Comm_free(&impl_->host);
 }
 
-std::unique_ptr<HostWindow> HostWindow::allocate(const Communicator& comm, std::size_t bytes) {
+std::unique_ptr<HostWindow>
+HostWindow::allocate(const Communicator& comm,
+                     const std::function<std::size_t(const std::function<bool(int)>&)>& bytes_for) {
   auto impl = std::make_unique<Impl>();
   const MPI_Comm all = comm.impl_->comm;
   int rank = 0, size = 0;
@@ -44,6 +46,22 @@ std::unique_ptr<HostWindow> HostWindow::allocate(const Communicator& comm, std::
   else
     check_mpi(MPI_Comm_split_type(all, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &impl->host),
               "MPI_Comm_split_type");
+  // Which ranks of the communicator share this host, and their ranks there.
+  MPI_Group group_all, group_host;
+  MPI_Comm_group(all, &group_all);
+  MPI_Comm_group(impl->host, &group_host);
+  std::vector<int> ranks(static_cast<std::size_t>(size));
+  for (int r = 0; r < size; ++r)
+    ranks[static_cast<std::size_t>(r)] = r;
+  impl->host_rank.assign(static_cast<std::size_t>(size), MPI_UNDEFINED);
+  MPI_Group_translate_ranks(group_all, size, ranks.data(), group_host, impl->host_rank.data());
+  MPI_Group_free(&group_all);
+  MPI_Group_free(&group_host);
+  for (int& h : impl->host_rank)
+    if (h == MPI_UNDEFINED)
+      h = -1;
+  const std::size_t bytes =
+      bytes_for([&impl](int r) { return impl->host_rank.at(static_cast<std::size_t>(r)) >= 0; });
   // A failed allocation returns its code instead of ending the run.
   MPI_Comm_set_errhandler(impl->host, MPI_ERRORS_RETURN);
   // Each segment page-aligned (the devices' transfers pin whole pages): a size of whole pages
@@ -67,20 +85,6 @@ std::unique_ptr<HostWindow> HostWindow::allocate(const Communicator& comm, std::
     HostWindow discarded(std::move(impl));
     return nullptr;
   }
-  // Which ranks of the communicator share this host, and their ranks there.
-  MPI_Group group_all, group_host;
-  MPI_Comm_group(all, &group_all);
-  MPI_Comm_group(impl->host, &group_host);
-  std::vector<int> ranks(static_cast<std::size_t>(size));
-  for (int r = 0; r < size; ++r)
-    ranks[static_cast<std::size_t>(r)] = r;
-  impl->host_rank.assign(static_cast<std::size_t>(size), MPI_UNDEFINED);
-  MPI_Group_translate_ranks(group_all, size, ranks.data(), group_host, impl->host_rank.data());
-  MPI_Group_free(&group_all);
-  MPI_Group_free(&group_host);
-  for (int& h : impl->host_rank)
-    if (h == MPI_UNDEFINED)
-      h = -1;
   return std::unique_ptr<HostWindow>(new HostWindow(std::move(impl)));
 }
 

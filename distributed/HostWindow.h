@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 
 #include "distributed/Mpi.h"
@@ -16,10 +17,13 @@ bool every_rank_a_host();
 
 class HostWindow {
 public:
-  // Collective over `comm`: a segment of `bytes` on this rank. Null on every rank where the
-  // window could not be made on some rank (shared memory too small, say): the caller falls
-  // back to messages.
-  static std::unique_ptr<HostWindow> allocate(const Communicator& comm, std::size_t bytes);
+  // Collective over `comm`: a segment of bytes_for(on_this_host) bytes on this rank, where
+  // on_this_host(r) says whether rank r of `comm` shares this rank's host. Null on every rank
+  // where the window could not be made on some rank (shared memory too small, say): the caller
+  // falls back to messages.
+  static std::unique_ptr<HostWindow>
+  allocate(const Communicator& comm,
+           const std::function<std::size_t(const std::function<bool(int)>&)>& bytes_for);
   // Collective over the ranks of this host in `comm` (MPI_Win_free): the owners destroy their
   // windows in the same order on every rank, as they made them.
   ~HostWindow();

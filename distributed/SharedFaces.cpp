@@ -1,6 +1,7 @@
 #include "distributed/SharedFaces.h"
 
 #include <atomic>
+#include <functional>
 #include <thread>
 
 #include "core/Error.h"
@@ -38,21 +39,26 @@ SharedFaces::~SharedFaces() = default;
 std::unique_ptr<SharedFaces> SharedFaces::make(const Communicator& comm,
                                                const std::vector<Face>& faces,
                                                const std::vector<std::size_t>& bytes) {
-  // This rank's segment: a channel for each face (its neighbour may be on another host: that
-  // is known only once the window exists; the unused channel costs a few pages).
-  std::vector<std::size_t> offset;
-  std::size_t total = 0;
-  for (std::size_t j = 0; j < faces.size(); ++j) {
-    offset.push_back(total);
-    total += kFirstSlot + 2 * round_up(std::max<std::size_t>(bytes.at(j), 1), kPage);
-  }
-  auto window = HostWindow::allocate(comm, total);
+  // This rank's segment: a channel for each face whose neighbour shares the host.
+  std::vector<std::size_t> offset(faces.size(), 0);
+  auto window = HostWindow::allocate(comm, [&](const std::function<bool(int)>& on_this_host) {
+    std::size_t total = 0;
+    for (std::size_t j = 0; j < faces.size(); ++j) {
+      if (!on_this_host(faces[j].neighbour))
+        continue;
+      offset[j] = total;
+      total += kFirstSlot + 2 * round_up(std::max<std::size_t>(bytes.at(j), 1), kPage);
+    }
+    return total;
+  });
   if (!window)
     return nullptr;
   std::unique_ptr<SharedFaces> s(new SharedFaces);
   unsigned char* mine = window->segment(comm.rank());
   s->channels_.resize(faces.size());
   for (std::size_t j = 0; j < faces.size(); ++j) {
+    if (!window->segment(faces[j].neighbour))
+      continue;
     counter(mine + offset[j], kPublished).store(0);
     counter(mine + offset[j], kReleased).store(0);
   }
