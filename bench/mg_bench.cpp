@@ -9,10 +9,13 @@
 // The residual after each cycle of both is printed: they must converge alike.
 //
 //   ./build/bench/mg_bench [--device SPEC] [--cycles 6] [--tune off|explore] [--tune-budget 6]
-//                          [--no-host] [--copy-mib M] [--out-of-place-gsrb] [--unfused-residual]
+//                          [--no-host] [--copy-mib M] [--out-of-place-gsrb | --in-place-gsrb]
+//                          [--unfused-residual]
 //                          [--coarse-launch 0,16,32] [--json FILE] 64 128
-// (--out-of-place-gsrb: every red-black half-sweep writes a whole new grid; --unfused-residual:
-// the residual and its restriction as two kernels; both as before they became the defaults.
+// (--out-of-place-gsrb: every red-black half-sweep writes a whole new grid, the default on a GPU;
+// --in-place-gsrb: each stores its colour into the solution's grid, the default on a CPU;
+// --unfused-residual: the residual and its restriction as two kernels, as before that became the
+// default.
 // --coarse-launch S,...: each size once per side S of SolverOptions::coarse_launch_side, the
 // levels of at most S per side in one launch, 0 every operator its own launch; default: the
 // device's default alone.)
@@ -51,7 +54,9 @@ struct Args {
   int cycles = 6;
   double tune_budget_s = 6;
   bool host = true;
-  bool in_place = true; // red-black half-sweeps in place (SolverOptions::in_place_gauss_seidel)
+  // Where red-black half-sweeps write (SolverOptions::gauss_seidel_storage): the solver's
+  // choice for the device, unless --in-place-gsrb or --out-of-place-gsrb.
+  multigrid::HalfSweepStorage storage = multigrid::HalfSweepStorage::Auto;
   bool fused_residual = true; // SolverOptions::fused_residual_restriction
   std::size_t copy_mib = 0;   // 0: the device's roofline (runtime/RooflineFile.h)
   std::vector<int64_t> sizes;
@@ -60,7 +65,8 @@ struct Args {
 
 constexpr const char* kUsage =
     "usage: mg_bench [--device SPEC] [--json FILE] [--tune off|explore] [--tune-budget S] "
-    "[--cycles N] [--copy-mib M] [--no-host] [--out-of-place-gsrb] [--unfused-residual] "
+    "[--cycles N] [--copy-mib M] [--no-host] [--out-of-place-gsrb | --in-place-gsrb] "
+    "[--unfused-residual] "
     "[--coarse-launch S,...] [N ...] (cells per side, default 64 128)";
 
 Args parse(int argc, char** argv) {
@@ -87,7 +93,9 @@ Args parse(int argc, char** argv) {
     else if (s == "--no-host")
       a.host = false;
     else if (s == "--out-of-place-gsrb")
-      a.in_place = false;
+      a.storage = multigrid::HalfSweepStorage::OutOfPlace;
+    else if (s == "--in-place-gsrb")
+      a.storage = multigrid::HalfSweepStorage::InPlace;
     else if (s == "--unfused-residual")
       a.fused_residual = false;
     else if (s == "--coarse-launch") {
@@ -170,7 +178,7 @@ int main(int argc, char** argv) try {
   for (const auto& [n, side] : runs) {
     Problem problem = manufactured_poisson(3, n, Centring::Cell);
     SolverOptions o;
-    o.in_place_gauss_seidel = args.in_place;
+    o.gauss_seidel_storage = args.storage;
     o.fused_residual_restriction = args.fused_residual;
     o.coarse_launch_side = side;
     o.max_cycles = args.cycles;

@@ -123,20 +123,21 @@ std::shared_ptr<CompiledKernel> interpolation(const std::string& name, const Lev
       hpgmg_order > 0 ? prolong_hpgmg_fv_interior_margin(hpgmg_order) : 0));
 }
 
-// Red-black half-sweeps in place (SolverOptions::in_place_gauss_seidel) where their kernels are
-// the plain lowering on a whole grid: the explorer times its variants out of place, and a rank's
-// box would need its halo points kept apart.
-bool in_place_half_sweeps(const SolverOptions& o, bool distributed) {
-  return o.in_place_gauss_seidel && !distributed && o.tuning.mode == TuneMode::Default &&
+} // namespace
+
+bool in_place_half_sweeps(const SolverOptions& o, bool distributed,
+                          const std::string& device_type) {
+  const bool wanted = o.gauss_seidel_storage == HalfSweepStorage::InPlace ||
+                      (o.gauss_seidel_storage == HalfSweepStorage::Auto && device_type == "CPU");
+  return wanted && !distributed && o.tuning.mode == TuneMode::Default &&
          !o.tuning.named.count("gsrb-red") && !o.tuning.named.count("gsrb-black");
 }
-
-} // namespace
 
 Hierarchy::Hierarchy(const Level& finest, Boundary bc,
                      std::optional<HelmholtzCoefficients> helmholtz, const SolverOptions& options,
                      DeviceMemory& memory, Tuner& tuner, Layout* layout)
-    : options_(&options), layout_(layout ? layout : &whole_grid_) {
+    : options_(&options), device_type_(tuner.session().device().type),
+      layout_(layout ? layout : &whole_grid_) {
   const KernelOf kernel_of = kernels_of(tuner, !layout_->distributed());
   Level whole = finest;
   while (true) {
@@ -249,7 +250,7 @@ void Hierarchy::add_smoothers(LevelState& s, const KernelOf& kernel_of, Boundary
     // The 4th-order form reads points of its own colour (2 cells away, and across edges).
     s.smooth_by_colour = !(helmholtz && helmholtz->order == 4);
     s.smooth_in_place =
-        in_place_half_sweeps(*options_, layout_->distributed()) && s.smooth_by_colour;
+        in_place_half_sweeps(*options_, layout_->distributed(), device_type_) && s.smooth_by_colour;
     for (int colour = 0; colour < 2; ++colour) {
       const int c = (colour + shift) % 2;
       OperatorSpec half_sweep = with_interior(

@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "multigrid/Helmholtz.h"
@@ -28,7 +29,7 @@ struct LevelState {
   int current = 0;                    // which u holds the solution (while a schedule is built)
   // Red and black half-sweeps; or [0] alone: a Jacobi step, or a fused red-black step.
   std::array<std::shared_ptr<CompiledKernel>, 2> smooth;
-  // The half-sweeps read and write the solution's buffer (SolverOptions::in_place_gauss_seidel).
+  // The half-sweeps read and write the solution's buffer (SolverOptions::gauss_seidel_storage).
   bool smooth_in_place = false;
   // smooth[c] updates the points of global colour c alone, each from itself and points of the
   // other colour (red-black Gauss-Seidel on a 2nd-order operator).
@@ -45,6 +46,12 @@ struct LevelState {
   std::vector<std::shared_ptr<CompiledKernel>> restrict_coefficients; // to the coarser level
   BufferId solution() const { return u[current]; }
 };
+
+// Whether red-black half-sweeps run in place (SolverOptions::gauss_seidel_storage; Auto: on a
+// device of type "CPU", runtime::Device::type) where their kernels are the plain lowering on a
+// whole grid: the explorer times its variants out of place, and a rank's box would need its halo
+// points kept apart.
+bool in_place_half_sweeps(const SolverOptions& o, bool distributed, const std::string& device_type);
 
 class Hierarchy {
 public:
@@ -95,6 +102,7 @@ private:
 
   std::vector<LevelState> levels_;
   const SolverOptions* options_;
+  std::string device_type_; // runtime::Device::type of the kernels' device
   Layout whole_grid_;
   Layout* layout_;
 };

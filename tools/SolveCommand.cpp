@@ -387,8 +387,10 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
   add_tuning_options(*solve, o);
   solve->add_flag("-q,--quiet", o.quiet, "Print only the summary (no line per cycle)");
   solve->add_flag("--out-of-place-gsrb", o.out_of_place_gsrb,
-                  "Red-black half-sweeps write a whole new grid (default: in place, the points "
-                  "of the colour stored into the solution's own grid)");
+                  "Red-black half-sweeps write a whole new grid (the default on a GPU)");
+  solve->add_flag("--in-place-gsrb", o.in_place_gsrb,
+                  "Red-black half-sweeps store the points of their colour into the solution's "
+                  "own grid (the default on a CPU)");
   solve->add_flag("--fused-smoothing", o.fused_smoothing,
                   "Run a level's pre- and post-smoothing steps as one fused kernel each "
                   "(jacobi, gsrb; levels of 16 or more per side, one device)");
@@ -439,10 +441,15 @@ SolverOptions solver_options(const SolveCommandOptions& o, InterruptGuard& guard
                                  {{"off", TuneMode::Default}, {"explore", TuneMode::Explore}});
   s.pre = o.pre;
   s.fused_smoothing = o.fused_smoothing;
-  s.in_place_gauss_seidel = !o.out_of_place_gsrb;
-  if (o.out_of_place_gsrb && s.smoother != SmootherKind::GaussSeidel)
-    user_error(cat("--out-of-place-gsrb applies to --smoother gsrb (the point red-black "
-                   "half-sweeps), not ",
+  if (o.out_of_place_gsrb && o.in_place_gsrb)
+    user_error("--out-of-place-gsrb and --in-place-gsrb conflict: give one of them (neither: in "
+               "place on a CPU, out of place on a GPU)");
+  s.gauss_seidel_storage = o.out_of_place_gsrb ? HalfSweepStorage::OutOfPlace
+                           : o.in_place_gsrb   ? HalfSweepStorage::InPlace
+                                               : HalfSweepStorage::Auto;
+  if ((o.out_of_place_gsrb || o.in_place_gsrb) && s.smoother != SmootherKind::GaussSeidel)
+    user_error(cat(o.out_of_place_gsrb ? "--out-of-place-gsrb" : "--in-place-gsrb",
+                   " applies to --smoother gsrb (the point red-black half-sweeps), not ",
                    o.smoother));
   if (o.separate_launches && o.coarse_launch > 0)
     user_error(cat("--separate-launches and --coarse-launch ", o.coarse_launch,

@@ -180,7 +180,7 @@ std::vector<CycleCase> random_cycle_cases() {
   };
   cases.push_back(cases[0]);
   cases.back().name = "poisson3d cell V, out of place, residual apart";
-  cases.back().options.in_place_gauss_seidel = false;
+  cases.back().options.gauss_seidel_storage = HalfSweepStorage::OutOfPlace;
   cases.back().options.fused_residual_restriction = false;
   return cases;
 }

@@ -48,6 +48,18 @@ TEST_CASE("tessera solve --tune-operators: named operators alone explored; bad n
   CHECK_FALSE(has(r.err, "exploring gsrb")); // explored at 32^3 without --tune-operators
 }
 
+TEST_CASE("tessera solve --in-place-gsrb / --out-of-place-gsrb: one of them, for gsrb only") {
+  auto r = cli({"solve", "poisson2d", "--size", "16", "--in-place-gsrb", "--out-of-place-gsrb"});
+  CHECK(r.code == 2);
+  CHECK(has(r.err, "conflict"));
+  r = cli({"solve", "poisson2d", "--size", "16", "--in-place-gsrb", "--smoother", "jacobi"});
+  CHECK(r.code == 2);
+  CHECK(has(r.err, "--in-place-gsrb applies to --smoother gsrb"));
+  r = cli({"solve", "poisson2d", "--size", "16", "-q", "--in-place-gsrb"});
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+}
+
 TEST_CASE("tessera solve: prints the residual history, the breakdown and the error; --json") {
   std::string json = (make_temp_dir("tessera-solve") / "solve.json").string();
   auto r = cli({"solve", "poisson2d", "--size", "32", "--json", json});
