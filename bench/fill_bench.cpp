@@ -54,34 +54,20 @@ void ones(runtime::Session& s, const cl::Buffer& b, std::size_t bytes) {
 } // namespace
 
 int main(int argc, char** argv) try {
-  std::string device;
-  std::vector<std::size_t> sizes_mib{16, 128, 1024};
-  int repeats = 10;
-  for (int a = 1; a < argc; ++a) {
-    std::string arg = argv[a];
-    if (arg == "--device" && a + 1 < argc)
-      device = argv[++a];
-    else if (arg == "--repeats" && a + 1 < argc)
-      repeats = std::stoi(argv[++a]);
-    else if (arg == "--sizes-mib" && a + 1 < argc) {
-      sizes_mib.clear();
-      for (const auto& mib : bench::split_list(argv[++a]))
-        sizes_mib.push_back(std::stoull(mib));
-    } else {
-      std::fprintf(stderr,
-                   "usage: fill_bench [--device SPEC] [--sizes-mib 16,128,1024] [--repeats 10]\n");
-      return 2;
-    }
+  bench::SizeSweepArgs args{"", {16, 128, 1024}, 10};
+  if (!bench::parse_size_sweep_args(argc, argv, args)) {
+    std::fprintf(stderr, "usage: fill_bench [--device SPEC] [--sizes-mib 16,128,1024] "
+                         "[--repeats 10] (repeats at least 1)\n");
+    return 2;
   }
-  if (repeats < 1)
-    user_error("--repeats must be at least 1");
-  auto session = runtime::Session::from_env(device);
+  const int repeats = args.repeats;
+  auto session = runtime::Session::from_env(args.device);
   std::printf("device: %s\n", session.device().description().c_str());
   cl::Program program(session.context(), kZeroKernel);
   runtime::check_cl(program.build(), "building the zero kernel");
   cl::Kernel zero(program, "zero");
   bool ok = true;
-  for (std::size_t mib : sizes_mib) {
+  for (uint64_t mib : args.sizes_mib) {
     const std::size_t bytes = mib << 20;
     cl::Buffer b(session.context(), CL_MEM_READ_WRITE, bytes);
     const auto copy = runtime::measure_roofline(session, bytes, {});

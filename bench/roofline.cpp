@@ -19,30 +19,17 @@
 using namespace tessera;
 
 int main(int argc, char** argv) try {
-  std::string device;
-  std::vector<uint64_t> sizes_mib{64, 256, 1024};
-  int repeats = 5;
-  for (int a = 1; a < argc; ++a) {
-    std::string arg = argv[a];
-    if (arg == "--device" && a + 1 < argc)
-      device = argv[++a];
-    else if (arg == "--repeats" && a + 1 < argc)
-      repeats = std::stoi(argv[++a]);
-    else if (arg == "--sizes-mib" && a + 1 < argc) {
-      sizes_mib.clear();
-      for (const auto& mib : bench::split_list(argv[++a]))
-        sizes_mib.push_back(std::stoull(mib));
-    } else
-      user_error("usage: roofline [--device SPEC] [--sizes-mib 64,256,1024] [--repeats 5]");
-  }
-  if (repeats < 1)
-    user_error("--repeats must be at least 1");
-  auto session = runtime::Session::from_env(device);
+  bench::SizeSweepArgs args{"", {64, 256, 1024}, 5};
+  if (!bench::parse_size_sweep_args(argc, argv, args))
+    user_error("usage: roofline [--device SPEC] [--sizes-mib 64,256,1024] [--repeats 5] "
+               "(repeats at least 1)");
+  const int repeats = args.repeats;
+  auto session = runtime::Session::from_env(args.device);
   const auto& d = session.device();
   auto cache = runtime::last_level_cache(d);
   std::printf("device: %s\nlast-level cache %s (%s)\n", d.description().c_str(),
               tessera::format_bytes(cache.bytes).c_str(), cache.source.c_str());
-  for (uint64_t mib : sizes_mib) {
+  for (uint64_t mib : args.sizes_mib) {
     std::string why;
     // mib, within what the device can allocate
     std::size_t bytes = runtime::roofline_buffer_bytes(d, (mib << 20) / 8, &why, mib << 20);

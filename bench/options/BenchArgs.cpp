@@ -16,6 +16,31 @@ std::vector<std::string> split_list(const std::string& text, char sep) {
   return parts;
 }
 
+bool parse_size_sweep_args(int argc, char** argv, SizeSweepArgs& args) {
+  try {
+    for (int a = 1; a < argc; ++a) {
+      const std::string arg = argv[a];
+      if (a + 1 >= argc)
+        return false;
+      const std::string value = argv[++a];
+      if (arg == "--device") {
+        args.device = value;
+      } else if (arg == "--repeats") {
+        args.repeats = std::stoi(value);
+      } else if (arg == "--sizes-mib") {
+        args.sizes_mib.clear();
+        for (const auto& mib : split_list(value))
+          args.sizes_mib.push_back(std::stoull(mib));
+      } else {
+        return false;
+      }
+    }
+  } catch (const std::exception&) {
+    return false;
+  }
+  return args.repeats >= 1 && !args.sizes_mib.empty();
+}
+
 const std::vector<int64_t>& GridSizes::of(int dims) const {
   if (dims < 1 || dims > 3)
     user_error(cat("grids have 1 to 3 dimensions, not ", dims));

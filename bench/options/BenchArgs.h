@@ -26,6 +26,16 @@ struct GridSizes {
 bool parse_size_option(const std::string& arg, const std::function<std::string()>& value,
                        GridSizes& sizes);
 
+// The options of a benchmark that measures one device at several buffer sizes (roofline,
+// fill_bench): --device SPEC, --sizes-mib A,B,... and --repeats N (at least 1), over the defaults
+// `args` holds. False on any other argument or a malformed value.
+struct SizeSweepArgs {
+  std::string device;
+  std::vector<uint64_t> sizes_mib;
+  int repeats = 5;
+};
+bool parse_size_sweep_args(int argc, char** argv, SizeSweepArgs& args);
+
 // "[--size1 N] [--size2 AxB] [--size3 AxBxC]", for usage messages.
 std::string size_options_usage();
 
