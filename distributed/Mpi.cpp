@@ -250,9 +250,12 @@ void Communicator::broadcast(std::vector<unsigned char>& data) const {
 }
 
 void Communicator::fail(const std::string& what) const {
-  std::cerr << "error: rank " << rank() << " of " << size() << ": " << what
-            << "; ending every rank\n"
-            << std::flush;
+  // One write: mpirun interleaves the ranks' output at the writes' boundaries, and a message
+  // written in pieces once had another rank's line in its middle.
+  const std::string message =
+      cat("error: rank ", rank(), " of ", size(), ": ", what, "; ending every rank\n");
+  std::cerr.write(message.data(), static_cast<std::streamsize>(message.size()));
+  std::cerr.flush();
   // The message travels to mpirun through Open MPI's output forwarding, which MPI_Abort can
   // overtake: it was lost about once in 40 runs. A moment lets it arrive first.
   std::this_thread::sleep_for(std::chrono::milliseconds(300));

@@ -46,10 +46,13 @@ int agree_on_setup(const Communicator& world, const SetupOutcome& mine) {
       alike = alike && p == parts[static_cast<std::size_t>(first)];
   }
   const auto& p = parts[static_cast<std::size_t>(first)];
-  std::cerr << (p[0] == 3 ? "internal error: " : "error: ")
-            << (alike ? std::string() : cat("rank ", first, " of ", world.size(), ": "))
-            << std::string(p.begin() + 1, p.end()) << "\n"
-            << std::flush;
+  // One write (Communicator::fail says why).
+  const std::string message =
+      cat(p[0] == 3 ? "internal error: " : "error: ",
+          alike ? std::string() : cat("rank ", first, " of ", world.size(), ": "),
+          std::string(p.begin() + 1, p.end()), "\n");
+  std::cerr.write(message.data(), static_cast<std::streamsize>(message.size()));
+  std::cerr.flush();
   return status;
 }
 
