@@ -88,26 +88,15 @@ HostWindow::allocate(const Communicator& comm,
   return std::unique_ptr<HostWindow>(new HostWindow(std::move(impl)));
 }
 
-unsigned char* HostWindow::segment(int rank) const {
+HostWindow::Segment HostWindow::segment_of(int rank) const {
   const int h = impl_->host_rank.at(static_cast<std::size_t>(rank));
   if (h < 0)
-    return nullptr;
+    return {};
   MPI_Aint bytes = 0;
   int unit = 0;
   void* base = nullptr;
   check_mpi(MPI_Win_shared_query(impl_->window, h, &bytes, &unit, &base), "MPI_Win_shared_query");
-  return static_cast<unsigned char*>(base);
-}
-
-std::size_t HostWindow::segment_bytes(int rank) const {
-  const int h = impl_->host_rank.at(static_cast<std::size_t>(rank));
-  if (h < 0)
-    return 0;
-  MPI_Aint bytes = 0;
-  int unit = 0;
-  void* base = nullptr;
-  check_mpi(MPI_Win_shared_query(impl_->window, h, &bytes, &unit, &base), "MPI_Win_shared_query");
-  return static_cast<std::size_t>(bytes);
+  return {static_cast<unsigned char*>(base), static_cast<std::size_t>(bytes)};
 }
 
 } // namespace tessera::distributed

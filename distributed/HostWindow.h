@@ -30,10 +30,14 @@ public:
   HostWindow(const HostWindow&) = delete;
   HostWindow& operator=(const HostWindow&) = delete;
 
-  // Where rank `rank` of the communicator keeps its segment in this process; null where that
-  // rank is on another host.
-  unsigned char* segment(int rank) const;
-  std::size_t segment_bytes(int rank) const;
+  // Where rank `rank` of the communicator keeps its segment in this process, and its size; a
+  // null segment where that rank is on another host.
+  struct Segment {
+    unsigned char* memory = nullptr;
+    std::size_t bytes = 0;
+  };
+  Segment segment_of(int rank) const;
+  unsigned char* segment(int rank) const { return segment_of(rank).memory; }
 
   struct Impl;
 

@@ -55,38 +55,33 @@ std::unique_ptr<SharedFaces> SharedFaces::make(const Communicator& comm,
     return nullptr;
   std::unique_ptr<SharedFaces> s(new SharedFaces);
   unsigned char* mine = window->segment(comm.rank());
-  s->channels_.resize(faces.size());
-  for (std::size_t j = 0; j < faces.size(); ++j) {
-    if (!window->segment(faces[j].neighbour))
-      continue;
-    counter(mine + offset[j], kPublished).store(0);
-    counter(mine + offset[j], kReleased).store(0);
-  }
+  std::vector<unsigned char*> neighbour(faces.size()); // null: on another host
   // Each neighbour on this host learns where this rank's channel for the face it receives is
   // (the tags of the faces' first pieces: a face and its mirror pair up as their messages do).
   Requests requests(comm);
   std::vector<uint64_t> theirs(faces.size(), 0);
   for (std::size_t j = 0; j < faces.size(); ++j) {
-    if (!window->segment(faces[j].neighbour))
+    neighbour[j] = window->segment(faces[j].neighbour);
+    if (!neighbour[j])
       continue;
+    counter(mine + offset[j], kPublished).store(0); // before the neighbour learns of it
+    counter(mine + offset[j], kReleased).store(0);
     requests.receive(&theirs[j], sizeof(uint64_t), faces[j].neighbour,
                      face_tag(faces[j], 1 - faces[j].side));
     requests.send(&offset[j], sizeof(uint64_t), faces[j].neighbour,
                   face_tag(faces[j], faces[j].side));
   }
   requests.wait();
-  for (std::size_t j = 0; j < faces.size(); ++j) {
-    unsigned char* neighbour = window->segment(faces[j].neighbour);
-    if (!neighbour)
-      continue;
-    s->channels_[j] = {mine + offset[j], neighbour + theirs[j],
-                       round_up(std::max<std::size_t>(bytes[j], 1), kPage)};
-  }
+  s->channels_.resize(faces.size());
+  for (std::size_t j = 0; j < faces.size(); ++j)
+    if (neighbour[j])
+      s->channels_[j] = {mine + offset[j], neighbour[j] + theirs[j],
+                         round_up(std::max<std::size_t>(bytes[j], 1), kPage)};
   // Kept even where no face is shared: the window is freed collectively on this host, by every
   // rank's exchange alike.
   for (int r = 0; r < comm.size(); ++r)
-    if (unsigned char* segment = window->segment(r))
-      s->segments_.emplace_back(segment, window->segment_bytes(r));
+    if (auto segment = window->segment_of(r); segment.memory)
+      s->segments_.push_back(segment);
   s->window_ = std::move(window);
   return s;
 }
@@ -120,10 +115,10 @@ void SharedFaces::release(std::size_t face, uint64_t k) const {
 
 void SharedFaces::register_in(const cl::Context& context) {
   registered_.clear();
-  for (auto [segment, bytes] : segments_) {
+  for (const auto& segment : segments_) {
     cl_int err = CL_SUCCESS;
-    registered_.emplace_back(context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, segment,
-                             &err);
+    registered_.emplace_back(context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, segment.bytes,
+                             segment.memory, &err);
     runtime::check_cl(err, "wrapping the memory the ranks of a host share for halo faces");
   }
 }

@@ -60,7 +60,7 @@ private:
   std::unique_ptr<HostWindow> window_;
   std::vector<Channel> channels_;
   std::vector<cl::Buffer> registered_;
-  std::vector<std::pair<unsigned char*, std::size_t>> segments_; // to register
+  std::vector<HostWindow::Segment> segments_; // the host's, to register
 };
 
 } // namespace tessera::distributed

@@ -203,8 +203,9 @@ void DistributedSweep::start() {
   prepare();
   const double t0 = wall_seconds();
   auto& dev = *device_;
-  // A collective: here, after every rank's prepare() (which may fail on one rank alone).
-  if (config_.shared_host_memory && cart_.size() > 1 && dev.exchange->shared_faces() == 0)
+  // A collective: here, after every rank's prepare() (which may fail on one rank alone), and
+  // alike on every rank (a second start is refused by the exchange, which has run by then).
+  if (config_.shared_host_memory && cart_.size() > 1)
     dev.exchange->share_host_memory(cart_);
   const std::size_t eb = element_bytes(element_);
   // The block's initial values (halos are filled by the first exchange).
