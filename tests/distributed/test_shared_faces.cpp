@@ -36,23 +36,35 @@ struct ExchangeCase {
   int colour; // -1: every point
 };
 
-// The extended block's values of one round: own points from the global grid, halos -1.
-std::vector<double> start_values(const Block& b, const BlockGrid& g, int round) {
+// Calls f(own, global, parity) for every point of the extended block in row-major order: whether
+// it is the block's own, its global index (wrapped: the grid is a torus) and the parity of its
+// unwrapped global index (the colour the exchange gives it).
+template <class F> void each_point(const Block& b, const BlockGrid& g, F f) {
   const auto e = b.extended();
-  std::vector<double> v;
   std::vector<int64_t> i(e.size(), 0), global(e.size());
   for (bool more = true; more;) {
     bool own = true;
+    int64_t parity = 0;
     for (std::size_t d = 0; d < e.size(); ++d) {
       own = own && i[d] >= b.halo_lo[d] && i[d] < b.halo_lo[d] + b.extent[d];
-      global[d] = (b.offset[d] + i[d] - b.halo_lo[d] + g.global[d]) % g.global[d];
+      const int64_t unwrapped = b.offset[d] + i[d] - b.halo_lo[d];
+      global[d] = (unwrapped + g.global[d]) % g.global[d];
+      parity += unwrapped;
     }
-    v.push_back(own ? value_at(global, round) : -1);
+    f(own, global, static_cast<int>((parity % 2 + 2) % 2));
     std::size_t d = e.size();
     while (d > 0 && ++i[d - 1] == e[d - 1])
       i[--d] = 0;
     more = d > 0;
   }
+}
+
+// The extended block's values of one round: own points from the global grid, halos -1.
+std::vector<double> start_values(const Block& b, const BlockGrid& g, int round) {
+  std::vector<double> v;
+  each_point(b, g, [&](bool own, const std::vector<int64_t>& global, int) {
+    v.push_back(own ? value_at(global, round) : -1);
+  });
   return v;
 }
 
@@ -60,22 +72,13 @@ std::vector<double> start_values(const Block& b, const BlockGrid& g, int round) 
 // exchanged colour (or any, colour -1) holds its global value, every other point its start.
 int64_t wrong_points(const Block& b, const BlockGrid& g, int round, int colour,
                      const std::vector<double>& after) {
-  const auto expected_all = start_values(b, g, round);
-  const auto e = b.extended();
-  std::vector<int64_t> i(e.size(), 0), global(e.size());
   int64_t wrong = 0;
-  for (std::size_t at = 0; at < after.size(); ++at) {
-    int64_t parity = 0;
-    for (std::size_t d = 0; d < e.size(); ++d) {
-      global[d] = (b.offset[d] + i[d] - b.halo_lo[d] + g.global[d]) % g.global[d];
-      parity += b.offset[d] + i[d] - b.halo_lo[d];
-    }
-    const bool moves = expected_all[at] == -1 && (colour < 0 || (parity % 2 + 2) % 2 == colour);
-    wrong += after[at] != (moves ? value_at(global, round) : expected_all[at]);
-    std::size_t d = e.size();
-    while (d > 0 && ++i[d - 1] == e[d - 1])
-      i[--d] = 0;
-  }
+  std::size_t at = 0;
+  each_point(b, g, [&](bool own, const std::vector<int64_t>& global, int parity) {
+    const double start = own ? value_at(global, round) : -1;
+    const bool moves = !own && (colour < 0 || parity == colour);
+    wrong += after.at(at++) != (moves ? value_at(global, round) : start);
+  });
   return wrong;
 }
 
