@@ -9,11 +9,13 @@
 // The residual after each cycle of both is printed: they must converge alike.
 //
 //   ./build/bench/mg_bench [--device SPEC] [--cycles 6] [--tune off|explore] [--tune-budget 6]
-//                          [--no-host] [--copy-mib M] [--out-of-place-gsrb | --in-place-gsrb]
+//                          [--no-host] [--copy-mib M]
+//                          [--out-of-place-gsrb | --in-place-gsrb | --wavefront-gsrb]
 //                          [--unfused-residual]
 //                          [--coarse-launch 0,16,32] [--json FILE] 64 128
 // (--out-of-place-gsrb: every red-black half-sweep writes a whole new grid, the default on a GPU;
 // --in-place-gsrb: each stores its colour into the solution's grid, the default on a CPU;
+// --wavefront-gsrb: a step's two half-sweeps as one pass (multigrid/Wavefront.h);
 // --unfused-residual: the residual and its restriction as two kernels, as before that became the
 // default.
 // --coarse-launch S,...: each size once per side S of SolverOptions::coarse_launch_side, the
@@ -96,6 +98,8 @@ Args parse(int argc, char** argv) {
       a.storage = multigrid::HalfSweepStorage::OutOfPlace;
     else if (s == "--in-place-gsrb")
       a.storage = multigrid::HalfSweepStorage::InPlace;
+    else if (s == "--wavefront-gsrb")
+      a.storage = multigrid::HalfSweepStorage::Wavefront;
     else if (s == "--unfused-residual")
       a.fused_residual = false;
     else if (s == "--coarse-launch") {

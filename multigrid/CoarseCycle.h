@@ -13,13 +13,10 @@
 #include <memory>
 #include <string>
 
+#include "multigrid/PointFunctions.h"
 #include "multigrid/Program.h"
 
 namespace tessera::multigrid {
-
-// Why `code` cannot be called as a function of one point ("" when it can): a kernel of
-// work-groups (local memory, barriers, local ids), images, __constant arguments.
-std::string point_function_why_not(const codegen::Kernel& code);
 
 // The steps [first, last) of a schedule as the source of one kernel of one work-group, its
 // parameters the buffers in `buffers` (filled in, in order); "" and `why_not` set when a step

@@ -1,10 +1,13 @@
 #include "multigrid/Hierarchy.h"
 
+#include "compile/DeviceValues.h"
 #include "compile/KernelRunner.h"
 #include "core/Error.h"
 #include "multigrid/HelmholtzFv4.h"
 #include "multigrid/LineRelaxation.h"
+#include "multigrid/PointFunctions.h"
 #include "multigrid/Solver.h"
+#include "multigrid/Wavefront.h"
 #include "runtime/Launch.h"
 #include "runtime/Session.h"
 
@@ -133,10 +136,18 @@ bool in_place_half_sweeps(const SolverOptions& o, bool distributed,
          !o.tuning.named.count("gsrb-red") && !o.tuning.named.count("gsrb-black");
 }
 
+bool wavefront_half_sweeps(const SolverOptions& o, bool distributed, const Level& level,
+                           Boundary bc) {
+  return o.gauss_seidel_storage == HalfSweepStorage::Wavefront && !distributed &&
+         level.n >= std::max(o.wavefront_side, kWavefrontSide) &&
+         poisson_wavefront_why_not(level, bc).empty() && !o.tuning.named.count("gsrb-red") &&
+         !o.tuning.named.count("gsrb-black");
+}
+
 Hierarchy::Hierarchy(const Level& finest, Boundary bc,
                      std::optional<HelmholtzCoefficients> helmholtz, const SolverOptions& options,
                      DeviceMemory& memory, Tuner& tuner, Layout* layout)
-    : options_(&options), device_type_(tuner.session().device().type),
+    : options_(&options), session_(&tuner.session()), device_type_(session_->device().type),
       layout_(layout ? layout : &whole_grid_) {
   const KernelOf kernel_of = kernels_of(tuner, !layout_->distributed());
   Level whole = finest;
@@ -269,6 +280,12 @@ void Hierarchy::add_smoothers(LevelState& s, const KernelOf& kernel_of, Boundary
           if (k)
             k->written_fraction = 0.5;
     }
+    if (!helmholtz && !s.smooth_in_place &&
+        wavefront_half_sweeps(*options_, layout_->distributed(), level, bc) &&
+        point_function_why_not(s.smooth[0]->code).empty())
+      s.smooth_wavefront =
+          poisson_wavefront_kernel(*session_, s.smooth[0]->code, level, bc, shift % 2,
+                                   wavefront_shape(session_->device(), level.sizes()));
   } else {
     s.smooth[0] = kernel_of(with_interior(
         spec("jacobi", level,
@@ -312,6 +329,21 @@ void Hierarchy::smooth(Schedule& s, std::size_t l, int steps) {
     L.current = 1 - L.current;
     return;
   }
+  if (L.smooth_wavefront) {
+    // Every input read once, the new solution written once.
+    std::vector<BufferId> buffers = operator_inputs(L);
+    const double bytes = static_cast<double>(buffers.size() + 1) *
+                         static_cast<double>(L.level.points()) *
+                         static_cast<double>(explore::element_bytes(L.level.kind));
+    for (int step = 0; step < steps; ++step) {
+      buffers[0] = L.solution();
+      buffers.push_back(L.u[1 - L.current]);
+      s.launch_over(label, L.smooth_wavefront, buffers, bytes);
+      buffers.pop_back();
+      L.current = 1 - L.current;
+    }
+    return;
+  }
   // A whole red-black step in one kernel reads its neighbours' neighbours.
   const int radius = sweeps == 1 && options_->smoother == SmootherKind::GaussSeidel ? 2 : 1;
   for (int step = 0; step < steps; ++step)
@@ -336,6 +368,7 @@ std::vector<std::shared_ptr<CompiledKernel>> Hierarchy::kernels() const {
       all.push_back(k);
     for (const auto& [steps, k] : L.fused_smooth)
       all.push_back(k);
+    all.push_back(L.smooth_wavefront);
     all.insert(all.end(), L.restrict_coefficients.begin(), L.restrict_coefficients.end());
   }
   std::erase(all, nullptr);

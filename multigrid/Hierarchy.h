@@ -34,6 +34,9 @@ struct LevelState {
   // smooth[c] updates the points of global colour c alone, each from itself and points of the
   // other colour (red-black Gauss-Seidel on a 2nd-order operator).
   bool smooth_by_colour = false;
+  // Both half-sweeps of a step as one pass (Wavefront.h; HalfSweepStorage::Wavefront), where
+  // it applies; a step is then one launch of it over (u, f, new u).
+  std::shared_ptr<CompiledKernel> smooth_wavefront;
   // --fused-smoothing: by number of steps (pre, post), one kernel of that many steps.
   std::map<int, std::shared_ptr<CompiledKernel>> fused_smooth;
   std::shared_ptr<CompiledKernel> residual;
@@ -52,6 +55,16 @@ struct LevelState {
 // whole grid: the explorer times its variants out of place, and a rank's box would need its halo
 // points kept apart.
 bool in_place_half_sweeps(const SolverOptions& o, bool distributed, const std::string& device_type);
+// Whether a level's red-black step of the Poisson operator runs as one wavefront (Wavefront.h):
+// where asked for (SolverOptions::gauss_seidel_storage), on a whole 3-D grid of at least
+// SolverOptions::wavefront_side and kWavefrontSide points per side, through a boundary that reads
+// near the point (not wrap), with half-sweeps that are not named variants (and, the caller checks,
+// are the plain lowering).
+bool wavefront_half_sweeps(const SolverOptions& o, bool distributed, const Level& level,
+                           Boundary bc);
+// Below, a level's steps belong to the coarse levels' one launch (CoarseCycle.h), which runs
+// them as half-sweeps.
+constexpr int64_t kWavefrontSide = 32;
 
 class Hierarchy {
 public:
@@ -102,7 +115,8 @@ private:
 
   std::vector<LevelState> levels_;
   const SolverOptions* options_;
-  std::string device_type_; // runtime::Device::type of the kernels' device
+  runtime::Session* session_; // the kernels' device
+  std::string device_type_;   // its runtime::Device::type
   Layout whole_grid_;
   Layout* layout_;
 };

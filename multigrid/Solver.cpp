@@ -461,7 +461,8 @@ struct Solver::Impl {
       if (!s.smooth[0])
         continue; // agglomerated: solved elsewhere
       result.kernels.push_back(
-          cat("L", l, " smooth: ", s.smooth[0]->variant, ", residual: ", s.residual->variant));
+          cat("L", l, " smooth: ", (s.smooth_wavefront ? s.smooth_wavefront : s.smooth[0])->variant,
+              ", residual: ", s.residual->variant));
     }
     return result;
   }

@@ -56,8 +56,9 @@ const char* to_string(CycleKind c);
 const char* to_string(SmootherKind s);
 const char* to_string(Precision p);
 
-// Where a red-black half-sweep writes (SolverOptions::gauss_seidel_storage).
-enum class HalfSweepStorage { Auto, InPlace, OutOfPlace };
+// Where a red-black half-sweep writes (SolverOptions::gauss_seidel_storage); Wavefront: a
+// step's two half-sweeps as one pass (Wavefront.h).
+enum class HalfSweepStorage { Auto, InPlace, OutOfPlace, Wavefront };
 
 struct SolverOptions {
   CycleKind cycle = CycleKind::V;
@@ -73,8 +74,15 @@ struct SolverOptions {
   // or a named gsrb variant, not on ranks). Auto: in place on a CPU, which saves the read for
   // ownership of each output line; out of place elsewhere: on a GPU every 32-byte sector holds
   // both colours, so in place saves no write and its conditional stores cost (an H200's V(2,2)
-  // at 512^3 smoothed in 9.32 ms in place, 8.33 out of place: BENCHMARKS.md).
+  // at 512^3 smoothed in 9.32 ms in place, 8.33 out of place: BENCHMARKS.md). Wavefront:
+  // the Poisson operator's step as one pass over a 3-D grid where wavefront_half_sweeps
+  // (Hierarchy.h) allows, out of place elsewhere; the same values (0.94-1.08x the half-sweeps'
+  // time on an H200, slower on PoCL: only when asked for).
   HalfSweepStorage gauss_seidel_storage = HalfSweepStorage::Auto;
+  // Wavefront: on levels of at least this many points per side. Each plane of a wavefront costs
+  // a few microseconds of latency whatever its size, so on small levels the two half-sweeps are
+  // faster (an H200's V(2,2) at 512^3 smoothed in 10.8 ms with it from 32^3 up, 8.3 without).
+  int64_t wavefront_side = 256;
   // The residual and its restriction to the coarser level as one kernel
   // (restrict_average_of(residual)): the fine residual is not stored. Cell-centred grids on one
   // device; the same values as the residual followed by the restriction.

@@ -150,6 +150,8 @@ void print_result(const SolveResult& r, std::ostream& out, bool every_cycle) {
         << " ms  " << std::setw(5) << std::setprecision(1)
         << (device_ms > 0 ? 100 * t.ms / device_ms : 0) << "%  (" << t.launches << " launches)\n"
         << std::setprecision(3);
+  if (!r.kernels.empty())
+    out << "finest level's kernels: " << r.kernels.front() << "\n";
   if (!r.coarse_launch.empty())
     out << "coarse levels: " << r.coarse_launch << "\n";
   out << "mean convergence factor " << std::setprecision(4) << r.mean_factor() << " ("
@@ -387,10 +389,14 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
   add_tuning_options(*solve, o);
   solve->add_flag("-q,--quiet", o.quiet, "Print only the summary (no line per cycle)");
   solve->add_flag("--out-of-place-gsrb", o.out_of_place_gsrb,
-                  "Red-black half-sweeps write a whole new grid (the default on a GPU)");
+                  "Red-black half-sweeps write a whole new grid each (the default on a GPU)");
   solve->add_flag("--in-place-gsrb", o.in_place_gsrb,
                   "Red-black half-sweeps store the points of their colour into the solution's "
                   "own grid (the default on a CPU)");
+  solve->add_flag("--wavefront-gsrb", o.wavefront_gsrb,
+                  "A red-black step's two half-sweeps as one pass over the grid, red on one "
+                  "plane and black on the one below (3-D Poisson, levels of 256 or more per side, "
+                  "one device, not a periodic boundary; out of place elsewhere)");
   solve->add_flag("--fused-smoothing", o.fused_smoothing,
                   "Run a level's pre- and post-smoothing steps as one fused kernel each "
                   "(jacobi, gsrb; levels of 16 or more per side, one device)");
@@ -421,6 +427,32 @@ SolveCommandOptions with_defaults(SolveCommandOptions o) {
   return o;
 }
 
+namespace {
+
+// --out-of-place-gsrb, --in-place-gsrb, --wavefront-gsrb: at most one, for gsrb.
+HalfSweepStorage half_sweep_storage(const SolveCommandOptions& o) {
+  std::vector<std::pair<const char*, HalfSweepStorage>> given;
+  if (o.out_of_place_gsrb)
+    given.emplace_back("--out-of-place-gsrb", HalfSweepStorage::OutOfPlace);
+  if (o.in_place_gsrb)
+    given.emplace_back("--in-place-gsrb", HalfSweepStorage::InPlace);
+  if (o.wavefront_gsrb)
+    given.emplace_back("--wavefront-gsrb", HalfSweepStorage::Wavefront);
+  if (given.empty())
+    return HalfSweepStorage::Auto;
+  if (given.size() > 1)
+    user_error(cat(given[0].first, " and ", given[1].first,
+                   " conflict: give one of them (none: in place on a CPU, out of place on a "
+                   "GPU)"));
+  if (o.smoother != "gsrb")
+    user_error(cat(given[0].first,
+                   " applies to --smoother gsrb (the point red-black half-sweeps), not ",
+                   o.smoother));
+  return given[0].second;
+}
+
+} // namespace
+
 SolverOptions solver_options(const SolveCommandOptions& o, InterruptGuard& guard) {
   SolverOptions s;
   s.cycle = pick<CycleKind>("cycle", o.cycle,
@@ -441,16 +473,7 @@ SolverOptions solver_options(const SolveCommandOptions& o, InterruptGuard& guard
                                  {{"off", TuneMode::Default}, {"explore", TuneMode::Explore}});
   s.pre = o.pre;
   s.fused_smoothing = o.fused_smoothing;
-  if (o.out_of_place_gsrb && o.in_place_gsrb)
-    user_error("--out-of-place-gsrb and --in-place-gsrb conflict: give one of them (neither: in "
-               "place on a CPU, out of place on a GPU)");
-  s.gauss_seidel_storage = o.out_of_place_gsrb ? HalfSweepStorage::OutOfPlace
-                           : o.in_place_gsrb   ? HalfSweepStorage::InPlace
-                                               : HalfSweepStorage::Auto;
-  if ((o.out_of_place_gsrb || o.in_place_gsrb) && s.smoother != SmootherKind::GaussSeidel)
-    user_error(cat(o.out_of_place_gsrb ? "--out-of-place-gsrb" : "--in-place-gsrb",
-                   " applies to --smoother gsrb (the point red-black half-sweeps), not ",
-                   o.smoother));
+  s.gauss_seidel_storage = half_sweep_storage(o);
   if (o.separate_launches && o.coarse_launch > 0)
     user_error(cat("--separate-launches and --coarse-launch ", o.coarse_launch,
                    " conflict: the first runs every level's operators as separate launches, the "

@@ -48,10 +48,24 @@ TEST_CASE("tessera solve --tune-operators: named operators alone explored; bad n
   CHECK_FALSE(has(r.err, "exploring gsrb")); // explored at 32^3 without --tune-operators
 }
 
-TEST_CASE("tessera solve --in-place-gsrb / --out-of-place-gsrb: one of them, for gsrb only") {
+TEST_CASE("tessera solve --in-place-gsrb / --out-of-place-gsrb / --wavefront-gsrb: one of them, "
+          "for gsrb only") {
   auto r = cli({"solve", "poisson2d", "--size", "16", "--in-place-gsrb", "--out-of-place-gsrb"});
   CHECK(r.code == 2);
   CHECK(has(r.err, "conflict"));
+  r = cli({"solve", "poisson2d", "--size", "16", "--wavefront-gsrb", "--in-place-gsrb"});
+  CHECK(r.code == 2);
+  CHECK(has(r.err, "--in-place-gsrb and --wavefront-gsrb conflict"));
+  r = cli({"solve", "poisson2d", "--size", "16", "--wavefront-gsrb", "--smoother", "jacobi"});
+  CHECK(r.code == 2);
+  CHECK(has(r.err, "--wavefront-gsrb applies to --smoother gsrb"));
+  // Levels of 256 or more per side run as one pass (the printout names it), smaller ones as
+  // half-sweeps.
+  r = cli({"solve", "poisson3d", "--size", "32", "--wavefront-gsrb", "--max-cycles", "3", "--tol",
+           "1e-2"});
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK(has(r.out, "finest level's kernels: L0 smooth: default lowering"));
   r = cli({"solve", "poisson2d", "--size", "16", "--in-place-gsrb", "--smoother", "jacobi"});
   CHECK(r.code == 2);
   CHECK(has(r.err, "--in-place-gsrb applies to --smoother gsrb"));

@@ -1,0 +1,251 @@
+// Poisson's red-black Gauss-Seidel step on a 3-D grid as one wavefront (Wavefront.h): u staged
+// plane by plane in local memory (with a ring two points wide) and f likewise (a ring one wide);
+// the red values of three planes kept there; global memory read only to load u and f and written
+// once with the result. The next planes of u and f are loaded into registers while the current
+// ones are computed. The update itself is the half-sweeps' own formula (the helper their kernels
+// define), with the same arguments in the same order, so the values are theirs to the bit.
+#include "multigrid/Wavefront.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "codegen/Portability.h"
+#include "codegen/ScalarC.h"
+#include "core/Error.h"
+#include "multigrid/PointFunctions.h"
+#include "runtime/Session.h"
+
+namespace tessera::multigrid {
+
+namespace {
+
+int64_t div_up(int64_t a, int64_t b) {
+  return (a + b - 1) / b;
+}
+
+// The value of a neighbour outside the grid, from the point's own value `c`.
+std::string ghost(Boundary bc, ScalarKind kind) {
+  switch (bc.kind) {
+  case Boundary::Antisymmetric:
+    return "(-(c))";
+  case Boundary::Mirror:
+  case Boundary::Clamp:
+    return "(c)";
+  case Boundary::Constant: {
+    std::ostringstream v;
+    v.precision(17);
+    v << "((" << codegen::scalar_c_type(kind) << ")" << bc.value.as_double() << ")";
+    return v.str();
+  }
+  default:
+    internal_error("a Poisson wavefront with a boundary that reads far from the point");
+  }
+}
+
+// The update of the point (gx, gy, gz) into RESULT: its value CENTRE, its six neighbours from
+// `array`'s planes (the point at [j + ring][i + ring] of a plane), a ghost for each outside the
+// grid, in the order of the half-sweeps' own call.
+std::string update(const std::string& centre_slot, const std::string& below_slot,
+                   const std::string& above_slot, const std::string& array, int ring) {
+  auto at = [&](const std::string& slot, int dj, int di) {
+    return cat(array, "[", slot, "][j + ", ring + dj, "][i + ", ring + di, "]");
+  };
+  return cat("{\n"
+             "        const T c = ",
+             "CENTRE",
+             ";\n"
+             "        const T zm = gz > 0 ? ",
+             at(below_slot, 0, 0),
+             " : GHOST;\n"
+             "        const T zp = gz < NZ - 1 ? ",
+             at(above_slot, 0, 0),
+             " : GHOST;\n"
+             "        const T ym = gy > 0 ? ",
+             at(centre_slot, -1, 0),
+             " : GHOST;\n"
+             "        const T yp = gy < NY - 1 ? ",
+             at(centre_slot, 1, 0),
+             " : GHOST;\n"
+             "        const T xm = gx > 0 ? ",
+             at(centre_slot, 0, -1),
+             " : GHOST;\n"
+             "        const T xp = gx < NX - 1 ? ",
+             at(centre_slot, 0, 1),
+             " : GHOST;\n"
+             "        RESULT = gsrb(c, zm, zp, ym, yp, xm, xp, FVALUE, 1);\n"
+             "      }");
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+// The kernel's body: the prologue loads planes z0 - 2 .. z0; plane p's iteration prefetches
+// plane p + 2, computes the red points of plane p (tile and ring), then the tile of plane
+// p - 1, and stores the prefetched plane.
+std::string body() {
+  std::string red = replaced(update("UP(p)", "UP(p - 1)", "UP(p + 1)", "U", 1), "CENTRE",
+                             "U[UP(p)][j + 1][i + 1]");
+  red = replaced(replaced(red, "RESULT", "R[RP(p)][j][i]"), "FVALUE", "F[RP(p)][j][i]");
+  std::string black = replaced(update("RP(w)", "RP(w - 1)", "RP(w + 1)", "R", 1), "CENTRE",
+                               "U[UP(w)][j + 2][i + 2]");
+  black = replaced(replaced(black, "RESULT", "out[gx + NX * (gy + NY * gz)]"), "FVALUE",
+                   "F[RP(w)][j + 1][i + 1]");
+  return cat("  __local T U[4][WY][WX];\n"
+             "  __local T R[3][RY][RX];\n"
+             "  __local T F[3][RY][RX];\n"
+             "  const int t = get_local_id(0) + TX * get_local_id(1);\n"
+             "  const int x0 = (int)get_group_id(0) * TX, y0 = (int)get_group_id(1) * TY;\n"
+             "  const int z0 = (int)get_group_id(2) * TZ, z1 = min(z0 + TZ, NZ);\n"
+             "  T next[PREFETCH], next_f[PREFETCH_F];\n"
+             "  for (int q = z0 - 2; q <= z0; ++q) {\n"
+             "    LOAD(q);\n"
+             "    for (int n = 0; n < PREFETCH; ++n) STORE(q, n);\n"
+             "  }\n"
+             "  LOAD_F(z0 - 1);\n"
+             "  for (int n = 0; n < PREFETCH_F; ++n) STORE_F(z0 - 1, n);\n"
+             "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+             "  for (int p = z0 - 1; p <= z1; ++p) {\n"
+             "    LOAD(p + 2);\n"
+             "    LOAD_F(p + 1);\n"
+             "    if (p >= 0 && p < NZ)\n"
+             "      for (int k = t; k < RX / 2 * RY; k += TX * TY) {\n"
+             "        const int j = k / (RX / 2);\n"
+             "        const int i = 2 * (k % (RX / 2)) + ((x0 + y0 + j + p + RED_PARITY) & 1);\n"
+             "        const int gx = x0 - 1 + i, gy = y0 - 1 + j, gz = p;\n"
+             "        if (gx < 0 || gx >= NX || gy < 0 || gy >= NY) continue;\n"
+             "        ",
+             red,
+             "\n"
+             "      }\n"
+             "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+             "    const int w = p - 1;\n"
+             "    const int i = get_local_id(0), j = get_local_id(1);\n"
+             "    const int gx = x0 + i, gy = y0 + j, gz = w;\n"
+             "    if (w >= z0 && w < z1 && gx < NX && gy < NY) {\n"
+             "      if (((gx + gy + gz + RED_PARITY) & 1) == 0)\n"
+             "        out[gx + NX * (gy + NY * gz)] = R[RP(w)][j + 1][i + 1];\n"
+             "      else ",
+             black,
+             "\n"
+             "    }\n"
+             "    for (int n = 0; n < PREFETCH; ++n) STORE(p + 2, n);\n"
+             "    for (int n = 0; n < PREFETCH_F; ++n) STORE_F(p + 1, n);\n"
+             "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+             "  }\n");
+}
+
+} // namespace
+
+WavefrontShape wavefront_shape(const runtime::Device& device, const std::vector<int64_t>& sizes) {
+  const int64_t nx = sizes[2], ny = sizes[1], nz = sizes[0];
+  const bool gpu = device.type == "GPU";
+  WavefrontShape s;
+  // On an H200 16x8 was the fastest of nine tiles at 256^3 and 512^3 (BENCHMARKS.md); the tile
+  // is as wide as the grid where that is narrower, rounded up to even.
+  s.tile_x = std::min<int64_t>(16, nx + nx % 2);
+  s.tile_y = std::min<int64_t>(gpu ? 8 : 4, ny);
+  const int64_t tiles = div_up(nx, s.tile_x) * div_up(ny, s.tile_y);
+  // A GPU holds several work-groups per compute unit; a CPU runs one per core at a time.
+  const int64_t wanted = std::max<int64_t>(1, device.compute_units) * (gpu ? 32 : 4);
+  const int64_t most = std::max<int64_t>(1, nz / kWavefrontMinSegment);
+  const int64_t segment = div_up(nz, std::clamp<int64_t>(div_up(wanted, tiles), 1, most));
+  s.segments = div_up(nz, segment); // every segment holds planes
+  return s;
+}
+
+std::string poisson_wavefront_why_not(const Level& level, Boundary bc) {
+  if (level.dims != 3)
+    return cat("the local-memory form is written for 3-D grids, not ", level.dims, "-D");
+  if (!level.box.empty())
+    return "a rank's box of a distributed grid";
+  if (bc.kind != Boundary::Antisymmetric && bc.kind != Boundary::Mirror &&
+      bc.kind != Boundary::Clamp && bc.kind != Boundary::Constant)
+    return "a boundary that reads far from the point";
+  return "";
+}
+
+std::string poisson_wavefront_source(const codegen::Kernel& red, const Level& level, Boundary bc,
+                                     int red_parity, const WavefrontShape& shape,
+                                     const std::string& name) {
+  if (std::string why = poisson_wavefront_why_not(level, bc); !why.empty())
+    internal_error(cat("a Poisson wavefront where it does not apply: ", why));
+  if (shape.tile_x % 2 != 0)
+    internal_error("a Poisson wavefront's tile is an even number of points wide");
+  PointFunctions functions;
+  functions.add(&red, red); // brings the helper gsrb (the update) along
+  const std::string helpers = functions.source();
+  if (helpers.find(" gsrb(") == std::string::npos)
+    internal_error("the red half-sweep's kernel defines no update gsrb");
+  const auto sizes = level.sizes();
+  const int64_t wx = shape.tile_x + 4, wy = shape.tile_y + 4;
+  const std::string type = codegen::scalar_c_type(level.kind);
+  std::ostringstream src;
+  src << "// Generated by tessera: Poisson's red-black step as one wavefront, planes in local "
+         "memory.\n"
+      << codegen::portability_preamble();
+  if (level.kind == ScalarKind::F64)
+    src << "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+  src << helpers << "\ntypedef " << type << " T;\n#define NX " << sizes[2] << "\n#define NY "
+      << sizes[1] << "\n#define NZ " << sizes[0] << "\n#define TX " << shape.tile_x
+      << "\n#define TY " << shape.tile_y << "\n#define TZ " << div_up(sizes[0], shape.segments)
+      << "\n#define WX " << wx << "\n#define WY " << wy << "\n#define RX " << shape.tile_x + 2
+      << "\n#define RY " << shape.tile_y + 2 << "\n#define PREFETCH "
+      << div_up(wx * wy, shape.tile_x * shape.tile_y) << "\n#define PREFETCH_F "
+      << div_up((shape.tile_x + 2) * (shape.tile_y + 2), shape.tile_x * shape.tile_y)
+      << "\n#define RED_PARITY " << red_parity % 2 << "\n#define GHOST " << ghost(bc, level.kind)
+      << "\n#define UP(q) ((q) & 3)\n#define RP(q) (((q) + 3) % 3)\n"
+         "/* plane q of u (tile and a ring of two) into registers; register n into local memory "
+         "*/\n"
+         "#define LOAD(q) for (int n = 0; n < PREFETCH; ++n) { \\\n"
+         "    const int k = t + n * TX * TY, gx = x0 - 2 + k % WX, gy = y0 - 2 + k / WX; \\\n"
+         "    next[n] = k < WX * WY && (q) >= 0 && (q) < NZ && gx >= 0 && gx < NX && gy >= 0 && "
+         "\\\n"
+         "        gy < NY ? u[gx + NX * (gy + NY * (q))] : 0; }\n"
+         "#define STORE(q, n) if (t + (n) * TX * TY < WX * WY) \\\n"
+         "    U[UP(q)][(t + (n) * TX * TY) / WX][(t + (n) * TX * TY) % WX] = next[n]\n"
+         "/* plane q of f (tile and a ring of one) likewise */\n"
+         "#define LOAD_F(q) for (int n = 0; n < PREFETCH_F; ++n) { \\\n"
+         "    const int k = t + n * TX * TY, gx = x0 - 1 + k % RX, gy = y0 - 1 + k / RX; \\\n"
+         "    next_f[n] = k < RX * RY && (q) >= 0 && (q) < NZ && gx >= 0 && gx < NX && gy >= 0 && "
+         "\\\n"
+         "        gy < NY ? f[gx + NX * (gy + NY * (q))] : 0; }\n"
+         "#define STORE_F(q, n) if (t + (n) * TX * TY < RX * RY) \\\n"
+         "    F[RP(q)][(t + (n) * TX * TY) / RX][(t + (n) * TX * TY) % RX] = next_f[n]\n"
+      << "\n__kernel __attribute__((reqd_work_group_size(TX, TY, 1)))\nvoid " << name
+      << "(const __global T* restrict u, const __global T* restrict f, __global T* restrict out) "
+         "{\n"
+      << body() << "}\n";
+  return src.str();
+}
+
+std::shared_ptr<CompiledKernel>
+poisson_wavefront_kernel(runtime::Session& session, const codegen::Kernel& red, const Level& level,
+                         Boundary bc, int red_parity, const WavefrontShape& shape) {
+  const auto sizes = level.sizes();
+  codegen::Kernel code;
+  code.name = "mg_gsrb_wavefront_local";
+  code.source = poisson_wavefront_source(red, level, bc, red_parity, shape, code.name);
+  code.params = red.params;
+  for (auto& p : code.params) {
+    p.role = codegen::KernelParam::Input;
+    p.written = false;
+  }
+  code.params.back().written = true;
+  code.output_type = red.output_type;
+  code.launch.dims = 3;
+  code.launch.global = {ArithExpr(div_up(sizes[2], shape.tile_x) * shape.tile_x),
+                        ArithExpr(div_up(sizes[1], shape.tile_y) * shape.tile_y),
+                        ArithExpr(shape.segments)};
+  code.launch.local = {shape.tile_x, shape.tile_y, 1};
+  code.local_memory_bytes =
+      (4 * (shape.tile_x + 4) * (shape.tile_y + 4) + 6 * (shape.tile_x + 2) * (shape.tile_y + 2)) *
+      (level.kind == ScalarKind::F64 ? 8 : 4);
+  return compile(session, code, {shape.tile_x, shape.tile_y, 1},
+                 cat("wavefront in local memory ", shape.tile_x, "x", shape.tile_y, ", ",
+                     shape.segments, " segments"));
+}
+
+} // namespace tessera::multigrid

@@ -1,0 +1,193 @@
+// Poisson's red-black step as one wavefront (multigrid/Wavefront.h): the kernel against the two
+// half-sweeps launched apart (equal to the bit) and the interpreter (to rounding), over tiles and
+// segments that do and do not divide the grid, both parities, every boundary it applies to, cell-
+// and vertex-centred grids, f64 and f32; the solver's residual histories with and without it;
+// where it does not apply.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "DeviceSession.h"
+#include "codegen/Kernel.h"
+#include "multigrid/Hierarchy.h"
+#include "multigrid/Layout.h"
+#include "multigrid/Operators.h"
+#include "multigrid/Problems.h"
+#include "multigrid/Solver.h"
+#include "multigrid/Wavefront.h"
+#include "primitives/Interpreter.h"
+#include "rewrite/Lower.h"
+#include "runtime/Session.h"
+#include "tests/multigrid/GridData.h"
+
+using namespace tessera;
+using namespace tessera::multigrid;
+using tessera::testing::mg::random_grid;
+
+namespace {
+
+codegen::Kernel plain(const Expr& program) {
+  return codegen::generate_kernel(rewrite::lower_default(program));
+}
+
+// `red` then `black` (each from the solution and the other grids), as two launches, under the
+// interpreter, and as one wavefront for every shape; `grids` are u, f and the coefficients.
+void check_wavefront(const Expr& red, const Expr& black, int red_parity, const Level& level,
+                     Boundary bc, const std::vector<std::vector<double>>& grids,
+                     const std::vector<WavefrontShape>& shapes) {
+  CAPTURE(level.describe());
+  CAPTURE(red_parity);
+  auto& session = testing::multigrid_session();
+  DeviceMemory memory(session);
+  std::vector<BufferId> inputs;
+  std::vector<Data> data;
+  for (std::size_t i = 0; i < grids.size(); ++i) {
+    inputs.push_back(memory.allocate(cat("input ", i), level.kind, level.points()));
+    write_values(memory, inputs.back(), grids[i]);
+    data.push_back(
+        Data::from_flat(level.kind, std::vector<int64_t>(level.dims, level.n), grids[i]));
+  }
+  const codegen::Kernel red_code = plain(red), black_code = plain(black);
+  REQUIRE(poisson_wavefront_why_not(level, bc) == "");
+  const BufferId middle = memory.allocate("after red", level.kind, level.points());
+  const BufferId apart = memory.allocate("after black", level.kind, level.points());
+  Schedule two;
+  two.launch("red", compile(session, red_code, {}, "red"), inputs, middle);
+  std::vector<BufferId> black_inputs = inputs;
+  black_inputs[0] = middle;
+  two.launch("black", compile(session, black_code, {}, "black"), black_inputs, apart);
+  two.run(memory);
+  const std::vector<double> expected = read_values(memory, apart);
+  std::vector<Data> after_red = data;
+  after_red[0] = evaluate(red, data);
+  const std::vector<double> interpreted = evaluate(black, after_red).flatten();
+  std::size_t changed = 0;
+  double scale = 1, error = 0;
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    changed += expected[i] != grids[0][i];
+    scale = std::max(scale, std::abs(interpreted[i]));
+    error = std::max(error, std::abs(expected[i] - interpreted[i]));
+  }
+  CHECK(changed > expected.size() / 2);
+  CHECK(error <= (level.kind == ScalarKind::F64 ? 1e-12 : 2e-5) * scale);
+
+  const BufferId result = memory.allocate("wavefront", level.kind, level.points());
+  std::vector<BufferId> buffers = inputs;
+  buffers.push_back(result);
+  for (const WavefrontShape& shape : shapes) {
+    CAPTURE(shape.tile_x);
+    CAPTURE(shape.tile_y);
+    CAPTURE(shape.segments);
+    // Values no step computes: a point the wavefront does not write shows.
+    write_values(memory, result, random_grid(level, 99, 1e3));
+    Schedule one;
+    one.launch_over("wavefront",
+                    poisson_wavefront_kernel(session, red_code, level, bc, red_parity, shape),
+                    buffers, 0);
+    one.run(memory);
+    const std::vector<double> got = read_values(memory, result);
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < got.size(); ++i)
+      differ += got[i] != expected[i];
+    CHECK(differ == 0);
+  }
+}
+
+void check_poisson(const Level& level, Boundary bc, const std::vector<WavefrontShape>& shapes) {
+  const auto u = random_grid(level, 11), f = random_grid(level, 12);
+  for (int red : {0, 1})
+    check_wavefront(gsrb_half_sweep(level, bc, red), gsrb_half_sweep(level, bc, 1 - red), red,
+                    level, bc, {u, f}, shapes);
+}
+
+} // namespace
+
+TEST_CASE("wavefront: Poisson's half-sweeps in one pass, tiles and segments that do and do not "
+          "divide the grid, both parities, every local boundary, both centrings, f64 and f32") {
+  const Level cells{3, 12, ScalarKind::F64, Centring::Cell};
+  check_poisson(cells, Boundary::antisymmetric(), {{4, 2, 1}, {6, 3, 4}, {16, 8, 2}, {2, 1, 12}});
+  for (Boundary bc : {Boundary::mirror(), Boundary::clamp(),
+                      Boundary::constant(ScalarValue::make(ScalarKind::F64, 0.25))})
+    check_poisson(cells, bc, {{6, 3, 4}});
+  const Level vertices{3, 9, ScalarKind::F64, Centring::Vertex};
+  check_poisson(vertices, Boundary::constant(ScalarValue::make(ScalarKind::F64, 0.0)),
+                {{10, 2, 9}});
+  const Level narrow{3, 10, ScalarKind::F32, Centring::Cell};
+  check_poisson(narrow, Boundary::antisymmetric(), {{4, 4, 3}});
+}
+
+TEST_CASE("wavefront: where it does not apply, and the shape chosen for a device") {
+  const Boundary anti = Boundary::antisymmetric();
+  CHECK(poisson_wavefront_why_not(Level{2, 64, ScalarKind::F64}, anti).find("3-D") !=
+        std::string::npos);
+  CHECK(poisson_wavefront_why_not(Level{3, 64, ScalarKind::F64}, Boundary::wrap())
+            .find("far from the point") != std::string::npos);
+  Level box{3, 64, ScalarKind::F64};
+  box.box = {34, 66, 66};
+  CHECK(poisson_wavefront_why_not(box, anti).find("box") != std::string::npos);
+
+  SolverOptions o;
+  const Level big{3, 256, ScalarKind::F64, Centring::Cell};
+  CHECK_FALSE(wavefront_half_sweeps(o, false, big, anti)); // only when asked for
+  o.gauss_seidel_storage = HalfSweepStorage::Wavefront;
+  CHECK(wavefront_half_sweeps(o, false, big, anti));
+  CHECK_FALSE(wavefront_half_sweeps(o, false, Level{3, 128, ScalarKind::F64}, anti));
+  o.wavefront_side = 64; // lower, down to kWavefrontSide
+  CHECK(wavefront_half_sweeps(o, false, Level{3, 64, ScalarKind::F64}, anti));
+  o.wavefront_side = 1;
+  CHECK_FALSE(wavefront_half_sweeps(o, false, Level{3, 16, ScalarKind::F64}, anti));
+  CHECK_FALSE(wavefront_half_sweeps(o, true, big, anti)); // a rank's box
+  CHECK_FALSE(wavefront_half_sweeps(o, false, big, Boundary::wrap()));
+  CHECK_FALSE(wavefront_half_sweeps(o, false, Level{2, 64, ScalarKind::F64}, anti));
+  o.tuning.named["gsrb-red"] = 3;
+  CHECK_FALSE(wavefront_half_sweeps(o, false, big, anti));
+
+  const runtime::Device& device = testing::multigrid_session().device();
+  for (const auto& sizes :
+       std::vector<std::vector<int64_t>>{{512, 512, 512}, {9, 17, 33}, {7, 7, 7}}) {
+    const WavefrontShape s = wavefront_shape(device, sizes);
+    CHECK(s.tile_x >= 2);
+    CHECK(s.tile_x % 2 == 0);
+    CHECK(s.tile_x <= sizes[2] + 1);
+    CHECK(s.tile_y <= sizes[1]);
+    CHECK(s.segments >= 1);
+    // Every segment holds planes, at least kWavefrontMinSegment unless the grid is thinner.
+    const int64_t segment = (sizes[0] + s.segments - 1) / s.segments;
+    CHECK((s.segments - 1) * segment < sizes[0]);
+    CHECK((segment >= kWavefrontMinSegment || s.segments == 1));
+  }
+}
+
+namespace {
+
+// Each run solved with separate out-of-place half-sweeps and with the wavefront: the same
+// residual history to the bit; fewer bytes moved by the smoother.
+void check_wavefront_solves(std::vector<std::pair<Problem, SolverOptions>> runs) {
+  for (auto& [problem, options] : runs) {
+    CAPTURE(problem.name);
+    options.gauss_seidel_storage = HalfSweepStorage::OutOfPlace;
+    Solver apart(testing::multigrid_session(), problem, options);
+    SolveResult separate = apart.solve();
+    options.gauss_seidel_storage = HalfSweepStorage::Wavefront;
+    options.wavefront_side = kWavefrontSide; // the small grids a test can solve
+    Solver one(testing::multigrid_session(), problem, options);
+    SolveResult r = one.solve();
+    CHECK(r.converged);
+    REQUIRE(r.cycles.size() == separate.cycles.size());
+    for (std::size_t c = 0; c < r.cycles.size(); ++c)
+      CHECK(r.cycles[c].residual == separate.cycles[c].residual);
+    REQUIRE_FALSE(r.kernels.empty());
+    CHECK(r.kernels.front().find("wavefront in local memory") != std::string::npos);
+    CHECK(r.bytes_per_cycle.at("smooth") < 0.6 * separate.bytes_per_cycle.at("smooth"));
+  }
+}
+
+} // namespace
+
+TEST_CASE("wavefront: the solver's residual histories equal the separate half-sweeps' to the bit") {
+  std::vector<std::pair<Problem, SolverOptions>> runs;
+  runs.push_back({manufactured_poisson(3, 32, Centring::Cell), {}});
+  runs.back().second.cycle = CycleKind::F;
+  runs.push_back({manufactured_poisson(3, 63, Centring::Vertex), {}});
+  check_wavefront_solves(std::move(runs));
+}
