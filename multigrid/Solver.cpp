@@ -214,6 +214,23 @@ struct Solver::Impl {
     }
   }
 
+  // Why a solve that did not converge may have converged slowly: a coarsest level of many
+  // points per side (the grid stopped coarsening early), whose few smoothing steps are far from
+  // an exact coarse solve. "" when the hierarchy reached a small grid.
+  std::string coarse_level_hint() const {
+    const Level& coarsest = levels->levels().back().level;
+    if (layout.distributed() || coarsest.n <= std::max<int64_t>(options.coarsest, 8))
+      return "";
+    const bool cell = coarsest.centring == Centring::Cell;
+    return cat("the levels stop at ", coarsest.n, " points per side (", coarsest.n,
+               cell ? " cells do not halve" : " vertices are not 2m+1", "), where ",
+               options.coarse_sweeps,
+               " smoothing steps solve the coarsest level only roughly; a size that halves down "
+               "to a few points converges in far fewer cycles (",
+               cell ? "2^k cells, e.g. 32 or 64" : "2^k - 1 vertices, e.g. 31 or 63",
+               "), or raise --coarse-sweeps");
+  }
+
   // The most points of a buffer a step of the one-launch coarse cycle touches (0: none).
   int64_t coarse_points(const Level& finest) {
     return coarse_points(finest, options.coarse_launch_side);
@@ -441,6 +458,8 @@ struct Solver::Impl {
       }
       previous = rec.residual;
     }
+    if (!result.converged)
+      result.hint = coarse_level_hint();
     if (!result.converged && problem.boundary.kind == Boundary::Clamp && !problem.helmholtz)
       result.hint = cat(
           "the boundary is clamp (Problem::boundary's default: a zero normal derivative, "

@@ -298,6 +298,26 @@ TEST_CASE("multigrid solver: Problem{}'s clamp boundary that does not converge g
   CHECK(fixed.hint.empty());
 }
 
+// 33 vertices coarsen to 16, which does not coarsen: two levels, the coarse solve 8 sweeps on
+// 16^2, and a factor near 0.7 a cycle. The hint says why and which sizes halve; 31 converges.
+TEST_CASE("multigrid solver: a grid that stops coarsening early and does not converge gives a "
+          "hint") {
+  SolverOptions o;
+  o.max_cycles = 4;
+  auto stuck = solve(manufactured_poisson(2, 33, Centring::Vertex), o);
+  CHECK_FALSE(stuck.converged);
+  REQUIRE(stuck.levels.size() == 2);
+  CHECK(stuck.hint.find("the levels stop at 16 points per side (16 vertices are not 2m+1)") !=
+        std::string::npos);
+  CHECK(stuck.hint.find("2^k - 1 vertices") != std::string::npos);
+  o.max_cycles = 20;
+  auto halving = solve(manufactured_poisson(2, 31, Centring::Vertex), o);
+  CHECK(halving.converged);
+  CHECK(halving.hint.empty());
+  o.max_cycles = 2; // not converged, but the levels reach a small grid: no hint
+  CHECK(solve(manufactured_poisson(2, 31, Centring::Vertex), o).hint.empty());
+}
+
 TEST_CASE("multigrid solver: the fixed boundary (a time step's, not a grid's) is refused with a "
           "clear error, for every smoother") {
   for (auto smoother : {SmootherKind::GaussSeidel, SmootherKind::Jacobi}) {
