@@ -56,14 +56,7 @@ void check_in_place(const Expr& program, const Level& level,
   CHECK(code.source.find("!= changed") != std::string::npos);
   auto& session = testing::multigrid_session();
   DeviceMemory memory(session);
-  std::vector<BufferId> buffers;
-  std::vector<Data> inputs;
-  for (std::size_t i = 0; i < grids.size(); ++i) {
-    buffers.push_back(memory.allocate(cat("input ", i), level.kind, level.points()));
-    write_values(memory, buffers.back(), grids[i]);
-    inputs.push_back(
-        Data::from_flat(level.kind, std::vector<int64_t>(level.dims, level.n), grids[i]));
-  }
+  const auto [buffers, inputs] = testing::mg::upload(memory, level, grids);
   const BufferId apart = memory.allocate("out of place", level.kind, level.points());
   Schedule s;
   s.launch("out of place", compile(session, codegen::generate_kernel(lowered), {}, "apart"),

@@ -39,14 +39,7 @@ void check_wavefront(const Expr& red, const Expr& black, int red_parity, const L
   CAPTURE(red_parity);
   auto& session = testing::multigrid_session();
   DeviceMemory memory(session);
-  std::vector<BufferId> inputs;
-  std::vector<Data> data;
-  for (std::size_t i = 0; i < grids.size(); ++i) {
-    inputs.push_back(memory.allocate(cat("input ", i), level.kind, level.points()));
-    write_values(memory, inputs.back(), grids[i]);
-    data.push_back(
-        Data::from_flat(level.kind, std::vector<int64_t>(level.dims, level.n), grids[i]));
-  }
+  const auto [inputs, data] = testing::mg::upload(memory, level, grids);
   const codegen::Kernel red_code = plain(red), black_code = plain(black);
   REQUIRE(poisson_wavefront_why_not(level, bc) == "");
   const BufferId middle = memory.allocate("after red", level.kind, level.points());
