@@ -42,57 +42,37 @@ std::string ghost(Boundary bc, ScalarKind kind) {
   }
 }
 
-// The update of the point (gx, gy, gz) into RESULT: its value CENTRE, its six neighbours from
-// `array`'s planes (the point at [j + ring][i + ring] of a plane), a ghost for each outside the
-// grid, in the order of the half-sweeps' own call.
-std::string update(const std::string& centre_slot, const std::string& below_slot,
-                   const std::string& above_slot, const std::string& array, int ring) {
-  auto at = [&](const std::string& slot, int dj, int di) {
-    return cat(array, "[", slot, "][j + ", ring + dj, "][i + ", ring + di, "]");
+// The update of the point (gx, gy, gz) into `result`: the half-sweeps' own formula (their helper
+// gsrb, its arguments in the order of their call) of its value `centre`, its six neighbours from
+// the planes of `array` around `plane` (the point itself at [j + ring][i + ring]; a ghost for
+// each outside the grid) and its f, `f_value`.
+std::string update(const std::string& result, const std::string& centre, const std::string& f_value,
+                   const std::string& array, const std::string& plane, int ring) {
+  const std::string slot = array == "U" ? "UP" : "RP";
+  auto at = [&](const std::string& of_plane, int dj, int di) {
+    return cat(array, "[", slot, "(", of_plane, ")][j + ", ring + dj, "][i + ", ring + di, "]");
   };
-  return cat("{\n"
-             "        const T c = ",
-             "CENTRE",
-             ";\n"
-             "        const T zm = gz > 0 ? ",
-             at(below_slot, 0, 0),
-             " : GHOST;\n"
-             "        const T zp = gz < NZ - 1 ? ",
-             at(above_slot, 0, 0),
-             " : GHOST;\n"
-             "        const T ym = gy > 0 ? ",
-             at(centre_slot, -1, 0),
-             " : GHOST;\n"
-             "        const T yp = gy < NY - 1 ? ",
-             at(centre_slot, 1, 0),
-             " : GHOST;\n"
-             "        const T xm = gx > 0 ? ",
-             at(centre_slot, 0, -1),
-             " : GHOST;\n"
-             "        const T xp = gx < NX - 1 ? ",
-             at(centre_slot, 0, 1),
-             " : GHOST;\n"
-             "        RESULT = gsrb(c, zm, zp, ym, yp, xm, xp, FVALUE, 1);\n"
-             "      }");
-}
-
-std::string replaced(std::string text, const std::string& from, const std::string& to) {
-  for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
-    text.replace(at, from.size(), to);
-  return text;
+  auto neighbour = [&](const char* name, const std::string& inside, const std::string& value) {
+    return cat("        const T ", name, " = ", inside, " ? ", value, " : GHOST;\n");
+  };
+  return cat(
+      "{\n        const T c = ", centre, ";\n", neighbour("zm", "gz > 0", at(plane + " - 1", 0, 0)),
+      neighbour("zp", "gz < NZ - 1", at(plane + " + 1", 0, 0)),
+      neighbour("ym", "gy > 0", at(plane, -1, 0)), neighbour("yp", "gy < NY - 1", at(plane, 1, 0)),
+      neighbour("xm", "gx > 0", at(plane, 0, -1)), neighbour("xp", "gx < NX - 1", at(plane, 0, 1)),
+      "        ", result, " = gsrb(c, zm, zp, ym, yp, xm, xp, ", f_value, ", 1);\n      }");
 }
 
 // The kernel's body: the prologue loads planes z0 - 2 .. z0; plane p's iteration prefetches
 // plane p + 2, computes the red points of plane p (tile and ring), then the tile of plane
 // p - 1, and stores the prefetched plane.
 std::string body() {
-  std::string red = replaced(update("UP(p)", "UP(p - 1)", "UP(p + 1)", "U", 1), "CENTRE",
-                             "U[UP(p)][j + 1][i + 1]");
-  red = replaced(replaced(red, "RESULT", "R[RP(p)][j][i]"), "FVALUE", "F[RP(p)][j][i]");
-  std::string black = replaced(update("RP(w)", "RP(w - 1)", "RP(w + 1)", "R", 1), "CENTRE",
-                               "U[UP(w)][j + 2][i + 2]");
-  black = replaced(replaced(black, "RESULT", "out[gx + NX * (gy + NY * gz)]"), "FVALUE",
-                   "F[RP(w)][j + 1][i + 1]");
+  // Red points from u's planes (ring 2; (i, j) index the red values' planes, ring 1); black
+  // points from the red values (ring 1; (i, j) index the tile).
+  const std::string red =
+      update("R[RP(p)][j][i]", "U[UP(p)][j + 1][i + 1]", "F[RP(p)][j][i]", "U", "p", 1);
+  const std::string black = update("out[gx + NX * (gy + NY * gz)]", "U[UP(w)][j + 2][i + 2]",
+                                   "F[RP(w)][j + 1][i + 1]", "R", "w", 1);
   return cat("  __local T U[4][WY][WX];\n"
              "  __local T R[3][RY][RX];\n"
              "  __local T F[3][RY][RX];\n"
