@@ -109,16 +109,19 @@ KernelOf kernels_of(Tuner& tuner, bool whole_grid) {
 }
 
 // u_fine + P e_coarse: interpolation of `kind`, or HPGMG-FV's of `hpgmg_order` (2 or 4; 0: none)
-// on coarse grids of at least that side. At extents other than the coarse level's own (the
-// explorer's small copy of an operator), the fine level is the one the default halos give.
+// on coarse grids of at least that side; with `assign`, P e_coarse alone (prolong). At extents
+// other than the coarse level's own (the explorer's small copy of an operator), the fine level is
+// the one the default halos give.
 std::shared_ptr<CompiledKernel> interpolation(const std::string& name, const Level& coarse,
                                               const Level& fine, Interpolation kind, Boundary bc,
-                                              int hpgmg_order, const KernelOf& kernel_of) {
+                                              int hpgmg_order, const KernelOf& kernel_of,
+                                              bool assign = false) {
   OperatorSpec interpolate = spec(name, coarse, [=](const Level& at) {
     if (hpgmg_order > 0 && at.n >= hpgmg_order)
       return prolong_hpgmg_fv(at, hpgmg_order);
-    return at.sizes() == coarse.sizes() ? prolong_add(at, fine, kind, bc)
-                                        : prolong_add(at, kind, bc);
+    if (at.sizes() == coarse.sizes())
+      return assign ? prolong(at, fine, kind, bc) : prolong_add(at, fine, kind, bc);
+    return assign ? prolong(at, kind, bc) : prolong_add(at, kind, bc);
   });
   return kernel_of(with_interior(
       interpolate, coarse, hpgmg_order > 0 && coarse.n >= hpgmg_order,
@@ -217,10 +220,12 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
           interpolation("prolong", coarse, level, kind, bc, hpgmg_fv4 ? 2 : 0, kernel_of);
       if (options.cycle == CycleKind::F) {
         // Third order where it exists (cell-centred): enough for one V-cycle per level to
-        // reach the discretisation error.
+        // reach the discretisation error. On one device it assigns P e (the level is not
+        // zeroed first, nor read).
         auto start = cell ? Interpolation::Quadratic : Interpolation::Linear;
-        s.start_from_coarser =
-            interpolation("fmg-prolong", coarse, level, start, bc, hpgmg_fv4 ? 4 : 0, kernel_of);
+        s.start_assigns = cell && !hpgmg_fv4 && !layout_->distributed();
+        s.start_from_coarser = interpolation("fmg-prolong", coarse, level, start, bc,
+                                             hpgmg_fv4 ? 4 : 0, kernel_of, s.start_assigns);
       }
       if (helmholtz) {
         if (!cell)
@@ -443,8 +448,15 @@ void Hierarchy::full_multigrid(Schedule& s) {
     cycle(s, last, CycleKind::V); // the coarse solve
   }
   for (std::size_t l = levels_.size() - 1; l-- > 0;) {
-    layout_->fill_zero(s, l, "zero", levels_[l].solution());
-    correct(s, l, true);
+    LevelState &fine = levels_[l], &coarse = levels_[l + 1];
+    if (fine.start_assigns) {
+      layout_->launch(s, l, "prolong", fine.start_from_coarser,
+                      {{coarse.solution(), Read::Level::Coarser, 1}}, fine.u[1 - fine.current]);
+      fine.current = 1 - fine.current;
+    } else {
+      layout_->fill_zero(s, l, "zero", fine.solution());
+      correct(s, l, true);
+    }
     cycle(s, l, CycleKind::V);
   }
 }

@@ -46,6 +46,8 @@ struct LevelState {
   std::shared_ptr<CompiledKernel> residual_to_coarser;
   std::shared_ptr<CompiledKernel> correct_from_coarser; // u + P e; none on the coarsest level
   std::shared_ptr<CompiledKernel> start_from_coarser;   // full multigrid's interpolation
+  // It writes P e alone (no zero fill before it, no read of u: prolong); else u + P e.
+  bool start_assigns = false;
   std::vector<std::shared_ptr<CompiledKernel>> restrict_coefficients; // to the coarser level
   BufferId solution() const { return u[current]; }
 };

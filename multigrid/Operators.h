@@ -112,6 +112,10 @@ enum class Interpolation { Constant, Linear, Quadratic };
 // parities global. Without `fine`: the finer grid, or the finer box with the same halos.
 Expr prolong_add(const Level& coarse, const Level& fine, Interpolation kind, Boundary bc);
 Expr prolong_add(const Level& coarse, Interpolation kind, Boundary bc);
+// The quadratic interpolation of e alone (no u: full multigrid's start of a level, where u would
+// be zeros), the values of prolong_add with u = 0; input e (coarse), output of `fine`.
+Expr prolong(const Level& coarse, const Level& fine, Interpolation kind, Boundary bc);
+Expr prolong(const Level& coarse, Interpolation kind, Boundary bc);
 
 // The update of a correction scheme on the host side of a cycle, as one kernel: u + e.
 Expr add(const Level& level);

@@ -1,6 +1,7 @@
 // Grid transfers: restriction to the coarser level, interpolation of a coarse correction added
 // to the fine grid, and the point-wise updates (add, precision conversion).
 #include <cmath>
+#include <optional>
 
 #include "core/Error.h"
 #include "multigrid/Formula.h"
@@ -120,10 +121,10 @@ Sym parity_bit(const Sym& code, int k, int dims) {
 constexpr double kQuadraticWeights[2][3] = {{5.0 / 32, 30.0 / 32, -3.0 / 32},
                                             {-3.0 / 32, 30.0 / 32, 5.0 / 32}};
 
-// u + the tensor-product quadratic interpolation of e: every fine point reads the 3^d coarse
-// neighbourhood of its coarse cell I/2 (windows duplicated along each dimension), and the
-// parity of its index selects the weights.
-Expr prolong_quadratic(const Level& coarse, const Level& fine, Boundary bc) {
+// u + the tensor-product quadratic interpolation of e (without `add`: the interpolation alone):
+// every fine point reads the 3^d coarse neighbourhood of its coarse cell I/2 (windows duplicated
+// along each dimension), and the parity of its index selects the weights.
+Expr prolong_quadratic(const Level& coarse, const Level& fine, Boundary bc, bool add) {
   const int d = coarse.dims;
   Val u = grid_input("u", fine), e = grid_input("e", coarse);
   Val windows = to_fine_box(
@@ -131,11 +132,14 @@ Expr prolong_quadratic(const Level& coarse, const Level& fine, Boundary bc) {
   int count = 1;
   for (int k = 0; k < d; ++k)
     count *= 3;
-  std::vector<ScalarKind> kinds(static_cast<std::size_t>(count + 1), fine.kind);
+  const int first = add ? 1 : 0; // the coarse values' first argument, after u
+  std::vector<ScalarKind> kinds(static_cast<std::size_t>(first + count), fine.kind);
   kinds.push_back(ScalarKind::I32);
   Fun interpolate = formula("prolongQuadratic", kinds, [=](const std::vector<Sym>& v) {
-    const Sym& code = v[count + 1];
-    Sym sum = v[0];
+    const Sym& code = v[first + count];
+    std::optional<Sym> sum;
+    if (add)
+      sum = v[0];
     for (int c = 0; c < count; ++c) {
       // The weight of neighbour c: per dimension k its offset o_k in {0, 1, 2} (row-major).
       auto weight = [&](int k) {
@@ -149,17 +153,22 @@ Expr prolong_quadratic(const Level& coarse, const Level& fine, Boundary bc) {
       Sym w = weight(0);
       for (int k = 1; k < d; ++k)
         w = w * weight(k);
-      sum = sum + cast(fine.kind, w) * v[1 + c];
+      Sym term = cast(fine.kind, w) * v[first + c];
+      sum = sum ? *sum + term : term;
     }
-    return sum;
+    return *sum;
   });
   Fun apply([=](Val t) {
-    std::vector<Val> args{t.get(0)};
-    for (const Val& x : block_elements(t.get(1), d, 3))
+    std::vector<Val> args;
+    if (add)
+      args.push_back(t.get(0));
+    for (const Val& x : block_elements(t.get(first), d, 3))
       args.push_back(x);
-    args.push_back(t.get(2));
+    args.push_back(t.get(first + 1));
     return interpolate.apply(args);
   });
+  if (!add)
+    return program({e}, zip_nd(d, {windows, parity_grid(fine)}) | map_nd(d, apply));
   return program({u, e}, zip_nd(d, {u, windows, parity_grid(fine)}) | map_nd(d, apply));
 }
 
@@ -240,7 +249,7 @@ Expr prolong_add(const Level& coarse, const Level& fine, Interpolation kind, Bou
   if (kind == Interpolation::Quadratic) {
     if (coarse.centring != Centring::Cell)
       user_error("quadratic interpolation is for cell-centred grids");
-    return prolong_quadratic(coarse, fine, bc);
+    return prolong_quadratic(coarse, fine, bc, true);
   }
 
   // Linear: every fine point reads the 2^d window of coarse values around it. Windows W[j] of
@@ -283,6 +292,21 @@ Expr prolong_add(const Level& coarse, const Level& fine, Interpolation kind, Bou
     return interpolate.apply(args);
   });
   return program({u, e}, zip_nd(d, {u, windows, parity_grid(fine)}) | map_nd(d, apply));
+}
+
+Expr prolong(const Level& coarse, Interpolation kind, Boundary bc) {
+  return prolong(coarse, finer_box(coarse), kind, bc);
+}
+
+Expr prolong(const Level& coarse, const Level& fine, Interpolation kind, Boundary bc) {
+  if (kind != Interpolation::Quadratic || coarse.centring != Centring::Cell)
+    user_error("the interpolation without u + is the quadratic one of cell-centred grids (full "
+               "multigrid's start of a level); the others add to u (prolong_add)");
+  if (fine.n != 2 * coarse.n)
+    internal_error(cat("interpolation from ", coarse.describe(), " to ", fine.describe(),
+                       ", which is not the next finer grid"));
+  check_boxes(coarse, fine);
+  return prolong_quadratic(coarse, fine, bc, false);
 }
 
 Expr add(const Level& level) {

@@ -132,6 +132,9 @@ void check_interpolations(ScalarKind kind) {
             mg::prolong_add(u, e, {d, coarse.n}, "linear", bc_name), kind);
       check(prolong_add(coarse, Interpolation::Quadratic, bc), in,
             mg::prolong_add(u, e, {d, coarse.n}, "quadratic", bc_name), kind);
+      // Full multigrid's start: the interpolation alone, u + P e with u = 0.
+      check(prolong(coarse, Interpolation::Quadratic, bc), {to_data(e, coarse)},
+            mg::prolong_add(mg::Grid(u.size(), 0.0), e, {d, coarse.n}, "quadratic", bc_name), kind);
     }
     Level vcoarse{d, 3, kind, Centring::Vertex};
     Level vfine = vcoarse;
