@@ -75,7 +75,8 @@ class InterruptGuard;
 // hpgmg3d HPGMG-FV's F-cycle with V(3,3) and order 2, the others V(2,2). Error: --order with
 // another problem.
 SolveCommandOptions with_defaults(SolveCommandOptions o);
-// The solver's options from the command's, Ctrl-C through `guard`; Error for a bad choice.
+// The solver's options from the command's, Ctrl-C through `guard`; Error for a bad choice
+// (SolveOptions.cpp).
 multigrid::SolverOptions solver_options(const SolveCommandOptions& o, InterruptGuard& guard);
 // Error when the solve would not fit the device (its global memory, its largest buffer) or the
 // host (the problem's arrays), as `run` checks its grid before allocating it.
@@ -86,7 +87,6 @@ int hpgmg_solve_command(const SolveCommandOptions& o, const multigrid::SolverOpt
                         InterruptGuard& guard);
 
 // Shared by the single-device and the distributed solve: the report, the JSON summary, and the
-// exit status with its message.
 // exit status with its message. `every_cycle`: a line per cycle (not under --quiet).
 void print_result(const multigrid::SolveResult& r, std::ostream& out, bool every_cycle = true);
 nlohmann::json to_json(const multigrid::SolveResult& r, const SolveCommandOptions& o,

@@ -4,6 +4,10 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
+
+#include "core/Error.h"
 
 namespace CLI {
 class Validator;
@@ -19,5 +23,18 @@ CLI::Validator positive_number(const std::string& what);
 CLI::Validator positive_seconds();
 // Anything but the empty string (`--json ""`); `example` is a value that would do.
 CLI::Validator not_empty(const std::string& example);
+
+// The value `value` names among `choices`; an error naming what was given and every choice.
+template <class T>
+T pick(const std::string& what, const std::string& value,
+       const std::vector<std::pair<std::string, T>>& choices) {
+  std::string names;
+  for (const auto& [name, v] : choices) {
+    if (name == value)
+      return v;
+    names += (names.empty() ? "" : ", ") + name;
+  }
+  user_error(cat("unknown ", what, " '", value, "' (expected one of ", names, ")"));
+}
 
 } // namespace tessera::tools
