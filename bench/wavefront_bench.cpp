@@ -27,6 +27,7 @@
 #include "multigrid/Layout.h"
 #include "multigrid/Operators.h"
 #include "multigrid/Wavefront.h"
+#include "options/BenchArgs.h"
 #include "rewrite/Lower.h"
 #include "runtime/Bandwidth.h"
 #include "runtime/OpenCL.h"
@@ -46,13 +47,27 @@ struct Args {
   bool compiler_log = false;
 };
 
+const char* const kUsage = "usage: wavefront_bench [--device SPEC] [--f32] [--steps K] "
+                           "[--compiler-log] [--shapes 16x8,32x4x16] SIZE...";
+
+// `text` as a whole number; an error naming `what` when it is not one.
+int64_t whole_number(const std::string& text, const std::string& what) {
+  std::size_t used = 0;
+  long long value = 0;
+  try {
+    value = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size())
+    user_error(cat("bad ", what, " '", text, "': expected a whole number; ", kUsage));
+  return value;
+}
+
 WavefrontShape parse_shape(const std::string& text) {
   std::vector<int64_t> parts;
-  for (std::size_t at = 0; at <= text.size();) {
-    auto x = std::min(text.find('x', at), text.size());
-    parts.push_back(std::stoll(text.substr(at, x - at)));
-    at = x + 1;
-  }
+  for (const std::string& part : bench::split_list(text, 'x'))
+    parts.push_back(whole_number(part, "shape part"));
   parts.resize(std::max<std::size_t>(parts.size(), 3), 0);
   if (parts.size() > 3 || parts[0] < 2 || parts[0] % 2 != 0 || parts[1] < 1 || parts[2] < 0)
     user_error(cat("bad shape '", text,
@@ -63,13 +78,11 @@ WavefrontShape parse_shape(const std::string& text) {
 
 Args parse(int argc, char** argv) {
   Args a;
-  const char* usage = "usage: wavefront_bench [--device SPEC] [--f32] [--steps K] "
-                      "[--compiler-log] [--shapes 16x8,32x4x16] SIZE...";
   for (int i = 1; i < argc; ++i) {
     std::string s = argv[i];
     auto value = [&] {
       if (i + 1 >= argc)
-        user_error(cat(s, " needs a value; ", usage));
+        user_error(cat(s, " needs a value; ", kUsage));
       return std::string(argv[++i]);
     };
     if (s == "--device")
@@ -79,24 +92,20 @@ Args parse(int argc, char** argv) {
     else if (s == "--compiler-log")
       a.compiler_log = true;
     else if (s == "--steps")
-      a.steps = std::stoi(value());
+      a.steps = static_cast<int>(std::clamp<int64_t>(whole_number(value(), "--steps"), 0, 1 << 20));
     else if (s == "--shapes") {
-      std::string list = value();
-      for (std::size_t at = 0; at <= list.size();) {
-        auto comma = std::min(list.find(',', at), list.size());
-        a.shapes.push_back(parse_shape(list.substr(at, comma - at)));
-        at = comma + 1;
-      }
+      for (const std::string& shape : bench::split_list(value()))
+        a.shapes.push_back(parse_shape(shape));
     } else if (!s.empty() && s[0] != '-')
-      a.sizes.push_back(std::stoll(s));
+      a.sizes.push_back(whole_number(s, "size"));
     else
-      user_error(usage);
+      user_error(kUsage);
   }
   if (a.sizes.empty() || a.steps < 1)
-    user_error(usage);
+    user_error(kUsage);
   for (int64_t n : a.sizes)
     if (n < 8)
-      user_error(cat("size ", n, " is below 8; ", usage));
+      user_error(cat("size ", n, " is below 8; ", kUsage));
   return a;
 }
 
