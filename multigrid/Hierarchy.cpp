@@ -131,20 +131,27 @@ std::shared_ptr<CompiledKernel> interpolation(const std::string& name, const Lev
 
 } // namespace
 
+namespace {
+
+// The user names a variant of a half-sweep (--variant gsrb-red=K): it runs as named.
+bool half_sweeps_named(const SolverOptions& o) {
+  return o.tuning.named.count("gsrb-red") || o.tuning.named.count("gsrb-black");
+}
+
+} // namespace
+
 bool in_place_half_sweeps(const SolverOptions& o, bool distributed,
                           const std::string& device_type) {
   const bool wanted = o.gauss_seidel_storage == HalfSweepStorage::InPlace ||
                       (o.gauss_seidel_storage == HalfSweepStorage::Auto && device_type == "CPU");
-  return wanted && !distributed && o.tuning.mode == TuneMode::Default &&
-         !o.tuning.named.count("gsrb-red") && !o.tuning.named.count("gsrb-black");
+  return wanted && !distributed && o.tuning.mode == TuneMode::Default && !half_sweeps_named(o);
 }
 
 bool wavefront_half_sweeps(const SolverOptions& o, bool distributed, const Level& level,
                            Boundary bc) {
   return o.gauss_seidel_storage == HalfSweepStorage::Wavefront && !distributed &&
          level.n >= std::max(o.wavefront_side, kWavefrontSide) &&
-         poisson_wavefront_why_not(level, bc).empty() && !o.tuning.named.count("gsrb-red") &&
-         !o.tuning.named.count("gsrb-black");
+         poisson_wavefront_why_not(level, bc).empty() && !half_sweeps_named(o);
 }
 
 Hierarchy::Hierarchy(const Level& finest, Boundary bc,
@@ -285,8 +292,7 @@ void Hierarchy::add_smoothers(LevelState& s, const KernelOf& kernel_of, Boundary
           if (k)
             k->written_fraction = 0.5;
     }
-    if (!helmholtz && !s.smooth_in_place &&
-        wavefront_half_sweeps(*options_, layout_->distributed(), level, bc) &&
+    if (!helmholtz && wavefront_half_sweeps(*options_, layout_->distributed(), level, bc) &&
         point_function_why_not(s.smooth[0]->code).empty())
       s.smooth_wavefront =
           poisson_wavefront_kernel(*session_, s.smooth[0]->code, level, bc, shift % 2,
@@ -401,10 +407,12 @@ void Hierarchy::correct(Schedule& s, std::size_t l, bool full_multigrid) {
   // Coarse points read around a fine point's parent: none for constant interpolation, one on
   // each side for linear and quadratic.
   const int radius = !full_multigrid && options_->interpolation == Interpolation::Constant ? 0 : 1;
-  layout_->launch(
-      s, l, "prolong", full_multigrid ? fine.start_from_coarser : fine.correct_from_coarser,
-      {{fine.solution(), Read::Level::Same, 0}, {coarse.solution(), Read::Level::Coarser, radius}},
-      fine.u[1 - fine.current]);
+  std::vector<Read> reads{{coarse.solution(), Read::Level::Coarser, radius}};
+  if (!(full_multigrid && fine.start_assigns)) // u + P e reads u
+    reads.insert(reads.begin(), {fine.solution(), Read::Level::Same, 0});
+  layout_->launch(s, l, "prolong",
+                  full_multigrid ? fine.start_from_coarser : fine.correct_from_coarser, reads,
+                  fine.u[1 - fine.current]);
   fine.current = 1 - fine.current;
 }
 
@@ -448,15 +456,9 @@ void Hierarchy::full_multigrid(Schedule& s) {
     cycle(s, last, CycleKind::V); // the coarse solve
   }
   for (std::size_t l = levels_.size() - 1; l-- > 0;) {
-    LevelState &fine = levels_[l], &coarse = levels_[l + 1];
-    if (fine.start_assigns) {
-      layout_->launch(s, l, "prolong", fine.start_from_coarser,
-                      {{coarse.solution(), Read::Level::Coarser, 1}}, fine.u[1 - fine.current]);
-      fine.current = 1 - fine.current;
-    } else {
-      layout_->fill_zero(s, l, "zero", fine.solution());
-      correct(s, l, true);
-    }
+    if (!levels_[l].start_assigns) // the interpolation is added to zeros
+      layout_->fill_zero(s, l, "zero", levels_[l].solution());
+    correct(s, l, true);
     cycle(s, l, CycleKind::V);
   }
 }

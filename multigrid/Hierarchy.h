@@ -108,7 +108,8 @@ private:
                      double omega);
   // Every level's kernels.
   std::vector<std::shared_ptr<CompiledKernel>> kernels() const;
-  // u_l += P u_{l+1}, with the cycles' interpolation or full multigrid's.
+  // u_l += P u_{l+1}, with the cycles' interpolation or full multigrid's (u_l = P u_{l+1} where
+  // the level's start assigns: LevelState::start_assigns).
   void correct(Schedule& s, std::size_t l, bool full_multigrid = false);
   // u, f and the coefficients: the inputs of the smoothers and the residual (u and the
   // coefficients read `radius` points around).

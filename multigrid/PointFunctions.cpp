@@ -129,11 +129,15 @@ const std::string& PointFunctions::add(const void* key, const codegen::Kernel& c
   return fn->second;
 }
 
-std::string PointFunctions::source() const {
+std::string PointFunctions::helpers() const {
   std::string all;
   for (const auto& h : helpers_)
     all += h;
-  return all + "\n" + definitions_;
+  return all;
+}
+
+std::string PointFunctions::source() const {
+  return helpers() + "\n" + definitions_;
 }
 
 } // namespace tessera::multigrid

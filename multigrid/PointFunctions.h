@@ -25,6 +25,8 @@ public:
   // The name of `code`'s function (added on its first call; `key` identifies the kernel).
   // `code` must be a point function (point_function_why_not).
   const std::string& add(const void* key, const codegen::Kernel& code);
+  // The helpers the added kernels call (their user functions), in the order of first use.
+  std::string helpers() const;
   // The helpers, then the functions, in the order they were added.
   std::string source() const;
 

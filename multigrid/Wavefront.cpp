@@ -155,8 +155,8 @@ std::string poisson_wavefront_source(const codegen::Kernel& red, const Level& le
   if (shape.tile_x % 2 != 0)
     internal_error("a Poisson wavefront's tile is an even number of points wide");
   PointFunctions functions;
-  functions.add(&red, red); // brings the helper gsrb (the update) along
-  const std::string helpers = functions.source();
+  functions.add(&red, red); // its helpers hold gsrb, the update; the point function is not called
+  const std::string helpers = functions.helpers();
   if (helpers.find(" gsrb(") == std::string::npos)
     internal_error("the red half-sweep's kernel defines no update gsrb");
   const auto sizes = level.sizes();
