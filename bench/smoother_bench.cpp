@@ -19,6 +19,7 @@
 #include "compile/Execute.h"
 #include "core/Error.h"
 #include "multigrid/Operators.h"
+#include "options/BenchArgs.h"
 #include "rewrite/Lower.h"
 #include "rewrite/rules/StencilStep.h"
 #include "runtime/Bandwidth.h"
@@ -28,6 +29,9 @@ using namespace tessera;
 using namespace tessera::multigrid;
 
 namespace {
+
+const char* const kUsage =
+    "usage: smoother_bench [--device SPEC] [--size N] [--steps K] [--tiles 8x16]";
 
 struct Setup {
   runtime::Session& session;
@@ -114,22 +118,17 @@ int main(int argc, char** argv) try {
     if (arg == "--device")
       device = value;
     else if (arg == "--size")
-      n = std::stoll(value);
+      n = bench::whole_number(value, "--size", kUsage);
     else if (arg == "--steps")
-      k = std::stoi(value);
-    else if (arg == "--tiles") {
-      tiles.clear();
-      for (std::size_t at = 0; at < value.size();) {
-        auto x = std::min(value.find('x', at), value.size());
-        tiles.push_back(std::stoll(value.substr(at, x - at)));
-        at = x + 1;
-      }
-    } else
-      user_error("usage: smoother_bench [--device SPEC] [--size N] [--steps K] [--tiles 8x16]");
+      k = static_cast<int>(
+          std::clamp<int64_t>(bench::whole_number(value, "--steps", kUsage), 0, 1 << 20));
+    else if (arg == "--tiles")
+      tiles = bench::whole_numbers(value, "--tiles", kUsage);
+    else
+      user_error(kUsage);
   }
   if (argc % 2 == 0 || n < 4 || k < 1)
-    user_error("usage: smoother_bench [--device SPEC] [--size N >= 4] [--steps K >= 1] "
-               "[--tiles 8x16]");
+    user_error(cat(kUsage, " (N >= 4, K >= 1)"));
   auto session = runtime::Session::from_env(device);
   auto copy = runtime::measure_copy_bandwidth(session, std::size_t{256} << 20);
   std::printf("device: %s\ncopy bandwidth: %.1f GB/s\n", session.device().description().c_str(),

@@ -43,6 +43,7 @@
 #include "core/Error.h"
 #include "core/Printer.h"
 #include "explore/Report.h"
+#include "options/BenchArgs.h"
 #include "rewrite/Lower.h"
 #include "rewrite/Variants.h"
 #include "rewrite/rules/Rules.h"
@@ -57,6 +58,10 @@
 using namespace tessera;
 
 namespace {
+
+const char* const kUsage =
+    "usage: stencil_bench [--device SPEC] [--json FILE] [--tiles AxBx..] [--steps 2x3x4] "
+    "[--only WORD,...] [--fused WORD,...] NAME=AxB ...";
 
 // ---- hand-written baselines: one work-item per point, clamped indices --------------------
 
@@ -123,19 +128,6 @@ double max_error(const std::vector<float>& a, const std::vector<float>& b) {
     worst =
         std::max(worst, std::fabs(double(a[i]) - b[i]) / std::max(1.0, std::fabs(double(b[i]))));
   return worst;
-}
-
-std::vector<int64_t> parse_extents(const std::string& text) {
-  std::vector<int64_t> e;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('x', start);
-    if (end == std::string::npos)
-      end = text.size();
-    e.push_back(std::stoll(text.substr(start, end - start)));
-    start = end + 1;
-  }
-  return e;
 }
 
 std::string history_text(const rewrite::Variant& v) {
@@ -531,10 +523,10 @@ int main(int argc, char** argv) try {
       json_path = argv[++a];
     else if (arg == "--tiles" && a + 1 < argc) {
       tiles.clear();
-      for (auto t : parse_extents(std::string(argv[++a]) + ""))
+      for (auto t : bench::whole_numbers(argv[++a], "--tiles", kUsage))
         tiles.push_back(t);
     } else if (arg == "--steps" && a + 1 < argc) {
-      for (auto k : parse_extents(argv[++a]))
+      for (auto k : bench::whole_numbers(argv[++a], "--steps", kUsage))
         steps.push_back(static_cast<int>(k));
     } else if ((arg == "--only" || arg == "--fused") && a + 1 < argc) {
       std::string words = argv[++a];
@@ -545,11 +537,10 @@ int main(int argc, char** argv) try {
         at = comma + 1;
       }
     } else if (arg.find('=') != std::string::npos)
-      runs.push_back({arg.substr(0, arg.find('=')), parse_extents(arg.substr(arg.find('=') + 1))});
+      runs.push_back({arg.substr(0, arg.find('=')),
+                      bench::whole_numbers(arg.substr(arg.find('=') + 1), "size", kUsage)});
     else
-      user_error(
-          "usage: stencil_bench [--device SPEC] [--json FILE] [--tiles AxBx..] [--steps 2x3x4] "
-          "[--only WORD,...] [--fused WORD,...] NAME=AxB ...");
+      user_error(kUsage);
   }
   if (runs.empty())
     runs = {{"j2d5pt", {1024, 1024}}, {"j3d7pt", {128, 128, 128}}};

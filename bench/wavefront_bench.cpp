@@ -50,24 +50,8 @@ struct Args {
 const char* const kUsage = "usage: wavefront_bench [--device SPEC] [--f32] [--steps K] "
                            "[--compiler-log] [--shapes 16x8,32x4x16] SIZE...";
 
-// `text` as a whole number; an error naming `what` when it is not one.
-int64_t whole_number(const std::string& text, const std::string& what) {
-  std::size_t used = 0;
-  long long value = 0;
-  try {
-    value = std::stoll(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size())
-    user_error(cat("bad ", what, " '", text, "': expected a whole number; ", kUsage));
-  return value;
-}
-
 WavefrontShape parse_shape(const std::string& text) {
-  std::vector<int64_t> parts;
-  for (const std::string& part : bench::split_list(text, 'x'))
-    parts.push_back(whole_number(part, "shape part"));
+  std::vector<int64_t> parts = bench::whole_numbers(text, "shape", kUsage);
   parts.resize(std::max<std::size_t>(parts.size(), 3), 0);
   if (parts.size() > 3 || parts[0] < 2 || parts[0] % 2 != 0 || parts[1] < 1 || parts[2] < 0)
     user_error(cat("bad shape '", text,
@@ -92,12 +76,13 @@ Args parse(int argc, char** argv) {
     else if (s == "--compiler-log")
       a.compiler_log = true;
     else if (s == "--steps")
-      a.steps = static_cast<int>(std::clamp<int64_t>(whole_number(value(), "--steps"), 0, 1 << 20));
+      a.steps = static_cast<int>(
+          std::clamp<int64_t>(bench::whole_number(value(), "--steps", kUsage), 0, 1 << 20));
     else if (s == "--shapes") {
       for (const std::string& shape : bench::split_list(value()))
         a.shapes.push_back(parse_shape(shape));
     } else if (!s.empty() && s[0] != '-')
-      a.sizes.push_back(whole_number(s, "size"));
+      a.sizes.push_back(bench::whole_number(s, "size", kUsage));
     else
       user_error(kUsage);
   }

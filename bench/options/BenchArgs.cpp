@@ -16,6 +16,29 @@ std::vector<std::string> split_list(const std::string& text, char sep) {
   return parts;
 }
 
+int64_t whole_number(const std::string& text, const std::string& what, const std::string& usage) {
+  std::size_t used = 0;
+  long long value = 0;
+  try {
+    value = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size())
+    user_error(cat("bad ", what, " '", text, "': expected a whole number; ", usage));
+  return value;
+}
+
+std::vector<int64_t> whole_numbers(const std::string& text, const std::string& what,
+                                   const std::string& usage) {
+  std::vector<int64_t> numbers;
+  for (const std::string& part : split_list(text, 'x'))
+    numbers.push_back(whole_number(part, what, usage));
+  if (numbers.empty())
+    user_error(cat("bad ", what, " '", text, "': expected whole numbers separated by x; ", usage));
+  return numbers;
+}
+
 bool parse_size_sweep_args(int argc, char** argv, SizeSweepArgs& args) {
   try {
     for (int a = 1; a < argc; ++a) {

@@ -1,4 +1,5 @@
-// Command-line pieces that the benchmark programs share (search_bench, cpu_peers): lists and the
+// Command-line pieces that the benchmark programs share (search_bench, cpu_peers, ...): lists,
+// checked numbers, and the
 // grid sizes per number of dimensions (--size1 N, --size2 AxB, --size3 AxBxC), parsed as
 // `tessera explore --size` parses them.
 #pragma once
@@ -13,6 +14,12 @@ namespace tessera::bench {
 
 // "a,b,,c" -> {"a", "b", "c"}: the parts between separators, empty ones dropped.
 std::vector<std::string> split_list(const std::string& text, char sep = ',');
+
+// `text` as a whole number (all of it); an Error naming `what` and `usage` otherwise.
+int64_t whole_number(const std::string& text, const std::string& what, const std::string& usage);
+// "8x16" -> {8, 16}: whole numbers separated by x, each checked as whole_number.
+std::vector<int64_t> whole_numbers(const std::string& text, const std::string& what,
+                                   const std::string& usage);
 
 // A grid size for each number of dimensions; empty where none was given.
 struct GridSizes {
