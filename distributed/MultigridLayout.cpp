@@ -10,6 +10,7 @@
 #include "distributed/HaloExchange.h"
 #include "distributed/Rect.h"
 #include "distributed/Redistribute.h"
+#include "distributed/ReplicatedLevels.h"
 #include "distributed/StepKernel.h"
 #include "multigrid/Blas.h"
 #include "multigrid/Hierarchy.h"
@@ -247,10 +248,14 @@ void MultigridLayout::share_host_memory() {
       e->share_host_memory(cart_);
   if (stage_)
     stage_->share_host_memory();
+  if (replicated_ && world_.size() > 1)
+    replicated_->share_host_memory();
 }
 
 std::size_t MultigridLayout::shared_faces() const {
   std::size_t n = stage_ ? stage_->shared_faces() : 0;
+  if (replicated_)
+    n += replicated_->shared_faces();
   for (const auto& e : exchanges_)
     n += e->shared_faces();
   return n;
@@ -306,17 +311,16 @@ MultigridLayout::MultigridLayout(Communicator world, runtime::Session& session,
           *part, session, level_problem(problem, side), options_, agglomerate_below,
           plan_.stage_ranks, stage_halos(plan_, plan_.stage_ranks, count, halos.coarse));
   }
-  if (stage_ || (plan_.stage_ranks.empty() && world_.rank() == 0)) {
+  if (plan_.stage_ranks.empty()) {
+    replicated_ = std::make_unique<ReplicatedLevels>(world_, session, level_problem(problem, side),
+                                                     options_, plan_.grids[plan_.agglomerated]);
+  } else if (stage_) {
     Level coarse{problem.dims, side, kind, problem.centring};
     coarse_memory_ = std::make_unique<DeviceMemory>(session);
     coarse_tuner_ = std::make_unique<Tuner>(session, options_.tuning);
     coarse_ = std::make_unique<Hierarchy>(coarse, problem.boundary, std::nullopt, options_,
                                           *coarse_memory_, *coarse_tuner_, stage_.get());
     coarse_->build_kernels(); // in the set-up the ranks agree on (builds_in_set_up)
-    if (!stage_)
-      coarse_launch_ = std::make_unique<CoarseCycle>(
-          session,
-          coarse_launch_points(options_.coarse_launch_side, session.device().type, problem.dims));
   }
 }
 
@@ -356,56 +360,37 @@ void MultigridLayout::coarse_cycle(Schedule& s, std::size_t l, const LevelState&
   if (l != plan_.agglomerated)
     internal_error(cat("level ", l, " is not agglomerated"));
   const BufferId f = level.f, u = level.solution();
+  // Every rank knows zero_start alike: the gathers are collective.
+  const bool reads_solution = !zero_start && kind != CycleKind::F;
+  if (replicated_) { // enqueued behind the kernels before it, its writes before those after it
+    s.host(
+        "agglomerated",
+        [this, f, u, kind, reads_solution](DeviceMemory& memory) {
+          const auto start = std::chrono::steady_clock::now();
+          replicated_->cycle(memory, f, u, kind, reads_solution);
+          agglomerated_seconds_ += seconds_since(start);
+        },
+        {u}, true);
+    if (replicated_->box_exact())
+      s.set_exact_halo(u, halo(l));
+    return;
+  }
   s.host("agglomerated",
-         [this, l, f, u, kind, zero_start](DeviceMemory& memory) {
+         [this, l, f, u, kind, reads_solution](DeviceMemory& memory) {
            const auto start = std::chrono::steady_clock::now();
-           // Every rank knows zero_start alike: the gathers below are collective.
-           const bool reads_solution = !zero_start && kind != CycleKind::F;
-           if (!plan_.stage_ranks.empty()) {
-             staged_cycle(memory, f, u, l, kind, reads_solution);
-             agglomerated_seconds_ += seconds_since(start);
-             return;
-           }
-           auto rhs = read(memory, f, l);
-           auto solution =
-               reads_solution ? read(memory, u, l) : std::vector<double>(rhs.size(), 0.0);
-           std::vector<unsigned char> bytes;
-           if (coarse_) {
-             LevelState& top = coarse_->finest();
-             write_values(*coarse_memory_, top.f, rhs);
-             write_values(*coarse_memory_, top.solution(), solution);
-             run_coarse_cycle(kind);
-             bytes = as_bytes(read_values(*coarse_memory_, top.solution()));
-           }
-           world_.broadcast(bytes);
-           write(memory, u, l, as_doubles(bytes));
+           staged_cycle(memory, f, u, l, kind, reads_solution);
            agglomerated_seconds_ += seconds_since(start);
          },
          {u});
 }
 
-void MultigridLayout::run_coarse_cycle(CycleKind kind) {
-  auto build = [&] {
-    Schedule c;
-    if (kind == CycleKind::F)
-      coarse_->full_multigrid(c);
-    else
-      coarse_->cycle(c, 0, kind);
-    return c;
-  };
-  if (!coarse_launch_) { // a further stage: its steps exchange halos
-    build().run(*coarse_memory_);
-    return;
-  }
-  LevelState& top = coarse_->finest();
-  const std::pair<int, int> key{static_cast<int>(kind), top.current};
-  auto found = coarse_cycles_.find(key);
-  if (found == coarse_cycles_.end()) {
-    Schedule fused = coarse_launch_->fuse(build(), *coarse_memory_);
-    found = coarse_cycles_.emplace(key, std::make_pair(std::move(fused), top.current)).first;
-  }
-  found->second.first.run(*coarse_memory_);
-  top.current = found->second.second;
+void MultigridLayout::run_staged_cycle(CycleKind kind) {
+  Schedule c;
+  if (kind == CycleKind::F)
+    coarse_->full_multigrid(c);
+  else
+    coarse_->cycle(c, 0, kind);
+  c.run(*coarse_memory_);
 }
 
 void MultigridLayout::staged_cycle(DeviceMemory& memory, BufferId f, BufferId u, std::size_t l,
@@ -418,7 +403,7 @@ void MultigridLayout::staged_cycle(DeviceMemory& memory, BufferId f, BufferId u,
     LevelState& top = coarse_->finest();
     stage_->write_own(*coarse_memory_, top.f, 0, rhs);
     stage_->write_own(*coarse_memory_, top.solution(), 0, solution);
-    run_coarse_cycle(kind);
+    run_staged_cycle(kind);
     mine = stage_->own(*coarse_memory_, top.solution(), 0);
   }
   write_own(memory, u, l, redistribute(world_, mine, stage_to_, stage_from_));
@@ -528,6 +513,8 @@ void MultigridLayout::start_counting() {
     e->reset_count();
   exchange_counts_.assign(exchanges_.size(), 0);
   agglomerated_seconds_ = 0;
+  if (replicated_)
+    replicated_->reset_count();
   if (stage_)
     stage_->start_counting();
 }

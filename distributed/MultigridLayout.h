@@ -20,9 +20,10 @@
 // level splits over them into blocks that coarsen, its right-hand side and solution move to
 // the first ranks of the run (Redistribute.h), which run the rest of the hierarchy as a
 // distributed hierarchy of their own (a MultigridLayout on their communicator, which
-// agglomerates again further down); otherwise they are gathered on rank 0, which runs the rest
-// as a single-device hierarchy. Either runs the same cycle, and the solution moves back. Norms are
-// sums of squares over the blocks (on the device) reduced by MPI_Allreduce.
+// agglomerates again further down), and the solution moves back; otherwise every rank gathers
+// the whole level and runs the rest as a single-device hierarchy of its own
+// (ReplicatedLevels.h). Norms are sums of squares over the blocks (on the device) reduced by
+// MPI_Allreduce.
 #pragma once
 
 #include <cstdint>
@@ -33,7 +34,6 @@
 
 #include "distributed/BlockGrid.h"
 #include "distributed/Mpi.h"
-#include "multigrid/CoarseCycle.h"
 #include "multigrid/Hierarchy.h"
 #include "multigrid/Solver.h"
 
@@ -45,6 +45,7 @@ namespace tessera::distributed {
 
 class ColourPacking;
 class HaloExchange;
+class ReplicatedLevels;
 
 struct MultigridDecomposition {
   std::vector<int> ranks;                 // per dimension
@@ -181,8 +182,9 @@ private:
   // `reads_solution` it starts from zeros.
   void staged_cycle(multigrid::DeviceMemory& memory, multigrid::BufferId f, multigrid::BufferId u,
                     std::size_t l, multigrid::CycleKind kind, bool reads_solution);
-  // One cycle of `kind` (F: the full multigrid) of the coarse hierarchy, from its finest level.
-  void run_coarse_cycle(multigrid::CycleKind kind);
+  // One cycle of `kind` (F: the full multigrid) of the next stage's hierarchy, from its finest
+  // level.
+  void run_staged_cycle(multigrid::CycleKind kind);
 
   Communicator world_, cart_;
   runtime::Session* session_;
@@ -200,15 +202,12 @@ private:
   // ranks, the stage's layout.
   std::vector<Block> stage_from_, stage_to_;
   std::unique_ptr<MultigridLayout> stage_;
-  // The agglomerated levels on this device: rank 0 alone, or a rank of the next stage.
+  // The agglomerated levels on a rank of the next stage.
   std::unique_ptr<multigrid::DeviceMemory> coarse_memory_;
   std::unique_ptr<multigrid::Tuner> coarse_tuner_;
   std::unique_ptr<multigrid::Hierarchy> coarse_;
-  // Rank 0's whole agglomerated grid (no further stage): its small levels in one launch, each
-  // cycle's schedule built and fused once per kind and parity of its top level's solution (with
-  // the parity after it).
-  std::unique_ptr<multigrid::CoarseCycle> coarse_launch_;
-  std::map<std::pair<int, int>, std::pair<multigrid::Schedule, int>> coarse_cycles_;
+  // Without a further stage: the whole agglomerated level on every rank.
+  std::unique_ptr<ReplicatedLevels> replicated_;
   // Per level whose box has halos: a buffer of the block's own points, for norms on the device.
   // Keyed by the memory plan too: a layout may serve several solvers.
   std::map<std::pair<const multigrid::DeviceMemory*, std::size_t>, multigrid::BufferId> own_copies_;

@@ -102,7 +102,7 @@ int solve_on_ranks(const SolveCommandOptions& o, const Problem& problem, const S
               << "distributed levels 0-" << plan.grids.size() - 1 - plan.agglomerates()
               << (!plan.agglomerates() ? std::string(", no agglomeration")
                   : plan.stage_ranks.empty()
-                      ? cat(", level ", plan.agglomerated, " and coarser on rank 0 (blocks below ",
+                      ? cat(", level ", plan.agglomerated, " and coarser on every rank (blocks below ",
                             o.agglomerate, " points)")
                       : cat(", level ", plan.agglomerated, " and coarser gathered onto ",
                             distributed::extents_text(

@@ -255,9 +255,9 @@ void add_distributed_options(CLI::App& app, SolveCommandOptions& o) {
       ->check(not_empty("2x2"));
   solve
       ->add_option("--agglomerate", o.agglomerate,
-                   "Under mpirun: a level whose blocks have fewer points than this moves to "
-                   "rank 0 with the coarser ones (default 4096; 0: only where blocks stop "
-                   "halving)")
+                   "Under mpirun: a level whose blocks have fewer points than this is gathered, "
+                   "with the coarser ones, onto fewer ranks (default 4096; 0: only where blocks "
+                   "stop halving)")
       ->check(integer_in(0, std::numeric_limits<int64_t>::max()));
   solve
       ->add_option("--halo", o.halo,
