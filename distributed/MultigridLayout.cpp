@@ -261,6 +261,10 @@ std::size_t MultigridLayout::shared_faces() const {
   return n;
 }
 
+int64_t default_agglomerate_below(bool every_rank_a_gpu) {
+  return every_rank_a_gpu ? int64_t{1} << 21 : 4096;
+}
+
 bool colour_exchanges_pay(const HaloExchange& exchange, const std::string& device_type) {
   return device_type != "GPU" || exchange.largest_face_bytes() >= kColourFaceBytesGpu;
 }
@@ -269,7 +273,8 @@ MultigridLayout::MultigridLayout(Communicator world, runtime::Session& session,
                                  const Problem& problem, const SolverOptions& options,
                                  int64_t agglomerate_below, std::vector<int> ranks,
                                  HaloWidths halos)
-    : world_(std::move(world)), session_(&session), options_(options) {
+    : world_(std::move(world)), session_(&session), options_(options),
+      agglomerate_below_(agglomerate_below) {
   if (problem.dims < 1 || problem.dims > 3)
     user_error(cat("multigrid grids have 1, 2 or 3 dimensions, got ", problem.dims));
   if (ranks.empty())

@@ -76,6 +76,15 @@ MultigridDecomposition plan_decomposition(int size, std::vector<int> ranks,
                                           const multigrid::SolverOptions& options,
                                           int64_t agglomerate_below, HaloWidths halos = {});
 
+// The default of `agglomerate_below`: the points of a block below which a level and the coarser
+// ones leave the ranks' blocks. Where every rank has a GPU, a halo exchange costs its latency
+// (the queue waited for, two transfers through host memory: 50-100 us on an H200), nine a level
+// and V(2,2) cycle, far more than a small level's kernels, and gathering a level of a million
+// points costs less: 2^21 (two H200, 512^3 f64, levels gathered from blocks of 2^20 points on: 9.1
+// ms a V(2,2) cycle; from 2^17: 9.5-9.8 ms; from 2^11: 10.1-10.5 ms). On CPUs an exchange is a
+// copy in memory and the replicas of the coarse cycle share the cores: 4096.
+int64_t default_agglomerate_below(bool every_rank_a_gpu);
+
 // Whether `exchange` should carry one colour after half-sweeps on a device of this type
 // (Device::type).
 bool colour_exchanges_pay(const HaloExchange& exchange, const std::string& device_type);
@@ -127,6 +136,7 @@ public:
   std::size_t shared_faces() const;
 
   const MultigridDecomposition& plan() const { return plan_; }
+  int64_t agglomerate_below() const { return agglomerate_below_; }
   const Block& block(std::size_t l) const { return blocks_.at(l); }
   uint64_t halo_bytes() const; // sent by this rank, its later stages' exchanges included
   uint64_t halo_bytes(std::size_t l) const; // sent by this rank for level l
@@ -190,6 +200,7 @@ private:
   runtime::Session* session_;
   multigrid::SolverOptions options_;
   MultigridDecomposition plan_;
+  int64_t agglomerate_below_;
   std::vector<Block> blocks_; // this rank's, per distributed level
   std::vector<std::unique_ptr<HaloExchange>> exchanges_;
   std::vector<uint64_t> exchange_counts_; // per distributed level

@@ -242,7 +242,7 @@ struct Solver::Impl {
     }
     if (layout.distributed()) {
       coarse_why_not = "the grid is distributed: its levels exchange halos between operators "
-                       "(rank 0's agglomerated levels run in one launch)";
+                       "(the agglomerated levels run in one launch on every rank)";
       return 0;
     }
     return coarse_launch_points(side, session.device().type, finest.dims);

@@ -4,6 +4,7 @@
 // solver's kernels) is agreed on by the ranks and printed once (status 2,
 // distributed/SetupAgreement.h); a failure after that prints "error: rank R of P: ..." and ends
 // every rank.
+#include <algorithm>
 #include <cstdlib>
 #include <iomanip>
 #include <iostream>
@@ -65,10 +66,15 @@ int set_up(const SolveCommandOptions& o, const Problem& problem, const SolverOpt
                                                          o.device, world.host_rank()));
                                                })))
     return status;
+  const bool every_rank_a_gpu =
+      world.sum(uint64_t{session->device().type == "GPU" ? 1u : 0u}) ==
+      static_cast<uint64_t>(world.size());
+  const int64_t agglomerate =
+      o.agglomerate >= 0 ? o.agglomerate : distributed::default_agglomerate_below(every_rank_a_gpu);
   if (int status =
           distributed::agree_on_setup(world, distributed::attempt([&] {
                                         layout = std::make_unique<distributed::MultigridLayout>(
-                                            world, *session, problem, s, o.agglomerate, ranks,
+                                            world, *session, problem, s, agglomerate, ranks,
                                             distributed::HaloWidths{o.halo, o.coarse_halo});
                                       })))
     return status;
@@ -103,11 +109,11 @@ int solve_on_ranks(const SolveCommandOptions& o, const Problem& problem, const S
               << (!plan.agglomerates() ? std::string(", no agglomeration")
                   : plan.stage_ranks.empty()
                       ? cat(", level ", plan.agglomerated, " and coarser on every rank (blocks below ",
-                            o.agglomerate, " points)")
+                            layout.agglomerate_below(), " points)")
                       : cat(", level ", plan.agglomerated, " and coarser gathered onto ",
                             distributed::extents_text(
                                 {plan.stage_ranks.begin(), plan.stage_ranks.end()}),
-                            " ranks (blocks below ", o.agglomerate, " points)"))
+                            " ranks (blocks below ", layout.agglomerate_below(), " points)"))
               << "\n";
   }
   if (const char* fail = std::getenv("TESSERA_FAIL_RANK"))
@@ -179,7 +185,9 @@ int distributed_solve_command(const SolveCommandOptions& o, const Problem& probl
             } else {
               ranks = world.balanced_dims(problem.dims);
             }
-            distributed::plan_decomposition(world.size(), ranks, problem, s, o.agglomerate,
+            // (the agglomeration's default depends on the devices, not chosen yet)
+            distributed::plan_decomposition(world.size(), ranks, problem, s,
+                                            std::max<int64_t>(o.agglomerate, 0),
                                             {o.halo, o.coarse_halo});
           })))
     return status;
