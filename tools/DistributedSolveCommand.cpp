@@ -5,6 +5,7 @@
 // distributed/SetupAgreement.h); a failure after that prints "error: rank R of P: ..." and ends
 // every rank.
 #include <algorithm>
+#include <csignal>
 #include <cstdlib>
 #include <iomanip>
 #include <iostream>
@@ -119,6 +120,11 @@ int solve_on_ranks(const SolveCommandOptions& o, const Problem& problem, const S
   if (const char* fail = std::getenv("TESSERA_FAIL_RANK"))
     if (std::atoi(fail) == world.rank())
       throw Error(cat("device error injected for testing (TESSERA_FAIL_RANK=", fail, ")"));
+  // A rank that dies as a crash would (tests): mpirun must end the others, which wait for its
+  // faces in their first exchange.
+  if (const char* kill = std::getenv("TESSERA_KILL_RANK"))
+    if (std::atoi(kill) == world.rank())
+      std::raise(SIGKILL);
   SolveResult r = solver.solve();
   uint64_t halo_bytes = world.sum(layout.halo_bytes());
   const uint64_t shared_faces = world.sum(uint64_t{layout.shared_faces()});
