@@ -128,15 +128,7 @@ void DistributedSweep::prepare() {
 void DistributedSweep::check_device_memory() const {
   const BufferPlan plan = buffer_plan();
   const auto& d = device_->session.device();
-  uint64_t memory = d.global_mem_size, largest = d.max_mem_alloc_size;
-  // A share of a device the run may use (a device shared with other jobs; the tests).
-  if (const char* cap = std::getenv("TESSERA_DEVICE_MEMORY")) {
-    const uint64_t limit = std::strtoull(cap, nullptr, 10);
-    if (limit == 0)
-      user_error(cat("TESSERA_DEVICE_MEMORY=", cap, ": expected a number of bytes"));
-    memory = std::min(memory, limit);
-    largest = std::min(largest, limit);
-  }
+  const auto [memory, largest] = runtime::usable_memory(d);
   if (plan.block_bytes > largest || plan.total() > memory)
     user_error(cat("the extended block ", extents_text(block_.extended()), " needs ",
                    bytes_text(plan.total()), " in ", plan.block_buffers, " buffers of ",

@@ -121,6 +121,13 @@ std::size_t DeviceMemory::total_bytes() const {
   return total;
 }
 
+std::size_t DeviceMemory::largest_bytes() const {
+  std::size_t largest = 0;
+  for (const auto& e : entries_)
+    largest = std::max(largest, e.buffer.bytes());
+  return largest;
+}
+
 void Schedule::launch(const std::string& label, std::shared_ptr<CompiledKernel> kernel,
                       std::vector<BufferId> inputs, BufferId output) {
   if (kernel && kernel->interior)

@@ -68,6 +68,7 @@ public:
   int64_t count(BufferId id) const;
   const std::string& name(BufferId id) const;
   std::size_t total_bytes() const;
+  std::size_t largest_bytes() const; // of one buffer
   runtime::Session& session() const { return *session_; }
 
 private:

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "core/Bytes.h"
 #include "core/Error.h"
 #include "multigrid/Blas.h"
 #include "multigrid/CoarseCycle.h"
@@ -136,6 +137,28 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 
 } // namespace
 
+namespace {
+
+// The hierarchy's buffers against what the device may hold: most drivers allocate a buffer at
+// its first use, so a grid too large would otherwise fail at its first launch with an
+// allocation error that says nothing of the grid.
+void check_fits(const DeviceMemory& memory, const runtime::Device& device, bool distributed) {
+  const auto limits = runtime::usable_memory(device);
+  const uint64_t total = memory.total_bytes(), largest = memory.largest_bytes();
+  if (total <= limits.total && largest <= limits.largest_buffer)
+    return;
+  user_error(cat("the solver's buffers (every level's", distributed ? ", this rank's blocks" : "",
+                 ") need ", format_bytes(total), ", the largest ", format_bytes(largest), ", on ",
+                 device.name, ", which has ", format_bytes(limits.total), " (largest buffer ",
+                 format_bytes(limits.largest_buffer), "): ",
+                 distributed ? "use more ranks (more devices)"
+                             : "split the grid over several devices (mpirun -np P tessera solve; "
+                               "docs/distributed.md)",
+                 ", f32 (--precision f32) or a smaller --size"));
+}
+
+} // namespace
+
 struct Solver::Impl {
   runtime::Session& session;
   Problem problem;
@@ -204,6 +227,7 @@ struct Solver::Impl {
                                   return convert(at(finest, e), ScalarKind::F64);
                                 }});
     }
+    check_fits(memory, session.device(), layout.distributed());
     blas = std::make_unique<Blas>(memory);
     coarse = std::make_unique<CoarseCycle>(session, coarse_points(finest));
     if (layout.builds_in_set_up()) {

@@ -119,6 +119,18 @@ bool Device::is_pocl() const {
   return platform_name == kPoclPlatform;
 }
 
+MemoryLimits usable_memory(const Device& device) {
+  MemoryLimits limits{device.global_mem_size, device.max_mem_alloc_size};
+  if (const char* cap = std::getenv("TESSERA_DEVICE_MEMORY")) {
+    const uint64_t limit = std::strtoull(cap, nullptr, 10);
+    if (limit == 0)
+      user_error(cat("TESSERA_DEVICE_MEMORY=", cap, ": expected a number of bytes"));
+    limits.total = std::min(limits.total, limit);
+    limits.largest_buffer = std::min(limits.largest_buffer, limit);
+  }
+  return limits;
+}
+
 std::vector<Device> list_devices() {
   // PoCL runs a work-group on one thread and keeps every work-item's private arrays on that
   // thread's stack; left to choose, it picks work-groups of thousands of work-items, and kernels

@@ -59,6 +59,14 @@ struct Device {
   bool is_pocl() const;
 };
 
+// What a run may allocate on `device`: its global memory and its largest buffer, each capped by
+// TESSERA_DEVICE_MEMORY (bytes; a share of a device other jobs use, and the tests' small
+// devices). An Error when that variable is not a positive number.
+struct MemoryLimits {
+  uint64_t total = 0, largest_buffer = 0;
+};
+MemoryLimits usable_memory(const Device& device);
+
 // All devices of all platforms in enumeration order (empty when there is no OpenCL platform).
 std::vector<Device> list_devices();
 
