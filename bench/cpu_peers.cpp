@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -284,18 +285,26 @@ Options parse(int argc, char** argv) {
       user_error(cat(argv[a], " needs a value"));
     return argv[++a];
   };
+  const std::string usage =
+      cat("usage: cpu_peers [--device SPEC] [--budget S] [--footprint-mib M] ",
+          bench::size_options_usage(), " [--repeats R] [--threads N] ",
+          "[--autoschedulers A,B] [--json FILE] [STENCIL ...]");
+  auto whole = [&](const std::string& text, const std::string& what) {
+    return static_cast<int>(
+        std::clamp<int64_t>(bench::whole_number(text, what, usage), INT_MIN, INT_MAX));
+  };
   for (int a = 1; a < argc; ++a) {
     std::string arg = argv[a];
     if (arg == "--device")
       o.device = value(a);
     else if (arg == "--budget")
-      o.budget_s = std::stod(value(a));
+      o.budget_s = bench::decimal_number(value(a), arg, usage);
     else if (arg == "--footprint-mib")
-      o.footprint_mib = std::stod(value(a));
+      o.footprint_mib = bench::decimal_number(value(a), arg, usage);
     else if (arg == "--repeats")
-      o.repeats = std::stoi(value(a));
+      o.repeats = whole(value(a), arg);
     else if (arg == "--threads")
-      o.threads = std::stoi(value(a));
+      o.threads = whole(value(a), arg);
     else if (arg == "--autoschedulers")
       o.autoschedulers = bench::split_list(value(a));
     else if (arg == "--json")
@@ -306,9 +315,7 @@ Options parse(int argc, char** argv) {
     else if (!arg.empty() && arg[0] != '-')
       o.stencils.push_back(arg);
     else
-      user_error(cat("usage: cpu_peers [--device SPEC] [--budget S] [--footprint-mib M] ",
-                     bench::size_options_usage(), " [--repeats R] [--threads N] ",
-                     "[--autoschedulers A,B] [--json FILE] [STENCIL ...]"));
+      user_error(usage);
   }
   if (o.budget_s <= 0 || o.repeats < 1 || o.footprint_mib < 0 || o.threads < 0)
     user_error("--budget, --repeats and --footprint-mib must be positive, --threads at least 0");

@@ -23,6 +23,7 @@
 // device's default alone.)
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -33,6 +34,7 @@
 
 #include "HostMultigrid.h"
 #include "core/Error.h"
+#include "options/BenchArgs.h"
 #include "multigrid/Problems.h"
 #include "multigrid/Solver.h"
 #include "runtime/Bandwidth.h"
@@ -80,6 +82,7 @@ Args parse(int argc, char** argv) {
         user_error(cat(s, " needs a value"));
       return argv[++i];
     };
+    auto whole = [&](const std::string& text) { return bench::whole_number(text, s, kUsage); };
     if (s == "--device")
       a.device = value();
     else if (s == "--json")
@@ -87,11 +90,11 @@ Args parse(int argc, char** argv) {
     else if (s == "--tune")
       a.tune = value();
     else if (s == "--tune-budget")
-      a.tune_budget_s = std::stod(value());
+      a.tune_budget_s = bench::decimal_number(value(), s, kUsage);
     else if (s == "--cycles")
-      a.cycles = std::stoi(value());
+      a.cycles = static_cast<int>(std::clamp<int64_t>(whole(value()), INT_MIN, INT_MAX));
     else if (s == "--copy-mib")
-      a.copy_mib = std::stoul(value());
+      a.copy_mib = static_cast<uint64_t>(std::max<int64_t>(whole(value()), 0));
     else if (s == "--no-host")
       a.host = false;
     else if (s == "--out-of-place-gsrb")
@@ -104,14 +107,10 @@ Args parse(int argc, char** argv) {
       a.fused_residual = false;
     else if (s == "--coarse-launch") {
       a.coarse_sides.clear();
-      std::string list = value();
-      for (std::size_t at = 0; at <= list.size();) {
-        auto comma = std::min(list.find(',', at), list.size());
-        a.coarse_sides.push_back(std::stoll(list.substr(at, comma - at)));
-        at = comma + 1;
-      }
+      for (const std::string& side : bench::split_list(value()))
+        a.coarse_sides.push_back(whole(side));
     } else if (!s.empty() && std::all_of(s.begin(), s.end(), ::isdigit))
-      a.sizes.push_back(std::stoll(s));
+      a.sizes.push_back(bench::whole_number(s, "size", kUsage));
     else
       user_error(cat(s == "--help" || s == "-h" ? "" : "unknown argument " + s + "; ", kUsage));
   }

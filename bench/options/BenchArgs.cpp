@@ -29,6 +29,19 @@ int64_t whole_number(const std::string& text, const std::string& what, const std
   return value;
 }
 
+double decimal_number(const std::string& text, const std::string& what, const std::string& usage) {
+  std::size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size())
+    user_error(cat("bad ", what, " '", text, "': expected a number; ", usage));
+  return value;
+}
+
 std::vector<int64_t> whole_numbers(const std::string& text, const std::string& what,
                                    const std::string& usage) {
   std::vector<int64_t> numbers;
