@@ -60,6 +60,13 @@ std::optional<Rect> box_in_grid(const Block& b, const std::vector<int64_t>& glob
 
 } // namespace
 
+bool every_box_inside(const BlockGrid& grid, int ranks) {
+  for (int r = 0; r < ranks; ++r)
+    if (!box_in_grid(grid.block(grid.coords_of(r)), grid.global))
+      return false;
+  return true;
+}
+
 ReplicatedLevels::ReplicatedLevels(const Communicator& world, runtime::Session& session,
                                    const Problem& problem, const SolverOptions& options,
                                    const BlockGrid& grid)
@@ -68,7 +75,9 @@ ReplicatedLevels::ReplicatedLevels(const Communicator& world, runtime::Session& 
   const ScalarKind kind = options.precision == Precision::F32 ? ScalarKind::F32 : ScalarKind::F64;
   exchange_ = std::make_unique<HaloExchange>(block_faces(grid, world_.rank(), world_.size()),
                                              element_bytes(kind), FaceStaging::Packing::OnDevice);
-  box_exact_ = same_devices(world_, session.device()) && box_in_grid(mine_, global_).has_value();
+  // Alike on every rank: a rank that skipped the exchange its neighbour makes would leave it
+  // waiting.
+  box_exact_ = same_devices(world_, session.device()) && every_box_inside(grid, world_.size());
   memory_ = std::make_unique<DeviceMemory>(session);
   tuner_ = std::make_unique<Tuner>(session, options.tuning);
   const Level whole{problem.dims, global_.front(), kind, problem.centring};

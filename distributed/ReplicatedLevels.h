@@ -31,6 +31,10 @@ namespace tessera::distributed {
 
 class HaloExchange;
 
+// Whether the box (block and halos) of every rank of `grid` lies inside the grid: a torus's
+// boxes wrap around its edges. The same answer on every rank, as the schedules' exchanges must be.
+bool every_box_inside(const BlockGrid& grid, int ranks);
+
 class ReplicatedLevels {
 public:
   // Collective over `world`: `grid` splits the agglomerated level over its ranks in rank order
@@ -47,8 +51,8 @@ public:
   // the new solution.
   void cycle(multigrid::DeviceMemory& memory, multigrid::BufferId f, multigrid::BufferId u,
              multigrid::CycleKind kind, bool reads_solution);
-  // Whether u's halo holds exact values after cycle(): every rank's device computes the same
-  // values, and the box lies inside the grid (a torus's box wraps around).
+  // Whether u's halo holds exact values after cycle(), alike on every rank: every rank's device
+  // computes the same values, and every rank's box lies inside the grid (every_box_inside).
   bool box_exact() const { return box_exact_; }
 
   // As HaloExchange's, for the gathers.

@@ -1,7 +1,9 @@
-// The block decomposition and the boxes of one exchange period (pure arithmetic, no MPI).
+// The block decomposition, the boxes of one exchange period and where boxes lie (pure
+// arithmetic, no MPI).
 #include <doctest/doctest.h>
 
 #include "distributed/BlockGrid.h"
+#include "distributed/ReplicatedLevels.h"
 #include "tests/error/ErrorCheck.h"
 
 using namespace tessera;
@@ -112,4 +114,18 @@ TEST_CASE("blocks thinner than the halo are refused with the numbers") {
   CHECK_ERROR(grid_of({10, 40}, {2, 1, 1}, false, 1, 1), "ranks along 2 dimensions");
   // One rank along a dimension exchanges nothing there: any thickness works.
   CHECK_NOTHROW(grid_of({10, 2}, {2, 1}, false, 1, 5));
+}
+
+// Where the levels solved on every rank may mark a rank's halo exact (ReplicatedLevels.h): the
+// answer for the whole grid of ranks, so that no rank skips an exchange its neighbour makes.
+TEST_CASE("every box inside the grid: not on a torus, whichever rank asks") {
+  CHECK(every_box_inside(grid_of({16, 8}, {4, 1}, false, 1, 1), 4));
+  CHECK(every_box_inside(grid_of({16, 8}, {2, 2}, false, 1, 1), 4));
+  // On a torus of 4x1 ranks the middle ranks' boxes lie inside, the outer ones' wrap around:
+  // the answer is no for all of them.
+  const BlockGrid torus = grid_of({16, 8}, {4, 1}, true, 1, 1);
+  CHECK(torus.block(torus.coords_of(1)).halo_lo[0] == 1);
+  CHECK_FALSE(every_box_inside(torus, 4));
+  // One rank along a periodic dimension has no halo there: nothing wraps.
+  CHECK(every_box_inside(grid_of({16, 8}, {1, 1}, true, 1, 1), 1));
 }
