@@ -36,9 +36,9 @@
 
 #include "HostMultigrid.h"
 #include "core/Error.h"
-#include "options/BenchArgs.h"
 #include "multigrid/Problems.h"
 #include "multigrid/Solver.h"
+#include "options/BenchArgs.h"
 #include "runtime/Bandwidth.h"
 #include "runtime/RooflineFile.h"
 #include "runtime/Session.h"
@@ -158,7 +158,7 @@ HostRun run_host(int64_t n, const std::vector<double>& rhs, int cycles) {
 double fused_cycle_bytes(int64_t n, const SolverOptions& o) {
   const double e = 8;
   double bytes = 0;
-  for (int64_t side = n; ; side /= 2) {
+  for (int64_t side = n;; side /= 2) {
     const double points = static_cast<double>(side) * side * side;
     const bool finest = side == n;
     if (side <= o.coarsest || side % 2 != 0) {

@@ -81,12 +81,12 @@ ReplicatedLevels::ReplicatedLevels(const Communicator& world, runtime::Session& 
   memory_ = std::make_unique<DeviceMemory>(session);
   tuner_ = std::make_unique<Tuner>(session, options.tuning);
   const Level whole{problem.dims, global_.front(), kind, problem.centring};
-  hierarchy_ = std::make_unique<Hierarchy>(whole, problem.boundary, std::nullopt, options,
-                                           *memory_, *tuner_);
+  hierarchy_ = std::make_unique<Hierarchy>(whole, problem.boundary, std::nullopt, options, *memory_,
+                                           *tuner_);
   hierarchy_->build_kernels(); // in the set-up the ranks agree on
   launch_ = std::make_unique<CoarseCycle>(
-      session, coarse_launch_points(options.coarse_launch_side, session.device().type,
-                                    problem.dims));
+      session,
+      coarse_launch_points(options.coarse_launch_side, session.device().type, problem.dims));
 }
 
 ReplicatedLevels::~ReplicatedLevels() = default;
@@ -110,15 +110,14 @@ void ReplicatedLevels::cycle(DeviceMemory& memory, BufferId f, BufferId u, Cycle
     const uint64_t zero = 0;
     const auto& start = memory_->buffer(top.solution());
     runtime::enqueue_fill(session_->queue(), start.handle(), start.bytes(), &zero,
-                          element_bytes(memory_->kind(top.solution())),
-                          "the coarse levels' start");
+                          element_bytes(memory_->kind(top.solution())), "the coarse levels' start");
   }
   enqueue_cycle(kind);
   const std::size_t bytes = element_bytes(memory.kind(u));
   const cl::Buffer& solution = memory_->buffer(top.solution()).handle();
   if (auto box = box_in_grid(mine_, global_))
-    copy_rect(session_->queue(), solution, *box, memory.buffer(u).handle(),
-              whole(mine_.extended()), bytes);
+    copy_rect(session_->queue(), solution, *box, memory.buffer(u).handle(), whole(mine_.extended()),
+              bytes);
   else // (its halo is not exact: an exchange follows before it is read)
     copy_rect(session_->queue(), solution, Rect{global_, mine_.offset, mine_.extent},
               memory.buffer(u).handle(), own_rect(mine_), bytes);

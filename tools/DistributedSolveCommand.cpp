@@ -67,9 +67,8 @@ int set_up(const SolveCommandOptions& o, const Problem& problem, const SolverOpt
                                                          o.device, world.host_rank()));
                                                })))
     return status;
-  const bool every_rank_a_gpu =
-      world.sum(uint64_t{session->device().type == "GPU" ? 1u : 0u}) ==
-      static_cast<uint64_t>(world.size());
+  const bool every_rank_a_gpu = world.sum(uint64_t{session->device().type == "GPU" ? 1u : 0u}) ==
+                                static_cast<uint64_t>(world.size());
   const int64_t agglomerate =
       o.agglomerate >= 0 ? o.agglomerate : distributed::default_agglomerate_below(every_rank_a_gpu);
   if (int status =
@@ -101,21 +100,21 @@ int solve_on_ranks(const SolveCommandOptions& o, const Problem& problem, const S
   const auto& plan = layout.plan();
   const bool root = world.rank() == 0;
   if (root && !o.quiet) {
-    std::cout << "problem " << o.problem << " " << problem.n << "^" << problem.dims << ", "
-              << o.cycle << "(" << o.pre << "," << o.post << ") " << o.smoother << ", "
-              << o.precision << ", on " << world.size() << " ranks ("
-              << distributed::extents_text({plan.ranks.begin(), plan.ranks.end()})
-              << "), rank 0 on " << session.device().name << "\n"
-              << "distributed levels 0-" << plan.grids.size() - 1 - plan.agglomerates()
-              << (!plan.agglomerates() ? std::string(", no agglomeration")
-                  : plan.stage_ranks.empty()
-                      ? cat(", level ", plan.agglomerated, " and coarser on every rank (blocks below ",
-                            layout.agglomerate_below(), " points)")
-                      : cat(", level ", plan.agglomerated, " and coarser gathered onto ",
-                            distributed::extents_text(
-                                {plan.stage_ranks.begin(), plan.stage_ranks.end()}),
-                            " ranks (blocks below ", layout.agglomerate_below(), " points)"))
-              << "\n";
+    std::cout
+        << "problem " << o.problem << " " << problem.n << "^" << problem.dims << ", " << o.cycle
+        << "(" << o.pre << "," << o.post << ") " << o.smoother << ", " << o.precision << ", on "
+        << world.size() << " ranks ("
+        << distributed::extents_text({plan.ranks.begin(), plan.ranks.end()}) << "), rank 0 on "
+        << session.device().name << "\n"
+        << "distributed levels 0-" << plan.grids.size() - 1 - plan.agglomerates()
+        << (!plan.agglomerates() ? std::string(", no agglomeration")
+            : plan.stage_ranks.empty()
+                ? cat(", level ", plan.agglomerated, " and coarser on every rank (blocks below ",
+                      layout.agglomerate_below(), " points)")
+                : cat(", level ", plan.agglomerated, " and coarser gathered onto ",
+                      distributed::extents_text({plan.stage_ranks.begin(), plan.stage_ranks.end()}),
+                      " ranks (blocks below ", layout.agglomerate_below(), " points)"))
+        << "\n";
   }
   if (const char* fail = std::getenv("TESSERA_FAIL_RANK"))
     if (std::atoi(fail) == world.rank())

@@ -58,7 +58,7 @@ struct SolveCommandOptions {
   // Under mpirun (docs/distributed.md): ranks per dimension ("2x2"; empty: MPI_Dims_create)
   // and the points per rank below which a level moves to rank 0.
   std::string ranks;
-  int64_t agglomerate = -1; // -1: distributed::default_agglomerate_below
+  int64_t agglomerate = -1;               // -1: distributed::default_agglomerate_below
   int64_t halo = 1;                       // the finest level's halo width
   int64_t coarse_halo = 1;                // the coarser levels' (distributed::HaloWidths)
   std::string overlap = "on";             // exchanges overlapped with the kernels that need them

@@ -16,30 +16,37 @@ std::vector<std::string> split_list(const std::string& text, char sep) {
   return parts;
 }
 
-int64_t whole_number(const std::string& text, const std::string& what, const std::string& usage) {
+namespace {
+
+// `text` read whole by `parse` (std::stoll, std::stod: they stop at the first character that
+// does not belong), or an Error saying what was expected.
+template <class Parse>
+auto read_whole(const std::string& text, Parse parse, const std::string& what, const char* expected,
+                const std::string& usage) {
   std::size_t used = 0;
-  long long value = 0;
+  decltype(parse(text, &used)) value{};
   try {
-    value = std::stoll(text, &used);
+    value = parse(text, &used);
   } catch (const std::exception&) {
     used = 0;
   }
   if (used == 0 || used != text.size())
-    user_error(cat("bad ", what, " '", text, "': expected a whole number; ", usage));
+    user_error(cat("bad ", what, " '", text, "': expected ", expected, "; ", usage));
   return value;
 }
 
+} // namespace
+
+int64_t whole_number(const std::string& text, const std::string& what, const std::string& usage) {
+  return read_whole(
+      text, [](const std::string& t, std::size_t* used) { return std::stoll(t, used); }, what,
+      "a whole number", usage);
+}
+
 double decimal_number(const std::string& text, const std::string& what, const std::string& usage) {
-  std::size_t used = 0;
-  double value = 0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size())
-    user_error(cat("bad ", what, " '", text, "': expected a number; ", usage));
-  return value;
+  return read_whole(
+      text, [](const std::string& t, std::size_t* used) { return std::stod(t, used); }, what,
+      "a number", usage);
 }
 
 std::vector<int64_t> whole_numbers(const std::string& text, const std::string& what,
