@@ -13,11 +13,11 @@ ALPHA = 62.6e-6 - 2**20 / B_FACE  # seconds per exchange whatever its size: 24 u
 EXCHANGES = 9  # per level and cycle below the finest: 4 + 1 + 4 (pre-smoothing, residual, post)
 EXCHANGES_FINEST = 10  # the finest level's, one more (after the correction)
 LAUNCHES_FINEST = 20  # about: the finest level's half-sweeps split around their exchanges, and the rest
-GATHER_BELOW = 2**21  # blocks of fewer points are gathered onto every rank (the GPU default)
+GATHER_BELOW = 2**21  # blocks of fewer points are gathered onto every rank (the GPU default, 2 ranks)
 
 # Measured in call 55: one GPU's (device, wall) seconds a cycle; the two-GPU runs' wall seconds
-# a cycle and rank 0's time in the gathered levels (the gather, the coarse cycle, and the wait
-# for the kernels before the gather), seconds a cycle.
+# a cycle and rank 0's time in the gathered levels (the wait for the kernels before the gather,
+# its reads and the meeting with the other rank), seconds a cycle.
 ONE_GPU = {512: (11.17e-3, 12.51e-3), 1024: (104.33e-3, 108.22e-3)}
 MEASURED_TWO = {512: [9.00e-3, 8.93e-3], 1024: [63.15e-3]}
 GATHERED = {512: 1.40e-3, 1024: 1.50e-3}

@@ -7,6 +7,7 @@
 
 #include "core/Error.h"
 #include "distributed/ColourPacking.h"
+#include "distributed/DeviceChoice.h"
 #include "distributed/HaloExchange.h"
 #include "distributed/Rect.h"
 #include "distributed/Redistribute.h"
@@ -261,8 +262,8 @@ std::size_t MultigridLayout::shared_faces() const {
   return n;
 }
 
-int64_t default_agglomerate_below(bool every_rank_a_gpu) {
-  return every_rank_a_gpu ? int64_t{1} << 21 : 4096;
+int64_t default_agglomerate_below(bool every_rank_a_gpu, int ranks) {
+  return every_rank_a_gpu ? std::max<int64_t>(4096, (int64_t{1} << 22) / std::max(ranks, 1)) : 4096;
 }
 
 bool colour_exchanges_pay(const HaloExchange& exchange, const std::string& device_type) {
@@ -280,7 +281,14 @@ MultigridLayout::MultigridLayout(Communicator world, runtime::Session& session,
   if (ranks.empty())
     ranks = world_.balanced_dims(problem.dims);
   plan_ = plan_decomposition(world_.size(), ranks, problem, options, agglomerate_below, halos);
+  // Every collective of the set-up (a further stage's too) comes before the kernel builds,
+  // which may fail on one rank alone: that rank goes on to the set-up's agreement
+  // (SetupAgreement.h), which the others must then reach too, not wait in another collective.
   cart_ = world_.cartesian(plan_.ranks, problem.boundary.kind == Boundary::Wrap);
+  const RankDevices devices = agree_on_devices(world_, session.device());
+  const int64_t side = plan_.agglomerates() ? plan_.side[plan_.agglomerated][0] : 0;
+  if (plan_.agglomerates() && !plan_.stage_ranks.empty())
+    plan_stage(problem, side, halos.coarse);
   const auto coords = plan_.grids[0].coords_of(world_.rank());
   std::vector<std::vector<int>> neighbours;
   for (int d = 0; d < problem.dims; ++d)
@@ -291,7 +299,9 @@ MultigridLayout::MultigridLayout(Communicator world, runtime::Session& session,
     exchanges_.push_back(
         std::make_unique<HaloExchange>(halo_faces(blocks_.back(), g.halo(), neighbours),
                                        element_bytes(kind), FaceStaging::Packing::OnDevice));
-    if (world_.size() < 2 || !colour_exchanges_pay(*exchanges_.back(), session.device().type))
+    // (every rank alike: both ends of a face must pack it the same way)
+    if (world_.size() < 2 ||
+        !colour_exchanges_pay(*exchanges_.back(), devices.all_gpus ? "GPU" : "CPU"))
       continue;
     if (!colour_packing_) // its kernels built only where a level uses them
       colour_packing_ = std::make_unique<ColourPacking>(session, element_bytes(kind));
@@ -300,25 +310,12 @@ MultigridLayout::MultigridLayout(Communicator world, runtime::Session& session,
   exchange_counts_.assign(exchanges_.size(), 0);
   if (!plan_.agglomerates())
     return;
-  const int64_t side = plan_.side[plan_.agglomerated][0];
-  if (!plan_.stage_ranks.empty()) {
-    const BlockGrid& here = plan_.grids[plan_.agglomerated];
-    const BlockGrid next{plan_.side[plan_.agglomerated], plan_.stage_ranks, here.periodic, 1, 1};
-    int count = 1;
-    for (int r : plan_.stage_ranks)
-      count *= r;
-    for (int r = 0; r < world_.size(); ++r) {
-      stage_from_.push_back(here.block(here.coords_of(r)));
-      stage_to_.push_back(r < count ? next.block(next.coords_of(r)) : Block{});
-    }
-    if (auto part = world_.first(count))
-      stage_ = std::make_unique<MultigridLayout>(
-          *part, session, level_problem(problem, side), options_, agglomerate_below,
-          plan_.stage_ranks, stage_halos(plan_, plan_.stage_ranks, count, halos.coarse));
-  }
   if (plan_.stage_ranks.empty()) {
-    replicated_ = std::make_unique<ReplicatedLevels>(world_, session, level_problem(problem, side),
-                                                     options_, plan_.grids[plan_.agglomerated]);
+    // Kernels chosen by timing on each rank (--tune explore) may differ between the replicas.
+    const bool replicas_agree = devices.same && options_.tuning.mode == TuneMode::Default;
+    replicated_ =
+        std::make_unique<ReplicatedLevels>(world_, session, level_problem(problem, side), options_,
+                                           plan_.grids[plan_.agglomerated], replicas_agree);
   } else if (stage_) {
     Level coarse{problem.dims, side, kind, problem.centring};
     coarse_memory_ = std::make_unique<DeviceMemory>(session);
@@ -327,6 +324,22 @@ MultigridLayout::MultigridLayout(Communicator world, runtime::Session& session,
                                           *coarse_memory_, *coarse_tuner_, stage_.get());
     coarse_->build_kernels(); // in the set-up the ranks agree on (builds_in_set_up)
   }
+}
+
+void MultigridLayout::plan_stage(const Problem& problem, int64_t side, int64_t coarse_halo) {
+  int count = 1;
+  for (int r : plan_.stage_ranks)
+    count *= r;
+  const BlockGrid& here = plan_.grids[plan_.agglomerated];
+  const BlockGrid next{plan_.side[plan_.agglomerated], plan_.stage_ranks, here.periodic, 1, 1};
+  for (int r = 0; r < world_.size(); ++r) {
+    stage_from_.push_back(here.block(here.coords_of(r)));
+    stage_to_.push_back(r < count ? next.block(next.coords_of(r)) : Block{});
+  }
+  if (auto part = world_.first(count))
+    stage_ = std::make_unique<MultigridLayout>(
+        *part, *session_, level_problem(problem, side), options_, agglomerate_below_,
+        plan_.stage_ranks, stage_halos(plan_, plan_.stage_ranks, count, coarse_halo));
 }
 
 MultigridLayout::~MultigridLayout() = default;

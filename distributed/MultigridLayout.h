@@ -79,11 +79,13 @@ MultigridDecomposition plan_decomposition(int size, std::vector<int> ranks,
 // The default of `agglomerate_below`: the points of a block below which a level and the coarser
 // ones leave the ranks' blocks. Where every rank has a GPU, a halo exchange costs its latency
 // (the queue waited for, two transfers through host memory: 50-100 us on an H200), nine a level
-// and V(2,2) cycle, far more than a small level's kernels, and gathering a level of a million
-// points costs less: 2^21 (two H200, 512^3 f64, levels gathered from blocks of 2^20 points on: 9.1
-// ms a V(2,2) cycle; from 2^17: 9.5-9.8 ms; from 2^11: 10.1-10.5 ms). On CPUs an exchange is a
-// copy in memory and the replicas of the coarse cycle share the cores: 4096.
-int64_t default_agglomerate_below(bool every_rank_a_gpu);
+// and V(2,2) cycle, far more than a small level's kernels, and gathering a level of a few
+// million points costs less: blocks below 2^22 / `ranks` points, so that the gathered level,
+// which every rank receives whole, stays below 2^22 points (two H200, 512^3 f64, levels gathered
+// from blocks of 2^20 points on: 9.1 ms a V(2,2) cycle; from 2^17: 9.5-9.8 ms; from 2^11:
+// 10.1-10.5 ms). On CPUs an exchange is a copy in memory and the replicas of the coarse cycle
+// share the cores: 4096.
+int64_t default_agglomerate_below(bool every_rank_a_gpu, int ranks);
 
 // Whether `exchange` should carry one colour after half-sweeps on a device of this type
 // (Device::type).
@@ -188,6 +190,9 @@ private:
                                std::size_t l);
   multigrid::BufferId pack_own(multigrid::DeviceMemory& memory, multigrid::BufferId id,
                                std::size_t l);
+  // The blocks of the agglomerated level here and on the next stage's ranks, and on those
+  // ranks the next stage's layout (collective).
+  void plan_stage(const multigrid::Problem& problem, int64_t side, int64_t coarse_halo);
   // The cycle of the agglomerated level l on the ranks of the next stage (stage_); without
   // `reads_solution` it starts from zeros.
   void staged_cycle(multigrid::DeviceMemory& memory, multigrid::BufferId f, multigrid::BufferId u,

@@ -34,19 +34,6 @@ std::vector<Face> block_faces(const BlockGrid& grid, int me, int size) {
   return faces;
 }
 
-// Whether every rank of `world` has a device of the same model and driver (so the replicas of
-// a cycle compute the same values to the bit). Collective.
-bool same_devices(const Communicator& world, const runtime::Device& device) {
-  const std::string id = device.identity();
-  auto all = world.gather(std::vector<unsigned char>(id.begin(), id.end()));
-  std::vector<unsigned char> same{1};
-  for (const auto& other : all)
-    if (std::string(other.begin(), other.end()) != id)
-      same[0] = 0;
-  world.broadcast(same);
-  return same.at(0) == 1;
-}
-
 // The box of `b` (its block and halos) within the grid `global`, where it lies inside it.
 std::optional<Rect> box_in_grid(const Block& b, const std::vector<int64_t>& global) {
   Rect r{global, {}, b.extended()};
@@ -69,7 +56,7 @@ bool every_box_inside(const BlockGrid& grid, int ranks) {
 
 ReplicatedLevels::ReplicatedLevels(const Communicator& world, runtime::Session& session,
                                    const Problem& problem, const SolverOptions& options,
-                                   const BlockGrid& grid)
+                                   const BlockGrid& grid, bool replicas_agree)
     : world_(world), session_(&session), mine_(grid.block(grid.coords_of(world.rank()))),
       global_(grid.global) {
   const ScalarKind kind = options.precision == Precision::F32 ? ScalarKind::F32 : ScalarKind::F64;
@@ -77,7 +64,7 @@ ReplicatedLevels::ReplicatedLevels(const Communicator& world, runtime::Session& 
                                              element_bytes(kind), FaceStaging::Packing::OnDevice);
   // Alike on every rank: a rank that skipped the exchange its neighbour makes would leave it
   // waiting.
-  box_exact_ = same_devices(world_, session.device()) && every_box_inside(grid, world_.size());
+  box_exact_ = replicas_agree && every_box_inside(grid, world_.size());
   memory_ = std::make_unique<DeviceMemory>(session);
   tuner_ = std::make_unique<Tuner>(session, options.tuning);
   const Level whole{problem.dims, global_.front(), kind, problem.centring};

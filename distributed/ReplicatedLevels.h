@@ -9,8 +9,8 @@
 // one's cycle, nothing is broadcast, and no step waits for the device except the gather's reads,
 // so earlier (larger) levels pay for themselves: their exchanges, nine a level and cycle of a
 // V(2,2) cycle, are what two GPUs waited for. The replicas compute the same values where every
-// rank's device is the same model and driver; then each rank's halo of the new solution is
-// exact too (box_exact) and the interpolation that reads it needs no exchange.
+// rank runs the same kernels on the same device model and driver; then each rank's halo of the
+// new solution is exact too (box_exact) and the interpolation that reads it needs no exchange.
 #pragma once
 
 #include <cstdint>
@@ -37,12 +37,14 @@ bool every_box_inside(const BlockGrid& grid, int ranks);
 
 class ReplicatedLevels {
 public:
-  // Collective over `world`: `grid` splits the agglomerated level over its ranks in rank order
-  // (world's rank r holds the block of grid.coords_of(r)), `problem` is that level's (its grid,
-  // boundary and centring); every rank builds the coarse hierarchy's kernels here.
+  // `grid` splits the agglomerated level over the ranks of `world` in rank order (world's rank
+  // r holds the block of grid.coords_of(r)), `problem` is that level's (its grid, boundary and
+  // centring); the coarse hierarchy's kernels are built here. `replicas_agree`, the same on
+  // every rank: every rank computes the same values (the same device model and driver, and
+  // the same kernels: none chosen by timing on each rank).
   ReplicatedLevels(const Communicator& world, runtime::Session& session,
                    const multigrid::Problem& problem, const multigrid::SolverOptions& options,
-                   const BlockGrid& grid);
+                   const BlockGrid& grid, bool replicas_agree);
   ~ReplicatedLevels();
 
   // Enqueued on the session's queue (it waits only for the gather's reads): the cycle `kind`
@@ -51,8 +53,8 @@ public:
   // the new solution.
   void cycle(multigrid::DeviceMemory& memory, multigrid::BufferId f, multigrid::BufferId u,
              multigrid::CycleKind kind, bool reads_solution);
-  // Whether u's halo holds exact values after cycle(), alike on every rank: every rank's device
-  // computes the same values, and every rank's box lies inside the grid (every_box_inside).
+  // Whether u's halo holds exact values after cycle(), alike on every rank: the replicas agree
+  // and every rank's box lies inside the grid (every_box_inside).
   bool box_exact() const { return box_exact_; }
 
   // As HaloExchange's, for the gathers.

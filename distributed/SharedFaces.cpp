@@ -1,5 +1,6 @@
 #include "distributed/SharedFaces.h"
 
+#include <array>
 #include <atomic>
 #include <functional>
 #include <thread>
@@ -56,27 +57,28 @@ std::unique_ptr<SharedFaces> SharedFaces::make(const Communicator& comm,
   std::unique_ptr<SharedFaces> s(new SharedFaces);
   unsigned char* mine = window->segment(comm.rank());
   std::vector<unsigned char*> neighbour(faces.size()); // null: on another host
-  // Each neighbour on this host learns where this rank's channel for the face it receives is
-  // (the tags of the faces' first pieces: a face and its mirror pair up as their messages do).
+  // Each neighbour on this host learns where this rank's channel for the face it receives is,
+  // and how large its slots are (the tags of the faces' first pieces: a face and its mirror pair
+  // up as their messages do).
   Requests requests(comm);
-  std::vector<uint64_t> theirs(faces.size(), 0);
+  std::vector<std::array<uint64_t, 2>> ours(faces.size()), theirs(faces.size());
   for (std::size_t j = 0; j < faces.size(); ++j) {
     neighbour[j] = window->segment(faces[j].neighbour);
     if (!neighbour[j])
       continue;
     counter(mine + offset[j], kPublished).store(0); // before the neighbour learns of it
     counter(mine + offset[j], kReleased).store(0);
-    requests.receive(&theirs[j], sizeof(uint64_t), faces[j].neighbour,
+    ours[j] = {offset[j], round_up(std::max<std::size_t>(bytes[j], 1), kPage)};
+    requests.receive(theirs[j].data(), sizeof(theirs[j]), faces[j].neighbour,
                      face_tag(faces[j], 1 - faces[j].side));
-    requests.send(&offset[j], sizeof(uint64_t), faces[j].neighbour,
+    requests.send(ours[j].data(), sizeof(ours[j]), faces[j].neighbour,
                   face_tag(faces[j], faces[j].side));
   }
   requests.wait();
   s->channels_.resize(faces.size());
   for (std::size_t j = 0; j < faces.size(); ++j)
     if (neighbour[j])
-      s->channels_[j] = {mine + offset[j], neighbour[j] + theirs[j],
-                         round_up(std::max<std::size_t>(bytes[j], 1), kPage)};
+      s->channels_[j] = {mine + offset[j], neighbour[j] + theirs[j][0], ours[j][1], theirs[j][1]};
   // Kept even where no face is shared: the window is freed collectively on this host, by every
   // rank's exchange alike.
   for (int r = 0; r < comm.size(); ++r)
@@ -106,7 +108,7 @@ void SharedFaces::wait_until_published(std::size_t face, uint64_t k) const {
 
 unsigned char* SharedFaces::receive_slot(std::size_t face, uint64_t k) const {
   const Channel& c = channels_.at(face);
-  return c.theirs + kFirstSlot + (k % 2) * c.slot_bytes;
+  return c.theirs + kFirstSlot + (k % 2) * c.their_slot_bytes;
 }
 
 void SharedFaces::release(std::size_t face, uint64_t k) const {

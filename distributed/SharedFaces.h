@@ -52,9 +52,10 @@ public:
 private:
   // Where face j's slots are: in this rank's segment (sent) and the neighbour's (received).
   struct Channel {
-    unsigned char* mine = nullptr;   // this rank's channel for the face, null if not shared
-    unsigned char* theirs = nullptr; // the neighbour's channel whose face lands here
-    std::size_t slot_bytes = 0;
+    unsigned char* mine = nullptr;    // this rank's channel for the face, null if not shared
+    unsigned char* theirs = nullptr;  // the neighbour's channel whose face lands here
+    std::size_t slot_bytes = 0;       // of this rank's slots
+    std::size_t their_slot_bytes = 0; // of the neighbour's (its face may be larger)
   };
   SharedFaces() = default;
   std::unique_ptr<HostWindow> window_;

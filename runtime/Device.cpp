@@ -120,7 +120,9 @@ bool Device::is_pocl() const {
 }
 
 MemoryLimits usable_memory(const Device& device) {
-  MemoryLimits limits{device.global_mem_size, device.max_mem_alloc_size};
+  // A driver that reports 0 does not know: no limit.
+  auto known = [](uint64_t bytes) { return bytes > 0 ? bytes : UINT64_MAX; };
+  MemoryLimits limits{known(device.global_mem_size), known(device.max_mem_alloc_size)};
   if (const char* cap = std::getenv("TESSERA_DEVICE_MEMORY")) {
     const uint64_t limit = std::strtoull(cap, nullptr, 10);
     if (limit == 0)

@@ -67,10 +67,10 @@ int set_up(const SolveCommandOptions& o, const Problem& problem, const SolverOpt
                                                          o.device, world.host_rank()));
                                                })))
     return status;
-  const bool every_rank_a_gpu = world.sum(uint64_t{session->device().type == "GPU" ? 1u : 0u}) ==
-                                static_cast<uint64_t>(world.size());
+  const bool every_rank_a_gpu = distributed::agree_on_devices(world, session->device()).all_gpus;
   const int64_t agglomerate =
-      o.agglomerate >= 0 ? o.agglomerate : distributed::default_agglomerate_below(every_rank_a_gpu);
+      o.agglomerate >= 0 ? o.agglomerate
+                         : distributed::default_agglomerate_below(every_rank_a_gpu, world.size());
   if (int status =
           distributed::agree_on_setup(world, distributed::attempt([&] {
                                         layout = std::make_unique<distributed::MultigridLayout>(

@@ -256,8 +256,8 @@ void add_distributed_options(CLI::App& app, SolveCommandOptions& o) {
   solve
       ->add_option("--agglomerate", o.agglomerate,
                    "Under mpirun: a level whose blocks have fewer points than this is gathered, "
-                   "with the coarser ones, onto fewer ranks (default: 2097152 where every rank "
-                   "has a GPU, else 4096; 0: only where blocks stop halving)")
+                   "with the coarser ones, onto fewer ranks (default: 4194304 / ranks where every "
+                   "rank has a GPU, else 4096; 0: only where blocks stop halving)")
       ->check(integer_in(0, std::numeric_limits<int64_t>::max()));
   solve
       ->add_option("--halo", o.halo,

@@ -8,6 +8,7 @@
 
 #include <cmath>
 
+#include "distributed/DeviceChoice.h"
 #include "distributed/HostWindow.h"
 #include "distributed/MultigridLayout.h"
 #include "multigrid/Problems.h"
@@ -478,4 +479,17 @@ TEST_CASE("a distributed solver builds its kernels in set-up; one device at firs
   MultigridLayout layout(world, session, problem, o, 0);
   Solver distributed(session, problem, o, layout);
   CHECK(requests() > after_solve);
+}
+
+// What the ranks agree on of their devices (DeviceChoice.h), and the agglomeration's default
+// drawn from it: the gathered level stays below 2^22 points on GPUs whatever the ranks.
+TEST_CASE("the ranks agree on their devices; the agglomeration's default follows them") {
+  auto world = testing::mpi_world();
+  const RankDevices devices = agree_on_devices(world, solver_session().device());
+  CHECK(devices.same); // the tests' ranks share one PoCL device model
+  CHECK(devices.all_gpus == (solver_session().device().type == "GPU"));
+  CHECK(default_agglomerate_below(true, 2) == int64_t{1} << 21);
+  CHECK(default_agglomerate_below(true, 8) == int64_t{1} << 19);
+  CHECK(default_agglomerate_below(false, 2) == 4096);
+  CHECK(default_agglomerate_below(true, 4096) == 4096); // never below the CPU's
 }
