@@ -274,18 +274,20 @@ MultigridLayout::MultigridLayout(Communicator world, runtime::Session& session,
                                  const Problem& problem, const SolverOptions& options,
                                  int64_t agglomerate_below, std::vector<int> ranks,
                                  HaloWidths halos)
-    : world_(std::move(world)), session_(&session), options_(options),
-      agglomerate_below_(agglomerate_below) {
+    : world_(std::move(world)), session_(&session), options_(options) {
   if (problem.dims < 1 || problem.dims > 3)
     user_error(cat("multigrid grids have 1, 2 or 3 dimensions, got ", problem.dims));
   if (ranks.empty())
     ranks = world_.balanced_dims(problem.dims);
-  plan_ = plan_decomposition(world_.size(), ranks, problem, options, agglomerate_below, halos);
   // Every collective of the set-up (a further stage's too) comes before the kernel builds,
   // which may fail on one rank alone: that rank goes on to the set-up's agreement
   // (SetupAgreement.h), which the others must then reach too, not wait in another collective.
-  cart_ = world_.cartesian(plan_.ranks, problem.boundary.kind == Boundary::Wrap);
   const RankDevices devices = agree_on_devices(world_, session.device());
+  agglomerate_below_ = agglomerate_below >= 0
+                           ? agglomerate_below
+                           : default_agglomerate_below(devices.all_gpus, world_.size());
+  plan_ = plan_decomposition(world_.size(), ranks, problem, options, agglomerate_below_, halos);
+  cart_ = world_.cartesian(plan_.ranks, problem.boundary.kind == Boundary::Wrap);
   const int64_t side = plan_.agglomerates() ? plan_.side[plan_.agglomerated][0] : 0;
   if (plan_.agglomerates() && !plan_.stage_ranks.empty())
     plan_stage(problem, side, halos.coarse);
@@ -380,35 +382,22 @@ void MultigridLayout::coarse_cycle(Schedule& s, std::size_t l, const LevelState&
   const BufferId f = level.f, u = level.solution();
   // Every rank knows zero_start alike: the gathers are collective.
   const bool reads_solution = !zero_start && kind != CycleKind::F;
-  if (replicated_) { // enqueued behind the kernels before it, its writes before those after it
-    s.host(
-        "agglomerated",
-        [this, f, u, kind, reads_solution](DeviceMemory& memory) {
-          const auto start = std::chrono::steady_clock::now();
+  // Solved on every rank: enqueued behind the kernels before it, its writes before those after
+  // it. Moved to a further stage: the queue is finished first.
+  const bool ordered_by_queue = replicated_ != nullptr;
+  s.host(
+      "agglomerated",
+      [this, l, f, u, kind, reads_solution](DeviceMemory& memory) {
+        const auto start = std::chrono::steady_clock::now();
+        if (replicated_)
           replicated_->cycle(memory, f, u, kind, reads_solution);
-          agglomerated_seconds_ += seconds_since(start);
-        },
-        {u}, true);
-    if (replicated_->box_exact())
-      s.set_exact_halo(u, halo(l));
-    return;
-  }
-  s.host("agglomerated",
-         [this, l, f, u, kind, reads_solution](DeviceMemory& memory) {
-           const auto start = std::chrono::steady_clock::now();
-           staged_cycle(memory, f, u, l, kind, reads_solution);
-           agglomerated_seconds_ += seconds_since(start);
-         },
-         {u});
-}
-
-void MultigridLayout::run_staged_cycle(CycleKind kind) {
-  Schedule c;
-  if (kind == CycleKind::F)
-    coarse_->full_multigrid(c);
-  else
-    coarse_->cycle(c, 0, kind);
-  c.run(*coarse_memory_);
+        else
+          staged_cycle(memory, f, u, l, kind, reads_solution);
+        agglomerated_seconds_ += seconds_since(start);
+      },
+      {u}, ordered_by_queue);
+  if (replicated_ && replicated_->box_exact())
+    s.set_exact_halo(u, halo(l));
 }
 
 void MultigridLayout::staged_cycle(DeviceMemory& memory, BufferId f, BufferId u, std::size_t l,
@@ -421,7 +410,9 @@ void MultigridLayout::staged_cycle(DeviceMemory& memory, BufferId f, BufferId u,
     LevelState& top = coarse_->finest();
     stage_->write_own(*coarse_memory_, top.f, 0, rhs);
     stage_->write_own(*coarse_memory_, top.solution(), 0, solution);
-    run_staged_cycle(kind);
+    Schedule c;
+    coarse_->cycle_of_kind(c, kind);
+    c.run(*coarse_memory_);
     mine = stage_->own(*coarse_memory_, top.solution(), 0);
   }
   write_own(memory, u, l, redistribute(world_, mine, stage_to_, stage_from_));

@@ -96,6 +96,7 @@ public:
   // `session`: this rank's device (not owned). Rank 0 (or, with stages, each rank of the next
   // stage, with that stage's layout) builds the agglomerated levels' hierarchy on it here.
   // `halos`: plan_decomposition's (a further stage's levels all take the coarse width).
+  // `agglomerate_below` negative: default_agglomerate_below for the ranks' devices.
   MultigridLayout(Communicator world, runtime::Session& session, const multigrid::Problem& problem,
                   const multigrid::SolverOptions& options, int64_t agglomerate_below,
                   std::vector<int> ranks = {}, HaloWidths halos = {});
@@ -138,7 +139,7 @@ public:
   std::size_t shared_faces() const;
 
   const MultigridDecomposition& plan() const { return plan_; }
-  int64_t agglomerate_below() const { return agglomerate_below_; }
+  int64_t agglomerate_below() const { return agglomerate_below_; } // as resolved
   const Block& block(std::size_t l) const { return blocks_.at(l); }
   uint64_t halo_bytes() const; // sent by this rank, its later stages' exchanges included
   uint64_t halo_bytes(std::size_t l) const; // sent by this rank for level l
@@ -197,15 +198,12 @@ private:
   // `reads_solution` it starts from zeros.
   void staged_cycle(multigrid::DeviceMemory& memory, multigrid::BufferId f, multigrid::BufferId u,
                     std::size_t l, multigrid::CycleKind kind, bool reads_solution);
-  // One cycle of `kind` (F: the full multigrid) of the next stage's hierarchy, from its finest
-  // level.
-  void run_staged_cycle(multigrid::CycleKind kind);
 
   Communicator world_, cart_;
   runtime::Session* session_;
   multigrid::SolverOptions options_;
   MultigridDecomposition plan_;
-  int64_t agglomerate_below_;
+  int64_t agglomerate_below_ = 0;
   std::vector<Block> blocks_; // this rank's, per distributed level
   std::vector<std::unique_ptr<HaloExchange>> exchanges_;
   std::vector<uint64_t> exchange_counts_; // per distributed level

@@ -80,9 +80,8 @@ ReplicatedLevels::~ReplicatedLevels() = default;
 
 void ReplicatedLevels::gather(DeviceMemory& memory, BufferId box, BufferId whole) {
   const std::size_t bytes = element_bytes(memory.kind(box));
-  const Rect own_in_grid{global_, mine_.offset, mine_.extent};
   const cl::Buffer& target = memory_->buffer(whole).handle();
-  copy_rect(session_->queue(), memory.buffer(box).handle(), own_rect(mine_), target, own_in_grid,
+  copy_rect(session_->queue(), memory.buffer(box).handle(), own_rect(mine_), target, own_in_grid(),
             bytes);
   exchange_->run(world_, session_->queue(), target);
 }
@@ -106,8 +105,8 @@ void ReplicatedLevels::cycle(DeviceMemory& memory, BufferId f, BufferId u, Cycle
     copy_rect(session_->queue(), solution, *box, memory.buffer(u).handle(), whole(mine_.extended()),
               bytes);
   else // (its halo is not exact: an exchange follows before it is read)
-    copy_rect(session_->queue(), solution, Rect{global_, mine_.offset, mine_.extent},
-              memory.buffer(u).handle(), own_rect(mine_), bytes);
+    copy_rect(session_->queue(), solution, own_in_grid(), memory.buffer(u).handle(),
+              own_rect(mine_), bytes);
 }
 
 void ReplicatedLevels::enqueue_cycle(CycleKind kind) {
@@ -116,10 +115,7 @@ void ReplicatedLevels::enqueue_cycle(CycleKind kind) {
   auto found = cycles_.find(key);
   if (found == cycles_.end()) {
     Schedule s;
-    if (kind == CycleKind::F)
-      hierarchy_->full_multigrid(s);
-    else
-      hierarchy_->cycle(s, 0, kind);
+    hierarchy_->cycle_of_kind(s, kind);
     Schedule fused = launch_->fuse(s, *memory_);
     found = cycles_.emplace(key, std::make_pair(std::move(fused), top.current)).first;
   }

@@ -20,6 +20,7 @@
 
 #include "distributed/BlockGrid.h"
 #include "distributed/Mpi.h"
+#include "distributed/Rect.h"
 #include "multigrid/Hierarchy.h"
 #include "multigrid/Solver.h"
 
@@ -69,6 +70,8 @@ private:
   void gather(multigrid::DeviceMemory& memory, multigrid::BufferId box, multigrid::BufferId whole);
   // One cycle of the coarse hierarchy, enqueued (its schedule fused once per kind and parity).
   void enqueue_cycle(multigrid::CycleKind kind);
+  // This rank's own points within the whole level.
+  Rect own_in_grid() const { return {global_, mine_.offset, mine_.extent}; }
 
   Communicator world_;
   runtime::Session* session_;

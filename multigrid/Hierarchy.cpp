@@ -444,6 +444,13 @@ void Hierarchy::cycle(Schedule& s, std::size_t l, CycleKind kind, bool zero_star
   smooth(s, l, options_->post);
 }
 
+void Hierarchy::cycle_of_kind(Schedule& s, CycleKind kind) {
+  if (kind == CycleKind::F)
+    full_multigrid(s);
+  else
+    cycle(s, 0, kind);
+}
+
 void Hierarchy::full_multigrid(Schedule& s) {
   for (std::size_t l = 0; l + 1 < levels_.size(); ++l)
     layout_->launch(s, l + 1, "restrict", levels_[l].restrict_to_coarser,

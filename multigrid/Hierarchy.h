@@ -90,6 +90,9 @@ public:
   // `zero_start`: level l's solution holds zeros (an agglomerated level then does not move it).
   void cycle(Schedule& s, std::size_t l, CycleKind kind, bool zero_start = false);
   void full_multigrid(Schedule& s);
+  // The cycle `kind` from the finest level, full multigrid for F: what an agglomerated level's
+  // hierarchy runs for Layout::coarse_cycle.
+  void cycle_of_kind(Schedule& s, CycleKind kind);
   void residual(Schedule& s, std::size_t l);
   void smooth(Schedule& s, std::size_t l, int steps);
   // Builds every level's kernels now (they are otherwise built when first launched), compiled

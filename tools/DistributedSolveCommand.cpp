@@ -67,14 +67,10 @@ int set_up(const SolveCommandOptions& o, const Problem& problem, const SolverOpt
                                                          o.device, world.host_rank()));
                                                })))
     return status;
-  const bool every_rank_a_gpu = distributed::agree_on_devices(world, session->device()).all_gpus;
-  const int64_t agglomerate =
-      o.agglomerate >= 0 ? o.agglomerate
-                         : distributed::default_agglomerate_below(every_rank_a_gpu, world.size());
   if (int status =
           distributed::agree_on_setup(world, distributed::attempt([&] {
                                         layout = std::make_unique<distributed::MultigridLayout>(
-                                            world, *session, problem, s, agglomerate, ranks,
+                                            world, *session, problem, s, o.agglomerate, ranks,
                                             distributed::HaloWidths{o.halo, o.coarse_halo});
                                       })))
     return status;
@@ -155,7 +151,7 @@ int solve_on_ranks(const SolveCommandOptions& o, const Problem& problem, const S
     auto j = to_json(r, o, session);
     j["ranks"] = plan.ranks;
     j["agglomerated_level"] = plan.agglomerates() ? static_cast<int64_t>(plan.agglomerated) : -1;
-    j["stage_ranks"] = plan.stage_ranks; // where the agglomerated level goes; empty: rank 0
+    j["stage_ranks"] = plan.stage_ranks; // where the agglomerated level goes; empty: every rank
     j["halo_bytes"] = halo_bytes;
     j["halo_bytes_by_level"] = level_bytes;
     j["shared_faces"] = shared_faces;
