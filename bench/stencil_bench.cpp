@@ -152,6 +152,34 @@ bool selected(const std::string& description, const std::vector<std::string>& on
   return false;
 }
 
+// An explicit work-group size for a kernel of `dims` launch dimensions: `size` cut to them.
+std::array<int64_t, 3> local_size_for(int dims, std::array<int64_t, 3> size) {
+  for (int d = std::max(dims, 0); d < 3; ++d)
+    size[static_cast<std::size_t>(d)] = 0;
+  return size;
+}
+
+std::string local_label(const std::array<int64_t, 3>& size) {
+  return cat(" [local ", size[0], "x", size[1], "]");
+}
+
+// A fused kernel's measurement of k steps (`bytes`: what k sweeps move), printed and kept.
+void record_fused(Measurement& m, double bytes, double copy_gbps, const std::string& limits,
+                  nlohmann::json& out) {
+  m.gbps = m.ok ? bytes / (m.ms * 1e6) : 0;
+  m.fraction = m.gbps / copy_gbps;
+  std::printf("  %-78s %9.3f ms %8.1f GB/s eff. %6.1f%% of copy%s%s\n",
+              m.label.substr(0, 78).c_str(), m.ms, m.gbps, 100 * m.fraction, limits.c_str(),
+              m.ok ? "" : ("  FAILED: " + m.error).c_str());
+  out["measurements"].push_back({{"label", m.label},
+                                 {"program", m.program},
+                                 {"ms", m.ms},
+                                 {"effective_gbps", m.gbps},
+                                 {"fraction_of_copy", m.fraction},
+                                 {"ok", m.ok},
+                                 {"error", m.error}});
+}
+
 // k steps fused by temporal tiling against k sweeps of the best single-sweep kernel. The
 // reference is the plain single-sweep kernel applied k times (itself checked above).
 nlohmann::json bench_temporal(runtime::Session& session, double copy_gbps, const std::string& name,
@@ -221,12 +249,8 @@ nlohmann::json bench_temporal(runtime::Session& session, double copy_gbps, const
         co.local_size = sizes_tried[l - 1];
         label += cat(" [local ", co.local_size[0], "]");
       } else if (l > 0) {
-        co.local_size = local_sizes[l - 1];
-        for (int d = first.launch.dims; d < 3; ++d)
-          co.local_size[d] = 0;
-        if (first.launch.dims == 1)
-          co.local_size[1] = 0;
-        label += cat(" [local ", co.local_size[0], "x", co.local_size[1], "]");
+        co.local_size = local_size_for(first.launch.dims, local_sizes[l - 1]);
+        label += local_label(co.local_size);
       }
       Measurement m{label, print(v.program)};
       try {
@@ -250,18 +274,7 @@ nlohmann::json bench_temporal(runtime::Session& session, double copy_gbps, const
         m.ok = false;
         m.error = e.what();
       }
-      m.gbps = m.ok ? k * bytes / (m.ms * 1e6) : 0;
-      m.fraction = m.gbps / copy_gbps;
-      std::printf("  %-78s %9.3f ms %8.1f GB/s eff. %6.1f%% of copy%s%s\n",
-                  m.label.substr(0, 78).c_str(), m.ms, m.gbps, 100 * m.fraction, limits.c_str(),
-                  m.ok ? "" : ("  FAILED: " + m.error).c_str());
-      out["measurements"].push_back({{"label", m.label},
-                                     {"program", m.program},
-                                     {"ms", m.ms},
-                                     {"effective_gbps", m.gbps},
-                                     {"fraction_of_copy", m.fraction},
-                                     {"ok", m.ok},
-                                     {"error", m.error}});
+      record_fused(m, k * bytes, copy_gbps, limits, out);
       if (m.ok && m.ms < best_ms) {
         best_ms = m.ms;
         best_label = m.label + limits;
@@ -279,40 +292,19 @@ nlohmann::json bench_temporal(runtime::Session& session, double copy_gbps, const
   return out;
 }
 
-nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, uint64_t cache_bytes,
-                             const std::string& name, const std::vector<int64_t>& extents,
-                             const std::vector<int64_t>& tiles, const std::vector<int>& steps,
-                             const std::vector<std::string>& only,
-                             const std::vector<std::string>& fused_only) {
-  const auto& info = stencils::find_stencil(name);
-  std::vector<ArithExpr> ext(extents.begin(), extents.end());
-  Expr program = info.build(ext);
-  std::size_t cells = 1;
-  for (auto e : extents)
-    cells *= static_cast<std::size_t>(e);
-  if (info.inputs != 1)
-    user_error(name + ": the benchmark handles single-input stencils");
-  double bytes = 2.0 * 4.0 * static_cast<double>(cells);
-  // The variants run on the explorer's workload: the input uploaded once, every output read back
-  // into one buffer and compared as it is read (a 512^3 check costs a fraction of a second).
-  explore::Workload workload(session, program, 7);
-  const auto& input = workload.inputs().at(0).values;
-  std::vector<float> x(input.begin(), input.end()); // for the host loop and the hand-written kernel
-
-  std::printf(
-      "\n== %s %s: %zu cells, %.1f MB per sweep%s ==\n", name.c_str(),
-      [&] {
-        std::string s;
-        for (auto e : extents)
-          s += (s.empty() ? "" : "x") + std::to_string(e);
-        return s;
-      }()
-          .c_str(),
-      cells, bytes / 1e6,
-      explore::fits_in_cache(bytes, cache_bytes) ? " (fits in the cache: cache-resident)" : "");
-  nlohmann::json out = {{"stencil", name}, {"extents", extents}, {"bytes_per_sweep", bytes}};
+// One stencil's single-sweep measurements and what they share.
+struct StencilRun {
+  runtime::Session& session;
+  explore::Workload& workload;
+  double copy_gbps, bytes;
   runtime::TimingOptions timing{2, 7};
-  auto record = [&](Measurement m) {
+  nlohmann::json out;
+  std::vector<float> reference;     // the hand-written kernel's output, where there is one
+  std::vector<double> baseline_out; // the plain lowering's
+  double baseline_ms = 0;
+
+  // Printed and kept in `out`.
+  Measurement record(Measurement m) {
     m.gbps = m.ok ? bytes / (m.ms * 1e6) : 0;
     m.fraction = m.gbps / copy_gbps;
     std::printf("  %-78s %9.3f ms %8.1f GB/s %6.1f%% of copy%s\n", m.label.substr(0, 78).c_str(),
@@ -325,63 +317,12 @@ nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, uint64
                                    {"ok", m.ok},
                                    {"error", m.error}});
     return m;
-  };
-
-  // Host loop and hand-written kernel where we have them.
-  std::vector<float> reference;
-  if (name == "j2d5pt" || name == "j3d7pt") {
-    std::vector<float> host(cells);
-    auto t0 = std::chrono::steady_clock::now();
-    if (name == "j2d5pt")
-      j2d5pt_loop(x, host, int(extents[0]), int(extents[1]));
-    else
-      j3d7pt_loop(x, host, int(extents[0]), int(extents[1]), int(extents[2]));
-    Measurement loop{"plain C++ loop (host, 1 thread)", "", seconds_since(t0) * 1e3};
-    double loop_ms = loop.ms;
-    record(loop);
-    runtime::Buffer<float> in(session, x), o(session, cells);
-    auto kernel = session.build_kernel(name == "j2d5pt" ? kJ2d5pt : kJ3d7pt, name + "_hand");
-    std::vector<runtime::KernelArg> args{in, o};
-    runtime::Range global;
-    if (name == "j2d5pt") {
-      args.push_back(int32_t(extents[0]));
-      args.push_back(int32_t(extents[1]));
-      global = runtime::Range(extents[1], extents[0]);
-    } else {
-      for (auto e : extents)
-        args.push_back(int32_t(e));
-      global = runtime::Range(extents[2], extents[1], extents[0]);
-    }
-    auto t = runtime::time_kernel(session, kernel, args, global, {}, timing);
-    reference = o.read();
-    Measurement hand{"hand-written OpenCL kernel", "", t.median_ms};
-    hand.ok = max_error(reference, host) <= 1e-5;
-    if (!hand.ok)
-      hand.error = "differs from the host loop";
-    out["hand_ms"] = record(hand).ms;
-    out["host_loop_ms"] = loop_ms;
   }
 
-  rewrite::EnumerateOptions options;
-  options.depth = 1;
-  options.tile_sizes = tiles;
-  // The placements (constant memory, images) where this device allows them.
-  explore::apply_device_limits(options, session.device());
-  auto variants = explore::executable_variants(program, options);
-  std::printf("  %zu variants (%s)\n", variants.variants.size(), variants.stats.summary().c_str());
-  std::vector<double> baseline_out;
-  double baseline_ms = 0, best_ms = 1e30;
-  std::string best_label;
-  // The fastest variant of each input placement, printed beside the best.
-  std::map<std::string, Measurement> best_placed = {{"as an image", {"", "", 1e30}},
-                                                    {"in constant memory", {"", "", 1e30}}};
-  Expr best_program;
-  codegen::CodegenOptions best_options;
   // Generates, builds and times one kernel of `program` and compares its output with the plain
   // lowering's (the first measurement: with the hand-written kernel's); true when it ran once
   // only, being far slower than the plain lowering.
-  auto measure = [&](const Expr& program, const codegen::CodegenOptions& cg, bool first,
-                     Measurement& m) {
+  bool measure(const Expr& program, const codegen::CodegenOptions& cg, bool first, Measurement& m) {
     bool slow = false;
     try {
       auto kernel = codegen::generate_kernel(program, cg);
@@ -413,11 +354,68 @@ nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, uint64
       m.error = e.what();
     }
     return slow;
-  };
-  // Variants whose work-group size is left to the implementation are also measured with a few
-  // explicit sizes (dimension 0 first).
+  }
+};
+
+// The host loop and the hand-written kernel of j2d5pt and j3d7pt (none for the others); the
+// kernel's output becomes run.reference.
+void measure_hand_written(StencilRun& run, const std::string& name,
+                          const std::vector<int64_t>& extents, const std::vector<float>& x) {
+  if (name != "j2d5pt" && name != "j3d7pt")
+    return;
+  std::vector<float> host(x.size());
+  auto t0 = std::chrono::steady_clock::now();
+  if (name == "j2d5pt")
+    j2d5pt_loop(x, host, int(extents[0]), int(extents[1]));
+  else
+    j3d7pt_loop(x, host, int(extents[0]), int(extents[1]), int(extents[2]));
+  const double loop_ms =
+      run.record({"plain C++ loop (host, 1 thread)", "", seconds_since(t0) * 1e3}).ms;
+  runtime::Buffer<float> in(run.session, x), o(run.session, x.size());
+  auto kernel = run.session.build_kernel(name == "j2d5pt" ? kJ2d5pt : kJ3d7pt, name + "_hand");
+  std::vector<runtime::KernelArg> args{in, o};
+  runtime::Range global;
+  if (name == "j2d5pt") {
+    args.push_back(int32_t(extents[0]));
+    args.push_back(int32_t(extents[1]));
+    global = runtime::Range(extents[1], extents[0]);
+  } else {
+    for (auto e : extents)
+      args.push_back(int32_t(e));
+    global = runtime::Range(extents[2], extents[1], extents[0]);
+  }
+  auto t = runtime::time_kernel(run.session, kernel, args, global, {}, run.timing);
+  run.reference = o.read();
+  Measurement hand{"hand-written OpenCL kernel", "", t.median_ms};
+  hand.ok = max_error(run.reference, host) <= 1e-5;
+  if (!hand.ok)
+    hand.error = "differs from the host loop";
+  run.out["hand_ms"] = run.record(hand).ms;
+  run.out["host_loop_ms"] = loop_ms;
+}
+
+// The fastest variant, and the fastest of each input placement (printed beside it).
+struct Best {
+  double ms = 1e30;
+  std::string label;
+  Expr program;
+  codegen::CodegenOptions options;
+  std::map<std::string, Measurement> placed = {{"as an image", {"", "", 1e30}},
+                                               {"in constant memory", {"", "", 1e30}}};
+  void placement(const Measurement& m) {
+    for (auto& [word, best] : placed)
+      if (m.ok && m.label.find(word) != std::string::npos && m.ms < best.ms)
+        best = m;
+  }
+};
+
+// Every variant (the --only ones; the first, the plain lowering, always), those whose
+// work-group size is left to the implementation also with a few explicit sizes.
+Best measure_variants(StencilRun& run, const rewrite::LoweredVariants& variants,
+                      const std::vector<std::string>& only) {
   const std::vector<std::array<int64_t, 3>> local_sizes = {
       {32, 8, 1}, {64, 4, 1}, {128, 1, 1}, {256, 1, 1}};
+  Best best;
   for (std::size_t i = 0; i < variants.variants.size(); ++i) {
     const auto& v = variants.variants[i];
     if (i > 0 && !selected(history_text(v), only))
@@ -428,62 +426,58 @@ nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, uint64
       codegen::CodegenOptions options;
       std::string label = cat("v", i, " ", history_text(v));
       if (l > 0) {
-        options.local_size = local_sizes[l - 1];
-        for (int d = plain.launch.dims; d < 3; ++d)
-          options.local_size[d] = 0;
-        if (plain.launch.dims == 1)
-          options.local_size[1] = 0;
-        label += cat(" [local ", options.local_size[0], "x", options.local_size[1], "]");
+        options.local_size = local_size_for(plain.launch.dims, local_sizes[l - 1]);
+        label += local_label(options.local_size);
       }
       Measurement m{label, print(v.program)};
-      if (measure(v.program, options, i == 0 && l == 0, m))
+      if (run.measure(v.program, options, i == 0 && l == 0, m))
         tunable = false; // slow: no point trying other work-group sizes
-      record(m);
-      if (m.ok && m.ms < best_ms) {
-        best_ms = m.ms;
-        best_label = m.label;
-        best_program = v.program;
-        best_options = options;
-      }
-      for (auto& [word, best] : best_placed)
-        if (m.ok && m.label.find(word) != std::string::npos && m.ms < best.ms)
-          best = m;
+      run.record(m);
+      if (m.ok && m.ms < best.ms)
+        best = {m.ms, m.label, v.program, options, best.placed};
+      best.placement(m);
     }
   }
-  // The best variant itself with its input in constant memory or read as an image, where the
-  // device allows it (same work-group size).
-  if (best_program) {
-    TypeChecker types;
-    types.apply(best_program, input_types(best_program));
-    rewrite::RuleContext ctx;
-    ctx.types = &types;
-    ctx.target = options.target;
-    auto rules = rewrite::placement_rules();
-    rules.push_back(rewrite::place_image_rule());
-    for (const auto& rule : rules)
-      for (const auto& alt : rule.apply(best_program, ctx).alternatives) {
-        std::string placed = rule.name == "place-image"
-                                 ? cat("as an image (",
-                                       rewrite::image_addressing_name(
-                                           static_cast<AddressSpace>(alt.params.at("space"))),
-                                       ")")
-                                 : "in constant memory";
-        Measurement m{cat("best, input ", alt.params.at("input"), " ", placed),
-                      print(alt.replacement)};
-        measure(alt.replacement, best_options, false, m);
-        record(m);
-        for (auto& [word, best] : best_placed)
-          if (m.ok && m.label.find(word) != std::string::npos && m.ms < best.ms)
-            best = m;
-      }
-  }
+  return best;
+}
+
+// The best variant itself with its input in constant memory or read as an image, where the
+// device allows it (same work-group size).
+void measure_placements(StencilRun& run, Best& best, const Target& target) {
+  if (!best.program)
+    return;
+  TypeChecker types;
+  types.apply(best.program, input_types(best.program));
+  rewrite::RuleContext ctx;
+  ctx.types = &types;
+  ctx.target = target;
+  auto rules = rewrite::placement_rules();
+  rules.push_back(rewrite::place_image_rule());
+  for (const auto& rule : rules)
+    for (const auto& alt : rule.apply(best.program, ctx).alternatives) {
+      std::string placed = rule.name == "place-image"
+                               ? cat("as an image (",
+                                     rewrite::image_addressing_name(
+                                         static_cast<AddressSpace>(alt.params.at("space"))),
+                                     ")")
+                               : "in constant memory";
+      Measurement m{cat("best, input ", alt.params.at("input"), " ", placed),
+                    print(alt.replacement)};
+      run.measure(alt.replacement, best.options, false, m);
+      run.record(m);
+      best.placement(m);
+    }
+}
+
+void print_best(StencilRun& run, const Best& best) {
   std::printf(
       "  best: %s\n  best vs plain MapGlb lowering: %.2fx; best %.1f GB/s = %.1f%% of copy\n",
-      best_label.c_str(), baseline_ms / best_ms, bytes / (best_ms * 1e6),
-      100 * bytes / (best_ms * 1e6) / copy_gbps);
-  if (out.contains("hand_ms"))
-    std::printf("  best vs hand-written kernel: %.2fx\n", out["hand_ms"].get<double>() / best_ms);
-  for (const auto& [word, m] : best_placed) {
+      best.label.c_str(), run.baseline_ms / best.ms, run.bytes / (best.ms * 1e6),
+      100 * run.bytes / (best.ms * 1e6) / run.copy_gbps);
+  if (run.out.contains("hand_ms"))
+    std::printf("  best vs hand-written kernel: %.2fx\n",
+                run.out["hand_ms"].get<double>() / best.ms);
+  for (const auto& [word, m] : best.placed) {
     if (m.label.empty()) {
       std::printf(
           "  best input %s: none measured (the device or the input does not allow it, or --only "
@@ -492,17 +486,58 @@ nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, uint64
       continue;
     }
     std::printf("  best input %s: %.3f ms (%.2fx the best) %s\n", word.c_str(), m.ms,
-                m.ms / best_ms, m.label.c_str());
-    out["placements"][word] = {{"label", m.label}, {"ms", m.ms}};
+                m.ms / best.ms, m.label.c_str());
+    run.out["placements"][word] = {{"label", m.label}, {"ms", m.ms}};
   }
-  out["baseline_ms"] = baseline_ms;
-  out["best_ms"] = best_ms;
-  out["best"] = best_label;
+  run.out["baseline_ms"] = run.baseline_ms;
+  run.out["best_ms"] = best.ms;
+  run.out["best"] = best.label;
+}
+
+nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, uint64_t cache_bytes,
+                             const std::string& name, const std::vector<int64_t>& extents,
+                             const std::vector<int64_t>& tiles, const std::vector<int>& steps,
+                             const std::vector<std::string>& only,
+                             const std::vector<std::string>& fused_only) {
+  const auto& info = stencils::find_stencil(name);
+  std::vector<ArithExpr> ext(extents.begin(), extents.end());
+  Expr program = info.build(ext);
+  std::size_t cells = 1;
+  for (auto e : extents)
+    cells *= static_cast<std::size_t>(e);
+  if (info.inputs != 1)
+    user_error(name + ": the benchmark handles single-input stencils");
+  double bytes = 2.0 * 4.0 * static_cast<double>(cells);
+  // The variants run on the explorer's workload: the input uploaded once, every output read back
+  // into one buffer and compared as it is read (a 512^3 check costs a fraction of a second).
+  explore::Workload workload(session, program, 7);
+  const auto& input = workload.inputs().at(0).values;
+  std::vector<float> x(input.begin(), input.end()); // for the host loop and the hand-written kernel
+  std::string size;
+  for (auto e : extents)
+    size += (size.empty() ? "" : "x") + std::to_string(e);
+  std::printf("\n== %s %s: %zu cells, %.1f MB per sweep%s ==\n", name.c_str(), size.c_str(), cells,
+              bytes / 1e6,
+              explore::fits_in_cache(bytes, cache_bytes) ? " (fits in the cache: cache-resident)"
+                                                         : "");
+  StencilRun run{session, workload, copy_gbps, bytes};
+  run.out = {{"stencil", name}, {"extents", extents}, {"bytes_per_sweep", bytes}};
+  measure_hand_written(run, name, extents, x);
+  rewrite::EnumerateOptions options;
+  options.depth = 1;
+  options.tile_sizes = tiles;
+  // The placements (constant memory, images) where this device allows them.
+  explore::apply_device_limits(options, session.device());
+  auto variants = explore::executable_variants(program, options);
+  std::printf("  %zu variants (%s)\n", variants.variants.size(), variants.stats.summary().c_str());
+  Best best = measure_variants(run, variants, only);
+  measure_placements(run, best, options.target);
+  print_best(run, best);
   for (int k : steps)
-    out["temporal"].push_back(bench_temporal(
+    run.out["temporal"].push_back(bench_temporal(
         session, copy_gbps, name, extents, tiles, k, x,
-        std::vector<float>(baseline_out.begin(), baseline_out.end()), best_ms, fused_only));
-  return out;
+        std::vector<float>(run.baseline_out.begin(), run.baseline_out.end()), best.ms, fused_only));
+  return run.out;
 }
 
 } // namespace
@@ -529,13 +564,8 @@ int main(int argc, char** argv) try {
       for (auto k : bench::whole_numbers(argv[++a], "--steps", kUsage))
         steps.push_back(static_cast<int>(k));
     } else if ((arg == "--only" || arg == "--fused") && a + 1 < argc) {
-      std::string words = argv[++a];
-      for (std::size_t at = 0; at <= words.size();) {
-        auto comma = std::min(words.find(',', at), words.size());
-        if (comma > at)
-          (arg == "--only" ? only : fused_only).push_back(words.substr(at, comma - at));
-        at = comma + 1;
-      }
+      for (auto& word : bench::split_list(argv[++a]))
+        (arg == "--only" ? only : fused_only).push_back(word);
     } else if (arg.find('=') != std::string::npos)
       runs.push_back({arg.substr(0, arg.find('=')),
                       bench::whole_numbers(arg.substr(arg.find('=') + 1), "size", kUsage)});
