@@ -7,6 +7,7 @@
 #include "distributed/SharedFaces.h"
 #include "runtime/ClError.h"
 #include "runtime/Launch.h"
+#include "runtime/Timeline.h"
 
 namespace tessera::distributed {
 
@@ -189,6 +190,7 @@ void HaloExchange::begin_faces(const Communicator& comm, const cl::Buffer& exten
     else
       send_[j]->download_colour(*colours_, extended, faces_[j].send, origin_parity_, colour,
                                 element_bytes_, done);
+    runtime::Timeline::note(label_ + " read", *done);
   }
 }
 
@@ -231,6 +233,7 @@ void HaloExchange::end_faces() {
     else
       receive_[j]->upload_colour(*colours_, p->extended, faces_[j].receive, origin_parity_,
                                  p->colour, element_bytes_, &written);
+    runtime::Timeline::note(label_ + " written", written);
     if (written())
       uploads_.push_back(written);
   }

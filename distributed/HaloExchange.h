@@ -84,6 +84,8 @@ public:
   // reset_count: the faces' reads (profiled), the messages and the writes' enqueueing; not the
   // wait for the kernels before them, nor the writes' device time (the next kernel's wait).
   double seconds() const { return seconds_; }
+  // What its transfers are called in a timeline (runtime/Timeline.h): "halo face" by default.
+  void set_label(std::string label) { label_ = std::move(label); }
 
 private:
   // The bytes of a region of E: of its points of one colour (0, 1) or all of them (-1).
@@ -123,6 +125,7 @@ private:
   int origin_parity_ = 0;
   uint64_t bytes_sent_ = 0;
   double seconds_ = 0;
+  std::string label_ = "halo face";
 };
 
 } // namespace tessera::distributed

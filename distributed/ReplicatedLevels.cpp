@@ -62,6 +62,7 @@ ReplicatedLevels::ReplicatedLevels(const Communicator& world, runtime::Session& 
   const ScalarKind kind = options.precision == Precision::F32 ? ScalarKind::F32 : ScalarKind::F64;
   exchange_ = std::make_unique<HaloExchange>(block_faces(grid, world_.rank(), world_.size()),
                                              element_bytes(kind), FaceStaging::Packing::OnDevice);
+  exchange_->set_label("gathered level's block");
   // Alike on every rank: a rank that skipped the exchange its neighbour makes would leave it
   // waiting.
   box_exact_ = replicas_agree && every_box_inside(grid, world_.size());

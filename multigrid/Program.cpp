@@ -8,6 +8,7 @@
 #include "runtime/KernelArg.h"
 #include "runtime/Launch.h"
 #include "runtime/Session.h"
+#include "runtime/Timeline.h"
 
 namespace tessera::multigrid {
 
@@ -354,6 +355,7 @@ std::vector<cl::Event> Schedule::enqueue(DeviceMemory& memory) const {
     case Step::Host:
       if (!s.ordered_by_queue)
         session.finish();
+      runtime::Timeline::mark(session.queue(), cat("host: ", s.label));
       s.work(memory);
       break;
     case Step::Copy: {
@@ -368,6 +370,8 @@ std::vector<cl::Event> Schedule::enqueue(DeviceMemory& memory) const {
     }
     }
   }
+  for (std::size_t i = 0; i < steps_.size(); ++i)
+    runtime::Timeline::note(steps_[i].label, events[i]);
   checked_ = true;
   return events;
 }

@@ -9,6 +9,7 @@
 #include "multigrid/CoarseCycle.h"
 #include "multigrid/Hierarchy.h"
 #include "runtime/Session.h"
+#include "runtime/Timeline.h"
 
 namespace tessera::multigrid {
 
@@ -421,6 +422,7 @@ struct Solver::Impl {
       // One wait a cycle: the norm's read, enqueued after the cycle, waits for it too.
       auto events = schedule.enqueue(memory);
       levels->finest().current = found->second.second;
+      runtime::Timeline::mark(memory.session().queue(), "residual norm");
       rec.residual = layout.norm(memory, residual_buffer(), 0, *blas);
       rec.device_ms = schedule.collect(events, breakdown);
     }
@@ -442,6 +444,7 @@ struct Solver::Impl {
     // Every kernel's first launch before cycle 1 (the first cycle, and a repeated one after an
     // F-cycle), then the start again: cycle 1 is timed as the others are.
     auto warm = std::chrono::steady_clock::now();
+    runtime::Timeline::mark(session.queue(), "warm-up: kernels built and launched once");
     if (measures_coarse_side())
       measure_coarse_side(residual_f64, result);
     start_state();
@@ -458,6 +461,7 @@ struct Solver::Impl {
     int stagnant = 0;
     result.stop_reason = "cycle limit";
     for (int c = 1; c <= options.max_cycles; ++c) {
+      runtime::Timeline::mark(session.queue(), cat("cycle ", c));
       CycleRecord rec = run_cycle(c, residual_f64, repeated, result, &result.breakdown);
       rec.relative = rec.residual / result.initial_residual;
       rec.factor = rec.residual / previous;

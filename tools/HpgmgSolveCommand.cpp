@@ -5,6 +5,7 @@
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "core/AtomicFile.h"
 #include "core/Error.h"
@@ -12,6 +13,7 @@
 #include "multigrid/Hpgmg.h"
 #include "multigrid/Limits.h"
 #include "runtime/Session.h"
+#include "runtime/Timeline.h"
 #include "tools/Commands.h"
 #include "tools/Interrupt.h"
 #include "tools/SolveCommand.h"
@@ -60,7 +62,9 @@ int hpgmg_solve_command(const SolveCommandOptions& o, const SolverOptions& s,
   hpgmg_fv_problem(16, o.order); // refuses an order before any work
   FilePlan files;
   plan_tuning_database(files, o.tuning_db);
-  files.output(o.json, "--json", "the report").check();
+  files.output(o.json, "--json", "the report")
+      .output(o.timeline, "--timeline", "the timeline")
+      .check();
   auto session = runtime::Session::from_env(o.device);
   check_memory(o, solver_footprint(3, n, Centring::Cell, true, s), session.device());
   const Problem problem = hpgmg_fv_problem(n, o.order);
@@ -78,7 +82,12 @@ int hpgmg_solve_command(const SolveCommandOptions& o, const SolverOptions& s,
     guard.reclaim();
     Solver solver(session, problems.back(), s);
     guard.reclaim();
+    std::optional<runtime::Timeline> timeline; // the first solve's, the one reported in full
+    if (grid == 0 && !o.timeline.empty())
+      timeline.emplace();
     results.push_back(solver.solve());
+    if (timeline)
+      write_timeline(*timeline, o.timeline, 0, 1);
     const SolveResult& r = results.back();
     if (grid == 0) {
       print_result(r, std::cout, !o.quiet);

@@ -3,11 +3,13 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -21,6 +23,7 @@
 #include "multigrid/Problems.h"
 #include "multigrid/Solver.h"
 #include "runtime/Session.h"
+#include "runtime/Timeline.h"
 #include "tools/Commands.h"
 #include "tools/HostMemory.h"
 #include "tools/Interrupt.h"
@@ -339,6 +342,12 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
   solve->add_option("--device", o.device, "OpenCL device: name substring or index (default PoCL)");
   solve->add_option("--json", o.json, "Write the residual history, timings and error as JSON")
       ->check(not_empty("solve.json"));
+  solve
+      ->add_option("--timeline", o.timeline,
+                   "Write every command the device ran, with its start and end, as a trace for "
+                   "ui.perfetto.dev or chrome://tracing (under mpirun one file per rank: "
+                   "FILE.rankR.json)")
+      ->check(not_empty("timeline.json"));
   add_tuning_options(*solve, o);
   solve->add_flag("-q,--quiet", o.quiet, "Print only the summary (no line per cycle)");
   solve->add_flag("--out-of-place-gsrb", o.out_of_place_gsrb,
@@ -380,7 +389,9 @@ int solve_command(const SolveCommandOptions& given) {
   // The files before the work, not after it (docs/cli.md, "Outputs").
   FilePlan files;
   plan_tuning_database(files, o.tuning_db);
-  files.output(o.json, "--json", "the report").check();
+  files.output(o.json, "--json", "the report")
+      .output(o.timeline, "--timeline", "the timeline")
+      .check();
   if (launched_by_mpirun())
     return distributed_solve_command(
         o, variable_coefficient_problem(o, dims, n, helmholtz, centring, s.smoother), s);
@@ -398,7 +409,12 @@ int solve_command(const SolveCommandOptions& given) {
   guard.reclaim();
   Solver solver(session, problem, s);
   guard.reclaim();
+  std::optional<runtime::Timeline> timeline;
+  if (!o.timeline.empty())
+    timeline.emplace();
   SolveResult r = solver.solve();
+  if (timeline)
+    write_timeline(*timeline, o.timeline, 0, 1);
   if (!o.quiet) {
     std::cout << "levels:";
     for (const auto& l : r.levels)
@@ -409,6 +425,18 @@ int solve_command(const SolveCommandOptions& given) {
   if (!o.json.empty())
     write_file_atomically(o.json, to_json(r, o, session).dump(2) + "\n");
   return solve_status(r, o, s, problem);
+}
+
+std::string timeline_path(const std::string& path, int rank, int ranks) {
+  if (ranks <= 1)
+    return path;
+  const std::filesystem::path p(path);
+  return (p.parent_path() / cat(p.stem().string(), ".rank", rank, p.extension().string())).string();
+}
+
+void write_timeline(const runtime::Timeline& timeline, const std::string& path, int rank,
+                    int ranks) {
+  write_file_atomically(timeline_path(path, rank, ranks), timeline.trace(rank).dump() + "\n");
 }
 
 int solve_status(const SolveResult& r, const SolveCommandOptions& o, const SolverOptions& s,

@@ -12,7 +12,8 @@ class App;
 }
 namespace tessera::runtime {
 class Session;
-}
+class Timeline;
+} // namespace tessera::runtime
 namespace tessera::multigrid {
 struct Problem;
 struct SolveResult;
@@ -43,6 +44,7 @@ struct SolveCommandOptions {
   int64_t coarsest = 2;
   std::string device;
   std::string json;
+  std::string timeline;     // --timeline FILE: the device's commands (runtime/Timeline.h)
   std::string tune = "off"; // off: default lowering; explore: the tuning database
   double tune_budget_s = 10;
   std::string tune_operators; // with --tune explore: the operators explored ("restrict,prolong")
@@ -91,6 +93,11 @@ int hpgmg_solve_command(const SolveCommandOptions& o, const multigrid::SolverOpt
 void print_result(const multigrid::SolveResult& r, std::ostream& out, bool every_cycle = true);
 nlohmann::json to_json(const multigrid::SolveResult& r, const SolveCommandOptions& o,
                        const runtime::Session& session);
+// --timeline: the file of rank `rank` of `ranks` (FILE itself on one device; under mpirun FILE
+// with ".rankR" before its extension), written with the commands `timeline` recorded.
+std::string timeline_path(const std::string& path, int rank, int ranks);
+void write_timeline(const runtime::Timeline& timeline, const std::string& path, int rank,
+                    int ranks);
 // A tolerance below the round-off floor of the precision is input that no run could satisfy:
 // exit status 2 with the tolerance that can be reached; a solve that diverged, stagnated above
 // the floor or ran out of cycles: 1.
