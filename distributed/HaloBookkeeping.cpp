@@ -109,8 +109,9 @@ void MultigridLayout::launch_colours(Schedule& s, std::size_t l, const std::stri
     const Read& r = reads[i];
     if (through(i) >= 0)
       continue;
-    int short_colours = 0, colour = -1; // of a read of its own level
-    for (int c = 0; c < 2 && r.level == Read::Level::Same; ++c) {
+    // Of a read of its own level or the finer one (the buffer's depths are its level's).
+    int short_colours = 0, colour = -1;
+    for (int c = 0; c < 2 && r.level != Read::Level::Coarser; ++c) {
       const int wanted = half_sweep >= 0 && i == 0 && c == half_sweep ? 0 : r.radius;
       if (s.exact_halo(r.buffer, c) < wanted) {
         ++short_colours;

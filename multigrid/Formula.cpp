@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/Error.h"
+#include "multigrid/BoxNesting.h"
 
 namespace tessera::multigrid::detail {
 
@@ -100,7 +101,7 @@ Fun average_formula(int count, ScalarKind kind) {
 }
 
 Expr point_program(const Level& level, const std::vector<Val>& inputs, const Val& zipped,
-                   const Fun& point, bool restricted) {
+                   const Fun& point, bool restricted, const Level* coarse) {
   const int d = level.dims;
   if (!restricted)
     return program(inputs, zipped | map_nd(d, point));
@@ -115,7 +116,8 @@ Expr point_program(const Level& level, const std::vector<Val>& inputs, const Val
       values.push_back(point(child));
     return mean.apply(values);
   });
-  return program(inputs, zipped | slide_nd(d, 2, 2) | map_nd(d, children));
+  const Val fine = coarse ? children_of_coarse_box(zipped, *coarse, level) : zipped;
+  return program(inputs, fine | slide_nd(d, 2, 2) | map_nd(d, children));
 }
 
 Fun duplicate_nd(int dims) {

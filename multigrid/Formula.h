@@ -39,9 +39,11 @@ std::vector<Val> block_elements(const Val& block, int dims, int side);
 Fun average_formula(int count, ScalarKind kind);
 // The program over `inputs` that maps `point` over the grid of `zipped` values (of `level`);
 // with `restricted`, the 2^d average of the values of each coarse cell's children instead, each
-// computed where the average reads it: the fine grid of values is never stored.
+// computed where the average reads it: the fine grid of values is never stored. `coarse`: the
+// box the average is written to (a rank's box of the coarser level, whose halos may differ from
+// the fine box's: BoxNesting.h); none: the coarser level of `level` as a whole grid.
 Expr point_program(const Level& level, const std::vector<Val>& inputs, const Val& zipped,
-                   const Fun& point, bool restricted);
+                   const Fun& point, bool restricted, const Level* coarse = nullptr);
 
 // Every element of the outermost d levels repeated twice along each of them:
 // [n]^d of T -> [2n]^d of T, element I = x[I/2] (a view: no memory).

@@ -211,12 +211,16 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
           return restrict_full_weighting(at);
         return at.sizes() == level.sizes() ? restrict_average(at, coarse) : restrict_average(at);
       }));
-      if (cell && options.fused_residual_restriction && !layout_->distributed())
+      // (On ranks: the constant-coefficient operator, the one the distributed solver has.)
+      if (cell && options.fused_residual_restriction && (!layout_->distributed() || !helmholtz))
         s.residual_to_coarser = kernel_of(with_interior(
             spec("residual-restrict", level,
                  [=](const Level& at) {
-                   return helmholtz ? helmholtz_residual_restricted(at, bc, *helmholtz)
-                                    : multigrid::residual_restricted(at, bc);
+                   if (helmholtz)
+                     return helmholtz_residual_restricted(at, bc, *helmholtz);
+                   return at.sizes() == level.sizes()
+                              ? multigrid::residual_restricted(at, coarse, bc)
+                              : multigrid::residual_restricted(at, bc);
                  }),
             level, fv4_on(level, helmholtz),
             [=](const Level& at) { return detail::fv4_residual(at, *helmholtz, true, true); }, 1));
@@ -428,8 +432,12 @@ void Hierarchy::cycle(Schedule& s, std::size_t l, CycleKind kind, bool zero_star
   LevelState &fine = levels_[l], &coarse = levels_[l + 1];
   smooth(s, l, options_->pre);
   if (fine.residual_to_coarser) {
-    layout_->launch(s, l, "residual+restrict", fine.residual_to_coarser, operator_reads(fine, 1),
-                    coarse.f);
+    // A kernel of the coarser level that reads the finer one (on ranks: its halo exchanges are
+    // the finer level's, and the depth it leaves exact is the coarser level's).
+    std::vector<Read> reads = operator_reads(fine, 1);
+    for (Read& r : reads)
+      r.level = Read::Level::Finer;
+    layout_->launch(s, l + 1, "residual+restrict", fine.residual_to_coarser, reads, coarse.f);
   } else {
     residual(s, l);
     layout_->launch(s, l + 1, "restrict", fine.restrict_to_coarser,

@@ -63,6 +63,10 @@ Expr residual(const Level& level, Boundary bc);
 // of residual's result, each fine residual computed where the average reads it (never stored).
 // Inputs u, f of `fine`; the result a grid of fine.coarser().
 Expr residual_restricted(const Level& fine, Boundary bc);
+// The same written to `coarse`, a rank's box of the coarser level (its halos may differ from the
+// fine box's); its children beyond the fine box are clamped (not exact: the halo bookkeeping
+// knows).
+Expr residual_restricted(const Level& fine, const Level& coarse, Boundary bc);
 // Weighted Jacobi: u + omega * h^2/(2d) * (f - A u). Inputs u, f.
 Expr jacobi(const Level& level, Boundary bc, double omega);
 // One half-sweep of red-black Gauss-Seidel: the points whose index sum has the parity `colour`

@@ -12,7 +12,7 @@ namespace {
 // u, its 2d star neighbours, f, then the extras.
 Expr star_operator(const Level& level, Boundary bc, const std::string& name,
                    std::vector<ScalarKind> extra_kinds, const std::vector<Val>& extras,
-                   const Body& body, bool restricted = false) {
+                   const Body& body, bool restricted = false, const Level* coarse = nullptr) {
   const int d = level.dims;
   Val u = grid_input("u", level), f = grid_input("f", level);
   std::vector<ScalarKind> kinds(2 * d + 2, level.kind);
@@ -29,7 +29,7 @@ Expr star_operator(const Level& level, Boundary bc, const std::string& name,
       args.push_back(t.get(i));
     return point.apply(args);
   });
-  return point_program(level, {u, f}, zip_nd(d, zipped), apply, restricted);
+  return point_program(level, {u, f}, zip_nd(d, zipped), apply, restricted, coarse);
 }
 
 // 2d u - (sum of the star neighbours), from the formula's parameters.
@@ -51,12 +51,16 @@ Expr residual(const Level& level, Boundary bc) {
 }
 
 Expr residual_restricted(const Level& fine, Boundary bc) {
+  return residual_restricted(fine, fine.coarser(), bc);
+}
+
+Expr residual_restricted(const Level& fine, const Level& coarse, Boundary bc) {
   const int d = fine.dims;
   const double h2inv = 1.0 / (fine.h() * fine.h());
   return star_operator(
       fine, bc, "residual", {}, {},
-      [=](const std::vector<Sym>& v) { return v[2 * d + 1] - h2inv * star_difference(v, d); },
-      true);
+      [=](const std::vector<Sym>& v) { return v[2 * d + 1] - h2inv * star_difference(v, d); }, true,
+      coarse.box.empty() ? nullptr : &coarse);
 }
 
 Expr jacobi(const Level& level, Boundary bc, double omega) {

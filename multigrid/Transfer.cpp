@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "core/Error.h"
+#include "multigrid/BoxNesting.h"
 #include "multigrid/Formula.h"
 
 namespace tessera::multigrid {
@@ -11,19 +12,6 @@ namespace tessera::multigrid {
 using namespace detail;
 
 namespace {
-
-// The halo below the box along dimension k (0 without halos).
-int64_t halo_below(const Level& level, int k) {
-  return level.halo_lo.empty() ? 0 : level.halo_lo.at(k);
-}
-int64_t halo_above(const Level& level, int k) {
-  return level.halo_hi.empty() ? 0 : level.halo_hi.at(k);
-}
-
-// f applied along dimension k of a grid (at nesting level k).
-Fun along(int k, Fun f) {
-  return k == 0 ? f : map_nd(k, std::move(f));
-}
 
 // The parity of each fine index, packed into one i32: bit (d-1-k) is i_k % 2 of the global
 // index (a box with an odd halo below starts at an odd global index).
@@ -45,24 +33,6 @@ Val parity_grid(const Level& fine) {
   return index_grid(fine, code);
 }
 
-// How many points of the refined coarse box lie beyond the fine box below and above along
-// dimension k: a coarse halo of hc refines to 2 hc points, of which the fine box keeps its own
-// halo hf. Negative where the fine halo reaches further than the refined coarse one.
-std::pair<int64_t, int64_t> refined_excess(const Level& coarse, const Level& fine, int k) {
-  return {2 * halo_below(coarse, k) - halo_below(fine, k),
-          2 * halo_above(coarse, k) - halo_above(fine, k)};
-}
-
-// Dimension k of a grid less `lo` points below and `hi` above; a negative count pads by that
-// many clamped points instead (never exact: the schedule's halo bookkeeping knows, Layout.h).
-Val trim(Val grid, int k, int64_t lo, int64_t hi) {
-  if (lo < 0 || hi < 0)
-    grid = grid | along(k, pad(std::max<int64_t>(-lo, 0), std::max<int64_t>(-hi, 0), clamp));
-  if (lo > 0 || hi > 0)
-    grid = grid | along(k, drop(std::max<int64_t>(lo, 0), std::max<int64_t>(hi, 0)));
-  return grid;
-}
-
 // The fine box within the refinement of the coarse box: the refinement starts 2 hc below the
 // fine block, the fine box hf below it.
 Val to_fine_box(Val refined, const Level& coarse, const Level& fine) {
@@ -71,21 +41,6 @@ Val to_fine_box(Val refined, const Level& coarse, const Level& fine) {
     refined = trim(refined, k, lo, hi);
   }
   return refined;
-}
-
-// Both levels are whole grids, or both boxes whose sides next to another rank are the same
-// (blocks halve: Level::halo_lo), and the fine box is the refined coarse box less the excess.
-void check_boxes(const Level& coarse, const Level& fine) {
-  if (coarse.box.empty() != fine.box.empty())
-    internal_error("a transfer between a rank's box and a whole grid");
-  for (int k = 0; k < static_cast<int>(coarse.box.size()); ++k) {
-    const auto [lo, hi] = refined_excess(coarse, fine, k);
-    const bool sides_agree = (halo_below(coarse, k) == 0) == (halo_below(fine, k) == 0) &&
-                             (halo_above(coarse, k) == 0) == (halo_above(fine, k) == 0);
-    if (!sides_agree || 2 * coarse.box[k] - lo - hi != fine.box[k])
-      internal_error(cat("a transfer between boxes that do not nest: coarse ", coarse.describe(),
-                         ", fine ", fine.describe()));
-  }
 }
 
 // The same box one level finer or coarser, with the same halos (a level's own box on one rank).
@@ -181,15 +136,8 @@ Expr restrict_average(const Level& fine) {
 Expr restrict_average(const Level& fine, const Level& coarse) {
   const int d = fine.dims;
   fine.coarser(); // checks that the grid coarsens
-  check_boxes(coarse, fine);
   Val r = grid_input("r", fine);
-  // The children of the coarse box's first point start 2 hc below the fine block, hf below
-  // the fine box's first point: the box padded (or cut) by the difference on each side.
-  Val children = r;
-  for (int k = 0; k < static_cast<int>(fine.box.size()); ++k) {
-    const auto [lo, hi] = refined_excess(coarse, fine, k);
-    children = trim(children, k, -lo, -hi);
-  }
+  Val children = children_of_coarse_box(r, coarse, fine);
   Fun mean = average_formula(1 << d, fine.kind);
   Fun apply([=](Val block) { return mean.apply(block_elements(block, d, 2)); });
   return program({r}, children | slide_nd(d, 2, 2) | map_nd(d, apply));

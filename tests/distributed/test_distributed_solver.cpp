@@ -146,6 +146,11 @@ void check_histories(std::size_t first, std::size_t end) {
                                         << s.cycles[i].residual);
     }
     CHECK(s.cycles.back().relative < 1e-3); // it does converge
+    // The residual fused with its restriction on the ranks' cell-centred levels, as on one
+    // device (where the small levels' launches may fuse it further).
+    CHECK_MESSAGE(d.breakdown.count("residual+restrict") ==
+                      (c.problem.centring == Centring::Cell ? 1u : 0u),
+                  c.name);
     REQUIRE(d.solution.size() == s.solution.size());
     CHECK(testing::has_nonzero_values(s.solution));
     double worst = 0, largest = 0;

@@ -89,7 +89,8 @@ void check_box_transfers(std::initializer_list<int64_t> halos) {
   const int64_t fine_n = 24, coarse_n = 12;
   const mg::Grid r = testing::random_values(fine_n * fine_n, 41),
                  u = testing::random_values(fine_n * fine_n, 42),
-                 e = testing::random_values(coarse_n * coarse_n, 43);
+                 e = testing::random_values(coarse_n * coarse_n, 43),
+                 f = testing::random_values(fine_n * fine_n, 44);
   for (int along : {0, 1})
     for (int64_t h : halos)
       // An inner block (halos on both sides), the first and the last (a global edge).
@@ -108,8 +109,17 @@ void check_box_transfers(std::initializer_list<int64_t> halos) {
             Data::from_flat(ScalarKind::F64, fine.box, cut(r, {fine_n, fine_n}, fine_box));
         check_block(restrict_average(fine), {r_box}, coarse, coarse_block, lo,
                     mg::restrict_average(r, {2, fine_n}));
+        const Data u_box =
+            Data::from_flat(ScalarKind::F64, fine.box, cut(u, {fine_n, fine_n}, fine_box));
+        // The residual fused with the restriction, written to the coarse box (the distributed
+        // cycle's kernel), against the whole grid's residual then average.
+        check_block(
+            residual_restricted(fine, coarse, Boundary::mirror()),
+            {u_box, Data::from_flat(ScalarKind::F64, fine.box, cut(f, {fine_n, fine_n}, fine_box))},
+            coarse, coarse_block, lo,
+            mg::restrict_average(mg::residual(u, f, {2, fine_n}, fine.h(), "mirror"), {2, fine_n}));
         const std::vector<Data> in{
-            Data::from_flat(ScalarKind::F64, fine.box, cut(u, {fine_n, fine_n}, fine_box)),
+            u_box,
             Data::from_flat(ScalarKind::F64, coarse.box, cut(e, {coarse_n, coarse_n}, coarse_box))};
         check_block(prolong_add(coarse, Interpolation::Constant, Boundary::mirror()), in, fine,
                     fine_block, lo, mg::prolong_add(u, e, {2, coarse_n}, "constant", "mirror"));
