@@ -68,11 +68,6 @@ ClRect packed(const ClRect& device) {
   return h;
 }
 
-// A region that is one contiguous run of its buffer: its bytes' offset and count.
-struct Run {
-  std::size_t offset = 0, bytes = 0;
-};
-
 } // namespace
 
 Rect merge_whole_dims(const Rect& r) {
@@ -93,11 +88,6 @@ Rect merge_whole_dims(const Rect& r) {
   return m;
 }
 
-namespace {
-
-// The region as one contiguous run, when it is one (every dimension but the innermost of its
-// merged form has extent 1). OpenCL's rectangle commands cost a transfer per row on some
-// drivers (NVIDIA: about 5 us per 4 KiB row), so such regions move as plain buffer ranges.
 std::optional<Run> contiguous_run(const Rect& r, std::size_t element_bytes) {
   const Rect m = merge_whole_dims(r);
   int64_t linear = 0;
@@ -109,8 +99,6 @@ std::optional<Run> contiguous_run(const Rect& r, std::size_t element_bytes) {
   return Run{static_cast<std::size_t>(linear) * element_bytes,
              static_cast<std::size_t>(r.points()) * element_bytes};
 }
-
-} // namespace
 
 bool contiguous(const Rect& r) {
   return contiguous_run(r, 1).has_value();

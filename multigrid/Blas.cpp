@@ -44,14 +44,20 @@ double Blas::read_scratch(ScalarKind kind) {
 }
 
 double Blas::nrm2(BufferId x) {
+  return nrm2(x, 0, static_cast<std::size_t>(memory_->count(x)));
+}
+
+double Blas::nrm2(BufferId x, std::size_t first, std::size_t count) {
   check_pair(x, x, "Nrm2");
-  auto n = static_cast<std::size_t>(memory_->count(x));
+  if (first + count > static_cast<std::size_t>(memory_->count(x)))
+    internal_error(cat("CLBlast Nrm2 of elements ", first, " to ", first + count, " of ",
+                       memory_->name(x), ", which has ", memory_->count(x)));
   cl_command_queue queue = memory_->session().queue()();
   cl_mem out = memory_->buffer(scratch_).handle()(), in = memory_->buffer(x).handle()();
   if (memory_->kind(x) == ScalarKind::F64)
-    check(clblast::Nrm2<double>(n, out, 0, in, 0, 1, &queue), "Nrm2");
+    check(clblast::Nrm2<double>(count, out, 0, in, first, 1, &queue), "Nrm2");
   else
-    check(clblast::Nrm2<float>(n, out, 0, in, 0, 1, &queue), "Nrm2");
+    check(clblast::Nrm2<float>(count, out, 0, in, first, 1, &queue), "Nrm2");
   return read_scratch(memory_->kind(x));
 }
 

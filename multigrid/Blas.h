@@ -10,6 +10,8 @@ class Blas {
 public:
   explicit Blas(DeviceMemory& memory);
   double nrm2(BufferId x);
+  // Of the `count` elements of x from `first` on.
+  double nrm2(BufferId x, std::size_t first, std::size_t count);
   double dot(BufferId x, BufferId y);
   // y += alpha * x
   void axpy(double alpha, BufferId x, BufferId y);

@@ -37,6 +37,12 @@ TEST_CASE("multigrid blas: nrm2, dot and axpy on device buffers match host loops
     }
     const double tolerance = kind == ScalarKind::F64 ? 1e-12 : 1e-5;
     CHECK(blas.nrm2(bx) == doctest::Approx(std::sqrt(norm)).epsilon(tolerance));
+    // Of a range (a rank's own points within its box): elements 100 to 699.
+    double part = 0;
+    for (std::size_t i = 100; i < 700; ++i)
+      part += x[i] * x[i];
+    CHECK(blas.nrm2(bx, 100, 600) == doctest::Approx(std::sqrt(part)).epsilon(tolerance));
+    CHECK_THROWS(blas.nrm2(bx, 500, 501)); // past the end
     CHECK(blas.dot(bx, by) == doctest::Approx(dot).epsilon(tolerance * 10));
     blas.axpy(-2.5, bx, by); // y -= 2.5 x
     std::vector<double> out(n);
