@@ -139,8 +139,7 @@ void MultigridLayout::launch_colours(Schedule& s, std::size_t l, const std::stri
     else
       s.set_exact_halo(output, depth);
   };
-  if (needed.size() == 1 && needed[0].level == l &&
-      launch_overlapped(s, l, label, kernel, reads, output, needed[0])) {
+  if (needed.size() == 1 && launch_overlapped(s, l, label, kernel, reads, output, needed[0])) {
     record();
     return;
   }

@@ -167,7 +167,8 @@ private:
   // Records what the exchange made exact, the other colour as deep as before it.
   void mark_exchanged(multigrid::Schedule& s, const Exchange& e, int before0, int before1) const;
   // Where it can, appends the launch of a kernel of level l that needs the exchange of
-  // `exchanged` (level l) overlapped with it: the exchange begun, the kernel on the points that
+  // `exchanged` (of level l, or of level l - 1 for a kernel that reads the finer level)
+  // overlapped with it: the exchange begun, the kernel on the points that
   // read none of the halo, the exchange ended, the kernel on the rest. False: nothing appended
   // (overlap off, faces of several dimensions, a kernel that cannot run on part of its range,
   // a block too thin).

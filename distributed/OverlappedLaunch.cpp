@@ -37,17 +37,28 @@ bool MultigridLayout::launch_overlapped(Schedule& s, std::size_t l, const std::s
                                         const std::vector<Read>& reads, BufferId output,
                                         const Exchange& e) {
   const BufferId exchanged = e.buffer;
-  if (!overlap_ || world_.size() < 2 || l >= exchanges_.size() || !exchanges_[l]->splits())
+  // The exchange is of the kernel's level, or of the finer one it reads (the residual fused
+  // with its restriction).
+  const std::size_t x = e.level;
+  if (!overlap_ || world_.size() < 2 || x >= exchanges_.size() || !exchanges_[x]->splits() ||
+      (x != l && x + 1 != l))
     return false;
   const Block& b = blocks_.at(l);
   const auto box = b.extended();
-  const auto d = static_cast<std::size_t>(exchanges_[l]->dimension());
+  const auto d = static_cast<std::size_t>(exchanges_[x]->dimension());
   if (!offsettable(*kernel, box, d))
     return false;
-  int64_t radius = 0; // how far the kernel reads into the exchanged buffer's halo
-  for (const Read& r : reads)
-    if (r.buffer == exchanged)
-      radius = std::max<int64_t>(radius, r.radius);
+  // How far the kernel's points read into the exchanged buffer's halo, in its own points: a
+  // coarse point's children read r fine points around them, ceil(r / 2) coarse points.
+  int64_t radius = 0;
+  for (const Read& r : reads) {
+    if (r.buffer != exchanged)
+      continue;
+    const Read::Level expected = x == l ? Read::Level::Same : Read::Level::Finer;
+    if (r.level != expected)
+      return false;
+    radius = std::max<int64_t>(radius, x == l ? r.radius : (r.radius + 1) / 2);
+  }
   // The points that read only the block's own points of `exchanged`, along d.
   const int64_t lo = b.internal[d][0] ? b.halo_lo[d] + radius : 0;
   const int64_t hi = b.internal[d][1] ? b.halo_lo[d] + b.extent[d] - radius : box[d];
@@ -74,17 +85,17 @@ bool MultigridLayout::launch_overlapped(Schedule& s, std::size_t l, const std::s
   };
   s.host(
       "halo exchange",
-      [this, l, e](DeviceMemory& memory) {
-        exchanges_[l]->begin(cart_, session_->queue(), memory.buffer(e.buffer).handle(), e.colour);
+      [this, x, e](DeviceMemory& memory) {
+        exchanges_[x]->begin(cart_, session_->queue(), memory.buffer(e.buffer).handle(), e.colour);
       },
       {}, /*ordered_by_queue=*/true);
   const int before0 = s.exact_halo(exchanged, 0), before1 = s.exact_halo(exchanged, 1);
   launch_range(lo, hi); // while the faces travel
   s.host(
       "halo exchange",
-      [this, l](DeviceMemory&) {
-        exchanges_[l]->end();
-        ++exchange_counts_[l];
+      [this, x](DeviceMemory&) {
+        exchanges_[x]->end();
+        ++exchange_counts_[x];
       },
       {exchanged}, /*ordered_by_queue=*/true);
   mark_exchanged(s, e, before0, before1);

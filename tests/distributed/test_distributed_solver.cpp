@@ -191,11 +191,15 @@ TEST_CASE("exchanges overlapped with the kernels give the same cycles, bit for b
   CHECK(on.solution == off.solution);
   // Split along one dimension (2 ranks), a smoothing step that needs an exchange runs as two or
   // three launches; with faces of two dimensions (2x2 ranks) nothing is overlapped.
-  const auto launches = [](const SolveResult& r) { return r.breakdown.at("smooth").launches; };
-  if (world.size() == 2)
-    CHECK(launches(on) > launches(off));
-  else
-    CHECK(launches(on) == launches(off));
+  // So does the residual fused with its restriction, whose exchange is the finer level's.
+  for (const char* label : {"smooth", "residual+restrict"}) {
+    CAPTURE(label);
+    const auto launches = [&](const SolveResult& r) { return r.breakdown.at(label).launches; };
+    if (world.size() == 2)
+      CHECK(launches(on) > launches(off));
+    else
+      CHECK(launches(on) == launches(off));
+  }
 }
 
 // Faces through memory shared on the host (the default of `tessera solve`) or as MPI messages:
