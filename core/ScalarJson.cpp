@@ -43,8 +43,38 @@ ScalarValue scalar_value_from_json(const nlohmann::json& j) {
   return ScalarValue::make(kind, value.get<double>());
 }
 
+namespace {
+
+// Sums, differences and products chain to the left (((a + b) + c) + ...: a weighted sum of 729
+// points is a chain 729 deep): such a chain is written as one node with every operand in order,
+// its left fold, so that a file's depth does not grow with the terms (Python's json reader
+// stops at about 1000 levels) and neither does the recursion that reads it.
+bool chains(ScalarOp op) {
+  return op == ScalarOp::Add || op == ScalarOp::Sub || op == ScalarOp::Mul;
+}
+
+std::vector<ScalarExpr> chain_operands(const ScalarExpr& e) {
+  std::vector<ScalarExpr> reversed;
+  const ScalarExpr* at = &e;
+  while (at->op() == e.op() && at->args().size() == 2) {
+    reversed.push_back(at->args()[1]);
+    at = &at->args()[0];
+  }
+  reversed.push_back(*at);
+  return {reversed.rbegin(), reversed.rend()};
+}
+
+} // namespace
+
 void to_json(nlohmann::json& j, const ScalarExpr& e) {
   j = {{"op", op_name(e.op())}};
+  if (chains(e.op())) {
+    nlohmann::json args = nlohmann::json::array();
+    for (const auto& a : chain_operands(e))
+      args.push_back(a);
+    j["args"] = std::move(args);
+    return;
+  }
   switch (e.op()) {
   case ScalarOp::Param:
     j["index"] = e.param_index();
@@ -119,9 +149,17 @@ ScalarExpr scalar_expr_from_json(const nlohmann::json& j) {
       need(1);
       return ScalarExpr::unary(op, args[0]);
     }
-  for (ScalarOp op : {ScalarOp::Add, ScalarOp::Sub, ScalarOp::Mul, ScalarOp::Div, ScalarOp::Mod,
-                      ScalarOp::Lt, ScalarOp::Le, ScalarOp::Gt, ScalarOp::Ge, ScalarOp::Eq,
-                      ScalarOp::Ne, ScalarOp::And, ScalarOp::Or})
+  for (ScalarOp op : {ScalarOp::Add, ScalarOp::Sub, ScalarOp::Mul})
+    if (name == op_name(op)) {
+      if (args.size() < 2)
+        bad(cat("'", name, "' needs 2 or more arguments (their left fold)"));
+      ScalarExpr folded = args[0];
+      for (std::size_t i = 1; i < args.size(); ++i)
+        folded = ScalarExpr::binary(op, folded, args[i]);
+      return folded;
+    }
+  for (ScalarOp op : {ScalarOp::Div, ScalarOp::Mod, ScalarOp::Lt, ScalarOp::Le, ScalarOp::Gt,
+                      ScalarOp::Ge, ScalarOp::Eq, ScalarOp::Ne, ScalarOp::And, ScalarOp::Or})
     if (name == op_name(op)) {
       need(2);
       return ScalarExpr::binary(op, args[0], args[1]);

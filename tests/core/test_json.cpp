@@ -315,6 +315,50 @@ TEST_CASE("json: non-finite constants survive a round trip") {
   CHECK_THROWS_AS(scalar_value_from_json({{"type", "f32"}, {"value", "infinity"}}), tessera::Error);
 }
 
+// A chain of sums, differences or products is one node with its operands in order (its left
+// fold): the depth of a file does not grow with a weighted sum's terms.
+namespace {
+
+// The same tree of parameters and operators (what the chains below are made of).
+bool same_tree(const ScalarExpr& x, const ScalarExpr& y) {
+  if (x.op() != y.op() || x.args().size() != y.args().size())
+    return false;
+  if (x.op() == ScalarOp::Param)
+    return x.param_index() == y.param_index();
+  for (std::size_t i = 0; i < x.args().size(); ++i)
+    if (!same_tree(x.args()[i], y.args()[i]))
+      return false;
+  return true;
+}
+
+} // namespace
+
+TEST_CASE("json: chains of sums are written flat and read back as the same left fold") {
+  const ScalarExpr a = ScalarExpr::param(0), b = ScalarExpr::param(1), c = ScalarExpr::param(2);
+  const ScalarExpr sum = ScalarExpr::binary(ScalarOp::Add, ScalarExpr::binary(ScalarOp::Add, a, b),
+                                            ScalarExpr::binary(ScalarOp::Mul, b, c));
+  nlohmann::json j = sum;
+  REQUIRE(j["args"].size() == 3); // (a + b) + (b * c): a, b, b * c
+  CHECK(j["args"][2]["op"] == "mul");
+  CHECK(same_tree(scalar_expr_from_json(j), sum));
+  // Right-nested operands keep their own node: a - (b - c) is not (a - b) - c.
+  const ScalarExpr right =
+      ScalarExpr::binary(ScalarOp::Sub, a, ScalarExpr::binary(ScalarOp::Sub, b, c));
+  j = right;
+  CHECK(j["args"].size() == 2);
+  CHECK(same_tree(scalar_expr_from_json(j), right));
+  // Files of binary nodes (before chains were flat) still load; a chain needs two operands and
+  // only sums, differences and products chain.
+  nlohmann::json binary = {{"op", "sub"}, {"args", {nlohmann::json(a), nlohmann::json(b)}}};
+  CHECK(same_tree(scalar_expr_from_json(binary), ScalarExpr::binary(ScalarOp::Sub, a, b)));
+  CHECK_THROWS_WITH_AS(scalar_expr_from_json({{"op", "add"}, {"args", {nlohmann::json(a)}}}),
+                       doctest::Contains("'add' needs 2 or more arguments"), tessera::Error);
+  CHECK_THROWS_WITH_AS(
+      scalar_expr_from_json(
+          {{"op", "div"}, {"args", {nlohmann::json(a), nlohmann::json(b), nlohmann::json(c)}}}),
+      doctest::Contains("'div' needs 2 argument(s)"), tessera::Error);
+}
+
 TEST_CASE("json: files round trip in a temporary directory") {
   TempDir dir;
   auto cases = programs();
