@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Where a device waited: the idle gaps of a `tessera solve --timeline FILE` trace.
 
-Usage: python3 bench/timeline_gaps.py TRACE.json [TRACE.rank1.json ...] [--from-cycle C] [--top N]
+Usage: python3 bench/timeline_gaps.py TRACE.json [TRACE.rank1.json ...] [--from-cycle C]
+                                      [--to-cycle D] [--top N]
 
-For each trace, over the cycles from C on (default 2: the first cycle builds kernels on some
-devices), prints the time per cycle from one "cycle" marker to the next, the time the device was
+For each trace, over the cycles from C on (default 2: a first F-cycle is not like the others;
+--to-cycle D: up to D only), prints the time per cycle from one "cycle" marker to the next, the time the device was
 busy (the union of its commands), the time it sat idle, and the idle gaps summed by the pair of
 commands around them (the command before the gap -> the one after), largest first. A gap after a
 "host: ..." marker or before a "... written" transfer is the device waiting for the host.
@@ -21,13 +22,13 @@ def cycles(events):
         yield int(s["name"].split()[1]), s["ts"], end
 
 
-def analyse(path, from_cycle, top):
+def analyse(path, from_cycle, to_cycle, top):
     events = sorted(json.load(open(path))["traceEvents"], key=lambda e: e["ts"])
     spans, busy, idle = 0.0, 0.0, 0.0
     gaps = defaultdict(lambda: [0.0, 0])
     counted = 0
     for number, start, end in cycles(events):
-        if number < from_cycle:
+        if number < from_cycle or (to_cycle is not None and number > to_cycle):
             continue
         counted += 1
         spans += end - start
@@ -63,10 +64,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("traces", nargs="+")
     parser.add_argument("--from-cycle", type=int, default=2)
+    parser.add_argument("--to-cycle", type=int, default=None)
     parser.add_argument("--top", type=int, default=15)
     args = parser.parse_args()
     for path in args.traces:
-        analyse(path, args.from_cycle, args.top)
+        analyse(path, args.from_cycle, args.to_cycle, args.top)
 
 
 if __name__ == "__main__":
