@@ -161,6 +161,20 @@ void Tuner::log(const std::string& line) const {
     options_.log(line);
 }
 
+runtime::Range default_work_group(const std::vector<int64_t>& gpu, const runtime::Range& global,
+                                  const std::string& device_type) {
+  if (device_type == "CPU" || gpu.empty() || static_cast<int>(gpu.size()) != global.dims())
+    return {};
+  std::vector<std::size_t> sizes;
+  for (int d = 0; d < global.dims(); ++d) {
+    const auto l = static_cast<std::size_t>(gpu[static_cast<std::size_t>(d)]);
+    if (l == 0 || global[d] % l != 0)
+      return {};
+    sizes.push_back(l);
+  }
+  return runtime::Range::of(sizes);
+}
+
 std::shared_ptr<CompiledKernel> Tuner::kernel(const OperatorSpec& spec) {
   Expr program = spec.build(spec.extents);
   runtime::Hasher hasher;
@@ -182,6 +196,14 @@ std::shared_ptr<CompiledKernel> Tuner::kernel(const OperatorSpec& spec) {
     const Expr lowered = rewrite::lower_default(program);
     k = compile(*session_, generate(lowered, spec.name, spec.in_place), {},
                 spec.in_place ? "default lowering, in place" : "default lowering");
+    if (auto wg = default_work_group(spec.gpu_work_group, k->global, session_->device().type);
+        !wg.empty()) {
+      k->local = wg;
+      std::string text;
+      for (int d = 0; d < wg.dims(); ++d)
+        text += cat(d ? "x" : "", wg[d]);
+      k->variant += ", work-group " + text;
+    }
     add_interior(*k, lowered, spec);
   } else if (named != options_.named.end()) {
     auto variants = explore::enumerate_variants(program, 1).variants;

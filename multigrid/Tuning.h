@@ -75,7 +75,15 @@ struct OperatorSpec {
   // (a GPU too: the whole form's boundary code is what makes it slow there).
   std::function<Expr(const std::vector<int64_t>&)> interior_build;
   int64_t interior_margin = 0;
+  // The default lowering's work-group on a GPU (OpenCL's x first) where each size divides the
+  // kernel's range; empty, or elsewhere: the driver's choice (default_work_group).
+  std::vector<int64_t> gpu_work_group;
 };
+
+// The work-group of a default lowering: `gpu` on a device other than a CPU where it has the
+// range's dimensions and each size divides the range's; else empty (the driver's).
+runtime::Range default_work_group(const std::vector<int64_t>& gpu, const runtime::Range& global,
+                                  const std::string& device_type);
 
 // Below this many points a kernel's launches cost more than the branch the split saves.
 constexpr int64_t kSplitLaunchPoints = 64 * 64 * 64;
