@@ -2,8 +2,9 @@
 """The distributed solver's scaling model of docs/distributed.md: the wall time per V(2,2) cycle
 (GSRB, f64, cell-centred, 3-D) on two GPUs of one host split in slabs, predicted from one GPU's
 measured cycle, the measured cost of a face between the two GPUs and the measured cost of the
-levels gathered onto every rank, against the measured two-GPU cycle (call 59, two H200,
-bench/results/h200x2-2026-11-29-fused/). Prints the table of the document."""
+levels gathered onto every rank, against the measured two-GPU cycle (two H200: 512^3 from call
+64, 1024^3 from call 63, each row's numbers from one call; bench/results/h200x2-2026-11-29-fused/).
+Prints the table of the document."""
 
 # A face between the two processes through the host memory both map (bench/mpi/face_exchange,
 # call 35, two H200): 1 MiB in 62.6 us, 4 MiB in 177.7 us, read by one device and written by the
@@ -15,12 +16,12 @@ EXCHANGES_FINEST = 10  # the finest level's, one more (after the correction)
 LAUNCHES_FINEST = 20  # about: the finest level's half-sweeps split around their exchanges, and the rest
 GATHER_BELOW = 2**21  # blocks of fewer points are gathered onto every rank (the GPU default, 2 ranks)
 
-# Measured in call 59: one GPU's (device, wall) seconds a cycle; the two-GPU runs' wall seconds
-# a cycle and rank 0's time in the gathered levels (the wait for the kernels before the gather,
-# its reads and the meeting with the other rank), seconds a cycle.
-ONE_GPU = {512: (11.17e-3, 12.54e-3), 1024: (104.28e-3, 107.66e-3)}
-MEASURED_TWO = {512: [8.54e-3, 8.51e-3], 1024: [58.25e-3]}
-GATHERED = {512: 1.34e-3, 1024: 1.41e-3}
+# Measured (512^3: call 64, 1024^3: call 63): one GPU's (device, wall) seconds a cycle; the
+# two-GPU runs' wall seconds a cycle and rank 0's time in the gathered levels (the wait for the
+# kernels before the gather, its reads and the meeting with the other rank), seconds a cycle.
+ONE_GPU = {512: (11.245e-3, 12.00e-3), 1024: (104.31e-3, 106.78e-3)}
+MEASURED_TWO = {512: [8.57e-3, 8.45e-3], 1024: [58.44e-3]}
+GATHERED = {512: 0.91e-3, 1024: 0.95e-3}
 
 
 def face_bytes(side, level, colour):
