@@ -12,10 +12,46 @@
 
 namespace tessera::runtime {
 
+// A completed command: its label and its start and end on the device's clock (ns).
+struct TimelineSpan {
+  std::string label;
+  cl_ulong start = 0, end = 0;
+};
+
+namespace {
+
+TimelineSpan span_of(const std::string& label, const cl::Event& event) {
+  TimelineSpan s{label, 0, 0};
+  check_cl(event.getProfilingInfo(CL_PROFILING_COMMAND_START, &s.start),
+           cat("reading the start of '", label, "' for the timeline"));
+  check_cl(event.getProfilingInfo(CL_PROFILING_COMMAND_END, &s.end),
+           cat("reading the end of '", label, "' for the timeline"));
+  return s;
+}
+
+} // namespace
+
+// Events are held only until their commands complete (settle): a driver's events cost memory,
+// spans do not, so a long solve keeps one cycle's events at a time.
 struct Timeline::Entries {
-  std::vector<std::pair<std::string, cl::Event>> commands;
+  std::vector<TimelineSpan> spans;
+  std::vector<std::pair<std::string, cl::Event>> pending;
   std::size_t capacity = 0;
   std::size_t dropped = 0;
+
+  void settle() {
+    std::vector<std::pair<std::string, cl::Event>> running;
+    for (auto& [label, event] : pending) {
+      cl_int status = CL_QUEUED;
+      check_cl(event.getInfo(CL_EVENT_COMMAND_EXECUTION_STATUS, &status),
+               cat("asking whether '", label, "' completed, for the timeline"));
+      if (status == CL_COMPLETE)
+        spans.push_back(span_of(label, event));
+      else
+        running.emplace_back(std::move(label), std::move(event));
+    }
+    pending = std::move(running);
+  }
 };
 
 Timeline::Entries* Timeline::recording_ = nullptr;
@@ -39,45 +75,38 @@ bool Timeline::recording() {
 void Timeline::note(const std::string& label, const cl::Event& event) {
   if (!recording_ || !event())
     return;
-  if (recording_->commands.size() >= recording_->capacity) {
+  if (recording_->spans.size() + recording_->pending.size() >= recording_->capacity) {
     ++recording_->dropped;
     return;
   }
-  recording_->commands.emplace_back(label, event);
+  recording_->pending.emplace_back(label, event);
 }
 
 void Timeline::mark(cl::CommandQueue& queue, const std::string& label) {
   if (!recording())
     return;
+  recording_->settle(); // (a cycle's start: the commands before it have mostly completed)
   cl::Event marker;
   check_cl(queue.enqueueMarkerWithWaitList(nullptr, &marker), cat("marking '", label, "'"));
   note(label, marker);
 }
 
 std::size_t Timeline::size() const {
-  return entries_->commands.size();
+  return entries_->spans.size() + entries_->pending.size();
 }
 
 nlohmann::json Timeline::trace(int process) const {
-  struct Span {
-    const std::string* label;
-    cl_ulong start, end;
-  };
-  std::vector<Span> spans;
-  for (const auto& [label, event] : entries_->commands) {
-    Span s{&label, 0, 0};
-    check_cl(event.getProfilingInfo(CL_PROFILING_COMMAND_START, &s.start),
-             cat("reading the start of '", label, "' for the timeline"));
-    check_cl(event.getProfilingInfo(CL_PROFILING_COMMAND_END, &s.end),
-             cat("reading the end of '", label, "' for the timeline"));
-    spans.push_back(s);
+  std::vector<TimelineSpan> spans = entries_->spans;
+  for (const auto& [label, event] : entries_->pending) {
+    check_cl(event.wait(), cat("waiting for '", label, "' for the timeline"));
+    spans.push_back(span_of(label, event));
   }
   std::stable_sort(spans.begin(), spans.end(),
-                   [](const Span& a, const Span& b) { return a.start < b.start; });
+                   [](const TimelineSpan& a, const TimelineSpan& b) { return a.start < b.start; });
   const cl_ulong origin = spans.empty() ? 0 : spans.front().start;
   nlohmann::json events = nlohmann::json::array();
   for (const auto& s : spans)
-    events.push_back({{"name", *s.label},
+    events.push_back({{"name", s.label},
                       {"ph", "X"},
                       {"pid", process},
                       {"tid", 0},

@@ -30,9 +30,9 @@ public:
   // Whether a Timeline is recording (a caller that must create an event only to note it asks
   // first).
   static bool recording();
-  // Notes a command of the recording Timeline, if any; its event must be profiled and complete
-  // by the time trace() reads it. An event without a command (a transfer of no bytes) is
-  // skipped.
+  // Notes a command of the recording Timeline, if any (its event profiled; held until its
+  // command completes, then kept as its start and end). An event without a command (a transfer
+  // of no bytes) is skipped.
   static void note(const std::string& label, const cl::Event& event);
   // Notes a marker enqueued on `queue` (a point in the device's time: a cycle's start, a host
   // step's), when recording.

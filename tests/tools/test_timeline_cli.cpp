@@ -5,6 +5,11 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "core/Error.h"
+#include "multigrid/Problems.h"
+#include "multigrid/Solver.h"
+#include "runtime/Session.h"
+#include "runtime/Timeline.h"
 #include "tools/SolveCommand.h"
 
 #include "../TempDir.h"
@@ -84,4 +89,22 @@ TEST_CASE("tessera solve --timeline: one file per rank under mpirun, checked bef
            (dir / "t.json").string()});
   CHECK(r.code == 2);
   CHECK(has(r.err, "--timeline"));
+}
+
+TEST_CASE("a timeline keeps at most its capacity of commands, counts the rest, and records "
+          "alone") {
+  static auto* session = new tessera::runtime::Session(tessera::runtime::Session::from_env());
+  using namespace tessera::multigrid;
+  const Problem problem = manufactured_poisson(2, 16, Centring::Cell);
+  SolverOptions options;
+  options.max_cycles = 2;
+  options.tolerance = 1e-30;
+  tessera::runtime::Timeline timeline(5);
+  CHECK_THROWS_WITH(tessera::runtime::Timeline(),
+                    doctest::Contains("two timelines")); // one at a time
+  Solver(*session, problem, options).solve();
+  const auto trace = timeline.trace(3);
+  CHECK(trace.at("traceEvents").size() == 5);
+  CHECK(trace.at("dropped").get<std::size_t>() > 0);
+  CHECK(trace.at("traceEvents")[0].at("pid") == 3);
 }
