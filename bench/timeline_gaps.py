@@ -7,8 +7,10 @@ Usage: python3 bench/timeline_gaps.py TRACE.json [TRACE.rank1.json ...] [--from-
 For each trace, over the cycles from C on (default 2: a first F-cycle is not like the others;
 --to-cycle D: up to D only), prints the time per cycle from one "cycle" marker to the next, the time the device was
 busy (the union of its commands), the time it sat idle, and the idle gaps summed by the pair of
-commands around them (the command before the gap -> the one after), largest first. A gap after a
-"host: ..." marker or before a "... written" transfer is the device waiting for the host.
+commands around them (the command before the gap -> the one after), largest first. A gap holds
+the device waiting for the host, and what the trace does not record: the packing kernels of a
+one-colour face before its read, CLBlast's norm after the "residual norm" marker, and a face's
+write to the device with its unpacking, whose "... written" entry marks only their end.
 """
 import argparse
 import json

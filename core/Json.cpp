@@ -502,7 +502,9 @@ void check_nesting(const json& document) {
 
 json expr_to_json(const Expr& e) {
   Writer w;
-  return {{"format", "tessera-expr"}, {"version", 1}, {"expr", w.node(e)}};
+  // Version 2: chains of sums, differences and products as one node of 2 operands or more
+  // (ScalarJson.cpp); version 1 files, binary nodes only, are read as before.
+  return {{"format", "tessera-expr"}, {"version", 2}, {"expr", w.node(e)}};
 }
 
 Expr expr_from_json(const json& j) {
@@ -515,10 +517,10 @@ Expr expr_from_json(const json& j) {
                      "got ",
                      j["format"].dump()));
     if (!j.contains("version"))
-      user_error("tessera expression without a \"version\": this build reads version 1");
-    if (!j["version"].is_number_integer() || j["version"] != 1)
+      user_error("tessera expression without a \"version\": this build reads versions 1 and 2");
+    if (!j["version"].is_number_integer() || (j["version"] != 1 && j["version"] != 2))
       user_error(cat("unsupported tessera expression version ", j["version"].dump(),
-                     ": this build reads version 1"));
+                     ": this build reads versions 1 and 2"));
     if (!j.contains("expr"))
       user_error("invalid expression JSON: missing \"expr\"");
     check_nesting(j["expr"]);

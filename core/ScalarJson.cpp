@@ -152,7 +152,7 @@ ScalarExpr scalar_expr_from_json(const nlohmann::json& j) {
   for (ScalarOp op : {ScalarOp::Add, ScalarOp::Sub, ScalarOp::Mul})
     if (name == op_name(op)) {
       if (args.size() < 2)
-        bad(cat("'", name, "' needs 2 or more arguments (their left fold)"));
+        bad(cat("'", name, "' needs 2 arguments or more (their left fold)"));
       ScalarExpr folded = args[0];
       for (std::size_t i = 1; i < args.size(); ++i)
         folded = ScalarExpr::binary(op, folded, args[i]);

@@ -51,7 +51,12 @@ Expr residual(const Level& level, Boundary bc) {
 }
 
 Expr residual_restricted(const Level& fine, Boundary bc) {
-  return residual_restricted(fine, fine.coarser(), bc);
+  const int d = fine.dims;
+  const double h2inv = 1.0 / (fine.h() * fine.h());
+  return star_operator(
+      fine, bc, "residual", {}, {},
+      [=](const std::vector<Sym>& v) { return v[2 * d + 1] - h2inv * star_difference(v, d); },
+      true);
 }
 
 Expr residual_restricted(const Level& fine, const Level& coarse, Boundary bc) {
@@ -60,7 +65,7 @@ Expr residual_restricted(const Level& fine, const Level& coarse, Boundary bc) {
   return star_operator(
       fine, bc, "residual", {}, {},
       [=](const std::vector<Sym>& v) { return v[2 * d + 1] - h2inv * star_difference(v, d); }, true,
-      coarse.box.empty() ? nullptr : &coarse);
+      &coarse); // (a box and a whole grid together: an internal error, check_boxes)
 }
 
 Expr jacobi(const Level& level, Boundary bc, double omega) {

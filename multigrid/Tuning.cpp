@@ -1,5 +1,7 @@
 #include "multigrid/Tuning.h"
 
+#include "runtime/Launch.h"
+
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -22,6 +24,7 @@
 #include "rewrite/Lower.h"
 #include "runtime/BuildCache.h"
 #include "runtime/Hash.h"
+#include "runtime/Launch.h"
 #include "runtime/Session.h"
 
 namespace tessera::multigrid {
@@ -161,6 +164,21 @@ void Tuner::log(const std::string& line) const {
     options_.log(line);
 }
 
+namespace {
+
+// Whether the kernel runs in work-groups of `local` on its device (its reported maximum, which
+// registers may lower below the device's; the local memory it needs): else the driver chooses.
+bool fits(CompiledKernel& k, const runtime::Range& local) {
+  try {
+    runtime::check_launch(k.session->device(), k.built(), k.global, local);
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+} // namespace
+
 runtime::Range default_work_group(const std::vector<int64_t>& gpu, const runtime::Range& global,
                                   const std::string& device_type) {
   if (device_type == "CPU" || gpu.empty() || static_cast<int>(gpu.size()) != global.dims())
@@ -197,7 +215,7 @@ std::shared_ptr<CompiledKernel> Tuner::kernel(const OperatorSpec& spec) {
     k = compile(*session_, generate(lowered, spec.name, spec.in_place), {},
                 spec.in_place ? "default lowering, in place" : "default lowering");
     if (auto wg = default_work_group(spec.gpu_work_group, k->global, session_->device().type);
-        !wg.empty()) {
+        !wg.empty() && fits(*k, wg)) {
       k->local = wg;
       std::string text;
       for (int d = 0; d < wg.dims(); ++d)

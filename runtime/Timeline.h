@@ -39,7 +39,8 @@ public:
   static void mark(cl::CommandQueue& queue, const std::string& label);
 
   // The commands as complete ("X") events of process `process`, in microseconds from the first
-  // command's start, ordered by start; `{"traceEvents": [...], "dropped": N}`.
+  // command's start, ordered by start; `{"traceEvents": [...], "dropped": N}` (N: the commands
+  // past the capacity, and those that failed, which have no times).
   nlohmann::json trace(int process) const;
   std::size_t size() const;
 
