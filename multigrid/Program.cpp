@@ -355,7 +355,8 @@ std::vector<cl::Event> Schedule::enqueue(DeviceMemory& memory) const {
     case Step::Host:
       if (!s.ordered_by_queue)
         session.finish();
-      runtime::Timeline::mark(session.queue(), cat("host: ", s.label));
+      if (runtime::Timeline::recording())
+        runtime::Timeline::mark(session.queue(), "host: " + s.label);
       s.work(memory);
       break;
     case Step::Copy: {

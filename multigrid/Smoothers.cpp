@@ -40,32 +40,30 @@ Sym star_difference(const std::vector<Sym>& v, int d) {
   return static_cast<double>(2 * d) * v[0] - sum;
 }
 
+// f - A u at each point; `restricted`: its 2^d average on the coarser level (to the box
+// `coarse` where given: a rank's).
+Expr residual_program(const Level& level, Boundary bc, bool restricted, const Level* coarse) {
+  const int d = level.dims;
+  const double h2inv = 1.0 / (level.h() * level.h());
+  return star_operator(
+      level, bc, "residual", {}, {},
+      [=](const std::vector<Sym>& v) { return v[2 * d + 1] - h2inv * star_difference(v, d); },
+      restricted, coarse);
+}
+
 } // namespace
 
 Expr residual(const Level& level, Boundary bc) {
-  const int d = level.dims;
-  const double h2inv = 1.0 / (level.h() * level.h());
-  return star_operator(level, bc, "residual", {}, {}, [=](const std::vector<Sym>& v) {
-    return v[2 * d + 1] - h2inv * star_difference(v, d);
-  });
+  return residual_program(level, bc, false, nullptr);
 }
 
 Expr residual_restricted(const Level& fine, Boundary bc) {
-  const int d = fine.dims;
-  const double h2inv = 1.0 / (fine.h() * fine.h());
-  return star_operator(
-      fine, bc, "residual", {}, {},
-      [=](const std::vector<Sym>& v) { return v[2 * d + 1] - h2inv * star_difference(v, d); },
-      true);
+  return residual_program(fine, bc, true, nullptr);
 }
 
 Expr residual_restricted(const Level& fine, const Level& coarse, Boundary bc) {
-  const int d = fine.dims;
-  const double h2inv = 1.0 / (fine.h() * fine.h());
-  return star_operator(
-      fine, bc, "residual", {}, {},
-      [=](const std::vector<Sym>& v) { return v[2 * d + 1] - h2inv * star_difference(v, d); }, true,
-      &coarse); // (a box and a whole grid together: an internal error, check_boxes)
+  // (a box and a whole grid together: an internal error, check_boxes)
+  return residual_program(fine, bc, true, &coarse);
 }
 
 Expr jacobi(const Level& level, Boundary bc, double omega) {

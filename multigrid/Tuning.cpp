@@ -1,7 +1,5 @@
 #include "multigrid/Tuning.h"
 
-#include "runtime/Launch.h"
-
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -217,10 +215,7 @@ std::shared_ptr<CompiledKernel> Tuner::kernel(const OperatorSpec& spec) {
     if (auto wg = default_work_group(spec.gpu_work_group, k->global, session_->device().type);
         !wg.empty() && fits(*k, wg)) {
       k->local = wg;
-      std::string text;
-      for (int d = 0; d < wg.dims(); ++d)
-        text += cat(d ? "x" : "", wg[d]);
-      k->variant += ", work-group " + text;
+      k->variant += ", work-group " + wg.str();
     }
     add_interior(*k, lowered, spec);
   } else if (named != options_.named.end()) {

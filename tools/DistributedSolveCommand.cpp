@@ -11,7 +11,6 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <optional>
 #include <sstream>
 
 #include "core/AtomicFile.h"
@@ -20,7 +19,6 @@
 #include "distributed/MultigridLayout.h"
 #include "distributed/SetupAgreement.h"
 #include "runtime/Session.h"
-#include "runtime/Timeline.h"
 #include "tools/Commands.h"
 #include "tools/Interrupt.h"
 #include "tools/SolveCommand.h"
@@ -122,12 +120,7 @@ int solve_on_ranks(const SolveCommandOptions& o, const Problem& problem, const S
   if (const char* kill = std::getenv("TESSERA_KILL_RANK"))
     if (std::atoi(kill) == world.rank())
       std::raise(SIGKILL);
-  std::optional<runtime::Timeline> timeline;
-  if (!o.timeline.empty())
-    timeline.emplace();
-  SolveResult r = solver.solve();
-  if (timeline)
-    write_timeline(*timeline, o.timeline, world.rank(), world.size());
+  SolveResult r = solve_recording(solver, o.timeline, world.rank(), world.size());
   uint64_t halo_bytes = world.sum(layout.halo_bytes());
   const uint64_t shared_faces = world.sum(uint64_t{layout.shared_faces()});
   // Per distributed level: the bytes all ranks sent, and how many exchanges (each rank takes

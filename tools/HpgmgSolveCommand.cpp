@@ -5,7 +5,6 @@
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <optional>
 
 #include "core/AtomicFile.h"
 #include "core/Error.h"
@@ -13,7 +12,6 @@
 #include "multigrid/Hpgmg.h"
 #include "multigrid/Limits.h"
 #include "runtime/Session.h"
-#include "runtime/Timeline.h"
 #include "tools/Commands.h"
 #include "tools/Interrupt.h"
 #include "tools/SolveCommand.h"
@@ -82,12 +80,8 @@ int hpgmg_solve_command(const SolveCommandOptions& o, const SolverOptions& s,
     guard.reclaim();
     Solver solver(session, problems.back(), s);
     guard.reclaim();
-    std::optional<runtime::Timeline> timeline; // the first solve's, the one reported in full
-    if (grid == 0 && !o.timeline.empty())
-      timeline.emplace();
-    results.push_back(solver.solve());
-    if (timeline)
-      write_timeline(*timeline, o.timeline, 0, 1);
+    // (the timeline of the first solve, the one reported in full)
+    results.push_back(solve_recording(solver, grid == 0 ? o.timeline : "", 0, 1));
     const SolveResult& r = results.back();
     if (grid == 0) {
       print_result(r, std::cout, !o.quiet);

@@ -9,7 +9,6 @@
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <optional>
 #include <set>
 #include <sstream>
 
@@ -409,12 +408,7 @@ int solve_command(const SolveCommandOptions& given) {
   guard.reclaim();
   Solver solver(session, problem, s);
   guard.reclaim();
-  std::optional<runtime::Timeline> timeline;
-  if (!o.timeline.empty())
-    timeline.emplace();
-  SolveResult r = solver.solve();
-  if (timeline)
-    write_timeline(*timeline, o.timeline, 0, 1);
+  SolveResult r = solve_recording(solver, o.timeline, 0, 1);
   if (!o.quiet) {
     std::cout << "levels:";
     for (const auto& l : r.levels)
@@ -434,9 +428,13 @@ std::string timeline_path(const std::string& path, int rank, int ranks) {
   return (p.parent_path() / cat(p.stem().string(), ".rank", rank, p.extension().string())).string();
 }
 
-void write_timeline(const runtime::Timeline& timeline, const std::string& path, int rank,
-                    int ranks) {
-  write_file_atomically(timeline_path(path, rank, ranks), timeline.trace(rank).dump() + "\n");
+SolveResult solve_recording(Solver& solver, const std::string& timeline, int rank, int ranks) {
+  if (timeline.empty())
+    return solver.solve();
+  runtime::Timeline recorded;
+  SolveResult r = solver.solve();
+  write_file_atomically(timeline_path(timeline, rank, ranks), recorded.trace(rank).dump() + "\n");
+  return r;
 }
 
 int solve_status(const SolveResult& r, const SolveCommandOptions& o, const SolverOptions& s,

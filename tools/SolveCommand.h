@@ -12,11 +12,11 @@ class App;
 }
 namespace tessera::runtime {
 class Session;
-class Timeline;
 } // namespace tessera::runtime
 namespace tessera::multigrid {
 struct Problem;
 struct SolveResult;
+class Solver;
 struct SolverOptions;
 struct SolverFootprint;
 } // namespace tessera::multigrid
@@ -94,10 +94,12 @@ void print_result(const multigrid::SolveResult& r, std::ostream& out, bool every
 nlohmann::json to_json(const multigrid::SolveResult& r, const SolveCommandOptions& o,
                        const runtime::Session& session);
 // --timeline: the file of rank `rank` of `ranks` (FILE itself on one device; under mpirun FILE
-// with ".rankR" before its extension), written with the commands `timeline` recorded.
+// with ".rankR" before its extension).
 std::string timeline_path(const std::string& path, int rank, int ranks);
-void write_timeline(const runtime::Timeline& timeline, const std::string& path, int rank,
-                    int ranks);
+// solver.solve(), its device's commands recorded and written to timeline_path(timeline, ...)
+// when `timeline` names a file (runtime/Timeline.h).
+multigrid::SolveResult solve_recording(multigrid::Solver& solver, const std::string& timeline,
+                                       int rank, int ranks);
 // A tolerance below the round-off floor of the precision is input that no run could satisfy:
 // exit status 2 with the tolerance that can be reached; a solve that diverged, stagnated above
 // the floor or ran out of cycles: 1.
