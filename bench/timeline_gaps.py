@@ -9,7 +9,7 @@ For each trace, over the cycles from C on (default 2: a first F-cycle is not lik
 busy (the union of its commands), the time it sat idle, and the idle gaps summed by the pair of
 commands around them (the command before the gap -> the one after), largest first. A gap holds
 the device waiting for the host, and what the trace does not record: the packing kernels of a
-one-colour face before its read, CLBlast's norm after the "residual norm" marker, and a face's
+one-colour face before its read, CLBlast's norm after the "norm read" marker, and a face's
 write to the device with its unpacking, whose "... written" entry marks only their end.
 """
 import argparse

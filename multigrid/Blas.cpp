@@ -61,6 +61,18 @@ double Blas::nrm2(BufferId x, std::size_t first, std::size_t count) {
   return read_scratch(memory_->kind(x));
 }
 
+double Blas::asum(BufferId x) {
+  check_pair(x, x, "Asum");
+  auto n = static_cast<std::size_t>(memory_->count(x));
+  cl_command_queue queue = memory_->session().queue()();
+  cl_mem out = memory_->buffer(scratch_).handle()(), in = memory_->buffer(x).handle()();
+  if (memory_->kind(x) == ScalarKind::F64)
+    check(clblast::Asum<double>(n, out, 0, in, 0, 1, &queue), "Asum");
+  else
+    check(clblast::Asum<float>(n, out, 0, in, 0, 1, &queue), "Asum");
+  return read_scratch(memory_->kind(x));
+}
+
 double Blas::dot(BufferId x, BufferId y) {
   check_pair(x, y, "Dot");
   auto n = static_cast<std::size_t>(memory_->count(x));

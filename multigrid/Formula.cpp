@@ -100,11 +100,43 @@ Fun average_formula(int count, ScalarKind kind) {
   });
 }
 
-Expr point_program(const Level& level, const std::vector<Val>& inputs, const Val& zipped,
-                   const Fun& point, bool restricted, const Level* coarse) {
+namespace {
+
+// The grid's elements in runs of `run` along `axis`, each run innermost: [n0][n1]..[n_{d-1}] ->
+// [n0/run][n1]..[n_{d-1}][run] along the outermost axis (a work-item of the outer maps sums a
+// column, its neighbours reading neighbouring elements: coalesced on a GPU), [n0]..[n_{d-1}/run]
+// [run] along the innermost (a work-item sums a row in order).
+Fun runs_innermost(int dims, SquareSumAxis axis, int64_t run) {
+  if (axis == SquareSumAxis::Innermost)
+    return map_nd(dims - 1, split(ArithExpr(run)));
+  Fun f = split(ArithExpr(run));
+  for (int level = 1; level < dims; ++level)
+    f = f >> map_nd(level, transpose());
+  return f;
+}
+
+Expr square_sums(const Level& level, const std::vector<Val>& inputs, const Val& zipped,
+                 const Fun& point, SquareSumAxis axis) {
   const int d = level.dims;
-  if (!restricted)
+  const int64_t run = square_sum_run(level, axis);
+  if (run == 0)
+    internal_error(cat("no square sums on ", level.describe(), ": square_sum_run is 0"));
+  Fun square =
+      formula("square", {level.kind}, [](const std::vector<Sym>& v) { return v[0] * v[0]; });
+  Val zero = level.kind == ScalarKind::F64 ? Val(0.0) : Val(0.0f);
+  return program(inputs, zipped | runs_innermost(d, axis, run) |
+                             map_nd(d, map(point >> square) >> reduce(add_fun(), zero)));
+}
+
+} // namespace
+
+Expr point_program(const Level& level, const std::vector<Val>& inputs, const Val& zipped,
+                   const Fun& point, PointOutput output, const Level* coarse) {
+  const int d = level.dims;
+  if (output.kind == PointOutput::Grid)
     return program(inputs, zipped | map_nd(d, point));
+  if (output.kind == PointOutput::SquareSums)
+    return square_sums(level, inputs, zipped, point, output.axis);
   if (level.centring != Centring::Cell)
     user_error("the 2^d average restricts cell-centred grids; vertex-centred ones use full "
                "weighting");

@@ -37,13 +37,21 @@ Val colour_grid(const Level& level, int colour);
 std::vector<Val> block_elements(const Val& block, int dims, int side);
 // The mean of `count` values: their sum in order times 1/count (the 2^d average's formula).
 Fun average_formula(int count, ScalarKind kind);
-// The program over `inputs` that maps `point` over the grid of `zipped` values (of `level`);
-// with `restricted`, the 2^d average of the values of each coarse cell's children instead, each
-// computed where the average reads it: the fine grid of values is never stored. `coarse`: the
-// box the average is written to (a rank's box of the coarser level, whose halos may differ from
-// the fine box's: BoxNesting.h); none: the coarser level of `level` as a whole grid.
+// What a point program writes of the values of `point` over the grid: the grid itself; the 2^d
+// average of each coarse cell's children on the coarser level (the fine grid never stored); or
+// their squares summed along `axis` in runs of square_sum_run(level, axis) points, a norm's
+// partial sums (the values never stored; residual_square_sums, Operators.h).
+struct PointOutput {
+  enum Kind { Grid, Average, SquareSums } kind = Grid;
+  SquareSumAxis axis = SquareSumAxis::Outermost;
+};
+
+// The program over `inputs` that maps `point` over the grid of `zipped` values (of `level`) and
+// writes `output` of them. `coarse` (Average only): the box the average is written to (a rank's
+// box of the coarser level, whose halos may differ from the fine box's: BoxNesting.h); none: the
+// coarser level of `level` as a whole grid.
 Expr point_program(const Level& level, const std::vector<Val>& inputs, const Val& zipped,
-                   const Fun& point, bool restricted, const Level* coarse = nullptr);
+                   const Fun& point, PointOutput output, const Level* coarse = nullptr);
 
 // Every element of the outermost d levels repeated twice along each of them:
 // [n]^d of T -> [2n]^d of T, element I = x[I/2] (a view: no memory).

@@ -73,7 +73,7 @@ Val boundary_side(const Level& level, int k) {
 
 Expr helmholtz_operator(const Level& level, Boundary bc, HelmholtzCoefficients c,
                         const std::string& name, std::vector<ScalarKind> extra_kinds,
-                        std::vector<Val> extras, const PointBody& body, bool restricted = false) {
+                        std::vector<Val> extras, const PointBody& body, PointOutput output = {}) {
   const int d = level.dims;
   const bool quadratic = c.quadratic_dirichlet;
   if (quadratic && bc.kind != Boundary::Antisymmetric)
@@ -127,7 +127,7 @@ Expr helmholtz_operator(const Level& level, Boundary bc, HelmholtzCoefficients c
       args.push_back(t.get(i));
     return point.apply(args);
   });
-  return point_program(level, inputs, zip_nd(d, zipped), apply, restricted);
+  return point_program(level, inputs, zip_nd(d, zipped), apply, output);
 }
 
 } // namespace
@@ -142,9 +142,19 @@ Expr helmholtz_residual(const Level& level, Boundary bc, HelmholtzCoefficients c
 Expr helmholtz_residual_restricted(const Level& fine, Boundary bc, HelmholtzCoefficients c) {
   if (uses_fv4(fine, c))
     return fv4_residual(fine, c, true);
+  return helmholtz_operator(fine, bc, c, "helmholtzResidual", {}, {},
+                            [](const Point& p) { return p.v[p.r.f()] - p.apply(); },
+                            {PointOutput::Average});
+}
+
+Expr helmholtz_residual_square_sums(const Level& level, Boundary bc, HelmholtzCoefficients c,
+                                    SquareSumAxis axis) {
+  if (uses_fv4(level, c)) // its interior and slabs are separate launches (interior_build)
+    internal_error("the 4th-order residual has no square sums");
   return helmholtz_operator(
-      fine, bc, c, "helmholtzResidual", {}, {},
-      [](const Point& p) { return p.v[p.r.f()] - p.apply(); }, true);
+      level, bc, c, "helmholtzResidual", {}, {},
+      [](const Point& p) { return p.v[p.r.f()] - p.apply(); },
+      PointOutput{PointOutput::SquareSums, axis});
 }
 
 Expr helmholtz_jacobi(const Level& level, Boundary bc, HelmholtzCoefficients c, double omega) {

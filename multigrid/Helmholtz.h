@@ -38,6 +38,9 @@ Expr helmholtz_residual(const Level& level, Boundary bc, HelmholtzCoefficients c
 // The residual's 2^d average on the coarser grid in one program (the fine residual computed where
 // the average reads it, never stored): restrict_average of helmholtz_residual's result.
 Expr helmholtz_residual_restricted(const Level& fine, Boundary bc, HelmholtzCoefficients c);
+// helmholtz_residual's squares summed as residual_square_sums' (Operators.h).
+Expr helmholtz_residual_square_sums(const Level& level, Boundary bc, HelmholtzCoefficients c,
+                                    SquareSumAxis axis);
 // Weighted Jacobi: u + omega (f - L u) / D.
 Expr helmholtz_jacobi(const Level& level, Boundary bc, HelmholtzCoefficients c, double omega);
 // A red-black half-sweep: the points of the colour get u + (f - L u) / D.

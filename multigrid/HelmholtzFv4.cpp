@@ -294,7 +294,8 @@ Expr fv4_operator(const Level& level, const HelmholtzCoefficients& c, const std:
       args.push_back(t.get(i));
     return point.apply(args);
   });
-  return point_program(level, inputs, zip_nd(d, zipped), apply, restricted);
+  return point_program(level, inputs, zip_nd(d, zipped), apply,
+                       PointOutput{restricted ? PointOutput::Average : PointOutput::Grid});
 }
 
 double h2inv_of(const Level& level) {

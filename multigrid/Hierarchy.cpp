@@ -205,6 +205,8 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
         level, fv4_on(level, helmholtz),
         [=](const Level& at) { return detail::fv4_residual(at, *helmholtz, false, true); },
         detail::kFv4InteriorMargin));
+    if (l == 0)
+      add_square_sums(s, kernel_of, bc, helmholtz, memory);
     const bool coarsest = !whole.can_coarsen() || whole.n <= options.coarsest;
     if (!coarsest) {
       const bool cell = level.centring == Centring::Cell;
@@ -259,6 +261,29 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
       break;
     whole = whole.coarser();
   }
+}
+
+void Hierarchy::add_square_sums(LevelState& s, const KernelOf& kernel_of, Boundary bc,
+                                const std::optional<HelmholtzCoefficients>& helmholtz,
+                                DeviceMemory& memory) {
+  const Level& level = s.level;
+  // On a rank the norm covers its own points alone (Layout::norm); the 4th-order residual runs
+  // its interior and slabs as separate launches.
+  // (Mixed precision takes the norm of its f64 residual.)
+  if (!options_->fused_residual_norm || options_->precision == Precision::Mixed ||
+      layout_->distributed() || fv4_on(level, helmholtz))
+    return;
+  const SquareSumAxis axis =
+      device_type_ == "GPU" ? SquareSumAxis::Outermost : SquareSumAxis::Innermost;
+  const int64_t run = square_sum_run(level, axis);
+  if (run == 0)
+    return;
+  s.residual_square_sums = kernel_of(spec("residual-norm", level, [=](const Level& at) {
+    return helmholtz ? helmholtz_residual_square_sums(at, bc, *helmholtz, axis)
+                     : multigrid::residual_square_sums(at, bc, axis);
+  }));
+  s.square_sums =
+      memory.allocate("square sums " + level.describe(), level.kind, level.points() / run);
 }
 
 void Hierarchy::add_smoothers(LevelState& s, const KernelOf& kernel_of, Boundary bc,
@@ -384,8 +409,9 @@ void Hierarchy::smooth(Schedule& s, std::size_t l, int steps) {
 std::vector<std::shared_ptr<CompiledKernel>> Hierarchy::kernels() const {
   std::vector<std::shared_ptr<CompiledKernel>> all;
   for (const LevelState& L : levels_) {
-    for (const auto& k : {L.smooth[0], L.smooth[1], L.residual, L.restrict_to_coarser,
-                          L.residual_to_coarser, L.correct_from_coarser, L.start_from_coarser})
+    for (const auto& k :
+         {L.smooth[0], L.smooth[1], L.residual, L.residual_square_sums, L.restrict_to_coarser,
+          L.residual_to_coarser, L.correct_from_coarser, L.start_from_coarser})
       all.push_back(k);
     for (const auto& [steps, k] : L.fused_smooth)
       all.push_back(k);
@@ -410,6 +436,14 @@ void Hierarchy::build_kernels() {
 void Hierarchy::residual(Schedule& s, std::size_t l) {
   LevelState& L = levels_[l];
   layout_->launch(s, l, "residual", L.residual, operator_reads(L, 1), L.r);
+}
+
+void Hierarchy::residual_square_sums(Schedule& s) {
+  LevelState& L = levels_.front();
+  if (!L.residual_square_sums)
+    internal_error("the finest level has no square sums of its residual");
+  layout_->launch(s, 0, "residual norm", L.residual_square_sums, operator_reads(L, 1),
+                  L.square_sums);
 }
 
 void Hierarchy::correct(Schedule& s, std::size_t l, bool full_multigrid) {

@@ -40,6 +40,10 @@ struct LevelState {
   // --fused-smoothing: by number of steps (pre, post), one kernel of that many steps.
   std::map<int, std::shared_ptr<CompiledKernel>> fused_smooth;
   std::shared_ptr<CompiledKernel> residual;
+  // The finest level on one device: the residual's squares summed in runs (its norm without
+  // storing it: residual_square_sums, Operators.h) into square_sums; none where it does not apply.
+  std::shared_ptr<CompiledKernel> residual_square_sums;
+  BufferId square_sums;
   std::shared_ptr<CompiledKernel> restrict_to_coarser; // none on the coarsest level
   // The residual restricted to the coarser level's f in one kernel (the fine residual never
   // stored; SolverOptions::fused_residual_restriction); none where it does not apply.
@@ -94,6 +98,8 @@ public:
   // hierarchy runs for Layout::coarse_cycle.
   void cycle_of_kind(Schedule& s, CycleKind kind);
   void residual(Schedule& s, std::size_t l);
+  // The finest residual's squares summed into its square_sums (where it has the kernel).
+  void residual_square_sums(Schedule& s);
   void smooth(Schedule& s, std::size_t l, int steps);
   // Builds every level's kernels now (they are otherwise built when first launched), compiled
   // as one program where that pays (compile/KernelRunner.h's build_together: PoCL's cost per
@@ -109,6 +115,10 @@ private:
                      const std::function<std::shared_ptr<CompiledKernel>(OperatorSpec)>& kernel_of,
                      Boundary bc, const std::optional<HelmholtzCoefficients>& helmholtz, int shift,
                      double omega);
+  // The finest level's residual_square_sums and its buffer, where they apply.
+  void add_square_sums(
+      LevelState& s, const std::function<std::shared_ptr<CompiledKernel>(OperatorSpec)>& kernel_of,
+      Boundary bc, const std::optional<HelmholtzCoefficients>& helmholtz, DeviceMemory& memory);
   // Every level's kernels.
   std::vector<std::shared_ptr<CompiledKernel>> kernels() const;
   // u_l += P u_{l+1}, with the cycles' interpolation or full multigrid's (u_l = P u_{l+1} where

@@ -67,6 +67,17 @@ Expr residual_restricted(const Level& fine, Boundary bc);
 // fine box's); its children beyond the fine box are clamped (not exact: the halo bookkeeping
 // knows).
 Expr residual_restricted(const Level& fine, const Level& coarse, Boundary bc);
+// The residual's norm without storing it: its squares summed along `axis` in runs of
+// square_sum_run(level, axis) points (the square of the norm is their sum). Along the outermost
+// axis a work-item sums a column, its neighbours reading neighbouring elements (a GPU's order);
+// along the innermost it sums a row, reading it in order (a CPU's). Inputs u, f; the result
+// [n0/run][n1]..[n_{d-1}][1] or [n0]..[n_{d-1}/run][1].
+enum class SquareSumAxis { Outermost, Innermost };
+Expr residual_square_sums(const Level& level, Boundary bc, SquareSumAxis axis);
+// The run of those sums: along the innermost axis a whole row; along the outermost the shortest
+// run of 8-64 points that divides n0 (many work-items, each a short chain of loads). 0 where none
+// does or the grid is 1-D (the norm then reads the stored residual).
+int64_t square_sum_run(const Level& level, SquareSumAxis axis);
 // Weighted Jacobi: u + omega * h^2/(2d) * (f - A u). Inputs u, f.
 Expr jacobi(const Level& level, Boundary bc, double omega);
 // One half-sweep of red-black Gauss-Seidel: the points whose index sum has the parity `colour`

@@ -87,6 +87,11 @@ struct SolverOptions {
   // (restrict_average_of(residual)): the fine residual is not stored. Cell-centred grids on one
   // device; the same values as the residual followed by the restriction.
   bool fused_residual_restriction = true;
+  // The finest residual's norm after each cycle from its squares summed in one kernel
+  // (residual_square_sums: the residual is not stored, nor read again by CLBlast's Nrm2), on
+  // one device in f32 or f64 for 2-D and 3-D grids above the coarse levels' one launch, but the
+  // 4th-order operator; the same norm to rounding.
+  bool fused_residual_norm = true;
   // The pre- and post-smoothing steps of a level as one fused kernel each (stream-temporal:
   // 2.5-D blocking; weighted Jacobi, or Gauss-Seidel with a red and a black half-sweep a step)
   // on levels large enough, separate steps elsewhere; the same values to rounding.

@@ -134,7 +134,8 @@ void check_operator_name(const std::string& name) {
   // As multigrid/Hierarchy.cpp and Solver.cpp name them; fused smoothing's kernels by their
   // steps ("gsrb-fused-2", its further forms "gsrb-fused-2-form-1").
   static const std::regex known(
-      "gsrb-(red|black|step)|jacobi|line-(red|black)|residual|restrict|residual-restrict|"
+      "gsrb-(red|black|step)|jacobi|line-(red|black)|residual|residual-norm|restrict|residual-"
+      "restrict|"
       "prolong|fmg-prolong|"
       "restrict-beta[0-2]|residual-f64|convert-to-f(32|64)|(gsrb|jacobi)-fused-[0-9]+(-form-[0-9]+)"
       "?");

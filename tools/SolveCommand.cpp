@@ -241,8 +241,8 @@ void add_tuning_options(CLI::App& app, SolveCommandOptions& o) {
       ->check(not_empty("tuning.json"));
   solve->add_option("--variant", o.variants,
                     "OPERATOR=K: run variant K of an operator, repeatable. Operators: gsrb-red, "
-                    "gsrb-black, gsrb-step, line-red, line-black, jacobi, residual, restrict, "
-                    "residual-restrict, "
+                    "gsrb-black, gsrb-step, line-red, line-black, jacobi, residual, residual-norm, "
+                    "restrict, residual-restrict, "
                     "prolong, fmg-prolong, restrict-beta0..2, residual-f64, convert-to-f32, "
                     "convert-to-f64, and with --fused-smoothing gsrb-fused-N, jacobi-fused-N "
                     "(docs/multigrid.md)");

@@ -25,7 +25,7 @@ inline std::vector<double> random_grid(const multigrid::Level& level, uint32_t s
 
 // A level's grid as the interpreter's input.
 inline Data to_data(const std::vector<double>& grid, const multigrid::Level& level) {
-  return Data::from_flat(level.kind, std::vector<int64_t>(level.dims, level.n), grid);
+  return Data::from_flat(level.kind, level.sizes(), grid);
 }
 
 // Grids of a level in device buffers ("input 0", ...) and as the interpreter's inputs.

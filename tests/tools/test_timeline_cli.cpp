@@ -59,7 +59,7 @@ TEST_CASE("tessera solve --timeline: every command of every cycle, the kernels' 
       if (ts < starts[c] || ts >= starts[c + 1])
         continue;
       const std::string name = e.at("name");
-      if (name.rfind("cycle ", 0) == 0 || name == "residual norm")
+      if (name.rfind("cycle ", 0) == 0 || name == "norm read")
         ++markers;
       else
         kernels_us += e.at("dur").get<double>();
