@@ -262,6 +262,13 @@ TEST_CASE("prior: this program's winners first, then similar programs', then sha
     CHECK(p.order == std::vector<int>{2, 3, 4, 5, 1});
     CHECK(p.summary.find("no earlier points") != std::string::npos);
   }
+  SUBCASE("no database: partial sums by plane (offered for large windows alone) first") {
+    std::vector<VariantInfo> with_sums = vs;
+    with_sums.push_back(info({"stream-nd at [1] {dims=2, segment=16, sums=1}"},
+                             Mapping{MappingKind::Streaming}, {{"sums", 1}}));
+    Prior p = make_prior(with_sums, {}, {"s", "h", 1024});
+    CHECK(p.order == std::vector<int>{6, 2, 3, 4, 5, 1});
+  }
   SUBCASE("the database's points of this program, then of similar programs") {
     auto point = [](std::string program, std::string signature, double ms, std::string local) {
       TunedPoint t;
