@@ -6,8 +6,8 @@
 //   2. the same for similar programs (the same stencil at other sizes, depths or steps);
 //   3. the rest: partial sums by plane first (offered only for windows large enough that
 //      arithmetic bounds them), then by the cost model learned from every point of the device
-//      (FeatureModel over explore/Features.h words), shallower variants first among equals:
-//      without a database
+//      (FeatureModel over explore/Features.h words), shallower variants first among equals,
+//      and among variants still equal one family at a time in turn: without a database
 //      every depth-1 variant comes before the deeper ones, so a deeper space measures what a
 //      shallower one would before anything else;
 //   4. variants that failed for this program before.

@@ -257,10 +257,20 @@ TEST_CASE("prior: this program's winners first, then similar programs', then sha
       info({"tile-nd at [1] {tile=16}"}, kCoarsened),
       info({"tile-nd at [1] {tile=32}"}, kCoarsened),
       info({"tile-nd at [1] {tile=64}"}, kWorkGroups)};
-  SUBCASE("no database: shallower variants first, in enumeration order") {
+  SUBCASE("no database: shallower variants first, in enumeration order within a family") {
     Prior p = make_prior(vs, {}, {"s", "h", 1024});
     CHECK(p.order == std::vector<int>{2, 3, 4, 5, 1});
     CHECK(p.summary.find("no earlier points") != std::string::npos);
+  }
+  SUBCASE("no database: equal variants one family at a time in turn") {
+    std::vector<VariantInfo> mixed{
+        info({}, kGlobal), info({"tile-nd at [1] {tile=8}"}, kCoarsened),
+        info({"tile-nd at [1] {tile=16}"}, kCoarsened),
+        info({"stream-nd at [1] {dims=2, segment=16}"}, Mapping{MappingKind::Streaming}),
+        info({"tile-nd at [1] {tile=32}"}, kCoarsened)};
+    Prior p = make_prior(mixed, {}, {"s", "h", 1024});
+    CHECK(p.features[1].family != p.features[3].family);
+    CHECK(p.order == std::vector<int>{1, 3, 2, 4});
   }
   SUBCASE("no database: partial sums by plane (offered for large windows alone) first") {
     std::vector<VariantInfo> with_sums = vs;
