@@ -49,7 +49,10 @@ struct OrderKey {
   int steps;        // rewrite steps: shallower first
   int family_rank;  // among variants equal so far, its family's how-manieth (interleave_families)
   int index;
-  auto tie() const { return std::tie(tier, arithmetic, neg_score, steps, family_rank, index); }
+  bool operator<(const OrderKey& o) const {
+    return std::tie(tier, arithmetic, neg_score, steps, family_rank, index) <
+           std::tie(o.tier, o.arithmetic, o.neg_score, o.steps, o.family_rank, o.index);
+  }
 };
 
 // Sorts `keys`, the variants equal in everything before family_rank taken family by family in
@@ -61,16 +64,14 @@ void interleave_families(std::vector<OrderKey>& keys,
   const auto group = [](const OrderKey& k) {
     return std::tie(k.tier, k.arithmetic, k.neg_score, k.steps);
   };
-  std::sort(keys.begin(), keys.end(),
-            [](const OrderKey& a, const OrderKey& b) { return a.tie() < b.tie(); });
+  std::sort(keys.begin(), keys.end());
   std::map<std::string, int> seen;
   for (std::size_t i = 0; i < keys.size(); ++i) {
     if (i > 0 && group(keys[i]) != group(keys[i - 1]))
       seen.clear();
     keys[i].family_rank = seen[features[static_cast<std::size_t>(keys[i].index)].family]++;
   }
-  std::sort(keys.begin(), keys.end(),
-            [](const OrderKey& a, const OrderKey& b) { return a.tie() < b.tie(); });
+  std::sort(keys.begin(), keys.end());
 }
 
 } // namespace

@@ -18,6 +18,12 @@ bool is_real(ScalarKind kind) {
   return kind == ScalarKind::F32 || kind == ScalarKind::F64;
 }
 
+// `call(T{})` runs a CLBlast routine for the element type T of `kind` (double for f64, float
+// for f32), checked.
+template <class Call> void for_kind(ScalarKind kind, const char* routine, const Call& call) {
+  check(kind == ScalarKind::F64 ? call(double{}) : call(float{}), routine);
+}
+
 } // namespace
 
 Blas::Blas(DeviceMemory& memory) : memory_(&memory) {
@@ -54,10 +60,8 @@ double Blas::nrm2(BufferId x, std::size_t first, std::size_t count) {
                        memory_->name(x), ", which has ", memory_->count(x)));
   cl_command_queue queue = memory_->session().queue()();
   cl_mem out = memory_->buffer(scratch_).handle()(), in = memory_->buffer(x).handle()();
-  if (memory_->kind(x) == ScalarKind::F64)
-    check(clblast::Nrm2<double>(count, out, 0, in, first, 1, &queue), "Nrm2");
-  else
-    check(clblast::Nrm2<float>(count, out, 0, in, first, 1, &queue), "Nrm2");
+  for_kind(memory_->kind(x), "Nrm2",
+           [&](auto t) { return clblast::Nrm2<decltype(t)>(count, out, 0, in, first, 1, &queue); });
   return read_scratch(memory_->kind(x));
 }
 
@@ -66,10 +70,8 @@ double Blas::asum(BufferId x) {
   auto n = static_cast<std::size_t>(memory_->count(x));
   cl_command_queue queue = memory_->session().queue()();
   cl_mem out = memory_->buffer(scratch_).handle()(), in = memory_->buffer(x).handle()();
-  if (memory_->kind(x) == ScalarKind::F64)
-    check(clblast::Asum<double>(n, out, 0, in, 0, 1, &queue), "Asum");
-  else
-    check(clblast::Asum<float>(n, out, 0, in, 0, 1, &queue), "Asum");
+  for_kind(memory_->kind(x), "Asum",
+           [&](auto t) { return clblast::Asum<decltype(t)>(n, out, 0, in, 0, 1, &queue); });
   return read_scratch(memory_->kind(x));
 }
 
@@ -79,10 +81,8 @@ double Blas::dot(BufferId x, BufferId y) {
   cl_command_queue queue = memory_->session().queue()();
   cl_mem out = memory_->buffer(scratch_).handle()();
   cl_mem a = memory_->buffer(x).handle()(), b = memory_->buffer(y).handle()();
-  if (memory_->kind(x) == ScalarKind::F64)
-    check(clblast::Dot<double>(n, out, 0, a, 0, 1, b, 0, 1, &queue), "Dot");
-  else
-    check(clblast::Dot<float>(n, out, 0, a, 0, 1, b, 0, 1, &queue), "Dot");
+  for_kind(memory_->kind(x), "Dot",
+           [&](auto t) { return clblast::Dot<decltype(t)>(n, out, 0, a, 0, 1, b, 0, 1, &queue); });
   return read_scratch(memory_->kind(x));
 }
 
@@ -91,10 +91,10 @@ void Blas::axpy(double alpha, BufferId x, BufferId y) {
   auto n = static_cast<std::size_t>(memory_->count(x));
   cl_command_queue queue = memory_->session().queue()();
   cl_mem a = memory_->buffer(x).handle()(), b = memory_->buffer(y).handle()();
-  if (memory_->kind(x) == ScalarKind::F64)
-    check(clblast::Axpy<double>(n, alpha, a, 0, 1, b, 0, 1, &queue), "Axpy");
-  else
-    check(clblast::Axpy<float>(n, static_cast<float>(alpha), a, 0, 1, b, 0, 1, &queue), "Axpy");
+  for_kind(memory_->kind(x), "Axpy", [&](auto t) {
+    using T = decltype(t);
+    return clblast::Axpy<T>(n, static_cast<T>(alpha), a, 0, 1, b, 0, 1, &queue);
+  });
 }
 
 } // namespace tessera::multigrid

@@ -130,31 +130,33 @@ Expr helmholtz_operator(const Level& level, Boundary bc, HelmholtzCoefficients c
   return point_program(level, inputs, zip_nd(d, zipped), apply, output);
 }
 
+// f - A u at each point (the 2nd-order form), written as `output`.
+Expr helmholtz_residual_program(const Level& level, Boundary bc, HelmholtzCoefficients c,
+                                PointOutput output) {
+  return helmholtz_operator(
+      level, bc, c, "helmholtzResidual", {}, {},
+      [](const Point& p) { return p.v[p.r.f()] - p.apply(); }, output);
+}
+
 } // namespace
 
 Expr helmholtz_residual(const Level& level, Boundary bc, HelmholtzCoefficients c) {
   if (uses_fv4(level, c))
     return fv4_residual(level, c, false);
-  return helmholtz_operator(level, bc, c, "helmholtzResidual", {}, {},
-                            [](const Point& p) { return p.v[p.r.f()] - p.apply(); });
+  return helmholtz_residual_program(level, bc, c, {});
 }
 
 Expr helmholtz_residual_restricted(const Level& fine, Boundary bc, HelmholtzCoefficients c) {
   if (uses_fv4(fine, c))
     return fv4_residual(fine, c, true);
-  return helmholtz_operator(fine, bc, c, "helmholtzResidual", {}, {},
-                            [](const Point& p) { return p.v[p.r.f()] - p.apply(); },
-                            {PointOutput::Average});
+  return helmholtz_residual_program(fine, bc, c, {PointOutput::Average});
 }
 
 Expr helmholtz_residual_square_sums(const Level& level, Boundary bc, HelmholtzCoefficients c,
                                     SquareSumAxis axis) {
   if (uses_fv4(level, c)) // its interior and slabs are separate launches (interior_build)
     internal_error("the 4th-order residual has no square sums");
-  return helmholtz_operator(
-      level, bc, c, "helmholtzResidual", {}, {},
-      [](const Point& p) { return p.v[p.r.f()] - p.apply(); },
-      PointOutput{PointOutput::SquareSums, axis});
+  return helmholtz_residual_program(level, bc, c, {PointOutput::SquareSums, axis});
 }
 
 Expr helmholtz_jacobi(const Level& level, Boundary bc, HelmholtzCoefficients c, double omega) {

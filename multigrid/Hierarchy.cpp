@@ -268,8 +268,7 @@ void Hierarchy::add_square_sums(LevelState& s, const KernelOf& kernel_of, Bounda
                                 DeviceMemory& memory) {
   const Level& level = s.level;
   // On a rank the norm covers its own points alone (Layout::norm); the 4th-order residual runs
-  // its interior and slabs as separate launches.
-  // (Mixed precision takes the norm of its f64 residual.)
+  // its interior and slabs as separate launches; mixed precision takes its f64 residual's norm.
   if (!options_->fused_residual_norm || options_->precision == Precision::Mixed ||
       layout_->distributed() || fv4_on(level, helmholtz))
     return;

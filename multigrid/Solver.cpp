@@ -348,11 +348,10 @@ struct Solver::Impl {
   }
 
   // The finest residual's norm from its square sums (the residual never stored) where the level
-  // has them and is not one of the coarse levels' one launch.
+  // has them (Hierarchy::add_square_sums) and is not one of the coarse levels' one launch.
   bool norm_from_square_sums() const {
     const LevelState& top = levels->finest();
-    return options.precision != Precision::Mixed && top.residual_square_sums &&
-           top.level.points() > coarse->max_points();
+    return top.residual_square_sums && top.level.points() > coarse->max_points();
   }
   // After a cycle of single_precision_cycle.
   double finest_residual_norm() {
