@@ -1,6 +1,7 @@
 #include "multigrid/Program.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "compile/DeviceValues.h"
 #include "core/Error.h"
@@ -302,8 +303,9 @@ namespace {
 // count, the launch sizes against the device and the kernel), then issued without asking the
 // driver again.
 // `offset`, `part`: a launch of part of the kernel's range (empty: the whole).
+// `profiled`: an event for the launch (a checked one may go without).
 cl::Event issue(runtime::Session& session, CompiledKernel& k, const DeviceMemory& memory,
-                const std::vector<BufferId>& buffers, bool checked,
+                const std::vector<BufferId>& buffers, bool checked, bool profiled,
                 const runtime::Range& offset = {}, const runtime::Range& part = {},
                 const runtime::Range& own_local = {}) {
   const runtime::Range& global = part.empty() ? k.global : part;
@@ -320,16 +322,42 @@ cl::Event issue(runtime::Session& session, CompiledKernel& k, const DeviceMemory
     runtime::check_cl(
         kernel.kernel.setArg(static_cast<cl_uint>(i), memory.buffer(buffers[i]).handle()),
         cat("setting argument ", i, " of kernel ", kernel.name));
-  return runtime::enqueue_checked(session, kernel, global, local, offset);
+  return runtime::enqueue_checked(session, kernel, global, local, offset, profiled);
+}
+
+// From the earliest start to the latest end of the events made (Profiling::Span).
+double span_ms(const std::vector<cl::Event>& events) {
+  cl_ulong start = std::numeric_limits<cl_ulong>::max(), end = 0;
+  for (const auto& e : events) {
+    if (!e())
+      continue;
+    cl_ulong s = 0, t = 0;
+    runtime::check_cl(e.getProfilingInfo(CL_PROFILING_COMMAND_START, &s),
+                      "reading the start time of a profiled event");
+    runtime::check_cl(e.getProfilingInfo(CL_PROFILING_COMMAND_END, &t),
+                      "reading the end time of a profiled event");
+    start = std::min(start, s);
+    end = std::max(end, t);
+  }
+  return end > start ? static_cast<double>(end - start) * 1e-6 : 0.0;
 }
 
 } // namespace
 
-std::vector<cl::Event> Schedule::enqueue(DeviceMemory& memory) const {
+std::vector<cl::Event> Schedule::enqueue(DeviceMemory& memory, Profiling profiling) const {
   runtime::Session& session = memory.session();
   std::vector<cl::Event> events(steps_.size());
+  // Span: the first and the last step on the device are profiled (fills always are: their
+  // event is how enqueue_fill reports its last piece).
+  std::size_t first = steps_.size(), last = 0;
+  for (std::size_t i = 0; i < steps_.size(); ++i)
+    if (steps_[i].kind != Step::Host) {
+      first = std::min(first, i);
+      last = i;
+    }
   for (std::size_t i = 0; i < steps_.size(); ++i) {
     const Step& s = steps_[i];
+    const bool profiled = profiling == Profiling::EveryStep || i == first || i == last;
     switch (s.kind) {
     case Step::Launch: {
       // Parameters in order: the inputs as listed, then the output.
@@ -337,11 +365,12 @@ std::vector<cl::Event> Schedule::enqueue(DeviceMemory& memory) const {
       std::size_t next = 0;
       for (const auto& p : s.kernel->code.params)
         buffers.push_back(p.role == codegen::KernelParam::Output ? s.output : s.inputs[next++]);
-      events[i] = issue(session, *s.kernel, memory, buffers, checked_, s.offset, s.part, s.local);
+      events[i] =
+          issue(session, *s.kernel, memory, buffers, checked_, profiled, s.offset, s.part, s.local);
       break;
     }
     case Step::Over:
-      events[i] = issue(session, *s.kernel, memory, s.inputs, checked_);
+      events[i] = issue(session, *s.kernel, memory, s.inputs, checked_, profiled);
       break;
     case Step::Fill: {
       // A zero pattern of one element: the buffer's size is a multiple of it.
@@ -365,7 +394,8 @@ std::vector<cl::Event> Schedule::enqueue(DeviceMemory& memory) const {
       if (from.bytes() != to.bytes())
         internal_error("copy between buffers of different sizes");
       runtime::check_cl(session.queue().enqueueCopyBuffer(from.handle(), to.handle(), 0, 0,
-                                                          from.bytes(), nullptr, &events[i]),
+                                                          from.bytes(), nullptr,
+                                                          profiled ? &events[i] : nullptr),
                         cat("copying ", memory.name(s.inputs[0]), " to ", memory.name(s.output)));
       break;
     }
@@ -380,6 +410,11 @@ std::vector<cl::Event> Schedule::enqueue(DeviceMemory& memory) const {
 double Schedule::collect(const std::vector<cl::Event>& events, Breakdown* breakdown) const {
   if (events.size() != steps_.size())
     internal_error("the events of another schedule");
+  bool every_step = true;
+  for (std::size_t i = 0; i < steps_.size(); ++i)
+    every_step &= steps_[i].kind == Step::Host || events[i]();
+  if (!every_step)
+    return span_ms(events);
   double total = 0;
   for (std::size_t i = 0; i < steps_.size(); ++i) {
     if (steps_[i].kind == Step::Host)

@@ -395,6 +395,12 @@ struct Solver::Impl {
     upload_coefficients();
   }
 
+  Schedule::Profiling profiling() const {
+    return options.profile_kernels || runtime::Timeline::recording()
+               ? Schedule::Profiling::EveryStep
+               : Schedule::Profiling::Span;
+  }
+
   // Cycle c (its kernels, the norm), timed; `repeated` keeps the schedules by the parity of the
   // finest solution buffer at their start.
   CycleRecord run_cycle(int c, Schedule& residual_f64,
@@ -416,9 +422,9 @@ struct Solver::Impl {
             correction_cycles.emplace(first, coarse->fuse(correction_cycle(first), memory)).first;
       // The correction, the update and the f64 residual enqueued back to back: the norm's
       // read waits for all of them.
-      auto correction = found->second.enqueue(memory);
+      auto correction = found->second.enqueue(memory, profiling());
       blas->axpy(1.0, e64, u64);
-      auto residual = residual_f64.enqueue(memory);
+      auto residual = residual_f64.enqueue(memory, profiling());
       rec.residual = layout.norm(memory, residual_buffer(), 0, *blas);
       rec.device_ms =
           found->second.collect(correction, breakdown) + residual_f64.collect(residual, breakdown);
@@ -436,7 +442,7 @@ struct Solver::Impl {
       if (!full && result.bytes_per_cycle.empty())
         result.bytes_per_cycle = schedule.bytes_by_label(memory);
       // One wait a cycle: the norm's read, enqueued after the cycle, waits for it too.
-      auto events = schedule.enqueue(memory);
+      auto events = schedule.enqueue(memory, profiling());
       levels->finest().current = found->second.second;
       runtime::Timeline::mark(memory.session().queue(), "norm read");
       rec.residual = finest_residual_norm();

@@ -92,6 +92,12 @@ struct SolverOptions {
   // one device in f32 or f64 for 2-D and 3-D grids above the coarse levels' one launch, but the
   // 4th-order operator; the same norm to rounding.
   bool fused_residual_norm = true;
+  // Time every kernel: each cycle's device time is then the sum of its kernels' times and
+  // SolveResult::breakdown holds them per operator. Off, a cycle's device time runs from its
+  // first kernel's start to its last one's end (the gaps between included) and the breakdown
+  // stays empty: a profiled launch costs about 4 us more on an H200 (1.2 ms of a 512^3
+  // F-cycle's 21.7). A timeline being recorded (runtime::Timeline) profiles every kernel.
+  bool profile_kernels = false;
   // The pre- and post-smoothing steps of a level as one fused kernel each (stream-temporal:
   // 2.5-D blocking; weighted Jacobi, or Gauss-Seidel with a red and a black half-sweep a step)
   // on levels large enough, separate steps elsewhere; the same values to rounding.
@@ -144,12 +150,14 @@ struct Problem {
 
 struct CycleRecord {
   int cycle = 0;
-  double residual = 0;  // ||r||_2 after the cycle
-  double relative = 0;  // ||r|| / ||f||
-  double factor = 0;    // residual / the previous residual
-  double device_ms = 0; // the cycle's kernels, from profiling events
-  double wall_ms = 0;   // the whole cycle, norms included
-  std::string kind;     // "V", "F", ...
+  double residual = 0; // ||r||_2 after the cycle
+  double relative = 0; // ||r|| / ||f||
+  double factor = 0;   // residual / the previous residual
+  // The cycle's kernels on the device, from profiling events: their sum with
+  // SolverOptions::profile_kernels, else the first one's start to the last one's end.
+  double device_ms = 0;
+  double wall_ms = 0; // the whole cycle, norms included
+  std::string kind;   // "V", "F", ...
 };
 
 struct SolveResult {
@@ -160,7 +168,7 @@ struct SolveResult {
   std::string stop_reason;
   std::string hint;                 // what to change when it did not converge, when known
   std::optional<double> max_error;  // max |u - exact|
-  Breakdown breakdown;              // device time per operator over all cycles
+  Breakdown breakdown;              // device time per operator over all cycles (profile_kernels)
   std::vector<std::string> levels;  // "64^3 f64 cell-centred", finest first
   std::vector<std::string> kernels; // "gsrb L0: v3 local=32x8 (explored)", ...
   // What ran the coarse levels: "levels of at most 16 per side in one launch (34 steps)", or

@@ -104,7 +104,7 @@ cl::Event enqueue(Session& session, Kernel& kernel, const Range& global, const R
 }
 
 cl::Event enqueue_checked(Session& session, Kernel& kernel, const Range& global, const Range& local,
-                          const Range& offset) {
+                          const Range& offset, bool profiled) {
   cl::NDRange g = global.dims() == 1   ? cl::NDRange(global[0])
                   : global.dims() == 2 ? cl::NDRange(global[0], global[1])
                                        : cl::NDRange(global[0], global[1], global[2]);
@@ -117,7 +117,8 @@ cl::Event enqueue_checked(Session& session, Kernel& kernel, const Range& global,
                   : offset.dims() == 2 ? cl::NDRange(offset[0], offset[1])
                                        : cl::NDRange(offset[0], offset[1], offset[2]);
   cl::Event event;
-  cl_int err = session.queue().enqueueNDRangeKernel(kernel.kernel, o, g, l, nullptr, &event);
+  cl_int err = session.queue().enqueueNDRangeKernel(kernel.kernel, o, g, l, nullptr,
+                                                    profiled ? &event : nullptr);
   if (err != CL_SUCCESS) {
     const std::size_t reported = reported_work_group_limit(session.device(), kernel);
     check_cl(err, cat("launching ", where(kernel, global, local), " on ", session.device().name,

@@ -51,6 +51,7 @@ struct SolveCommandOptions {
   std::string tuning_db;
   std::vector<std::string> variants; // "gsrb-red=3": a named variant of an operator
   bool quiet = false;
+  bool profile = false; // --profile: every kernel timed (SolverOptions::profile_kernels)
   bool fused_smoothing = false;
   bool out_of_place_gsrb = false; // every red-black half-sweep writes a new grid
   bool in_place_gsrb = false;     // every one stores its colour into the solution's grid

@@ -66,7 +66,8 @@ std::vector<SolveCase> cases() {
   std::vector<SolveCase> all;
   SolverOptions o;
   o.max_cycles = 4;
-  o.tolerance = 1e-30; // every cycle runs
+  o.tolerance = 1e-30;      // every cycle runs
+  o.profile_kernels = true; // the breakdown's labels and launches are checked
   all.push_back({"2-D Dirichlet V(2,2)", manufactured_poisson(2, 32, Centring::Cell), o, 64});
   // Every level split, down to 8^2: on 2 ranks each box starts 1 below its block (a torus: both
   // sides of each block are internal), at an odd global index, so the red-black colours of

@@ -109,6 +109,7 @@ void check_fused_cycle(const CycleCase& c) {
 SolveResult compare_launches(const Problem& problem, SolverOptions options, int64_t side) {
   CAPTURE(problem.name);
   CAPTURE(problem.n);
+  options.profile_kernels = true; // the breakdown's launches
   options.coarse_launch_side = 0;
   Solver apart(testing::multigrid_session(), problem, options);
   SolveResult separate = apart.solve();

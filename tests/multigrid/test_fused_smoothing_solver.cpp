@@ -35,6 +35,7 @@ TEST_CASE("fused smoothing: 3-D Gauss-Seidel V(2,2) has the unfused residual his
   o.max_cycles = 4;
   o.tolerance = 1e-14;
   o.coarse_launch_side = 0; // every level's smoothing its own launches, counted below
+  o.profile_kernels = true; // the breakdown counts them
   auto [plain, fused] = both(manufactured_poisson(3, 32, Centring::Cell), o);
   // Levels 32, 16, 8, 4, 2: the first two fuse their 2 + 2 steps into two launches; the
   // others launch a red and a black half-sweep a step.
@@ -50,6 +51,7 @@ TEST_CASE("fused smoothing: 2-D weighted Jacobi V(3,1), an odd count and a singl
   o.max_cycles = 3;
   o.tolerance = 1e-14;
   o.coarse_launch_side = 0; // every level's smoothing its own launches, counted below
+  o.profile_kernels = true; // the breakdown counts them
   auto [plain, fused] = both(manufactured_poisson(2, 64, Centring::Cell), o);
   // Levels 64, 32, 16 fuse their 3 pre-smoothing steps into one launch each.
   const int levels = 5; // 64 .. 4 above the coarsest (2)

@@ -139,6 +139,7 @@ TEST_CASE("the residual norm from square sums: the same residual histories as th
     CAPTURE(problem.name);
     options.coarse_launch_side = 0; // the finest level of these small problems in its launches
     options.max_cycles = 5;
+    options.profile_kernels = true; // the breakdown's labels
     options.fused_residual_norm = false;
     SolveResult stored = Solver(testing::multigrid_session(), problem, options).solve();
     options.fused_residual_norm = true;

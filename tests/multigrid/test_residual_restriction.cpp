@@ -89,6 +89,7 @@ TEST_CASE("residual fused with restriction in the cycle: the same residual histo
   for (auto& [problem, options] : runs) {
     CAPTURE(problem.name);
     options.coarse_launch_side = 0; // the 16^3 problems' operators apart, for their breakdown
+    options.profile_kernels = true;
     options.fused_residual_restriction = false;
     Solver apart(testing::multigrid_session(), problem, options);
     SolveResult unfused = apart.solve();

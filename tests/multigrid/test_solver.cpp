@@ -36,6 +36,33 @@ TEST_CASE("multigrid solver: vertex-centred 3-D Poisson, V(2,2) with Gauss-Seide
   CHECK(*r.max_error < 0.01);
 }
 
+// Profiling events cost a launch time on a GPU: by default a cycle's device time is the span of
+// its kernels (two events), every kernel timed only when asked.
+TEST_CASE("multigrid solver: kernels are timed one by one only with profile_kernels") {
+  auto p = manufactured_poisson(3, 15, Centring::Vertex);
+  SolverOptions o;
+  o.max_cycles = 4;
+  o.tolerance = 1e-30;
+  o.coarse_launch_side = 0; // several launches a level
+  auto span = solve(p, o);
+  o.profile_kernels = true;
+  auto each = solve(p, o);
+  CHECK(span.breakdown.empty());
+  REQUIRE(each.breakdown.count("smooth") == 1);
+  REQUIRE(span.cycles.size() == each.cycles.size());
+  double summed = 0, by_operator = 0;
+  for (std::size_t c = 0; c < span.cycles.size(); ++c) {
+    CHECK(span.cycles[c].residual == each.cycles[c].residual);
+    CHECK(span.cycles[c].device_ms > 0);
+    // The span lies within the cycle's wall time (host and device clocks apart: 1 ms slack).
+    CHECK(span.cycles[c].device_ms <= span.cycles[c].wall_ms + 1.0);
+    summed += each.cycles[c].device_ms;
+  }
+  for (const auto& [label, t] : each.breakdown)
+    by_operator += t.ms;
+  CHECK(by_operator == doctest::Approx(summed).epsilon(1e-9));
+}
+
 TEST_CASE("multigrid solver: Jacobi, W-cycles and F-cycles converge; W at least as fast as V") {
   auto p = manufactured_poisson(2, 31, Centring::Vertex);
   SolverOptions o;
@@ -239,6 +266,7 @@ TEST_CASE("multigrid solver: the thesis's V-cycle 64^3 -> 32^3 -> 16^3 runs as o
   o.fused_gauss_seidel = false;         // the thesis's two half-sweep kernels a step
   o.fused_residual_restriction = false; // and its residual and restriction kernels
   o.coarse_launch_side = 0;             // and 16^3 coarsest level's own launches
+  o.profile_kernels = true;             // each operator's time and launches
   auto r = solve(p, o);
   CHECK(r.levels.size() == 3);
   for (const char* op : {"smooth", "residual", "restrict", "prolong", "coarse solve"}) {

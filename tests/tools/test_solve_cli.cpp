@@ -76,7 +76,7 @@ TEST_CASE("tessera solve --in-place-gsrb / --out-of-place-gsrb / --wavefront-gsr
 
 TEST_CASE("tessera solve: prints the residual history, the breakdown and the error; --json") {
   std::string json = (make_temp_dir("tessera-solve") / "solve.json").string();
-  auto r = cli({"solve", "poisson2d", "--size", "32", "--json", json});
+  auto r = cli({"solve", "poisson2d", "--size", "32", "--profile", "--json", json});
   INFO(r.out << r.err);
   CHECK(r.code == 0);
   CHECK(has(r.out, "cycle  1 (V)"));
@@ -94,7 +94,23 @@ TEST_CASE("tessera solve: prints the residual history, the breakdown and the err
   // The finest residual as a grid, or its square sums where the level has them
   // (SolverOptions::fused_residual_norm).
   CHECK((j["breakdown"].contains("residual") || j["breakdown"].contains("residual norm")));
+  CHECK(j["profiled"] == true);
   CHECK(j["max_error"].get<double>() < 1e-2);
+  // Without --profile: no breakdown, each cycle's device time from its first kernel to its last.
+  auto plain = cli({"solve", "poisson2d", "--size", "32", "--json", json});
+  INFO(plain.out << plain.err);
+  CHECK(plain.code == 0);
+  CHECK_FALSE(has(plain.out, "by operator"));
+  CHECK(has(plain.out, "--profile: the time of each operator"));
+  std::ifstream again(json);
+  auto k = nlohmann::json::parse(again);
+  CHECK(k["profiled"] == false);
+  CHECK(k["breakdown"].empty());
+  REQUIRE(k["cycles"].size() == j["cycles"].size());
+  for (std::size_t c = 0; c < k["cycles"].size(); ++c) {
+    CHECK(k["cycles"][c]["relative_residual"] == j["cycles"][c]["relative_residual"]);
+    CHECK(k["cycles"][c]["device_ms"].get<double>() > 0);
+  }
 }
 
 TEST_CASE("tessera solve: bad input is an error with exit status 2; not converging is 1") {
