@@ -154,9 +154,11 @@ bool in_place_half_sweeps(const SolverOptions& o, bool distributed,
 }
 
 bool wavefront_half_sweeps(const SolverOptions& o, bool distributed, const Level& level,
-                           Boundary bc) {
-  return o.gauss_seidel_storage == HalfSweepStorage::Wavefront && !distributed &&
-         level.n >= std::max(o.wavefront_side, kWavefrontSide) &&
+                           Boundary bc, const std::string& device_type) {
+  const bool wanted = o.gauss_seidel_storage == HalfSweepStorage::Wavefront ||
+                      (o.gauss_seidel_storage == HalfSweepStorage::Auto && device_type == "GPU" &&
+                       level.kind == ScalarKind::F64 && o.tuning.mode == TuneMode::Default);
+  return wanted && !distributed && level.n >= std::max(o.wavefront_side, kWavefrontSide) &&
          poisson_wavefront_why_not(level, bc).empty() && !half_sweeps_named(o);
 }
 
@@ -326,7 +328,8 @@ void Hierarchy::add_smoothers(LevelState& s, const KernelOf& kernel_of, Boundary
           if (k)
             k->written_fraction = 0.5;
     }
-    if (!helmholtz && wavefront_half_sweeps(*options_, layout_->distributed(), level, bc) &&
+    if (!helmholtz &&
+        wavefront_half_sweeps(*options_, layout_->distributed(), level, bc, device_type_) &&
         point_function_why_not(s.smooth[0]->code).empty())
       s.smooth_wavefront =
           poisson_wavefront_kernel(*session_, s.smooth[0]->code, level, bc, shift % 2,

@@ -42,8 +42,11 @@ enum class Precision { F64, F32, Mixed };
 // SolverOptions::coarse_launch_side's default on a GPU and on a CPU (docs/multigrid.md: the
 // measurements that chose them).
 // Measured on an H200 (mg_bench, 256^3 and 512^3 V(2,2), F(3,3)): 16 beat 32 and separate
-// launches (one work-group runs 32^3 levels slower than their launches do).
-constexpr int64_t kCoarseLaunchSideGpu = 16, kCoarseLaunchSideCpu = 16;
+// launches (one work-group runs 32^3 levels slower than their launches do); since launches
+// carry no profiling events (SolverOptions::profile_kernels), 8 beats 16 (the one launch took
+// 154 us at 16, 43 at 8; V(2,2) 256^3 1.67 -> 1.63 ms, the 512^3 F-cycle with the wavefront
+// 20.23-20.36 -> 20.02-20.19: BENCHMARKS.md).
+constexpr int64_t kCoarseLaunchSideGpu = 8, kCoarseLaunchSideCpu = 16;
 // SolverOptions::coarse_launch_side chosen by measurement before cycle 1: a repeated cycle's wall
 // time with each side of kCoarseLaunchCandidates (up to the finest grid's), the fastest kept.
 constexpr int64_t kCoarseLaunchMeasure = -2;
@@ -74,10 +77,12 @@ struct SolverOptions {
   // or a named gsrb variant, not on ranks). Auto: in place on a CPU, which saves the read for
   // ownership of each output line; out of place elsewhere: on a GPU every 32-byte sector holds
   // both colours, so in place saves no write and its conditional stores cost (an H200's V(2,2)
-  // at 512^3 smoothed in 9.32 ms in place, 8.33 out of place: BENCHMARKS.md). Wavefront:
-  // the Poisson operator's step as one pass over a 3-D grid where wavefront_half_sweeps
-  // (Hierarchy.h) allows, out of place elsewhere; the same values (0.94-1.08x the half-sweeps'
-  // time on an H200, slower on PoCL: only when asked for).
+  // at 512^3 smoothed in 9.32 ms in place, 8.33 out of place: BENCHMARKS.md); and on a GPU
+  // the f64 Poisson step as a wavefront on large levels, as below. Wavefront: the Poisson
+  // operator's step as one pass over a 3-D grid where wavefront_half_sweeps (Hierarchy.h)
+  // allows, out of place elsewhere; the same values (on an H200 in f64 1.0-1.08x the
+  // half-sweeps' speed: 1-2% of a 512^3 F-cycle in five calls; 0.82-0.88x in f32; slower on
+  // PoCL).
   HalfSweepStorage gauss_seidel_storage = HalfSweepStorage::Auto;
   // Wavefront: on levels of at least this many points per side. Each plane of a wavefront costs
   // a few microseconds of latency whatever its size, so on small levels the two half-sweeps are

@@ -358,21 +358,23 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
                   "Time every kernel: the device time of each operator (in the summary and "
                   "--json's breakdown); each launch then costs a few microseconds more");
   solve->add_flag("--out-of-place-gsrb", o.out_of_place_gsrb,
-                  "Red-black half-sweeps write a whole new grid each (the default on a GPU)");
+                  "Red-black half-sweeps write a whole new grid each (on a GPU the default "
+                  "where no wavefront applies)");
   solve->add_flag("--in-place-gsrb", o.in_place_gsrb,
                   "Red-black half-sweeps store the points of their colour into the solution's "
                   "own grid (the default on a CPU)");
   solve->add_flag("--wavefront-gsrb", o.wavefront_gsrb,
                   "A red-black step's two half-sweeps as one pass over the grid, red on one "
                   "plane and black on the one below (3-D Poisson, levels of 256 or more per side, "
-                  "one device, not a periodic boundary; out of place elsewhere)");
+                  "one device, not a periodic boundary; out of place elsewhere; the default on a "
+                  "GPU in f64)");
   solve->add_flag("--fused-smoothing", o.fused_smoothing,
                   "Run a level's pre- and post-smoothing steps as one fused kernel each "
                   "(jacobi, gsrb; levels of 16 or more per side, one device)");
   solve
       ->add_option("--coarse-launch", o.coarse_launch,
                    "The levels of at most SIDE points per side as one launch per run of their "
-                   "steps (one work-group; default 16; one device)")
+                   "steps (one work-group; default 8 on a GPU, 16 on a CPU; one device)")
       ->check(integer_in(1, 1024));
   solve->add_flag("--separate-launches", o.separate_launches,
                   "Every operator of every level its own launch (no one-launch coarse levels)");

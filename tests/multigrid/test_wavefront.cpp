@@ -121,19 +121,28 @@ TEST_CASE("wavefront: where it does not apply, and the shape chosen for a device
 
   SolverOptions o;
   const Level big{3, 256, ScalarKind::F64, Centring::Cell};
-  CHECK_FALSE(wavefront_half_sweeps(o, false, big, anti)); // only when asked for
+  // By default on a GPU, in f64, outside the explorer's choices; asked for anywhere.
+  CHECK_FALSE(wavefront_half_sweeps(o, false, big, anti, "CPU"));
+  CHECK(wavefront_half_sweeps(o, false, big, anti, "GPU"));
+  CHECK_FALSE(wavefront_half_sweeps(o, false, Level{3, 256, ScalarKind::F32}, anti, "GPU"));
+  o.tuning.mode = TuneMode::Explore;
+  CHECK_FALSE(wavefront_half_sweeps(o, false, big, anti, "GPU"));
+  o.tuning.mode = TuneMode::Default;
+  o.gauss_seidel_storage = HalfSweepStorage::OutOfPlace;
+  CHECK_FALSE(wavefront_half_sweeps(o, false, big, anti, "GPU"));
   o.gauss_seidel_storage = HalfSweepStorage::Wavefront;
-  CHECK(wavefront_half_sweeps(o, false, big, anti));
-  CHECK_FALSE(wavefront_half_sweeps(o, false, Level{3, 128, ScalarKind::F64}, anti));
+  CHECK(wavefront_half_sweeps(o, false, big, anti, "CPU"));
+  CHECK(wavefront_half_sweeps(o, false, Level{3, 256, ScalarKind::F32}, anti, "CPU"));
+  CHECK_FALSE(wavefront_half_sweeps(o, false, Level{3, 128, ScalarKind::F64}, anti, "CPU"));
   o.wavefront_side = 64; // lower, down to kWavefrontSide
-  CHECK(wavefront_half_sweeps(o, false, Level{3, 64, ScalarKind::F64}, anti));
+  CHECK(wavefront_half_sweeps(o, false, Level{3, 64, ScalarKind::F64}, anti, "CPU"));
   o.wavefront_side = 1;
-  CHECK_FALSE(wavefront_half_sweeps(o, false, Level{3, 16, ScalarKind::F64}, anti));
-  CHECK_FALSE(wavefront_half_sweeps(o, true, big, anti)); // a rank's box
-  CHECK_FALSE(wavefront_half_sweeps(o, false, big, Boundary::wrap()));
-  CHECK_FALSE(wavefront_half_sweeps(o, false, Level{2, 64, ScalarKind::F64}, anti));
+  CHECK_FALSE(wavefront_half_sweeps(o, false, Level{3, 16, ScalarKind::F64}, anti, "CPU"));
+  CHECK_FALSE(wavefront_half_sweeps(o, true, big, anti, "CPU")); // a rank's box
+  CHECK_FALSE(wavefront_half_sweeps(o, false, big, Boundary::wrap(), "CPU"));
+  CHECK_FALSE(wavefront_half_sweeps(o, false, Level{2, 64, ScalarKind::F64}, anti, "CPU"));
   o.tuning.named["gsrb-red"] = 3;
-  CHECK_FALSE(wavefront_half_sweeps(o, false, big, anti));
+  CHECK_FALSE(wavefront_half_sweeps(o, false, big, anti, "CPU"));
 
   const runtime::Device& device = testing::multigrid_session().device();
   for (const auto& sizes :
