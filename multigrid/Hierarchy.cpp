@@ -183,7 +183,6 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
       levels_.push_back(std::move(s));
       break;
     }
-    s.r = memory.allocate("r " + tag, level.kind, level.points());
     if (helmholtz) {
       s.coefficients.push_back(memory.allocate("alpha " + tag, level.kind, level.points()));
       for (int k = 0; k < level.dims; ++k)
@@ -258,6 +257,11 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
                              [k](const Level& at) { return restrict_face_coefficient(at, k); })));
       }
     }
+    // The residual's grid, unless no step writes it: the finest level's where its norm comes
+    // from square sums and its residual is restricted in one kernel (1 GiB at 512^3 f64).
+    if (!(l == 0 && s.residual_square_sums && s.residual_to_coarser &&
+          level.points() > most_coarse_launch_points(options, device_type_, level.dims)))
+      s.r = memory.allocate("r " + tag, level.kind, level.points());
     levels_.push_back(std::move(s));
     if (coarsest)
       break;
@@ -437,6 +441,8 @@ void Hierarchy::build_kernels() {
 
 void Hierarchy::residual(Schedule& s, std::size_t l) {
   LevelState& L = levels_[l];
+  if (L.r.index < 0)
+    internal_error(cat("level ", l, "'s residual stored where it has no grid for it"));
   layout_->launch(s, l, "residual", L.residual, operator_reads(L, 1), L.r);
 }
 

@@ -71,6 +71,20 @@ int64_t coarse_launch_points(int64_t side, const std::string& device_type, int d
   return points;
 }
 
+bool coarse_launch_side_measured(const SolverOptions& o) {
+  return o.coarse_launch_side == kCoarseLaunchMeasure ||
+         (o.coarse_launch_side == -1 && o.tuning.mode == TuneMode::Explore);
+}
+
+int64_t most_coarse_launch_points(const SolverOptions& o, const std::string& device_type,
+                                  int dims) {
+  int64_t side = o.coarse_launch_side;
+  if (coarse_launch_side_measured(o))
+    side =
+        *std::max_element(std::begin(kCoarseLaunchCandidates), std::end(kCoarseLaunchCandidates));
+  return coarse_launch_points(side, device_type, dims);
+}
+
 namespace {
 
 void check_problem(const Problem& p, const SolverOptions& o) {
@@ -274,9 +288,7 @@ struct Solver::Impl {
   }
 
   bool measures_coarse_side() const {
-    return !layout.distributed() &&
-           (options.coarse_launch_side == kCoarseLaunchMeasure ||
-            (options.coarse_launch_side == -1 && options.tuning.mode == TuneMode::Explore));
+    return !layout.distributed() && coarse_launch_side_measured(options);
   }
 
   // kCoarseLaunchMeasure: from the start state, a warm repeated cycle and the best wall time of

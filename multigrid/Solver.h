@@ -127,6 +127,13 @@ struct SolverOptions {
   std::function<bool()> stop;
 };
 
+// Whether the coarse levels' one launch takes the side measured before cycle 1
+// (kCoarseLaunchMeasure, or the device's default under TuneMode::Explore; one device).
+bool coarse_launch_side_measured(const SolverOptions& o);
+// The most points of a buffer the coarse levels' one launch may touch: the side given, the
+// device's default, or the largest candidate where the side is measured.
+int64_t most_coarse_launch_points(const SolverOptions& o, const std::string& device_type, int dims);
+
 // The problem on the finest grid: level (dims, n, centring), the boundary condition as a Pad
 // boundary, the right-hand side, the operator (the Poisson Laplacian, or the variable-coefficient
 // Helmholtz operator of Helmholtz.h with its coefficients on the finest grid), and the exact
