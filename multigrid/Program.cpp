@@ -327,18 +327,13 @@ cl::Event issue(runtime::Session& session, CompiledKernel& k, const DeviceMemory
 
 // From the earliest start to the latest end of the events made (Profiling::Span).
 double span_ms(const std::vector<cl::Event>& events) {
-  cl_ulong start = std::numeric_limits<cl_ulong>::max(), end = 0;
-  for (const auto& e : events) {
-    if (!e())
-      continue;
-    cl_ulong s = 0, t = 0;
-    runtime::check_cl(e.getProfilingInfo(CL_PROFILING_COMMAND_START, &s),
-                      "reading the start time of a profiled event");
-    runtime::check_cl(e.getProfilingInfo(CL_PROFILING_COMMAND_END, &t),
-                      "reading the end time of a profiled event");
-    start = std::min(start, s);
-    end = std::max(end, t);
-  }
+  uint64_t start = std::numeric_limits<uint64_t>::max(), end = 0;
+  for (const auto& e : events)
+    if (e()) {
+      const runtime::EventTimes t = runtime::event_times(e);
+      start = std::min(start, t.start);
+      end = std::max(end, t.end);
+    }
   return end > start ? static_cast<double>(end - start) * 1e-6 : 0.0;
 }
 

@@ -139,13 +139,18 @@ void run(Session& session, Kernel& kernel, const std::vector<KernelArg>& args, c
            cat("running ", where(kernel, global, local), " on ", session.device().name));
 }
 
-double event_ms(const cl::Event& event) {
+EventTimes event_times(const cl::Event& event, const std::string& what) {
   cl_ulong start = 0, end = 0;
   check_cl(event.getProfilingInfo(CL_PROFILING_COMMAND_START, &start),
-           "reading the start time of a profiled event");
+           "reading the start time of " + what);
   check_cl(event.getProfilingInfo(CL_PROFILING_COMMAND_END, &end),
-           "reading the end time of a profiled event");
-  return end > start ? static_cast<double>(end - start) * 1e-6 : 0.0;
+           "reading the end time of " + what);
+  return {start, end};
+}
+
+double event_ms(const cl::Event& event) {
+  const EventTimes t = event_times(event);
+  return t.end > t.start ? static_cast<double>(t.end - t.start) * 1e-6 : 0.0;
 }
 
 double run_timed(Session& session, Kernel& kernel, const std::vector<KernelArg>& args,

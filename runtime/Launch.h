@@ -3,6 +3,8 @@
 // profiling events).
 #pragma once
 
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "runtime/Kernel.h"
@@ -55,6 +57,12 @@ void run(Session& session, Kernel& kernel, const std::vector<KernelArg>& args, c
 double run_timed(Session& session, Kernel& kernel, const std::vector<KernelArg>& args,
                  const Range& global, const Range& local = {});
 
+// The START and END times of a completed profiled event, in nanoseconds of the device's clock;
+// `what` names the event in errors.
+struct EventTimes {
+  uint64_t start = 0, end = 0;
+};
+EventTimes event_times(const cl::Event& event, const std::string& what = "a profiled event");
 // The START..END time of a completed profiled event, in milliseconds.
 double event_ms(const cl::Event& event);
 

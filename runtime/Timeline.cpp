@@ -8,6 +8,7 @@
 
 #include "core/Error.h"
 #include "runtime/ClError.h"
+#include "runtime/Launch.h"
 #include "runtime/OpenCL.h"
 
 namespace tessera::runtime {
@@ -21,12 +22,8 @@ struct TimelineSpan {
 namespace {
 
 TimelineSpan span_of(const std::string& label, const cl::Event& event) {
-  TimelineSpan s{label, 0, 0};
-  check_cl(event.getProfilingInfo(CL_PROFILING_COMMAND_START, &s.start),
-           cat("reading the start of '", label, "' for the timeline"));
-  check_cl(event.getProfilingInfo(CL_PROFILING_COMMAND_END, &s.end),
-           cat("reading the end of '", label, "' for the timeline"));
-  return s;
+  const EventTimes t = event_times(event, cat("'", label, "' for the timeline"));
+  return {label, t.start, t.end};
 }
 
 } // namespace
