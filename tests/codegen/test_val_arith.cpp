@@ -56,8 +56,10 @@ Expr j2d9pt_weighted(const std::vector<ArithExpr>& extents) {
 void check_same_kernels(const Expr& catalog_form, const Expr& inline_form) {
   CHECK(structurally_equal(catalog_form, inline_form));
   CHECK(save_expr(catalog_form) == save_expr(inline_form));
-  auto expected = testing::variant_kernel_texts(catalog_form, 16, 4);
-  auto got = testing::variant_kernel_texts(inline_form, 16, 4);
+  // The first 16 variants are the same at depth 1 as at 4 (the enumeration goes a depth at a
+  // time), where enumerating j3d7pt's every depth-4 variant took 20 s.
+  auto expected = testing::variant_kernel_texts(catalog_form, 16, 1);
+  auto got = testing::variant_kernel_texts(inline_form, 16, 1);
   REQUIRE(expected.size() == got.size());
   CHECK(expected.size() > 3);
   for (std::size_t i = 0; i < expected.size(); ++i) {
