@@ -101,14 +101,31 @@ inline std::string kernel_problem(const Expr& program) {
   }
 }
 
-// Which of `names` break a kernel as user function names (each name one function of a chain in
-// one kernel first; one kernel per name only when that kernel fails) or as input names (one
-// input per kernel).
+// Which of `names` break a kernel as user function names (each name one function of a chain) or
+// as input names (each name an input, weighted by its position, so that two inputs confused
+// change the sum): all names in one kernel first, then one kernel per name only when that one
+// fails, to name the culprits.
 inline std::string names_that_break(const std::vector<std::string>& names, bool as_inputs) {
   auto program_of = [&](const std::vector<std::string>& some) {
     if (as_inputs) {
-      Val x = input(some.at(0), Type::array(f32(), 8));
-      return program({x}, x | map_glb(0, user_fun("scale", [](auto a) { return a * 0.5; })));
+      std::vector<Val> xs;
+      for (const auto& n : some)
+        xs.push_back(input(n, Type::array(f32(), 8)));
+      Fun sum = user_fun("sum", static_cast<int>(some.size()), [](const std::vector<Sym>& v) {
+        Sym s = v[0] * 0.5;
+        for (std::size_t i = 1; i < v.size(); ++i)
+          s = s + v[i] * static_cast<double>(i + 1);
+        return s;
+      });
+      if (xs.size() == 1)
+        return program(xs, xs[0] | map_glb(0, sum));
+      Fun unpacked([sum, n = xs.size()](Val t) {
+        std::vector<Val> parts;
+        for (std::size_t i = 0; i < n; ++i)
+          parts.push_back(t.get(static_cast<int>(i)));
+        return sum.apply(parts);
+      });
+      return program(xs, zip(xs) | map_glb(0, unpacked));
     }
     Val x = input("x", Type::array(f32(), 8));
     Fun chain = user_fun(some.at(0), [](auto a) { return a * 0.5 + 1.0; });
@@ -116,13 +133,13 @@ inline std::string names_that_break(const std::vector<std::string>& names, bool 
       chain = chain >> user_fun(some[i], [](auto a) { return a * 0.5 + 1.0; });
     return program({x}, x | map_glb(0, chain));
   };
-  std::string bad;
-  if (!as_inputs && kernel_problem(program_of(names)).empty())
+  std::string together = kernel_problem(program_of(names)), bad;
+  if (together.empty())
     return bad;
   for (const auto& n : names)
     if (!kernel_problem(program_of({n})).empty())
       bad += (bad.empty() ? "" : " ") + n;
-  return bad;
+  return bad.empty() ? "all of them together: " + together : bad;
 }
 
 } // namespace tessera::fuzz::testing
