@@ -168,7 +168,7 @@ ScalarKind weak_kind(const ScalarExpr& e, ScalarKind own, ScalarKind other) {
 // The kinds at which the operands of `e` are used, given their own kinds: weak literals adopt
 // the kind of the other operands (of a binary operator, of the two branches of a select, of
 // the other arguments of a math function).
-std::vector<ScalarKind> operand_kinds(const ScalarExpr& e, std::vector<ScalarKind> k) {
+void use_operand_kinds(const ScalarExpr& e, std::span<ScalarKind> k) {
   const auto& a = e.args();
   switch (e.op()) {
   case ScalarOp::Param:
@@ -176,11 +176,11 @@ std::vector<ScalarKind> operand_kinds(const ScalarExpr& e, std::vector<ScalarKin
   case ScalarOp::Neg:
   case ScalarOp::Not:
   case ScalarOp::Cast:
-    return k;
+    return;
   case ScalarOp::Select:
     k[1] = weak_kind(a[1], k[1], k[2]);
     k[2] = weak_kind(a[2], k[2], k[1]);
-    return k;
+    return;
   case ScalarOp::Call: {
     // The common kind of the arguments that are not weak literals.
     bool any = false;
@@ -193,20 +193,25 @@ std::vector<ScalarKind> operand_kinds(const ScalarExpr& e, std::vector<ScalarKin
     if (any)
       for (std::size_t i = 0; i < a.size(); ++i)
         k[i] = weak_kind(a[i], k[i], strong);
-    return k;
+    return;
   }
   default: { // binary operators
     ScalarKind x = k[0], y = k[1];
     k[0] = weak_kind(a[0], x, y);
     k[1] = weak_kind(a[1], y, x);
-    return k;
+    return;
   }
   }
 }
 
+std::vector<ScalarKind> operand_kinds(const ScalarExpr& e, std::vector<ScalarKind> k) {
+  use_operand_kinds(e, k);
+  return k;
+}
+
 // The result kind of `e` from the kinds its operands are used at (see operand_kinds); checks
 // the operand kinds of '%'.
-ScalarKind result_kind(const ScalarExpr& e, const std::vector<ScalarKind>& k,
+ScalarKind result_kind(const ScalarExpr& e, std::span<const ScalarKind> k,
                        const std::string& context) {
   switch (e.op()) {
   case ScalarOp::Param:

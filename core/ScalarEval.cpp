@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <span>
 
 #include "core/Error.h"
 #include "core/FlopCount.h"
@@ -58,24 +59,27 @@ ScalarValue eval_node(const ScalarExpr& e, const std::vector<ScalarValue>& param
     ScalarValue c = eval_node(a[0], params, kinds, context);
     bool taken = c.as_double() != 0;
     ScalarValue v = eval_node(a[taken ? 1 : 2], params, kinds, context);
-    std::vector<ScalarKind> k = {ScalarKind::Bool, ScalarKind::Bool, ScalarKind::Bool};
+    std::array<ScalarKind, 3> k = {ScalarKind::Bool, ScalarKind::Bool, ScalarKind::Bool};
     k[taken ? 1 : 2] = v.kind;
     k[taken ? 2 : 1] = kinds.at(a[taken ? 2 : 1].identity());
-    k = operand_kinds(e, std::move(k));
+    use_operand_kinds(e, k);
     return ScalarValue::make(result_kind(e, k, context), v.as_double());
   }
   default:
     break;
   }
-  // At most three operands (a select's); no allocation for their values.
+  // At most three operands (a select's); no allocation for their values and kinds: this runs
+  // at every node of a body at every point of a grid.
+  if (a.size() > 3)
+    internal_error(cat("a scalar operator of ", a.size(), " operands"));
   std::array<ScalarValue, 3> v;
-  std::vector<ScalarKind> k;
-  k.reserve(a.size());
+  std::array<ScalarKind, 3> kind_store{};
+  const std::span<ScalarKind> k(kind_store.data(), a.size());
   for (std::size_t i = 0; i < a.size(); ++i) {
     v[i] = eval_node(a[i], params, kinds, context);
-    k.push_back(v[i].kind);
+    k[i] = v[i].kind;
   }
-  k = operand_kinds(e, std::move(k));
+  use_operand_kinds(e, k);
   ScalarKind result = result_kind(e, k, context);
   switch (e.op()) {
   case ScalarOp::Neg:

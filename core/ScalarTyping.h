@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -22,10 +23,12 @@ const char* op_name(ScalarOp op);   // the JSON name: "add", "le", ...
 bool is_comparison(ScalarOp op);
 bool is_logic(ScalarOp op);
 bool is_weak_literal(const ScalarExpr& e);
-// The kinds at which the operands of `e` are used, given their own kinds.
+// The kinds at which the operands of `e` are used, given their own kinds (in place: a span, so
+// that the interpreter's evaluation of each node needs no allocation).
+void use_operand_kinds(const ScalarExpr& e, std::span<ScalarKind> k);
 std::vector<ScalarKind> operand_kinds(const ScalarExpr& e, std::vector<ScalarKind> k);
 // The result kind of `e` from the kinds its operands are used at.
-ScalarKind result_kind(const ScalarExpr& e, const std::vector<ScalarKind>& k,
+ScalarKind result_kind(const ScalarExpr& e, std::span<const ScalarKind> k,
                        const std::string& context);
 // The kind of every node of a body (by ScalarExpr::identity) for its parameters' kinds, by
 // infer's rules; a node shared by several terms is typed once, so that a body built as a DAG of
