@@ -54,7 +54,8 @@ std::vector<ScalarKind> used_kinds_after(const ScalarExpr& e, ScalarKind left,
   std::vector<ScalarKind> own{left};
   for (std::size_t i = 1; i < e.args().size(); ++i)
     own.push_back(e.args()[i].infer(kinds, "user function"));
-  return operand_kinds(e, own);
+  use_operand_kinds(e, own);
+  return own;
 }
 
 // The floating-point binary operations down the left operands of e that share e's group, each
@@ -119,7 +120,8 @@ std::string scalar_c(const ScalarExpr& e, const std::vector<std::string>& names,
   std::vector<ScalarKind> own;
   for (const auto& x : a)
     own.push_back(x.infer(kinds, "user function"));
-  std::vector<ScalarKind> used = operand_kinds(e, own);
+  std::vector<ScalarKind> used = own;
+  use_operand_kinds(e, used);
   auto operand = [&](std::size_t i, ScalarKind kind) {
     return operand_c(a[i], kind, names, kinds);
   };

@@ -204,12 +204,7 @@ void use_operand_kinds(const ScalarExpr& e, std::span<ScalarKind> k) {
   }
 }
 
-std::vector<ScalarKind> operand_kinds(const ScalarExpr& e, std::vector<ScalarKind> k) {
-  use_operand_kinds(e, k);
-  return k;
-}
-
-// The result kind of `e` from the kinds its operands are used at (see operand_kinds); checks
+// The result kind of `e` from the kinds its operands are used at (see use_operand_kinds); checks
 // the operand kinds of '%'.
 ScalarKind result_kind(const ScalarExpr& e, std::span<const ScalarKind> k,
                        const std::string& context) {
@@ -455,7 +450,8 @@ ScalarKind scalar::infer_into(const ScalarExpr& e, const std::vector<ScalarKind>
     std::vector<ScalarKind> k;
     for (const auto& a : e.args())
       k.push_back(infer_into(a, params, context, kinds));
-    result = result_kind(e, operand_kinds(e, std::move(k)), context);
+    use_operand_kinds(e, k);
+    result = result_kind(e, k, context);
   }
   }
   kinds.emplace(e.identity(), result);

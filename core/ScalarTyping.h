@@ -26,7 +26,6 @@ bool is_weak_literal(const ScalarExpr& e);
 // The kinds at which the operands of `e` are used, given their own kinds (in place: a span, so
 // that the interpreter's evaluation of each node needs no allocation).
 void use_operand_kinds(const ScalarExpr& e, std::span<ScalarKind> k);
-std::vector<ScalarKind> operand_kinds(const ScalarExpr& e, std::vector<ScalarKind> k);
 // The result kind of `e` from the kinds its operands are used at.
 ScalarKind result_kind(const ScalarExpr& e, std::span<const ScalarKind> k,
                        const std::string& context);
