@@ -25,28 +25,22 @@ std::size_t divisor_up_to(std::size_t n, std::size_t limit) {
   return 1;
 }
 
-// A CPU's work-group for a kernel that leaves it to the implementation: rows along x (the
-// largest divisor of the global size up to 128), and where the rows are short (the slabs of a
-// split launch, 1-4 points wide), as many of them along the next axes as fit in 128 work-items.
-// PoCL vectorises a work-group's loop over x and pays for every work-group; left to choose, it
-// took small cubes, and a 7-point residual at 128^3 and 256^3 ran 2-2.7x slower (4.0 against
-// 10.8 GB/s on 2 cores).
-runtime::Range cpu_rows(const std::vector<std::size_t>& global, const runtime::Device& device) {
+} // namespace
+
+runtime::Range cpu_work_group(const std::vector<std::size_t>& global,
+                              std::size_t max_work_group_size,
+                              const std::vector<std::size_t>& max_work_item_sizes) {
   std::vector<std::size_t> group(global.size(), 1);
-  std::size_t room = std::min<std::size_t>(128, device.max_work_group_size);
+  std::size_t room = std::min(kCpuWorkGroupItems, max_work_group_size);
   for (std::size_t a = 0; a < global.size() && room >= 2; ++a) {
     std::size_t limit = room;
-    if (a < device.max_work_item_sizes.size())
-      limit = std::min(limit, device.max_work_item_sizes[a]);
+    if (a < max_work_item_sizes.size())
+      limit = std::min(limit, max_work_item_sizes[a]);
     group[a] = divisor_up_to(global[a], limit);
     room /= group[a];
-    if (group[a] >= 16) // rows long enough to vectorise
-      break;
   }
   return runtime::Range::of(group);
 }
-
-} // namespace
 
 std::shared_ptr<CompiledKernel> compile(runtime::Session& session, codegen::Kernel code,
                                         std::vector<int64_t> local, std::string variant) {
@@ -70,7 +64,8 @@ std::shared_ptr<CompiledKernel> compile(runtime::Session& session, codegen::Kern
   if (any_local)
     k->local = runtime::Range::of(work_group);
   else if (session.device().type == "CPU")
-    k->local = cpu_rows(global, session.device());
+    k->local = cpu_work_group(global, session.device().max_work_group_size,
+                              session.device().max_work_item_sizes);
   k->session = &session;
   k->code = std::move(code);
   k->variant = std::move(variant);
@@ -150,7 +145,8 @@ void Schedule::launch_split(const std::string& label, const std::shared_ptr<Comp
     step.offset = runtime::Range::of(from);
     step.part = runtime::Range::of(size);
     if (kernel->session->device().type == "CPU")
-      step.local = cpu_rows(size, kernel->session->device());
+      step.local = cpu_work_group(size, kernel->session->device().max_work_group_size,
+                                  kernel->session->device().max_work_item_sizes);
   };
   std::vector<std::size_t> from(static_cast<std::size_t>(dims)), size(from.size());
   for (int a = 0; a < dims; ++a) {
