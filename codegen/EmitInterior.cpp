@@ -56,6 +56,8 @@ void Emitter::glb_body_with_interior(const std::function<void()>& body) {
     }
     if (best_r > 0 && options_.interior_only) {
       interior_margins_.push_back(best_r);
+      if (options_.colour_parity >= 0 && stride_by_colour())
+        best = Block{Stmt::nest(cat("if (", best_condition, ")"), std::move(best))};
       append(std::move(best));
       return;
     }
@@ -68,6 +70,29 @@ void Emitter::glb_body_with_interior(const std::function<void()>& body) {
   append(std::move(full)); // no interior version
 }
 
+// CodegenOptions::colour_parity: gid0 steps by 2 along each row, starting on the row's point of
+// the colour, and the launch has half as many work-items along x (rounded up). Only where gid0
+// is the innermost index of a constant extent and no lanes are in play; the caller guards the
+// body (a row's last point may be past the interior).
+bool Emitter::stride_by_colour() {
+  const Loop* x = nullptr;
+  for (const auto& loop : glb_loops_)
+    if (loop.var_name == "gid0")
+      x = &loop;
+  auto extent = x ? x->extent.as_constant() : std::nullopt;
+  if (!extent || lane_mode_ || launch_.local[0] != 0)
+    return false;
+  std::string row = cat(options_.colour_parity);
+  for (const auto& loop : glb_loops_)
+    if (loop.var_name != "gid0")
+      row += cat(" + (int)get_global_id(", loop.var_name.substr(3), ")");
+  preamble_.erase("const int gid0 = get_global_id(0);");
+  preamble_.insert(cat("const int gid0 = 2 * (int)get_global_id(0) + ((", row, ") & 1);"));
+  launch_.global[0] = (*extent + 1) / 2;
+  colour_strided_ = true;
+  return true;
+}
+
 int64_t Emitter::interior_margin() const {
   // One interior body under a MapGlb on every axis of the launch, one work-item per point.
   if (body_without_interior_ || interior_margins_.size() != 1 ||
@@ -76,8 +101,11 @@ int64_t Emitter::interior_margin() const {
   for (int d = 0; d < launch_.dims; ++d) {
     auto g = launch_.global[static_cast<std::size_t>(d)].as_constant();
     auto extent = glb_extents_.find(d);
-    if (launch_.local[static_cast<std::size_t>(d)] != 0 || !g || extent == glb_extents_.end() ||
-        *g != extent->second || *g < 2 * interior_margins_.front() + 1)
+    if (launch_.local[static_cast<std::size_t>(d)] != 0 || !g || extent == glb_extents_.end())
+      return 0;
+    const int64_t points = d == 0 && colour_strided_ ? extent->second : *g;
+    if ((d == 0 && colour_strided_ ? (points + 1) / 2 : points) != *g ||
+        points < 2 * interior_margins_.front() + 1)
       return 0;
   }
   return interior_margins_.front();

@@ -178,6 +178,8 @@ private:
   // plain kernel), and whether a body had none.
   std::vector<int64_t> interior_margins_;
   bool body_without_interior_ = false;
+  bool colour_strided_ = false; // CodegenOptions::colour_parity applied (Kernel::colour_strided)
+  bool stride_by_colour();
   std::map<int, int64_t> glb_extents_; // MapGlb(d)'s constant extent
   int64_t interior_margin() const;     // Kernel::interior_margin
   int glb_depth_ = 0, wrg_depth_ = 0, lcl_depth_ = 0, seq_depth_ = 0;

@@ -53,6 +53,9 @@ struct Kernel {
   // the work-items at least this far from both ends of the global range along every axis (0:
   // no interior version; the kernel is then not one to launch).
   int64_t interior_margin = 0;
+  // Generated with CodegenOptions::colour_parity applied: work-item i along x computes the point
+  // x = 2 i + (the parity of the other indices plus colour_parity), within the interior alone.
+  bool colour_strided = false;
   // A description of the kernel's interface and launch, for users and reports.
   std::string describe() const;
 };
@@ -80,6 +83,12 @@ struct CodegenOptions {
   // vectoriser sees a work-item loop without the branch. Plain kernels only (one work-item per
   // point, every axis a MapGlb, no work-group size).
   bool interior_only = false;
+  // With interior_only, where >= 0: only the points whose index sum plus colour_parity is even
+  // are computed, one work-item each (half as many along x; Kernel::colour_strided says whether
+  // it applied). Exact only where the program leaves the other points as they are and the kernel
+  // runs in place (the caller's to know: an in-place red-black half-sweep of that colour), so
+  // that skipping them changes nothing; a CPU's half-sweep then computes half the points.
+  int colour_parity = -1;
   // The device the kernel is for (its private-array limit and the streaming forms' local memory);
   // the portable target by default.
   Target target;

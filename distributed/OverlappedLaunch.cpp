@@ -18,7 +18,8 @@ namespace {
 
 // Whether the kernel's work-items index the box's points by get_global_id alone, one work-item
 // per point along `dim` (array dimension, outermost first; OpenCL's axis dims - 1 - dim), so that
-// a launch of part of its range computes exactly those points.
+// a launch of part of its range computes exactly those points (with a work-group that divides
+// the part: none, one point along `dim`, or one chosen again for the part on a CPU).
 bool offsettable(const CompiledKernel& k, const std::vector<int64_t>& box, std::size_t dim) {
   const std::size_t dims = box.size();
   if (k.global.dims() != static_cast<int>(dims) ||
@@ -27,7 +28,7 @@ bool offsettable(const CompiledKernel& k, const std::vector<int64_t>& box, std::
     return false;
   const int axis = static_cast<int>(dims - 1 - dim);
   return k.global[axis] == static_cast<std::size_t>(box[dim]) &&
-         (k.local.empty() || k.local[axis] == 1);
+         (k.local.empty() || k.local[axis] == 1 || k.local_for_cpu);
 }
 
 } // namespace

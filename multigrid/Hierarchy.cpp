@@ -326,6 +326,7 @@ void Hierarchy::add_smoothers(LevelState& s, const KernelOf& kernel_of, Boundary
           [=](const Level& at) { return detail::fv4_gsrb_half_sweep(at, *helmholtz, c, true); },
           detail::kFv4InteriorMargin);
       half_sweep.in_place = s.smooth_in_place;
+      half_sweep.colour_parity = s.smooth_in_place ? c : -1;
       s.smooth[colour] = kernel_of(half_sweep);
       if (s.smooth_in_place)
         for (auto* k : {s.smooth[colour].get(), s.smooth[colour]->interior.get()})

@@ -63,9 +63,11 @@ std::shared_ptr<CompiledKernel> compile(runtime::Session& session, codegen::Kern
   k->global = runtime::Range::of(global);
   if (any_local)
     k->local = runtime::Range::of(work_group);
-  else if (session.device().type == "CPU")
+  else if (session.device().type == "CPU") {
     k->local = cpu_work_group(global, session.device().max_work_group_size,
                               session.device().max_work_item_sizes);
+    k->local_for_cpu = true;
+  }
   k->session = &session;
   k->code = std::move(code);
   k->variant = std::move(variant);
@@ -153,7 +155,13 @@ void Schedule::launch_split(const std::string& label, const std::shared_ptr<Comp
     from[a] = margin;
     size[a] = global[a] - 2 * margin;
   }
+  if (kernel->interior->code.colour_strided) { // each work-item along x a pair of points
+    from[0] = 0;
+    size[0] = *kernel->interior->code.launch.global[0].as_constant();
+  }
   part(kernel->interior, from, size);
+  from[0] = margin;
+  size[0] = global[0] - 2 * margin;
   // Around it, per axis from the outermost: the two slabs of `margin` along it, over the
   // interior along the axes done before and the whole range along the others.
   for (int a = dims - 1; a >= 0; --a) {
@@ -197,9 +205,15 @@ void Schedule::launch_part(const std::string& label, std::shared_ptr<CompiledKer
                            runtime::Range global) {
   if (!kernel || offset.dims() != kernel->global.dims() || global.dims() != offset.dims())
     internal_error(cat("the ", label, " step's part does not match its kernel's range"));
+  const bool for_cpu = kernel->local_for_cpu;
+  const runtime::Device& device = kernel->session->device();
   add_launch(label, std::move(kernel), std::move(inputs), output);
   steps_.back().offset = offset;
   steps_.back().part = global;
+  if (for_cpu)
+    steps_.back().local =
+        cpu_work_group(std::vector<std::size_t>(global.data(), global.data() + global.dims()),
+                       device.max_work_group_size, device.max_work_item_sizes);
 }
 
 void Schedule::fill_zero(const std::string& label, BufferId buffer) {

@@ -29,6 +29,9 @@ namespace tessera::multigrid {
 struct CompiledKernel {
   codegen::Kernel code;
   runtime::Range global, local;
+  // `local` is cpu_work_group's choice for `global` (a CPU, a kernel that leaves its work-group
+  // open): a launch of part of the range chooses again for the part (Schedule::launch_part).
+  bool local_for_cpu = false;
   std::string variant; // which variant it is ("default lowering", "v12 local=32x8", ...)
   // The share of the output's elements a launch writes (for the bytes it must move): an
   // in-place red-black half-sweep writes half of them.

@@ -64,6 +64,10 @@ struct OperatorSpec {
   // The kernel is launched with its output buffer one of its inputs (CodegenOptions::in_place):
   // the default lowering only, whatever the mode (the explorer times kernels out of place).
   bool in_place = false;
+  // An in-place red-black half-sweep that updates the points whose index sum plus colour_parity
+  // is even (and leaves the others as they are): its interior kernel on a CPU then computes those
+  // points alone (CodegenOptions::colour_parity). -1: not one.
+  int colour_parity = -1;
   // On grids of at least kSplitLaunchPoints points, the default lowering's interior runs as a
   // kernel of its own (CompiledKernel::interior): on a CPU the same kernel without its boundary
   // branch, on every device the interior form below. A whole grid on one device (a distributed

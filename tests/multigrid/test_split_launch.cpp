@@ -49,17 +49,23 @@ Grid random_input(const Level& level, uint32_t seed, double shift = 0) {
 // in place, the output itself).
 // `interior_form`: the operator's own form for its interior (HPGMG-FV's 4th order), exact
 // `form_margin` or more from every edge; none: the program's own interior version.
+// `colour_parity`: an in-place red-black half-sweep whose interior computes the points of its
+// colour alone (CodegenOptions::colour_parity).
 void check_split(const Expr& program, const std::vector<Grid>& grids, bool in_place = false,
-                 const std::optional<Expr>& interior_form = {}, int64_t form_margin = 0) {
+                 const std::optional<Expr>& interior_form = {}, int64_t form_margin = 0,
+                 int colour_parity = -1) {
   const Expr lowered = rewrite::lower_default(program);
   codegen::CodegenOptions options;
   options.in_place = in_place;
   codegen::Kernel whole = codegen::generate_kernel(lowered, options);
   options.interior_only = true;
+  options.colour_parity = colour_parity;
   codegen::Kernel interior = codegen::generate_kernel(
       interior_form ? rewrite::lower_default(*interior_form) : lowered, options);
   INFO(interior.source);
   REQUIRE(interior.interior_margin > 0);
+  CHECK(interior.colour_strided == (colour_parity >= 0));
+  CHECK(!whole.colour_strided);
   CHECK(whole.interior_margin == 0); // asked of interior-only kernels alone
   CHECK(whole.source.find("} else {") != std::string::npos);
   CHECK(interior.source.find("} else {") == std::string::npos);
@@ -133,6 +139,33 @@ TEST_CASE("split launch: interior apart equals the whole kernel (1-3-D, boundari
     const Level coarse = level.coarser();
     check_split(prolong_add(coarse, Interpolation::Linear, Boundary::antisymmetric()),
                 {u, random_input(coarse, 79)});
+  }
+}
+
+TEST_CASE("split launch: an in-place half-sweep's interior computes its colour's points alone") {
+  // Even and odd extents (a row's last point of the colour may lie past the interior).
+  for (const Level& level : {Level{1, 21, ScalarKind::F64, Centring::Cell},
+                             Level{2, 12, ScalarKind::F64, Centring::Cell},
+                             Level{2, 13, ScalarKind::F64, Centring::Cell},
+                             Level{3, 10, ScalarKind::F64, Centring::Cell},
+                             Level{3, 11, ScalarKind::F64, Centring::Cell}}) {
+    CAPTURE(level.describe());
+    const Grid u = random_input(level, 91), f = random_input(level, 92);
+    std::vector<Grid> grids{u, f, random_input(level, 93, 1.5)};
+    for (int k = 0; k < level.dims; ++k)
+      grids.push_back(random_input(level, 94 + static_cast<uint32_t>(k), 1.5));
+    std::vector<Boundary> boundaries{Boundary::antisymmetric(), Boundary::mirror()};
+    if (level.n % 2 == 0) // red-black on a torus of odd side is not a colouring
+      boundaries.push_back(Boundary::wrap());
+    for (int colour : {0, 1}) {
+      CAPTURE(colour);
+      for (Boundary bc : boundaries) {
+        CAPTURE(bc.to_string());
+        check_split(gsrb_half_sweep(level, bc, colour), {u, f}, true, {}, 0, colour);
+      }
+      check_split(helmholtz_gsrb_half_sweep(level, Boundary::antisymmetric(), {0.7, 1.3}, colour),
+                  grids, true, {}, 0, colour);
+    }
   }
 }
 
