@@ -155,11 +155,17 @@ void Schedule::launch_split(const std::string& label, const std::shared_ptr<Comp
     from[a] = margin;
     size[a] = global[a] - 2 * margin;
   }
-  if (kernel->interior->code.colour_strided) { // each work-item along x a pair of points
+  const bool strided = kernel->interior->code.colour_strided;
+  double interior_share = 1;
+  for (int a = 0; a < dims; ++a)
+    interior_share *= static_cast<double>(size[a]) / static_cast<double>(global[a]);
+  if (strided) { // each work-item along x a pair of points, guarded to the interior
     from[0] = 0;
     size[0] = *kernel->interior->code.launch.global[0].as_constant();
   }
   part(kernel->interior, from, size);
+  if (strided)
+    steps_.back().share = interior_share;
   from[0] = margin;
   size[0] = global[0] - 2 * margin;
   // Around it, per axis from the outermost: the two slabs of `margin` along it, over the
@@ -300,7 +306,9 @@ std::map<std::string, double> Schedule::bytes_by_label(const DeviceMemory& memor
       moved *= s.kernel->written_fraction;
     for (BufferId in : s.inputs)
       moved += static_cast<double>(memory.buffer(in).bytes());
-    if (!s.part.empty()) // the share of the kernel's work-items it launches
+    if (s.share > 0)
+      moved *= s.share;
+    else if (!s.part.empty()) // the share of the kernel's work-items it launches
       moved *= static_cast<double>(s.part.total()) / static_cast<double>(s.kernel->global.total());
     bytes[s.label] += moved;
   }

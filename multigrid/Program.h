@@ -177,7 +177,10 @@ public:
     double bytes = 0;              // Over: what it must move
     bool ordered_by_queue = false; // a Host step that needs no finished queue
     runtime::Range offset, part;   // a Launch of part of the kernel's range (empty: all)
-    runtime::Range local;          // a Launch's own work-group (empty: the kernel's)
+    // The share of the output's points the launch computes where `part` does not say it (a
+    // colour-strided interior: each row's work-items span the whole row); 0: part's share.
+    double share = 0;
+    runtime::Range local; // a Launch's own work-group (empty: the kernel's)
   };
   const std::vector<Step>& steps() const { return steps_; }
   // Appends a step as it is (a schedule rewritten step by step: CoarseCycle::fuse).

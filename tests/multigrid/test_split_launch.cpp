@@ -96,6 +96,9 @@ void check_split(const Expr& program, const std::vector<Grid>& grids, bool in_pl
   s.launch("split", apart, split_in, split_out);
   CHECK(s.steps().size() == static_cast<std::size_t>(1 + 2 * whole.launch.dims));
   s.launch("whole", compile(session, whole, {}, "whole"), whole_in, whole_out);
+  // The parts' bytes (each launch's share of the points) add up to the whole kernel's.
+  const auto bytes = s.bytes_by_label(memory);
+  CHECK(bytes.at("split") == doctest::Approx(bytes.at("whole")).epsilon(1e-12));
   s.run(memory);
 
   std::vector<Data> inputs;
