@@ -14,6 +14,7 @@ Type map_type(TypeChecker& checker, const Node& f, const Types& args) {
 
 Data map_eval(Interpreter& interp, const Node& f, const Values& args) {
   std::vector<Data> out;
+  out.reserve(args.at(0).size());
   for (const auto& x : args.at(0).elements())
     out.push_back(interp.apply(f.children[0], {x}));
   return Data::array(std::move(out));

@@ -3,6 +3,8 @@
 //   x[i - l] inside and c outside; for antisymmetric, mirror's element, negated outside.
 //   Mirror, antisymmetric and wrap reflect at most once: l, r <= n.
 // Drop(l, r)   : [T]_n -> [T]_{n-l-r}     element i -> x[i + l]; requires l + r <= n
+#include <algorithm>
+
 #include "core/Error.h"
 #include "core/Fields.h"
 #include "primitives/Primitives.h"
@@ -16,6 +18,7 @@ Data fill_like(const Data& like, const ScalarValue& c) {
   if (like.is_scalar())
     return Data::scalar(ScalarValue::make(like.as_scalar().kind, c.as_double()));
   std::vector<Data> items;
+  items.reserve(like.size());
   for (const auto& e : like.elements())
     items.push_back(fill_like(e, c));
   return like.is_array() ? Data::array(std::move(items)) : Data::tuple(std::move(items));
@@ -65,6 +68,7 @@ Data negated(const Data& x) {
     return Data::scalar(negation.evaluate({x.as_scalar()}));
   }
   std::vector<Data> items;
+  items.reserve(x.size());
   for (const auto& e : x.elements())
     items.push_back(negated(e));
   return x.is_array() ? Data::array(std::move(items)) : Data::tuple(std::move(items));
@@ -147,6 +151,7 @@ Data pad_eval(Interpreter& interp, const Node& f, const Values& args) {
     filler = fill_like(x[0], b.value);
   }
   std::vector<Data> out;
+  out.reserve(static_cast<std::size_t>(std::max<int64_t>(l + n + r, 0)));
   for (int64_t i = -l; i < n + r; ++i) {
     if (i >= 0 && i < n) {
       out.push_back(x[i]);

@@ -38,6 +38,7 @@ Data slide_eval(Interpreter& interp, const Node& f, const Values& args) {
   if (size > n || (n - size) % step != 0)
     user_error(cat("Slide(", size, ",", step, "): the windows do not fit exactly in length ", n));
   std::vector<Data> windows;
+  windows.reserve(static_cast<std::size_t>((n - size) / step + 1));
   for (int64_t w = 0; w * step + size <= n; ++w)
     windows.push_back(
         Data::array({x.elements().begin() + w * step, x.elements().begin() + w * step + size}));

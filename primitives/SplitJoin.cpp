@@ -33,6 +33,7 @@ Data split_eval(Interpreter& interp, const Node& f, const Values& args) {
   if (m <= 0 || n % m != 0)
     user_error(cat("Split(", m, "): the chunk size does not divide the length ", n));
   std::vector<Data> chunks;
+  chunks.reserve(static_cast<std::size_t>(n / m));
   for (int64_t i = 0; i < n / m; ++i)
     chunks.push_back(
         Data::array({x.elements().begin() + i * m, x.elements().begin() + (i + 1) * m}));

@@ -28,8 +28,10 @@ Data transpose_eval(Interpreter& interp, const Node& f, const Values& args) {
     m = static_cast<std::size_t>(interp.size_value(in->element().length()));
   }
   std::vector<Data> rows;
+  rows.reserve(m);
   for (std::size_t i = 0; i < m; ++i) {
     std::vector<Data> row;
+    row.reserve(n);
     for (std::size_t j = 0; j < n; ++j)
       row.push_back(x[j][i]);
     rows.push_back(Data::array(std::move(row)));

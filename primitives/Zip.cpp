@@ -25,8 +25,10 @@ Data zip_eval(Interpreter&, const Node&, const Values& args) {
     if (a.size() != n)
       user_error("Zip expects arrays of equal length");
   std::vector<Data> out;
+  out.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
     std::vector<Data> members;
+    members.reserve(args.size());
     for (const auto& a : args)
       members.push_back(a[i]);
     out.push_back(Data::tuple(std::move(members)));
