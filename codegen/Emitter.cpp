@@ -125,6 +125,7 @@ Kernel Emitter::run() {
   kernel.source = source(kernel);
   kernel.launch = launch_;
   kernel.local_memory_bytes = local_bytes_;
+  kernel.private_bytes = private_bytes_;
   if (options_.interior_only) {
     kernel.interior_margin = interior_margin();
     kernel.colour_strided = colour_strided_ && kernel.interior_margin > 0;

@@ -162,6 +162,10 @@ private:
   std::set<std::string> preamble_;             // work-item index declarations
   std::set<std::string> pending_declarations_; // private scalars not yet declared
   int64_t local_bytes_ = 0;
+  int64_t private_bytes_ = 0; // Kernel::private_bytes
+  // Declares a private array (counted in private_bytes_).
+  void declare_private(ScalarKind element, const std::string& name, int64_t count,
+                       bool in_lanes = false);
   // A kernel whose code assumes its one-dimensional work-group size (StreamSteps) declares it
   // (reqd_work_group_size): the device compiler then budgets registers for that many
   // work-items, and a launch with another size fails instead of computing wrong values.

@@ -40,6 +40,9 @@ struct Kernel {
   LaunchConfig launch;
   Type output_type = f32();
   int64_t local_memory_bytes = 0;
+  // The private arrays a work-item declares, in bytes (a CPU implementation keeps them for every
+  // work-item of a group on one thread's stack: Target::max_private_bytes_per_group).
+  int64_t private_bytes = 0;
   std::string program_text; // the program in Lift notation
   // Conditions on the size arguments that could not be decided when the kernel was generated
   // (e.g. (M - 3) % 2 == 0 for Slide(3,2) over [f32]_M): whoever binds the sizes must check

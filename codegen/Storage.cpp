@@ -47,11 +47,19 @@ std::shared_ptr<Memory> Emitter::allocate(const Type& type, AddressSpace space, 
                      "overlapped-tiling-nd), or stage it in local memory with the work-groups "
                      "mapping (stage-local); docs/codegen-limits.md"));
     memory->name = fresh("priv");
-    line(cat(declared_type(memory->element), " ", memory->name, "[", *count, "];"));
+    declare_private(memory->element, memory->name, *count, true);
   }
   if (lane_mode_)
     lane_mode_->vectors[memory->name] = memory->element; // one value per lane
   return memory;
+}
+
+void Emitter::declare_private(ScalarKind element, const std::string& name, int64_t count,
+                              bool in_lanes) {
+  const int64_t lanes = in_lanes && lane_mode_ ? lane_mode_->lanes : 1;
+  private_bytes_ += count * lanes * (element == ScalarKind::F64 ? 8 : 4);
+  line(
+      cat(in_lanes ? declared_type(element) : scalar_c_type(element), " ", name, "[", count, "];"));
 }
 
 View Emitter::storage(const std::vector<ArithExpr>& shape, const Type& element, AddressSpace space,

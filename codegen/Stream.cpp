@@ -100,7 +100,7 @@ bool Emitter::stream_windows(const Node& f, const Operand& in, const View& dest)
     memory->space = AddressSpace::Private;
     memory->element = p->window.element().innermost().scalar_kind();
     memory->type = p->window;
-    line(cat(scalar_c_type(memory->element), " ", memory->name, "[", p->n * p->scalars, "];"));
+    declare_private(memory->element, memory->name, p->n * p->scalars);
     windows.push_back(Rotating{memory, scalar_paths(p->window.element())});
   }
   // Loads element `index` of the array that component k's windows slide over into `slot`.

@@ -109,7 +109,7 @@ bool Emitter::stream_plane_sums(const PlaneSumStep& step, const View& source, co
     m->space = AddressSpace::Private;
     m->element = kind;
     m->type = type;
-    line(cat(scalar_c_type(kind), " ", m->name, "[", type.scalar_count().value(), "];"));
+    declare_private(kind, m->name, type.scalar_count().value());
     return m;
   };
   auto values = private_array("plane", plane);

@@ -4,10 +4,12 @@
 #include <set>
 
 #include "codegen/SharedSource.h"
+#include "compile/CpuWorkGroup.h"
 #include "compile/DeviceValues.h"
 #include "compile/LaunchArguments.h"
 #include "core/Error.h"
 #include "runtime/BuildCache.h"
+#include "runtime/DeviceTarget.h"
 #include "runtime/Launch.h"
 
 namespace tessera::explore {
@@ -20,8 +22,8 @@ int64_t constant(const ArithExpr& e, const std::string& what) {
   return *c;
 }
 
-LaunchRange launch_range(const codegen::Kernel& kernel,
-                         const std::map<std::string, int64_t>& sizes) {
+LaunchRange launch_range(const codegen::Kernel& kernel, const std::map<std::string, int64_t>& sizes,
+                         const Target* target) {
   std::vector<std::size_t> global, local;
   bool any_local = false;
   for (int d = 0; d < kernel.launch.dims; ++d) {
@@ -36,6 +38,12 @@ LaunchRange launch_range(const codegen::Kernel& kernel,
   if (any_local)
     for (auto& l : local)
       l = l == 0 ? 1 : l;
+  else if (target && target->cpu() && kernel.private_bytes > 0)
+    return {runtime::Range::of(global),
+            cpu_work_group(global, static_cast<std::size_t>(target->max_work_group_size),
+                           std::vector<std::size_t>(target->max_work_item_sizes.begin(),
+                                                    target->max_work_item_sizes.end()),
+                           kernel.private_bytes, target->max_private_bytes_per_group)};
   else
     local.clear();
   return {runtime::Range::of(global), runtime::Range::of(local)};
@@ -75,8 +83,8 @@ KernelRunner::KernelRunner(runtime::Session& session, codegen::KernelProgram pro
 
 KernelRunner::KernelRunner(runtime::Session& session, codegen::KernelProgram program,
                            std::vector<runtime::Kernel> built)
-    : session_(&session), program_(std::move(program)), built_(std::move(built)),
-      inputs_(program_.input_types.size()) {
+    : session_(&session), target_(runtime::target_of(session.device())),
+      program_(std::move(program)), built_(std::move(built)), inputs_(program_.input_types.size()) {
   if (built_.size() != program_.kernels.size())
     internal_error("a kernel runner needs every kernel of its program built");
 }
@@ -179,7 +187,7 @@ void KernelRunner::enqueue() {
     const auto& launch = program_.launches[i];
     auto& built = built_.at(launch.kernel);
     runtime::set_args(built, args[i]);
-    auto range = launch_range(program_.kernels.at(launch.kernel), sizes_);
+    auto range = launch_range(program_.kernels.at(launch.kernel), sizes_, &target_);
     runtime::enqueue(*session_, built, range.global, range.local);
   }
 }
@@ -192,7 +200,7 @@ double KernelRunner::run_launches(const std::vector<std::vector<runtime::KernelA
   double ms = 0;
   for (std::size_t i = 0; i < program_.launches.size(); ++i) {
     const auto& launch = program_.launches[i];
-    auto range = launch_range(program_.kernels.at(launch.kernel), sizes_);
+    auto range = launch_range(program_.kernels.at(launch.kernel), sizes_, &target_);
     ms +=
         runtime::run_timed(*session_, built_.at(launch.kernel), args[i], range.global, range.local);
   }
@@ -204,7 +212,7 @@ runtime::Timing KernelRunner::time(runtime::TimingOptions options) {
   if (program_.launches.size() == 1) {
     // One launch: its arguments set once for every repetition.
     const auto& launch = program_.launches[0];
-    auto range = launch_range(program_.kernels.at(launch.kernel), sizes_);
+    auto range = launch_range(program_.kernels.at(launch.kernel), sizes_, &target_);
     return runtime::time_kernel(*session_, built_.at(launch.kernel), args[0], range.global,
                                 range.local, options);
   }

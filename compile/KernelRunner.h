@@ -16,6 +16,7 @@
 
 #include "codegen/Kernel.h"
 #include "codegen/Program.h"
+#include "core/Target.h"
 #include "runtime/Buffer.h"
 #include "runtime/Kernel.h"
 #include "runtime/KernelArg.h"
@@ -29,13 +30,16 @@ namespace tessera::explore {
 int64_t constant(const ArithExpr& e, const std::string& what);
 
 // The launch of a generated kernel: its global sizes are constants (baked) or evaluated with
-// `sizes` (the size variables bound from the inputs).
+// `sizes` (the size variables bound from the inputs). A kernel that leaves its work-group open
+// gets one on a CPU `target` where it has private arrays (cpu_work_group within
+// Target::max_private_bytes_per_group: an implementation's own choice may overflow its stack).
 struct LaunchRange {
   runtime::Range global;
   runtime::Range local; // empty: the implementation chooses
 };
 LaunchRange launch_range(const codegen::Kernel& kernel,
-                         const std::map<std::string, int64_t>& sizes = {});
+                         const std::map<std::string, int64_t>& sizes = {},
+                         const Target* target = nullptr);
 
 // The kernels of a program, built on the session's device (launches index them).
 std::vector<runtime::Kernel> build_program(runtime::Session& session,
@@ -96,6 +100,7 @@ private:
   const runtime::RawBuffer& intermediate(std::size_t index);
 
   runtime::Session* session_;
+  Target target_; // the session's device's (launch_range)
   codegen::KernelProgram program_;
   std::vector<runtime::Kernel> built_;
   std::vector<Input> inputs_;

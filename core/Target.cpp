@@ -32,6 +32,8 @@ Target common_target(const Target& a, const Target& b) {
   c.max_constant_args = std::min(a.max_constant_args, b.max_constant_args);
   c.images = common_images(a.images, b.images);
   c.registers_per_group = std::min(a.registers_per_group, b.registers_per_group);
+  c.max_private_bytes_per_group =
+      std::min(a.max_private_bytes_per_group, b.max_private_bytes_per_group);
   c.register_window_values = std::min(a.register_window_values, b.register_window_values);
   c.max_private_elements = std::min(a.max_private_elements, b.max_private_elements);
   return c;

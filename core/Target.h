@@ -21,6 +21,9 @@ struct ImageLimits {
   bool operator==(const ImageLimits&) const = default;
 };
 
+// Target::max_private_bytes_per_group's value: a quarter of what crashed PoCL.
+constexpr int64_t kCpuPrivateBytesPerGroup = 1 << 20;
+
 struct Target {
   // A CPU (PoCL): it runs a work-group as a loop over its work-items, vectorised along
   // dimension 0, one work-group per core at a time; the explorer also tries large, row-shaped
@@ -60,6 +63,10 @@ struct Target {
   // stack on PoCL (34x34 floats per work-item crashed it). The limit holds for all the arrays of
   // one intermediate together (core/WorkItemMemory.h, codegen/Storage.cpp).
   int64_t max_private_elements = 1024;
+  // On a CPU, the private arrays of all of a work-group's work-items together (PoCL 3.1 keeps them
+  // on one thread's stack: 4 MiB crashed it, 2 MiB ran): explicit work-groups beyond it are not
+  // explored, and open ones are chosen within it (compile/CpuWorkGroup.h).
+  int64_t max_private_bytes_per_group = kCpuPrivateBytesPerGroup;
 
   bool cpu() const { return kind == DeviceKind::CPU; }
   bool operator==(const Target&) const = default;

@@ -56,11 +56,8 @@ codegen::CodegenOptions codegen_options(const Point& point, const std::string& k
   return options;
 }
 
-namespace {
-
-// Why `local` cannot be used for `kernel` on a device with `limits`, or "" when it can.
-std::string unusable(const std::vector<int64_t>& local, const codegen::Kernel& kernel,
-                     const Target& target) {
+std::string work_group_unusable(const std::vector<int64_t>& local, const codegen::Kernel& kernel,
+                                const Target& target) {
   int64_t total = 1;
   for (std::size_t d = 0; d < local.size(); ++d) {
     total *= local[d];
@@ -72,10 +69,14 @@ std::string unusable(const std::vector<int64_t>& local, const codegen::Kernel& k
   }
   if (total > target.max_work_group_size)
     return "work-group size over the device's maximum";
+  if ((target.cpu() || target.pocl) &&
+      total * kernel.private_bytes > target.max_private_bytes_per_group)
+    return cat("its work-items' private arrays (", kernel.private_bytes,
+               " bytes each) would overflow a CPU thread's stack in a work-group this large (at "
+               "most ",
+               target.max_private_bytes_per_group, " bytes a work-group)");
   return "";
 }
-
-} // namespace
 
 namespace {
 
@@ -90,7 +91,7 @@ int64_t local_memory_bytes(const codegen::KernelProgram& program) {
 std::string unusable(const std::vector<int64_t>& local, const codegen::KernelProgram& program,
                      const Target& target) {
   for (const auto& k : program.kernels)
-    if (std::string why = unusable(local, k, target); !why.empty())
+    if (std::string why = work_group_unusable(local, k, target); !why.empty())
       return why;
   return "";
 }
@@ -156,7 +157,7 @@ std::vector<int> add_variant_points(Space& space, int variant, const std::string
     std::vector<int64_t> fixed;
     for (int d = 0; d < last.launch.dims; ++d)
       fixed.push_back(std::max<int64_t>(1, last.launch.local[d]));
-    std::string why = unusable(fixed, last, target);
+    std::string why = work_group_unusable(fixed, last, target);
     if (!why.empty()) {
       ++space.filtered[why];
       return ids;

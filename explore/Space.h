@@ -71,6 +71,12 @@ codegen::CodegenOptions codegen_options(const Point& point, const std::string& k
 // or a dimension's limit) or its local memory; "" when every kernel can.
 std::string beyond_limits(const codegen::KernelProgram& program, const Target& target);
 
+// Why work-groups of `local` cannot be used for `kernel` on `target` (a size over a limit or not
+// dividing the range; on a CPU, the work-items' private arrays beyond
+// Target::max_private_bytes_per_group), or "" when they can.
+std::string work_group_unusable(const std::vector<int64_t>& local, const codegen::Kernel& kernel,
+                                const Target& target);
+
 // Generates the variant's default kernel into space.kernels and appends its points to
 // space.points (or counts them in space.filtered) by the limits of space.target; returns the new
 // points' ids. A variant that cannot be generated gets one point (the report says why). Variant 0

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "compile/CpuWorkGroup.h"
 #include "compile/DeviceValues.h"
 #include "core/Error.h"
 #include "runtime/ClError.h"
@@ -14,33 +15,6 @@
 namespace tessera::multigrid {
 
 using explore::element_bytes;
-
-namespace {
-
-// The largest divisor of n up to limit (at least 1).
-std::size_t divisor_up_to(std::size_t n, std::size_t limit) {
-  for (std::size_t x = std::max<std::size_t>(limit, 1); x > 1; --x)
-    if (n % x == 0)
-      return x;
-  return 1;
-}
-
-} // namespace
-
-runtime::Range cpu_work_group(const std::vector<std::size_t>& global,
-                              std::size_t max_work_group_size,
-                              const std::vector<std::size_t>& max_work_item_sizes) {
-  std::vector<std::size_t> group(global.size(), 1);
-  std::size_t room = std::min(kCpuWorkGroupItems, max_work_group_size);
-  for (std::size_t a = 0; a < global.size() && room >= 2; ++a) {
-    std::size_t limit = room;
-    if (a < max_work_item_sizes.size())
-      limit = std::min(limit, max_work_item_sizes[a]);
-    group[a] = divisor_up_to(global[a], limit);
-    room /= group[a];
-  }
-  return runtime::Range::of(group);
-}
 
 std::shared_ptr<CompiledKernel> compile(runtime::Session& session, codegen::Kernel code,
                                         std::vector<int64_t> local, std::string variant) {
@@ -64,8 +38,9 @@ std::shared_ptr<CompiledKernel> compile(runtime::Session& session, codegen::Kern
   if (any_local)
     k->local = runtime::Range::of(work_group);
   else if (session.device().type == "CPU") {
-    k->local = cpu_work_group(global, session.device().max_work_group_size,
-                              session.device().max_work_item_sizes);
+    k->local = explore::cpu_work_group(global, session.device().max_work_group_size,
+                                       session.device().max_work_item_sizes, code.private_bytes,
+                                       kCpuPrivateBytesPerGroup);
     k->local_for_cpu = true;
   }
   k->session = &session;
@@ -142,13 +117,15 @@ void Schedule::launch_split(const std::string& label, const std::shared_ptr<Comp
   const int dims = global.dims();
   auto part = [&](std::shared_ptr<CompiledKernel> k, const std::vector<std::size_t>& from,
                   const std::vector<std::size_t>& size) {
+    const int64_t private_bytes = k->code.private_bytes;
     add_launch(label, std::move(k), inputs, output);
     Step& step = steps_.back();
     step.offset = runtime::Range::of(from);
     step.part = runtime::Range::of(size);
     if (kernel->session->device().type == "CPU")
-      step.local = cpu_work_group(size, kernel->session->device().max_work_group_size,
-                                  kernel->session->device().max_work_item_sizes);
+      step.local = explore::cpu_work_group(size, kernel->session->device().max_work_group_size,
+                                           kernel->session->device().max_work_item_sizes,
+                                           private_bytes, kCpuPrivateBytesPerGroup);
   };
   std::vector<std::size_t> from(static_cast<std::size_t>(dims)), size(from.size());
   for (int a = 0; a < dims; ++a) {
@@ -212,14 +189,16 @@ void Schedule::launch_part(const std::string& label, std::shared_ptr<CompiledKer
   if (!kernel || offset.dims() != kernel->global.dims() || global.dims() != offset.dims())
     internal_error(cat("the ", label, " step's part does not match its kernel's range"));
   const bool for_cpu = kernel->local_for_cpu;
+  const int64_t private_bytes = kernel->code.private_bytes;
   const runtime::Device& device = kernel->session->device();
   add_launch(label, std::move(kernel), std::move(inputs), output);
   steps_.back().offset = offset;
   steps_.back().part = global;
   if (for_cpu)
-    steps_.back().local =
-        cpu_work_group(std::vector<std::size_t>(global.data(), global.data() + global.dims()),
-                       device.max_work_group_size, device.max_work_item_sizes);
+    steps_.back().local = explore::cpu_work_group(
+        std::vector<std::size_t>(global.data(), global.data() + global.dims()),
+        device.max_work_group_size, device.max_work_item_sizes, private_bytes,
+        kCpuPrivateBytesPerGroup);
 }
 
 void Schedule::fill_zero(const std::string& label, BufferId buffer) {

@@ -50,17 +50,6 @@ struct CompiledKernel {
 private:
   std::optional<runtime::Kernel> built_;
 };
-// A CPU's work-group for a kernel that leaves it to the implementation (PoCL vectorises a
-// work-group's loop over x and pays for every work-group): rows along x (the largest divisor of
-// the global size that fits), then as many rows along the next axes as fit in
-// kCpuWorkGroupItems work-items. Left to choose, PoCL took small cubes (a 7-point residual at
-// 128^3 ran 2.7x slower); rows of at most 128 items, one row high, made a V(2,2)-cycle at 64^3
-// 1.25x slower than rows filling 512 items (BENCHMARKS.md, issue 34).
-constexpr std::size_t kCpuWorkGroupItems = 512;
-runtime::Range cpu_work_group(const std::vector<std::size_t>& global,
-                              std::size_t max_work_group_size,
-                              const std::vector<std::size_t>& max_work_item_sizes);
-
 // `code` for the session's device (built on first use); `local` overrides the kernel's own
 // work-group size.
 std::shared_ptr<CompiledKernel> compile(runtime::Session& session, codegen::Kernel code,

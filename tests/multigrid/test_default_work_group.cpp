@@ -2,7 +2,7 @@
 // the kernel's range, never on a CPU, never where a size does not divide the range.
 #include <doctest/doctest.h>
 
-#include "multigrid/Program.h"
+#include "compile/CpuWorkGroup.h"
 #include "multigrid/Tuning.h"
 
 using namespace tessera;
@@ -26,7 +26,7 @@ TEST_CASE(
 TEST_CASE("cpu_work_group: rows along x, then rows along y and z up to 512 work-items") {
   const std::vector<std::size_t> any{4096, 4096, 4096};
   auto group = [&](std::vector<std::size_t> global, std::size_t most = 4096) {
-    return cpu_work_group(global, most, any);
+    return explore::cpu_work_group(global, most, any);
   };
   CHECK(group({64, 64, 64}) == runtime::Range::of({64, 8, 1}));
   CHECK(group({256, 256, 256}) == runtime::Range::of({256, 2, 1}));
@@ -38,7 +38,8 @@ TEST_CASE("cpu_work_group: rows along x, then rows along y and z up to 512 work-
   CHECK(group({521, 4}) == runtime::Range::of({1, 4}));
   // The device's limits.
   CHECK(group({64, 64, 64}, 128) == runtime::Range::of({64, 2, 1}));
-  CHECK(cpu_work_group({64, 64, 64}, 4096, {16, 16, 16}) == runtime::Range::of({16, 16, 2}));
+  CHECK(explore::cpu_work_group({64, 64, 64}, 4096, {16, 16, 16}) ==
+        runtime::Range::of({16, 16, 2}));
   // Every group divides its range.
   for (std::vector<std::size_t> g : {std::vector<std::size_t>{30, 18, 7}, {9, 9, 9}, {2, 3, 5}}) {
     runtime::Range r = group(g);
@@ -47,6 +48,11 @@ TEST_CASE("cpu_work_group: rows along x, then rows along y and z up to 512 work-
       CHECK(g[a] % r[a] == 0);
       items *= r[a];
     }
-    CHECK(items <= kCpuWorkGroupItems);
+    CHECK(items <= explore::kCpuWorkGroupItems);
   }
+  // Private arrays: the group holds at most kCpuPrivateBytesPerGroup of them (4 KiB each: 256).
+  CHECK(explore::cpu_work_group({64, 64, 64}, 4096, any, 4096, kCpuPrivateBytesPerGroup) ==
+        runtime::Range::of({64, 4, 1}));
+  CHECK(explore::cpu_work_group({32, 128}, 4096, any, 1 << 21, kCpuPrivateBytesPerGroup) ==
+        runtime::Range::of({1, 1}));
 }
