@@ -54,6 +54,7 @@ bool Emitter::write_vector_lanes(const Node& f, const Operand& in, const View& d
   auto saved_printer = printer_;
   auto saved_env = env_;
   auto saved_fp64 = uses_fp64_;
+  auto saved_private = private_bytes_;
   lane_mode_ = std::make_shared<LaneMode>(LaneMode{lane, static_cast<int>(*n), {}});
   Block lanes = capture([&] {
     apply_write(f.children[0], {Operand{index_view(in.view, var), in.type.element()}}, lane_dest);
@@ -70,6 +71,7 @@ bool Emitter::write_vector_lanes(const Node& f, const Operand& in, const View& d
   printer_ = saved_printer;
   env_ = saved_env;
   uses_fp64_ = saved_fp64;
+  private_bytes_ = saved_private; // the lanes' arrays are dropped with their statements
   return false;
 }
 

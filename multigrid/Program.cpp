@@ -110,22 +110,46 @@ void Schedule::launch(const std::string& label, std::shared_ptr<CompiledKernel> 
     add_launch(label, std::move(kernel), std::move(inputs), output);
 }
 
+namespace {
+
+// A CPU work-group for the launches of parts of a kernel's range that is the same for every part
+// (PoCL compiles a kernel once for each work-group shape it is launched with): rows along the
+// first axis of `size` longer than `thin`, one work-item high along the others.
+runtime::Range cpu_rows_for_parts(std::vector<std::size_t> size, std::size_t thin,
+                                  const runtime::Device& device, int64_t private_bytes) {
+  bool row = false;
+  for (auto& s : size) {
+    if (!row && s > thin)
+      row = true;
+    else
+      s = 1;
+  }
+  return explore::cpu_work_group(size, device.max_work_group_size, device.max_work_item_sizes,
+                                 private_bytes, kCpuPrivateBytesPerGroup);
+}
+
+} // namespace
+
 void Schedule::launch_split(const std::string& label, const std::shared_ptr<CompiledKernel>& kernel,
                             const std::vector<BufferId>& inputs, BufferId output) {
   const runtime::Range& global = kernel->global;
   const auto margin = static_cast<std::size_t>(kernel->interior_margin);
   const int dims = global.dims();
+  // On a CPU the interior fills its work-groups; the slabs run in rows (two shapes for the six).
+  const runtime::Device& device = kernel->session->device();
   auto part = [&](std::shared_ptr<CompiledKernel> k, const std::vector<std::size_t>& from,
                   const std::vector<std::size_t>& size) {
     const int64_t private_bytes = k->code.private_bytes;
+    const bool interior = k == kernel->interior;
     add_launch(label, std::move(k), inputs, output);
     Step& step = steps_.back();
     step.offset = runtime::Range::of(from);
     step.part = runtime::Range::of(size);
-    if (kernel->session->device().type == "CPU")
-      step.local = explore::cpu_work_group(size, kernel->session->device().max_work_group_size,
-                                           kernel->session->device().max_work_item_sizes,
-                                           private_bytes, kCpuPrivateBytesPerGroup);
+    if (device.type == "CPU")
+      step.local = interior ? explore::cpu_work_group(size, device.max_work_group_size,
+                                                      device.max_work_item_sizes, private_bytes,
+                                                      kCpuPrivateBytesPerGroup)
+                            : cpu_rows_for_parts(size, margin, device, private_bytes);
   };
   std::vector<std::size_t> from(static_cast<std::size_t>(dims)), size(from.size());
   for (int a = 0; a < dims; ++a) {
@@ -194,11 +218,10 @@ void Schedule::launch_part(const std::string& label, std::shared_ptr<CompiledKer
   add_launch(label, std::move(kernel), std::move(inputs), output);
   steps_.back().offset = offset;
   steps_.back().part = global;
-  if (for_cpu)
-    steps_.back().local = explore::cpu_work_group(
-        std::vector<std::size_t>(global.data(), global.data() + global.dims()),
-        device.max_work_group_size, device.max_work_item_sizes, private_bytes,
-        kCpuPrivateBytesPerGroup);
+  if (for_cpu) // one row along the first axis the part spans whole: the same for every part
+    steps_.back().local =
+        cpu_rows_for_parts(std::vector<std::size_t>(global.data(), global.data() + global.dims()),
+                           0, device, private_bytes);
 }
 
 void Schedule::fill_zero(const std::string& label, BufferId buffer) {
