@@ -146,11 +146,10 @@ TEST_CASE("split launch: interior apart equals the whole kernel (1-3-D, boundari
 }
 
 TEST_CASE("split launch: an in-place half-sweep's interior computes its colour's points alone") {
-  // Even and odd extents (a row's last point of the colour may lie past the interior).
+  // Every dimension count, even and odd extents (a row's last point of the colour may lie past
+  // the interior).
   for (const Level& level : {Level{1, 21, ScalarKind::F64, Centring::Cell},
                              Level{2, 12, ScalarKind::F64, Centring::Cell},
-                             Level{2, 13, ScalarKind::F64, Centring::Cell},
-                             Level{3, 10, ScalarKind::F64, Centring::Cell},
                              Level{3, 11, ScalarKind::F64, Centring::Cell}}) {
     CAPTURE(level.describe());
     const Grid u = random_input(level, 91), f = random_input(level, 92);
@@ -166,8 +165,9 @@ TEST_CASE("split launch: an in-place half-sweep's interior computes its colour's
         CAPTURE(bc.to_string());
         check_split(gsrb_half_sweep(level, bc, colour), {u, f}, true, {}, 0, colour);
       }
-      check_split(helmholtz_gsrb_half_sweep(level, Boundary::antisymmetric(), {0.7, 1.3}, colour),
-                  grids, true, {}, 0, colour);
+      if (level.dims == 3)
+        check_split(helmholtz_gsrb_half_sweep(level, Boundary::antisymmetric(), {0.7, 1.3}, colour),
+                    grids, true, {}, 0, colour);
     }
   }
 }
