@@ -103,9 +103,9 @@ int64_t Emitter::interior_margin() const {
     auto extent = glb_extents_.find(d);
     if (launch_.local[static_cast<std::size_t>(d)] != 0 || !g || extent == glb_extents_.end())
       return 0;
-    const int64_t points = d == 0 && colour_strided_ ? extent->second : *g;
-    if ((d == 0 && colour_strided_ ? (points + 1) / 2 : points) != *g ||
-        points < 2 * interior_margins_.front() + 1)
+    const int64_t points = extent->second; // a colour-strided x: half as many work-items
+    const int64_t work_items = d == 0 && colour_strided_ ? (points + 1) / 2 : points;
+    if (*g != work_items || points < 2 * interior_margins_.front() + 1)
       return 0;
   }
   return interior_margins_.front();

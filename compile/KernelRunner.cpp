@@ -38,7 +38,7 @@ LaunchRange launch_range(const codegen::Kernel& kernel, const std::map<std::stri
   if (any_local)
     for (auto& l : local)
       l = l == 0 ? 1 : l;
-  else if (target && target->cpu() && kernel.private_bytes > 0)
+  else if (target && target->private_arrays_on_one_stack() && kernel.private_bytes > 0)
     return {runtime::Range::of(global),
             cpu_work_group(global, static_cast<std::size_t>(target->max_work_group_size),
                            std::vector<std::size_t>(target->max_work_item_sizes.begin(),

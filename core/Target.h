@@ -69,6 +69,8 @@ struct Target {
   int64_t max_private_bytes_per_group = kCpuPrivateBytesPerGroup;
 
   bool cpu() const { return kind == DeviceKind::CPU; }
+  // Whether max_private_bytes_per_group bounds a work-group (a CPU's, or PoCL's).
+  bool private_arrays_on_one_stack() const { return cpu() || pocl; }
   bool operator==(const Target&) const = default;
 };
 

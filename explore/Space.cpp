@@ -69,7 +69,7 @@ std::string work_group_unusable(const std::vector<int64_t>& local, const codegen
   }
   if (total > target.max_work_group_size)
     return "work-group size over the device's maximum";
-  if ((target.cpu() || target.pocl) &&
+  if (target.private_arrays_on_one_stack() &&
       total * kernel.private_bytes > target.max_private_bytes_per_group)
     return cat("its work-items' private arrays (", kernel.private_bytes,
                " bytes each) would overflow a CPU thread's stack in a work-group this large (at "

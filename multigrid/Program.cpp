@@ -16,6 +16,17 @@ namespace tessera::multigrid {
 
 using explore::element_bytes;
 
+namespace {
+
+// explore::cpu_work_group on `device`, within its budget for the work-items' private arrays.
+runtime::Range cpu_group(const std::vector<std::size_t>& global, const runtime::Device& device,
+                         int64_t private_bytes) {
+  return explore::cpu_work_group(global, device.max_work_group_size, device.max_work_item_sizes,
+                                 private_bytes, kCpuPrivateBytesPerGroup);
+}
+
+} // namespace
+
 std::shared_ptr<CompiledKernel> compile(runtime::Session& session, codegen::Kernel code,
                                         std::vector<int64_t> local, std::string variant) {
   for (const auto& p : code.params)
@@ -38,9 +49,7 @@ std::shared_ptr<CompiledKernel> compile(runtime::Session& session, codegen::Kern
   if (any_local)
     k->local = runtime::Range::of(work_group);
   else if (session.device().type == "CPU") {
-    k->local = explore::cpu_work_group(global, session.device().max_work_group_size,
-                                       session.device().max_work_item_sizes, code.private_bytes,
-                                       kCpuPrivateBytesPerGroup);
+    k->local = cpu_group(global, session.device(), code.private_bytes);
     k->local_for_cpu = true;
   }
   k->session = &session;
@@ -124,8 +133,7 @@ runtime::Range cpu_rows_for_parts(std::vector<std::size_t> size, std::size_t thi
     else
       s = 1;
   }
-  return explore::cpu_work_group(size, device.max_work_group_size, device.max_work_item_sizes,
-                                 private_bytes, kCpuPrivateBytesPerGroup);
+  return cpu_group(size, device, private_bytes);
 }
 
 } // namespace
@@ -146,9 +154,7 @@ void Schedule::launch_split(const std::string& label, const std::shared_ptr<Comp
     step.offset = runtime::Range::of(from);
     step.part = runtime::Range::of(size);
     if (device.type == "CPU")
-      step.local = interior ? explore::cpu_work_group(size, device.max_work_group_size,
-                                                      device.max_work_item_sizes, private_bytes,
-                                                      kCpuPrivateBytesPerGroup)
+      step.local = interior ? cpu_group(size, device, private_bytes)
                             : cpu_rows_for_parts(size, margin, device, private_bytes);
   };
   std::vector<std::size_t> from(static_cast<std::size_t>(dims)), size(from.size());
@@ -156,19 +162,20 @@ void Schedule::launch_split(const std::string& label, const std::shared_ptr<Comp
     from[a] = margin;
     size[a] = global[a] - 2 * margin;
   }
-  const bool strided = kernel->interior->code.colour_strided;
-  double interior_share = 1;
-  for (int a = 0; a < dims; ++a)
-    interior_share *= static_cast<double>(size[a]) / static_cast<double>(global[a]);
-  if (strided) { // each work-item along x a pair of points, guarded to the interior
-    from[0] = 0;
-    size[0] = *kernel->interior->code.launch.global[0].as_constant();
-  }
-  part(kernel->interior, from, size);
-  if (strided)
+  if (kernel->interior->code.colour_strided) {
+    // Each work-item along x a pair of points, guarded to the interior: the launch spans whole
+    // rows, its share of the points is the interior's.
+    double interior_share = 1;
+    for (int a = 0; a < dims; ++a)
+      interior_share *= static_cast<double>(size[a]) / static_cast<double>(global[a]);
+    std::vector<std::size_t> rows_from = from, rows = size;
+    rows_from[0] = 0;
+    rows[0] = *kernel->interior->code.launch.global[0].as_constant();
+    part(kernel->interior, rows_from, rows);
     steps_.back().share = interior_share;
-  from[0] = margin;
-  size[0] = global[0] - 2 * margin;
+  } else {
+    part(kernel->interior, from, size);
+  }
   // Around it, per axis from the outermost: the two slabs of `margin` along it, over the
   // interior along the axes done before and the whole range along the others.
   for (int a = dims - 1; a >= 0; --a) {
