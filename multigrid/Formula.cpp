@@ -177,4 +177,28 @@ Boundary adapt(const Boundary& bc, const Level& level) {
   return Boundary::constant(ScalarValue::make(level.kind, bc.value.as_double()));
 }
 
+// Bit (d-1-k) is i_k % 2 of the global index (a box with an odd halo below starts at an odd
+// global index).
+Val parity_grid(const Level& fine) {
+  const int d = fine.dims;
+  std::vector<int64_t> shift(d);
+  for (int k = 0; k < d; ++k)
+    shift[k] = halo_below(fine, k) % 2;
+  Fun code = formula("parityCode", std::vector<ScalarKind>(d, ScalarKind::I32),
+                     [d, shift](const std::vector<Sym>& idx) {
+                       auto bit = [&](int k) {
+                         return shift[k] ? (idx[k] + static_cast<int>(shift[k])) % 2 : idx[k] % 2;
+                       };
+                       Sym c = bit(0);
+                       for (int k = 1; k < d; ++k)
+                         c = c * 2 + bit(k);
+                       return c;
+                     });
+  return index_grid(fine, code);
+}
+
+Sym parity_bit(const Sym& code, int k, int dims) {
+  return (code / (1 << (dims - 1 - k))) % 2;
+}
+
 } // namespace tessera::multigrid::detail

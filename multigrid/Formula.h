@@ -33,6 +33,11 @@ Val index_grid(const Level& level, const Fun& g);
 // `colour` (0: red, even sums; 1: black), 0 elsewhere.
 Val colour_grid(const Level& level, int colour);
 
+// The parity of each index of `fine`, packed into one i32 grid: bit (d-1-k) is i_k % 2 of the
+// global index (a rank's box counts from the grid's origin). parity_bit reads bit k of it.
+Val parity_grid(const Level& fine);
+Sym parity_bit(const Sym& code, int k, int dims);
+
 // The elements of a 2^d or 3^d block in row-major order.
 std::vector<Val> block_elements(const Val& block, int dims, int side);
 // The mean of `count` values: their sum in order times 1/count (the 2^d average's formula).

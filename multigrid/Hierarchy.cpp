@@ -238,6 +238,10 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
       const bool hpgmg_fv4 = helmholtz && helmholtz->order == 4;
       s.correct_from_coarser =
           interpolation("prolong", coarse, level, kind, bc, hpgmg_fv4 ? 2 : 0, kernel_of);
+      if (fuses_correction(s, l, bc, helmholtz.has_value()))
+        s.correct_and_smooth = kernel_of(spec("prolong-gsrb", coarse, [=](const Level& at) {
+          return prolong_add_half_sweep(at, bc, shift % 2);
+        }));
       if (options.cycle == CycleKind::F) {
         // Third order where it exists (cell-centred): enough for one V-cycle per level to
         // reach the discretisation error. On one device it assigns P e (the level is not
@@ -400,17 +404,22 @@ void Hierarchy::smooth(Schedule& s, std::size_t l, int steps) {
   // A whole red-black step in one kernel reads its neighbours' neighbours.
   const int radius = sweeps == 1 && options_->smoother == SmootherKind::GaussSeidel ? 2 : 1;
   for (int step = 0; step < steps; ++step)
-    for (int half = 0; half < sweeps; ++half) {
-      // In place: the colour's points written into the solution's own buffer.
-      const BufferId output = L.smooth_in_place ? L.solution() : L.u[1 - L.current];
-      if (L.smooth_by_colour)
-        layout_->launch_half_sweep(s, l, label, L.smooth[half], operator_reads(L, radius), output,
-                                   half);
-      else
-        layout_->launch(s, l, label, L.smooth[half], operator_reads(L, radius), output);
-      if (!L.smooth_in_place)
-        L.current = 1 - L.current;
-    }
+    for (int half = 0; half < sweeps; ++half)
+      half_sweep(s, l, half, radius);
+}
+
+void Hierarchy::half_sweep(Schedule& s, std::size_t l, int half, int radius) {
+  LevelState& L = levels_[l];
+  const char* label = l + 1 == levels_.size() ? "coarse solve" : "smooth";
+  // In place: the colour's points written into the solution's own buffer.
+  const BufferId output = L.smooth_in_place ? L.solution() : L.u[1 - L.current];
+  if (L.smooth_by_colour)
+    layout_->launch_half_sweep(s, l, label, L.smooth[half], operator_reads(L, radius), output,
+                               half);
+  else
+    layout_->launch(s, l, label, L.smooth[half], operator_reads(L, radius), output);
+  if (!L.smooth_in_place)
+    L.current = 1 - L.current;
 }
 
 std::vector<std::shared_ptr<CompiledKernel>> Hierarchy::kernels() const {
@@ -497,8 +506,35 @@ void Hierarchy::cycle(Schedule& s, std::size_t l, CycleKind kind, bool zero_star
   const int corrections = kind == CycleKind::W ? 2 : 1;
   for (int i = 0; i < corrections; ++i)
     cycle(s, l + 1, kind, i == 0);
-  correct(s, l);
-  smooth(s, l, options_->post);
+  correct_and_post_smooth(s, l);
+}
+
+bool Hierarchy::fuses_correction(const LevelState& s, std::size_t l, Boundary bc,
+                                 bool helmholtz) const {
+  const SolverOptions& o = *options_;
+  const Level& level = s.level;
+  return o.fused_correction && !helmholtz && !layout_->distributed() && o.post >= 1 &&
+         o.smoother == SmootherKind::GaussSeidel && s.smooth_by_colour && !s.smooth_in_place &&
+         s.smooth[1] && !s.fused_smooth.count(o.post) && o.interpolation == Interpolation::Linear &&
+         prolong_add_half_sweep_why_not(layout_->local(level.coarser(), l + 1), bc).empty() &&
+         level.points() > most_coarse_launch_points(o, device_type_, level.dims);
+}
+
+void Hierarchy::correct_and_post_smooth(Schedule& s, std::size_t l) {
+  LevelState &fine = levels_[l], &coarse = levels_[l + 1];
+  if (!fine.correct_and_smooth) {
+    correct(s, l);
+    smooth(s, l, options_->post);
+    return;
+  }
+  layout_->launch(s, l, "prolong+smooth", fine.correct_and_smooth,
+                  {{fine.solution(), Read::Level::Same, 1},
+                   {coarse.solution(), Read::Level::Coarser, 1},
+                   {fine.f, Read::Level::Same, 0}},
+                  fine.u[1 - fine.current]);
+  fine.current = 1 - fine.current;
+  half_sweep(s, l, 1, 1);
+  smooth(s, l, options_->post - 1);
 }
 
 void Hierarchy::cycle_of_kind(Schedule& s, CycleKind kind) {

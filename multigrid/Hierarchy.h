@@ -50,6 +50,9 @@ struct LevelState {
   std::shared_ptr<CompiledKernel> residual_to_coarser;
   std::shared_ptr<CompiledKernel> correct_from_coarser; // u + P e; none on the coarsest level
   std::shared_ptr<CompiledKernel> start_from_coarser;   // full multigrid's interpolation
+  // u + P e and the first half-sweep after it in one kernel (SolverOptions::fused_correction);
+  // none where it does not apply.
+  std::shared_ptr<CompiledKernel> correct_and_smooth;
   // It writes P e alone (no zero fill before it, no read of u: prolong); else u + P e.
   bool start_assigns = false;
   std::vector<std::shared_ptr<CompiledKernel>> restrict_coefficients; // to the coarser level
@@ -124,6 +127,14 @@ private:
   // u_l += P u_{l+1}, with the cycles' interpolation or full multigrid's (u_l = P u_{l+1} where
   // the level's start assigns: LevelState::start_assigns).
   void correct(Schedule& s, std::size_t l, bool full_multigrid = false);
+  // The correction and the post-smoothing after it: correct_and_smooth then the step's other
+  // half-sweep where the level has it, else correct() then smooth().
+  void correct_and_post_smooth(Schedule& s, std::size_t l);
+  // Half-sweep `half` (0 or 1) of a red-black step, or a whole step of one kernel (half 0);
+  // neighbours read `radius` deep.
+  void half_sweep(Schedule& s, std::size_t l, int half, int radius);
+  // Whether level l (the finer of the two) runs correct_and_smooth (SolverOptions).
+  bool fuses_correction(const LevelState& s, std::size_t l, Boundary bc, bool helmholtz) const;
   // u, f and the coefficients: the inputs of the smoothers and the residual (u and the
   // coefficients read `radius` points around).
   std::vector<BufferId> operator_inputs(const LevelState& L) const;

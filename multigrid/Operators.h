@@ -132,6 +132,15 @@ Expr prolong_add(const Level& coarse, Interpolation kind, Boundary bc);
 Expr prolong(const Level& coarse, const Level& fine, Interpolation kind, Boundary bc);
 Expr prolong(const Level& coarse, Interpolation kind, Boundary bc);
 
+// The coarse-grid correction and the first half-sweep after it in one program, the corrected
+// grid never stored: v = u + P e with linear interpolation (cell-centred), then the red-black
+// half-sweep of `colour` over v, out of place (that colour's points get (h^2 f + the sum of v
+// around them) / (2d), the others v). The values of prolong_add then gsrb_half_sweep, up to
+// rounding. Inputs u (the finer grid of `coarse`), e (coarse), f; the output of the finer grid.
+// Whole grids with an antisymmetric, mirror, clamp or wrap boundary; why_not says why not.
+Expr prolong_add_half_sweep(const Level& coarse, Boundary bc, int colour);
+std::string prolong_add_half_sweep_why_not(const Level& coarse, Boundary bc);
+
 // The update of a correction scheme on the host side of a cycle, as one kernel: u + e.
 Expr add(const Level& level);
 // A grid converted to another precision: inputs x of `level`, output of kind `to`.

@@ -97,6 +97,14 @@ struct SolverOptions {
   // one device in f32 or f64 for 2-D and 3-D grids above the coarse levels' one launch, but the
   // 4th-order operator; the same norm to rounding.
   bool fused_residual_norm = true;
+  // The coarse-grid correction and the first half-sweep after it as one kernel
+  // (prolong_add_half_sweep: u + P e never stored, two passes over the fine grid fewer), where
+  // the Poisson operator's red-black half-sweeps run out of place on one device with linear
+  // interpolation on cell-centred grids, above the coarse levels' one launch; the same values to
+  // rounding. Off by default: each point interpolates e at 2d + 1 places, and the kernel is
+  // slower than the two it replaces (an H200's V(2,2) at 512^3 14.1 ms a cycle against 10.6;
+  // slower on PoCL too: BENCHMARKS.md).
+  bool fused_correction = false;
   // Time every kernel: each cycle's device time is then the sum of its kernels' times and
   // SolveResult::breakdown holds them per operator. Off, a cycle's device time runs from its
   // first kernel's start to its last one's end (the gaps between included) and the breakdown

@@ -13,26 +13,6 @@ using namespace detail;
 
 namespace {
 
-// The parity of each fine index, packed into one i32: bit (d-1-k) is i_k % 2 of the global
-// index (a box with an odd halo below starts at an odd global index).
-Val parity_grid(const Level& fine) {
-  const int d = fine.dims;
-  std::vector<int64_t> shift(d);
-  for (int k = 0; k < d; ++k)
-    shift[k] = halo_below(fine, k) % 2;
-  Fun code = formula("parityCode", std::vector<ScalarKind>(d, ScalarKind::I32),
-                     [d, shift](const std::vector<Sym>& idx) {
-                       auto bit = [&](int k) {
-                         return shift[k] ? (idx[k] + static_cast<int>(shift[k])) % 2 : idx[k] % 2;
-                       };
-                       Sym c = bit(0);
-                       for (int k = 1; k < d; ++k)
-                         c = c * 2 + bit(k);
-                       return c;
-                     });
-  return index_grid(fine, code);
-}
-
 // The fine box within the refinement of the coarse box: the refinement starts 2 hc below the
 // fine block, the fine box hf below it.
 Val to_fine_box(Val refined, const Level& coarse, const Level& fine) {
@@ -64,11 +44,6 @@ Level coarser_box(const Level& fine) {
     coarse.box[k] = (fine.box[k] - lo - hi) / 2 + lo + hi;
   }
   return coarse;
-}
-
-// Bit k (outermost first) of the parity code.
-Sym parity_bit(const Sym& code, int k, int dims) {
-  return (code / (1 << (dims - 1 - k))) % 2;
 }
 
 // Per dimension, the weights of the coarse values at offsets -1, 0, 1 for a fine point of

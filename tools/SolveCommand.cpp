@@ -244,13 +244,14 @@ void add_tuning_options(CLI::App& app, SolveCommandOptions& o) {
                    "Tuning database file (default: tuning.json in the cache directory; off: none, "
                    "with --tune off)")
       ->check(not_empty("tuning.json"));
-  solve->add_option("--variant", o.variants,
-                    "OPERATOR=K: run variant K of an operator, repeatable. Operators: gsrb-red, "
-                    "gsrb-black, gsrb-step, line-red, line-black, jacobi, residual, residual-norm, "
-                    "restrict, residual-restrict, "
-                    "prolong, fmg-prolong, restrict-beta0..2, residual-f64, convert-to-f32, "
-                    "convert-to-f64, and with --fused-smoothing gsrb-fused-N, jacobi-fused-N "
-                    "(docs/multigrid.md)");
+  solve->add_option(
+      "--variant", o.variants,
+      "OPERATOR=K: run variant K of an operator, repeatable. Operators: gsrb-red, "
+      "gsrb-black, gsrb-step, line-red, line-black, jacobi, residual, residual-norm, "
+      "restrict, residual-restrict, "
+      "prolong, prolong-gsrb, fmg-prolong, restrict-beta0..2, residual-f64, convert-to-f32, "
+      "convert-to-f64, and with --fused-smoothing gsrb-fused-N, jacobi-fused-N "
+      "(docs/multigrid.md)");
 }
 
 // The options of a run under mpirun.
@@ -368,6 +369,10 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
                   "plane and black on the one below (3-D Poisson, levels of 256 or more per side, "
                   "one device, not a periodic boundary; out of place elsewhere; the default on a "
                   "GPU in f64)");
+  solve->add_flag("--fused-correction", o.fused_correction,
+                  "The coarse-grid correction and the first half-sweep after it as one kernel "
+                  "(half-sweeps out of place, linear interpolation, one device; slower than two "
+                  "kernels on the devices measured)");
   solve->add_flag("--fused-smoothing", o.fused_smoothing,
                   "Run a level's pre- and post-smoothing steps as one fused kernel each "
                   "(jacobi, gsrb; levels of 16 or more per side, one device)");

@@ -53,6 +53,7 @@ struct SolveCommandOptions {
   bool quiet = false;
   bool profile = false; // --profile: every kernel timed (SolverOptions::profile_kernels)
   bool fused_smoothing = false;
+  bool fused_correction = false;  // SolverOptions::fused_correction
   bool out_of_place_gsrb = false; // every red-black half-sweep writes a new grid
   bool in_place_gsrb = false;     // every one stores its colour into the solution's grid
   bool wavefront_gsrb = false;    // a step's two half-sweeps as one pass (multigrid/Wavefront.h)

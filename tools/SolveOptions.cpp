@@ -115,6 +115,7 @@ SolverOptions solver_options(const SolveCommandOptions& o, InterruptGuard& guard
                                  {{"off", TuneMode::Default}, {"explore", TuneMode::Explore}});
   s.pre = o.pre;
   s.fused_smoothing = o.fused_smoothing;
+  s.fused_correction = o.fused_correction;
   s.profile_kernels = o.profile;
   s.gauss_seidel_storage = half_sweep_storage(o);
   if (o.separate_launches && o.coarse_launch > 0)
