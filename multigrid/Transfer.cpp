@@ -51,10 +51,92 @@ Level coarser_box(const Level& fine) {
 constexpr double kQuadraticWeights[2][3] = {{5.0 / 32, 30.0 / 32, -3.0 / 32},
                                             {-3.0 / 32, 30.0 / 32, 5.0 / 32}};
 
-// u + the tensor-product quadratic interpolation of e (without `add`: the interpolation alone):
+// The weight of the 3^d neighbourhood's element c for a fine point of parity code `code`: per
+// dimension k the weight of its offset in {0, 1, 2} (row-major).
+Sym quadratic_weight(int c, const Sym& code, int d) {
+  std::optional<Sym> w;
+  for (int k = 0; k < d; ++k) {
+    int o = c;
+    for (int j = d - 1; j > k; --j)
+      o /= 3;
+    o %= 3;
+    Sym wk = select(parity_bit(code, k, d) == 0, Sym(kQuadraticWeights[0][o]),
+                    Sym(kQuadraticWeights[1][o]));
+    w = w ? *w * wk : wk;
+  }
+  return *w;
+}
+
+// prolong_quadratic's values on a whole grid, computed in pairs along x: the two fine points of a
+// coarse cell's row read the same 3^d coarse values, so a work-item computing both loads each
+// once. On an H200 the loads, not the bytes, bounded the form of one point a work-item: full
+// multigrid's F(3,3) at 512^3 spent 2.89 ms interpolating, 2.50 in pairs (BENCHMARKS.md).
+Expr prolong_quadratic_pairs(const Level& coarse, const Level& fine, Boundary bc, bool add) {
+  const int d = coarse.dims;
+  Val u = grid_input("u", fine), e = grid_input("e", coarse);
+  // Per fine row (outer dimensions) the coarse windows along x; the parity of the outer indices
+  // (x's bit 0: the first of each pair).
+  Val windows = e | pad_nd(d, 1, 1, adapt(bc, coarse)) | slide_nd(d, 3, 1);
+  Fun first_of_pair = split(2) >> map(at(0));
+  Val outer_parity = parity_grid(fine);
+  Val u_pairs = u;
+  if (d > 1) {
+    windows = windows | duplicate_nd(d - 1);
+    outer_parity = outer_parity | map_nd(d - 1, first_of_pair);
+    u_pairs = u | map_nd(d - 1, split(2));
+  } else {
+    outer_parity = outer_parity | first_of_pair;
+    u_pairs = u | split(2);
+  }
+  int count = 1;
+  for (int k = 0; k < d; ++k)
+    count *= 3;
+  const int first = add ? 2 : 0; // the coarse values' first argument, after the pair of u
+  std::vector<ScalarKind> kinds(static_cast<std::size_t>(first + count), fine.kind);
+  kinds.push_back(ScalarKind::I32); // the outer parity code
+  kinds.push_back(ScalarKind::I32); // the point's place in its pair
+  Fun interpolate = formula("prolongQuadraticPair", kinds, [=](const std::vector<Sym>& v) {
+    const Sym& place = v[first + count + 1];
+    const Sym code = v[first + count] + place;
+    std::optional<Sym> sum;
+    if (add)
+      sum = select(place == 0, v[0], v[1]);
+    for (int c = 0; c < count; ++c) {
+      Sym term = cast(fine.kind, quadratic_weight(c, code, d)) * v[first + c];
+      sum = sum ? *sum + term : term;
+    }
+    return *sum;
+  });
+  Fun pair([=](Val t) {
+    const Val window = t.get(add ? 1 : 0), parity = t.get(add ? 2 : 1);
+    return generate(2, Fun([=](Val place) {
+                      std::vector<Val> args;
+                      if (add) {
+                        args.push_back(t.get(0).at(0));
+                        args.push_back(t.get(0).at(1));
+                      }
+                      for (const Val& x : block_elements(window, d, 3))
+                        args.push_back(x);
+                      args.push_back(parity);
+                      args.push_back(place);
+                      return interpolate.apply(args);
+                    }));
+  });
+  std::vector<Val> zipped{windows, outer_parity};
+  if (add)
+    zipped.insert(zipped.begin(), u_pairs);
+  Val rows = zip_nd(d, zipped) | map_nd(d, pair);
+  Val result = d > 1 ? rows | map_nd(d - 1, join()) : rows | join();
+  return add ? program({u, e}, result) : program({e}, result);
+}
+
+// u + the tensor-product quadratic interpolation of e (without `add`: the interpolation alone),
+// in pairs on a whole grid (above), else here:
 // every fine point reads the 3^d coarse neighbourhood of its coarse cell I/2 (windows duplicated
 // along each dimension), and the parity of its index selects the weights.
 Expr prolong_quadratic(const Level& coarse, const Level& fine, Boundary bc, bool add) {
+  if (fine.box.empty())
+    return prolong_quadratic_pairs(coarse, fine, bc, add);
   const int d = coarse.dims;
   Val u = grid_input("u", fine), e = grid_input("e", coarse);
   Val windows = to_fine_box(
@@ -71,19 +153,7 @@ Expr prolong_quadratic(const Level& coarse, const Level& fine, Boundary bc, bool
     if (add)
       sum = v[0];
     for (int c = 0; c < count; ++c) {
-      // The weight of neighbour c: per dimension k its offset o_k in {0, 1, 2} (row-major).
-      auto weight = [&](int k) {
-        int o = c;
-        for (int j = d - 1; j > k; --j)
-          o /= 3;
-        o %= 3;
-        return select(parity_bit(code, k, d) == 0, Sym(kQuadraticWeights[0][o]),
-                      Sym(kQuadraticWeights[1][o]));
-      };
-      Sym w = weight(0);
-      for (int k = 1; k < d; ++k)
-        w = w * weight(k);
-      Sym term = cast(fine.kind, w) * v[first + c];
+      Sym term = cast(fine.kind, quadratic_weight(c, code, d)) * v[first + c];
       sum = sum ? *sum + term : term;
     }
     return *sum;
