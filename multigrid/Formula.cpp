@@ -201,4 +201,37 @@ Sym parity_bit(const Sym& code, int k, int dims) {
   return (code / (1 << (dims - 1 - k))) % 2;
 }
 
+Expr pairs_along_x(const std::vector<Val>& inputs, const std::vector<Val>& grids,
+                   const std::vector<Explode>& explode, const std::string& name,
+                   const std::vector<ScalarKind>& kinds, const Body& point, int dims) {
+  const std::size_t k = kinds.size();
+  std::vector<ScalarKind> pair_kinds = kinds;
+  pair_kinds.insert(pair_kinds.end(), kinds.begin(), kinds.end());
+  pair_kinds.push_back(ScalarKind::I32); // the point's place in its pair
+  // Once the compiler unrolls the pair, `place` is a constant and the selections fold.
+  Fun both = formula(name + "Pair", pair_kinds, [=](const std::vector<Sym>& v) {
+    std::vector<Sym> args;
+    for (std::size_t i = 0; i < k; ++i)
+      args.push_back(select(v[2 * k] == 0, v[i], v[k + i]));
+    return point(args);
+  });
+  const Fun in_pairs = dims > 1 ? map_nd(dims - 1, split(2)) : split(2);
+  std::vector<Val> pairs;
+  for (const Val& g : grids)
+    pairs.push_back(g | in_pairs);
+  Fun apply([=](Val t) {
+    return generate(2, Fun([=](Val place) {
+                      std::vector<Val> args;
+                      for (int half : {0, 1})
+                        for (std::size_t i = 0; i < explode.size(); ++i)
+                          for (const Val& x : explode[i](t.get(static_cast<int>(i)).at(half)))
+                            args.push_back(x);
+                      args.push_back(place);
+                      return both.apply(args);
+                    }));
+  });
+  Val rows = zip_nd(dims, pairs) | map_nd(dims, apply);
+  return program(inputs, dims > 1 ? rows | map_nd(dims - 1, join()) : rows | join());
+}
+
 } // namespace tessera::multigrid::detail

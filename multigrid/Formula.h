@@ -58,6 +58,16 @@ struct PointOutput {
 Expr point_program(const Level& level, const std::vector<Val>& inputs, const Val& zipped,
                    const Fun& point, PointOutput output, const Level* coarse = nullptr);
 
+// zip_nd(dims, grids) | map_nd(dims, point) as a program over `inputs`, computed in pairs along
+// the innermost dimension: one work-item computes the points 2c and 2c + 1 of a row, so what
+// both read (an interpolation's coarse values) it loads once. `point` is a formula of `kinds`
+// whose arguments are each grid's element turned into values by explode[i], in order. The same
+// values to the bit; the innermost extent must be even.
+using Explode = std::function<std::vector<Val>(const Val&)>;
+Expr pairs_along_x(const std::vector<Val>& inputs, const std::vector<Val>& grids,
+                   const std::vector<Explode>& explode, const std::string& name,
+                   const std::vector<ScalarKind>& kinds, const Body& point, int dims);
+
 // Every element of the outermost d levels repeated twice along each of them:
 // [n]^d of T -> [2n]^d of T, element I = x[I/2] (a view: no memory).
 Fun duplicate_nd(int dims);

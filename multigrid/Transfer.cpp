@@ -67,76 +67,43 @@ Sym quadratic_weight(int c, const Sym& code, int d) {
   return *w;
 }
 
-// prolong_quadratic's values on a whole grid, computed in pairs along x: the two fine points of a
-// coarse cell's row read the same 3^d coarse values, so a work-item computing both loads each
-// once. On an H200 the loads, not the bytes, bounded the form of one point a work-item: full
-// multigrid's F(3,3) at 512^3 spent 2.89 ms interpolating, 2.50 in pairs (BENCHMARKS.md).
-Expr prolong_quadratic_pairs(const Level& coarse, const Level& fine, Boundary bc, bool add) {
-  const int d = coarse.dims;
-  Val u = grid_input("u", fine), e = grid_input("e", coarse);
-  // Per fine row (outer dimensions) the coarse windows along x; the parity of the outer indices
-  // (x's bit 0: the first of each pair).
-  Val windows = e | pad_nd(d, 1, 1, adapt(bc, coarse)) | slide_nd(d, 3, 1);
-  Fun first_of_pair = split(2) >> map(at(0));
-  Val outer_parity = parity_grid(fine);
-  Val u_pairs = u;
-  if (d > 1) {
-    windows = windows | duplicate_nd(d - 1);
-    outer_parity = outer_parity | map_nd(d - 1, first_of_pair);
-    u_pairs = u | map_nd(d - 1, split(2));
-  } else {
-    outer_parity = outer_parity | first_of_pair;
-    u_pairs = u | split(2);
-  }
-  int count = 1;
-  for (int k = 0; k < d; ++k)
-    count *= 3;
-  const int first = add ? 2 : 0; // the coarse values' first argument, after the pair of u
-  std::vector<ScalarKind> kinds(static_cast<std::size_t>(first + count), fine.kind);
-  kinds.push_back(ScalarKind::I32); // the outer parity code
-  kinds.push_back(ScalarKind::I32); // the point's place in its pair
-  Fun interpolate = formula("prolongQuadraticPair", kinds, [=](const std::vector<Sym>& v) {
-    const Sym& place = v[first + count + 1];
-    const Sym code = v[first + count] + place;
-    std::optional<Sym> sum;
-    if (add)
-      sum = select(place == 0, v[0], v[1]);
-    for (int c = 0; c < count; ++c) {
-      Sym term = cast(fine.kind, quadratic_weight(c, code, d)) * v[first + c];
-      sum = sum ? *sum + term : term;
-    }
-    return *sum;
+// The interpolation program over `inputs`: `body` of the values of each of `grids` (fine-shaped;
+// explode turns an element into values) at every fine point; with `pairs`, on a whole grid in
+// pairs along x (pairs_along_x), where the two fine points of a coarse cell's row read the same
+// coarse values, which a work-item computing both loads once.
+Expr interpolation_program(const Level& fine, const std::string& name,
+                           const std::vector<Val>& inputs, const std::vector<Val>& grids,
+                           const std::vector<Explode>& explode,
+                           const std::vector<ScalarKind>& kinds, const Body& body, bool pairs) {
+  const int d = fine.dims;
+  if (pairs && fine.box.empty() && fine.sizes().back() % 2 == 0)
+    return pairs_along_x(inputs, grids, explode, name, kinds, body, d);
+  Fun point = formula(name, kinds, body);
+  Fun apply([=](Val t) {
+    std::vector<Val> args;
+    for (std::size_t i = 0; i < explode.size(); ++i)
+      for (const Val& x : explode[i](t.get(static_cast<int>(i))))
+        args.push_back(x);
+    return point.apply(args);
   });
-  Fun pair([=](Val t) {
-    const Val window = t.get(add ? 1 : 0), parity = t.get(add ? 2 : 1);
-    return generate(2, Fun([=](Val place) {
-                      std::vector<Val> args;
-                      if (add) {
-                        args.push_back(t.get(0).at(0));
-                        args.push_back(t.get(0).at(1));
-                      }
-                      for (const Val& x : block_elements(window, d, 3))
-                        args.push_back(x);
-                      args.push_back(parity);
-                      args.push_back(place);
-                      return interpolate.apply(args);
-                    }));
-  });
-  std::vector<Val> zipped{windows, outer_parity};
-  if (add)
-    zipped.insert(zipped.begin(), u_pairs);
-  Val rows = zip_nd(d, zipped) | map_nd(d, pair);
-  Val result = d > 1 ? rows | map_nd(d - 1, join()) : rows | join();
-  return add ? program({u, e}, result) : program({e}, result);
+  return program(inputs, zip_nd(d, grids) | map_nd(d, apply));
 }
 
-// u + the tensor-product quadratic interpolation of e (without `add`: the interpolation alone),
-// in pairs on a whole grid (above), else here:
+Explode one_value() {
+  return [](const Val& x) { return std::vector<Val>{x}; };
+}
+
+Explode block_of(int dims, int side) {
+  return [=](const Val& x) { return block_elements(x, dims, side); };
+}
+
+// u + the tensor-product quadratic interpolation of e (without `add`: the interpolation alone):
 // every fine point reads the 3^d coarse neighbourhood of its coarse cell I/2 (windows duplicated
-// along each dimension), and the parity of its index selects the weights.
+// along each dimension), and the parity of its index selects the weights. The interpolation alone
+// (full multigrid's start) in pairs on whole grids: on an H200 its 27 loads a point, not its
+// bytes, bounded it; the F(3,3)-cycle at 512^3 spent 2.89 ms interpolating, 2.50 in pairs
+// (BENCHMARKS.md). u + P e one point a work-item, as the linear form (below) measured faster.
 Expr prolong_quadratic(const Level& coarse, const Level& fine, Boundary bc, bool add) {
-  if (fine.box.empty())
-    return prolong_quadratic_pairs(coarse, fine, bc, add);
   const int d = coarse.dims;
   Val u = grid_input("u", fine), e = grid_input("e", coarse);
   Val windows = to_fine_box(
@@ -147,7 +114,7 @@ Expr prolong_quadratic(const Level& coarse, const Level& fine, Boundary bc, bool
   const int first = add ? 1 : 0; // the coarse values' first argument, after u
   std::vector<ScalarKind> kinds(static_cast<std::size_t>(first + count), fine.kind);
   kinds.push_back(ScalarKind::I32);
-  Fun interpolate = formula("prolongQuadratic", kinds, [=](const std::vector<Sym>& v) {
+  Body interpolate = [=](const std::vector<Sym>& v) {
     const Sym& code = v[first + count];
     std::optional<Sym> sum;
     if (add)
@@ -157,19 +124,13 @@ Expr prolong_quadratic(const Level& coarse, const Level& fine, Boundary bc, bool
       sum = sum ? *sum + term : term;
     }
     return *sum;
-  });
-  Fun apply([=](Val t) {
-    std::vector<Val> args;
-    if (add)
-      args.push_back(t.get(0));
-    for (const Val& x : block_elements(t.get(first), d, 3))
-      args.push_back(x);
-    args.push_back(t.get(first + 1));
-    return interpolate.apply(args);
-  });
+  };
   if (!add)
-    return program({e}, zip_nd(d, {windows, parity_grid(fine)}) | map_nd(d, apply));
-  return program({u, e}, zip_nd(d, {u, windows, parity_grid(fine)}) | map_nd(d, apply));
+    return interpolation_program(fine, "prolongQuadratic", {e}, {windows, parity_grid(fine)},
+                                 {block_of(d, 3), one_value()}, kinds, interpolate, true);
+  return interpolation_program(fine, "prolongQuadratic", {u, e}, {u, windows, parity_grid(fine)},
+                               {one_value(), block_of(d, 3), one_value()}, kinds, interpolate,
+                               false);
 }
 
 } // namespace
@@ -258,7 +219,7 @@ Expr prolong_add(const Level& coarse, const Level& fine, Interpolation kind, Bou
   const int count = 1 << d;
   std::vector<ScalarKind> kinds(count + 1, fine.kind);
   kinds.push_back(ScalarKind::I32);
-  Fun interpolate = formula(cell ? "prolongLinear" : "prolongVertex", kinds, [=](const auto& v) {
+  Body interpolate = [=](const std::vector<Sym>& v) {
     const Sym& code = v[count + 1];
     Sym sum = v[0];
     // cell: per dimension the corner on the fine point's side weighs 3/4, the other 1/4;
@@ -276,15 +237,13 @@ Expr prolong_add(const Level& coarse, const Level& fine, Interpolation kind, Bou
       sum = sum + cast(fine.kind, w) * v[1 + c];
     }
     return sum;
-  });
-  Fun apply([=](Val t) {
-    std::vector<Val> args{t.get(0)};
-    for (const Val& x : block_elements(t.get(1), d, 2))
-      args.push_back(x);
-    args.push_back(t.get(2));
-    return interpolate.apply(args);
-  });
-  return program({u, e}, zip_nd(d, {u, windows, parity_grid(fine)}) | map_nd(d, apply));
+  };
+  // One point a work-item: in pairs (8 loads of e for two points instead of 16, but u read and
+  // written two strided elements at a time) an H200's V(2,2) at 512^3 interpolated in 1.18 ms a
+  // cycle against 1.00.
+  return interpolation_program(
+      fine, cell ? "prolongLinear" : "prolongVertex", {u, e}, {u, windows, parity_grid(fine)},
+      {one_value(), block_of(d, 2), one_value()}, kinds, interpolate, false);
 }
 
 Expr prolong(const Level& coarse, Interpolation kind, Boundary bc) {
