@@ -102,45 +102,45 @@ TEST_CASE("the correction fused with a half-sweep: where it is not offered, and 
                        doctest::Contains("colour"), Error);
 }
 
-// The cycle with the fused kernel where the half-sweeps run out of place: the residual
-// histories of the separate kernels, fewer bytes moved for the correction and its half-sweep.
-TEST_CASE("the correction fused with a half-sweep in the cycle: the same residual histories") {
-  std::vector<std::pair<Problem, SolverOptions>> runs;
-  runs.push_back({manufactured_poisson(3, 32, Centring::Cell), {}});
-  runs.push_back({manufactured_poisson(2, 64, Centring::Cell), {}});
-  runs.back().second.cycle = CycleKind::W;
-  runs.back().second.post = 1; // the fused kernel is the whole first step but its black half
-  for (auto& [problem, options] : runs) {
-    CAPTURE(problem.name);
-    CAPTURE(problem.dims);
-    options.gauss_seidel_storage = HalfSweepStorage::OutOfPlace;
-    options.coarse_launch_side = 0; // every level's kernels apart
-    options.profile_kernels = true;
-    options.max_cycles = 6;
-    Solver apart(testing::multigrid_session(), problem, options);
-    SolveResult separate = apart.solve();
-    options.fused_correction = true;
-    Solver together(testing::multigrid_session(), problem, options);
-    SolveResult fused = together.solve();
-    REQUIRE(fused.cycles.size() == separate.cycles.size());
-    CHECK(separate.cycles.back().relative < 1e-4); // it converges
-    // Equal to 1e-12 relative, or to 1e-15 of ||f|| once the residual nears rounding: the two
-    // forms round differently (each fine point's correction summed in another order), and a
-    // difference of the solution's last bits is a larger share of a smaller residual.
-    for (std::size_t c = 0; c < fused.cycles.size(); ++c) {
-      CAPTURE(c);
-      CHECK(std::abs(fused.cycles[c].relative - separate.cycles[c].relative) <=
-            1e-12 * separate.cycles[c].relative + 1e-15);
-    }
-    REQUIRE(fused.breakdown.count("prolong+smooth") == 1);
-    CHECK(separate.breakdown.count("prolong+smooth") == 0);
-    CHECK(fused.breakdown.count("prolong") == 0); // every level above the coarsest fuses
-    const double fused_bytes =
-        fused.bytes_per_cycle.at("prolong+smooth") + fused.bytes_per_cycle.at("smooth");
-    const double separate_bytes =
-        separate.bytes_per_cycle.at("prolong") + separate.bytes_per_cycle.at("smooth");
-    CHECK(fused_bytes < separate_bytes);
+namespace {
+
+// The cycle of `problem` with the fused kernel where the half-sweeps run out of place: the
+// residual histories of the separate kernels, fewer bytes moved for the correction and its
+// half-sweep.
+void check_cycle(const Problem& problem, SolverOptions options) {
+  options.gauss_seidel_storage = HalfSweepStorage::OutOfPlace;
+  options.coarse_launch_side = 0; // every level's kernels apart
+  options.profile_kernels = true;
+  options.max_cycles = 6;
+  Solver apart(testing::multigrid_session(), problem, options);
+  SolveResult separate = apart.solve();
+  options.fused_correction = true;
+  Solver together(testing::multigrid_session(), problem, options);
+  SolveResult fused = together.solve();
+  REQUIRE(fused.cycles.size() == separate.cycles.size());
+  CHECK(separate.cycles.back().relative < 1e-4); // it converges
+  // Equal to 1e-12 relative, or to 1e-15 of ||f|| once the residual nears rounding: the two
+  // forms round differently (each fine point's correction summed in another order), and a
+  // difference of the solution's last bits is a larger share of a smaller residual.
+  for (std::size_t c = 0; c < fused.cycles.size(); ++c) {
+    CAPTURE(c);
+    CHECK(std::abs(fused.cycles[c].relative - separate.cycles[c].relative) <=
+          1e-12 * separate.cycles[c].relative + 1e-15);
   }
+  REQUIRE(fused.breakdown.count("prolong+smooth") == 1);
+  CHECK(separate.breakdown.count("prolong+smooth") == 0);
+  CHECK(fused.breakdown.count("prolong") == 0); // every level above the coarsest fuses
+  const double fused_bytes =
+      fused.bytes_per_cycle.at("prolong+smooth") + fused.bytes_per_cycle.at("smooth");
+  const double separate_bytes =
+      separate.bytes_per_cycle.at("prolong") + separate.bytes_per_cycle.at("smooth");
+  CHECK(fused_bytes < separate_bytes);
+}
+
+} // namespace
+
+TEST_CASE("the correction fused with a half-sweep in the cycle: the same residual histories") {
+  check_cycle(manufactured_poisson(3, 32, Centring::Cell), {});
   // In place (a CPU's default) the fused kernel does not apply: the cycle keeps two kernels.
   SolverOptions in_place{.fused_correction = true, .max_cycles = 2};
   in_place.gauss_seidel_storage = HalfSweepStorage::InPlace;
@@ -151,4 +151,14 @@ TEST_CASE("the correction fused with a half-sweep in the cycle: the same residua
           .solve();
   CHECK(r.breakdown.count("prolong+smooth") == 0);
   CHECK(r.breakdown.count("prolong") == 1);
+}
+
+// The extended tier (CMakeLists.txt): a 2-D W-cycle whose one post-smoothing step is the fused
+// kernel and the black half-sweep.
+TEST_CASE("the correction fused with a half-sweep in a 2-D W-cycle of one post-smoothing step" *
+          doctest::test_suite("extended")) {
+  SolverOptions w;
+  w.cycle = CycleKind::W;
+  w.post = 1;
+  check_cycle(manufactured_poisson(2, 64, Centring::Cell), w);
 }
