@@ -425,9 +425,9 @@ void Hierarchy::half_sweep(Schedule& s, std::size_t l, int half, int radius) {
 std::vector<std::shared_ptr<CompiledKernel>> Hierarchy::kernels() const {
   std::vector<std::shared_ptr<CompiledKernel>> all;
   for (const LevelState& L : levels_) {
-    for (const auto& k :
-         {L.smooth[0], L.smooth[1], L.residual, L.residual_square_sums, L.restrict_to_coarser,
-          L.residual_to_coarser, L.correct_from_coarser, L.start_from_coarser})
+    for (const auto& k : {L.smooth[0], L.smooth[1], L.residual, L.residual_square_sums,
+                          L.restrict_to_coarser, L.residual_to_coarser, L.correct_from_coarser,
+                          L.start_from_coarser, L.correct_and_smooth})
       all.push_back(k);
     for (const auto& [steps, k] : L.fused_smooth)
       all.push_back(k);
