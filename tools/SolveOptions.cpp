@@ -93,6 +93,25 @@ HalfSweepStorage half_sweep_storage(const SolveCommandOptions& o) {
   return given[0].second;
 }
 
+// --fused-correction fuses a linear correction with a red-black half-sweep written out of place.
+void check_fused_correction(const SolveCommandOptions& o) {
+  if (!o.fused_correction)
+    return;
+  auto refuse = [](const std::string& what) {
+    user_error(cat("--fused-correction fuses the linear correction with a red-black half-sweep "
+                   "written out of place; ",
+                   what));
+  };
+  if (o.smoother != "gsrb")
+    refuse(cat("--smoother ", o.smoother, " has no half-sweep"));
+  if (o.in_place_gsrb)
+    refuse("--in-place-gsrb writes in place (give --out-of-place-gsrb, or nothing on a GPU)");
+  if (o.fused_smoothing)
+    refuse("--fused-smoothing runs the post-smoothing as one kernel of its own");
+  if (o.interpolation != "linear")
+    refuse(cat("--interpolation ", o.interpolation, " is not the linear one"));
+}
+
 } // namespace
 
 SolverOptions solver_options(const SolveCommandOptions& o, InterruptGuard& guard) {
@@ -115,6 +134,7 @@ SolverOptions solver_options(const SolveCommandOptions& o, InterruptGuard& guard
                                  {{"off", TuneMode::Default}, {"explore", TuneMode::Explore}});
   s.pre = o.pre;
   s.fused_smoothing = o.fused_smoothing;
+  check_fused_correction(o);
   s.fused_correction = o.fused_correction;
   s.profile_kernels = o.profile;
   s.gauss_seidel_storage = half_sweep_storage(o);

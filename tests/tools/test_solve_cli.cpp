@@ -144,6 +144,16 @@ TEST_CASE("tessera solve: bad input is an error with exit status 2; not convergi
       {{"solve", "poisson3d", "--size", "16", "--separate-launches", "--coarse-launch", "8"},
        "--separate-launches and --coarse-launch 8 conflict"},
       {{"solve", "poisson3d", "--size", "16", "--coarse-launch", "0"}, "--coarse-launch"},
+      // The correction fused with a half-sweep written out of place (docs/multigrid.md).
+      {{"solve", "poisson3d", "--size", "16", "--fused-correction", "--in-place-gsrb"},
+       "--fused-correction fuses the linear correction with a red-black half-sweep written out "
+       "of place; --in-place-gsrb"},
+      {{"solve", "poisson3d", "--size", "16", "--fused-correction", "--smoother", "jacobi"},
+       "--smoother jacobi has no half-sweep"},
+      {{"solve", "poisson3d", "--size", "16", "--fused-correction", "--fused-smoothing"},
+       "--fused-smoothing runs the post-smoothing"},
+      {{"solve", "poisson3d", "--size", "16", "--fused-correction", "--interpolation", "constant"},
+       "--interpolation constant is not the linear one"},
   };
   for (const auto& c : cases) {
     auto r = cli(c.args);
@@ -167,6 +177,13 @@ TEST_CASE("tessera solve: bad input is an error with exit status 2; not convergi
   };
   CHECK(history(in_place.out) == history(out_of_place.out));
   CHECK(!history(in_place.out).empty());
+  // The correction fused with the first half-sweep: the same history to the printed digits.
+  auto fused = cli({"solve", "poisson3d", "--size", "16", "--out-of-place-gsrb",
+                    "--fused-correction", "--separate-launches", "--profile"});
+  INFO(fused.err);
+  CHECK(fused.code == 0);
+  CHECK(has(fused.out, "prolong+smooth"));
+  CHECK(history(fused.out) == history(out_of_place.out));
   // The small levels in one launch (the default) and every operator its own launch: the same
   // history; the output says which ran.
   auto separate = cli({"solve", "poisson3d", "--size", "16", "--separate-launches"});
