@@ -110,6 +110,26 @@ void check_restrictions(ScalarKind kind) {
 
 } // namespace
 
+// Full multigrid's quadratic start computes the two fine points of a coarse cell's row in one
+// work-item on a whole grid (they read the same 27 coarse values: BENCHMARKS.md), one point a
+// work-item on a rank's box; the linear correction one point a work-item (measured faster).
+TEST_CASE("multigrid: the quadratic start in pairs along x on whole grids") {
+  Level coarse{3, 8, ScalarKind::F64, Centring::Cell};
+  auto global_x = [](const Expr& program) {
+    return codegen::generate_kernel(rewrite::lower_default(program)).launch.global[0].as_constant();
+  };
+  CHECK(global_x(prolong(coarse, Interpolation::Quadratic, Boundary::mirror())) == int64_t{8});
+  CHECK(global_x(prolong_add(coarse, Interpolation::Linear, Boundary::mirror())) == int64_t{16});
+  Level box = coarse; // the whole grid as a rank's box without halos: the per-point form
+  box.box = {8, 8, 8};
+  box.halo_lo = box.halo_hi = {0, 0, 0};
+  Level fine_box = box;
+  fine_box.n = 16;
+  fine_box.box = {16, 16, 16};
+  CHECK(global_x(prolong(box, fine_box, Interpolation::Quadratic, Boundary::mirror())) ==
+        int64_t{16});
+}
+
 TEST_CASE("multigrid: restrictions match loops") {
   check_restrictions(ScalarKind::F64);
 }
