@@ -55,4 +55,13 @@ Val children_of_coarse_box(Val fine_grid, const Level& coarse, const Level& fine
   return fine_grid;
 }
 
+Level finer_box(const Level& coarse) {
+  Level fine = coarse;
+  fine.n = coarse.centring == Centring::Cell ? 2 * coarse.n : 2 * coarse.n + 1;
+  for (std::size_t k = 0; k < coarse.box.size(); ++k)
+    fine.box[k] = 2 * coarse.box[k] - halo_below(coarse, static_cast<int>(k)) -
+                  halo_above(coarse, static_cast<int>(k));
+  return fine;
+}
+
 } // namespace tessera::multigrid::detail

@@ -15,6 +15,10 @@ namespace tessera::multigrid::detail {
 int64_t halo_below(const Level& level, int k);
 int64_t halo_above(const Level& level, int k);
 
+// The same box one level finer, with the same halos (a level's own box on one rank; a whole
+// grid's next finer grid).
+Level finer_box(const Level& coarse);
+
 // f applied along dimension k of a grid (at nesting level k).
 Fun along(int k, Fun f);
 

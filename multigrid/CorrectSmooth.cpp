@@ -19,6 +19,7 @@
 #include <optional>
 
 #include "core/Error.h"
+#include "multigrid/BoxNesting.h"
 #include "multigrid/Formula.h"
 
 namespace tessera::multigrid {
@@ -94,8 +95,7 @@ Expr prolong_add_half_sweep(const Level& coarse, Boundary bc, int colour) {
     user_error(cat("a red-black colour is 0 (red) or 1 (black), got ", colour));
   if (std::string why = prolong_add_half_sweep_why_not(coarse, bc); !why.empty())
     user_error(why);
-  Level fine = coarse;
-  fine.n = 2 * coarse.n;
+  const Level fine = finer_box(coarse);
   const int d = fine.dims;
   const double h2 = fine.h() * fine.h();
   int window = 1;
@@ -107,11 +107,11 @@ Expr prolong_add_half_sweep(const Level& coarse, Boundary bc, int colour) {
   std::vector<ScalarKind> kinds(static_cast<std::size_t>(at_f + 1), fine.kind);
   kinds.push_back(ScalarKind::I32);
   Fun point = formula("correctHalfSweep", kinds, [=](const std::vector<Sym>& v) {
-    std::vector<Sym> parity;
-    Sym colour_sum = Sym(0);
-    for (int k = 0; k < d; ++k) {
+    std::vector<Sym> parity{parity_bit(v[at_code], 0, d)};
+    Sym colour_sum = parity[0]; // the index sum's parity: the point's colour
+    for (int k = 1; k < d; ++k) {
       parity.push_back(parity_bit(v[at_code], k, d));
-      colour_sum = k == 0 ? parity.back() : colour_sum + parity.back();
+      colour_sum = colour_sum + parity.back();
     }
     Interpolant correction(std::vector<Sym>(v.begin() + first_e, v.begin() + at_f), parity,
                            fine.kind);

@@ -23,16 +23,7 @@ Val to_fine_box(Val refined, const Level& coarse, const Level& fine) {
   return refined;
 }
 
-// The same box one level finer or coarser, with the same halos (a level's own box on one rank).
-Level finer_box(const Level& coarse) {
-  Level fine = coarse;
-  fine.n = coarse.centring == Centring::Cell ? 2 * coarse.n : 2 * coarse.n + 1;
-  for (std::size_t k = 0; k < coarse.box.size(); ++k)
-    fine.box[k] = 2 * coarse.box[k] - halo_below(coarse, static_cast<int>(k)) -
-                  halo_above(coarse, static_cast<int>(k));
-  return fine;
-}
-
+// The same box one level coarser, with the same halos (a level's own box on one rank).
 Level coarser_box(const Level& fine) {
   Level coarse = fine.coarser();
   coarse.halo_lo = fine.halo_lo;
@@ -86,7 +77,7 @@ Expr interpolation_program(const Level& fine, const std::string& name,
         args.push_back(x);
     return point.apply(args);
   });
-  return program(inputs, zip_nd(d, grids) | map_nd(d, apply));
+  return point_program(fine, inputs, zip_nd(d, grids), apply, {});
 }
 
 Explode one_value() {
