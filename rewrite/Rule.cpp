@@ -111,8 +111,8 @@ bool in_domain(const ParamDomain& domain, int64_t value, const RuleContext& cont
   }
   case ParamDomain::Source::Coarsening:
     return among(context.coarsening);
-  case ParamDomain::Source::TemporalSteps: // and one: stream-temporal blocks a single step
-    return value == 1 || among(context.temporal_steps);
+  case ParamDomain::Source::TemporalSteps:
+    return among(context.temporal_steps);
   case ParamDomain::Source::ProgramCount:
     return value >= 0;
   case ParamDomain::Source::Fixed:

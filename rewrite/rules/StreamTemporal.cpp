@@ -84,6 +84,8 @@ RuleResult stream_temporal(const Expr& e, const RuleContext& ctx) {
   const StencilStep& top = chain.front();
   if (top.d < 2)
     return RuleResult::none("a 1-D stencil (2.5-D blocking streams 2-D and 3-D grids)");
+  if (chain.size() < 2)
+    return RuleResult::none("a single stencil step (stream-temporal fuses two or more)");
   auto r = top.r.as_constant();
   std::vector<int64_t> extents;
   for (const auto& n : extents_of(ctx.type_of(e), top.d))
@@ -98,21 +100,10 @@ RuleResult stream_temporal(const Expr& e, const RuleContext& ctx) {
   // A star-shaped stencil is also offered the register window; a box stencil (j3d27pt) is not,
   // and keeps the local form.
   const bool star = star_shaped(top.f, top.d, *r);
-  // A program of one step is blocked alone (steps=1: no time fusion, each input plane loaded
-  // once per tile, the in-plane neighbours from local memory) where its neighbourhood is large:
-  // a box, or a star of radius 2 or more. A star of radius 1 reads few points, which the plain
-  // and coarsened lowerings already serve from cache near the copy bandwidth.
-  std::vector<int64_t> candidates = ctx.temporal_steps;
-  if (chain.size() == 1) {
-    if (star && *r < 2)
-      return RuleResult::none("a single step of a radius-1 star (stream-temporal blocks one step "
-                              "of a box or of a star of radius 2 or more, and fuses two or more)");
-    candidates = {1};
-  }
   RuleResult result;
   std::string why = "no candidate number of steps";
-  for (int64_t k : candidates) {
-    if (k < 1 || k > static_cast<int64_t>(chain.size()) || (k == 1 && chain.size() > 1))
+  for (int64_t k : ctx.temporal_steps) {
+    if (k < 2 || k > static_cast<int64_t>(chain.size()))
       continue;
     const StencilStep& first = chain[static_cast<std::size_t>(k - 1)];
     const int64_t kr = k * *r;
