@@ -1,7 +1,7 @@
 // A red-black Gauss-Seidel step as one wavefront (multigrid/Wavefront.h) against the two
 // half-sweeps out of place and in place, with the copy bandwidth measured in the same run:
 //
-//   ./build/bench/wavefront_bench [--device SPEC] [--f32] [--steps K] [--shapes 32x8,16x16x4]
+//   ./build/bench/wavefront_bench [--device SPEC] [--f32] [--steps K] [--shapes 32x8,32x16x0x4]
 //                                 256 512
 //
 // Per size (3-D, cell-centred Poisson, homogeneous Dirichlet): K steps of each form (the
@@ -12,11 +12,9 @@
 // of the copy roofline, and the speed-up over the out-of-place half-sweeps. Every wavefront's
 // result is compared with the half-sweeps'; one that differs in any bit is printed as FAILED,
 // never timed. --compiler-log prints the device compiler's log of each wavefront and of the red
-// half-sweep (on NVIDIA built with -cl-nv-verbose: registers and spills). --local-fence also
-// runs each wavefront with its barrier's fence on local memory only (a probe of the global
-// fence's cost: outside OpenCL's promise, so its result is checked like any other). --shapes: tiles
-// TXxTY, optionally with the segments and the planes between barriers (TXxTYxSxP, 0 for the
-// device's default); the device's default shape always runs first.
+// half-sweep (on NVIDIA built with -cl-nv-verbose: registers and spills). --shapes: tiles
+// TXxTY, optionally with the segments (0 for the device's default) and the rows of the tile each
+// work-item computes (TXxTYxSxR); the device's default shape always runs first.
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -48,16 +46,19 @@ struct Args {
 };
 
 const char* const kUsage = "usage: wavefront_bench [--device SPEC] [--f32] [--steps K] "
-                           "[--compiler-log] [--shapes 16x8,32x4x16] SIZE...";
+                           "[--compiler-log] [--shapes 16x8,32x4x16,32x16x0x4] SIZE...";
 
 WavefrontShape parse_shape(const std::string& text) {
   std::vector<int64_t> parts = bench::whole_numbers(text, "shape", kUsage);
   parts.resize(std::max<std::size_t>(parts.size(), 3), 0);
-  if (parts.size() > 3 || parts[0] < 2 || parts[0] % 2 != 0 || parts[1] < 1 || parts[2] < 0)
+  if (parts.size() == 3)
+    parts.push_back(1);
+  if (parts.size() > 4 || parts[0] < 2 || parts[0] % 2 != 0 || parts[1] < 1 || parts[2] < 0 ||
+      parts[3] < 1 || parts[1] % parts[3] != 0)
     user_error(cat("bad shape '", text,
-                   "': expected TXxTY[xSEGMENTS] with TX even, 0 segments for the device's "
-                   "default, e.g. 16x8x5"));
-  return {parts[0], parts[1], parts[2]};
+                   "': expected TXxTY[xSEGMENTS[xROWS]] with TX even, 0 segments for the "
+                   "device's default, ROWS dividing TY, e.g. 16x8x5 or 32x16x0x4"));
+  return {parts[0], parts[1], parts[2], parts[3]};
 }
 
 Args parse(int argc, char** argv) {

@@ -91,7 +91,7 @@ std::string body() {
              "    LOAD(p + 2);\n"
              "    LOAD_F(p + 1);\n"
              "    if (p >= 0 && p < NZ)\n"
-             "      for (int k = t; k < RX / 2 * RY; k += TX * TY) {\n"
+             "      for (int k = t; k < RX / 2 * RY; k += GROUP) {\n"
              "        const int j = k / (RX / 2);\n"
              "        const int i = 2 * (k % (RX / 2)) + ((x0 + y0 + j + p + RED_PARITY) & 1);\n"
              "        const int gx = x0 - 1 + i, gy = y0 - 1 + j, gz = p;\n"
@@ -102,14 +102,16 @@ std::string body() {
              "      }\n"
              "    barrier(CLK_LOCAL_MEM_FENCE);\n"
              "    const int w = p - 1;\n"
-             "    const int i = get_local_id(0), j = get_local_id(1);\n"
-             "    const int gx = x0 + i, gy = y0 + j, gz = w;\n"
-             "    if (w >= z0 && w < z1 && gx < NX && gy < NY) {\n"
-             "      if (((gx + gy + gz + RED_PARITY) & 1) == 0)\n"
-             "        out[gx + NX * (gy + NY * gz)] = R[RP(w)][j + 1][i + 1];\n"
-             "      else ",
+             "    for (int row = 0; row < ROWS; ++row) {\n"
+             "      const int i = get_local_id(0), j = get_local_id(1) + row * (TY / ROWS);\n"
+             "      const int gx = x0 + i, gy = y0 + j, gz = w;\n"
+             "      if (w >= z0 && w < z1 && gx < NX && gy < NY) {\n"
+             "        if (((gx + gy + gz + RED_PARITY) & 1) == 0)\n"
+             "          out[gx + NX * (gy + NY * gz)] = R[RP(w)][j + 1][i + 1];\n"
+             "        else ",
              black,
              "\n"
+             "      }\n"
              "    }\n"
              "    for (int n = 0; n < PREFETCH; ++n) STORE(p + 2, n);\n"
              "    for (int n = 0; n < PREFETCH_F; ++n) STORE_F(p + 1, n);\n"
@@ -154,6 +156,10 @@ std::string poisson_wavefront_source(const codegen::Kernel& red, const Level& le
     internal_error(cat("a Poisson wavefront where it does not apply: ", why));
   if (shape.tile_x % 2 != 0)
     internal_error("a Poisson wavefront's tile is an even number of points wide");
+  if (shape.rows < 1 || shape.tile_y % shape.rows != 0)
+    internal_error(cat("a Poisson wavefront's rows a work-item (", shape.rows,
+                       ") divide its tile's height (", shape.tile_y, ")"));
+  const int64_t group = shape.tile_x * shape.tile_y / shape.rows;
   PointFunctions functions;
   functions.add(&red, red); // its helpers hold gsrb, the update; the point function is not called
   const std::string helpers = functions.helpers();
@@ -172,29 +178,29 @@ std::string poisson_wavefront_source(const codegen::Kernel& red, const Level& le
       << sizes[1] << "\n#define NZ " << sizes[0] << "\n#define TX " << shape.tile_x
       << "\n#define TY " << shape.tile_y << "\n#define TZ " << div_up(sizes[0], shape.segments)
       << "\n#define WX " << wx << "\n#define WY " << wy << "\n#define RX " << shape.tile_x + 2
-      << "\n#define RY " << shape.tile_y + 2 << "\n#define PREFETCH "
-      << div_up(wx * wy, shape.tile_x * shape.tile_y) << "\n#define PREFETCH_F "
-      << div_up((shape.tile_x + 2) * (shape.tile_y + 2), shape.tile_x * shape.tile_y)
+      << "\n#define RY " << shape.tile_y + 2 << "\n#define ROWS " << shape.rows
+      << "\n#define GROUP " << group << "\n#define PREFETCH " << div_up(wx * wy, group)
+      << "\n#define PREFETCH_F " << div_up((shape.tile_x + 2) * (shape.tile_y + 2), group)
       << "\n#define RED_PARITY " << red_parity % 2 << "\n#define GHOST " << ghost(bc, level.kind)
       << "\n#define UP(q) ((q) & 3)\n#define RP(q) (((q) + 3) % 3)\n"
          "/* plane q of u (tile and a ring of two) into registers; register n into local memory "
          "*/\n"
          "#define LOAD(q) for (int n = 0; n < PREFETCH; ++n) { \\\n"
-         "    const int k = t + n * TX * TY, gx = x0 - 2 + k % WX, gy = y0 - 2 + k / WX; \\\n"
+         "    const int k = t + n * GROUP, gx = x0 - 2 + k % WX, gy = y0 - 2 + k / WX; \\\n"
          "    next[n] = k < WX * WY && (q) >= 0 && (q) < NZ && gx >= 0 && gx < NX && gy >= 0 && "
          "\\\n"
          "        gy < NY ? u[gx + NX * (gy + NY * (q))] : 0; }\n"
-         "#define STORE(q, n) if (t + (n) * TX * TY < WX * WY) \\\n"
-         "    U[UP(q)][(t + (n) * TX * TY) / WX][(t + (n) * TX * TY) % WX] = next[n]\n"
+         "#define STORE(q, n) if (t + (n) * GROUP < WX * WY) \\\n"
+         "    U[UP(q)][(t + (n) * GROUP) / WX][(t + (n) * GROUP) % WX] = next[n]\n"
          "/* plane q of f (tile and a ring of one) likewise */\n"
          "#define LOAD_F(q) for (int n = 0; n < PREFETCH_F; ++n) { \\\n"
-         "    const int k = t + n * TX * TY, gx = x0 - 1 + k % RX, gy = y0 - 1 + k / RX; \\\n"
+         "    const int k = t + n * GROUP, gx = x0 - 1 + k % RX, gy = y0 - 1 + k / RX; \\\n"
          "    next_f[n] = k < RX * RY && (q) >= 0 && (q) < NZ && gx >= 0 && gx < NX && gy >= 0 && "
          "\\\n"
          "        gy < NY ? f[gx + NX * (gy + NY * (q))] : 0; }\n"
-         "#define STORE_F(q, n) if (t + (n) * TX * TY < RX * RY) \\\n"
-         "    F[RP(q)][(t + (n) * TX * TY) / RX][(t + (n) * TX * TY) % RX] = next_f[n]\n"
-      << "\n__kernel __attribute__((reqd_work_group_size(TX, TY, 1)))\nvoid " << name
+         "#define STORE_F(q, n) if (t + (n) * GROUP < RX * RY) \\\n"
+         "    F[RP(q)][(t + (n) * GROUP) / RX][(t + (n) * GROUP) % RX] = next_f[n]\n"
+      << "\n__kernel __attribute__((reqd_work_group_size(TX, TY / ROWS, 1)))\nvoid " << name
       << "(const __global T* restrict u, const __global T* restrict f, __global T* restrict out) "
          "{\n"
       << body() << "}\n";
@@ -216,16 +222,17 @@ poisson_wavefront_kernel(runtime::Session& session, const codegen::Kernel& red, 
   code.params.back().written = true;
   code.output_type = red.output_type;
   code.launch.dims = 3;
+  const int64_t group_y = shape.tile_y / shape.rows;
   code.launch.global = {ArithExpr(div_up(sizes[2], shape.tile_x) * shape.tile_x),
-                        ArithExpr(div_up(sizes[1], shape.tile_y) * shape.tile_y),
+                        ArithExpr(div_up(sizes[1], shape.tile_y) * group_y),
                         ArithExpr(shape.segments)};
-  code.launch.local = {shape.tile_x, shape.tile_y, 1};
+  code.launch.local = {shape.tile_x, group_y, 1};
   code.local_memory_bytes =
       (4 * (shape.tile_x + 4) * (shape.tile_y + 4) + 6 * (shape.tile_x + 2) * (shape.tile_y + 2)) *
       (level.kind == ScalarKind::F64 ? 8 : 4);
-  return compile(session, code, {shape.tile_x, shape.tile_y, 1},
+  return compile(session, code, {shape.tile_x, group_y, 1},
                  cat("wavefront in local memory ", shape.tile_x, "x", shape.tile_y, ", ",
-                     shape.segments, " segments"));
+                     shape.segments, " segments, ", shape.rows, " rows a work-item"));
 }
 
 } // namespace tessera::multigrid

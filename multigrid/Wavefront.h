@@ -30,10 +30,12 @@ struct Device;
 
 namespace tessera::multigrid {
 
-// A work-group's tile of the x-y plane (an even number of points wide), and how many segments
-// the marched axis is cut into.
+// A work-group's tile of the x-y plane (an even number of points wide), how many segments the
+// marched axis is cut into, and how many rows of the tile each work-item computes (a divisor of
+// tile_y: the work-group is tile_x x tile_y / rows; more rows a work-item, more loads in flight
+// and fewer barriers a point).
 struct WavefrontShape {
-  int64_t tile_x = 16, tile_y = 8, segments = 1;
+  int64_t tile_x = 16, tile_y = 8, segments = 1, rows = 1;
 };
 
 // The shape for a grid of `sizes` (z, y, x: Level::sizes) on `device`: enough work-groups to

@@ -71,6 +71,7 @@ void check_wavefront(const Expr& red, const Expr& black, int red_parity, const L
     CAPTURE(shape.tile_x);
     CAPTURE(shape.tile_y);
     CAPTURE(shape.segments);
+    CAPTURE(shape.rows);
     // Values no step computes: a point the wavefront does not write shows.
     write_values(memory, result, random_grid(level, 99, 1e3));
     Schedule one;
@@ -96,17 +97,20 @@ void check_poisson(const Level& level, Boundary bc, const std::vector<WavefrontS
 } // namespace
 
 TEST_CASE("wavefront: Poisson's half-sweeps in one pass, tiles and segments that do and do not "
-          "divide the grid, both parities, every local boundary, both centrings, f64 and f32") {
+          "divide the grid, rows a work-item, both parities, every local boundary, both "
+          "centrings, f64 and f32") {
   const Level cells{3, 12, ScalarKind::F64, Centring::Cell};
-  check_poisson(cells, Boundary::antisymmetric(), {{4, 2, 1}, {6, 3, 4}, {16, 8, 2}, {2, 1, 12}});
+  // Rows a work-item (the last number): one, or several rows of the tile each.
+  check_poisson(cells, Boundary::antisymmetric(),
+                {{4, 2, 1}, {6, 3, 4}, {16, 8, 2}, {2, 1, 12}, {6, 4, 4, 2}, {16, 8, 2, 4}});
   for (Boundary bc : {Boundary::mirror(), Boundary::clamp(),
                       Boundary::constant(ScalarValue::make(ScalarKind::F64, 0.25))})
-    check_poisson(cells, bc, {{6, 3, 4}});
+    check_poisson(cells, bc, {{6, 3, 4}, {4, 6, 1, 3}});
   const Level vertices{3, 9, ScalarKind::F64, Centring::Vertex};
   check_poisson(vertices, Boundary::constant(ScalarValue::make(ScalarKind::F64, 0.0)),
                 {{10, 2, 9}});
   const Level narrow{3, 10, ScalarKind::F32, Centring::Cell};
-  check_poisson(narrow, Boundary::antisymmetric(), {{4, 4, 3}});
+  check_poisson(narrow, Boundary::antisymmetric(), {{4, 4, 3}, {4, 4, 3, 4}});
 }
 
 TEST_CASE("wavefront: where it does not apply, and the shape chosen for a device") {
