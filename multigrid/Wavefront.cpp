@@ -125,10 +125,15 @@ WavefrontShape wavefront_shape(const runtime::Device& device, const std::vector<
   const int64_t nx = sizes[2], ny = sizes[1], nz = sizes[0];
   const bool gpu = device.type == "GPU";
   WavefrontShape s;
-  // On an H200 16x8 was the fastest of nine tiles at 256^3 and 512^3 (BENCHMARKS.md); the tile
-  // is as wide as the grid where that is narrower, rounded up to even.
-  s.tile_x = std::min<int64_t>(16, nx + nx % 2);
+  // On an H200 a 32x8 tile of 4 rows a work-item (work-groups of 32x2) was the fastest of 24
+  // shapes at 256^3 and 512^3, 1.16-1.22x the 16x8 tile of one row (BENCHMARKS.md); 8 rows ran
+  // at half its speed. The tile is as wide as the grid where that is narrower, rounded up to
+  // even; its rows a work-item divide its height.
+  s.tile_x = std::min<int64_t>(gpu ? 32 : 16, nx + nx % 2);
   s.tile_y = std::min<int64_t>(gpu ? 8 : 4, ny);
+  s.rows = gpu ? 4 : 1;
+  while (s.tile_y % s.rows != 0)
+    --s.rows;
   const int64_t tiles = div_up(nx, s.tile_x) * div_up(ny, s.tile_y);
   // A GPU holds several work-groups per compute unit; a CPU runs one per core at a time.
   const int64_t wanted = std::max<int64_t>(1, device.compute_units) * (gpu ? 32 : 4);

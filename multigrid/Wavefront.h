@@ -11,10 +11,11 @@
 // another's points.
 //
 // It holds for the Poisson half-sweeps (gsrb_half_sweep, whose update it calls) through a local
-// boundary (not wrap: a ghost there reads the far side of the grid). Measured on an H200 it runs
-// at 0.94-1.08x the two separate half-sweeps (each near 86% of the copy roofline, the wavefront
-// near 44%: its planes are in step with barriers), so the solver uses it only when asked
-// (HalfSweepStorage::Wavefront). BENCHMARKS.md has the measurements.
+// boundary (not wrap: a ghost there reads the far side of the grid). Measured on an H200 with
+// 32x8 tiles of 4 rows a work-item it runs at 1.21-1.24x the two separate half-sweeps (each near
+// 86% of the copy roofline, the wavefront near 53%: its planes are in step with barriers); the
+// solver uses it on a GPU's large f64 levels (HalfSweepStorage::Auto). BENCHMARKS.md has the
+// measurements.
 #pragma once
 
 #include <memory>

@@ -103,6 +103,10 @@ TEST_CASE("wavefront: Poisson's half-sweeps in one pass, tiles and segments that
   // Rows a work-item (the last number): one, or several rows of the tile each.
   check_poisson(cells, Boundary::antisymmetric(),
                 {{4, 2, 1}, {6, 3, 4}, {16, 8, 2}, {2, 1, 12}, {6, 4, 4, 2}, {16, 8, 2, 4}});
+  runtime::Device gpu = testing::multigrid_session().device(); // a GPU's shape, run on PoCL
+  gpu.type = "GPU";
+  gpu.compute_units = 132;
+  check_poisson(cells, Boundary::mirror(), {wavefront_shape(gpu, cells.sizes())});
   for (Boundary bc : {Boundary::mirror(), Boundary::clamp(),
                       Boundary::constant(ScalarValue::make(ScalarKind::F64, 0.25))})
     check_poisson(cells, bc, {{6, 3, 4}, {4, 6, 1, 3}});
@@ -148,10 +152,24 @@ TEST_CASE("wavefront: where it does not apply, and the shape chosen for a device
   o.tuning.named["gsrb-red"] = 3;
   CHECK_FALSE(wavefront_half_sweeps(o, false, big, anti, "CPU"));
 
-  const runtime::Device& device = testing::multigrid_session().device();
-  for (const auto& sizes :
-       std::vector<std::vector<int64_t>>{{512, 512, 512}, {9, 17, 33}, {7, 7, 7}}) {
+  // The CPU's shape and a GPU's (the same device described as a GPU of 132 compute units).
+  const runtime::Device& cpu = testing::multigrid_session().device();
+  runtime::Device gpu = cpu;
+  gpu.type = "GPU";
+  gpu.compute_units = 132;
+  CHECK(wavefront_shape(cpu, {512, 512, 512}).rows == 1);
+  CHECK(wavefront_shape(gpu, {512, 512, 512}).rows == 4);
+  for (const auto& [device, sizes] :
+       std::vector<std::pair<runtime::Device, std::vector<int64_t>>>{{cpu, {512, 512, 512}},
+                                                                     {cpu, {9, 17, 33}},
+                                                                     {cpu, {7, 7, 7}},
+                                                                     {gpu, {512, 512, 512}},
+                                                                     {gpu, {9, 6, 33}},
+                                                                     {gpu, {7, 7, 7}}}) {
+    CAPTURE(device.type);
     const WavefrontShape s = wavefront_shape(device, sizes);
+    CHECK(s.rows >= 1);
+    CHECK(s.tile_y % s.rows == 0);
     CHECK(s.tile_x >= 2);
     CHECK(s.tile_x % 2 == 0);
     CHECK(s.tile_x <= sizes[2] + 1);
