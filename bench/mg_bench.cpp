@@ -13,13 +13,15 @@
 //   ./build/bench/mg_bench [--device SPEC] [--cycles 6] [--tune off|explore] [--tune-budget 6]
 //                          [--no-host] [--copy-mib M]
 //                          [--out-of-place-gsrb | --in-place-gsrb | --wavefront-gsrb]
-//                          [--unfused-residual]
+//                          [--unfused-residual] [--wavefront-side S]
 //                          [--coarse-launch 0,16,32] [--json FILE] 64 128
 // (--out-of-place-gsrb: every red-black half-sweep writes a whole new grid, the default on a GPU;
 // --in-place-gsrb: each stores its colour into the solution's grid, the default on a CPU;
 // --wavefront-gsrb: a step's two half-sweeps as one pass (multigrid/Wavefront.h);
 // --unfused-residual: the residual and its restriction as two kernels, as before that became the
 // default.
+// --wavefront-side S: the wavefront on levels of at least S points per side (the solver's
+// SolverOptions::wavefront_side; where the wavefront applies: a GPU's f64 levels by default).
 // --coarse-launch S,...: each size once per side S of SolverOptions::coarse_launch_side, the
 // levels of at most S per side in one launch, 0 every operator its own launch; default: the
 // device's default alone.)
@@ -67,12 +69,13 @@ struct Args {
   std::size_t copy_mib = 0;   // 0: the device's roofline (runtime/RooflineFile.h)
   std::vector<int64_t> sizes;
   std::vector<int64_t> coarse_sides{-1}; // SolverOptions::coarse_launch_side, one run each
+  int64_t wavefront_side = 0;            // SolverOptions::wavefront_side; 0: the solver's
 };
 
 constexpr const char* kUsage =
     "usage: mg_bench [--device SPEC] [--json FILE] [--tune off|explore] [--tune-budget S] "
     "[--cycles N] [--copy-mib M] [--no-host] [--out-of-place-gsrb | --in-place-gsrb] "
-    "[--unfused-residual] "
+    "[--unfused-residual] [--wavefront-side S] "
     "[--coarse-launch S,...] [N ...] (cells per side, default 64 128)";
 
 Args parse(int argc, char** argv) {
@@ -107,6 +110,8 @@ Args parse(int argc, char** argv) {
       a.storage = multigrid::HalfSweepStorage::Wavefront;
     else if (s == "--unfused-residual")
       a.fused_residual = false;
+    else if (s == "--wavefront-side")
+      a.wavefront_side = std::max<int64_t>(whole(value()), 1);
     else if (s == "--coarse-launch") {
       a.coarse_sides.clear();
       for (const std::string& side : bench::split_list(value()))
@@ -210,6 +215,8 @@ int main(int argc, char** argv) try {
     o.gauss_seidel_storage = args.storage;
     o.fused_residual_restriction = args.fused_residual;
     o.coarse_launch_side = side;
+    if (args.wavefront_side > 0)
+      o.wavefront_side = args.wavefront_side;
     o.max_cycles = args.cycles;
     o.tolerance = 1e-300; // time a fixed number of cycles
     // Each operator against its bound needs every kernel timed; the wall time then includes
