@@ -157,7 +157,7 @@ bool wavefront_half_sweeps(const SolverOptions& o, bool distributed, const Level
                            Boundary bc, const std::string& device_type) {
   const bool wanted = o.gauss_seidel_storage == HalfSweepStorage::Wavefront ||
                       (o.gauss_seidel_storage == HalfSweepStorage::Auto && device_type == "GPU" &&
-                       level.kind == ScalarKind::F64 && o.tuning.mode == TuneMode::Default);
+                       o.tuning.mode == TuneMode::Default);
   return wanted && !distributed && level.n >= std::max(o.wavefront_side, kWavefrontSide) &&
          poisson_wavefront_why_not(level, bc).empty() && !half_sweeps_named(o);
 }

@@ -65,8 +65,8 @@ struct LevelState {
 // points kept apart.
 bool in_place_half_sweeps(const SolverOptions& o, bool distributed, const std::string& device_type);
 // Whether a level's red-black step of the Poisson operator runs as one wavefront (Wavefront.h):
-// where asked for (SolverOptions::gauss_seidel_storage), or by default on a GPU for f64 levels
-// outside --tune explore, on a whole 3-D grid of at least SolverOptions::wavefront_side and
+// where asked for (SolverOptions::gauss_seidel_storage), or by default on a GPU (f64 and f32
+// levels) outside --tune explore, on a whole 3-D grid of at least SolverOptions::wavefront_side and
 // kWavefrontSide points per side, through a boundary that reads near the point (not wrap), with
 // half-sweeps that are not named variants (and, the caller checks, are the plain lowering).
 bool wavefront_half_sweeps(const SolverOptions& o, bool distributed, const Level& level,

@@ -14,8 +14,8 @@
 // boundary (not wrap: a ghost there reads the far side of the grid). Measured on an H200 with
 // 32x8 tiles of 4 rows a work-item it runs at 1.21-1.24x the two separate half-sweeps (each near
 // 86% of the copy roofline, the wavefront near 53%: its planes are in step with barriers); the
-// solver uses it on a GPU's large f64 levels (HalfSweepStorage::Auto). BENCHMARKS.md has the
-// measurements.
+// solver uses it on a GPU's large levels (HalfSweepStorage::Auto; in f32 1.28-1.30x).
+// BENCHMARKS.md has the measurements.
 #pragma once
 
 #include <memory>

@@ -368,7 +368,7 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
                   "A red-black step's two half-sweeps as one pass over the grid, red on one "
                   "plane and black on the one below (3-D Poisson, levels of 256 or more per side, "
                   "one device, not a periodic boundary; out of place elsewhere; the default on a "
-                  "GPU in f64)");
+                  "GPU)");
   solve->add_flag("--fused-correction", o.fused_correction,
                   "The coarse-grid correction and the first half-sweep after it as one kernel "
                   "(half-sweeps out of place, linear interpolation, one device; slower than two "
