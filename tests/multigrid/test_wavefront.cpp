@@ -186,7 +186,7 @@ TEST_CASE("wavefront: where it does not apply, and the shape chosen for a device
 namespace {
 
 // Each run solved with separate out-of-place half-sweeps and with the wavefront: the same
-// residual history to the bit; fewer bytes moved by the smoother.
+// residual history to the bit; fewer bytes moved by the smoother (f64 and f32 solves).
 void check_wavefront_solves(std::vector<std::pair<Problem, SolverOptions>> runs) {
   for (auto& [problem, options] : runs) {
     CAPTURE(problem.name);
@@ -203,7 +203,8 @@ void check_wavefront_solves(std::vector<std::pair<Problem, SolverOptions>> runs)
       CHECK(r.cycles[c].residual == separate.cycles[c].residual);
     REQUIRE_FALSE(r.kernels.empty());
     CHECK(r.kernels.front().find("wavefront in local memory") != std::string::npos);
-    CHECK(r.bytes_per_cycle.at("smooth") < 0.6 * separate.bytes_per_cycle.at("smooth"));
+    if (options.precision != Precision::Mixed) // (a mixed solve counts no bytes a cycle)
+      CHECK(r.bytes_per_cycle.at("smooth") < 0.6 * separate.bytes_per_cycle.at("smooth"));
   }
 }
 
@@ -214,5 +215,8 @@ TEST_CASE("wavefront: the solver's residual histories equal the separate half-sw
   runs.push_back({manufactured_poisson(3, 32, Centring::Cell), {}});
   runs.back().second.cycle = CycleKind::F;
   runs.push_back({manufactured_poisson(3, 63, Centring::Vertex), {}});
+  // Mixed precision: the f32 cycles' levels, which a GPU also runs as wavefronts by default.
+  runs.push_back({manufactured_poisson(3, 32, Centring::Cell), {}});
+  runs.back().second.precision = Precision::Mixed;
   check_wavefront_solves(std::move(runs));
 }
