@@ -131,6 +131,13 @@ WavefrontShape wavefront_shape(const runtime::Device& device, const std::vector<
   // even; its rows a work-item divide its height.
   s.tile_x = std::min<int64_t>(gpu ? 32 : 16, nx + nx % 2);
   s.tile_y = std::min<int64_t>(gpu ? 8 : 4, ny);
+  // A device with less local memory than the tile needs (OpenCL promises 32 KiB; 30 KiB here)
+  // gets a narrower, then a lower tile.
+  const auto local = static_cast<int64_t>(device.local_mem_size);
+  while (wavefront_local_bytes(s, ScalarKind::F64) > local && s.tile_x > 2)
+    s.tile_x = std::max<int64_t>(2, s.tile_x / 4 * 2);
+  while (wavefront_local_bytes(s, ScalarKind::F64) > local && s.tile_y > 1)
+    s.tile_y /= 2;
   s.rows = gpu ? 4 : 1;
   while (s.tile_y % s.rows != 0)
     --s.rows;
@@ -141,6 +148,12 @@ WavefrontShape wavefront_shape(const runtime::Device& device, const std::vector<
   const int64_t segment = div_up(nz, std::clamp<int64_t>(div_up(wanted, tiles), 1, most));
   s.segments = div_up(nz, segment); // every segment holds planes
   return s;
+}
+
+int64_t wavefront_local_bytes(const WavefrontShape& shape, ScalarKind kind) {
+  const int64_t values =
+      4 * (shape.tile_x + 4) * (shape.tile_y + 4) + 6 * (shape.tile_x + 2) * (shape.tile_y + 2);
+  return values * (kind == ScalarKind::F64 ? 8 : 4);
 }
 
 std::string poisson_wavefront_why_not(const Level& level, Boundary bc) {
@@ -232,9 +245,7 @@ poisson_wavefront_kernel(runtime::Session& session, const codegen::Kernel& red, 
                         ArithExpr(div_up(sizes[1], shape.tile_y) * group_y),
                         ArithExpr(shape.segments)};
   code.launch.local = {shape.tile_x, group_y, 1};
-  code.local_memory_bytes =
-      (4 * (shape.tile_x + 4) * (shape.tile_y + 4) + 6 * (shape.tile_x + 2) * (shape.tile_y + 2)) *
-      (level.kind == ScalarKind::F64 ? 8 : 4);
+  code.local_memory_bytes = wavefront_local_bytes(shape, level.kind);
   return compile(session, code, {shape.tile_x, group_y, 1},
                  cat("wavefront in local memory ", shape.tile_x, "x", shape.tile_y, ", ",
                      shape.segments, " segments, ", shape.rows, " rows a work-item"));

@@ -40,9 +40,13 @@ struct WavefrontShape {
 };
 
 // The shape for a grid of `sizes` (z, y, x: Level::sizes) on `device`: enough work-groups to
-// fill it, segments of at least kWavefrontMinSegment planes.
+// fill it, segments of at least kWavefrontMinSegment planes, and a tile whose local memory (in
+// f64) fits the device's.
 WavefrontShape wavefront_shape(const runtime::Device& device, const std::vector<int64_t>& sizes);
 constexpr int64_t kWavefrontMinSegment = 8;
+// The local memory a work-group of `shape` holds: 4 planes of u with a ring of two, 3 of the red
+// values and 3 of f with a ring of one.
+int64_t wavefront_local_bytes(const WavefrontShape& shape, ScalarKind kind);
 
 // Why the step of `level` with boundary `bc` cannot run as a wavefront ("" when it can).
 std::string poisson_wavefront_why_not(const Level& level, Boundary bc);

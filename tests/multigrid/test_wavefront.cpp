@@ -160,13 +160,22 @@ TEST_CASE("wavefront: where it does not apply, and the shape chosen for a device
   gpu.compute_units = 132;
   CHECK(wavefront_shape(cpu, {512, 512, 512}).rows == 1);
   CHECK(wavefront_shape(gpu, {512, 512, 512}).rows == 4);
+  gpu.local_mem_size = 48 * 1024;
+  CHECK(wavefront_local_bytes(wavefront_shape(gpu, {512, 512, 512}), ScalarKind::F64) <=
+        32 * 1024);            // OpenCL's least local memory
+  runtime::Device small = gpu; // a device with less: a smaller tile that fits
+  small.local_mem_size = 12 * 1024;
+  const WavefrontShape fitted = wavefront_shape(small, {512, 512, 512});
+  CHECK(wavefront_local_bytes(fitted, ScalarKind::F64) <= 12 * 1024);
+  CHECK(fitted.tile_x < 32);
   for (const auto& [device, sizes] :
        std::vector<std::pair<runtime::Device, std::vector<int64_t>>>{{cpu, {512, 512, 512}},
                                                                      {cpu, {9, 17, 33}},
                                                                      {cpu, {7, 7, 7}},
                                                                      {gpu, {512, 512, 512}},
                                                                      {gpu, {9, 6, 33}},
-                                                                     {gpu, {7, 7, 7}}}) {
+                                                                     {gpu, {7, 7, 7}},
+                                                                     {small, {512, 512, 512}}}) {
     CAPTURE(device.type);
     const WavefrontShape s = wavefront_shape(device, sizes);
     CHECK(s.rows >= 1);
