@@ -21,7 +21,7 @@
 // --unfused-residual: the residual and its restriction as two kernels, as before that became the
 // default.
 // --wavefront-side S: the wavefront on levels of at least S points per side (the solver's
-// SolverOptions::wavefront_side; where the wavefront applies: a GPU's f64 levels by default).
+// SolverOptions::wavefront_side; where the wavefront applies: a GPU's levels by default).
 // --coarse-launch S,...: each size once per side S of SolverOptions::coarse_launch_side, the
 // levels of at most S per side in one launch, 0 every operator its own launch; default: the
 // device's default alone.)
