@@ -65,8 +65,8 @@ bool build_together(runtime::Session& session, const std::vector<codegen::Kernel
     return false;
   std::vector<codegen::Kernel> kernels;
   std::set<std::string> seen; // a kernel's source names its kernel: one copy of each
-  for (const auto& k : all)
-    if (seen.insert(k.source).second)
+  for (const auto& k : all)   // those built already (an earlier solve's) are taken from memory
+    if (seen.insert(k.source).second && !session.cache().in_memory(k.source))
       kernels.push_back(k);
   if (kernels.size() < 2)
     return false;

@@ -438,14 +438,18 @@ std::vector<std::shared_ptr<CompiledKernel>> Hierarchy::kernels() const {
   return all;
 }
 
-void Hierarchy::build_kernels() {
+void Hierarchy::share_builds() const {
   const auto all = kernels();
   std::vector<codegen::Kernel> codes;
   for (const auto& k : all)
     codes.push_back(k->code);
   if (!all.empty())
     explore::build_together(*all.front()->session, codes);
-  for (const auto& k : all)
+}
+
+void Hierarchy::build_kernels() {
+  share_builds();
+  for (const auto& k : kernels())
     k->built();
 }
 

@@ -209,6 +209,14 @@ std::string BuildCache::kernel_name_in_program(uint64_t key, const std::string& 
   return renamed == it->second.kernel_names.end() ? name : renamed->second;
 }
 
+bool BuildCache::in_memory(const std::string& source, const std::string& given_options) const {
+  const uint64_t k = key(source, given_options);
+  const std::string options = with_env_options(given_options);
+  std::lock_guard lock(mutex_);
+  auto it = memory_.find(k);
+  return it != memory_.end() && it->second.source == source && it->second.options == options;
+}
+
 bool BuildCache::build_shared(const std::string& shared, const std::vector<SharedMember>& members,
                               const std::string& given_options) {
   const std::string options = with_env_options(given_options);

@@ -78,6 +78,8 @@ public:
 
   // The cache key of (source, this device, options and TESSERA_BUILD_OPTIONS).
   uint64_t key(const std::string& source, const std::string& options) const;
+  // Whether the program of source with options is in memory (a build would take it from there).
+  bool in_memory(const std::string& source, const std::string& options = "") const;
   // Where the binary of key lives on disk (empty when the disk cache is off).
   std::filesystem::path entry_path(uint64_t key) const;
   const std::filesystem::path& directory() const { return directory_; }

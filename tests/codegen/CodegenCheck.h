@@ -7,6 +7,7 @@
 #include "codegen/Kernel.h"
 #include "codegen/Program.h"
 #include "compile/Execute.h"
+#include "compile/KernelRunner.h"
 #include "primitives/Interpreter.h"
 #include "runtime/Session.h"
 
@@ -17,6 +18,48 @@ namespace tessera::testing {
 inline runtime::Session& test_session() {
   static auto* session = new runtime::Session(runtime::Session::from_env());
   return *session;
+}
+
+// Builds `kernels` as one OpenCL program (PoCL), so that each later check's build takes its
+// kernel from the session's cache: a test that checks many variants pays PoCL's cost per program
+// (its OpenCL header parsed, about 0.1 s) once, not once a variant. Nothing is built on another
+// device; a kernel that does not build makes each build alone, with its error.
+inline void build_together(const std::vector<codegen::Kernel>& kernels,
+                           runtime::Session& session = test_session()) {
+  explore::build_together(session, kernels);
+}
+
+// The same for the kernels of programs of kernels (check_program's).
+inline void build_together(const std::vector<codegen::KernelProgram>& programs,
+                           runtime::Session& session = test_session()) {
+  std::vector<codegen::Kernel> kernels;
+  for (const auto& p : programs)
+    kernels.insert(kernels.end(), p.kernels.begin(), p.kernels.end());
+  build_together(kernels, session);
+}
+
+// The same for the kernels check_kernel generates from `programs` with `options`.
+inline void build_kernels_together(const std::vector<Expr>& programs,
+                                   const codegen::CodegenOptions& options = {}) {
+  std::vector<codegen::Kernel> kernels;
+  for (const auto& p : programs)
+    kernels.push_back(codegen::generate_kernel(p, options));
+  build_together(kernels);
+}
+
+// The programs of variants (rewrite::Variant, explore's lowered variants) and of a rule's
+// alternatives, for build_kernels_together.
+template <class Variants> std::vector<Expr> variant_programs(const Variants& variants) {
+  std::vector<Expr> programs;
+  for (const auto& v : variants)
+    programs.push_back(v.program);
+  return programs;
+}
+template <class Alternatives> std::vector<Expr> replacements(const Alternatives& alternatives) {
+  std::vector<Expr> programs;
+  for (const auto& a : alternatives)
+    programs.push_back(a.replacement);
+  return programs;
 }
 
 // Generates, runs and compares; returns the kernel for further checks on its text.

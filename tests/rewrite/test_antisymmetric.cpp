@@ -53,6 +53,7 @@ std::set<std::string> check_all_variants(const Expr& program, int depth, uint32_
   REQUIRE(variants.variants.size() > 1);
   auto inputs = random_inputs(program, seed);
   std::set<std::string> mappings;
+  testing::build_kernels_together(testing::variant_programs(variants.variants));
   for (const auto& v : variants.variants) {
     CAPTURE(print(v.program));
     testing::check_kernel(v.program, inputs, {}, tolerance);

@@ -34,6 +34,7 @@ TEST_CASE("coarsen-nd: c results of any one dimension per work-item") {
         expected += 2 * (n.value() % c == 0 && c < n.value());
     CHECK(r.alternatives.size() == expected);
     auto inputs = random_inputs(program, 8);
+    testing::build_kernels_together(testing::replacements(r.alternatives));
     for (const auto& alt : r.alternatives) {
       CAPTURE(alt.params.at("dim"));
       CAPTURE(alt.params.at("factor"));
@@ -61,6 +62,7 @@ TEST_CASE("coarsen-nd: c results of any one dimension per work-item") {
   auto padded = rule.apply(odd, ctx);
   CHECK(padded.alternatives.size() == 4); // factors 2 and 4 (8 is not below 7), two layouts
   auto inputs = random_inputs(odd, 8);
+  testing::build_kernels_together(testing::replacements(padded.alternatives));
   for (const auto& alt : padded.alternatives) {
     CAPTURE(alt.params.at("factor"));
     CHECK(print(alt.replacement).find("Drop(") != std::string::npos);

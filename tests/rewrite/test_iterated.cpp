@@ -143,14 +143,18 @@ struct KernelChecks {
 KernelChecks check_kernels(const std::vector<rewrite::Variant>& variants,
                            const std::vector<Data>& inputs, const Data& expected) {
   KernelChecks out;
+  std::vector<codegen::KernelProgram> kernels;
+  auto t = Clock::now();
+  for (const auto& v : variants)
+    kernels.push_back(codegen::generate_program(v.program));
+  out.codegen_s = since(t);
+  testing::build_together(kernels);
   for (std::size_t i = 0; i < variants.size(); ++i) {
     const auto& v = variants[i];
     CAPTURE(i);
     INFO("derivation:" << derivation(v));
     INFO("program: " << print(v.program));
-    auto t = Clock::now();
-    codegen::KernelProgram kernel = codegen::generate_program(v.program);
-    out.codegen_s += since(t);
+    const codegen::KernelProgram& kernel = kernels[i];
     INFO("kernels:\n" << kernel.describe());
     auto run = explore::execute(testing::test_session(), kernel, inputs);
     double error = explore::max_relative_error(run.output, expected);

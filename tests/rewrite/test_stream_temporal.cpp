@@ -34,11 +34,35 @@ struct Checked {
 // program under the interpreter. To keep the suite fast only the segmented forms are run unless
 // `all_forms` (a segment meets both ends of the grid as well as another segment). `local`: the
 // work-group size (0: the kernel's own).
-Checked check_fused_forms(const Expr& program, int k, const std::vector<int64_t>& tiles,
-                          bool all_forms = false, int64_t local = 0) {
+std::vector<Alternative> checked_forms(const Expr& program, int k,
+                                       const std::vector<int64_t>& tiles, bool all_forms) {
   auto forms = testing::stream_temporal_forms(program, k, tiles);
   if (!all_forms)
     std::erase_if(forms, [](const Alternative& a) { return !a.params.count("segment"); });
+  return forms;
+}
+
+codegen::CodegenOptions form_options(int64_t local) {
+  codegen::CodegenOptions options;
+  options.local_size = {local, 0, 0};
+  return options;
+}
+
+// The kernels check_fused_forms runs, to be built together.
+std::vector<codegen::KernelProgram> fused_form_kernels(const Expr& program, int k,
+                                                       const std::vector<int64_t>& tiles,
+                                                       bool all_forms = false, int64_t local = 0) {
+  std::vector<codegen::KernelProgram> all;
+  for (const auto& form : checked_forms(program, k, tiles, all_forms))
+    all.push_back(codegen::generate_program(make_lambda(program->params(), form.replacement),
+                                            form_options(local)));
+  return all;
+}
+
+Checked check_fused_forms(const Expr& program, int k, const std::vector<int64_t>& tiles,
+                          bool all_forms = false, int64_t local = 0) {
+  auto forms = checked_forms(program, k, tiles, all_forms);
+  testing::build_together(fused_form_kernels(program, k, tiles, all_forms, local));
   auto inputs = random_inputs(program, 7);
   Data expected = evaluate(program, inputs);
   bool any_nonzero = false;
@@ -52,9 +76,7 @@ Checked check_fused_forms(const Expr& program, int k, const std::vector<int64_t>
     // The primitive's reference semantics: the same operations in the same order.
     CHECK(evaluate(fused, inputs).flatten() == expected.flatten());
     CHECK(structurally_equal(load_expr(save_expr(fused)), fused)); // saved and loaded
-    codegen::CodegenOptions options;
-    options.local_size = {local, 0, 0};
-    codegen::KernelProgram kernels = codegen::generate_program(fused, options);
+    codegen::KernelProgram kernels = codegen::generate_program(fused, form_options(local));
     auto run = explore::execute(testing::test_session(), kernels, inputs);
     const std::string& source = kernels.kernels.front().source;
     INFO(source);
@@ -82,14 +104,23 @@ TEST_CASE("stream-temporal 2-D: radius 1 and 2, every boundary, k = 2..8, partia
       cases.push_back({r, b, 2});
   for (int k = 3; k <= 8; ++k) // deeper k, each with another boundary and radius
     cases.push_back({1 + k % 2, all_boundaries()[static_cast<std::size_t>(k) % 5], k});
-  for (const Case& c : cases) {
+  auto program_of = [](const Case& c) {
     int kr = c.k * c.r;
     // Reflections reach k*r: the grid is wider; tiles of 12 and segments of 4kr divide nothing.
     std::vector<ArithExpr> extents{ArithExpr(5 * kr + 1), ArithExpr(2 * kr + 13)};
+    return testing::iterated_test_stencil(2, c.r, c.b, c.k, extents, c.k % 2 == 0);
+  };
+  std::vector<codegen::KernelProgram> all; // every case's kernels as one program
+  for (const Case& c : cases)
+    for (auto& k : fused_form_kernels(program_of(c), c.k, {3, 4 * c.k * c.r}, c.k == 2 && c.r == 1))
+      all.push_back(std::move(k));
+  testing::build_together(all);
+  for (const Case& c : cases) {
+    int kr = c.k * c.r;
     CAPTURE(c.r);
     CAPTURE(c.b.to_string());
     CAPTURE(c.k);
-    Expr program = testing::iterated_test_stencil(2, c.r, c.b, c.k, extents, c.k % 2 == 0);
+    Expr program = program_of(c);
     bool all_forms = c.k == 2 && c.r == 1; // whole columns too
     // Both windows: the test stencil is a star.
     int n = all_forms ? 2 : 1;

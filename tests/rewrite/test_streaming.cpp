@@ -45,6 +45,12 @@ check_streaming(const std::string& stencil, const std::vector<ArithExpr>& extent
   auto lowered = depth1_variants(program);
   auto inputs = random_inputs(program, 3);
   std::set<std::pair<int64_t, int64_t>> seen;
+  std::vector<Expr> streamed;
+  for (const auto& v : lowered.variants)
+    if (std::any_of(v.history.begin(), v.history.end(),
+                    [](const rewrite::Step& s) { return s.rule == "stream-nd"; }))
+      streamed.push_back(v.program);
+  testing::build_kernels_together(streamed);
   for (const auto& v : lowered.variants) {
     auto step = std::find_if(v.history.begin(), v.history.end(),
                              [](const rewrite::Step& s) { return s.rule == "stream-nd"; });
@@ -121,9 +127,17 @@ TEST_CASE("stream-nd in 3-D keeps every boundary and radius: each streaming form
       auto lowered = explore::executable_variants(program, options);
       auto inputs = random_inputs(program, 5);
       int streamed = 0;
+      auto is_streamed = [](const auto& v) {
+        return std::any_of(v.history.begin(), v.history.end(),
+                           [](const rewrite::Step& s) { return s.rule == "stream-nd"; });
+      };
+      std::vector<Expr> programs;
       for (const auto& v : lowered.variants)
-        if (std::any_of(v.history.begin(), v.history.end(),
-                        [](const rewrite::Step& s) { return s.rule == "stream-nd"; })) {
+        if (is_streamed(v))
+          programs.push_back(v.program);
+      testing::build_kernels_together(programs);
+      for (const auto& v : lowered.variants)
+        if (is_streamed(v)) {
           CAPTURE(print(v.program));
           testing::check_kernel(v.program, inputs, {}, 1e-5);
           ++streamed;

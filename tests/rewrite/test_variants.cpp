@@ -45,6 +45,10 @@ void check_variants(const std::string& stencil, const std::vector<ArithExpr>& ex
   std::shuffle(order.begin() + 1, order.end(), rng); // the baseline (0) always runs
   order.resize(std::min(order.size(), sample_size()));
   auto inputs = random_inputs(program, seed);
+  std::vector<Expr> sampled;
+  for (std::size_t i : order)
+    sampled.push_back(variants.variants[i].program);
+  testing::build_kernels_together(sampled);
   for (std::size_t i : order) {
     CAPTURE(i);
     CAPTURE(print(variants.variants[i].program));
