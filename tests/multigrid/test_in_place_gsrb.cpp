@@ -47,6 +47,11 @@ void check_in_place(const Expr& program, const Level& level,
   codegen::CodegenOptions options;
   options.in_place = true;
   codegen::Kernel code = codegen::generate_kernel(lowered, options);
+  if (auto* collected = testing::collected_kernels()) {
+    collected->push_back(code);
+    collected->push_back(codegen::generate_kernel(lowered));
+    return;
+  }
   INFO(code.source);
   CHECK(code.in_place);
   // u and out alias: neither is restrict (on compilers that keep restrict: not PoCL's).
@@ -107,13 +112,13 @@ void check_in_place_half_sweeps(ScalarKind kind) {
 } // namespace
 
 TEST_CASE("in-place red-black half-sweeps equal the out-of-place ones (interpreter, PoCL)") {
-  check_in_place_half_sweeps(ScalarKind::F64);
+  testing::with_kernels_built_together([] { check_in_place_half_sweeps(ScalarKind::F64); });
 }
 
 // The extended tier (CMakeLists.txt): the same kernels in single precision.
 TEST_CASE("in-place red-black half-sweeps equal the out-of-place ones in f32" *
           doctest::test_suite("extended")) {
-  check_in_place_half_sweeps(ScalarKind::F32);
+  testing::with_kernels_built_together([] { check_in_place_half_sweeps(ScalarKind::F32); });
 }
 
 namespace {
