@@ -93,6 +93,14 @@ void DeviceEvaluator::record_sweep_sizes() {
   }
 }
 
+void DeviceEvaluator::build_ahead(const std::vector<int>& points) {
+  std::vector<int> fresh;
+  for (int p : points)
+    if (!measured(p))
+      fresh.push_back(p);
+  measurer_.build_ahead(fresh);
+}
+
 Measurement DeviceEvaluator::measure(int point, int repeats) {
   PointResult* existing = writer_.point(point);
   if (existing) {

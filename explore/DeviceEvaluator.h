@@ -61,6 +61,7 @@ public:
   // The final confirmation (3 rounds of the finalists and the baseline) and writing the report.
   double reserve() const override;
   Measurement measure(int point, int repeats) override;
+  void build_ahead(const std::vector<int>& points) override;
 
   // Re-times the finalists and the baseline together (interleaved rounds) so that the choice
   // of the best and the speedup compare measurements taken under the same conditions. Returns

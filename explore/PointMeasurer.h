@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +32,11 @@ public:
   // Builds, checks and times point `id` with `repeats` launches. Never throws: a failure is
   // the result's status and error.
   PointResult first_measurement(int id, int repeats);
+  // Builds the kernels of points `ids` as one program where that pays (compile/KernelRunner.h's
+  // build_together: PoCL); their first measurements take them from the session's cache, each
+  // with its share of this build's time as its build time. A point whose kernel cannot be
+  // generated is left to its measurement, which reports why.
+  void build_ahead(const std::vector<int>& ids);
   // Times a measured point again with `repeats` launches: into the point, or (with `samples`)
   // the launches' times appended there, the point left as it was.
   void retime(PointResult& p, int repeats, std::vector<double>* samples);
@@ -67,6 +73,7 @@ private:
   std::size_t bytes_moved_ = 0, output_cells_ = 0;
   std::optional<SweepSizes> sweep_sizes_;
   std::optional<runtime::CacheFlush> flush_;
+  std::map<std::string, double> built_ahead_ms_; // a kernel source's share of a build ahead
 };
 
 } // namespace tessera::explore

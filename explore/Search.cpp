@@ -64,6 +64,7 @@ void ordered(Evaluator& ev, SearchSpace& space, const SearchOptions& o, bool shu
     std::vector<int> points = *listed;
     if (shuffle)
       std::shuffle(points.begin(), points.end(), rng);
+    ev.build_ahead(points);
     for (int p : points) {
       if (ev.stop_requested())
         return;
@@ -86,7 +87,10 @@ void halving(Evaluator& ev, SearchSpace& space, const SearchOptions& o) {
     ev.phase("variants");
     const double stage1_end =
         ev.now() + 0.6 * std::max(0.0, end - ev.reserve() - ev.now()) + ev.reserve();
-    for (int v : variants) {
+    for (std::size_t i = 0; i < variants.size(); ++i) {
+      if (i % steps::kBuildAhead == 0)
+        steps::build_ahead(ev, space, variants, i, stage1_end);
+      const int v = variants[i];
       const std::vector<int>* points = points_within(ev, space, v, stage1_end);
       if (points && !points->empty() && !ev.measured(points->front()) &&
           try_measure(ev, points->front(), 1, stage1_end))
@@ -110,13 +114,15 @@ void halving(Evaluator& ev, SearchSpace& space, const SearchOptions& o) {
     ev.phase("work-group sizes");
     const double stage2_end = o.deadline_s - steps::finals_cost(ev, space, o.repeats);
     bool stage2_progress = false;
-    for (std::size_t i = 0; i < ranked.size() && i < keep; ++i)
+    for (std::size_t i = 0; i < ranked.size() && i < keep; ++i) {
+      ev.build_ahead(space.points_of(ranked[i].second));
       for (int p : space.points_of(ranked[i].second)) {
         if (!ev.measured(p) && try_measure(ev, p, 1, stage2_end))
           stage2_progress = true;
         if (ev.stop_requested())
           return;
       }
+    }
     progress |= stage2_progress;
     if (!stage2_progress && share > 1) {
       share /= 2;

@@ -68,6 +68,10 @@ public:
   virtual bool stop_requested() const { return false; }
   // Told which phase the search is in ("variants", "work-group sizes", "halving 2", ...).
   virtual void phase(const std::string&) {}
+  // The points the search measures next, in order: an evaluator may build their kernels ahead,
+  // together (PoCL parses and links a program in its build: its cost per program, about 0.1 s,
+  // is then paid once for them all).
+  virtual void build_ahead(const std::vector<int>&) {}
 };
 
 struct SearchOptions {

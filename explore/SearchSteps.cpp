@@ -32,6 +32,22 @@ const std::vector<int>* points_within(Evaluator& ev, SearchSpace& space, int var
   return &space.points_of(variant);
 }
 
+void build_ahead(Evaluator& ev, SearchSpace& space, const std::vector<int>& variants,
+                 std::size_t from, double deadline) {
+  std::vector<int> ahead;
+  double end = ev.now();
+  for (std::size_t i = from; i < variants.size() && i < from + kBuildAhead; ++i) {
+    const int v = variants[i];
+    end += (space.materialized(v) ? 0 : space.materialize_estimate(v)) + ev.estimate_unlisted(1);
+    if (ev.stop_requested() || end > deadline - ev.reserve())
+      break;
+    const std::vector<int>& points = space.points_of(v);
+    if (!points.empty() && !ev.measured(points.front()))
+      ahead.push_back(points.front());
+  }
+  ev.build_ahead(ahead);
+}
+
 double median_of(const Evaluator& ev, int p) {
   auto r = ev.result(p);
   return r && r->ok ? r->median_ms : INFINITY;

@@ -21,6 +21,13 @@ const std::vector<int>* points_within(Evaluator& ev, SearchSpace& space, int var
 // The point's median, infinity when it failed or was not measured.
 double median_of(const Evaluator& ev, int point);
 
+// How many variants' first points the search hands to Evaluator::build_ahead at a time.
+constexpr std::size_t kBuildAhead = 8;
+// Hands the evaluator the first points (not measured yet) of variants[from, from + kBuildAhead)
+// that fit, generated one after the other, before the deadline (Evaluator::build_ahead).
+void build_ahead(Evaluator& ev, SearchSpace& space, const std::vector<int>& variants,
+                 std::size_t from, double deadline);
+
 // The `count` fastest measured points of the space, fastest first.
 std::vector<int> fastest(const Evaluator& ev, const SearchSpace& space, std::size_t count);
 
