@@ -62,6 +62,10 @@ Level box_level(int64_t n, const Slab& block, int64_t lo, int64_t hi) {
 // points, against the whole grid's result there.
 void check_block(const Expr& program, const std::vector<Data>& inputs, const Level& box,
                  const Slab& block, int64_t lo, const mg::Grid& whole) {
+  if (auto* collected = testing::collected_kernels()) {
+    collected->push_back(codegen::generate_kernel(rewrite::lower_default(program)));
+    return;
+  }
   const mg::Grid expected = cut(whole, {box.n, box.n}, block);
   const Slab own{block.along, lo, lo + block.hi - block.lo};
   auto own_points = [&](const std::vector<double>& out) {
@@ -137,13 +141,13 @@ void check_box_transfers(std::initializer_list<int64_t> halos) {
 } // namespace
 
 TEST_CASE("multigrid: restriction and interpolation on a box with halos equal the whole grid's") {
-  check_box_transfers({1, 2});
+  testing::with_kernels_built_together([] { check_box_transfers({1, 2}); });
 }
 
 // The extended tier (CMakeLists.txt): a halo of 3 (odd, as 1 is).
 TEST_CASE("multigrid: restriction and interpolation on a box with a halo of 3" *
           doctest::test_suite("extended")) {
-  check_box_transfers({3});
+  testing::with_kernels_built_together([] { check_box_transfers({3}); });
 }
 
 // The fine box with halo hf and the coarse box with hc: restriction pads (or cuts) the fine box by
@@ -154,30 +158,33 @@ TEST_CASE("multigrid: restriction and interpolation between boxes of different h
                  u = testing::random_values(fine_n * fine_n, 52),
                  e = testing::random_values(coarse_n * coarse_n, 53);
   const int along = 0;
-  for (auto [hf, hc] : {std::pair<int64_t, int64_t>{1, 4}, {1, 2}, {3, 1}, {2, 3}})
-    for (auto [offset, inner_lo, inner_hi] :
-         {std::tuple<int64_t, bool, bool>{8, true, true}, {16, true, false}}) {
-      CAPTURE(hf);
-      CAPTURE(hc);
-      CAPTURE(offset);
-      const int64_t flo = inner_lo ? hf : 0, fhi = inner_hi ? hf : 0;
-      const int64_t clo = inner_lo ? hc : 0, chi = inner_hi ? hc : 0;
-      const Slab fine_block{along, offset, offset + 8},
-          coarse_block{along, offset / 2, offset / 2 + 4};
-      const Level fine = box_level(fine_n, fine_block, flo, fhi),
-                  coarse = box_level(coarse_n, coarse_block, clo, chi);
-      const Slab fine_box{along, offset - flo, offset + 8 + fhi},
-          coarse_box{along, offset / 2 - clo, offset / 2 + 4 + chi};
-      const Data r_box =
-          Data::from_flat(ScalarKind::F64, fine.box, cut(r, {fine_n, fine_n}, fine_box));
-      check_block(restrict_average(fine, coarse), {r_box}, coarse, coarse_block, clo,
-                  mg::restrict_average(r, {2, fine_n}));
-      const std::vector<Data> in{
-          Data::from_flat(ScalarKind::F64, fine.box, cut(u, {fine_n, fine_n}, fine_box)),
-          Data::from_flat(ScalarKind::F64, coarse.box, cut(e, {coarse_n, coarse_n}, coarse_box))};
-      check_block(prolong_add(coarse, fine, Interpolation::Linear, Boundary::mirror()), in, fine,
-                  fine_block, flo, mg::prolong_add(u, e, {2, coarse_n}, "linear", "mirror"));
-      check_block(prolong_add(coarse, fine, Interpolation::Quadratic, Boundary::mirror()), in, fine,
-                  fine_block, flo, mg::prolong_add(u, e, {2, coarse_n}, "quadratic", "mirror"));
-    }
+  testing::with_kernels_built_together([&] {
+    for (auto [hf, hc] : {std::pair<int64_t, int64_t>{1, 4}, {1, 2}, {3, 1}, {2, 3}})
+      for (auto [offset, inner_lo, inner_hi] :
+           {std::tuple<int64_t, bool, bool>{8, true, true}, {16, true, false}}) {
+        CAPTURE(hf);
+        CAPTURE(hc);
+        CAPTURE(offset);
+        const int64_t flo = inner_lo ? hf : 0, fhi = inner_hi ? hf : 0;
+        const int64_t clo = inner_lo ? hc : 0, chi = inner_hi ? hc : 0;
+        const Slab fine_block{along, offset, offset + 8},
+            coarse_block{along, offset / 2, offset / 2 + 4};
+        const Level fine = box_level(fine_n, fine_block, flo, fhi),
+                    coarse = box_level(coarse_n, coarse_block, clo, chi);
+        const Slab fine_box{along, offset - flo, offset + 8 + fhi},
+            coarse_box{along, offset / 2 - clo, offset / 2 + 4 + chi};
+        const Data r_box =
+            Data::from_flat(ScalarKind::F64, fine.box, cut(r, {fine_n, fine_n}, fine_box));
+        check_block(restrict_average(fine, coarse), {r_box}, coarse, coarse_block, clo,
+                    mg::restrict_average(r, {2, fine_n}));
+        const std::vector<Data> in{
+            Data::from_flat(ScalarKind::F64, fine.box, cut(u, {fine_n, fine_n}, fine_box)),
+            Data::from_flat(ScalarKind::F64, coarse.box, cut(e, {coarse_n, coarse_n}, coarse_box))};
+        check_block(prolong_add(coarse, fine, Interpolation::Linear, Boundary::mirror()), in, fine,
+                    fine_block, flo, mg::prolong_add(u, e, {2, coarse_n}, "linear", "mirror"));
+        check_block(prolong_add(coarse, fine, Interpolation::Quadratic, Boundary::mirror()), in,
+                    fine, fine_block, flo,
+                    mg::prolong_add(u, e, {2, coarse_n}, "quadratic", "mirror"));
+      }
+  });
 }

@@ -62,6 +62,11 @@ void check_split(const Expr& program, const std::vector<Grid>& grids, bool in_pl
   options.colour_parity = colour_parity;
   codegen::Kernel interior = codegen::generate_kernel(
       interior_form ? rewrite::lower_default(*interior_form) : lowered, options);
+  if (auto* collected = testing::collected_kernels()) {
+    collected->push_back(whole);
+    collected->push_back(interior);
+    return;
+  }
   INFO(interior.source);
   REQUIRE(interior.interior_margin > 0);
   CHECK(interior.colour_strided == (colour_parity >= 0));
@@ -122,54 +127,59 @@ void check_split(const Expr& program, const std::vector<Grid>& grids, bool in_pl
 } // namespace
 
 TEST_CASE("split launch: interior apart equals the whole kernel (1-3-D, boundaries, in place)") {
-  for (int d = 1; d <= 3; ++d) {
-    Level level{d, d == 3 ? 12 : 20, ScalarKind::F64, Centring::Cell};
-    CAPTURE(level.describe());
-    const Grid u = random_input(level, 71), f = random_input(level, 72);
-    for (Boundary bc : {Boundary::antisymmetric(), Boundary::mirror(), Boundary::wrap()}) {
-      CAPTURE(bc.to_string());
-      check_split(residual(level, bc), {u, f});
+  testing::with_kernels_built_together([] {
+    for (int d = 1; d <= 3; ++d) {
+      Level level{d, d == 3 ? 12 : 20, ScalarKind::F64, Centring::Cell};
+      CAPTURE(level.describe());
+      const Grid u = random_input(level, 71), f = random_input(level, 72);
+      for (Boundary bc : {Boundary::antisymmetric(), Boundary::mirror(), Boundary::wrap()}) {
+        CAPTURE(bc.to_string());
+        check_split(residual(level, bc), {u, f});
+      }
+      check_split(jacobi(level, Boundary::mirror(), 0.8), {u, f});
+      check_split(gsrb_half_sweep(level, Boundary::antisymmetric(), 1), {u, f}, true);
+      // The variable-coefficient operator: its coefficients padded with their own boundary.
+      std::vector<Grid> grids{u, f, random_input(level, 73, 1.5)};
+      for (int k = 0; k < d; ++k)
+        grids.push_back(random_input(level, 74 + static_cast<uint32_t>(k), 1.5));
+      HelmholtzCoefficients c{0.5, 1.0};
+      check_split(helmholtz_residual(level, Boundary::antisymmetric(), c), grids);
+      // Interpolation reads a coarse grid around each fine point's parent.
+      const Level coarse = level.coarser();
+      check_split(prolong_add(coarse, Interpolation::Linear, Boundary::antisymmetric()),
+                  {u, random_input(coarse, 79)});
     }
-    check_split(jacobi(level, Boundary::mirror(), 0.8), {u, f});
-    check_split(gsrb_half_sweep(level, Boundary::antisymmetric(), 1), {u, f}, true);
-    // The variable-coefficient operator: its coefficients padded with their own boundary.
-    std::vector<Grid> grids{u, f, random_input(level, 73, 1.5)};
-    for (int k = 0; k < d; ++k)
-      grids.push_back(random_input(level, 74 + static_cast<uint32_t>(k), 1.5));
-    HelmholtzCoefficients c{0.5, 1.0};
-    check_split(helmholtz_residual(level, Boundary::antisymmetric(), c), grids);
-    // Interpolation reads a coarse grid around each fine point's parent.
-    const Level coarse = level.coarser();
-    check_split(prolong_add(coarse, Interpolation::Linear, Boundary::antisymmetric()),
-                {u, random_input(coarse, 79)});
-  }
+  });
 }
 
 TEST_CASE("split launch: an in-place half-sweep's interior computes its colour's points alone") {
   // Every dimension count, even and odd extents (a row's last point of the colour may lie past
   // the interior).
-  for (const Level& level : {Level{1, 21, ScalarKind::F64, Centring::Cell},
-                             Level{2, 12, ScalarKind::F64, Centring::Cell},
-                             Level{3, 11, ScalarKind::F64, Centring::Cell}}) {
-    CAPTURE(level.describe());
-    const Grid u = random_input(level, 91), f = random_input(level, 92);
-    std::vector<Grid> grids{u, f, random_input(level, 93, 1.5)};
-    for (int k = 0; k < level.dims; ++k)
-      grids.push_back(random_input(level, 94 + static_cast<uint32_t>(k), 1.5));
-    std::vector<Boundary> boundaries{Boundary::antisymmetric(), Boundary::mirror()};
-    if (level.n % 2 == 0) // red-black on a torus of odd side is not a colouring
-      boundaries.push_back(Boundary::wrap());
-    for (int colour : {0, 1}) {
-      CAPTURE(colour);
-      for (Boundary bc : boundaries) {
-        CAPTURE(bc.to_string());
-        check_split(gsrb_half_sweep(level, bc, colour), {u, f}, true, {}, 0, colour);
+  testing::with_kernels_built_together([] {
+    for (const Level& level : {Level{1, 21, ScalarKind::F64, Centring::Cell},
+                               Level{2, 12, ScalarKind::F64, Centring::Cell},
+                               Level{3, 11, ScalarKind::F64, Centring::Cell}}) {
+      CAPTURE(level.describe());
+      const Grid u = random_input(level, 91), f = random_input(level, 92);
+      std::vector<Grid> grids{u, f, random_input(level, 93, 1.5)};
+      for (int k = 0; k < level.dims; ++k)
+        grids.push_back(random_input(level, 94 + static_cast<uint32_t>(k), 1.5));
+      std::vector<Boundary> boundaries{Boundary::antisymmetric(), Boundary::mirror()};
+      if (level.n % 2 == 0) // red-black on a torus of odd side is not a colouring
+        boundaries.push_back(Boundary::wrap());
+      for (int colour : {0, 1}) {
+        CAPTURE(colour);
+        for (Boundary bc : boundaries) {
+          CAPTURE(bc.to_string());
+          check_split(gsrb_half_sweep(level, bc, colour), {u, f}, true, {}, 0, colour);
+        }
+        if (level.dims == 3)
+          check_split(
+              helmholtz_gsrb_half_sweep(level, Boundary::antisymmetric(), {0.7, 1.3}, colour),
+              grids, true, {}, 0, colour);
       }
-      if (level.dims == 3)
-        check_split(helmholtz_gsrb_half_sweep(level, Boundary::antisymmetric(), {0.7, 1.3}, colour),
-                    grids, true, {}, 0, colour);
     }
-  }
+  });
 }
 
 // HPGMG-FV's 4th-order operators with their interior form (no extrapolations) on the interior:
