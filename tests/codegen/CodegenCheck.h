@@ -10,6 +10,7 @@
 #include "compile/KernelRunner.h"
 #include "primitives/Interpreter.h"
 #include "runtime/Session.h"
+#include "tests/KernelsBuiltTogether.h"
 
 namespace tessera::testing {
 
@@ -67,6 +68,10 @@ inline codegen::Kernel check_kernel(const Expr& program, const std::vector<Data>
                                     const codegen::CodegenOptions& options = {},
                                     double tolerance = 1e-6) {
   codegen::Kernel kernel = codegen::generate_kernel(program, options);
+  if (auto* collected = collected_kernels()) {
+    collected->push_back(kernel);
+    return kernel;
+  }
   Data expected = evaluate(program, inputs);
   auto run = explore::execute(test_session(), kernel, inputs);
   double error = explore::max_relative_error(run.output, expected);
@@ -85,6 +90,10 @@ inline codegen::KernelProgram check_program(const Expr& program, const std::vect
                                             const codegen::CodegenOptions& options = {},
                                             double tolerance = 1e-6) {
   codegen::KernelProgram kernels = codegen::generate_program(program, options);
+  if (auto* collected = collected_kernels()) {
+    collected->insert(collected->end(), kernels.kernels.begin(), kernels.kernels.end());
+    return kernels;
+  }
   Data expected = evaluate(program, inputs);
   auto run = explore::execute(test_session(), kernels, inputs);
   double error = explore::max_relative_error(run.output, expected);
