@@ -93,12 +93,12 @@ void DeviceEvaluator::record_sweep_sizes() {
   }
 }
 
+bool DeviceEvaluator::builds_ahead() const {
+  return measurer_.builds_ahead();
+}
+
 void DeviceEvaluator::build_ahead(const std::vector<int>& points) {
-  std::vector<int> fresh;
-  for (int p : points)
-    if (!measured(p))
-      fresh.push_back(p);
-  measurer_.build_ahead(fresh);
+  measurer_.build_ahead(points);
 }
 
 Measurement DeviceEvaluator::measure(int point, int repeats) {

@@ -62,6 +62,7 @@ public:
   double reserve() const override;
   Measurement measure(int point, int repeats) override;
   void build_ahead(const std::vector<int>& points) override;
+  bool builds_ahead() const override; // on PoCL
 
   // Re-times the finalists and the baseline together (interleaved rounds) so that the choice
   // of the best and the speedup compare measurements taken under the same conditions. Returns

@@ -90,8 +90,8 @@ void PointMeasurer::retime(PointResult& p, int repeats, std::vector<double>* sam
 }
 
 void PointMeasurer::build_ahead(const std::vector<int>& ids) {
-  if (!session_.device().is_pocl())
-    return; // another driver compiles every kernel of a program in its build
+  if (!builds_ahead())
+    return;
   std::vector<codegen::Kernel> kernels;
   for (int id : ids) {
     try {

@@ -37,6 +37,10 @@ public:
   // with its share of this build's time as its build time. A point whose kernel cannot be
   // generated is left to its measurement, which reports why.
   void build_ahead(const std::vector<int>& ids);
+  // Whether build_ahead builds anything: on PoCL, which parses and links a program in its build
+  // and compiles each kernel at its first launch (another driver compiles every kernel of a
+  // program in its build).
+  bool builds_ahead() const { return session_.device().is_pocl(); }
   // Times a measured point again with `repeats` launches: into the point, or (with `samples`)
   // the launches' times appended there, the point left as it was.
   void retime(PointResult& p, int repeats, std::vector<double>* samples);

@@ -64,7 +64,7 @@ void ordered(Evaluator& ev, SearchSpace& space, const SearchOptions& o, bool shu
     std::vector<int> points = *listed;
     if (shuffle)
       std::shuffle(points.begin(), points.end(), rng);
-    ev.build_ahead(points);
+    steps::build_ahead(ev, points);
     for (int p : points) {
       if (ev.stop_requested())
         return;
@@ -115,7 +115,7 @@ void halving(Evaluator& ev, SearchSpace& space, const SearchOptions& o) {
     const double stage2_end = o.deadline_s - steps::finals_cost(ev, space, o.repeats);
     bool stage2_progress = false;
     for (std::size_t i = 0; i < ranked.size() && i < keep; ++i) {
-      ev.build_ahead(space.points_of(ranked[i].second));
+      steps::build_ahead(ev, space.points_of(ranked[i].second));
       for (int p : space.points_of(ranked[i].second)) {
         if (!ev.measured(p) && try_measure(ev, p, 1, stage2_end))
           stage2_progress = true;

@@ -32,8 +32,20 @@ const std::vector<int>* points_within(Evaluator& ev, SearchSpace& space, int var
   return &space.points_of(variant);
 }
 
+void build_ahead(Evaluator& ev, const std::vector<int>& points) {
+  if (!ev.builds_ahead())
+    return;
+  std::vector<int> fresh;
+  for (int p : points)
+    if (!ev.measured(p))
+      fresh.push_back(p);
+  ev.build_ahead(fresh);
+}
+
 void build_ahead(Evaluator& ev, SearchSpace& space, const std::vector<int>& variants,
                  std::size_t from, double deadline) {
+  if (!ev.builds_ahead())
+    return;
   std::vector<int> ahead;
   double end = ev.now();
   for (std::size_t i = from; i < variants.size() && i < from + kBuildAhead; ++i) {
@@ -42,10 +54,10 @@ void build_ahead(Evaluator& ev, SearchSpace& space, const std::vector<int>& vari
     if (ev.stop_requested() || end > deadline - ev.reserve())
       break;
     const std::vector<int>& points = space.points_of(v);
-    if (!points.empty() && !ev.measured(points.front()))
+    if (!points.empty())
       ahead.push_back(points.front());
   }
-  ev.build_ahead(ahead);
+  build_ahead(ev, ahead);
 }
 
 double median_of(const Evaluator& ev, int p) {

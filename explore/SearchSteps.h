@@ -21,6 +21,9 @@ const std::vector<int>* points_within(Evaluator& ev, SearchSpace& space, int var
 // The point's median, infinity when it failed or was not measured.
 double median_of(const Evaluator& ev, int point);
 
+// Hands the points of `points` not measured yet to Evaluator::build_ahead (where it builds any).
+void build_ahead(Evaluator& ev, const std::vector<int>& points);
+
 // How many variants' first points the search hands to Evaluator::build_ahead at a time.
 constexpr std::size_t kBuildAhead = 8;
 // Hands the evaluator the first points (not measured yet) of variants[from, from + kBuildAhead)

@@ -2,12 +2,14 @@
 // the replay that compares strategies.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
 
 #include "core/Error.h"
 #include "explore/Search.h"
+#include "explore/SearchSteps.h"
 
 using namespace tessera;
 using namespace tessera::explore;
@@ -24,6 +26,10 @@ struct FakeEvaluator : Evaluator {
   std::map<int, Measurement> results;
   std::vector<int> first_order;           // points in order of first measurement
   std::vector<std::pair<int, int>> calls; // (point, repeats)
+  bool ahead = false;                     // builds_ahead()
+  std::vector<std::vector<int>> handed;   // build_ahead's calls
+  int handed_measured = 0;                // points handed measured already
+  int measured_unhanded = 0;              // first measurements of points never handed
 
   double now() const override { return t; }
   bool measured(int p) const override { return results.count(p) != 0; }
@@ -38,12 +44,23 @@ struct FakeEvaluator : Evaluator {
   }
   Measurement measure(int p, int repeats) override {
     t += estimate(p, repeats);
-    if (!measured(p))
+    if (!measured(p)) {
       first_order.push_back(p);
+      bool was_handed = false;
+      for (const auto& call : handed)
+        was_handed |= std::find(call.begin(), call.end(), p) != call.end();
+      measured_unhanded += ahead && p != 0 && !was_handed;
+    }
     calls.push_back({p, repeats});
     double m = medians[static_cast<std::size_t>(p)];
     results[p] = std::isfinite(m) ? Measurement{true, m, repeats} : Measurement{false, 0, repeats};
     return results[p];
+  }
+  bool builds_ahead() const override { return ahead; }
+  void build_ahead(const std::vector<int>& points) override {
+    for (int p : points)
+      handed_measured += measured(p);
+    handed.push_back(points);
   }
   bool stop_requested() const override {
     return stop_after >= 0 && static_cast<int>(first_order.size()) >= stop_after;
@@ -146,6 +163,27 @@ TEST_CASE("search: successive halving finds the best point with part of the budg
   for (const auto& [p, m] : ev.results)
     fully_timed += m.ok && m.repeats >= 5;
   CHECK(fully_timed <= 3); // the baseline and the finalists, not everything
+}
+
+// Evaluator::build_ahead (PoCL builds those kernels as one program): halving hands it the first
+// points of the next variants, 8 at a time in stage 1, then each variant's other sizes.
+TEST_CASE("search: halving hands the points it measures next to build_ahead, none measured") {
+  auto points = grid_points();
+  auto ev = grid_evaluator(points);
+  ev.ahead = true;
+  search(ev, points, {Strategy::Halving, 1000, 5, 1});
+  CHECK(ev.first_order.size() == points.size());
+  REQUIRE(!ev.handed.empty());
+  // Stage 1: the first points of 8 variants (the baseline's, point 0, is measured already).
+  REQUIRE(ev.handed.front().size() == steps::kBuildAhead - 1);
+  for (int p : ev.handed.front())
+    CHECK(points[static_cast<std::size_t>(p)].local.empty());
+  CHECK(ev.handed_measured == 0);
+  CHECK(ev.measured_unhanded == 0);    // every point but the baseline was handed before
+  auto plain = grid_evaluator(points); // an evaluator that does not build ahead is not asked
+  search(plain, points, {Strategy::Halving, 1000, 5, 1});
+  CHECK(plain.handed.empty());
+  CHECK(plain.first_order == ev.first_order);
 }
 
 TEST_CASE("search: successive halving uses the budget it has") {
