@@ -438,18 +438,14 @@ std::vector<std::shared_ptr<CompiledKernel>> Hierarchy::kernels() const {
   return all;
 }
 
-void Hierarchy::share_builds() const {
+void Hierarchy::build_kernels() {
   const auto all = kernels();
   std::vector<codegen::Kernel> codes;
   for (const auto& k : all)
     codes.push_back(k->code);
   if (!all.empty())
     explore::build_together(*all.front()->session, codes);
-}
-
-void Hierarchy::build_kernels() {
-  share_builds();
-  for (const auto& k : kernels())
+  for (const auto& k : all)
     k->built();
 }
 

@@ -108,11 +108,6 @@ public:
   // as one program where that pays (compile/KernelRunner.h's build_together: PoCL's cost per
   // program paid once; every kernel is built here, so none is compiled for nothing).
   void build_kernels();
-  // Compiles every level's kernels as one program where that pays (PoCL: they are parsed and
-  // linked once, each kernel's code then compiled at its first launch) and leaves each kernel
-  // to be built when first launched; nothing on other devices, which compile every kernel of a
-  // program in its build (a kernel never launched would be compiled for nothing).
-  void share_builds() const;
   // The coefficients of every coarser level from the finest one's (Helmholtz only).
   void restrict_coefficients(Schedule& s);
 

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <limits>
+#include <set>
 
 #include "compile/CpuWorkGroup.h"
 #include "compile/DeviceValues.h"
+#include "compile/KernelRunner.h"
 #include "core/Error.h"
 #include "runtime/ClError.h"
 #include "runtime/KernelArg.h"
@@ -366,8 +368,24 @@ double span_ms(const std::vector<cl::Event>& events) {
 
 } // namespace
 
+namespace {
+
+// The steps' kernels not built yet (each once), with their interior versions.
+std::vector<codegen::Kernel> unbuilt_kernels(const std::vector<Schedule::Step>& steps) {
+  std::vector<codegen::Kernel> codes;
+  std::set<const CompiledKernel*> seen;
+  for (const auto& s : steps)
+    for (const CompiledKernel* k : {s.kernel.get(), s.kernel ? s.kernel->interior.get() : nullptr})
+      if (k && !k->is_built() && seen.insert(k).second)
+        codes.push_back(k->code);
+  return codes;
+}
+
+} // namespace
+
 std::vector<cl::Event> Schedule::enqueue(DeviceMemory& memory, Profiling profiling) const {
   runtime::Session& session = memory.session();
+  explore::build_together(session, unbuilt_kernels(steps_));
   std::vector<cl::Event> events(steps_.size());
   // Span: the first and the last step on the device are profiled (fills always are: their
   // event is how enqueue_fill reports its last piece).

@@ -46,6 +46,7 @@ struct CompiledKernel {
 
   // The driver's kernel, built now if it was not yet (throws tessera::Error when it fails).
   runtime::Kernel& built();
+  bool is_built() const { return built_.has_value(); }
 
 private:
   std::optional<runtime::Kernel> built_;
@@ -136,6 +137,10 @@ public:
 
   // Enqueues every step, waits for the queue once, and adds the profiled time of each step to
   // `breakdown` under its label (when given). Returns the total device time in milliseconds.
+  // The kernels the steps launch that are not built yet are built first, as one program where
+  // that pays (compile/KernelRunner.h's build_together: PoCL parses and links a program in its
+  // build, about 0.1 s each, and compiles each kernel at its first launch); a kernel no step
+  // launches (one a fused or one-launch form replaces) is not built.
   double run(DeviceMemory& memory, Breakdown* breakdown = nullptr) const;
   // run() in two halves, so that the host waits for the device once where something else
   // follows the steps: enqueue() issues every step without waiting (a host step finishes the

@@ -178,8 +178,6 @@ struct Solver::Impl {
       for (const auto& k : {residual64, to_single, to_double})
         if (k)
           k->built();
-    } else {
-      levels->share_builds();
     }
   }
 

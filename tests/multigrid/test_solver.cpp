@@ -360,3 +360,23 @@ TEST_CASE("multigrid solver: the fixed boundary (a time step's, not a grid's) is
     CHECK_THROWS_WITH(solve(p, o), doctest::Contains("multigrid::dirichlet(problem.centring"));
   }
 }
+
+// PoCL parses and links a program in its build (about 0.1 s each) and compiles each kernel at its
+// first launch: a schedule builds the kernels it launches that are not built yet as one program
+// before its first run (Schedule::run), so a solve compiles a few programs, not one a kernel.
+TEST_CASE("multigrid solver: a cycle's kernels are built as one program on PoCL") {
+  runtime::Session session(runtime::Session::from_env()); // a build cache of its own
+  const auto r = Solver(session, manufactured_poisson(3, 16, Centring::Cell),
+                        SolverOptions{.coarse_launch_side = 4, .max_cycles = 2})
+                     .solve();
+  CHECK(r.cycles.size() == 2);
+  const runtime::CacheStats stats = session.cache().stats();
+  const std::size_t kernels = stats.memory_hits + stats.disk_hits + stats.compiled;
+  MESSAGE(stats.compiled << " programs compiled, " << kernels << " programs asked for");
+  if (session.device().is_pocl()) {
+    CHECK(stats.memory_hits >= 8);
+    CHECK(stats.compiled * 3 <= kernels);
+  } else { // another driver builds each kernel alone
+    CHECK(stats.compiled + stats.disk_hits >= 8);
+  }
+}
