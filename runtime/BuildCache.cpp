@@ -209,12 +209,19 @@ std::string BuildCache::kernel_name_in_program(uint64_t key, const std::string& 
   return renamed == it->second.kernel_names.end() ? name : renamed->second;
 }
 
+const BuildCache::Entry* BuildCache::in_memory(uint64_t key, const std::string& source,
+                                               const std::string& options) const {
+  auto it = memory_.find(key);
+  return it != memory_.end() && it->second.source == source && it->second.options == options
+             ? &it->second
+             : nullptr;
+}
+
 bool BuildCache::in_memory(const std::string& source, const std::string& given_options) const {
   const uint64_t k = key(source, given_options);
   const std::string options = with_env_options(given_options);
   std::lock_guard lock(mutex_);
-  auto it = memory_.find(k);
-  return it != memory_.end() && it->second.source == source && it->second.options == options;
+  return in_memory(k, source, options) != nullptr;
 }
 
 bool BuildCache::build_shared(const std::string& shared, const std::vector<SharedMember>& members,
@@ -240,12 +247,11 @@ cl::Program BuildCache::build_program(const std::string& source, const std::stri
   std::string options = with_env_options(given_options);
   {
     std::lock_guard lock(mutex_);
-    auto it = memory_.find(k);
-    if (it != memory_.end() && it->second.source == source && it->second.options == options) {
+    if (const Entry* entry = in_memory(k, source, options)) {
       ++stats_.memory_hits;
       if (origin)
         *origin = BuildOrigin::MemoryCache;
-      return it->second.program;
+      return entry->program;
     }
   }
   cl::Program program;

@@ -97,6 +97,9 @@ private:
     cl::Program program;
     std::map<std::string, std::string> kernel_names; // of a shared program's member
   };
+  // The entry of key in memory when it holds source built with options (the caller holds
+  // mutex_); null otherwise.
+  const Entry* in_memory(uint64_t key, const std::string& source, const std::string& options) const;
   // The name of the source's kernel `name` in the program the cache holds for it.
   std::string kernel_name_in_program(uint64_t key, const std::string& name) const;
 
