@@ -69,9 +69,8 @@ public:
   // Told which phase the search is in ("variants", "work-group sizes", "halving 2", ...).
   virtual void phase(const std::string&) {}
   // The points the search measures next (not measured yet), in order: an evaluator may build
-  // their kernels ahead,
-  // together (PoCL parses and links a program in its build: its cost per program, about 0.1 s,
-  // is then paid once for them all).
+  // their kernels ahead, together (PoCL parses and links a program in its build: its cost per
+  // program, about 0.1 s, is then paid once for them all).
   virtual void build_ahead(const std::vector<int>&) {}
   // Whether build_ahead does anything (the search then generates variants ahead for it).
   virtual bool builds_ahead() const { return false; }
