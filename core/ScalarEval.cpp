@@ -194,7 +194,9 @@ ScalarValue ScalarExpr::evaluate(const std::vector<ScalarValue>& params) const {
 
 ScalarValue ScalarExpr::evaluate(const std::vector<ScalarValue>& params,
                                  const std::string& context) const {
-  std::vector<ScalarKind> kinds;
+  // Reused: this runs at every point of a grid, and nothing below evaluates another body.
+  thread_local std::vector<ScalarKind> kinds;
+  kinds.clear();
   for (const auto& p : params)
     kinds.push_back(p.kind);
   return eval_node(*this, params, node_kinds(*this, kinds, context), context);

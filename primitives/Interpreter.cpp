@@ -29,10 +29,14 @@ Data Interpreter::eval(const Expr& e) {
   case NodeKind::Literal:
     return Data::scalar(e->literal);
   case NodeKind::Call: {
+    // The children directly (callee, then the arguments): call_args() copies them, and this
+    // runs at every point of a grid.
+    const auto& children = e->children;
     std::vector<Data> args;
-    for (const auto& a : e->call_args())
-      args.push_back(eval(a));
-    return apply(e->callee(), args);
+    args.reserve(children.size() - 1);
+    for (std::size_t i = 1; i < children.size(); ++i)
+      args.push_back(eval(children[i]));
+    return apply(children.front(), args);
   }
   default:
     user_error(cat("a ", kind_name(e->kind), " is a function, not a value"));
@@ -42,12 +46,13 @@ Data Interpreter::eval(const Expr& e) {
 Data Interpreter::apply(const Expr& f, const std::vector<Data>& args) {
   if (f->kind != NodeKind::Lambda)
     return primitive_eval(*this, *f, args);
-  auto params = f->params();
-  if (params.size() != args.size())
-    user_error(cat("lambda with ", params.size(), " parameter(s) applied to ", args.size(),
-                   " argument(s)"));
-  for (std::size_t i = 0; i < params.size(); ++i)
-    bind(params[i], args[i]);
+  // The parameters are the children before the body (params() would copy them).
+  const std::size_t param_count = f->children.size() - 1;
+  if (param_count != args.size())
+    user_error(
+        cat("lambda with ", param_count, " parameter(s) applied to ", args.size(), " argument(s)"));
+  for (std::size_t i = 0; i < param_count; ++i)
+    bind(f->children[i], args[i]);
   return eval(f->body());
 }
 

@@ -15,8 +15,11 @@ Type map_type(TypeChecker& checker, const Node& f, const Types& args) {
 Data map_eval(Interpreter& interp, const Node& f, const Values& args) {
   std::vector<Data> out;
   out.reserve(args.at(0).size());
-  for (const auto& x : args.at(0).elements())
-    out.push_back(interp.apply(f.children[0], {x}));
+  Values element(1); // one argument vector for every element (no allocation per element)
+  for (const auto& x : args.at(0).elements()) {
+    element[0] = x;
+    out.push_back(interp.apply(f.children[0], element));
+  }
   return Data::array(std::move(out));
 }
 

@@ -18,10 +18,12 @@ Type reduce_type(TypeChecker& checker, const Node& f, const Types& args) {
 }
 
 Data reduce_eval(Interpreter& interp, const Node& f, const Values& args) {
-  Data acc = interp.eval(f.children[1]);
-  for (const auto& x : args.at(0).elements())
-    acc = interp.apply(f.children[0], {acc, x});
-  return Data::array({acc});
+  Values step{interp.eval(f.children[1]), Data()}; // (accumulator, element), reused
+  for (const auto& x : args.at(0).elements()) {
+    step[1] = x;
+    step[0] = interp.apply(f.children[0], step);
+  }
+  return Data::array({std::move(step[0])});
 }
 
 } // namespace tessera::primitives

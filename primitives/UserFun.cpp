@@ -48,7 +48,8 @@ const std::string& error_context(const Node& f) {
 } // namespace
 
 Data user_fun_eval(Interpreter&, const Node& f, const Values& args) {
-  std::vector<ScalarValue> values;
+  thread_local std::vector<ScalarValue> values; // reused: a body evaluates no other function
+  values.clear();
   for (const auto& a : args)
     values.push_back(a.as_scalar());
   return Data::scalar(f.user_fun->body.evaluate(values, error_context(f)));
