@@ -256,10 +256,14 @@ Val binary(ScalarOp op, const Operand& a, const Operand& b) {
   std::string what = cat("'", scalar::op_symbol(op), "'");
   ScalarKind kind = common_kind(ta, tb, what, a.location());
   check_operator(op, kind, what, a.location());
+  // The left operand's leaves are distinct already: they start the joint leaves as they are,
+  // and only the right operand's are looked up among them. (Joining both, a sum of n points
+  // written as s = s + w * x compared O(n^3) leaves: 53% of building a 729-point box.)
   Term joint;
-  ScalarExpr ea = join_leaves(joint, ta);
+  joint.leaves = ta.leaves;
+  joint.points = ta.points;
   ScalarExpr eb = join_leaves(joint, tb);
-  return build(ScalarExpr::binary(op, ea, eb), joint, a.location());
+  return build(ScalarExpr::binary(op, ta.body, eb), joint, a.location());
 }
 
 Val unary(ScalarOp op, const Operand& a) {
