@@ -58,6 +58,29 @@ Level box_level(int64_t n, const Slab& block, int64_t lo, int64_t hi) {
   return level;
 }
 
+// The grids the tests cut boxes from: 24^2 fine cells over 12^2 coarse ones.
+constexpr int64_t fine_n = 24, coarse_n = 12;
+
+// A rank's fine block of 8 rows or columns at `offset` along `along` and the coarse block of 4
+// under it, with the fine box's halos (flo, fhi) and the coarse box's (clo, chi): the blocks, the
+// slabs the boxes' inputs are cut from, and the boxes' levels.
+struct Blocks {
+  Slab fine_block, coarse_block, fine_box, coarse_box;
+  Level fine, coarse;
+};
+
+Blocks blocks_at(int along, int64_t offset, int64_t flo, int64_t fhi, int64_t clo, int64_t chi) {
+  Blocks b{{along, offset, offset + 8},
+           {along, offset / 2, offset / 2 + 4},
+           {along, offset - flo, offset + 8 + fhi},
+           {along, offset / 2 - clo, offset / 2 + 4 + chi},
+           {},
+           {}};
+  b.fine = box_level(fine_n, b.fine_block, flo, fhi);
+  b.coarse = box_level(coarse_n, b.coarse_block, clo, chi);
+  return b;
+}
+
 // The program's result on the box (interpreter and kernel) restricted to the block's own
 // points, against the whole grid's result there.
 void check_block(const Expr& program, const std::vector<Data>& inputs, const Level& box,
@@ -90,7 +113,6 @@ void check_block(const Expr& program, const std::vector<Data>& inputs, const Lev
 namespace {
 
 void check_box_transfers(std::initializer_list<int64_t> halos) {
-  const int64_t fine_n = 24, coarse_n = 12;
   const mg::Grid r = testing::random_values(fine_n * fine_n, 41),
                  u = testing::random_values(fine_n * fine_n, 42),
                  e = testing::random_values(coarse_n * coarse_n, 43),
@@ -103,12 +125,8 @@ void check_box_transfers(std::initializer_list<int64_t> halos) {
         CAPTURE(along);
         CAPTURE(h);
         CAPTURE(offset);
-        const Slab fine_block{along, offset, offset + 8},
-            coarse_block{along, offset / 2, offset / 2 + 4};
-        const Level fine = box_level(fine_n, fine_block, lo, hi),
-                    coarse = box_level(coarse_n, coarse_block, lo, hi);
-        const Slab fine_box{along, offset - lo, offset + 8 + hi},
-            coarse_box{along, offset / 2 - lo, offset / 2 + 4 + hi};
+        const auto [fine_block, coarse_block, fine_box, coarse_box, fine, coarse] =
+            blocks_at(along, offset, lo, hi, lo, hi);
         const Data r_box =
             Data::from_flat(ScalarKind::F64, fine.box, cut(r, {fine_n, fine_n}, fine_box));
         check_block(restrict_average(fine), {r_box}, coarse, coarse_block, lo,
@@ -153,7 +171,6 @@ TEST_CASE("multigrid: restriction and interpolation on a box with a halo of 3" *
 // The fine box with halo hf and the coarse box with hc: restriction pads (or cuts) the fine box by
 // 2 hc - hf on each side, interpolation cuts (or pads, where hf > 2 hc) the refined coarse box.
 TEST_CASE("multigrid: restriction and interpolation between boxes of different halos") {
-  const int64_t fine_n = 24, coarse_n = 12;
   const mg::Grid r = testing::random_values(fine_n * fine_n, 51),
                  u = testing::random_values(fine_n * fine_n, 52),
                  e = testing::random_values(coarse_n * coarse_n, 53);
@@ -167,12 +184,8 @@ TEST_CASE("multigrid: restriction and interpolation between boxes of different h
         CAPTURE(offset);
         const int64_t flo = inner_lo ? hf : 0, fhi = inner_hi ? hf : 0;
         const int64_t clo = inner_lo ? hc : 0, chi = inner_hi ? hc : 0;
-        const Slab fine_block{along, offset, offset + 8},
-            coarse_block{along, offset / 2, offset / 2 + 4};
-        const Level fine = box_level(fine_n, fine_block, flo, fhi),
-                    coarse = box_level(coarse_n, coarse_block, clo, chi);
-        const Slab fine_box{along, offset - flo, offset + 8 + fhi},
-            coarse_box{along, offset / 2 - clo, offset / 2 + 4 + chi};
+        const auto [fine_block, coarse_block, fine_box, coarse_box, fine, coarse] =
+            blocks_at(along, offset, flo, fhi, clo, chi);
         const Data r_box =
             Data::from_flat(ScalarKind::F64, fine.box, cut(r, {fine_n, fine_n}, fine_box));
         check_block(restrict_average(fine, coarse), {r_box}, coarse, coarse_block, clo,
