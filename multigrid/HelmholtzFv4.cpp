@@ -15,6 +15,11 @@ using Offset = std::vector<int>;
 constexpr int kReachU = 3;    // a ghost two cells out reads cells up to 3 from the point
 constexpr int kReachBeta = 4; // a face coefficient's quartic extrapolation reads 4 faces on
 constexpr int kInside = 100;  // the side code of a cell 2 or more cells from both boundaries
+// The interior form reads no ghost: u up to 2 cells away, beta one face along a tangent. Its
+// windows that narrow make its kernel exact 2 cells from the edges, so that the slabs the whole
+// form runs on around it are 2 cells deep, not 4.
+constexpr int kInteriorReachU = 2;
+constexpr int kInteriorReachBeta = 1;
 // apply_BCs_v4's two ghosts (times 1/12) from the four cells inside, the nearest first.
 constexpr double kGhost[2][4] = {{-77, 43, -17, 3}, {-505, 335, -145, 27}};
 
@@ -44,11 +49,11 @@ Term operator*(const Sym& w, const Term& t) {
   return t.s ? Term{w * *t.s} : t;
 }
 
-// The u offsets a point reads (within kReachU, in at most two dimensions at once) and the face
-// coefficients' (beta_k at p or p + e_k, moved along one tangential dimension within kReachBeta).
-std::vector<Offset> u_offsets(int d) {
+// The u offsets a point reads (within `reach`, in at most two dimensions at once) and the face
+// coefficients' (beta_k at p or p + e_k, moved along one tangential dimension within `reach`).
+std::vector<Offset> u_offsets(int d, int reach) {
   std::vector<Offset> all;
-  Offset o(static_cast<std::size_t>(d), -kReachU);
+  Offset o(static_cast<std::size_t>(d), -reach);
   while (true) {
     int moved = 0;
     for (int x : o)
@@ -56,22 +61,22 @@ std::vector<Offset> u_offsets(int d) {
     if (moved <= 2)
       all.push_back(o);
     int k = d - 1;
-    while (k >= 0 && o[k] == kReachU)
-      o[k--] = -kReachU;
+    while (k >= 0 && o[k] == reach)
+      o[k--] = -reach;
     if (k < 0)
       return all;
     ++o[k];
   }
 }
 
-std::vector<Offset> beta_offsets(int d, int k) {
+std::vector<Offset> beta_offsets(int d, int k, int reach) {
   std::vector<Offset> all;
   for (int normal = 0; normal <= 1; ++normal) {
     Offset o(static_cast<std::size_t>(d), 0);
     o[k] = normal;
     all.push_back(o);
     for (int j = 0; j < d; ++j)
-      for (int t = -kReachBeta; t <= kReachBeta; ++t)
+      for (int t = -reach; t <= reach; ++t)
         if (j != k && t != 0) {
           Offset m = o;
           m[j] = t;
@@ -228,14 +233,16 @@ Expr fv4_operator(const Level& level, const HelmholtzCoefficients& c, const std:
   if (!level.box.empty())
     user_error("the 4th-order operator runs on a whole grid on one device, not on a rank's block");
   const int d = level.dims;
-  const auto u_list = u_offsets(d);
+  const int reach_u = interior ? kInteriorReachU : kReachU;
+  const int reach_beta = interior ? kInteriorReachBeta : kReachBeta;
+  const auto u_list = u_offsets(d, reach_u);
   std::map<Offset, int> u_at;
   for (const auto& o : u_list)
     u_at.emplace(o, static_cast<int>(u_at.size()));
   Val u = grid_input("u", level), f = grid_input("f", level), alpha = grid_input("alpha", level);
   std::vector<Val> inputs{u, f, alpha};
-  std::vector<Val> zipped{u | pad_nd(d, kReachU, kReachU, zero_boundary(level)) |
-                              slide_nd(d, 2 * kReachU + 1, 1),
+  std::vector<Val> zipped{u | pad_nd(d, reach_u, reach_u, zero_boundary(level)) |
+                              slide_nd(d, 2 * reach_u + 1, 1),
                           f, alpha};
   const Boundary outer =
       Boundary::constant(ScalarValue::make(level.kind, c.outer_beta.value_or(1)));
@@ -245,15 +252,15 @@ Expr fv4_operator(const Level& level, const HelmholtzCoefficients& c, const std:
   for (int k = 0; k < d; ++k) {
     Val beta = grid_input("beta" + std::to_string(k), level);
     inputs.push_back(beta);
-    zipped.push_back(beta | pad_nd(d, kReachBeta, kReachBeta, outer) |
-                     slide_nd(d, 2 * kReachBeta + 1, 1));
-    beta_lists.push_back(beta_offsets(d, k));
+    zipped.push_back(beta | pad_nd(d, reach_beta, reach_beta, outer) |
+                     slide_nd(d, 2 * reach_beta + 1, 1));
+    beta_lists.push_back(beta_offsets(d, k, reach_beta));
     for (const auto& o : beta_lists.back())
       beta_at[static_cast<std::size_t>(k)].emplace(o, next++);
   }
   std::vector<ScalarKind> kinds(static_cast<std::size_t>(next), level.kind);
-  const int code = next;
-  for (int k = 0; k < d; ++k) {
+  const int code = next; // the interior form reads no side code
+  for (int k = 0; k < d && !interior; ++k) {
     zipped.push_back(side_codes(level, k));
     kinds.push_back(ScalarKind::I32);
   }
@@ -284,12 +291,12 @@ Expr fv4_operator(const Level& level, const HelmholtzCoefficients& c, const std:
   Fun apply([=](Val t) {
     std::vector<Val> args;
     for (const auto& o : u_list)
-      args.push_back(at_offset(t.get(0), o, kReachU));
+      args.push_back(at_offset(t.get(0), o, reach_u));
     args.push_back(t.get(1));
     args.push_back(t.get(2));
     for (int k = 0; k < d; ++k)
       for (const auto& o : beta_lists[static_cast<std::size_t>(k)])
-        args.push_back(at_offset(t.get(3 + k), o, kReachBeta));
+        args.push_back(at_offset(t.get(3 + k), o, reach_beta));
     for (int i = 3 + d; i < static_cast<int>(zipped.size()); ++i)
       args.push_back(t.get(i));
     return point.apply(args);

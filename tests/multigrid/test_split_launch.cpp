@@ -212,6 +212,13 @@ Fv4Case fv4_case() {
 TEST_CASE("split launch: HPGMG-FV's 4th order with its interior form equals the whole kernel") {
   const auto [level, grids, c, bc] = fv4_case();
   const int64_t margin = detail::kFv4InteriorMargin;
+  // The interior form reads no further than it needs (u 2 cells, beta 1 face along a tangent):
+  // its kernel is exact 2 cells from the edges, so the slabs around it are 2 cells deep.
+  codegen::CodegenOptions options;
+  options.interior_only = true;
+  CHECK(codegen::generate_kernel(rewrite::lower_default(detail::fv4_residual(level, c, false, true)),
+                                 options)
+            .interior_margin == margin);
   check_split(helmholtz_residual(level, bc, c), grids, false,
               detail::fv4_residual(level, c, false, true), margin);
   // One colour (the other's kernel differs by its mask alone); Jacobi's form is the same
