@@ -113,6 +113,23 @@ std::size_t DeviceMemory::largest_bytes() const {
   return largest;
 }
 
+runtime::Range narrow_part_group(const std::vector<std::size_t>& size,
+                                 std::size_t max_work_group_size,
+                                 const std::vector<std::size_t>& max_work_item_sizes) {
+  std::size_t budget = std::min<std::size_t>(256, max_work_group_size);
+  std::vector<std::size_t> local(size.size(), 1);
+  for (std::size_t a = 0; a < size.size() && budget > 1; ++a) {
+    std::size_t cap = std::min(budget, size[a]);
+    if (a < max_work_item_sizes.size())
+      cap = std::min(cap, max_work_item_sizes[a]);
+    while (cap > 1 && size[a] % cap != 0)
+      --cap;
+    local[a] = std::max<std::size_t>(1, cap);
+    budget /= local[a];
+  }
+  return runtime::Range::of(local);
+}
+
 void Schedule::launch(const std::string& label, std::shared_ptr<CompiledKernel> kernel,
                       std::vector<BufferId> inputs, BufferId output) {
   if (kernel && kernel->interior)
@@ -138,6 +155,9 @@ runtime::Range cpu_rows_for_parts(std::vector<std::size_t> size, std::size_t thi
   return cpu_group(size, device, private_bytes);
 }
 
+// Parts narrower than this along their first axis get narrow_part_group on a GPU.
+constexpr std::size_t kNarrowPart = 32;
+
 } // namespace
 
 void Schedule::launch_split(const std::string& label, const std::shared_ptr<CompiledKernel>& kernel,
@@ -158,6 +178,8 @@ void Schedule::launch_split(const std::string& label, const std::shared_ptr<Comp
     if (device.type == "CPU")
       step.local = interior ? cpu_group(size, device, private_bytes)
                             : cpu_rows_for_parts(size, margin, device, private_bytes);
+    else if (step.kernel->local.empty() && size[0] < kNarrowPart)
+      step.local = narrow_part_group(size, device.max_work_group_size, device.max_work_item_sizes);
   };
   std::vector<std::size_t> from(static_cast<std::size_t>(dims)), size(from.size());
   for (int a = 0; a < dims; ++a) {

@@ -216,8 +216,8 @@ TEST_CASE("split launch: HPGMG-FV's 4th order with its interior form equals the 
   // its kernel is exact 2 cells from the edges, so the slabs around it are 2 cells deep.
   codegen::CodegenOptions options;
   options.interior_only = true;
-  CHECK(codegen::generate_kernel(rewrite::lower_default(detail::fv4_residual(level, c, false, true)),
-                                 options)
+  CHECK(codegen::generate_kernel(
+            rewrite::lower_default(detail::fv4_residual(level, c, false, true)), options)
             .interior_margin == margin);
   check_split(helmholtz_residual(level, bc, c), grids, false,
               detail::fv4_residual(level, c, false, true), margin);
@@ -271,4 +271,29 @@ TEST_CASE("split launch: which kernels have an interior version, and when the tu
   CHECK(split->interior_margin == 1);
   CHECK_FALSE(whole->interior); // the same operator unsplit is another kernel
   CHECK_FALSE(tuner.kernel(spec_at(16, true))->interior); // below kSplitLaunchPoints
+}
+
+TEST_CASE("split launch: a GPU's slabs along x take a work-group across the next axes") {
+  const std::vector<std::size_t> items{1024, 1024, 64};
+  auto group = [&](std::vector<std::size_t> size, std::size_t max_group = 1024) {
+    const runtime::Range local = narrow_part_group(size, max_group, items);
+    std::vector<std::size_t> got;
+    std::size_t total = 1;
+    for (int a = 0; a < local.dims(); ++a) {
+      got.push_back(local[a]);
+      total *= local[a];
+      CHECK(size[static_cast<std::size_t>(a)] % local[a] == 0); // OpenCL 1.2: local divides
+    }
+    CHECK(total <= std::min<std::size_t>(256, max_group));
+    return got;
+  };
+  // HPGMG's slabs at 512^3 and 256^3: the slab's width, then the largest divisor that fits.
+  CHECK(group({2, 508, 508}) == std::vector<std::size_t>{2, 127, 1});
+  CHECK(group({2, 252, 252}) == std::vector<std::size_t>{2, 126, 1});
+  CHECK(group({2, 60, 60}) == std::vector<std::size_t>{2, 60, 2});
+  CHECK(group({4, 511, 7}) == std::vector<std::size_t>{4, 7, 7});  // 511 = 7 x 73
+  CHECK(group({2, 8, 200}) == std::vector<std::size_t>{2, 8, 10}); // 200's largest up to 16
+  // A device's limits: its largest work-group, and the items along each axis.
+  CHECK(group({2, 508, 508}, 64) == std::vector<std::size_t>{2, 4, 4});
+  CHECK(group({3, 100, 100}, 128) == std::vector<std::size_t>{3, 25, 1});
 }
