@@ -148,7 +148,7 @@ Expr helmholtz_residual(const Level& level, Boundary bc, HelmholtzCoefficients c
 
 Expr helmholtz_residual_restricted(const Level& fine, Boundary bc, HelmholtzCoefficients c) {
   if (uses_fv4(fine, c))
-    return fv4_residual(fine, c, true);
+    return fv4_residual(fine, c, true, {});
   return helmholtz_residual_program(fine, bc, c, {PointOutput::Average});
 }
 

@@ -98,7 +98,10 @@ struct Fv4Point {
   const std::vector<std::map<Offset, int>>& beta_at;
   int f, alpha, code; // parameter positions
   bool indicator = false;
-  bool inner = false; // at least 2 cells from every boundary: no ghost is read
+  // Bit k: the point is 2 or more cells from both boundaries along dimension k (no ghost is
+  // read along it); every bit: the interior form.
+  unsigned inside = 0;
+  bool inside_along(int k) const { return (inside >> k & 1u) != 0; }
 
   Sym typed(double x) const { return Sym(ScalarExpr::constant(ScalarValue::make(kind, x), false)); }
   // The side code of dimension k: i for the first two cells, i - n for the last two.
@@ -113,10 +116,8 @@ struct Fv4Point {
   // (on an edge, along both dimensions). With `indicator`, u_p's coefficient in that value.
   Term u(Offset o, int axis = 0) const {
     int k = axis;
-    while (!inner && k < d && o[static_cast<std::size_t>(k)] == 0)
+    while (k < d && (o[static_cast<std::size_t>(k)] == 0 || inside_along(k)))
       ++k;
-    if (inner)
-      k = d;
     if (k == d) {
       if (!indicator)
         return {v[static_cast<std::size_t>(u_at.at(o))]};
@@ -148,9 +149,9 @@ struct Fv4Point {
   Sym beta(int k, const Offset& o) const {
     const auto& index = beta_at[static_cast<std::size_t>(k)];
     const Sym direct = v[static_cast<std::size_t>(index.at(o))];
-    for (int j = 0; j < d && !inner; ++j) {
+    for (int j = 0; j < d; ++j) {
       const int t = o[static_cast<std::size_t>(j)];
-      if (j == k || t == 0)
+      if (j == k || t == 0 || inside_along(j))
         continue;
       static const std::vector<double> quartic{5, -10, 10, -5, 1}, cubic{4, -6, 4, -1};
       const std::vector<double>& w = n >= 5 ? quartic : cubic;
@@ -225,7 +226,9 @@ Val side_codes(const Level& level, int k) {
 }
 
 Expr fv4_operator(const Level& level, const HelmholtzCoefficients& c, const std::string& name,
-                  std::vector<Val> extras, const UpdateBody& body, bool restricted, bool interior) {
+                  std::vector<Val> extras, const UpdateBody& body, bool restricted,
+                  Fv4Region region) {
+  const bool interior = region.kind == Fv4Region::Interior;
   if (!uses_fv4(level, c))
     user_error(cat("the 4th-order operator runs on grids of at least 4 cells per side with "
                    "order 4, got ",
@@ -233,6 +236,9 @@ Expr fv4_operator(const Level& level, const HelmholtzCoefficients& c, const std:
   if (!level.box.empty())
     user_error("the 4th-order operator runs on a whole grid on one device, not on a rank's block");
   const int d = level.dims;
+  if (region.kind == Fv4Region::Slab && region.inside >= (1u << d) - 1)
+    internal_error(cat("a slab of the 4th-order operator inside along every dimension (mask ",
+                       region.inside, " of ", d, " dimensions): that is its interior"));
   const int reach_u = interior ? kInteriorReachU : kReachU;
   const int reach_beta = interior ? kInteriorReachBeta : kReachBeta;
   const auto u_list = u_offsets(d, reach_u);
@@ -271,23 +277,31 @@ Expr fv4_operator(const Level& level, const HelmholtzCoefficients& c, const std:
   const int f_at = static_cast<int>(u_list.size()), alpha_at = f_at + 1;
   const int64_t n = level.n;
   const ScalarKind kind = level.kind;
-  Fun point = formula(interior ? name + "Interior" : name, kinds,
-                      [=, &u_at, &beta_at](const std::vector<Sym>& v) {
-                        Fv4Point p{v, d, n, kind, u_at, beta_at, f_at, alpha_at, code};
-                        Fv4Point diagonal = p;
-                        diagonal.indicator = true;
-                        // Most points read no ghost: their form without the side selections, chosen
-                        // once, so that a device branches instead of evaluating every extrapolation
-                        // and selecting.
-                        Fv4Point p_inner = p, diagonal_inner = diagonal;
-                        p_inner.inner = diagonal_inner.inner = true;
-                        if (interior)
-                          return body(p_inner, diagonal_inner);
-                        Sym is_inner = v[static_cast<std::size_t>(code)] == kInside;
-                        for (int k = 1; k < d; ++k)
-                          is_inner = is_inner && v[static_cast<std::size_t>(code + k)] == kInside;
-                        return select(is_inner, body(p_inner, diagonal_inner), body(p, diagonal));
-                      });
+  const unsigned every = (1u << d) - 1;
+  const std::string form = interior                         ? name + "Interior"
+                           : region.kind == Fv4Region::Slab ? cat(name, "Slab", region.inside)
+                                                            : name;
+  Fun point = formula(form, kinds, [=, &u_at, &beta_at](const std::vector<Sym>& v) {
+    Fv4Point p{v, d, n, kind, u_at, beta_at, f_at, alpha_at, code};
+    Fv4Point diagonal = p;
+    diagonal.indicator = true;
+    auto with_inside = [&](unsigned mask) {
+      Fv4Point a = p, b = diagonal;
+      a.inside = b.inside = mask;
+      return body(a, b);
+    };
+    if (interior)
+      return with_inside(every);
+    if (region.kind == Fv4Region::Slab)
+      return with_inside(region.inside);
+    // Most points read no ghost: their form without the side selections, chosen
+    // once, so that a device branches instead of evaluating every extrapolation
+    // and selecting.
+    Sym is_inner = v[static_cast<std::size_t>(code)] == kInside;
+    for (int k = 1; k < d; ++k)
+      is_inner = is_inner && v[static_cast<std::size_t>(code + k)] == kInside;
+    return select(is_inner, with_inside(every), body(p, diagonal));
+  });
   Fun apply([=](Val t) {
     std::vector<Val> args;
     for (const auto& o : u_list)
@@ -311,6 +325,14 @@ double h2inv_of(const Level& level) {
 
 } // namespace
 
+Fv4Region fv4_slab_region(int dims, int range_axis) {
+  // Range axis a is the level's dimension dims - 1 - a: those above a are the level's first.
+  Fv4Region region{Fv4Region::Slab};
+  for (int k = 0; k < dims - 1 - range_axis; ++k)
+    region.inside |= 1u << k;
+  return region;
+}
+
 bool uses_fv4(const Level& level, const HelmholtzCoefficients& c) {
   if (c.order != 2 && c.order != 4)
     user_error(cat("the variable-coefficient operator has the orders 2 and 4 (HPGMG-FV's "
@@ -323,15 +345,15 @@ bool uses_fv4(const Level& level, const HelmholtzCoefficients& c) {
 }
 
 Expr fv4_residual(const Level& level, const HelmholtzCoefficients& c, bool restricted,
-                  bool interior) {
+                  Fv4Region region) {
   const double h2inv = h2inv_of(level);
   return fv4_operator(
       level, c, "fv4Residual", {},
-      [=](const Fv4Point& p, const Fv4Point&) { return p.residual(c, h2inv); }, restricted,
-      interior);
+      [=](const Fv4Point& p, const Fv4Point&) { return p.residual(c, h2inv); }, restricted, region);
 }
 
-Expr fv4_jacobi(const Level& level, const HelmholtzCoefficients& c, double omega, bool interior) {
+Expr fv4_jacobi(const Level& level, const HelmholtzCoefficients& c, double omega,
+                Fv4Region region) {
   const double h2inv = h2inv_of(level);
   return fv4_operator(
       level, c, "fv4Jacobi", {},
@@ -339,11 +361,11 @@ Expr fv4_jacobi(const Level& level, const HelmholtzCoefficients& c, double omega
         const Sym u0 = p.v[static_cast<std::size_t>(p.u_at.at(Offset(p.d, 0)))];
         return u0 + p.typed(omega) * p.residual(c, h2inv) / *diag.apply(c.a, c.b, h2inv).s;
       },
-      false, interior);
+      false, region);
 }
 
 Expr fv4_gsrb_half_sweep(const Level& level, const HelmholtzCoefficients& c, int colour,
-                         bool interior) {
+                         Fv4Region region) {
   const double h2inv = h2inv_of(level);
   return fv4_operator(
       level, c, "fv4Gsrb", {colour_grid(level, colour)},
@@ -352,7 +374,7 @@ Expr fv4_gsrb_half_sweep(const Level& level, const HelmholtzCoefficients& c, int
         const Sym updated = u0 + p.residual(c, h2inv) / *diag.apply(c.a, c.b, h2inv).s;
         return select(p.v.back() != 0, updated, u0);
       },
-      false, interior);
+      false, region);
 }
 
 } // namespace tessera::multigrid::detail

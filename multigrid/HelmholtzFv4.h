@@ -31,17 +31,29 @@ namespace tessera::multigrid::detail {
 // run the 2nd-order operator with its quadratic boundary there (they only precondition).
 bool uses_fv4(const Level& level, const HelmholtzCoefficients& c);
 
-// With `interior`, the form of the points 2 or more cells from every boundary alone (no side
-// selections, no extrapolations): exact on those points only (a restricted residual's coarse
-// points 1 or more from every boundary), for a kernel launched on the interior
-// (OperatorSpec::interior_build). On an H200 the whole form's residual at 512^3 took 77 ms, its
-// interior version 40 ms, this form 3.9 ms: the extrapolations' code costs even untaken.
+// The points a form is exact on. Whole: every point (each ghost selected by the point's side
+// codes; most points take the form without ghosts, chosen by one selection). Interior: those 2 or
+// more cells from every boundary (no side selections, no extrapolations), for a kernel launched
+// on the interior (OperatorSpec::interior_build); a restricted residual's coarse points 1 or more
+// from every boundary. Slab: those 2 or more from both boundaries along the dimensions in
+// `inside` (bit k: dimension k of the level, outermost first), with the extrapolations of the
+// others alone, for the kernels launched on the slabs around the interior
+// (OperatorSpec::slab_build). On an H200 the whole form's residual at 512^3 took 77 ms, its
+// interior version 40 ms, the interior form 3.9 ms: the extrapolations' code costs even untaken.
+struct Fv4Region {
+  enum Kind { Whole, Interior, Slab } kind = Whole;
+  unsigned inside = 0; // a Slab's
+};
+// The region of the slab a split launch runs along `range_axis` (OpenCL's x first,
+// Schedule::launch): its points are 2 or more cells from the ends of the range's axes above it
+// (their slabs come first), anywhere along those below.
+Fv4Region fv4_slab_region(int dims, int range_axis);
 Expr fv4_residual(const Level& level, const HelmholtzCoefficients& c, bool restricted,
-                  bool interior = false);
+                  Fv4Region region = {});
 Expr fv4_jacobi(const Level& level, const HelmholtzCoefficients& c, double omega,
-                bool interior = false);
+                Fv4Region region = {});
 Expr fv4_gsrb_half_sweep(const Level& level, const HelmholtzCoefficients& c, int colour,
-                         bool interior = false);
+                         Fv4Region region = {});
 // The margin from every edge where the interior form is exact: 2 cells, 1 coarse cell restricted.
 constexpr int64_t kFv4InteriorMargin = 2;
 

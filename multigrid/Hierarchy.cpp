@@ -46,6 +46,22 @@ OperatorSpec with_interior(OperatorSpec spec, const Level& level, bool has_form,
   return spec;
 }
 
+// The 4th-order operator's interior form and its slabs' forms, `form(level, region)`, where the
+// level runs it (`on`): exact `margin` or more from every edge, or on a split launch's slab.
+OperatorSpec with_fv4_forms(OperatorSpec spec, const Level& level, bool on,
+                            std::function<Expr(const Level&, detail::Fv4Region)> form,
+                            int64_t margin) {
+  if (!on)
+    return spec;
+  spec = with_interior(
+      std::move(spec), level, true,
+      [form](const Level& at) { return form(at, {detail::Fv4Region::Interior}); }, margin);
+  spec.slab_build = [level, form](const std::vector<int64_t>& extents, int axis) {
+    return form(level_at(level, extents), detail::fv4_slab_region(level.dims, axis));
+  };
+  return spec;
+}
+
 // Whether the level runs HPGMG-FV's 4th-order operators (a whole grid; HelmholtzFv4.h), which
 // have interior forms.
 bool fv4_on(const Level& level, const std::optional<HelmholtzCoefficients>& helmholtz) {
@@ -197,14 +213,16 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
         if (!s.fused_smooth.count(steps))
           if (auto k = fused_smoother(level, bc, options, omega, steps, tuner))
             s.fused_smooth[steps] = k;
-    s.residual = kernel_of(with_interior(
+    s.residual = kernel_of(with_fv4_forms(
         spec("residual", level,
              [=](const Level& at) {
                return helmholtz ? helmholtz_residual(at, bc, *helmholtz)
                                 : multigrid::residual(at, bc);
              }),
         level, fv4_on(level, helmholtz),
-        [=](const Level& at) { return detail::fv4_residual(at, *helmholtz, false, true); },
+        [=](const Level& at, detail::Fv4Region region) {
+          return detail::fv4_residual(at, *helmholtz, false, region);
+        },
         detail::kFv4InteriorMargin));
     if (l == 0)
       add_square_sums(s, kernel_of, bc, helmholtz, memory);
@@ -222,7 +240,7 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
       }));
       // (On ranks: the constant-coefficient operator, the one the distributed solver has.)
       if (cell && options.fused_residual_restriction && (!layout_->distributed() || !helmholtz))
-        s.residual_to_coarser = kernel_of(with_interior(
+        s.residual_to_coarser = kernel_of(with_fv4_forms(
             spec("residual-restrict", level,
                  [=](const Level& at) {
                    if (helmholtz)
@@ -232,7 +250,10 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
                               : multigrid::residual_restricted(at, bc);
                  }),
             level, fv4_on(level, helmholtz),
-            [=](const Level& at) { return detail::fv4_residual(at, *helmholtz, true, true); }, 1));
+            [=](const Level& at, detail::Fv4Region region) {
+              return detail::fv4_residual(at, *helmholtz, true, region);
+            },
+            1));
       auto kind = options.interpolation;
       // The 4th-order form: HPGMG-FV's interpolations where they are defined.
       const bool hpgmg_fv4 = helmholtz && helmholtz->order == 4;
@@ -320,14 +341,16 @@ void Hierarchy::add_smoothers(LevelState& s, const KernelOf& kernel_of, Boundary
         in_place_half_sweeps(*options_, layout_->distributed(), device_type_) && s.smooth_by_colour;
     for (int colour = 0; colour < 2; ++colour) {
       const int c = (colour + shift) % 2;
-      OperatorSpec half_sweep = with_interior(
+      OperatorSpec half_sweep = with_fv4_forms(
           spec(colour == 0 ? "gsrb-red" : "gsrb-black", level,
                [=](const Level& at) {
                  return helmholtz ? helmholtz_gsrb_half_sweep(at, bc, *helmholtz, c)
                                   : gsrb_half_sweep(at, bc, c);
                }),
           level, fv4_on(level, helmholtz),
-          [=](const Level& at) { return detail::fv4_gsrb_half_sweep(at, *helmholtz, c, true); },
+          [=](const Level& at, detail::Fv4Region region) {
+            return detail::fv4_gsrb_half_sweep(at, *helmholtz, c, region);
+          },
           detail::kFv4InteriorMargin);
       half_sweep.in_place = s.smooth_in_place;
       half_sweep.colour_parity = s.smooth_in_place ? c : -1;
@@ -344,14 +367,16 @@ void Hierarchy::add_smoothers(LevelState& s, const KernelOf& kernel_of, Boundary
           poisson_wavefront_kernel(*session_, s.smooth[0]->code, level, bc, shift % 2,
                                    wavefront_shape(session_->device(), level.sizes()));
   } else {
-    s.smooth[0] = kernel_of(with_interior(
+    s.smooth[0] = kernel_of(with_fv4_forms(
         spec("jacobi", level,
              [=](const Level& at) {
                return helmholtz ? helmholtz_jacobi(at, bc, *helmholtz, omega)
                                 : jacobi(at, bc, omega);
              }),
         level, fv4_on(level, helmholtz),
-        [=](const Level& at) { return detail::fv4_jacobi(at, *helmholtz, omega, true); },
+        [=](const Level& at, detail::Fv4Region region) {
+          return detail::fv4_jacobi(at, *helmholtz, omega, region);
+        },
         detail::kFv4InteriorMargin));
   }
 }

@@ -207,11 +207,12 @@ void Schedule::launch_split(const std::string& label, const std::shared_ptr<Comp
       from[inner] = 0;
       size[inner] = global[inner];
     }
+    const auto& slab = kernel->slabs.empty() ? kernel : kernel->slabs[static_cast<std::size_t>(a)];
     size[a] = margin;
     from[a] = 0;
-    part(kernel, from, size);
+    part(slab, from, size);
     from[a] = global[a] - margin;
-    part(kernel, from, size);
+    part(slab, from, size);
     from[a] = margin;
     size[a] = global[a] - 2 * margin;
   }

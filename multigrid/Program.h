@@ -43,6 +43,9 @@ struct CompiledKernel {
   // on the rest (Schedule::launch).
   std::shared_ptr<CompiledKernel> interior;
   int64_t interior_margin = 0;
+  // With the interior, the kernels of the slabs around it by axis of the range (OpenCL's x
+  // first; OperatorSpec::slab_build). Empty: this kernel on every slab.
+  std::vector<std::shared_ptr<CompiledKernel>> slabs;
 
   // The driver's kernel, built now if it was not yet (throws tessera::Error when it fails).
   runtime::Kernel& built();
@@ -193,7 +196,7 @@ public:
 private:
   void add_launch(const std::string& label, std::shared_ptr<CompiledKernel> kernel,
                   std::vector<BufferId> inputs, BufferId output);
-  // The interior version on the interior, the kernel on the slabs around it.
+  // The interior version on the interior, the kernel (or the slabs' own) on the slabs around it.
   void launch_split(const std::string& label, const std::shared_ptr<CompiledKernel>& kernel,
                     const std::vector<BufferId>& inputs, BufferId output);
 

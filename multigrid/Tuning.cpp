@@ -255,6 +255,13 @@ void Tuner::add_interior(CompiledKernel& k, const Expr& lowered, const OperatorS
     return;
   k.interior = compile(*session_, std::move(code), {}, k.variant + ", interior");
   k.interior_margin = margin;
+  if (!spec.slab_build)
+    return;
+  for (int axis = 0; axis < static_cast<int>(spec.extents.size()); ++axis)
+    k.slabs.push_back(compile(*session_,
+                              generate(rewrite::lower_default(spec.slab_build(spec.extents, axis)),
+                                       spec.name, spec.in_place),
+                              {}, cat(k.variant, ", slab ", axis)));
 }
 
 std::shared_ptr<CompiledKernel> Tuner::from_entry(const OperatorSpec& spec, const Expr& program,

@@ -79,6 +79,12 @@ struct OperatorSpec {
   // (a GPU too: the whole form's boundary code is what makes it slow there).
   std::function<Expr(const std::vector<int64_t>&)> interior_build;
   int64_t interior_margin = 0;
+  // Where the operator has forms for the slabs around the interior (HPGMG-FV's 4th order with
+  // the extrapolations of the axes a slab reaches the ends of alone), the form of the slab along
+  // `axis` of the range (OpenCL's x first; Schedule::launch): exact interior_margin or more from
+  // the ends of the axes above it, anywhere along those below. With the interior form, its
+  // kernels run on the slabs (CompiledKernel::slabs).
+  std::function<Expr(const std::vector<int64_t>&, int axis)> slab_build;
   // The default lowering's work-group on a GPU (OpenCL's x first) where each size divides the
   // kernel's range; empty, or elsewhere: the driver's choice (default_work_group).
   std::vector<int64_t> gpu_work_group;

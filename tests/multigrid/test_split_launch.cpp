@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <functional>
 #include <optional>
 
 #include "../Helpers.h"
@@ -51,9 +52,11 @@ Grid random_input(const Level& level, uint32_t seed, double shift = 0) {
 // `form_margin` or more from every edge; none: the program's own interior version.
 // `colour_parity`: an in-place red-black half-sweep whose interior computes the points of its
 // colour alone (CodegenOptions::colour_parity).
+// `slab_forms`: the operator's forms for the slabs by axis of the range (OpenCL's x first), run
+// on them (CompiledKernel::slabs) instead of the whole kernel.
 void check_split(const Expr& program, const std::vector<Grid>& grids, bool in_place = false,
                  const std::optional<Expr>& interior_form = {}, int64_t form_margin = 0,
-                 int colour_parity = -1) {
+                 int colour_parity = -1, const std::vector<Expr>& slab_forms = {}) {
   const Expr lowered = rewrite::lower_default(program);
   codegen::CodegenOptions options;
   options.in_place = in_place;
@@ -97,9 +100,16 @@ void check_split(const Expr& program, const std::vector<Grid>& grids, bool in_pl
   auto apart = compile(session, whole, {}, "whole");
   apart->interior = compile(session, interior, {}, "interior");
   apart->interior_margin = interior.interior_margin;
+  const int dims = whole.launch.dims;
+  for (const Expr& form : slab_forms)
+    apart->slabs.push_back(
+        compile(session,
+                codegen::generate_kernel(rewrite::lower_default(form),
+                                         codegen::CodegenOptions{.in_place = in_place}),
+                {}, "slab"));
   Schedule s;
   s.launch("split", apart, split_in, split_out);
-  CHECK(s.steps().size() == static_cast<std::size_t>(1 + 2 * whole.launch.dims));
+  CHECK(s.steps().size() == static_cast<std::size_t>(1 + 2 * dims));
   s.launch("whole", compile(session, whole, {}, "whole"), whole_in, whole_out);
   // The parts' bytes (each launch's share of the points) add up to the whole kernel's.
   const auto bytes = s.bytes_by_label(memory);
@@ -216,15 +226,58 @@ TEST_CASE("split launch: HPGMG-FV's 4th order with its interior form equals the 
   // its kernel is exact 2 cells from the edges, so the slabs around it are 2 cells deep.
   codegen::CodegenOptions options;
   options.interior_only = true;
-  CHECK(codegen::generate_kernel(
-            rewrite::lower_default(detail::fv4_residual(level, c, false, true)), options)
+  CHECK(codegen::generate_kernel(rewrite::lower_default(detail::fv4_residual(
+                                     level, c, false, {detail::Fv4Region::Interior})),
+                                 options)
             .interior_margin == margin);
   check_split(helmholtz_residual(level, bc, c), grids, false,
-              detail::fv4_residual(level, c, false, true), margin);
+              detail::fv4_residual(level, c, false, {detail::Fv4Region::Interior}), margin);
   // One colour (the other's kernel differs by its mask alone); Jacobi's form is the same
   // operator over the same reads (test_fv4 checks both against loops).
   check_split(helmholtz_gsrb_half_sweep(level, bc, c, 1), grids, false,
-              detail::fv4_gsrb_half_sweep(level, c, 1, true), margin);
+              detail::fv4_gsrb_half_sweep(level, c, 1, {detail::Fv4Region::Interior}), margin);
+}
+
+// Each slab's form (the extrapolations of the axes it reaches the ends of) on its slab: the
+// whole kernel's result to the bit. A red-black half-sweep here; the residual and the restricted
+// residual in the extended tier (PoCL's builds take a minute, unoptimised).
+std::vector<Expr> fv4_slabs(const Level& level,
+                            const std::function<Expr(detail::Fv4Region)>& form) {
+  std::vector<Expr> slabs;
+  for (int axis = 0; axis < level.dims; ++axis)
+    slabs.push_back(form(detail::fv4_slab_region(level.dims, axis)));
+  return slabs;
+}
+
+TEST_CASE("split launch: HPGMG-FV's 4th order with its slabs' forms equals the whole kernel") {
+  const auto [level, grids, c, bc] = fv4_case();
+  using detail::Fv4Region;
+  // The slab along x is inside along z and y, the one along y along z, the one along z nowhere.
+  CHECK(detail::fv4_slab_region(3, 0).inside == 3u);
+  CHECK(detail::fv4_slab_region(3, 1).inside == 1u);
+  CHECK(detail::fv4_slab_region(3, 2).inside == 0u);
+  auto gsrb = [&](Fv4Region region) { return detail::fv4_gsrb_half_sweep(level, c, 0, region); };
+  check_split(helmholtz_gsrb_half_sweep(level, bc, c, 0), grids, false, gsrb({Fv4Region::Interior}),
+              detail::kFv4InteriorMargin, -1, fv4_slabs(level, gsrb));
+  // A slab's form inside along every dimension would be the interior's.
+  CHECK_THROWS_WITH_AS(detail::fv4_residual(level, c, false, {Fv4Region::Slab, 7u}),
+                       doctest::Contains("inside along every dimension (mask 7 of 3"),
+                       tessera::InternalError);
+}
+
+TEST_CASE("split launch: HPGMG-FV's residuals with their slabs' forms equal the whole kernels" *
+          doctest::test_suite("extended")) {
+  const auto [level, grids, c, bc] = fv4_case();
+  using detail::Fv4Region;
+  for (bool restricted : {false, true}) {
+    auto residual = [&](Fv4Region region) {
+      return detail::fv4_residual(level, c, restricted, region);
+    };
+    check_split(restricted ? helmholtz_residual_restricted(level, bc, c)
+                           : helmholtz_residual(level, bc, c),
+                grids, false, residual({Fv4Region::Interior}),
+                restricted ? 1 : detail::kFv4InteriorMargin, -1, fv4_slabs(level, residual));
+  }
 }
 
 // The extended tier (CMakeLists.txt): the interpolations' and the restricted residual's forms.
@@ -241,7 +294,7 @@ TEST_CASE("split launch: HPGMG-FV's interpolations and restricted residual with 
                 prolong_hpgmg_fv(coarse8, order, true), prolong_hpgmg_fv_interior_margin(order));
   // The restricted residual's coarse points 1 or more from every boundary.
   check_split(helmholtz_residual_restricted(level, bc, c), grids, false,
-              detail::fv4_residual(level, c, true, true), 1);
+              detail::fv4_residual(level, c, true, {detail::Fv4Region::Interior}), 1);
 }
 
 TEST_CASE("split launch: which kernels have an interior version, and when the tuner splits") {
@@ -271,6 +324,22 @@ TEST_CASE("split launch: which kernels have an interior version, and when the tu
   CHECK(split->interior_margin == 1);
   CHECK_FALSE(whole->interior); // the same operator unsplit is another kernel
   CHECK_FALSE(tuner.kernel(spec_at(16, true))->interior); // below kSplitLaunchPoints
+  CHECK(split->slabs.empty()); // no slab forms: the whole kernel on the slabs
+
+  // With slab forms, one kernel a slab by axis of the range, each from slab_build's form for
+  // that axis (told apart here by its boundary's value).
+  auto with_slabs = spec_at(large, true);
+  with_slabs.interior_build = with_slabs.build;
+  with_slabs.slab_build = [](const std::vector<int64_t>& e, int axis) {
+    return residual(Level{3, e[0], ScalarKind::F64, Centring::Cell},
+                    Boundary::constant(ScalarValue::make(ScalarKind::F64, 17.25 + axis)));
+  };
+  Tuner fresh(session, {}); // the tuner keeps a kernel by its operator's program
+  auto slabbed = fresh.kernel(with_slabs);
+  REQUIRE(slabbed->slabs.size() == 3);
+  for (int a = 0; a < 3; ++a)
+    CHECK(slabbed->slabs[static_cast<std::size_t>(a)]->code.source.find(cat(17.25 + a)) !=
+          std::string::npos);
 }
 
 TEST_CASE("split launch: a GPU's slabs along x take a work-group across the next axes") {
