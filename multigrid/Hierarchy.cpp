@@ -5,6 +5,7 @@
 #include "core/Error.h"
 #include "multigrid/HelmholtzFv4.h"
 #include "multigrid/LineRelaxation.h"
+#include "multigrid/OperatorForms.h"
 #include "multigrid/PointFunctions.h"
 #include "multigrid/Solver.h"
 #include "multigrid/Wavefront.h"
@@ -15,58 +16,11 @@ namespace tessera::multigrid {
 
 namespace {
 
-// `level` at other extents: a cube of that side or (a rank's box) that box.
-Level level_at(const Level& level, const std::vector<int64_t>& extents) {
-  Level at = level;
-  if (level.box.empty())
-    at.n = extents.at(0);
-  else
-    at.box = extents;
-  return at;
-}
-
-// The operator on `level`'s grid, and at other extents on level_at's.
-OperatorSpec spec(const std::string& name, const Level& level,
-                  std::function<Expr(const Level&)> build) {
-  return {name, level.sizes(), [level, build](const std::vector<int64_t>& extents) {
-            return build(level_at(level, extents));
-          }};
-}
-
-// Where the operator has an interior form (`has_form`), that form (`form`, exact `margin` or
-// more from every edge) for a kernel on the interior (OperatorSpec::interior_build).
-OperatorSpec with_interior(OperatorSpec spec, const Level& level, bool has_form,
-                           std::function<Expr(const Level&)> form, int64_t margin) {
-  if (has_form) {
-    spec.interior_build = [level, form](const std::vector<int64_t>& extents) {
-      return form(level_at(level, extents));
-    };
-    spec.interior_margin = margin;
-  }
-  return spec;
-}
-
-// The 4th-order operator's interior form and its slabs' forms, `form(level, region)`, where the
-// level runs it (`on`): exact `margin` or more from every edge, or on a split launch's slab.
-OperatorSpec with_fv4_forms(OperatorSpec spec, const Level& level, bool on,
-                            std::function<Expr(const Level&, detail::Fv4Region)> form,
-                            int64_t margin) {
-  if (!on)
-    return spec;
-  spec = with_interior(
-      std::move(spec), level, true,
-      [form](const Level& at) { return form(at, {detail::Fv4Region::Interior}); }, margin);
-  spec.slab_build = [level, form](const std::vector<int64_t>& extents, int axis) {
-    return form(level_at(level, extents), detail::fv4_slab_region(level.dims, axis));
-  };
-  return spec;
-}
-
-// Whether the level runs HPGMG-FV's 4th-order operators (a whole grid; HelmholtzFv4.h), which
-// have interior forms.
-bool fv4_on(const Level& level, const std::optional<HelmholtzCoefficients>& helmholtz) {
-  return helmholtz && level.box.empty() && detail::uses_fv4(level, *helmholtz);
-}
+using detail::fv4_on;
+using detail::level_at;
+using detail::spec;
+using detail::with_fv4_forms;
+using detail::with_interior;
 
 // Fused smoothing (FusedSmoothing.cpp) on levels of at least this many points per side:
 // below, a level's steps cost their launches, which fusing cannot save much of.

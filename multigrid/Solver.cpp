@@ -341,6 +341,17 @@ struct Solver::Impl {
                : Schedule::Profiling::Span;
   }
 
+  // A mixed-precision cycle's bytes: its f32 correction cycle's, the update u += e (reads e
+  // and u, writes u, f64) and the f64 residual's.
+  std::map<std::string, double> mixed_cycle_bytes(const Schedule& correction,
+                                                  const Schedule& residual) const {
+    auto bytes = correction.bytes_by_label(memory);
+    for (const auto& [label, b] : residual.bytes_by_label(memory))
+      bytes[label] += b;
+    bytes["update"] += 3.0 * static_cast<double>(memory.buffer(u64).bytes());
+    return bytes;
+  }
+
   // Cycle c (its kernels, the norm), timed; `repeated` keeps the schedules by the parity of the
   // finest solution buffer at their start.
   CycleRecord run_cycle(int c, Schedule& residual_f64,
@@ -362,6 +373,8 @@ struct Solver::Impl {
             correction_cycles.emplace(first, coarse->fuse(correction_cycle(first), memory)).first;
       // The correction, the update and the f64 residual enqueued back to back: the norm's
       // read waits for all of them.
+      if (!(first && options.cycle == CycleKind::F) && result.bytes_per_cycle.empty())
+        result.bytes_per_cycle = mixed_cycle_bytes(found->second, residual_f64);
       auto correction = found->second.enqueue(memory, profiling());
       blas->axpy(1.0, e64, u64);
       auto residual = residual_f64.enqueue(memory, profiling());

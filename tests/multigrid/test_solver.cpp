@@ -103,6 +103,20 @@ TEST_CASE("multigrid solver: f32 stagnates above 1e-10, mixed precision reaches 
   REQUIRE(wide.max_error);
   REQUIRE(mixed.max_error);
   CHECK(std::abs(*mixed.max_error - *wide.max_error) < 1e-8);
+  // Its bytes a cycle: the f32 correction cycle's (fewer than the f64 cycle's), the update
+  // u += e in f64 (reads e and u, writes u) and the f64 residual.
+  const double points = 15.0 * 15 * 15;
+  REQUIRE(mixed.bytes_per_cycle.count("update"));
+  CHECK(mixed.bytes_per_cycle.at("update") == 3 * points * 8);
+  CHECK(mixed.bytes_per_cycle.at("residual") == 3 * points * 8); // reads u and f, writes r
+  auto correction_bytes = [](const SolveResult& r) {
+    double total = 0;
+    for (const auto& [label, bytes] : r.bytes_per_cycle)
+      total += label == "update" || label == "residual" ? 0 : bytes;
+    return total;
+  };
+  CHECK(correction_bytes(mixed) > 0);
+  CHECK(correction_bytes(mixed) < correction_bytes(wide));
 }
 
 TEST_CASE("multigrid solver: bad problems and options are refused with a reason") {

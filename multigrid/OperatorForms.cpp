@@ -1,0 +1,49 @@
+#include "multigrid/OperatorForms.h"
+
+namespace tessera::multigrid::detail {
+
+Level level_at(const Level& level, const std::vector<int64_t>& extents) {
+  Level at = level;
+  if (level.box.empty())
+    at.n = extents.at(0);
+  else
+    at.box = extents;
+  return at;
+}
+
+OperatorSpec spec(const std::string& name, const Level& level,
+                  std::function<Expr(const Level&)> build) {
+  return {name, level.sizes(), [level, build](const std::vector<int64_t>& extents) {
+            return build(level_at(level, extents));
+          }};
+}
+
+OperatorSpec with_interior(OperatorSpec spec, const Level& level, bool has_form,
+                           std::function<Expr(const Level&)> form, int64_t margin) {
+  if (has_form) {
+    spec.interior_build = [level, form](const std::vector<int64_t>& extents) {
+      return form(level_at(level, extents));
+    };
+    spec.interior_margin = margin;
+  }
+  return spec;
+}
+
+OperatorSpec with_fv4_forms(OperatorSpec spec, const Level& level, bool on,
+                            std::function<Expr(const Level&, Fv4Region)> form, int64_t margin) {
+  if (!on)
+    return spec;
+  spec = with_interior(
+      std::move(spec), level, true,
+      [form](const Level& at) { return form(at, {Fv4Region::Interior}); }, margin);
+  spec.slab_build = [level, form](const std::vector<int64_t>& extents, int axis) {
+    return form(level_at(level, extents), fv4_slab_region(level.dims, axis));
+  };
+  return spec;
+}
+
+bool fv4_on(const Level& level, const std::optional<HelmholtzCoefficients>& helmholtz) {
+  return helmholtz && level.box.empty() && uses_fv4(level, *helmholtz);
+}
+
+} // namespace tessera::multigrid::detail
