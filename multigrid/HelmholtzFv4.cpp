@@ -300,7 +300,7 @@ Expr fv4_operator(const Level& level, const HelmholtzCoefficients& c, const std:
     Sym is_inner = v[static_cast<std::size_t>(code)] == kInside;
     for (int k = 1; k < d; ++k)
       is_inner = is_inner && v[static_cast<std::size_t>(code + k)] == kInside;
-    return select(is_inner, with_inside(every), body(p, diagonal));
+    return select(is_inner, with_inside(every), with_inside(0));
   });
   Fun apply([=](Val t) {
     std::vector<Val> args;
