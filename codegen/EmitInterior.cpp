@@ -56,8 +56,10 @@ void Emitter::glb_body_with_interior(const std::function<void()>& body) {
     }
     if (best_r > 0 && options_.interior_only) {
       interior_margins_.push_back(best_r);
-      if (options_.colour_parity >= 0 && stride_by_colour())
+      if ((options_.colour_parity >= 0 && stride_by_colour()) || options_.interior_rows) {
         best = Block{Stmt::nest(cat("if (", best_condition, ")"), std::move(best))};
+        interior_guarded_ = true;
+      }
       append(std::move(best));
       return;
     }

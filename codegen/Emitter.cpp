@@ -129,6 +129,7 @@ Kernel Emitter::run() {
   if (options_.interior_only) {
     kernel.interior_margin = interior_margin();
     kernel.colour_strided = colour_strided_ && kernel.interior_margin > 0;
+    kernel.interior_rows = interior_guarded_ && kernel.interior_margin > 0;
   }
   return kernel;
 }

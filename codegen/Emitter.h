@@ -182,7 +182,8 @@ private:
   // plain kernel), and whether a body had none.
   std::vector<int64_t> interior_margins_;
   bool body_without_interior_ = false;
-  bool colour_strided_ = false; // CodegenOptions::colour_parity applied (Kernel::colour_strided)
+  bool colour_strided_ = false;   // CodegenOptions::colour_parity applied (Kernel::colour_strided)
+  bool interior_guarded_ = false; // the interior under its condition (Kernel::interior_rows)
   bool stride_by_colour();
   std::map<int, int64_t> glb_extents_; // MapGlb(d)'s constant extent
   int64_t interior_margin() const;     // Kernel::interior_margin

@@ -59,6 +59,9 @@ struct Kernel {
   // Generated with CodegenOptions::colour_parity applied: work-item i along x computes the point
   // x = 2 i + (the parity of the other indices plus colour_parity), within the interior alone.
   bool colour_strided = false;
+  // Generated with interior_only, the interior guarded by its condition (CodegenOptions::
+  // interior_rows, and every colour-strided kernel): it may run on whole rows along x.
+  bool interior_rows = false;
   // A description of the kernel's interface and launch, for users and reports.
   std::string describe() const;
 };
@@ -92,6 +95,10 @@ struct CodegenOptions {
   // runs in place (the caller's to know: an in-place red-black half-sweep of that colour), so
   // that skipping them changes nothing; a CPU's half-sweep then computes half the points.
   int colour_parity = -1;
+  // With interior_only: the interior body guarded by its own condition, so that a launch may
+  // span whole rows along x (each row's work-items from 0: a GPU's warps aligned with the rows,
+  // and any work-group width that divides the row; Kernel::interior_rows).
+  bool interior_rows = false;
   // The device the kernel is for (its private-array limit and the streaming forms' local memory);
   // the portable target by default.
   Target target;

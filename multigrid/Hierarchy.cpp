@@ -20,7 +20,6 @@ using detail::fv4_on;
 using detail::level_at;
 using detail::spec;
 using detail::with_fv4_forms;
-using detail::with_interior;
 
 // Fused smoothing (FusedSmoothing.cpp) on levels of at least this many points per side:
 // below, a level's steps cost their launches, which fusing cannot save much of.
@@ -99,9 +98,11 @@ std::shared_ptr<CompiledKernel> interpolation(const std::string& name, const Lev
   // work-group; the linear correction gains nothing from it).
   if (assign && kind == Interpolation::Quadratic && coarse.dims == 3 && hpgmg_order == 0)
     interpolate.gpu_work_group = {16, 8, 2};
-  return kernel_of(with_interior(
+  return kernel_of(with_fv4_forms(
       interpolate, coarse, hpgmg_order > 0 && coarse.n >= hpgmg_order,
-      [=](const Level& at) { return prolong_hpgmg_fv(at, hpgmg_order, true); },
+      [=](const Level& at, detail::Fv4Region region) {
+        return detail::prolong_hpgmg_fv_form(at, hpgmg_order, region);
+      },
       hpgmg_order > 0 ? prolong_hpgmg_fv_interior_margin(hpgmg_order) : 0));
 }
 

@@ -18,24 +18,14 @@ OperatorSpec spec(const std::string& name, const Level& level,
           }};
 }
 
-OperatorSpec with_interior(OperatorSpec spec, const Level& level, bool has_form,
-                           std::function<Expr(const Level&)> form, int64_t margin) {
-  if (has_form) {
-    spec.interior_build = [level, form](const std::vector<int64_t>& extents) {
-      return form(level_at(level, extents));
-    };
-    spec.interior_margin = margin;
-  }
-  return spec;
-}
-
 OperatorSpec with_fv4_forms(OperatorSpec spec, const Level& level, bool on,
                             std::function<Expr(const Level&, Fv4Region)> form, int64_t margin) {
   if (!on)
     return spec;
-  spec = with_interior(
-      std::move(spec), level, true,
-      [form](const Level& at) { return form(at, {Fv4Region::Interior}); }, margin);
+  spec.interior_build = [level, form](const std::vector<int64_t>& extents) {
+    return form(level_at(level, extents), {Fv4Region::Interior});
+  };
+  spec.interior_margin = margin;
   // The slabs along the outermost axis (inside along none) take a form of their own too: the
   // whole kernel is then never built, and their form, without the whole one's interior branch,
   // is the smaller build (with the whole kernel there a first 64^3 solve on PoCL built longer).

@@ -19,13 +19,9 @@ Level level_at(const Level& level, const std::vector<int64_t>& extents);
 OperatorSpec spec(const std::string& name, const Level& level,
                   std::function<Expr(const Level&)> build);
 
-// Where the operator has an interior form (`has_form`), that form (`form`, exact `margin` or
-// more from every edge) for a kernel on the interior (OperatorSpec::interior_build).
-OperatorSpec with_interior(OperatorSpec spec, const Level& level, bool has_form,
-                           std::function<Expr(const Level&)> form, int64_t margin);
-
-// The 4th-order operator's interior form and its slabs' forms, `form(level, region)`, where the
-// level runs it (`on`): exact `margin` or more from every edge, or on a split launch's slab.
+// The operator's interior form and its slabs' forms, `form(level, region)`, where the level
+// runs them (`on`): exact `margin` or more from every edge (OperatorSpec::interior_build), or on
+// a split launch's slab (slab_build). HPGMG-FV's 4th-order operators and its interpolations.
 OperatorSpec with_fv4_forms(OperatorSpec spec, const Level& level, bool on,
                             std::function<Expr(const Level&, Fv4Region)> form, int64_t margin);
 

@@ -186,9 +186,9 @@ void Schedule::launch_split(const std::string& label, const std::shared_ptr<Comp
     from[a] = margin;
     size[a] = global[a] - 2 * margin;
   }
-  if (kernel->interior->code.colour_strided) {
-    // Each work-item along x a pair of points, guarded to the interior: the launch spans whole
-    // rows, its share of the points is the interior's.
+  if (kernel->interior->code.interior_rows) {
+    // Guarded to the interior (a colour-strided kernel's work-item along x a pair of points):
+    // the launch spans whole rows, its share of the points is the interior's.
     double interior_share = 1;
     for (int a = 0; a < dims; ++a)
       interior_share *= static_cast<double>(size[a]) / static_cast<double>(global[a]);

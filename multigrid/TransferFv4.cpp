@@ -11,6 +11,7 @@
 #include "core/Error.h"
 #include "multigrid/Formula.h"
 #include "multigrid/Helmholtz.h"
+#include "multigrid/HelmholtzFv4.h"
 
 namespace tessera::multigrid {
 
@@ -78,14 +79,21 @@ Val place_codes(const Level& fine, int64_t nc, int k) {
 
 // A typed constant of the fine grid's kind.
 using Constant = std::function<Sym(double)>;
-// The weight of coarse offset a - reach along a dimension, from the point's code along it.
+// The weight of a dimension's tap a (its coarse offset a - half) from the point's code along it.
 using TapWeight = std::function<Sym(const Sym& code, int a, const Constant& typed)>;
+// How a dimension weighs its taps: `code`, the i32 grid on the fine level whose value chooses
+// the weights; the coarse offsets -half..half it reads (half <= the windows' reach).
+struct AxisWeights {
+  Val code;
+  int half;
+  TapWeight weight;
+};
 
-// u + sum_{a,b,c} w(code_0, a) w(code_1, b) w(code_2, c) e[I + (a, b, c) - reach]: a tensor
-// product over windows of (2 reach + 1)^3 coarse values, dimension by dimension, innermost
-// first; codes[k] is the i32 grid on the fine level whose value chooses dimension k's weights.
+// u + sum_{a,b,c} w_0(a) w_1(b) w_2(c) e[I + (a, b, c)]: a tensor product over windows of
+// (2 reach + 1)^3 coarse values, dimension by dimension, innermost first, each dimension reading
+// its own taps (axes[k].half of them each side).
 Expr tensor_interpolation(const Level& coarse, const std::string& name, int reach,
-                          const std::vector<Val>& codes, const TapWeight& weight) {
+                          const std::vector<AxisWeights>& axes) {
   const int d = coarse.dims, taps = 2 * reach + 1;
   Level fine = coarse;
   fine.n = 2 * coarse.n;
@@ -102,19 +110,22 @@ Expr tensor_interpolation(const Level& coarse, const std::string& name, int reac
       return Sym(ScalarExpr::constant(ScalarValue::make(kind, x), false));
     };
     std::vector<std::vector<Sym>> w(static_cast<std::size_t>(d));
-    for (int k = 0; k < d; ++k)
-      for (int a = 0; a < taps; ++a)
-        w[static_cast<std::size_t>(k)].push_back(
-            weight(v[static_cast<std::size_t>(count + 1 + k)], a, typed));
-    auto e_at = [&](int a, int b, int c) {
+    std::vector<int> half(static_cast<std::size_t>(d));
+    for (std::size_t k = 0; k < w.size(); ++k) {
+      half[k] = axes[k].half;
+      for (int a = 0; a <= 2 * half[k]; ++a)
+        w[k].push_back(axes[k].weight(v[static_cast<std::size_t>(count + 1) + k], a, typed));
+    }
+    auto e_at = [&](int a, int b, int c) { // taps of each dimension's own range
+      a += reach - half[0], b += reach - half[1], c += reach - half[2];
       return v[static_cast<std::size_t>(1 + (a * taps + b) * taps + c)];
     };
     Sym total = typed(0);
-    for (int a = 0; a < taps; ++a) {
+    for (int a = 0; a <= 2 * half[0]; ++a) {
       Sym plane = typed(0);
-      for (int b = 0; b < taps; ++b) {
+      for (int b = 0; b <= 2 * half[1]; ++b) {
         Sym line = w[2][0] * e_at(a, b, 0);
-        for (int c = 1; c < taps; ++c)
+        for (int c = 1; c <= 2 * half[2]; ++c)
           line = line + w[2][static_cast<std::size_t>(c)] * e_at(a, b, c);
         plane = b == 0 ? w[1][0] * line : plane + w[1][static_cast<std::size_t>(b)] * line;
       }
@@ -123,7 +134,8 @@ Expr tensor_interpolation(const Level& coarse, const std::string& name, int reac
     return v[0] + total;
   });
   std::vector<Val> zipped{u, windows};
-  zipped.insert(zipped.end(), codes.begin(), codes.end());
+  for (const AxisWeights& axis : axes)
+    zipped.push_back(axis.code);
   Fun apply([=](Val t) {
     std::vector<Val> args{t.get(0)};
     for (const Val& x : block_elements(t.get(1), d, taps))
@@ -154,6 +166,13 @@ int64_t prolong_hpgmg_fv_interior_margin(int order) {
 }
 
 Expr prolong_hpgmg_fv(const Level& coarse, int order, bool interior) {
+  return detail::prolong_hpgmg_fv_form(
+      coarse, order, {interior ? detail::Fv4Region::Interior : detail::Fv4Region::Whole});
+}
+
+namespace detail {
+
+Expr prolong_hpgmg_fv_form(const Level& coarse, int order, Fv4Region region) {
   const Scheme& scheme = scheme_of(order);
   if (coarse.dims != 3 || coarse.centring != Centring::Cell || coarse.n < scheme.min_cells ||
       !coarse.box.empty())
@@ -161,42 +180,53 @@ Expr prolong_hpgmg_fv(const Level& coarse, int order, bool interior) {
                    " runs from a whole cell-centred 3-D grid "
                    "of at least ",
                    scheme.min_cells, " cells per side, got ", coarse.describe()));
-  const int d = coarse.dims;
+  const int d = coarse.dims, h = scheme.half();
   Level fine = coarse;
   fine.n = 2 * coarse.n;
-  std::vector<Val> codes;
-  if (interior) {
-    // The fine points whose coarse cells are h (the scheme's half width) or more from every
-    // boundary: the 1-D weights of the parity alone, no ghosts, 2h + 1 taps.
-    const int h = scheme.half();
-    for (int k = 0; k < d; ++k)
-      codes.push_back(index_grid(fine, formula(cat("fineParity", k),
-                                               std::vector<ScalarKind>(d, ScalarKind::I32),
-                                               [=](const std::vector<Sym>& idx) {
-                                                 return idx[static_cast<std::size_t>(k)] % 2;
-                                               })));
-    const std::vector<double> even = scheme.even;
-    return tensor_interpolation(coarse, cat(scheme.name, "Interior"), h, codes,
-                                [=](const Sym& parity, int a, const Constant& typed) {
-                                  return select(parity == 0,
-                                                typed(even[static_cast<std::size_t>(a)]),
-                                                typed(even[static_cast<std::size_t>(2 * h - a)]));
-                                });
-  }
+  // Along a dimension the points' coarse cells are h (the scheme's half width) or more from
+  // both boundaries (every dimension of the interior; a slab's `inside`): the 1-D weights of the
+  // parity alone, no ghosts, 2h + 1 taps. Along the others: the weights of the coarse cell's
+  // place and the parity, the ghosts folded in.
+  const std::vector<double> even = scheme.even;
   std::vector<std::vector<double>> table; // by code: 2 * place + parity
   for (int c = 0; c < 2 * kPlaces; ++c)
     table.push_back(weights(scheme, c / 2, c % 2, coarse.n));
-  for (int k = 0; k < d; ++k)
-    codes.push_back(place_codes(fine, coarse.n, k));
-  return tensor_interpolation(
-      coarse, scheme.name, scheme.reach, codes, [=](const Sym& code, int a, const Constant& typed) {
-        const auto at = static_cast<std::size_t>(a);
-        Sym value = typed(table[2 * 2][at]); // inside, even
-        for (int c = 2 * kPlaces - 1; c >= 0; --c)
-          if (c != 2 * 2)
-            value = select(code == c, typed(table[static_cast<std::size_t>(c)][at]), value);
-        return value;
-      });
+  std::vector<AxisWeights> axes;
+  for (int k = 0; k < d; ++k) {
+    const bool inside = region.kind == Fv4Region::Interior ||
+                        (region.kind == Fv4Region::Slab && (region.inside >> k & 1u) != 0);
+    if (inside)
+      axes.push_back({index_grid(fine, formula(cat("fineParity", k),
+                                               std::vector<ScalarKind>(d, ScalarKind::I32),
+                                               [=](const std::vector<Sym>& idx) {
+                                                 return idx[static_cast<std::size_t>(k)] % 2;
+                                               })),
+                      h, [=](const Sym& parity, int a, const Constant& typed) {
+                        return select(parity == 0, typed(even[static_cast<std::size_t>(a)]),
+                                      typed(even[static_cast<std::size_t>(2 * h - a)]));
+                      }});
+    else
+      axes.push_back({place_codes(fine, coarse.n, k), scheme.reach,
+                      [=](const Sym& code, int a, const Constant& typed) {
+                        const auto at = static_cast<std::size_t>(a);
+                        Sym value = typed(table[2 * 2][at]); // inside, even
+                        for (int c = 2 * kPlaces - 1; c >= 0; --c)
+                          if (c != 2 * 2)
+                            value = select(code == c, typed(table[static_cast<std::size_t>(c)][at]),
+                                           value);
+                        return value;
+                      }});
+  }
+  // The interior's windows reach no further than it reads, so its kernel is exact 2h fine
+  // cells from the edges; the slabs read ghosts along some dimension and take the whole reach.
+  const bool interior = region.kind == Fv4Region::Interior;
+  const std::string name = interior ? cat(scheme.name, "Interior")
+                           : region.kind == Fv4Region::Slab
+                               ? cat(scheme.name, "Slab", region.inside)
+                               : std::string(scheme.name);
+  return tensor_interpolation(coarse, name, interior ? h : scheme.reach, axes);
 }
+
+} // namespace detail
 
 } // namespace tessera::multigrid

@@ -1,0 +1,196 @@
+// The interior launch of a split operator (Schedule::launch_split) under work-groups, its rows
+// aligned or not, with the copy bandwidth measured in the same run:
+//
+//   ./build/bench/interior_bench [--device SPEC] [--launches K] [--groups 32x4x2,64x4x1] 256 512
+//
+// Per size: HPGMG-FV's 4th-order red half-sweep and residual (f64; their interior forms, which
+// read no ghost: HelmholtzFv4.h) on random data, launched on the points 2 or more cells from
+// every boundary in two ways: offset (the launch starts 2 cells in along every axis: the driver
+// chooses the work-group, the rows' first point 16 bytes past a cache line) and whole rows (the
+// launch spans each row along x, the kernel guarded to the interior: CodegenOptions::
+// interior_rows), the latter with the driver's work-group and each of --groups (one that does
+// not divide the launch is skipped). The device time of one launch (the median of 5 runs of K),
+// GB/s of the bytes the interior must move (every input read once, the output written once) and
+// the same as a share of copy, and the speed-up over the offset launch. Every launch's output is
+// compared with the offset launch's; one that differs in any bit is printed as FAILED, never
+// timed as a success.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "codegen/Kernel.h"
+#include "core/Error.h"
+#include "multigrid/HelmholtzFv4.h"
+#include "multigrid/Layout.h"
+#include "options/BenchArgs.h"
+#include "rewrite/Lower.h"
+#include "runtime/Bandwidth.h"
+#include "runtime/Session.h"
+
+using namespace tessera;
+using namespace tessera::multigrid;
+
+namespace {
+
+const char* const kUsage =
+    "usage: interior_bench [--device SPEC] [--launches K] [--groups 32x4x2,64x4x1] SIZE...";
+
+struct Args {
+  std::string device;
+  int launches = 6;
+  std::vector<std::vector<int64_t>> groups{{32, 4, 2}, {32, 4, 1}, {32, 8, 1},  {64, 4, 1},
+                                           {32, 2, 4}, {64, 2, 2}, {128, 2, 1}, {32, 4, 4}};
+  std::vector<int64_t> sizes;
+};
+
+Args parse(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i < argc; ++i) {
+    std::string s = argv[i];
+    auto value = [&] {
+      if (i + 1 >= argc)
+        user_error(cat(s, " needs a value; ", kUsage));
+      return std::string(argv[++i]);
+    };
+    if (s == "--device")
+      a.device = value();
+    else if (s == "--launches")
+      a.launches = static_cast<int>(
+          std::clamp<int64_t>(bench::whole_number(value(), "--launches", kUsage), 0, 1 << 16));
+    else if (s == "--groups") {
+      a.groups.clear();
+      for (const std::string& g : bench::split_list(value())) {
+        a.groups.push_back(bench::whole_numbers(g, "work-group", kUsage));
+        if (a.groups.back().size() != 3)
+          user_error(cat("bad work-group '", g, "': expected XxYxZ, e.g. 32x4x2"));
+      }
+    } else if (!s.empty() && s[0] != '-')
+      a.sizes.push_back(bench::whole_number(s, "size", kUsage));
+    else
+      user_error(kUsage);
+  }
+  if (a.sizes.empty() || a.launches < 1)
+    user_error(kUsage);
+  for (int64_t n : a.sizes)
+    if (n < 8 || n > 1024)
+      user_error(cat("size ", n, " is outside 8..1024; ", kUsage));
+  return a;
+}
+
+HelmholtzCoefficients hpgmg_coefficients() {
+  HelmholtzCoefficients c;
+  c.a = 0;
+  c.b = 1;
+  c.quadratic_dirichlet = true;
+  c.outer_beta = 1;
+  c.order = 4;
+  return c;
+}
+
+struct Operator {
+  const char* name;
+  Expr program;
+};
+
+// The median device time of one launch over 5 runs of `launches` launches.
+double launch_ms(const Schedule& schedule, DeviceMemory& memory, int launches) {
+  schedule.run(memory); // warm: builds, first launches
+  std::vector<double> ms;
+  for (int r = 0; r < 5; ++r)
+    ms.push_back(schedule.run(memory) / launches);
+  std::sort(ms.begin(), ms.end());
+  return ms[2];
+}
+
+void bench_operator(runtime::Session& session, const Args& a, const Operator& op, int64_t n,
+                    double copy_gbps) {
+  const Expr lowered = rewrite::lower_default(op.program);
+  codegen::CodegenOptions options;
+  options.interior_only = true;
+  codegen::Kernel offset_code = codegen::generate_kernel(lowered, options);
+  options.interior_rows = true;
+  codegen::Kernel rows_code = codegen::generate_kernel(lowered, options);
+  const int64_t margin = std::max(offset_code.interior_margin, detail::kFv4InteriorMargin);
+  if (offset_code.interior_margin == 0 || !rows_code.interior_rows)
+    internal_error(cat(op.name, " has no interior version to launch"));
+
+  DeviceMemory memory(session);
+  std::vector<BufferId> inputs;
+  uint32_t seed = 7;
+  for (const auto& p : offset_code.params)
+    if (p.role == codegen::KernelParam::Input) {
+      inputs.push_back(memory.allocate(p.name, ScalarKind::F64, n * n * n));
+      std::vector<double> values(static_cast<std::size_t>(n * n * n));
+      for (double& v : values) { // positive coefficients, as the operator's are
+        seed = seed * 1664525u + 1013904223u;
+        v = 0.5 + static_cast<double>(seed >> 8) / static_cast<double>(1u << 24);
+      }
+      write_values(memory, inputs.back(), values);
+    }
+  const BufferId out = memory.allocate("out", ScalarKind::F64, n * n * n);
+  const auto inner = static_cast<std::size_t>(n - 2 * margin), m = static_cast<std::size_t>(margin);
+  const double bytes =
+      static_cast<double>(inputs.size() + 1) * 8.0 * static_cast<double>(inner * inner * inner);
+
+  auto run = [&](const char* form, const codegen::Kernel& code, bool rows,
+                 const std::vector<int64_t>& group, const std::vector<double>* expected,
+                 double against) -> std::pair<double, std::vector<double>> {
+    auto k = compile(session, code, group, form);
+    const runtime::Range offset(rows ? std::size_t{0} : m, m, m);
+    const runtime::Range global(rows ? static_cast<std::size_t>(n) : inner, inner, inner);
+    if (!group.empty())
+      for (int d = 0; d < 3; ++d)
+        if (global[d] % static_cast<std::size_t>(group[static_cast<std::size_t>(d)]) != 0)
+          return {0, {}};
+    Schedule fill, s;
+    fill.fill_zero("zero", out);
+    fill.run(memory);
+    for (int i = 0; i < a.launches; ++i)
+      s.launch_part("interior", k, inputs, out, offset, global);
+    const double ms = launch_ms(s, memory, a.launches);
+    std::vector<double> got = read_values(memory, out);
+    std::string label = form;
+    if (!group.empty())
+      label += cat(", work-group ", group[0], "x", group[1], "x", group[2]);
+    if (expected && got != *expected) {
+      std::printf("  %-48s FAILED: differs from the offset launch\n", label.c_str());
+      return {0, {}};
+    }
+    const double gbps = bytes / (ms * 1e6);
+    std::printf("  %-48s %8.3f ms  %7.1f GB/s  %5.1f%% of copy  %.2fx\n", label.c_str(), ms, gbps,
+                100 * gbps / copy_gbps, against > 0 ? against / ms : 1.0);
+    return {ms, std::move(got)};
+  };
+  std::printf("%s %lld^3 (interior %zu^3, %zu arrays read):\n", op.name, static_cast<long long>(n),
+              inner, inputs.size());
+  const auto [base_ms, base] =
+      run("offset, driver's work-group", offset_code, false, {}, nullptr, 0);
+  run("whole rows, driver's work-group", rows_code, true, {}, &base, base_ms);
+  for (const auto& g : a.groups)
+    run("whole rows", rows_code, true, g, &base, base_ms);
+}
+
+} // namespace
+
+int main(int argc, char** argv) try {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  const Args a = parse(argc, argv);
+  auto session = runtime::Session::from_env(a.device);
+  auto copy = runtime::measure_copy_bandwidth(session, std::size_t{1} << 30);
+  std::printf("device: %s\ncopy bandwidth: %.1f GB/s (1 GiB buffers)\n",
+              session.device().description().c_str(), copy.gb_per_s);
+  const HelmholtzCoefficients c = hpgmg_coefficients();
+  for (int64_t n : a.sizes) {
+    const Level level{3, n, ScalarKind::F64, Centring::Cell};
+    const detail::Fv4Region interior{detail::Fv4Region::Interior};
+    for (const Operator& op :
+         {Operator{"4th-order red half-sweep", detail::fv4_gsrb_half_sweep(level, c, 0, interior)},
+          Operator{"4th-order residual", detail::fv4_residual(level, c, false, interior)}})
+      bench_operator(session, a, op, n, copy.gb_per_s);
+  }
+  return 0;
+} catch (const tessera::Error& e) {
+  std::fprintf(stderr, "error: %s\n", e.what());
+  return 2;
+}
