@@ -1,7 +1,9 @@
 #include "compile/KernelRunner.h"
 
 #include <algorithm>
+#include <atomic>
 #include <set>
+#include <thread>
 
 #include "codegen/SharedSource.h"
 #include "compile/CpuWorkGroup.h"
@@ -57,17 +59,41 @@ std::vector<runtime::Kernel> build_program(runtime::Session& session,
   return built;
 }
 
-bool build_together(runtime::Session& session, const std::vector<codegen::Kernel>& all) {
-  // PoCL compiles a kernel's code at its first launch and only parses and links the program in
-  // its build; a driver that compiles every kernel of a program when building it (NVIDIA's)
-  // would compile kernels that are never launched.
-  if (!session.device().is_pocl())
+bool build_in_parallel(runtime::Session& session, const std::vector<codegen::Kernel>& kernels,
+                       std::size_t threads) {
+  threads = std::min(threads, kernels.size());
+  if (threads < 2)
     return false;
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i = next++; i < kernels.size(); i = next++) {
+      try {
+        session.cache().build_program(kernels[i].source, "", nullptr, kernels[i].name);
+      } catch (const std::exception&) {
+        // Left to the kernel's own build, which reports it with its log.
+      }
+    }
+  };
+  std::vector<std::thread> helpers;
+  for (std::size_t t = 1; t < threads; ++t)
+    helpers.emplace_back(work);
+  work();
+  for (auto& h : helpers)
+    h.join();
+  return true;
+}
+
+bool build_together(runtime::Session& session, const std::vector<codegen::Kernel>& all) {
   std::vector<codegen::Kernel> kernels;
   std::set<std::string> seen; // a kernel's source names its kernel: one copy of each
   for (const auto& k : all)   // those built already (an earlier solve's) are taken from memory
     if (seen.insert(k.source).second && !session.cache().in_memory(k.source))
       kernels.push_back(k);
+  // PoCL compiles a kernel's code at its first launch and only parses and links the program in
+  // its build; a driver that compiles every kernel of a program when building it (NVIDIA's)
+  // would compile kernels that are never launched: each its own program, several at once.
+  if (!session.device().is_pocl())
+    return build_in_parallel(session, kernels, kParallelBuilds);
   if (kernels.size() < 2)
     return false;
   const codegen::SharedSources shared =

@@ -45,15 +45,22 @@ LaunchRange launch_range(const codegen::Kernel& kernel,
 std::vector<runtime::Kernel> build_program(runtime::Session& session,
                                            const codegen::KernelProgram& program);
 
-// Builds kernels (of several programs) as one OpenCL program, so that later builds of any of
-// them on this session (build_program, every KernelRunner) take it from its cache: a device
-// compiler's cost per program (PoCL: about 0.1 s, its OpenCL header parsed and its library
-// linked) is paid once. The kernels keep their code; only their names in the shared program
-// differ. PoCL only (it compiles a kernel when first launched; other drivers compile every kernel
-// of a program in its build). False when nothing was built together (another driver, fewer than
-// two kernels) or the shared program does not build: each kernel then builds on its own when
-// asked for, with its own error.
+// Builds kernels (of several programs) ahead of their launches, so that later builds of any of
+// them on this session (build_program, every KernelRunner) take them from its cache. On PoCL as
+// one OpenCL program: a device compiler's cost per program (about 0.1 s, its OpenCL header parsed
+// and its library linked) is paid once; the kernels keep their code, only their names in the
+// shared program differ. Other drivers compile every kernel of a program in its build, so there
+// each kernel is its own program, up to kParallelBuilds of them built at once (build_in_parallel:
+// NVIDIA's compiler takes minutes for HPGMG-FV's 4th-order kernels, one at a time). False when
+// nothing was built ahead (fewer than two kernels) or PoCL's shared program does not build: each
+// kernel then builds on its own when asked for, with its own error.
 bool build_together(runtime::Session& session, const std::vector<codegen::Kernel>& kernels);
+constexpr std::size_t kParallelBuilds = 8;
+// Each kernel's own program built on up to `threads` host threads at once (OpenCL builds of
+// different programs may run concurrently); one that fails is left to its own build. False when
+// fewer than two would run at once.
+bool build_in_parallel(runtime::Session& session, const std::vector<codegen::Kernel>& kernels,
+                       std::size_t threads);
 
 class KernelRunner {
 public:

@@ -113,13 +113,19 @@ std::size_t DeviceMemory::largest_bytes() const {
   return largest;
 }
 
-runtime::Range narrow_part_group(const std::vector<std::size_t>& size,
-                                 std::size_t max_work_group_size,
-                                 const std::vector<std::size_t>& max_work_item_sizes) {
+namespace {
+
+// Per axis the largest divisor of size[a] up to wanted[a], the device's items along it and what
+// remains of a work-group of 256 work-items (a size every kernel launches on NVIDIA's and AMD's
+// GPUs) and of the device's largest.
+runtime::Range divisor_group(const std::vector<std::size_t>& size,
+                             const std::vector<std::size_t>& wanted,
+                             std::size_t max_work_group_size,
+                             const std::vector<std::size_t>& max_work_item_sizes) {
   std::size_t budget = std::min<std::size_t>(256, max_work_group_size);
   std::vector<std::size_t> local(size.size(), 1);
   for (std::size_t a = 0; a < size.size() && budget > 1; ++a) {
-    std::size_t cap = std::min(budget, size[a]);
+    std::size_t cap = std::min({budget, size[a], wanted.at(a)});
     if (a < max_work_item_sizes.size())
       cap = std::min(cap, max_work_item_sizes[a]);
     while (cap > 1 && size[a] % cap != 0)
@@ -128,6 +134,21 @@ runtime::Range narrow_part_group(const std::vector<std::size_t>& size,
     budget /= local[a];
   }
   return runtime::Range::of(local);
+}
+
+} // namespace
+
+runtime::Range narrow_part_group(const std::vector<std::size_t>& size,
+                                 std::size_t max_work_group_size,
+                                 const std::vector<std::size_t>& max_work_item_sizes) {
+  return divisor_group(size, std::vector<std::size_t>(size.size(), 256), max_work_group_size,
+                       max_work_item_sizes);
+}
+
+runtime::Range interior_rows_group(const std::vector<std::size_t>& size,
+                                   std::size_t max_work_group_size,
+                                   const std::vector<std::size_t>& max_work_item_sizes) {
+  return divisor_group(size, {32, 4, 1}, max_work_group_size, max_work_item_sizes);
 }
 
 void Schedule::launch(const std::string& label, std::shared_ptr<CompiledKernel> kernel,
@@ -197,6 +218,9 @@ void Schedule::launch_split(const std::string& label, const std::shared_ptr<Comp
     rows[0] = *kernel->interior->code.launch.global[0].as_constant();
     part(kernel->interior, rows_from, rows);
     steps_.back().share = interior_share;
+    if (device.type == "GPU" && kernel->interior->local.empty())
+      steps_.back().local =
+          interior_rows_group(rows, device.max_work_group_size, device.max_work_item_sizes);
   } else {
     part(kernel->interior, from, size);
   }

@@ -69,6 +69,15 @@ runtime::Range narrow_part_group(const std::vector<std::size_t>& size,
                                  std::size_t max_work_group_size,
                                  const std::vector<std::size_t>& max_work_item_sizes);
 
+// A GPU's work-group for an interior launched on whole rows (codegen::Kernel::interior_rows):
+// 32 work-items along the row, 4 rows, one plane (the largest divisors up to those). On an H200
+// HPGMG-FV's 4th-order half-sweep and residual ran 1.25-1.31x faster so than offset by the
+// margin with the driver's work-group; 32x4x2, 64x4x1, 32x2x4, 64x2x2 and 128x2x1 came between
+// (bench/interior_bench, 256^3 and 512^3).
+runtime::Range interior_rows_group(const std::vector<std::size_t>& size,
+                                   std::size_t max_work_group_size,
+                                   const std::vector<std::size_t>& max_work_item_sizes);
+
 struct BufferId {
   int index = -1;
   bool operator==(const BufferId&) const = default;

@@ -39,12 +39,14 @@ std::string kernel_name(const std::string& op) {
 }
 
 codegen::Kernel generate(const Expr& lowered, const std::string& op, bool in_place = false,
-                         bool interior_only = false, int colour_parity = -1) {
+                         bool interior_only = false, int colour_parity = -1,
+                         bool interior_rows = false) {
   codegen::CodegenOptions options;
   options.kernel_name = kernel_name(op);
   options.in_place = in_place;
   options.interior_only = interior_only;
   options.colour_parity = colour_parity;
+  options.interior_rows = interior_rows;
   // The operators are single-kernel programs; a variant that needs several launches (a program
   // of kernels) is not one the tuner can time as one kernel.
   std::size_t stages = codegen::split_into_stages(lowered).size();
@@ -247,7 +249,9 @@ void Tuner::add_interior(CompiledKernel& k, const Expr& lowered, const OperatorS
       own_form ? rewrite::lower_default(spec.interior_build(spec.extents)) : lowered;
   // A CPU's in-place half-sweep computes its colour's points alone (own forms stay whole).
   const int colour = spec.in_place && !own_form ? spec.colour_parity : -1;
-  codegen::Kernel code = generate(interior, spec.name, spec.in_place, true, colour);
+  // A GPU runs the interior on whole rows (interior_rows_group, Program.h).
+  codegen::Kernel code =
+      generate(interior, spec.name, spec.in_place, true, colour, session_->device().type == "GPU");
   if (code.interior_margin == 0) // no interior version: the kernel as it is
     return;
   const int64_t margin = std::max(code.interior_margin, spec.interior_margin);

@@ -10,6 +10,7 @@
 
 #include "RuntimeFixture.h"
 #include "codegen/Kernel.h"
+#include "compile/KernelRunner.h"
 #include "compile/Workload.h"
 #include "core/Error.h"
 #include "core/Printer.h"
@@ -18,6 +19,7 @@
 #include "explore/ComputeCeiling.h"
 #include "explore/Explorer.h"
 #include "explore/Variants.h"
+#include "rewrite/Lower.h"
 
 using namespace tessera;
 using namespace tessera::explore;
@@ -213,6 +215,30 @@ TEST_CASE("explorer: on PoCL the points measured next are built ahead as one pro
     CHECK(stats.compiled * 2 <= kernels.size());
   else // another driver builds each kernel alone
     CHECK(stats.compiled + stats.disk_hits >= kernels.size());
+}
+
+// What a driver other than PoCL gets (build_together): each kernel its own program, several
+// built at once on host threads. PoCL builds them here, each alone, as another driver would.
+TEST_CASE("kernels built in parallel: each its own program, one that fails left to its own build") {
+  runtime::Session session(runtime::Session::from_env()); // its own build cache, counted alone
+  std::vector<codegen::Kernel> kernels;
+  for (float weight : {0.25f, 0.5f, 0.75f, 1.5f, 2.5f}) {
+    auto scaled = user_fun("scaled", [=](auto a) { return weight * a; });
+    Val x = input("x", Type::array(f32(), 64));
+    kernels.push_back(codegen::generate_kernel(
+        rewrite::lower_default(program({x}, x | map(Fun([=](Val v) { return scaled(v); }))))));
+  }
+  codegen::Kernel broken = kernels.front();
+  broken.source += "\n__kernel void broken(__global float* x) { x[0] = undeclared; }\n";
+  kernels.insert(kernels.begin() + 2, broken);
+  CHECK_FALSE(explore::build_in_parallel(session, kernels, 1)); // one thread: nothing ahead
+  CHECK(explore::build_in_parallel(session, kernels, 4));
+  for (const auto& k : kernels)
+    CHECK(session.cache().in_memory(k.source) == (&k != &kernels[2]));
+  CHECK(session.cache().stats().compiled == 5);
+  // The broken kernel's own build says what is wrong.
+  CHECK_THROWS_WITH_AS(session.build_kernel(broken.source, broken.name),
+                       doctest::Contains("undeclared"), tessera::Error);
 }
 
 TEST_CASE("explorer: large grids are checked against the trusted variant") {

@@ -441,3 +441,23 @@ TEST_CASE("split launch: a GPU's slabs along x take a work-group across the next
   CHECK(group({2, 508, 508}, 64) == std::vector<std::size_t>{2, 4, 4});
   CHECK(group({3, 100, 100}, 128) == std::vector<std::size_t>{3, 25, 1});
 }
+
+TEST_CASE("split launch: a GPU's interior on whole rows takes 32 x 4 x 1 where they divide") {
+  auto group = [](std::vector<std::size_t> size, std::size_t max_group = 1024,
+                  std::vector<std::size_t> items = {1024, 1024, 64}) {
+    const runtime::Range local = interior_rows_group(size, max_group, items);
+    std::vector<std::size_t> got;
+    for (int a = 0; a < local.dims(); ++a) {
+      got.push_back(local[a]);
+      CHECK(size[static_cast<std::size_t>(a)] % local[a] == 0); // OpenCL 1.2: local divides
+    }
+    return got;
+  };
+  // HPGMG's interiors: whole rows of 512 and 256, 508 and 252 rows and planes (2 cells in).
+  CHECK(group({512, 508, 508}) == std::vector<std::size_t>{32, 4, 1});
+  CHECK(group({256, 252, 252}) == std::vector<std::size_t>{32, 4, 1});
+  CHECK(group({100, 94, 94}) == std::vector<std::size_t>{25, 2, 1}); // the largest divisors
+  CHECK(group({512, 510}) == std::vector<std::size_t>{32, 3});       // 2-D
+  CHECK(group({512, 508, 508}, 64) == std::vector<std::size_t>{32, 2, 1});
+  CHECK(group({512, 508, 508}, 1024, {16, 16, 16}) == std::vector<std::size_t>{16, 4, 1});
+}
