@@ -292,20 +292,15 @@ Expr fv4_operator(const Level& level, const HelmholtzCoefficients& c, const std:
     };
     if (interior)
       return with_inside(every);
-    // Most points read no ghost along the dimensions the form spans whole (a slab's: all but
-    // its own and those it is inside along): their form without those side selections, chosen
-    // once, so that a device branches instead of evaluating every extrapolation and selecting.
-    const unsigned mask = region.kind == Fv4Region::Slab ? region.inside : 0;
-    const unsigned spanned = region.kind == Fv4Region::Slab ? region.spanned(d) : every;
-    if (spanned == 0)
-      return with_inside(mask);
-    std::optional<Sym> is_inner;
-    for (int k = 0; k < d; ++k)
-      if ((spanned >> k & 1u) != 0) {
-        const Sym inner = v[static_cast<std::size_t>(code + k)] == kInside;
-        is_inner = is_inner ? *is_inner && inner : inner;
-      }
-    return select(*is_inner, with_inside(mask | spanned), with_inside(mask));
+    if (region.kind == Fv4Region::Slab)
+      return with_inside(region.inside);
+    // Most points read no ghost: their form without the side selections, chosen
+    // once, so that a device branches instead of evaluating every extrapolation
+    // and selecting.
+    Sym is_inner = v[static_cast<std::size_t>(code)] == kInside;
+    for (int k = 1; k < d; ++k)
+      is_inner = is_inner && v[static_cast<std::size_t>(code + k)] == kInside;
+    return select(is_inner, with_inside(every), with_inside(0));
   });
   Fun apply([=](Val t) {
     std::vector<Val> args;
@@ -333,8 +328,7 @@ double h2inv_of(const Level& level) {
 Fv4Region fv4_slab_region(int dims, int range_axis) {
   // Range axis a is the level's dimension dims - 1 - a: those above a are the level's first.
   Fv4Region region{Fv4Region::Slab};
-  region.axis = dims - 1 - range_axis;
-  for (int k = 0; k < region.axis; ++k)
+  for (int k = 0; k < dims - 1 - range_axis; ++k)
     region.inside |= 1u << k;
   return region;
 }

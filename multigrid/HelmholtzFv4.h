@@ -43,14 +43,6 @@ bool uses_fv4(const Level& level, const HelmholtzCoefficients& c);
 struct Fv4Region {
   enum Kind { Whole, Interior, Slab } kind = Whole;
   unsigned inside = 0; // a Slab's
-  // A Slab's own dimension (near its ends at every point), where known: the dimensions neither
-  // inside nor its own it spans whole, and most of its points are 2 or more cells from their
-  // ends, which the form tells apart (the whole form does so for every dimension).
-  int axis = -1;
-  unsigned spanned(int dims) const {
-    const unsigned every = (1u << dims) - 1;
-    return axis < 0 ? 0 : every & ~inside & ~(1u << axis);
-  }
 };
 // The region of the slab a split launch runs along `range_axis` (OpenCL's x first,
 // Schedule::launch): its points are 2 or more cells from the ends of the range's axes above it

@@ -6,7 +6,6 @@
 // sum_{a,b,c} w_0[a] w_1[b] w_2[c] e[I + (a, b, c)] over the coarse offsets -r..r, each w_k the
 // 1-D weights of the point's parity with the ghosts folded in, chosen by the coarse cell's place
 // along k.
-#include <optional>
 #include <vector>
 
 #include "core/Error.h"
@@ -83,23 +82,16 @@ using Constant = std::function<Sym(double)>;
 // The weight of a dimension's tap a (its coarse offset a - half) from the point's code along it.
 using TapWeight = std::function<Sym(const Sym& code, int a, const Constant& typed)>;
 // How a dimension weighs its taps: `code`, the i32 grid on the fine level whose value chooses
-// the weights; the coarse offsets -half..half it reads (half <= the windows' reach). Where
-// `inner` is set, the points whose code says they are inside along the dimension (`is_inner`)
-// take the inner weights instead, chosen once for all such dimensions together.
-struct Taps {
-  int half;
-  TapWeight weight;
-};
+// the weights; the coarse offsets -half..half it reads (half <= the windows' reach).
 struct AxisWeights {
   Val code;
-  Taps taps;
-  std::optional<Taps> inner;
-  std::function<Sym(const Sym& code)> is_inner;
+  int half;
+  TapWeight weight;
 };
 
 // u + sum_{a,b,c} w_0(a) w_1(b) w_2(c) e[I + (a, b, c)]: a tensor product over windows of
 // (2 reach + 1)^3 coarse values, dimension by dimension, innermost first, each dimension reading
-// its own taps.
+// its own taps (axes[k].half of them each side).
 Expr tensor_interpolation(const Level& coarse, const std::string& name, int reach,
                           const std::vector<AxisWeights>& axes) {
   const int d = coarse.dims, taps = 2 * reach + 1;
@@ -117,41 +109,29 @@ Expr tensor_interpolation(const Level& coarse, const std::string& name, int reac
     const Constant typed = [&](double x) {
       return Sym(ScalarExpr::constant(ScalarValue::make(kind, x), false));
     };
-    auto code = [&](std::size_t k) { return v[static_cast<std::size_t>(count + 1) + k]; };
-    // The product with each dimension's inner taps (where it has them) or its own.
-    auto total_of = [&](bool inner) {
-      std::vector<std::vector<Sym>> w(static_cast<std::size_t>(d));
-      std::vector<int> half(static_cast<std::size_t>(d));
-      for (std::size_t k = 0; k < w.size(); ++k) {
-        const Taps& t = inner && axes[k].inner ? *axes[k].inner : axes[k].taps;
-        half[k] = t.half;
-        for (int a = 0; a <= 2 * half[k]; ++a)
-          w[k].push_back(t.weight(code(k), a, typed));
-      }
-      auto e_at = [&](int a, int b, int c) { // taps of each dimension's own range
-        a += reach - half[0], b += reach - half[1], c += reach - half[2];
-        return v[static_cast<std::size_t>(1 + (a * taps + b) * taps + c)];
-      };
-      Sym total = typed(0);
-      for (int a = 0; a <= 2 * half[0]; ++a) {
-        Sym plane = typed(0);
-        for (int b = 0; b <= 2 * half[1]; ++b) {
-          Sym line = w[2][0] * e_at(a, b, 0);
-          for (int c = 1; c <= 2 * half[2]; ++c)
-            line = line + w[2][static_cast<std::size_t>(c)] * e_at(a, b, c);
-          plane = b == 0 ? w[1][0] * line : plane + w[1][static_cast<std::size_t>(b)] * line;
-        }
-        total = a == 0 ? w[0][0] * plane : total + w[0][static_cast<std::size_t>(a)] * plane;
-      }
-      return total;
+    std::vector<std::vector<Sym>> w(static_cast<std::size_t>(d));
+    std::vector<int> half(static_cast<std::size_t>(d));
+    for (std::size_t k = 0; k < w.size(); ++k) {
+      half[k] = axes[k].half;
+      for (int a = 0; a <= 2 * half[k]; ++a)
+        w[k].push_back(axes[k].weight(v[static_cast<std::size_t>(count + 1) + k], a, typed));
+    }
+    auto e_at = [&](int a, int b, int c) { // taps of each dimension's own range
+      a += reach - half[0], b += reach - half[1], c += reach - half[2];
+      return v[static_cast<std::size_t>(1 + (a * taps + b) * taps + c)];
     };
-    std::optional<Sym> is_inner;
-    for (std::size_t k = 0; k < axes.size(); ++k)
-      if (axes[k].inner)
-        is_inner = is_inner ? *is_inner && axes[k].is_inner(code(k)) : axes[k].is_inner(code(k));
-    if (!is_inner)
-      return v[0] + total_of(false);
-    return select(*is_inner, v[0] + total_of(true), v[0] + total_of(false));
+    Sym total = typed(0);
+    for (int a = 0; a <= 2 * half[0]; ++a) {
+      Sym plane = typed(0);
+      for (int b = 0; b <= 2 * half[1]; ++b) {
+        Sym line = w[2][0] * e_at(a, b, 0);
+        for (int c = 1; c <= 2 * half[2]; ++c)
+          line = line + w[2][static_cast<std::size_t>(c)] * e_at(a, b, c);
+        plane = b == 0 ? w[1][0] * line : plane + w[1][static_cast<std::size_t>(b)] * line;
+      }
+      total = a == 0 ? w[0][0] * plane : total + w[0][static_cast<std::size_t>(a)] * plane;
+    }
+    return v[0] + total;
   });
   std::vector<Val> zipped{u, windows};
   for (const AxisWeights& axis : axes)
@@ -211,25 +191,6 @@ Expr prolong_hpgmg_fv_form(const Level& coarse, int order, Fv4Region region) {
   std::vector<std::vector<double>> table; // by code: 2 * place + parity
   for (int c = 0; c < 2 * kPlaces; ++c)
     table.push_back(weights(scheme, c / 2, c % 2, coarse.n));
-  const Taps parity_taps{h, [=](const Sym& parity, int a, const Constant& typed) {
-                           return select(parity == 0, typed(even[static_cast<std::size_t>(a)]),
-                                         typed(even[static_cast<std::size_t>(2 * h - a)]));
-                         }};
-  const Taps place_taps{scheme.reach, [=](const Sym& code, int a, const Constant& typed) {
-                          const auto at = static_cast<std::size_t>(a);
-                          Sym value = typed(table[2 * 2][at]); // inside, even
-                          for (int c = 2 * kPlaces - 1; c >= 0; --c)
-                            if (c != 2 * 2)
-                              value = select(code == c,
-                                             typed(table[static_cast<std::size_t>(c)][at]), value);
-                          return value;
-                        }};
-  // A slab's points inside along a dimension it spans whole (most of them) take that
-  // dimension's parity weights, chosen by its place code (2 * 2 + the parity: 4 or 5).
-  const Taps inner_taps{h, [=](const Sym& code, int a, const Constant& typed) {
-                          return parity_taps.weight(code - 4, a, typed);
-                        }};
-  const unsigned spanned = region.kind == Fv4Region::Slab ? region.spanned(d) : 0;
   std::vector<AxisWeights> axes;
   for (int k = 0; k < d; ++k) {
     const bool inside = region.kind == Fv4Region::Interior ||
@@ -240,12 +201,21 @@ Expr prolong_hpgmg_fv_form(const Level& coarse, int order, Fv4Region region) {
                                                [=](const std::vector<Sym>& idx) {
                                                  return idx[static_cast<std::size_t>(k)] % 2;
                                                })),
-                      parity_taps});
-    else if ((spanned >> k & 1u) != 0)
-      axes.push_back({place_codes(fine, coarse.n, k), place_taps, inner_taps,
-                      [](const Sym& code) { return code == 4 || code == 5; }});
+                      h, [=](const Sym& parity, int a, const Constant& typed) {
+                        return select(parity == 0, typed(even[static_cast<std::size_t>(a)]),
+                                      typed(even[static_cast<std::size_t>(2 * h - a)]));
+                      }});
     else
-      axes.push_back({place_codes(fine, coarse.n, k), place_taps});
+      axes.push_back({place_codes(fine, coarse.n, k), scheme.reach,
+                      [=](const Sym& code, int a, const Constant& typed) {
+                        const auto at = static_cast<std::size_t>(a);
+                        Sym value = typed(table[2 * 2][at]); // inside, even
+                        for (int c = 2 * kPlaces - 1; c >= 0; --c)
+                          if (c != 2 * 2)
+                            value = select(code == c, typed(table[static_cast<std::size_t>(c)][at]),
+                                           value);
+                        return value;
+                      }});
   }
   // The interior's windows reach no further than it reads, so its kernel is exact 2h fine
   // cells from the edges; the slabs read ghosts along some dimension and take the whole reach.
