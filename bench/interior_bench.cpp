@@ -48,11 +48,7 @@ Args parse(int argc, char** argv) {
   Args a;
   for (int i = 1; i < argc; ++i) {
     std::string s = argv[i];
-    auto value = [&] {
-      if (i + 1 >= argc)
-        user_error(cat(s, " needs a value; ", kUsage));
-      return std::string(argv[++i]);
-    };
+    auto value = [&] { return bench::option_value(argc, argv, i, kUsage); };
     if (s == "--device")
       a.device = value();
     else if (s == "--launches")

@@ -82,11 +82,7 @@ Args parse(int argc, char** argv) {
   Args a;
   for (int i = 1; i < argc; ++i) {
     std::string s = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc)
-        user_error(cat(s, " needs a value"));
-      return argv[++i];
-    };
+    auto value = [&] { return bench::option_value(argc, argv, i, kUsage); };
     auto whole = [&](const std::string& text) { return bench::whole_number(text, s, kUsage); };
     if (s == "--device")
       a.device = value();

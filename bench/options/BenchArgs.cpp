@@ -49,6 +49,12 @@ double decimal_number(const std::string& text, const std::string& what, const st
       "a number", usage);
 }
 
+std::string option_value(int argc, char** argv, int& i, const std::string& usage) {
+  if (i + 1 >= argc)
+    user_error(cat(argv[i], " needs a value; ", usage));
+  return argv[++i];
+}
+
 std::vector<int64_t> whole_numbers(const std::string& text, const std::string& what,
                                    const std::string& usage) {
   std::vector<int64_t> numbers;

@@ -19,6 +19,9 @@ std::vector<std::string> split_list(const std::string& text, char sep = ',');
 int64_t whole_number(const std::string& text, const std::string& what, const std::string& usage);
 // `text` as a number (all of it, decimal or with an exponent); an Error as whole_number's.
 double decimal_number(const std::string& text, const std::string& what, const std::string& usage);
+// The value of option argv[i], argv[i + 1] (i moves to it); an Error naming the option and
+// `usage` when it has none.
+std::string option_value(int argc, char** argv, int& i, const std::string& usage);
 // "8x16" -> {8, 16}: whole numbers separated by x, each checked as whole_number.
 std::vector<int64_t> whole_numbers(const std::string& text, const std::string& what,
                                    const std::string& usage);
