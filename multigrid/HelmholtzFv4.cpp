@@ -278,9 +278,7 @@ Expr fv4_operator(const Level& level, const HelmholtzCoefficients& c, const std:
   const int64_t n = level.n;
   const ScalarKind kind = level.kind;
   const unsigned every = (1u << d) - 1;
-  const std::string form = interior                         ? name + "Interior"
-                           : region.kind == Fv4Region::Slab ? cat(name, "Slab", region.inside)
-                                                            : name;
+  const std::string form = fv4_form_name(name, region);
   Fun point = formula(form, kinds, [=, &u_at, &beta_at](const std::vector<Sym>& v) {
     Fv4Point p{v, d, n, kind, u_at, beta_at, f_at, alpha_at, code};
     Fv4Point diagonal = p;
@@ -324,6 +322,12 @@ double h2inv_of(const Level& level) {
 }
 
 } // namespace
+
+std::string fv4_form_name(const std::string& name, Fv4Region region) {
+  return region.kind == Fv4Region::Interior ? name + "Interior"
+         : region.kind == Fv4Region::Slab   ? cat(name, "Slab", region.inside)
+                                            : name;
+}
 
 Fv4Region fv4_slab_region(int dims, int range_axis) {
   // Range axis a is the level's dimension dims - 1 - a: those above a are the level's first.

@@ -22,6 +22,8 @@
 // every extrapolation. One device only (a grid's box must be the whole grid).
 #pragma once
 
+#include <string>
+
 #include "multigrid/Helmholtz.h"
 
 namespace tessera::multigrid::detail {
@@ -44,6 +46,8 @@ struct Fv4Region {
   enum Kind { Whole, Interior, Slab } kind = Whole;
   unsigned inside = 0; // a Slab's
 };
+// The name of a formula `name` in a region's form: nameInterior, nameSlab<inside>, or name.
+std::string fv4_form_name(const std::string& name, Fv4Region region);
 // The region of the slab a split launch runs along `range_axis` (OpenCL's x first,
 // Schedule::launch): its points are 2 or more cells from the ends of the range's axes above it
 // (their slabs come first), anywhere along those below.

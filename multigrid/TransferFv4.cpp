@@ -220,11 +220,8 @@ Expr prolong_hpgmg_fv_form(const Level& coarse, int order, Fv4Region region) {
   // The interior's windows reach no further than it reads, so its kernel is exact 2h fine
   // cells from the edges; the slabs read ghosts along some dimension and take the whole reach.
   const bool interior = region.kind == Fv4Region::Interior;
-  const std::string name = interior ? cat(scheme.name, "Interior")
-                           : region.kind == Fv4Region::Slab
-                               ? cat(scheme.name, "Slab", region.inside)
-                               : std::string(scheme.name);
-  return tensor_interpolation(coarse, name, interior ? h : scheme.reach, axes);
+  return tensor_interpolation(coarse, fv4_form_name(scheme.name, region),
+                              interior ? h : scheme.reach, axes);
 }
 
 } // namespace detail
