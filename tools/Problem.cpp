@@ -1,5 +1,7 @@
 #include "tools/Problem.h"
 
+#include "tools/InterpreterMemory.h"
+
 namespace tessera::tools {
 
 explore::Problem make_problem(const ProgramSource& source, const std::vector<int64_t>& extents,
@@ -8,6 +10,9 @@ explore::Problem make_problem(const ProgramSource& source, const std::vector<int
     const auto& sized = source.fixed_size ? extents : at;
     return source.info.build(std::vector<ArithExpr>(sized.begin(), sized.end()));
   };
+  if (source.fixed_size) // its own small program: the interpreter checks the whole grid
+    check_fixed_size_interpreter(build(extents), explore::cells(extents),
+                                 explore::size_text(extents));
   auto problem = explore::make_problem(source.info.name, build, extents, depth, std::move(control));
   if (source.fixed_size)
     problem.small_extents = extents;

@@ -22,6 +22,7 @@
 #include "stencils/Catalog.h"
 #include "tools/Commands.h"
 #include "tools/HostMemory.h"
+#include "tools/InterpreterMemory.h"
 #include "tools/Problem.h"
 
 namespace tessera::tools {
@@ -29,21 +30,19 @@ namespace tessera::tools {
 namespace {
 
 constexpr std::size_t kInterpreterPoints = std::size_t{1} << 18;
-// Host bytes a grid point costs in the interpreter (its Data trees, measured: about 1.15 KB).
-constexpr double kInterpreterBytesPerPoint = 1200;
 
-// Host bytes of a run on `points` grid points with `inputs` input arrays: per value a double
-// and its packed copy while uploading, the output read back, as doubles, and the reference.
-double host_bytes(std::size_t points, std::size_t inputs, bool interpreter) {
-  double per_point = 12.0 * static_cast<double>(inputs) + 8 + 8 + 8 + 8;
-  if (interpreter)
-    per_point += kInterpreterBytesPerPoint;
-  return per_point * static_cast<double>(points);
+// Host bytes of a run of `program` on `points` grid points: per input value a double and its
+// packed copy while uploading, the output read back, as doubles, and the reference, and the
+// interpreter's Data trees where it checks the whole grid.
+double host_bytes(const Expr& program, std::size_t points, bool interpreter) {
+  const double per_point = 12.0 * static_cast<double>(input_types(program).size()) + 8 + 8 + 8 + 8;
+  return per_point * static_cast<double>(points) +
+         (interpreter ? interpreter_bytes(program, points) : 0);
 }
 
-void check_memory(const std::string& size, std::size_t points, std::size_t inputs,
+void check_memory(const std::string& size, const Expr& program, std::size_t points,
                   bool interpreter) {
-  double needed = host_bytes(points, inputs, interpreter);
+  double needed = host_bytes(program, points, interpreter);
   double available = available_memory();
   if (available > 0 && needed > 0.8 * available)
     user_error(cat("run ", size, " needs about ", gigabytes(needed), " of host memory (", points,
@@ -86,7 +85,9 @@ int run_command(const CommonOptions& o) {
   Expr p = info.build(std::vector<ArithExpr>(extents.begin(), extents.end()));
   // A fixed-size --program has no smaller grid: the interpreter checks the whole one.
   bool interpreter = points <= kInterpreterPoints || source.fixed_size;
-  check_memory(size, points, input_types(p).size(), interpreter);
+  if (source.fixed_size)
+    check_fixed_size_interpreter(p, points, size);
+  check_memory(size, p, points, interpreter);
   std::cout << "stencil  " << info.name << " (" << info.description << ")\n";
   std::cout << "program  " << print(p) << "\n";
 

@@ -211,6 +211,24 @@ TEST_CASE("program cli: a program of constant extents beyond the check grid is i
   CHECK(has(run.out, "OK: the generated kernel matches the interpreter"));
 }
 
+TEST_CASE("program cli: a program of constant extents too large for the interpreter is refused") {
+  // Its only check is the interpreter on the whole grid: 2^30 points would need terabytes (the
+  // process was killed for memory before: a 256^3 program of 6 inputs needs about 360 GB).
+  fs::path huge = work_dir() / "blur32768.json";
+  save_expr_file(at_size(user_blur(), {32768, 32768}), huge.string());
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"explore", "--program", huge.string(), "--size", "32768x32768",
+                                 "--budget", "10"},
+        std::vector<std::string>{"run", "--program", huge.string()}}) {
+    Result r = cli(args);
+    INFO(args[0], ": ", r.err);
+    CHECK(r.code == 2);
+    CHECK(has(r.err, "sizes are constants (32768x32768)"));
+    CHECK(has(r.err, "of host memory"));
+    CHECK(has(r.err, "size variables"));
+  }
+}
+
 TEST_CASE("program cli: --version and the default sizes in --help") {
   Result v = cli({"--version"});
   CHECK(v.code == 0);
