@@ -329,14 +329,6 @@ std::string fv4_form_name(const std::string& name, Fv4Region region) {
                                             : name;
 }
 
-Fv4Region fv4_slab_region(int dims, int range_axis) {
-  // Range axis a is the level's dimension dims - 1 - a: those above a are the level's first.
-  Fv4Region region{Fv4Region::Slab};
-  for (int k = 0; k < dims - 1 - range_axis; ++k)
-    region.inside |= 1u << k;
-  return region;
-}
-
 bool uses_fv4(const Level& level, const HelmholtzCoefficients& c) {
   if (c.order != 2 && c.order != 4)
     user_error(cat("the variable-coefficient operator has the orders 2 and 4 (HPGMG-FV's "

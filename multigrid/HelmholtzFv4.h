@@ -48,10 +48,6 @@ struct Fv4Region {
 };
 // The name of a formula `name` in a region's form: nameInterior, nameSlab<inside>, or name.
 std::string fv4_form_name(const std::string& name, Fv4Region region);
-// The region of the slab a split launch runs along `range_axis` (OpenCL's x first,
-// Schedule::launch): its points are 2 or more cells from the ends of the range's axes above it
-// (their slabs come first), anywhere along those below.
-Fv4Region fv4_slab_region(int dims, int range_axis);
 Expr fv4_residual(const Level& level, const HelmholtzCoefficients& c, bool restricted,
                   Fv4Region region = {});
 Expr fv4_jacobi(const Level& level, const HelmholtzCoefficients& c, double omega,

@@ -29,8 +29,8 @@ OperatorSpec with_fv4_forms(OperatorSpec spec, const Level& level, bool on,
   // The slabs along the outermost axis (inside along none) take a form of their own too: the
   // whole kernel is then never built, and their form, without the whole one's interior branch,
   // is the smaller build (with the whole kernel there a first 64^3 solve on PoCL built longer).
-  spec.slab_build = [level, form](const std::vector<int64_t>& extents, int axis) {
-    return form(level_at(level, extents), fv4_slab_region(level.dims, axis));
+  spec.slab_build = [level, form](const std::vector<int64_t>& extents, unsigned inside) {
+    return form(level_at(level, extents), {Fv4Region::Slab, inside});
   };
   return spec;
 }

@@ -151,6 +151,13 @@ runtime::Range interior_rows_group(const std::vector<std::size_t>& size,
   return divisor_group(size, {32, 4, 1}, max_work_group_size, max_work_item_sizes);
 }
 
+unsigned slab_inside(int dims, int range_axis) {
+  unsigned inside = 0;
+  for (int k = 0; k < dims - 1 - range_axis; ++k)
+    inside |= 1u << k;
+  return inside;
+}
+
 void Schedule::launch(const std::string& label, std::shared_ptr<CompiledKernel> kernel,
                       std::vector<BufferId> inputs, BufferId output) {
   if (kernel && kernel->interior)
@@ -224,6 +231,30 @@ void Schedule::launch_split(const std::string& label, const std::shared_ptr<Comp
   } else {
     part(kernel->interior, from, size);
   }
+  // The kernel of a part within the interior along the level's dimensions in `inside`.
+  auto form_of = [&](unsigned inside) {
+    const bool own = inside < kernel->slabs.size() && kernel->slabs[inside];
+    return own ? kernel->slabs[inside] : kernel;
+  };
+  if (kernel->slab_regions) {
+    // Each region around the interior: along every axis the low margin, the interior or the
+    // high margin (x fastest), all but the interior itself.
+    int regions = 1;
+    for (int a = 0; a < dims; ++a)
+      regions *= 3;
+    for (int code = 0; code < regions; ++code) {
+      unsigned inside = 0;
+      for (int a = 0, rest = code; a < dims; ++a, rest /= 3) {
+        const int third = rest % 3;
+        from[a] = third == 0 ? 0 : third == 1 ? margin : global[a] - margin;
+        size[a] = third == 1 ? global[a] - 2 * margin : margin;
+        inside |= third == 1 ? 1u << (dims - 1 - a) : 0u;
+      }
+      if (inside != (1u << dims) - 1)
+        part(form_of(inside), from, size);
+    }
+    return;
+  }
   // Around it, per axis from the outermost: the two slabs of `margin` along it, over the
   // interior along the axes done before and the whole range along the others.
   for (int a = dims - 1; a >= 0; --a) {
@@ -231,7 +262,7 @@ void Schedule::launch_split(const std::string& label, const std::shared_ptr<Comp
       from[inner] = 0;
       size[inner] = global[inner];
     }
-    const auto& slab = kernel->slabs.empty() ? kernel : kernel->slabs[static_cast<std::size_t>(a)];
+    const auto& slab = form_of(slab_inside(dims, a));
     size[a] = margin;
     from[a] = 0;
     part(slab, from, size);

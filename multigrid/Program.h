@@ -43,9 +43,13 @@ struct CompiledKernel {
   // on the rest (Schedule::launch).
   std::shared_ptr<CompiledKernel> interior;
   int64_t interior_margin = 0;
-  // With the interior, the kernels of the slabs around it by axis of the range (OpenCL's x
-  // first; OperatorSpec::slab_build). Empty: this kernel on every slab.
+  // With the interior, the kernels of the parts around it by their inside mask (slab_inside:
+  // bit k set where a part lies within the interior along the level's dimension k, outermost
+  // first; OperatorSpec::slab_build); an empty list or entry: this kernel on that part.
   std::vector<std::shared_ptr<CompiledKernel>> slabs;
+  // The parts around the interior are its 3^d - 1 faces, edges and corners, each with the
+  // form of its own mask, not 2d slabs spanning the edges (OperatorSpec::slab_regions).
+  bool slab_regions = false;
 
   // The driver's kernel, built now if it was not yet (throws tessera::Error when it fails).
   runtime::Kernel& built();
@@ -58,6 +62,12 @@ private:
 // work-group size.
 std::shared_ptr<CompiledKernel> compile(runtime::Session& session, codegen::Kernel code,
                                         std::vector<int64_t> local, std::string variant);
+
+// The inside mask of a split launch's slab along `range_axis` (OpenCL's x first): it spans the
+// interior along the range's axes above it (their slabs come first) and the whole range along
+// those below, so it lies within the interior along the level's dimensions 0 .. dims - 2 -
+// range_axis (outermost first).
+unsigned slab_inside(int dims, int range_axis);
 
 // A GPU's work-group for a part of a kernel's range narrower than a warp along its first
 // (contiguous) axis, as a split launch's slabs along x are: the part's whole width there, then

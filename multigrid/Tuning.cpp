@@ -261,11 +261,21 @@ void Tuner::add_interior(CompiledKernel& k, const Expr& lowered, const OperatorS
   k.interior_margin = margin;
   if (!spec.slab_build)
     return;
-  for (int axis = 0; axis < static_cast<int>(spec.extents.size()); ++axis)
-    k.slabs.push_back(compile(*session_,
-                              generate(rewrite::lower_default(spec.slab_build(spec.extents, axis)),
-                                       spec.name, spec.in_place),
-                              {}, cat(k.variant, ", slab ", axis)));
+  const int dims = static_cast<int>(spec.extents.size());
+  k.slab_regions = spec.slab_regions && session_->device().type == "GPU" &&
+                   k.global.total() >= static_cast<std::size_t>(kSlabRegionPoints);
+  std::vector<unsigned> masks;
+  for (int axis = 0; axis < dims && !k.slab_regions; ++axis)
+    masks.push_back(slab_inside(dims, axis));
+  for (unsigned inside = 0; k.slab_regions && inside + 1 < (1u << dims); ++inside)
+    masks.push_back(inside);
+  k.slabs.resize(std::size_t{1} << dims);
+  for (unsigned inside : masks)
+    k.slabs[inside] = compile(
+        *session_,
+        generate(rewrite::lower_default(spec.slab_build(spec.extents, inside)), spec.name,
+                 spec.in_place),
+        {}, cat(k.variant, ", part inside ", inside));
 }
 
 std::shared_ptr<CompiledKernel> Tuner::from_entry(const OperatorSpec& spec, const Expr& program,

@@ -79,12 +79,17 @@ struct OperatorSpec {
   // (a GPU too: the whole form's boundary code is what makes it slow there).
   std::function<Expr(const std::vector<int64_t>&)> interior_build;
   int64_t interior_margin = 0;
-  // Where the operator has forms for the slabs around the interior (HPGMG-FV's 4th order with
-  // the extrapolations of the axes a slab reaches the ends of alone), the form of the slab along
-  // `axis` of the range (OpenCL's x first; Schedule::launch): exact interior_margin or more from
-  // the ends of the axes above it, anywhere along those below. With the interior form, its
-  // kernels run on the slabs (CompiledKernel::slabs).
-  std::function<Expr(const std::vector<int64_t>&, int axis)> slab_build;
+  // Where the operator has forms for the parts around the interior (HPGMG-FV's 4th order with
+  // the extrapolations of the dimensions a part reaches the ends of alone), the form of a part
+  // within the interior along the level's dimensions in `inside` (bit k: dimension k, outermost
+  // first; slab_inside): exact interior_margin or more from the ends of those, anywhere along
+  // the others. With the interior form, its kernels run on the parts (CompiledKernel::slabs).
+  std::function<Expr(const std::vector<int64_t>&, unsigned inside)> slab_build;
+  // On a GPU, with slab_build, on ranges of kSlabRegionPoints or more: the parts are the
+  // interior's 3^d - 1 faces, edges and corners, each with its own form (a face's extrapolations
+  // along one dimension), rather than 2d slabs whose outermost pair reaches every edge
+  // (CompiledKernel::slab_regions).
+  bool slab_regions = false;
   // The default lowering's work-group on a GPU (OpenCL's x first) where each size divides the
   // kernel's range; empty, or elsewhere: the driver's choice (default_work_group).
   std::vector<int64_t> gpu_work_group;
@@ -97,6 +102,12 @@ runtime::Range default_work_group(const std::vector<int64_t>& gpu, const runtime
 
 // Below this many points a kernel's launches cost more than the branch the split saves.
 constexpr int64_t kSplitLaunchPoints = 64 * 64 * 64;
+// Below this many points of its range the 20 launches of a split's edges and corners (each
+// 130-230 us on an H200 for HPGMG's quartic interpolation, whatever its size: latency) cost
+// more than its faces' forms save (OperatorSpec::slab_regions). On an H200 the quartic's parts
+// around its interior took 1.5 against 2.7 ms on a 128^3 fine grid as slabs and regions, 5.4
+// against 3.8 ms at 256^3, 21.5 against 7.5 ms at 512^3.
+constexpr int64_t kSlabRegionPoints = 256 * 256 * 256;
 
 class Tuner {
 public:

@@ -56,9 +56,11 @@ struct SplitCase {
   // >= 0: an in-place red-black half-sweep whose interior computes the points of its colour alone
   // (CodegenOptions::colour_parity).
   int colour_parity = -1;
-  // The operator's forms for the slabs by axis of the range (OpenCL's x first), run on them
-  // (CompiledKernel::slabs) instead of the whole kernel.
-  std::vector<Expr> slab_forms;
+  // The operator's forms for the parts around the interior by inside mask (slab_inside), run on
+  // them (CompiledKernel::slabs) instead of the whole kernel; none where a mask has none.
+  std::vector<std::optional<Expr>> slab_forms;
+  // The parts are the interior's faces, edges and corners (CompiledKernel::slab_regions).
+  bool regions = false;
   // The relative difference from the whole kernel allowed (0: the same bits).
   double to_whole = 0;
   // The interior guarded to itself and launched on whole rows (CodegenOptions::interior_rows).
@@ -150,15 +152,20 @@ void check_split(const Expr& program, const std::vector<Grid>& grids, const Spli
   apart->interior = compile(session, interior, {}, "interior");
   apart->interior_margin = interior.interior_margin;
   const int dims = whole.launch.dims;
-  for (const Expr& form : how.slab_forms)
+  for (const std::optional<Expr>& form : how.slab_forms)
     apart->slabs.push_back(
-        compile(session,
-                codegen::generate_kernel(rewrite::lower_default(form),
-                                         codegen::CodegenOptions{.in_place = in_place}),
-                {}, "slab"));
+        form ? compile(session,
+                       codegen::generate_kernel(rewrite::lower_default(*form),
+                                                codegen::CodegenOptions{.in_place = in_place}),
+                       {}, "slab")
+             : nullptr);
+  apart->slab_regions = how.regions;
   Schedule s;
   s.launch("split", apart, split_in, split_out);
-  CHECK(s.steps().size() == static_cast<std::size_t>(1 + 2 * dims));
+  int regions = 1;
+  for (int a = 0; a < dims; ++a)
+    regions *= 3;
+  CHECK(s.steps().size() == static_cast<std::size_t>(how.regions ? regions : 1 + 2 * dims));
   s.launch("whole", compile(session, whole, {}, "whole"), whole_in, whole_out);
   // The parts' bytes (each launch's share of the points) add up to the whole kernel's.
   const auto bytes = s.bytes_by_label(memory);
@@ -300,11 +307,17 @@ TEST_CASE("split launch: HPGMG-FV's 4th order with its interior form equals the 
 // Each slab's form (the extrapolations of the axes it reaches the ends of) on its slab: the
 // whole kernel's result to the bit. A red-black half-sweep here; the residual and the restricted
 // residual in the extended tier (PoCL's builds take a minute, unoptimised).
-std::vector<Expr> fv4_slabs(const Level& level,
-                            const std::function<Expr(detail::Fv4Region)>& form) {
-  std::vector<Expr> slabs;
-  for (int axis = 0; axis < level.dims; ++axis)
-    slabs.push_back(form(detail::fv4_slab_region(level.dims, axis)));
+std::vector<std::optional<Expr>> fv4_slabs(const Level& level,
+                                           const std::function<Expr(detail::Fv4Region)>& form,
+                                           bool regions = false) {
+  std::vector<std::optional<Expr>> slabs(std::size_t{1} << level.dims);
+  for (unsigned inside = 0; inside + 1 < slabs.size(); ++inside)
+    if (regions)
+      slabs[inside] = form({detail::Fv4Region::Slab, inside});
+  for (int axis = 0; axis < level.dims && !regions; ++axis) {
+    const unsigned inside = slab_inside(level.dims, axis);
+    slabs[inside] = form({detail::Fv4Region::Slab, inside});
+  }
   return slabs;
 }
 
@@ -312,9 +325,9 @@ TEST_CASE("split launch: HPGMG-FV's 4th order with its slabs' forms equals the w
   const auto [level, grids, c, bc] = fv4_case();
   using detail::Fv4Region;
   // The slab along x is inside along z and y, the one along y along z, the one along z nowhere.
-  CHECK(detail::fv4_slab_region(3, 0).inside == 3u);
-  CHECK(detail::fv4_slab_region(3, 1).inside == 1u);
-  CHECK(detail::fv4_slab_region(3, 2).inside == 0u);
+  CHECK(slab_inside(3, 0) == 3u);
+  CHECK(slab_inside(3, 1) == 1u);
+  CHECK(slab_inside(3, 2) == 0u);
   auto gsrb = [&](Fv4Region region) { return detail::fv4_gsrb_half_sweep(level, c, 0, region); };
   // The interior on whole rows, as a GPU launches it (Tuner::add_interior).
   check_split(helmholtz_gsrb_half_sweep(level, bc, c, 0), grids,
@@ -322,6 +335,15 @@ TEST_CASE("split launch: HPGMG-FV's 4th order with its slabs' forms equals the w
                .form_margin = detail::kFv4InteriorMargin,
                .slab_forms = fv4_slabs(level, gsrb),
                .rows = true});
+  // A GPU's interpolations take their faces', edges' and corners' forms (OperatorSpec::
+  // slab_regions); the half-sweep's forms are the same kind (in the extended tier the
+  // interpolations'). Their sums differ where the compiler contracts other products into FMAs.
+  check_split(helmholtz_gsrb_half_sweep(level, bc, c, 0), grids,
+              {.interior_form = gsrb({Fv4Region::Interior}),
+               .form_margin = detail::kFv4InteriorMargin,
+               .slab_forms = fv4_slabs(level, gsrb, true),
+               .regions = true,
+               .to_whole = 1e-15});
   // A slab's form inside along every dimension would be the interior's.
   CHECK_THROWS_WITH_AS(detail::fv4_residual(level, c, false, {Fv4Region::Slab, 7u}),
                        doctest::Contains("inside along every dimension (mask 7 of 3"),
@@ -353,20 +375,23 @@ TEST_CASE("split launch: HPGMG-FV's interpolations and restricted residual with 
   // HPGMG's interpolations: their fine points whose coarse cells need no ghost.
   const Level fine16{3, 16, ScalarKind::F64, Centring::Cell};
   const Level coarse8 = fine16.coarser();
-  for (int order : {2, 4}) {
-    auto form = [&](detail::Fv4Region region) {
-      return detail::prolong_hpgmg_fv_form(coarse8, order, region);
-    };
-    check_split(prolong_hpgmg_fv(coarse8, order),
-                {random_input(fine16, 91), random_input(coarse8, 92)},
-                {.interior_form = prolong_hpgmg_fv(coarse8, order, true),
-                 .form_margin = prolong_hpgmg_fv_interior_margin(order),
-                 .slab_forms = fv4_slabs(fine16, form),
-                 // The quartic's whole form sums its outer taps (weight 0 inside) too, which
-                 // moves where a compiler contracts products into FMAs: its slabs differ by
-                 // rounding.
-                 .to_whole = order == 4 ? 1e-15 : 0});
-  }
+  for (int order : {2, 4})
+    for (bool regions : {false, true}) { // a CPU's slabs, a GPU's faces, edges and corners
+      INFO("order ", order, ", regions ", regions);
+      auto form = [&](detail::Fv4Region region) {
+        return detail::prolong_hpgmg_fv_form(coarse8, order, region);
+      };
+      check_split(prolong_hpgmg_fv(coarse8, order),
+                  {random_input(fine16, 91), random_input(coarse8, 92)},
+                  {.interior_form = prolong_hpgmg_fv(coarse8, order, true),
+                   .form_margin = prolong_hpgmg_fv_interior_margin(order),
+                   .slab_forms = fv4_slabs(fine16, form, regions),
+                   .regions = regions,
+                   // The quartic's whole form sums its outer taps (weight 0 inside) too, which
+                   // moves where a compiler contracts products into FMAs: its parts differ by
+                   // rounding.
+                   .to_whole = order == 4 ? 1e-15 : 0});
+    }
   // The restricted residual's coarse points 1 or more from every boundary.
   check_split(helmholtz_residual_restricted(level, bc, c), grids,
               {.interior_form = detail::fv4_residual(level, c, true, {detail::Fv4Region::Interior}),
@@ -402,20 +427,25 @@ TEST_CASE("split launch: which kernels have an interior version, and when the tu
   CHECK_FALSE(tuner.kernel(spec_at(16, true))->interior); // below kSplitLaunchPoints
   CHECK(split->slabs.empty()); // no slab forms: the whole kernel on the slabs
 
-  // With slab forms, one kernel a slab by axis of the range, each from slab_build's form for
-  // that axis (told apart here by its boundary's value).
+  // With slab forms, one kernel a slab by its inside mask, each from slab_build's form for that
+  // mask (told apart here by its boundary's value); the other masks have none.
   auto with_slabs = spec_at(large, true);
   with_slabs.interior_build = with_slabs.build;
-  with_slabs.slab_build = [](const std::vector<int64_t>& e, int axis) {
+  with_slabs.slab_build = [](const std::vector<int64_t>& e, unsigned inside) {
     return residual(Level{3, e[0], ScalarKind::F64, Centring::Cell},
-                    Boundary::constant(ScalarValue::make(ScalarKind::F64, 17.25 + axis)));
+                    Boundary::constant(ScalarValue::make(ScalarKind::F64, 17.25 + inside)));
   };
+  with_slabs.slab_regions = true; // a GPU's alone: this CPU keeps the slabs
   Tuner fresh(session, {}); // the tuner keeps a kernel by its operator's program
   auto slabbed = fresh.kernel(with_slabs);
-  REQUIRE(slabbed->slabs.size() == 3);
-  for (int a = 0; a < 3; ++a)
-    CHECK(slabbed->slabs[static_cast<std::size_t>(a)]->code.source.find(cat(17.25 + a)) !=
-          std::string::npos);
+  CHECK_FALSE(slabbed->slab_regions);
+  REQUIRE(slabbed->slabs.size() == 8);
+  for (unsigned inside = 0; inside < 8; ++inside) {
+    const bool slab = inside == 0 || inside == 1 || inside == 3; // slab_inside(3, 2 .. 0)
+    REQUIRE(static_cast<bool>(slabbed->slabs[inside]) == slab);
+    if (slab)
+      CHECK(slabbed->slabs[inside]->code.source.find(cat(17.25 + inside)) != std::string::npos);
+  }
 }
 
 TEST_CASE("split launch: a GPU's slabs along x take a work-group across the next axes") {
