@@ -271,11 +271,11 @@ void Tuner::add_interior(CompiledKernel& k, const Expr& lowered, const OperatorS
     masks.push_back(inside);
   k.slabs.resize(std::size_t{1} << dims);
   for (unsigned inside : masks)
-    k.slabs[inside] = compile(
-        *session_,
-        generate(rewrite::lower_default(spec.slab_build(spec.extents, inside)), spec.name,
-                 spec.in_place),
-        {}, cat(k.variant, ", part inside ", inside));
+    k.slabs[inside] =
+        compile(*session_,
+                generate(rewrite::lower_default(spec.slab_build(spec.extents, inside)), spec.name,
+                         spec.in_place),
+                {}, cat(k.variant, ", part inside ", inside));
 }
 
 std::shared_ptr<CompiledKernel> Tuner::from_entry(const OperatorSpec& spec, const Expr& program,

@@ -436,7 +436,7 @@ TEST_CASE("split launch: which kernels have an interior version, and when the tu
                     Boundary::constant(ScalarValue::make(ScalarKind::F64, 17.25 + inside)));
   };
   with_slabs.slab_regions = true; // a GPU's alone: this CPU keeps the slabs
-  Tuner fresh(session, {}); // the tuner keeps a kernel by its operator's program
+  Tuner fresh(session, {});       // the tuner keeps a kernel by its operator's program
   auto slabbed = fresh.kernel(with_slabs);
   CHECK_FALSE(slabbed->slab_regions);
   REQUIRE(slabbed->slabs.size() == 8);
