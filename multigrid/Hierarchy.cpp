@@ -121,10 +121,8 @@ bool half_sweeps_named(const SolverOptions& o) {
 
 } // namespace
 
-bool in_place_half_sweeps(const SolverOptions& o, bool distributed,
-                          const std::string& device_type) {
-  const bool wanted = o.gauss_seidel_storage == HalfSweepStorage::InPlace ||
-                      (o.gauss_seidel_storage == HalfSweepStorage::Auto && device_type == "CPU");
+bool in_place_half_sweeps(const SolverOptions& o, bool distributed) {
+  const bool wanted = o.gauss_seidel_storage == HalfSweepStorage::InPlace;
   return wanted && !distributed && o.tuning.mode == TuneMode::Default && !half_sweeps_named(o);
 }
 
@@ -297,7 +295,7 @@ void Hierarchy::add_smoothers(LevelState& s, const KernelOf& kernel_of, Boundary
     // The 4th-order form reads points of its own colour (2 cells away, and across edges).
     s.smooth_by_colour = !(helmholtz && helmholtz->order == 4);
     s.smooth_in_place =
-        in_place_half_sweeps(*options_, layout_->distributed(), device_type_) && s.smooth_by_colour;
+        in_place_half_sweeps(*options_, layout_->distributed()) && s.smooth_by_colour;
     for (int colour = 0; colour < 2; ++colour) {
       const int c = (colour + shift) % 2;
       OperatorSpec half_sweep = with_fv4_forms(

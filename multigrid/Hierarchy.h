@@ -59,11 +59,11 @@ struct LevelState {
   BufferId solution() const { return u[current]; }
 };
 
-// Whether red-black half-sweeps run in place (SolverOptions::gauss_seidel_storage; Auto: on a
-// device of type "CPU", runtime::Device::type) where their kernels are the plain lowering on a
-// whole grid: the explorer times its variants out of place, and a rank's box would need its halo
-// points kept apart.
-bool in_place_half_sweeps(const SolverOptions& o, bool distributed, const std::string& device_type);
+// Whether red-black half-sweeps run in place (SolverOptions::gauss_seidel_storage InPlace; Auto
+// runs them out of place) where their kernels are the plain lowering on a whole grid: the
+// explorer times its variants out of place, and a rank's box would need its halo points kept
+// apart.
+bool in_place_half_sweeps(const SolverOptions& o, bool distributed);
 // Whether a level's red-black step of the Poisson operator runs as one wavefront (Wavefront.h):
 // where asked for (SolverOptions::gauss_seidel_storage), or by default on a GPU (f64 and f32
 // levels) outside --tune explore, on a whole 3-D grid of at least SolverOptions::wavefront_side and

@@ -74,11 +74,12 @@ struct SolverOptions {
   // Red-black half-sweeps in place: each reads and writes the solution's buffer and stores the
   // points of its colour only (codegen::CodegenOptions::in_place), the same values as out of
   // place. Where the half-sweeps run the plain lowering on one device (not under --tune explore
-  // or a named gsrb variant, not on ranks). Auto: in place on a CPU, which saves the read for
-  // ownership of each output line; out of place elsewhere: on a GPU every 32-byte sector holds
-  // both colours, so in place saves no write and its conditional stores cost (an H200's V(2,2)
-  // at 512^3 smoothed in 9.32 ms in place, 8.33 out of place: BENCHMARKS.md); and on a GPU
-  // the f64 Poisson step as a wavefront on large levels, as below. Wavefront: the Poisson
+  // or a named gsrb variant, not on ranks). Auto: out of place: on a GPU every 32-byte sector
+  // holds both colours, so in place saves no write and its conditional stores cost (an H200's
+  // V(2,2) at 512^3 smoothed in 9.32 ms in place, 8.33 out of place: BENCHMARKS.md); on a CPU
+  // the out-of-place half-sweeps take 4 results a work-item in vector registers (Tuner::
+  // cpu_default), 1.5-1.9x faster than in place on PoCL; and on a GPU the f64 Poisson step as a
+  // wavefront on large levels, as below. Wavefront: the Poisson
   // operator's step as one pass over a 3-D grid where wavefront_half_sweeps (Hierarchy.h)
   // allows, out of place elsewhere; the same values (on an H200 in f64 1.0-1.08x the
   // half-sweeps' speed: 1-2% of a 512^3 F-cycle in five calls; 0.82-0.88x in f32; slower on

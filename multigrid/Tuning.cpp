@@ -19,7 +19,9 @@
 #include "explore/TuningDatabase.h"
 #include "explore/Variants.h"
 #include "multigrid/Layout.h"
+#include "primitives/TypeCheck.h"
 #include "rewrite/Lower.h"
+#include "rewrite/rules/Rules.h"
 #include "runtime/BuildCache.h"
 #include "runtime/Hash.h"
 #include "runtime/Launch.h"
@@ -54,6 +56,20 @@ codegen::Kernel generate(const Expr& lowered, const std::string& op, bool in_pla
     user_error(cat("multigrid operator ", op, ": the variant is a program of ", stages,
                    " kernel launches, not one kernel"));
   return codegen::generate_kernel(lowered, options);
+}
+
+// The program completed by vectorize-4 (4 neighbouring results a work-item in vector
+// registers), or null where that rule does not apply.
+Expr vectorized_4(const Expr& program) {
+  TypeChecker types;
+  types.apply(program, input_types(program));
+  rewrite::RuleContext context;
+  context.types = &types;
+  for (const rewrite::Rule& rule : rewrite::completing_rules())
+    if (rule.name == "vectorize-4")
+      for (const auto& alternative : rule.apply(program, context).alternatives)
+        return alternative.replacement;
+  return {};
 }
 
 // A file that does not read is an empty database (its entries are explored again); one of a
@@ -213,6 +229,10 @@ std::shared_ptr<CompiledKernel> Tuner::kernel(const OperatorSpec& spec) {
                         (options_.explore_only.empty() || options_.explore_only.count(spec.name));
   if (spec.in_place || (!explored && named == options_.named.end()) ||
       points(spec.extents) < options_.min_points) {
+    if ((k = cpu_default(spec, program))) {
+      memo_[memo_key] = k;
+      return k;
+    }
     const Expr lowered = rewrite::lower_default(program);
     k = compile(*session_, generate(lowered, spec.name, spec.in_place), {},
                 spec.in_place ? "default lowering, in place" : "default lowering");
@@ -237,6 +257,21 @@ std::shared_ptr<CompiledKernel> Tuner::kernel(const OperatorSpec& spec) {
   }
   memo_[memo_key] = k;
   return k;
+}
+
+std::shared_ptr<CompiledKernel> Tuner::cpu_default(const OperatorSpec& spec,
+                                                   const Expr& program) const {
+  if (session_->device().type != "CPU" || spec.in_place || !spec.split_interior ||
+      spec.interior_build || points(spec.extents) < options_.min_points)
+    return nullptr;
+  const Expr vectorized = vectorized_4(program);
+  if (!vectorized)
+    return nullptr;
+  try {
+    return compile(*session_, generate(vectorized, spec.name), {}, "vectorized, a CPU's default");
+  } catch (const Error&) {
+    return nullptr; // the code generator refuses it: the default lowering
+  }
 }
 
 void Tuner::add_interior(CompiledKernel& k, const Expr& lowered, const OperatorSpec& spec) const {

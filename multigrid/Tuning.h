@@ -126,6 +126,10 @@ private:
   std::shared_ptr<CompiledKernel> from_entry(const OperatorSpec& spec, const Expr& program,
                                              const std::string& key);
   void log(const std::string& line) const;
+  // On a CPU, an operator of a whole grid of min_points or more without forms of its own: its
+  // vectorize-4 completion (PoCL vectorises the 4 results of a work-item; the explorer's choice
+  // for the half-sweeps and residuals); null elsewhere or where it does not apply.
+  std::shared_ptr<CompiledKernel> cpu_default(const OperatorSpec& spec, const Expr& program) const;
   void add_interior(CompiledKernel& k, const Expr& lowered, const OperatorSpec& spec) const;
 
   runtime::Session* session_;

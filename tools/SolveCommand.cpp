@@ -359,11 +359,11 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
                   "Time every kernel: the device time of each operator (in the summary and "
                   "--json's breakdown); each launch then costs a few microseconds more");
   solve->add_flag("--out-of-place-gsrb", o.out_of_place_gsrb,
-                  "Red-black half-sweeps write a whole new grid each (on a GPU the default "
-                  "where no wavefront applies)");
+                  "Red-black half-sweeps write a whole new grid each (the default where no "
+                  "wavefront applies)");
   solve->add_flag("--in-place-gsrb", o.in_place_gsrb,
                   "Red-black half-sweeps store the points of their colour into the solution's "
-                  "own grid (the default on a CPU)");
+                  "own grid (the plain lowering alone)");
   solve->add_flag("--wavefront-gsrb", o.wavefront_gsrb,
                   "A red-black step's two half-sweeps as one pass over the grid, red on one "
                   "plane and black on the one below (3-D Poisson, levels of 256 or more per side, "

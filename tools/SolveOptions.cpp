@@ -84,8 +84,8 @@ HalfSweepStorage half_sweep_storage(const SolveCommandOptions& o) {
     return HalfSweepStorage::Auto;
   if (given.size() > 1)
     user_error(cat(given[0].first, " and ", given[1].first,
-                   " conflict: give one of them (none: in place on a CPU, out of place on a "
-                   "GPU)"));
+                   " conflict: give one of them (none: out of place, on a GPU's large 3-D "
+                   "Poisson levels the wavefront)"));
   if (o.smoother != "gsrb")
     user_error(cat(given[0].first,
                    " applies to --smoother gsrb (the point red-black half-sweeps), not ",

@@ -417,14 +417,25 @@ TEST_CASE("split launch: which kernels have an interior version, and when the tu
     spec.split_interior = split;
     return spec;
   };
+  // A CPU's default is the vectorized kernel (Tuner::cpu_default), not split; an operator with
+  // a form of its own for its interior (here the same program) keeps the plain lowering, split.
+  auto vectorized = tuner.kernel(spec_at(64, true));
+  CHECK(vectorized->variant == "vectorized, a CPU's default");
+  CHECK_FALSE(vectorized->interior);
+  auto own_form = [&](int64_t n, bool split) {
+    OperatorSpec spec = spec_at(n, split);
+    spec.interior_build = spec.build;
+    return spec;
+  };
   const int64_t large = 64; // kSplitLaunchPoints
   REQUIRE(large * large * large >= kSplitLaunchPoints);
-  auto split = tuner.kernel(spec_at(large, true));
-  auto whole = tuner.kernel(spec_at(large, false));
+  Tuner own(session, {}); // the tuner keeps a kernel by its operator's program
+  auto split = own.kernel(own_form(large, true));
+  auto whole = own.kernel(own_form(large, false));
   REQUIRE(split->interior);
   CHECK(split->interior_margin == 1);
   CHECK_FALSE(whole->interior); // the same operator unsplit is another kernel
-  CHECK_FALSE(tuner.kernel(spec_at(16, true))->interior); // below kSplitLaunchPoints
+  CHECK_FALSE(own.kernel(own_form(16, true))->interior); // below kSplitLaunchPoints
   CHECK(split->slabs.empty()); // no slab forms: the whole kernel on the slabs
 
   // With slab forms, one kernel a slab by its inside mask, each from slab_build's form for that

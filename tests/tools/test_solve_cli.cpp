@@ -65,7 +65,7 @@ TEST_CASE("tessera solve --in-place-gsrb / --out-of-place-gsrb / --wavefront-gsr
            "1e-2"});
   INFO(r.out << r.err);
   CHECK(r.code == 0);
-  CHECK(has(r.out, "finest level's kernels: L0 smooth: default lowering"));
+  CHECK(has(r.out, "finest level's kernels: L0 smooth: vectorized, a CPU's default"));
   r = cli({"solve", "poisson2d", "--size", "16", "--in-place-gsrb", "--smoother", "jacobi"});
   CHECK(r.code == 2);
   CHECK(has(r.err, "--in-place-gsrb applies to --smoother gsrb"));
