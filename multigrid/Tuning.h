@@ -70,8 +70,9 @@ struct OperatorSpec {
   int colour_parity = -1;
   // On grids of at least kSplitLaunchPoints points, the default lowering's interior runs as a
   // kernel of its own (CompiledKernel::interior): on a CPU the same kernel without its boundary
-  // branch, on every device the interior form below. A whole grid on one device (a distributed
-  // box launches its parts itself).
+  // branch (where the CPU's default is not the vectorized kernel, cpu_default: in place), on
+  // every device the interior form below. A whole grid on one device (a distributed box
+  // launches its parts itself).
   bool split_interior = false;
   // Where the operator has a form of its own for the points away from its boundary (HPGMG-FV's
   // 4th order without its extrapolations), that form, exact on the points interior_margin or
