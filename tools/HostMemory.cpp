@@ -36,6 +36,15 @@ double available_memory() {
   return available;
 }
 
+void require_host_memory(double needed, const std::string& subject, const std::string& detail,
+                         const std::string& remedy) {
+  const double available = available_memory();
+  if (available > 0 && needed > 0.8 * available)
+    user_error(cat(subject, " needs about ", gigabytes(needed), " of host memory", detail,
+                   ", more than the ", gigabytes(0.8 * available), " it can use (",
+                   gigabytes(available), " available to this process): ", remedy));
+}
+
 std::string gigabytes(double bytes) {
   return cat(static_cast<double>(static_cast<int64_t>(bytes / 1e8)) / 10, " GB");
 }

@@ -42,13 +42,10 @@ double host_bytes(const Expr& program, std::size_t points, bool interpreter) {
 
 void check_memory(const std::string& size, const Expr& program, std::size_t points,
                   bool interpreter) {
-  double needed = host_bytes(program, points, interpreter);
-  double available = available_memory();
-  if (available > 0 && needed > 0.8 * available)
-    user_error(cat("run ", size, " needs about ", gigabytes(needed), " of host memory (", points,
-                   " points", interpreter ? ", checked by the interpreter" : "",
-                   "), more than the ", gigabytes(0.8 * available), " it can use (",
-                   gigabytes(available), " available to this process): give a smaller --size"));
+  require_host_memory(
+      host_bytes(program, points, interpreter), "run " + size,
+      cat(" (", points, " points", interpreter ? ", checked by the interpreter" : "", ")"),
+      "give a smaller --size");
 }
 
 // One kernel, or one per launch of a program of kernels (intermediates in buffers).

@@ -194,12 +194,7 @@ void check_memory(const SolveCommandOptions& o, const SolverFootprint& need,
     user_error(cat(what, " needs a buffer of ", gigabytes(need.largest_buffer),
                    " for its finest grid, more than the largest single allocation of ", device.name,
                    " (", gigabytes(largest), "): give a smaller --size"));
-  const double host = available_memory();
-  if (host > 0 && need.host_bytes > 0.8 * host)
-    user_error(cat(what, " needs about ", gigabytes(need.host_bytes),
-                   " of host memory for the problem's arrays, more than the ",
-                   gigabytes(0.8 * host), " it can use (", gigabytes(host),
-                   " available to this process): give a smaller --size"));
+  require_host_memory(need.host_bytes, what, " for the problem's arrays", "give a smaller --size");
 }
 
 namespace {
