@@ -299,11 +299,13 @@ void Tuner::add_interior(CompiledKernel& k, const Expr& lowered, const OperatorS
   const int dims = static_cast<int>(spec.extents.size());
   k.slab_regions = spec.slab_regions && session_->device().type == "GPU" &&
                    k.global.total() >= static_cast<std::size_t>(kSlabRegionPoints);
-  std::vector<unsigned> masks;
-  for (int axis = 0; axis < dims && !k.slab_regions; ++axis)
-    masks.push_back(slab_inside(dims, axis));
-  for (unsigned inside = 0; k.slab_regions && inside + 1 < (1u << dims); ++inside)
-    masks.push_back(inside);
+  std::vector<unsigned> masks; // every one but the interior's, or the 2d slabs'
+  if (k.slab_regions)
+    for (unsigned inside = 0; inside + 1 < (1u << dims); ++inside)
+      masks.push_back(inside);
+  else
+    for (int axis = 0; axis < dims; ++axis)
+      masks.push_back(slab_inside(dims, axis));
   k.slabs.resize(std::size_t{1} << dims);
   for (unsigned inside : masks)
     k.slabs[inside] =
