@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <system_error>
+#include <unistd.h>
 
 #include "core/Error.h"
 #include "runtime/Device.h"
@@ -52,6 +53,21 @@ std::optional<uint64_t> system_last_level_cache(const fs::path& cache_dir) {
   return largest;
 }
 
+namespace {
+
+// glibc's view of the largest cache (from CPUID on x86): for machines whose /sys lists no
+// caches (some virtual machines); nullopt where the C library does not say.
+std::optional<uint64_t> libc_last_level_cache() {
+#if defined(_SC_LEVEL3_CACHE_SIZE) && defined(_SC_LEVEL2_CACHE_SIZE)
+  for (int name : {_SC_LEVEL3_CACHE_SIZE, _SC_LEVEL2_CACHE_SIZE})
+    if (long bytes = ::sysconf(name); bytes > 0)
+      return static_cast<uint64_t>(bytes);
+#endif
+  return std::nullopt;
+}
+
+} // namespace
+
 CacheSize last_level_cache(const Device& device) {
   if (const char* env = std::getenv("TESSERA_CACHE_BYTES"); env && *env) {
     auto bytes = parse_cache_size(env);
@@ -62,9 +78,14 @@ CacheSize last_level_cache(const Device& device) {
   }
   CacheSize size{device.global_mem_cache_size,
                  "the OpenCL device (CL_DEVICE_GLOBAL_MEM_CACHE_SIZE)"};
-  if (target_of(device).cpu())
-    if (auto sys = system_last_level_cache(); sys && *sys > size.bytes)
+  if (!target_of(device).cpu())
+    return size;
+  if (auto sys = system_last_level_cache()) {
+    if (*sys > size.bytes)
       size = {*sys, "/sys/devices/system/cpu/cpu0/cache"};
+  } else if (auto libc = libc_last_level_cache(); libc && *libc > size.bytes) {
+    size = {*libc, "the C library (sysconf _SC_LEVEL3_CACHE_SIZE)"};
+  }
   return size;
 }
 

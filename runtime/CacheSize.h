@@ -26,8 +26,9 @@ std::optional<uint64_t> system_last_level_cache(
     const std::filesystem::path& cache_dir = "/sys/devices/system/cpu/cpu0/cache");
 
 // The device's last-level cache: the larger of CL_DEVICE_GLOBAL_MEM_CACHE_SIZE and, for a CPU
-// device, the system's last-level cache. TESSERA_CACHE_BYTES overrides both (a virtual machine
-// may report its host's cache); Error when it is not a positive number of bytes.
+// device, the system's last-level cache (from /sys, or the C library's where /sys lists none).
+// TESSERA_CACHE_BYTES overrides both (a virtual machine may report its host's cache); Error when it
+// is not a positive number of bytes.
 CacheSize last_level_cache(const Device& device);
 
 } // namespace tessera::runtime
