@@ -77,39 +77,6 @@ KernelOf kernels_of(Tuner& tuner, bool whole_grid) {
   };
 }
 
-// u_fine + P e_coarse: interpolation of `kind`, or HPGMG-FV's of `hpgmg_order` (2 or 4; 0: none)
-// on coarse grids of at least that side; with `assign`, P e_coarse alone (prolong). At extents
-// other than the coarse level's own (the explorer's small copy of an operator), the fine level is
-// the one the default halos give.
-std::shared_ptr<CompiledKernel> interpolation(const std::string& name, const Level& coarse,
-                                              const Level& fine, Interpolation kind, Boundary bc,
-                                              int hpgmg_order, const KernelOf& kernel_of,
-                                              bool assign = false) {
-  OperatorSpec interpolate = spec(name, coarse, [=](const Level& at) {
-    if (hpgmg_order > 0 && at.n >= hpgmg_order)
-      return prolong_hpgmg_fv(at, hpgmg_order);
-    if (at.sizes() == coarse.sizes())
-      return assign ? prolong(at, fine, kind, bc) : prolong_add(at, fine, kind, bc);
-    return assign ? prolong(at, kind, bc) : prolong_add(at, kind, bc);
-  });
-  // Full multigrid's start of a 3-D level on one device (P e assigned): each coarse value is
-  // read by the 2x2x2 fine points around it, which a work-group two planes deep keeps in cache
-  // (the explorer's choice on an H200: 1.07 ms at 512^3 against 1.7-2.0 ms with the driver's
-  // work-group; the linear correction gains nothing from it).
-  if (assign && kind == Interpolation::Quadratic && coarse.dims == 3 && hpgmg_order == 0)
-    interpolate.gpu_work_group = {16, 8, 2};
-  // HPGMG's interpolations around their interior on large grids: faces, edges and corners,
-  // each with the ghosts of the dimensions it reaches the ends of alone (a 512^3 quartic's slabs
-  // along z read every ghost: 5.6 ms each on an H200; its faces along z 0.2 ms).
-  interpolate.slab_regions = true;
-  return kernel_of(with_fv4_forms(
-      interpolate, coarse, hpgmg_order > 0 && coarse.n >= hpgmg_order,
-      [=](const Level& at, detail::Fv4Region region) {
-        return detail::prolong_hpgmg_fv_form(at, hpgmg_order, region);
-      },
-      hpgmg_order > 0 ? prolong_hpgmg_fv_interior_margin(hpgmg_order) : 0));
-}
-
 } // namespace
 
 namespace {
@@ -185,59 +152,9 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
       add_square_sums(s, kernel_of, bc, helmholtz, memory);
     const bool coarsest = !whole.can_coarsen() || whole.n <= options.coarsest;
     if (!coarsest) {
-      const bool cell = level.centring == Centring::Cell;
       // The coarser level as this rank holds it (its halos may be wider or narrower).
-      const Level coarse = layout_->local(whole.coarser(), l + 1);
-      // At extents other than the level's own (the explorer's small copy of an operator), the
-      // transfers' other level is the one their default halos give.
-      s.restrict_to_coarser = kernel_of(spec("restrict", level, [=](const Level& at) {
-        if (!cell)
-          return restrict_full_weighting(at);
-        return at.sizes() == level.sizes() ? restrict_average(at, coarse) : restrict_average(at);
-      }));
-      // (On ranks: the constant-coefficient operator, the one the distributed solver has.)
-      if (cell && options.fused_residual_restriction && (!layout_->distributed() || !helmholtz))
-        s.residual_to_coarser = kernel_of(with_fv4_forms(
-            spec("residual-restrict", level,
-                 [=](const Level& at) {
-                   if (helmholtz)
-                     return helmholtz_residual_restricted(at, bc, *helmholtz);
-                   return at.sizes() == level.sizes()
-                              ? multigrid::residual_restricted(at, coarse, bc)
-                              : multigrid::residual_restricted(at, bc);
-                 }),
-            level, fv4_on(level, helmholtz),
-            [=](const Level& at, detail::Fv4Region region) {
-              return detail::fv4_residual(at, *helmholtz, true, region);
-            },
-            1));
-      auto kind = options.interpolation;
-      // The 4th-order form: HPGMG-FV's interpolations where they are defined.
-      const bool hpgmg_fv4 = helmholtz && helmholtz->order == 4;
-      s.correct_from_coarser =
-          interpolation("prolong", coarse, level, kind, bc, hpgmg_fv4 ? 2 : 0, kernel_of);
-      if (fuses_correction(s, l, bc, helmholtz.has_value()))
-        s.correct_and_smooth = kernel_of(spec("prolong-gsrb", coarse, [=](const Level& at) {
-          return prolong_add_half_sweep(at, bc, shift % 2);
-        }));
-      if (options.cycle == CycleKind::F) {
-        // Third order where it exists (cell-centred): enough for one V-cycle per level to
-        // reach the discretisation error. On one device it assigns P e (the level is not
-        // zeroed first, nor read).
-        auto start = cell ? Interpolation::Quadratic : Interpolation::Linear;
-        s.start_assigns = cell && !hpgmg_fv4 && !layout_->distributed();
-        s.start_from_coarser = interpolation("fmg-prolong", coarse, level, start, bc,
-                                             hpgmg_fv4 ? 4 : 0, kernel_of, s.start_assigns);
-      }
-      if (helmholtz) {
-        if (!cell)
-          user_error("the variable-coefficient operator is defined on cell-centred grids");
-        s.restrict_coefficients.push_back(s.restrict_to_coarser);
-        for (int k = 0; k < level.dims; ++k)
-          s.restrict_coefficients.push_back(
-              kernel_of(spec(cat("restrict-beta", k), level,
-                             [k](const Level& at) { return restrict_face_coefficient(at, k); })));
-      }
+      add_transfers(s, l, layout_->local(whole.coarser(), l + 1), kernel_of, bc, helmholtz, shift,
+                    memory);
     }
     // The residual's grid, unless no step writes it: the finest level's where its norm comes
     // from square sums and its residual is restricted in one kernel (1 GiB at 512^3 f64).
@@ -413,6 +330,8 @@ std::vector<std::shared_ptr<CompiledKernel>> Hierarchy::kernels() const {
       all.push_back(k);
     for (const auto& [steps, k] : L.fused_smooth)
       all.push_back(k);
+    all.insert(all.end(), L.correct_passes.begin(), L.correct_passes.end());
+    all.insert(all.end(), L.start_passes.begin(), L.start_passes.end());
     all.push_back(L.smooth_wavefront);
     all.insert(all.end(), L.restrict_coefficients.begin(), L.restrict_coefficients.end());
   }
@@ -451,7 +370,15 @@ void Hierarchy::correct(Schedule& s, std::size_t l, bool full_multigrid) {
   // Coarse points read around a fine point's parent: none for constant interpolation, one on
   // each side for linear and quadratic.
   const int radius = !full_multigrid && options_->interpolation == Interpolation::Constant ? 0 : 1;
-  std::vector<Read> reads{{coarse.solution(), Read::Level::Coarser, radius}};
+  // HPGMG-FV's passes along x and y first, each reading the grid the one before it wrote.
+  BufferId from = coarse.solution();
+  const auto& passes = full_multigrid ? fine.start_passes : fine.correct_passes;
+  for (std::size_t i = 0; i < passes.size(); ++i) {
+    layout_->launch(s, l, "prolong", passes[i], {{from, Read::Level::Coarser, radius}},
+                    fine.pass_grids.at(i));
+    from = fine.pass_grids[i];
+  }
+  std::vector<Read> reads{{from, Read::Level::Coarser, radius}};
   if (!(full_multigrid && fine.start_assigns)) // u + P e reads u
     reads.insert(reads.begin(), {fine.solution(), Read::Level::Same, 0});
   layout_->launch(s, l, "prolong",

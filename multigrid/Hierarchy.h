@@ -50,6 +50,11 @@ struct LevelState {
   std::shared_ptr<CompiledKernel> residual_to_coarser;
   std::shared_ptr<CompiledKernel> correct_from_coarser; // u + P e; none on the coarsest level
   std::shared_ptr<CompiledKernel> start_from_coarser;   // full multigrid's interpolation
+  // HPGMG-FV's interpolations on one device run a pass per dimension (prolong_hpgmg_fv_pass):
+  // those along x and y write pass_grids[0] and [1] in turn, then correct_from_coarser or
+  // start_from_coarser is the pass along z. Empty: that kernel alone.
+  std::vector<std::shared_ptr<CompiledKernel>> correct_passes, start_passes;
+  std::array<BufferId, 2> pass_grids;
   // u + P e and the first half-sweep after it in one kernel (SolverOptions::fused_correction);
   // none where it does not apply.
   std::shared_ptr<CompiledKernel> correct_and_smooth;
@@ -122,6 +127,12 @@ private:
   void add_square_sums(
       LevelState& s, const std::function<std::shared_ptr<CompiledKernel>(OperatorSpec)>& kernel_of,
       Boundary bc, const std::optional<HelmholtzCoefficients>& helmholtz, DeviceMemory& memory);
+  // Level l's operators to and from `coarse` (the next coarser level as this rank holds it):
+  // restrictions and interpolations (HierarchyTransfers.cpp).
+  void add_transfers(LevelState& s, std::size_t l, const Level& coarse,
+                     const std::function<std::shared_ptr<CompiledKernel>(OperatorSpec)>& kernel_of,
+                     Boundary bc, const std::optional<HelmholtzCoefficients>& helmholtz, int shift,
+                     DeviceMemory& memory);
   // Every level's kernels.
   std::vector<std::shared_ptr<CompiledKernel>> kernels() const;
   // u_l += P u_{l+1}, with the cycles' interpolation or full multigrid's (u_l = P u_{l+1} where

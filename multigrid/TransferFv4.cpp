@@ -226,4 +226,103 @@ Expr prolong_hpgmg_fv_form(const Level& coarse, int order, Fv4Region region) {
 
 } // namespace detail
 
+namespace {
+
+// a | f at depth `depth` (0: a | f).
+Val at_depth(const Val& a, int depth, const Fun& f) {
+  return depth == 0 ? a | f : a | map_nd(depth, f);
+}
+
+// The windows of 2r + 1 values of `a` along dimension k alone (zeros beyond its ends), each
+// point's window as its innermost level: [n_0]..[n_{d-1}][2r + 1].
+Val windows_along(const Val& a, int d, int k, int r, const Boundary& zero) {
+  Val w = at_depth(a, k, pad(r, r, zero) >> slide(2 * r + 1, 1));
+  for (int depth = k + 1; depth < d; ++depth) // the window level down past each one below
+    w = w | map_nd(depth, transpose());
+  return w;
+}
+
+// The sizes of the grid a pass along k reads: the coarse grid refined along the dimensions
+// after k (the passes run innermost first).
+std::vector<int64_t> pass_input_sizes(const Level& coarse, int k) {
+  std::vector<int64_t> sizes(static_cast<std::size_t>(coarse.dims), coarse.n);
+  for (int j = k + 1; j < coarse.dims; ++j)
+    sizes[static_cast<std::size_t>(j)] = 2 * coarse.n;
+  return sizes;
+}
+
+} // namespace
+
+std::vector<int64_t> prolong_hpgmg_fv_pass_sizes(const Level& coarse, int k) {
+  std::vector<int64_t> sizes = pass_input_sizes(coarse, k);
+  sizes[static_cast<std::size_t>(k)] = 2 * coarse.n;
+  return sizes;
+}
+
+Expr prolong_hpgmg_fv_pass(const Level& coarse, int order, int k) {
+  const Scheme& scheme = scheme_of(order);
+  if (coarse.dims != 3 || coarse.centring != Centring::Cell || coarse.n < scheme.min_cells ||
+      !coarse.box.empty())
+    user_error(cat("HPGMG-FV's interpolation_v", order,
+                   " runs from a whole cell-centred 3-D grid of at least ", scheme.min_cells,
+                   " cells per side, got ", coarse.describe()));
+  const int d = coarse.dims;
+  if (k < 0 || k >= d)
+    internal_error(cat("a pass of HPGMG-FV's interpolation along dimension ", k, " of ", d));
+  Level in = coarse, out = coarse;
+  in.box = pass_input_sizes(coarse, k);
+  out.box = prolong_hpgmg_fv_pass_sizes(coarse, k);
+  const bool last = k == 0; // u + the pass along the outermost dimension
+  Val t = grid_input(k == d - 1 ? "e" : "t", in), u = grid_input("u", out);
+  const int r = scheme.reach, taps = 2 * r + 1;
+  std::vector<std::vector<double>> table; // by code: 2 * place + parity
+  for (int c = 0; c < 2 * kPlaces; ++c)
+    table.push_back(weights(scheme, c / 2, c % 2, coarse.n));
+  std::vector<ScalarKind> kinds(static_cast<std::size_t>(taps + (last ? 1 : 0)), coarse.kind);
+  kinds.push_back(ScalarKind::I32);
+  const ScalarKind kind = coarse.kind;
+  // The taps in the order the one-kernel form sums them (tensor_interpolation).
+  Fun pass = formula(cat(scheme.name, "Pass", k), kinds, [=](const std::vector<Sym>& v) {
+    auto typed = [&](double x) {
+      return Sym(ScalarExpr::constant(ScalarValue::make(kind, x), false));
+    };
+    const std::size_t first = last ? 1 : 0;
+    const Sym& code = v.back();
+    Sym total = typed(0);
+    for (int a = 0; a < taps; ++a) {
+      const auto at = static_cast<std::size_t>(a);
+      Sym w = typed(table[0][at]);
+      for (int c : {9, 8, 7, 6, 3, 2, 1, 5, 4}) // the inside codes (4, 5) tested first
+        w = select(code == c, typed(table[static_cast<std::size_t>(c)][at]), w);
+      const Sym term = w * v[first + at];
+      total = a == 0 ? term : total + term;
+    }
+    return last ? v[0] + total : total;
+  });
+  // Each window twice along k: a fine point's coarse cell is its index halved.
+  const Val windows = at_depth(windows_along(t, d, k, r, zero_boundary(coarse)), k,
+                               split(1) >> map(pad(0, 1, clamp)) >> join());
+  std::vector<Val> zipped;
+  if (last)
+    zipped.push_back(u);
+  zipped.push_back(windows);
+  zipped.push_back(place_codes(out, coarse.n, k));
+  Fun apply([=](Val p) {
+    std::vector<Val> args;
+    int i = 0;
+    if (last)
+      args.push_back(p.get(i++));
+    const Val window = p.get(i++);
+    for (int a = 0; a < taps; ++a)
+      args.push_back(window.at(a));
+    args.push_back(p.get(i));
+    return pass.apply(args);
+  });
+  std::vector<Val> inputs;
+  if (last)
+    inputs.push_back(u);
+  inputs.push_back(t);
+  return program(inputs, zip_nd(d, zipped) | map_nd(d, apply));
+}
+
 } // namespace tessera::multigrid

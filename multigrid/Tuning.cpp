@@ -155,13 +155,14 @@ void check_operator_name(const std::string& name) {
   static const std::regex known(
       "gsrb-(red|black|step)|jacobi|line-(red|black)|residual|residual-norm|restrict|residual-"
       "restrict|"
-      "prolong|fmg-prolong|"
+      "(fmg-)?prolong(-[xy])?|"
       "restrict-beta[0-2]|residual-f64|convert-to-f(32|64)|(gsrb|jacobi)-fused-[0-9]+(-form-[0-9]+)"
       "?");
   if (!std::regex_match(name, known))
     user_error(cat("unknown operator '", name,
                    "' (the operators are gsrb-red, gsrb-black, gsrb-step, jacobi, line-red, "
-                   "line-black, residual, restrict, residual-restrict, prolong, fmg-prolong, "
+                   "line-black, residual, restrict, residual-restrict, prolong, fmg-prolong "
+                   "(HPGMG-FV's: prolong-x, prolong-y and fmg-prolong-x, fmg-prolong-y too), "
                    "restrict-beta0 to "
                    "restrict-beta2, residual-f64, convert-to-f32, convert-to-f64, and with fused "
                    "smoothing gsrb-fused-K and jacobi-fused-K)"));

@@ -89,7 +89,8 @@ struct OperatorSpec {
   // On a GPU, with slab_build, on ranges of kSlabRegionPoints or more: the parts are the
   // interior's 3^d - 1 faces, edges and corners, each with its own form (a face's extrapolations
   // along one dimension), rather than 2d slabs whose outermost pair reaches every edge
-  // (CompiledKernel::slab_regions).
+  // (CompiledKernel::slab_regions). No solver operator sets it now: HPGMG's interpolations did
+  // before they ran as passes, and the 4th-order smoother with it measured no faster.
   bool slab_regions = false;
   // The default lowering's work-group on a GPU (OpenCL's x first) where each size divides the
   // kernel's range; empty, or elsewhere: the driver's choice (default_work_group).

@@ -92,6 +92,39 @@ TEST_CASE("fv4: the residual restricted in one program is the 8-child average of
   check(helmholtz_residual_restricted(level, Boundary::antisymmetric(), c), in, expected);
 }
 
+// What the solver runs on one device: the interpolation as a pass per dimension, each pass's
+// result the next one's input, through the interpreter and as kernels on the test device.
+TEST_CASE("fv4: HPGMG-FV's interpolations as one pass per dimension match loops") {
+  for (int order : {4, 2})
+    for (int64_t nc : {int64_t{order == 4 ? 4 : 2}, int64_t{5}, int64_t{8}}) {
+      Level coarse{3, nc, ScalarKind::F64, Centring::Cell}, fine{3, 2 * nc, ScalarKind::F64};
+      CAPTURE(order);
+      CAPTURE(coarse.describe());
+      fv4::Grid u = testing::random_values(static_cast<std::size_t>(fine.points()), 71);
+      fv4::Grid e = testing::random_values(static_cast<std::size_t>(coarse.points()), 72);
+      const fv4::Grid expected = fv4::prolong_hpgmg(u, e, nc, order);
+      Data interpreted = to_data(e, coarse), device = interpreted;
+      for (int k = 2; k >= 0; --k) {
+        const Expr pass = prolong_hpgmg_fv_pass(coarse, order, k);
+        std::vector<Data> in{interpreted}, on_device{device};
+        if (k == 0) {
+          in.insert(in.begin(), to_data(u, fine));
+          on_device.insert(on_device.begin(), to_data(u, fine));
+        }
+        interpreted = evaluate(pass, in);
+        device = explore::execute(testing::multigrid_session(),
+                                  codegen::generate_kernel(rewrite::lower_default(pass)), on_device)
+                     .output;
+        const auto sizes = prolong_hpgmg_fv_pass_sizes(coarse, k);
+        CHECK(std::vector<int64_t>{static_cast<int64_t>(interpreted.size()),
+                                   static_cast<int64_t>(interpreted[0].size()),
+                                   static_cast<int64_t>(interpreted[0][0].size())} == sizes);
+      }
+      CHECK(explore::max_relative_difference(interpreted.flatten(), expected) <= 1e-12);
+      CHECK(explore::max_relative_difference(device.flatten(), expected) <= 1e-12);
+    }
+}
+
 // The extended tier (CMakeLists.txt): HPGMG's interpolations (the one-launch 4th-order solve
 // uses them too).
 TEST_CASE("fv4: HPGMG-FV's interpolations (interpolation_v4, interpolation_v2) match loops" *

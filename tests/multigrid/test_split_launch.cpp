@@ -335,9 +335,9 @@ TEST_CASE("split launch: HPGMG-FV's 4th order with its slabs' forms equals the w
                .form_margin = detail::kFv4InteriorMargin,
                .slab_forms = fv4_slabs(level, gsrb),
                .rows = true});
-  // A GPU's interpolations take their faces', edges' and corners' forms (OperatorSpec::
-  // slab_regions); the half-sweep's forms are the same kind (in the extended tier the
-  // interpolations'). Their sums differ where the compiler contracts other products into FMAs.
+  // The parts as the interior's faces, edges and corners, each with its own form (OperatorSpec::
+  // slab_regions; no solver operator takes them by default); in the extended tier the one-kernel
+  // interpolations'. Their sums differ where the compiler contracts other products into FMAs.
   check_split(helmholtz_gsrb_half_sweep(level, bc, c, 0), grids,
               {.interior_form = gsrb({Fv4Region::Interior}),
                .form_margin = detail::kFv4InteriorMargin,
