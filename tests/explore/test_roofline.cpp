@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
 #include "RuntimeFixture.h"
 #include "core/Error.h"
@@ -75,6 +76,24 @@ TEST_CASE("roofline: the last level is the largest data or unified cache in /sys
   write(dir / "index3" / "size", "36M\n");
   CHECK(system_last_level_cache(dir) == 36 * kMiB);
   CHECK_FALSE(system_last_level_cache(dir / "missing"));
+}
+
+TEST_CASE("roofline: a CPU whose driver says no cache takes /sys's, else the C library's") {
+  Device d = fake_device("CPU", 0, 0);
+  d.global_mem_cache_size = 0; // what PoCL reports on a virtual CPU whose /sys lists no caches
+  const CacheSize size = last_level_cache(d);
+  long libc = ::sysconf(_SC_LEVEL3_CACHE_SIZE);
+  if (libc <= 0)
+    libc = ::sysconf(_SC_LEVEL2_CACHE_SIZE);
+  if (auto sys = system_last_level_cache()) {
+    CHECK(size.bytes == *sys);
+    CHECK(size.source == "/sys/devices/system/cpu/cpu0/cache");
+  } else if (libc > 0) { // this project's development machines
+    CHECK(size.bytes == static_cast<uint64_t>(libc));
+    CHECK(size.source == "the C library (sysconf _SC_LEVEL3_CACHE_SIZE)");
+  } else {
+    CHECK(size.bytes == 0);
+  }
 }
 
 TEST_CASE("roofline: TESSERA_CACHE_BYTES overrides the device, and a bad value is an error") {
