@@ -60,7 +60,22 @@ void Emitter::parallel_loop(const Node& map, const ArithExpr& n,
     int64_t local = options_.local_size[d];
     launch_.local[d] = local;
     launch_.global[d] = local > 0 ? (n + (local - 1)) / local * local : n;
-    preamble_.insert(cat("const int ", name, " = get_global_id(", d, ");"));
+    const auto [gap_at, gap_skip] = options_.index_gaps[static_cast<std::size_t>(d)];
+    if (gap_skip > 0) {
+      if (options_.interior_only || local > 0)
+        user_error("an index gap applies to a plain kernel, not an interior version or one with "
+                   "a work-group size");
+      const auto extent = n.as_constant();
+      if (!extent || gap_at <= 0 || 2 * gap_at + gap_skip != *extent)
+        user_error(cat("the index gap {", gap_at, ", ", gap_skip, "} of dimension ", d,
+                       " does not leave two ends of ", gap_at, " points of its extent ",
+                       printer_.arith(n)));
+      preamble_.insert(cat("const int ", name, " = (int)get_global_id(", d,
+                           ") + ((int)get_global_id(", d, ") >= ", gap_at, " ? ", gap_skip,
+                           " : 0);"));
+    } else {
+      preamble_.insert(cat("const int ", name, " = get_global_id(", d, ");"));
+    }
     bool guarded = local > 0 && prove_divisible(n, local) != Truth::Yes;
     if (guarded)
       open(cat("if (", name, " < ", printer_.arith(n), ")"));

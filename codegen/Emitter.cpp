@@ -120,12 +120,16 @@ Kernel Emitter::run() {
 
   View out = declare_parameters(kernel, inputs, out_type);
   write(program_->body(), out);
+  for (int d = launch_.dims; d < 3; ++d)
+    if (options_.index_gaps[static_cast<std::size_t>(d)][1] > 0)
+      user_error(cat("an index gap along dimension ", d, " of a kernel of ", launch_.dims));
   choose_work_groups();
   print_expressions(body_, printer_, functions_);
   kernel.source = source(kernel);
   kernel.launch = launch_;
   kernel.local_memory_bytes = local_bytes_;
   kernel.private_bytes = private_bytes_;
+  kernel.index_gaps = options_.index_gaps;
   if (options_.interior_only) {
     kernel.interior_margin = interior_margin();
     kernel.colour_strided = colour_strided_ && kernel.interior_margin > 0;

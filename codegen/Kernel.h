@@ -62,6 +62,8 @@ struct Kernel {
   // Generated with interior_only, the interior guarded by its condition (CodegenOptions::
   // interior_rows, and every colour-strided kernel): it may run on whole rows along x.
   bool interior_rows = false;
+  // CodegenOptions::index_gaps as generated.
+  std::array<std::array<int64_t, 2>, 3> index_gaps{};
   // A description of the kernel's interface and launch, for users and reports.
   std::string describe() const;
 };
@@ -99,6 +101,13 @@ struct CodegenOptions {
   // span whole rows along x (each row's work-items from 0: a GPU's warps aligned with the rows,
   // and any work-group width that divides the row; Kernel::interior_rows).
   bool interior_rows = false;
+  // Per MapGlb dimension (OpenCL's x first), {at, skip}: work-item i computes index i where
+  // i < at, else i + skip (skip 0: none), so that one launch of 2 * at work-items covers both ends
+  // of a range of 2 * at + skip points and skips its middle (a split launch's parts around the
+  // interior grouped by the dimensions they lie within it along: multigrid/Program.h). Plain
+  // kernels only (one work-item per point, every axis a MapGlb, no work-group size, not
+  // interior_only).
+  std::array<std::array<int64_t, 2>, 3> index_gaps{};
   // The device the kernel is for (its private-array limit and the streaming forms' local memory);
   // the portable target by default.
   Target target;

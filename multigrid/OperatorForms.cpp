@@ -32,6 +32,9 @@ OperatorSpec with_fv4_forms(OperatorSpec spec, const Level& level, bool on,
   spec.slab_build = [level, form](const std::vector<int64_t>& extents, unsigned inside) {
     return form(level_at(level, extents), {Fv4Region::Slab, inside});
   };
+  // On a GPU the parts by inside mask, one launch each: a face needs its own dimension's
+  // extrapolations alone, where a slab spanning the edges needs every one.
+  spec.slab_regions = true;
   return spec;
 }
 

@@ -158,6 +158,16 @@ unsigned slab_inside(int dims, int range_axis) {
   return inside;
 }
 
+std::array<std::array<int64_t, 2>, 3> region_gaps(unsigned inside, const runtime::Range& global,
+                                                  int64_t margin) {
+  std::array<std::array<int64_t, 2>, 3> gaps{};
+  const int dims = global.dims();
+  for (int a = 0; a < dims; ++a)
+    if ((inside >> (dims - 1 - a) & 1u) == 0)
+      gaps[static_cast<std::size_t>(a)] = {margin, static_cast<int64_t>(global[a]) - 2 * margin};
+  return gaps;
+}
+
 void Schedule::launch(const std::string& label, std::shared_ptr<CompiledKernel> kernel,
                       std::vector<BufferId> inputs, BufferId output) {
   if (kernel && kernel->interior)
@@ -237,21 +247,19 @@ void Schedule::launch_split(const std::string& label, const std::shared_ptr<Comp
     return own ? kernel->slabs[inside] : kernel;
   };
   if (kernel->slab_regions) {
-    // Each region around the interior: along every axis the low margin, the interior or the
-    // high margin (x fastest), all but the interior itself.
-    int regions = 1;
-    for (int a = 0; a < dims; ++a)
-      regions *= 3;
-    for (int code = 0; code < regions; ++code) {
-      unsigned inside = 0;
-      for (int a = 0, rest = code; a < dims; ++a, rest /= 3) {
-        const int third = rest % 3;
-        from[a] = third == 0 ? 0 : third == 1 ? margin : global[a] - margin;
-        size[a] = third == 1 ? global[a] - 2 * margin : margin;
-        inside |= third == 1 ? 1u << (dims - 1 - a) : 0u;
+    // The parts of each inside mask in one launch: along its dimensions the interior, along the
+    // others both ends of `margin` (the form's index gaps skip the interior there).
+    for (unsigned inside = 0; inside + 1 < (1u << dims); ++inside) {
+      const auto& form = form_of(inside);
+      if (form->code.index_gaps != region_gaps(inside, global, static_cast<int64_t>(margin)))
+        internal_error(cat("the ", label, " step's parts inside ", inside,
+                           " have no kernel whose index gaps skip the interior"));
+      for (int a = 0; a < dims; ++a) {
+        const bool within = (inside >> (dims - 1 - a) & 1u) != 0;
+        from[a] = within ? margin : 0;
+        size[a] = within ? global[a] - 2 * margin : 2 * margin;
       }
-      if (inside != (1u << dims) - 1)
-        part(form_of(inside), from, size);
+      part(form, from, size);
     }
     return;
   }

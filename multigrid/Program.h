@@ -48,7 +48,9 @@ struct CompiledKernel {
   // first; OperatorSpec::slab_build); an empty list or entry: this kernel on that part.
   std::vector<std::shared_ptr<CompiledKernel>> slabs;
   // The parts around the interior are its 3^d - 1 faces, edges and corners, each with the
-  // form of its own mask, not 2d slabs spanning the edges (OperatorSpec::slab_regions).
+  // form of its own mask, not 2d slabs spanning the edges (OperatorSpec::slab_regions): the
+  // parts of one mask in one launch, its kernel's index gaps (region_gaps) skipping the interior
+  // along the dimensions the mask lacks, so 2^d - 1 launches around the interior.
   bool slab_regions = false;
 
   // The driver's kernel, built now if it was not yet (throws tessera::Error when it fails).
@@ -68,6 +70,12 @@ std::shared_ptr<CompiledKernel> compile(runtime::Session& session, codegen::Kern
 // those below, so it lies within the interior along the level's dimensions 0 .. dims - 2 -
 // range_axis (outermost first).
 unsigned slab_inside(int dims, int range_axis);
+
+// The index gaps (codegen::CodegenOptions::index_gaps) of the kernel that computes, in one
+// launch, the parts of a split launch of `global` with the inside mask `inside`: along the
+// dimensions outside it the `margin` points at each end, the interior skipped.
+std::array<std::array<int64_t, 2>, 3> region_gaps(unsigned inside, const runtime::Range& global,
+                                                  int64_t margin);
 
 // A GPU's work-group for a part of a kernel's range narrower than a warp along its first
 // (contiguous) axis, as a split launch's slabs along x are: the part's whole width there, then

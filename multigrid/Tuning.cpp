@@ -40,15 +40,9 @@ std::string kernel_name(const std::string& op) {
   return name;
 }
 
-codegen::Kernel generate(const Expr& lowered, const std::string& op, bool in_place = false,
-                         bool interior_only = false, int colour_parity = -1,
-                         bool interior_rows = false) {
-  codegen::CodegenOptions options;
+codegen::Kernel generate(const Expr& lowered, const std::string& op,
+                         codegen::CodegenOptions options = {}) {
   options.kernel_name = kernel_name(op);
-  options.in_place = in_place;
-  options.interior_only = interior_only;
-  options.colour_parity = colour_parity;
-  options.interior_rows = interior_rows;
   // The operators are single-kernel programs; a variant that needs several launches (a program
   // of kernels) is not one the tuner can time as one kernel.
   std::size_t stages = codegen::split_into_stages(lowered).size();
@@ -235,7 +229,7 @@ std::shared_ptr<CompiledKernel> Tuner::kernel(const OperatorSpec& spec) {
       return k;
     }
     const Expr lowered = rewrite::lower_default(program);
-    k = compile(*session_, generate(lowered, spec.name, spec.in_place), {},
+    k = compile(*session_, generate(lowered, spec.name, {.in_place = spec.in_place}), {},
                 spec.in_place ? "default lowering, in place" : "default lowering");
     if (auto wg = default_work_group(spec.gpu_work_group, k->global, session_->device().type);
         !wg.empty() && fits(*k, wg)) {
@@ -286,8 +280,11 @@ void Tuner::add_interior(CompiledKernel& k, const Expr& lowered, const OperatorS
   // A CPU's in-place half-sweep computes its colour's points alone (own forms stay whole).
   const int colour = spec.in_place && !own_form ? spec.colour_parity : -1;
   // A GPU runs the interior on whole rows (interior_rows_group, Program.h).
-  codegen::Kernel code =
-      generate(interior, spec.name, spec.in_place, true, colour, session_->device().type == "GPU");
+  codegen::Kernel code = generate(interior, spec.name,
+                                  {.in_place = spec.in_place,
+                                   .interior_only = true,
+                                   .colour_parity = colour,
+                                   .interior_rows = session_->device().type == "GPU"});
   if (code.interior_margin == 0) // no interior version: the kernel as it is
     return;
   const int64_t margin = std::max(code.interior_margin, spec.interior_margin);
@@ -308,12 +305,15 @@ void Tuner::add_interior(CompiledKernel& k, const Expr& lowered, const OperatorS
     for (int axis = 0; axis < dims; ++axis)
       masks.push_back(slab_inside(dims, axis));
   k.slabs.resize(std::size_t{1} << dims);
-  for (unsigned inside : masks)
-    k.slabs[inside] =
-        compile(*session_,
-                generate(rewrite::lower_default(spec.slab_build(spec.extents, inside)), spec.name,
-                         spec.in_place),
-                {}, cat(k.variant, ", part inside ", inside));
+  for (unsigned inside : masks) {
+    codegen::CodegenOptions options{.in_place = spec.in_place};
+    if (k.slab_regions) // one launch over the parts of this mask
+      options.index_gaps = region_gaps(inside, k.global, margin);
+    k.slabs[inside] = compile(
+        *session_,
+        generate(rewrite::lower_default(spec.slab_build(spec.extents, inside)), spec.name, options),
+        {}, cat(k.variant, ", part inside ", inside));
+  }
 }
 
 std::shared_ptr<CompiledKernel> Tuner::from_entry(const OperatorSpec& spec, const Expr& program,

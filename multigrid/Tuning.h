@@ -86,11 +86,11 @@ struct OperatorSpec {
   // first; slab_inside): exact interior_margin or more from the ends of those, anywhere along
   // the others. With the interior form, its kernels run on the parts (CompiledKernel::slabs).
   std::function<Expr(const std::vector<int64_t>&, unsigned inside)> slab_build;
-  // On a GPU, with slab_build, on ranges of kSlabRegionPoints or more: the parts are the
-  // interior's 3^d - 1 faces, edges and corners, each with its own form (a face's extrapolations
-  // along one dimension), rather than 2d slabs whose outermost pair reaches every edge
-  // (CompiledKernel::slab_regions). No solver operator sets it now: HPGMG's interpolations did
-  // before they ran as passes, and the 4th-order smoother with it measured no faster.
+  // On a GPU, with slab_build, on ranges of kSlabRegionPoints or more: the parts are the interior's
+  // 3^d - 1 faces, edges and corners, each with the form of its own mask (a face's extrapolations
+  // along one dimension), the parts of one mask in one launch (CompiledKernel::slab_regions),
+  // rather than 2d slabs whose outermost pair spans every edge with the whole form. A CPU keeps the
+  // slabs (fewer kernels for PoCL to build).
   bool slab_regions = false;
   // The default lowering's work-group on a GPU (OpenCL's x first) where each size divides the
   // kernel's range; empty, or elsewhere: the driver's choice (default_work_group).
@@ -104,11 +104,10 @@ runtime::Range default_work_group(const std::vector<int64_t>& gpu, const runtime
 
 // Below this many points a kernel's launches cost more than the branch the split saves.
 constexpr int64_t kSplitLaunchPoints = 64 * 64 * 64;
-// Below this many points of its range the 20 launches of a split's edges and corners (each
-// 130-230 us on an H200 for HPGMG's quartic interpolation, whatever its size: latency) cost
-// more than its faces' forms save (OperatorSpec::slab_regions). On an H200 the quartic's parts
-// around its interior took 1.5 against 2.7 ms on a 128^3 fine grid as slabs and regions, 5.4
-// against 3.8 ms at 256^3, 21.5 against 7.5 ms at 512^3.
+// From this many points of its range a split launch's parts by inside mask (7 launches in 3-D)
+// cost less than its slabs (6): one F-cycle of HPGMG-FV's 4th order at 512^3 on an H200 spent
+// 4.8 against 12.2 ms in the smoother's parts at 512^3, 4.2 against 6.7 at 256^3, but 3.5
+// against 3.2 at 128^3 and 3.8 against 3.4 ms below (OperatorSpec::slab_regions).
 constexpr int64_t kSlabRegionPoints = 256 * 256 * 256;
 
 class Tuner {

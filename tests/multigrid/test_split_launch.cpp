@@ -152,20 +152,21 @@ void check_split(const Expr& program, const std::vector<Grid>& grids, const Spli
   apart->interior = compile(session, interior, {}, "interior");
   apart->interior_margin = interior.interior_margin;
   const int dims = whole.launch.dims;
-  for (const std::optional<Expr>& form : how.slab_forms)
+  for (unsigned inside = 0; inside < how.slab_forms.size(); ++inside) {
+    const std::optional<Expr>& form = how.slab_forms[inside];
+    codegen::CodegenOptions slab{.in_place = in_place};
+    if (how.regions) // the parts of one mask in one launch
+      slab.index_gaps = region_gaps(inside, apart->global, apart->interior_margin);
     apart->slabs.push_back(
-        form ? compile(session,
-                       codegen::generate_kernel(rewrite::lower_default(*form),
-                                                codegen::CodegenOptions{.in_place = in_place}),
-                       {}, "slab")
+        form ? compile(session, codegen::generate_kernel(rewrite::lower_default(*form), slab), {},
+                       "slab")
              : nullptr);
+  }
   apart->slab_regions = how.regions;
   Schedule s;
   s.launch("split", apart, split_in, split_out);
-  int regions = 1;
-  for (int a = 0; a < dims; ++a)
-    regions *= 3;
-  CHECK(s.steps().size() == static_cast<std::size_t>(how.regions ? regions : 1 + 2 * dims));
+  // The interior and a launch per inside mask, or its 2d slabs.
+  CHECK(s.steps().size() == static_cast<std::size_t>(how.regions ? 1 << dims : 1 + 2 * dims));
   s.launch("whole", compile(session, whole, {}, "whole"), whole_in, whole_out);
   // The parts' bytes (each launch's share of the points) add up to the whole kernel's.
   const auto bytes = s.bytes_by_label(memory);
@@ -335,9 +336,10 @@ TEST_CASE("split launch: HPGMG-FV's 4th order with its slabs' forms equals the w
                .form_margin = detail::kFv4InteriorMargin,
                .slab_forms = fv4_slabs(level, gsrb),
                .rows = true});
-  // The parts as the interior's faces, edges and corners, each with its own form (OperatorSpec::
-  // slab_regions; no solver operator takes them by default); in the extended tier the one-kernel
-  // interpolations'. Their sums differ where the compiler contracts other products into FMAs.
+  // The parts as the interior's faces, edges and corners, each with its own form, those of one
+  // mask in one launch (OperatorSpec::slab_regions: a GPU's on ranges of 256^3 or more); in the
+  // extended tier the one-kernel interpolations'. Their sums differ where the compiler contracts
+  // other products into FMAs.
   check_split(helmholtz_gsrb_half_sweep(level, bc, c, 0), grids,
               {.interior_form = gsrb({Fv4Region::Interior}),
                .form_margin = detail::kFv4InteriorMargin,
@@ -396,6 +398,28 @@ TEST_CASE("split launch: HPGMG-FV's interpolations and restricted residual with 
   check_split(helmholtz_residual_restricted(level, bc, c), grids,
               {.interior_form = detail::fv4_residual(level, c, true, {detail::Fv4Region::Interior}),
                .form_margin = 1});
+}
+
+TEST_CASE("split launch: an index gap the kernel cannot take is an error") {
+  const Level level{3, 8, ScalarKind::F64, Centring::Cell};
+  const Expr lowered = rewrite::lower_default(residual(level, Boundary::antisymmetric()));
+  auto gapped = [&](std::array<int64_t, 2> gap, int axis, bool interior_only = false) {
+    codegen::CodegenOptions options{.interior_only = interior_only};
+    options.index_gaps[static_cast<std::size_t>(axis)] = gap;
+    return codegen::generate_kernel(lowered, options);
+  };
+  // Two ends of 2 and the middle skipped: i < 2 stays, else i + 4.
+  CHECK(gapped({2, 4}, 1).source.find("((int)get_global_id(1) >= 2 ? 4 : 0)") != std::string::npos);
+  CHECK_THROWS_WITH_AS(gapped({2, 3}, 0), doctest::Contains("does not leave two ends of 2 points"),
+                       Error);
+  CHECK_THROWS_WITH_AS(gapped({2, 4}, 0, true), doctest::Contains("not an interior version"),
+                       Error);
+  const Expr line = rewrite::lower_default(
+      residual(Level{1, 8, ScalarKind::F64, Centring::Cell}, Boundary::antisymmetric()));
+  codegen::CodegenOptions beyond;
+  beyond.index_gaps[2] = {2, 4};
+  CHECK_THROWS_WITH_AS(codegen::generate_kernel(line, beyond),
+                       doctest::Contains("an index gap along dimension 2 of a kernel of 1"), Error);
 }
 
 TEST_CASE("split launch: which kernels have an interior version, and when the tuner splits") {
