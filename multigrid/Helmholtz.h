@@ -54,12 +54,8 @@ Expr restrict_face_coefficient(const Level& fine, int k);
 // F-cycle level) with the coarse ghosts of the 4th-order form; order 2, interpolation_v2
 // (volume-averaged quadratic, V-cycles) with the quadratic ghosts. Inputs u (fine), e (coarse);
 // `coarse` a whole 3-D cell-centred grid of at least 4 (order 4) or 2 (order 2) cells per side.
-// With `interior`, the form of the fine points whose coarse cells need no ghost (the 1-D weights
-// of the parity alone, 2h + 1 taps instead of 7 with the ghosts folded in): exact on the fine
-// points prolong_hpgmg_fv_interior_margin(order) or more from every boundary, for a kernel
-// launched on the interior (OperatorSpec::interior_build).
-Expr prolong_hpgmg_fv(const Level& coarse, int order, bool interior = false);
-int64_t prolong_hpgmg_fv_interior_margin(int order);
+// One kernel: the distributed solver's (and the explorer's copies); one device runs the passes.
+Expr prolong_hpgmg_fv(const Level& coarse, int order);
 // The same interpolation as one pass per dimension, innermost first (its weights and ghosts are
 // tensor products of 1-D ones): the pass along k refines dimension k of its input t (the coarse
 // grid refined along the dimensions after k; the first pass's input is e) with the 1-D weights

@@ -54,12 +54,6 @@ Expr fv4_jacobi(const Level& level, const HelmholtzCoefficients& c, double omega
                 Fv4Region region = {});
 Expr fv4_gsrb_half_sweep(const Level& level, const HelmholtzCoefficients& c, int colour,
                          Fv4Region region = {});
-// HPGMG-FV's interpolation of `order` (prolong_hpgmg_fv, Helmholtz.h) in a region's form: Whole
-// and Interior as prolong_hpgmg_fv gives them (the interior exact on the fine points
-// prolong_hpgmg_fv_interior_margin(order) or more from every edge); a Slab's, exact on the
-// points that far from both boundaries along its `inside` dimensions, with the ghosts' weights
-// of the others alone (on an H200 the whole form's slabs took 4.5x its interior's time).
-Expr prolong_hpgmg_fv_form(const Level& coarse, int order, Fv4Region region);
 // The margin from every edge where the interior form is exact: 2 cells, 1 coarse cell restricted.
 constexpr int64_t kFv4InteriorMargin = 2;
 

@@ -11,11 +11,8 @@
 #include "core/Error.h"
 #include "multigrid/Formula.h"
 #include "multigrid/Helmholtz.h"
-#include "multigrid/HelmholtzFv4.h"
 
 namespace tessera::multigrid {
-
-using namespace detail;
 
 namespace {
 
@@ -79,6 +76,17 @@ Val place_codes(const Level& fine, int64_t nc, int k) {
 
 // A typed constant of the fine grid's kind.
 using Constant = std::function<Sym(double)>;
+
+// The weight of tap `a` chosen by a point's code along a dimension (2 * place + parity) from
+// `table` (by code), the inside codes tested last so that they decide first.
+Sym place_weight(const std::vector<std::vector<double>>& table, const Sym& code, int a,
+                 const Constant& typed) {
+  const auto at = static_cast<std::size_t>(a);
+  Sym value = typed(table[0][at]);
+  for (int c : {9, 8, 7, 6, 3, 2, 1, 5, 4})
+    value = select(code == c, typed(table[static_cast<std::size_t>(c)][at]), value);
+  return value;
+}
 // The weight of a dimension's tap a (its coarse offset a - half) from the point's code along it.
 using TapWeight = std::function<Sym(const Sym& code, int a, const Constant& typed)>;
 // How a dimension weighs its taps: `code`, the i32 grid on the fine level whose value chooses
@@ -161,18 +169,9 @@ const Scheme& scheme_of(int order) {
 
 } // namespace
 
-int64_t prolong_hpgmg_fv_interior_margin(int order) {
-  return 2 * scheme_of(order).half(); // 2h fine cells: the coarse cells h from the boundary
-}
-
-Expr prolong_hpgmg_fv(const Level& coarse, int order, bool interior) {
-  return detail::prolong_hpgmg_fv_form(
-      coarse, order, {interior ? detail::Fv4Region::Interior : detail::Fv4Region::Whole});
-}
-
-namespace detail {
-
-Expr prolong_hpgmg_fv_form(const Level& coarse, int order, Fv4Region region) {
+// Along every dimension the weights of the coarse cell's place and the fine point's parity,
+// the ghosts folded in (`weights`).
+Expr prolong_hpgmg_fv(const Level& coarse, int order) {
   const Scheme& scheme = scheme_of(order);
   if (coarse.dims != 3 || coarse.centring != Centring::Cell || coarse.n < scheme.min_cells ||
       !coarse.box.empty())
@@ -180,51 +179,19 @@ Expr prolong_hpgmg_fv_form(const Level& coarse, int order, Fv4Region region) {
                    " runs from a whole cell-centred 3-D grid "
                    "of at least ",
                    scheme.min_cells, " cells per side, got ", coarse.describe()));
-  const int d = coarse.dims, h = scheme.half();
   Level fine = coarse;
   fine.n = 2 * coarse.n;
-  // Along a dimension the points' coarse cells are h (the scheme's half width) or more from
-  // both boundaries (every dimension of the interior; a slab's `inside`): the 1-D weights of the
-  // parity alone, no ghosts, 2h + 1 taps. Along the others: the weights of the coarse cell's
-  // place and the parity, the ghosts folded in.
-  const std::vector<double> even = scheme.even;
   std::vector<std::vector<double>> table; // by code: 2 * place + parity
   for (int c = 0; c < 2 * kPlaces; ++c)
     table.push_back(weights(scheme, c / 2, c % 2, coarse.n));
   std::vector<AxisWeights> axes;
-  for (int k = 0; k < d; ++k) {
-    const bool inside = region.kind == Fv4Region::Interior ||
-                        (region.kind == Fv4Region::Slab && (region.inside >> k & 1u) != 0);
-    if (inside)
-      axes.push_back({index_grid(fine, formula(cat("fineParity", k),
-                                               std::vector<ScalarKind>(d, ScalarKind::I32),
-                                               [=](const std::vector<Sym>& idx) {
-                                                 return idx[static_cast<std::size_t>(k)] % 2;
-                                               })),
-                      h, [=](const Sym& parity, int a, const Constant& typed) {
-                        return select(parity == 0, typed(even[static_cast<std::size_t>(a)]),
-                                      typed(even[static_cast<std::size_t>(2 * h - a)]));
-                      }});
-    else
-      axes.push_back({place_codes(fine, coarse.n, k), scheme.reach,
-                      [=](const Sym& code, int a, const Constant& typed) {
-                        const auto at = static_cast<std::size_t>(a);
-                        Sym value = typed(table[2 * 2][at]); // inside, even
-                        for (int c = 2 * kPlaces - 1; c >= 0; --c)
-                          if (c != 2 * 2)
-                            value = select(code == c, typed(table[static_cast<std::size_t>(c)][at]),
-                                           value);
-                        return value;
-                      }});
-  }
-  // The interior's windows reach no further than it reads, so its kernel is exact 2h fine
-  // cells from the edges; the slabs read ghosts along some dimension and take the whole reach.
-  const bool interior = region.kind == Fv4Region::Interior;
-  return tensor_interpolation(coarse, fv4_form_name(scheme.name, region),
-                              interior ? h : scheme.reach, axes);
+  for (int k = 0; k < coarse.dims; ++k)
+    axes.push_back({place_codes(fine, coarse.n, k), scheme.reach,
+                    [=](const Sym& code, int a, const Constant& typed) {
+                      return place_weight(table, code, a, typed);
+                    }});
+  return tensor_interpolation(coarse, scheme.name, scheme.reach, axes);
 }
-
-} // namespace detail
 
 namespace {
 
@@ -283,18 +250,14 @@ Expr prolong_hpgmg_fv_pass(const Level& coarse, int order, int k) {
   const ScalarKind kind = coarse.kind;
   // The taps in the order the one-kernel form sums them (tensor_interpolation).
   Fun pass = formula(cat(scheme.name, "Pass", k), kinds, [=](const std::vector<Sym>& v) {
-    auto typed = [&](double x) {
+    const Constant typed = [&](double x) {
       return Sym(ScalarExpr::constant(ScalarValue::make(kind, x), false));
     };
     const std::size_t first = last ? 1 : 0;
     const Sym& code = v.back();
     Sym total = typed(0);
     for (int a = 0; a < taps; ++a) {
-      const auto at = static_cast<std::size_t>(a);
-      Sym w = typed(table[0][at]);
-      for (int c : {9, 8, 7, 6, 3, 2, 1, 5, 4}) // the inside codes (4, 5) tested first
-        w = select(code == c, typed(table[static_cast<std::size_t>(c)][at]), w);
-      const Sym term = w * v[first + at];
+      const Sym term = place_weight(table, code, a, typed) * v[first + static_cast<std::size_t>(a)];
       total = a == 0 ? term : total + term;
     }
     return last ? v[0] + total : total;

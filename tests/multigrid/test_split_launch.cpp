@@ -337,9 +337,8 @@ TEST_CASE("split launch: HPGMG-FV's 4th order with its slabs' forms equals the w
                .slab_forms = fv4_slabs(level, gsrb),
                .rows = true});
   // The parts as the interior's faces, edges and corners, each with its own form, those of one
-  // mask in one launch (OperatorSpec::slab_regions: a GPU's on ranges of 256^3 or more); in the
-  // extended tier the one-kernel interpolations'. Their sums differ where the compiler contracts
-  // other products into FMAs.
+  // mask in one launch (OperatorSpec::slab_regions: a GPU's on ranges of 256^3 or more). Their
+  // sums differ where the compiler contracts other products into FMAs.
   check_split(helmholtz_gsrb_half_sweep(level, bc, c, 0), grids,
               {.interior_form = gsrb({Fv4Region::Interior}),
                .form_margin = detail::kFv4InteriorMargin,
@@ -369,31 +368,11 @@ TEST_CASE("split launch: HPGMG-FV's residuals with their slabs' forms equal the 
   }
 }
 
-// The extended tier (CMakeLists.txt): the interpolations' and the restricted residual's forms.
-TEST_CASE("split launch: HPGMG-FV's interpolations and restricted residual with their interior "
-          "forms equal the whole kernels" *
+// The extended tier (CMakeLists.txt): the restricted residual's forms.
+TEST_CASE("split launch: HPGMG-FV's restricted residual with its interior form equals the whole "
+          "kernel" *
           doctest::test_suite("extended")) {
   const auto [level, grids, c, bc] = fv4_case();
-  // HPGMG's interpolations: their fine points whose coarse cells need no ghost.
-  const Level fine16{3, 16, ScalarKind::F64, Centring::Cell};
-  const Level coarse8 = fine16.coarser();
-  for (int order : {2, 4})
-    for (bool regions : {false, true}) { // a CPU's slabs, a GPU's faces, edges and corners
-      INFO("order ", order, ", regions ", regions);
-      auto form = [&](detail::Fv4Region region) {
-        return detail::prolong_hpgmg_fv_form(coarse8, order, region);
-      };
-      check_split(prolong_hpgmg_fv(coarse8, order),
-                  {random_input(fine16, 91), random_input(coarse8, 92)},
-                  {.interior_form = prolong_hpgmg_fv(coarse8, order, true),
-                   .form_margin = prolong_hpgmg_fv_interior_margin(order),
-                   .slab_forms = fv4_slabs(fine16, form, regions),
-                   .regions = regions,
-                   // The quartic's whole form sums its outer taps (weight 0 inside) too, which
-                   // moves where a compiler contracts products into FMAs: its parts differ by
-                   // rounding.
-                   .to_whole = order == 4 ? 1e-15 : 0});
-    }
   // The restricted residual's coarse points 1 or more from every boundary.
   check_split(helmholtz_residual_restricted(level, bc, c), grids,
               {.interior_form = detail::fv4_residual(level, c, true, {detail::Fv4Region::Interior}),
