@@ -158,12 +158,22 @@ unsigned slab_inside(int dims, int range_axis) {
   return inside;
 }
 
+namespace {
+
+// Whether an inside mask (bit k: the level's dimension k, outermost first) holds range axis `a`
+// (OpenCL's x first).
+bool inside_along_axis(unsigned inside, int dims, int a) {
+  return (inside >> (dims - 1 - a) & 1u) != 0;
+}
+
+} // namespace
+
 std::array<std::array<int64_t, 2>, 3> region_gaps(unsigned inside, const runtime::Range& global,
                                                   int64_t margin) {
   std::array<std::array<int64_t, 2>, 3> gaps{};
   const int dims = global.dims();
   for (int a = 0; a < dims; ++a)
-    if ((inside >> (dims - 1 - a) & 1u) == 0)
+    if (!inside_along_axis(inside, dims, a))
       gaps[static_cast<std::size_t>(a)] = {margin, static_cast<int64_t>(global[a]) - 2 * margin};
   return gaps;
 }
@@ -255,7 +265,7 @@ void Schedule::launch_split(const std::string& label, const std::shared_ptr<Comp
         internal_error(cat("the ", label, " step's parts inside ", inside,
                            " have no kernel whose index gaps skip the interior"));
       for (int a = 0; a < dims; ++a) {
-        const bool within = (inside >> (dims - 1 - a) & 1u) != 0;
+        const bool within = inside_along_axis(inside, dims, a);
         from[a] = within ? margin : 0;
         size[a] = within ? global[a] - 2 * margin : 2 * margin;
       }
