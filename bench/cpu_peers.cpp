@@ -44,6 +44,7 @@
 #include "peers/Taps.h"
 #include "runtime/Buffer.h"
 #include "runtime/CacheSize.h"
+#include "runtime/DeviceTarget.h"
 #include "runtime/Launch.h"
 #include "runtime/RooflineFile.h"
 #include "runtime/Session.h"
@@ -132,8 +133,9 @@ Result tessera_best(runtime::Session& session, const peers::OperatorAt& op,
   auto local = explore::parse_local_size(best->local);
   for (std::size_t d = 0; d < local.size() && d < 3; ++d)
     co.local_size[d] = local[d];
-  auto kernel = codegen::generate_program(
-      problem.variants[static_cast<std::size_t>(best->variant)].program, co);
+  co.target = runtime::target_of(session.device());
+  auto kernel =
+      explore::generate_variant(problem.variants[static_cast<std::size_t>(best->variant)], co);
   explore::Workload workload(session, problem.program, eo.seed);
   x.clear();
   for (const auto& input : workload.inputs())

@@ -162,6 +162,8 @@ std::string KernelProgram::describe() const {
     s += cat(") -> ", ref(l.output));
     for (const auto& [name, value] : l.arguments)
       s += cat(", ", name, " = ", value);
+    for (std::size_t d = 0; d < l.extent.size(); ++d)
+      s += cat(d ? " x " : " on work-items ", l.offset[d], "..", l.offset[d] + l.extent[d] - 1);
     s += "\n";
   }
   for (const auto& k : kernels)

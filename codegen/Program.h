@@ -29,6 +29,9 @@ struct KernelLaunch {
   // Values of the kernel's Size parameters that change from launch to launch (a wavefront's
   // number, codegen/TimeTiled.h); the others are the program's size variables.
   std::map<std::string, int64_t> arguments;
+  // A part of the kernel's range (a split launch, codegen/SplitLaunch.h): `extent` work-items per
+  // dimension (OpenCL's x first) from the global offset `offset`; empty: the whole range.
+  std::vector<int64_t> offset, extent;
 };
 
 struct KernelProgram {
@@ -39,6 +42,9 @@ struct KernelProgram {
   Type output_type = f32();
   // The conditions of every kernel on the size variables (Kernel::size_conditions).
   std::vector<Assumption> size_conditions;
+  // A split launch's margin (codegen/SplitLaunch.h: its launches after the first are slabs this
+  // thin along one axis); 0: not a split launch.
+  int64_t split_margin = 0;
   std::string describe() const;
 };
 

@@ -35,4 +35,19 @@ runtime::Range cpu_work_group(const std::vector<std::size_t>& global,
   return runtime::Range::of(group);
 }
 
+runtime::Range cpu_part_group(std::vector<std::size_t> part, std::size_t thin,
+                              std::size_t max_work_group_size,
+                              const std::vector<std::size_t>& max_work_item_sizes,
+                              int64_t private_bytes, int64_t private_bytes_limit) {
+  bool row = false;
+  for (auto& s : part) {
+    if (!row && s > thin)
+      row = true;
+    else
+      s = 1;
+  }
+  return cpu_work_group(part, max_work_group_size, max_work_item_sizes, private_bytes,
+                        private_bytes_limit);
+}
+
 } // namespace tessera::explore

@@ -26,4 +26,13 @@ runtime::Range cpu_work_group(const std::vector<std::size_t>& global,
                               const std::vector<std::size_t>& max_work_item_sizes,
                               int64_t private_bytes = 0, int64_t private_bytes_limit = 0);
 
+// The work-group of a part of a kernel's range (a split launch's interior or slab): a row along
+// the first axis of `part` longer than `thin`, one work-item along the others, within the same
+// limits. The same shape for the parts of one form (PoCL compiles a kernel once for each
+// work-group shape it is launched with).
+runtime::Range cpu_part_group(std::vector<std::size_t> part, std::size_t thin,
+                              std::size_t max_work_group_size,
+                              const std::vector<std::size_t>& max_work_item_sizes,
+                              int64_t private_bytes = 0, int64_t private_bytes_limit = 0);
+
 } // namespace tessera::explore

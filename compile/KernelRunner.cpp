@@ -24,31 +24,66 @@ int64_t constant(const ArithExpr& e, const std::string& what) {
   return *c;
 }
 
-LaunchRange launch_range(const codegen::Kernel& kernel, const std::map<std::string, int64_t>& sizes,
-                         const Target* target) {
+namespace {
+
+// The launch of `kernel` on its whole range, or on `part` of it (a split launch's, whose slabs
+// are `thin` along one axis).
+LaunchRange range_of(const codegen::Kernel& kernel, const std::map<std::string, int64_t>& sizes,
+                     const Target* target, const codegen::KernelLaunch* part, std::size_t thin) {
+  const bool on_part = part && !part->extent.empty();
+  if (on_part && (part->extent.size() != static_cast<std::size_t>(kernel.launch.dims) ||
+                  part->offset.size() != part->extent.size()))
+    internal_error(cat("a launch of kernel ", kernel.name, " names a part of ", part->extent.size(),
+                       " dimensions of a range of ", kernel.launch.dims));
   std::vector<std::size_t> global, local;
   bool any_local = false;
   for (int d = 0; d < kernel.launch.dims; ++d) {
     const ArithExpr& g = kernel.launch.global[d];
-    global.push_back(
-        static_cast<std::size_t>(sizes.empty() || g.as_constant()
-                                     ? constant(g, cat("the global size of kernel ", kernel.name))
-                                     : g.evaluate(sizes)));
+    if (on_part)
+      global.push_back(static_cast<std::size_t>(part->extent[static_cast<std::size_t>(d)]));
+    else
+      global.push_back(
+          static_cast<std::size_t>(sizes.empty() || g.as_constant()
+                                       ? constant(g, cat("the global size of kernel ", kernel.name))
+                                       : g.evaluate(sizes)));
     local.push_back(static_cast<std::size_t>(kernel.launch.local[d]));
     any_local |= kernel.launch.local[d] > 0;
   }
-  if (any_local)
+  LaunchRange range{runtime::Range::of(global), {}, {}};
+  if (on_part)
+    range.offset =
+        runtime::Range::of(std::vector<std::size_t>(part->offset.begin(), part->offset.end()));
+  if (any_local) {
     for (auto& l : local)
       l = l == 0 ? 1 : l;
-  else if (target && target->private_arrays_on_one_stack() && kernel.private_bytes > 0)
-    return {runtime::Range::of(global),
-            cpu_work_group(global, static_cast<std::size_t>(target->max_work_group_size),
-                           std::vector<std::size_t>(target->max_work_item_sizes.begin(),
-                                                    target->max_work_item_sizes.end()),
-                           kernel.private_bytes, target->max_private_bytes_per_group)};
-  else
-    local.clear();
-  return {runtime::Range::of(global), runtime::Range::of(local)};
+    range.local = runtime::Range::of(local);
+    return range;
+  }
+  if (!target)
+    return range;
+  const auto max_group = static_cast<std::size_t>(target->max_work_group_size);
+  const std::vector<std::size_t> max_items(target->max_work_item_sizes.begin(),
+                                           target->max_work_item_sizes.end());
+  if (on_part && target->cpu())
+    range.local = cpu_part_group(global, thin, max_group, max_items, kernel.private_bytes,
+                                 target->max_private_bytes_per_group);
+  else if (target->private_arrays_on_one_stack() && kernel.private_bytes > 0)
+    range.local = cpu_work_group(global, max_group, max_items, kernel.private_bytes,
+                                 target->max_private_bytes_per_group);
+  return range;
+}
+
+} // namespace
+
+LaunchRange launch_range(const codegen::Kernel& kernel, const std::map<std::string, int64_t>& sizes,
+                         const Target* target) {
+  return range_of(kernel, sizes, target, nullptr, 0);
+}
+
+LaunchRange launch_range(const codegen::KernelProgram& program, const codegen::KernelLaunch& launch,
+                         const std::map<std::string, int64_t>& sizes, const Target* target) {
+  return range_of(program.kernels.at(launch.kernel), sizes, target, &launch,
+                  static_cast<std::size_t>(program.split_margin));
 }
 
 std::vector<runtime::Kernel> build_program(runtime::Session& session,
@@ -213,8 +248,8 @@ void KernelRunner::enqueue() {
     const auto& launch = program_.launches[i];
     auto& built = built_.at(launch.kernel);
     runtime::set_args(built, args[i]);
-    auto range = launch_range(program_.kernels.at(launch.kernel), sizes_, &target_);
-    runtime::enqueue(*session_, built, range.global, range.local);
+    auto range = launch_range(program_, launch, sizes_, &target_);
+    runtime::enqueue(*session_, built, range.global, range.local, range.offset);
   }
 }
 
@@ -226,16 +261,16 @@ double KernelRunner::run_launches(const std::vector<std::vector<runtime::KernelA
   double ms = 0;
   for (std::size_t i = 0; i < program_.launches.size(); ++i) {
     const auto& launch = program_.launches[i];
-    auto range = launch_range(program_.kernels.at(launch.kernel), sizes_, &target_);
-    ms +=
-        runtime::run_timed(*session_, built_.at(launch.kernel), args[i], range.global, range.local);
+    auto range = launch_range(program_, launch, sizes_, &target_);
+    ms += runtime::run_timed(*session_, built_.at(launch.kernel), args[i], range.global,
+                             range.local, range.offset);
   }
   return ms;
 }
 
 runtime::Timing KernelRunner::time(runtime::TimingOptions options) {
   auto args = arguments();
-  if (program_.launches.size() == 1) {
+  if (program_.launches.size() == 1 && program_.launches[0].extent.empty()) {
     // One launch: its arguments set once for every repetition.
     const auto& launch = program_.launches[0];
     auto range = launch_range(program_.kernels.at(launch.kernel), sizes_, &target_);

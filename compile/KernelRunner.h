@@ -35,9 +35,15 @@ int64_t constant(const ArithExpr& e, const std::string& what);
 // Target::max_private_bytes_per_group: an implementation's own choice may overflow its stack).
 struct LaunchRange {
   runtime::Range global;
-  runtime::Range local; // empty: the implementation chooses
+  runtime::Range local;  // empty: the implementation chooses
+  runtime::Range offset; // empty: from 0
 };
 LaunchRange launch_range(const codegen::Kernel& kernel,
+                         const std::map<std::string, int64_t>& sizes = {},
+                         const Target* target = nullptr);
+// The range of one launch of a program: its kernel's, or the part of it the launch names
+// (KernelLaunch::offset and extent: a split launch), with a work-group chosen as above for it.
+LaunchRange launch_range(const codegen::KernelProgram& program, const codegen::KernelLaunch& launch,
                          const std::map<std::string, int64_t>& sizes = {},
                          const Target* target = nullptr);
 

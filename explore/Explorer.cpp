@@ -161,9 +161,9 @@ private:
     } catch (const Error& e) {
       unusable_database_ = e.what();
     }
-    Prior prior =
-        make_prior(problem_.variants, known,
-                   {problem_.name, program_id_, static_cast<int64_t>(cells(problem_.extents))});
+    Prior prior = make_prior(
+        problem_.variants, known,
+        {problem_.name, program_id_, static_cast<int64_t>(cells(problem_.extents)), target_.cpu()});
     report_.prior = unusable_database_.empty()
                         ? prior.summary
                         : cat(prior.summary, " (not used: ", unusable_database_, ")");
@@ -299,7 +299,7 @@ private:
     // The baseline's output becomes the reference when the baseline is measured; a resumed
     // report has it already, so compute it now.
     if (report_.find(0)) {
-      auto k0 = codegen::generate_program(lazy_->space().variants[0].program, co);
+      auto k0 = generate_variant(lazy_->space().variants[0], co);
       auto b0 = build_program(session_, k0);
       reference_ = workload_->run(k0, b0);
     }

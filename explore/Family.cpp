@@ -28,6 +28,7 @@ const std::vector<FamilyMarks>& family_marks() {
       {"work-groups", {MappingKind::WorkGroups}},
       {"diamond", {}},
       {"parallelogram", {}},
+      {"split-launch", {MappingKind::SplitLaunch}},
   };
   return marks;
 }

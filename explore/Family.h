@@ -12,6 +12,8 @@
 //   work-groups   the work-groups mapping (MapWrg + MapLcl without tiling)
 //   diamond       diamond-tiling
 //   parallelogram parallelogram-tiling
+//   split-launch  the split-launch mapping (the plain lowering's interior launched apart, without
+//                 boundary conditionals)
 //   plain         anything else (the MapGlb lowering and its work-group sizes)
 #pragma once
 

@@ -50,8 +50,8 @@ codegen::KernelProgram PointMeasurer::kernel_of(const Point& point) const {
     user_error(space_.generation_errors[static_cast<std::size_t>(point.variant)]);
   if (point.local.empty())
     return *k;
-  return codegen::generate_program(space_.variants[static_cast<std::size_t>(point.variant)].program,
-                                   codegen_options(point, kernel_name_, space_.target));
+  return generate_variant(space_.variants[static_cast<std::size_t>(point.variant)],
+                          codegen_options(point, kernel_name_, space_.target));
 }
 
 void PointMeasurer::learn_sizes(const codegen::KernelProgram& kernel) {

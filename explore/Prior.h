@@ -4,12 +4,12 @@
 //   1. variants that earlier runs of the same program on this device measured faster than its
 //      baseline, fastest first (a deeper run starts with the shallower runs' winners);
 //   2. the same for similar programs (the same stencil at other sizes, depths or steps);
-//   3. the rest: partial sums by plane first (offered only for windows large enough that
-//      arithmetic bounds them), then by the cost model learned from every point of the device
-//      (FeatureModel over explore/Features.h words), shallower variants first among equals,
-//      and among variants still equal one family at a time in turn: without a database
-//      every depth-1 variant comes before the deeper ones, so a deeper space measures what a
-//      shallower one would before anything else;
+//   3. the rest: partial sums by plane (offered only for windows large enough that arithmetic
+//      bounds them) and, on a CPU, the split launch first, then by the cost model learned from
+//      every point of the device (FeatureModel over explore/Features.h words), shallower variants
+//      first among equals, and among variants still equal one family at a time in turn: without a
+//      database every depth-1 variant comes before the deeper ones, so a deeper space measures what
+//      a shallower one would before anything else;
 //   4. variants that failed for this program before.
 // Each variant's work-group sizes are ordered the same way (the database's best first).
 #pragma once
@@ -29,6 +29,7 @@ struct PriorContext {
   std::string stencil;      // the problem's name
   std::string program_hash; // of the high-level program's text
   int64_t cells = 1;        // output cells of the grid
+  bool cpu = false;         // the device is a CPU
 };
 
 struct Prior {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "codegen/SplitLaunch.h"
 #include "core/Error.h"
 
 namespace tessera::explore {
@@ -54,6 +55,18 @@ codegen::CodegenOptions codegen_options(const Point& point, const std::string& k
   for (std::size_t d = 0; d < point.local.size() && d < 3; ++d)
     options.local_size[d] = point.local[d];
   return options;
+}
+
+bool is_split_launch(const VariantInfo& variant) {
+  return variant.history.mapping &&
+         variant.history.mapping->kind == rewrite::MappingKind::SplitLaunch;
+}
+
+codegen::KernelProgram generate_variant(const VariantInfo& variant,
+                                        const codegen::CodegenOptions& options) {
+  if (is_split_launch(variant))
+    return codegen::generate_split_program(variant.program, options);
+  return codegen::generate_program(variant.program, options);
 }
 
 std::string work_group_unusable(const std::vector<int64_t>& local, const codegen::Kernel& kernel,
@@ -133,8 +146,7 @@ std::vector<int> add_variant_points(Space& space, int variant, const std::string
   };
   std::optional<codegen::KernelProgram>& kernel = space.kernels[v];
   try {
-    kernel = codegen::generate_program(space.variants[v].program,
-                                       codegen_options(Point{}, kernel_name, target));
+    kernel = generate_variant(space.variants[v], codegen_options(Point{}, kernel_name, target));
   } catch (const Error& e) {
     space.generation_errors[v] = e.what();
   }
@@ -164,7 +176,8 @@ std::vector<int> add_variant_points(Space& space, int variant, const std::string
     }
   }
   add({});
-  if (!automatic)
+  // A split launch's parts each take the work-group their shape needs (launch_range): one point.
+  if (!automatic || is_split_launch(space.variants[v]))
     return ids;
   for (const auto& local : work_group_candidates(last.launch.dims, target.cpu())) {
     std::string why = unusable(local, *kernel, target);

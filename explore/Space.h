@@ -67,6 +67,14 @@ std::vector<std::vector<int64_t>> work_group_candidates(int dims, bool cpu = fal
 codegen::CodegenOptions codegen_options(const Point& point, const std::string& kernel_name,
                                         const Target& target);
 
+// Whether the variant's mapping is split-launch (rewrite/Mapping.h).
+bool is_split_launch(const VariantInfo& variant);
+
+// The kernels of a variant: codegen::generate_program, or for the split-launch mapping the split
+// launch's program (codegen/SplitLaunch.h). Error from the code generator, naming why.
+codegen::KernelProgram generate_variant(const VariantInfo& variant,
+                                        const codegen::CodegenOptions& options);
+
 // Why a kernel of the program cannot run on `target`: its fixed work-group size (over the total
 // or a dimension's limit) or its local memory; "" when every kernel can.
 std::string beyond_limits(const codegen::KernelProgram& program, const Target& target);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "codegen/Program.h"
+#include "codegen/SplitLaunch.h"
 #include "compile/ExecutableVariants.h"
 #include "core/Error.h"
 #include "core/Fields.h"
@@ -43,6 +44,23 @@ void generate_kernels(const Expr& lowered) {
     user_error(cat(why, ", the portable limit without a device (explore/Space.h)"));
 }
 
+// The split launch of the default lowering (variants[0]) as a variant of its own, appended
+// (after every other, so that their numbers do not depend on it) where the lowering has one
+// (codegen/SplitLaunch.h); "" when it was added, else why not.
+std::string add_split_launch(std::vector<VariantInfo>& variants, const Target& target) {
+  VariantInfo split = variants[0];
+  split.history.mapping = rewrite::Mapping{rewrite::MappingKind::SplitLaunch};
+  try {
+    codegen::CodegenOptions options;
+    options.target = target;
+    generate_variant(split, options);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  variants.push_back(std::move(split));
+  return "";
+}
+
 // The variants of `program` to `depth`, checked by options.check_generation when it is set.
 Variants variants_of(const Expr& program, int depth, rewrite::EnumerateOptions options) {
   if (depth < 0)
@@ -60,7 +78,13 @@ Variants variants_of(const Expr& program, int depth, rewrite::EnumerateOptions o
   std::map<std::string, std::string> refused; // family -> the first reason of its candidates
   for (const auto& [v, why] : lowered.rejected)
     refused.emplace(variant_family(variant_info(v).history), why);
+  std::string no_split = result.variants.empty()
+                             ? "no default lowering"
+                             : add_split_launch(result.variants, options.target);
+  present.insert("split-launch"); // its reason is its own, below
   result.absent = absent_families(present, lowered.stats.not_applicable, refused);
+  if (!no_split.empty())
+    result.absent.push_back("split-launch: " + no_split);
   for (const auto& [why, count] : lowered.rejection_reasons)
     result.rejected.push_back(cat(count, count == 1 ? " candidate: " : " candidates: ", why));
   if (result.variants.empty()) {

@@ -188,21 +188,6 @@ void Schedule::launch(const std::string& label, std::shared_ptr<CompiledKernel> 
 
 namespace {
 
-// A CPU work-group for the launches of parts of a kernel's range that is the same for every part
-// (PoCL compiles a kernel once for each work-group shape it is launched with): rows along the
-// first axis of `size` longer than `thin`, one work-item high along the others.
-runtime::Range cpu_rows_for_parts(std::vector<std::size_t> size, std::size_t thin,
-                                  const runtime::Device& device, int64_t private_bytes) {
-  bool row = false;
-  for (auto& s : size) {
-    if (!row && s > thin)
-      row = true;
-    else
-      s = 1;
-  }
-  return cpu_group(size, device, private_bytes);
-}
-
 // Parts narrower than this along their first axis get narrow_part_group on a GPU.
 constexpr std::size_t kNarrowPart = 32;
 
@@ -225,7 +210,9 @@ void Schedule::launch_split(const std::string& label, const std::shared_ptr<Comp
     step.part = runtime::Range::of(size);
     if (device.type == "CPU")
       step.local = interior ? cpu_group(size, device, private_bytes)
-                            : cpu_rows_for_parts(size, margin, device, private_bytes);
+                            : explore::cpu_part_group(size, margin, device.max_work_group_size,
+                                                      device.max_work_item_sizes, private_bytes,
+                                                      kCpuPrivateBytesPerGroup);
     else if (step.kernel->local.empty() && size[0] < kNarrowPart)
       step.local = narrow_part_group(size, device.max_work_group_size, device.max_work_item_sizes);
   };
@@ -324,9 +311,10 @@ void Schedule::launch_part(const std::string& label, std::shared_ptr<CompiledKer
   steps_.back().offset = offset;
   steps_.back().part = global;
   if (for_cpu) // one row along the first axis the part spans whole: the same for every part
-    steps_.back().local =
-        cpu_rows_for_parts(std::vector<std::size_t>(global.data(), global.data() + global.dims()),
-                           0, device, private_bytes);
+    steps_.back().local = explore::cpu_part_group(
+        std::vector<std::size_t>(global.data(), global.data() + global.dims()), 0,
+        device.max_work_group_size, device.max_work_item_sizes, private_bytes,
+        kCpuPrivateBytesPerGroup);
 }
 
 void Schedule::fill_zero(const std::string& label, BufferId buffer) {

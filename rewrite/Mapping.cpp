@@ -17,7 +17,8 @@ namespace {
 constexpr std::array kKinds{
     MappingKind::Global,         MappingKind::WorkGroups,    MappingKind::LocalMemory,
     MappingKind::CoarsenedTiles, MappingKind::Streaming,     MappingKind::Vectorized,
-    MappingKind::Coarsened,      MappingKind::ConstantInput, MappingKind::ImageInput};
+    MappingKind::Coarsened,      MappingKind::ConstantInput, MappingKind::ImageInput,
+    MappingKind::SplitLaunch};
 
 constexpr std::array kImageSpaces{AddressSpace::Image, AddressSpace::ImageClampToEdge,
                                   AddressSpace::ImageClamp};
@@ -69,6 +70,8 @@ const char* mapping_kind_name(MappingKind kind) {
     return "constant-input";
   case MappingKind::ImageInput:
     return "image-input";
+  case MappingKind::SplitLaunch:
+    return "split-launch";
   }
   return "?";
 }
@@ -105,6 +108,8 @@ std::string describe(const Mapping& m) {
     return cat("input ", m.input, " in constant memory");
   case MappingKind::ImageInput:
     return cat("input ", m.input, " as an image (", image_addressing_name(m.space), ")");
+  case MappingKind::SplitLaunch:
+    return "global, the interior launched apart without boundary conditionals";
   }
   return "?";
 }

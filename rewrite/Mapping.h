@@ -11,6 +11,9 @@
 //   coarsened       `factor` results along dimension `dim` per work-item (`interleaved`: strided)
 //   constant-input  the default lowering with input `input` in __constant memory
 //   image-input     the default lowering with input `input` read as an image (`space`: addressing)
+//   split-launch    the default lowering, its interior a kernel of its own without the boundary
+//                   conditionals, the whole kernel on the slabs around it (codegen/SplitLaunch.h;
+//                   a CPU's explorer measures it first: the branch blocks vectorisation there)
 //
 // Reports store it as its own JSON object ({"kind": "coarsened", "factor": 2, "dim": 0, ...});
 // version-1 reports had it as a history step "mapping: <describe(mapping)>", which
@@ -37,6 +40,7 @@ enum class MappingKind {
   Coarsened,
   ConstantInput,
   ImageInput,
+  SplitLaunch,
 };
 
 struct Mapping {

@@ -154,9 +154,9 @@ double event_ms(const cl::Event& event) {
 }
 
 double run_timed(Session& session, Kernel& kernel, const std::vector<KernelArg>& args,
-                 const Range& global, const Range& local) {
+                 const Range& global, const Range& local, const Range& offset) {
   set_args(kernel, args);
-  cl::Event event = enqueue(session, kernel, global, local);
+  cl::Event event = enqueue(session, kernel, global, local, offset);
   check_cl(event.wait(),
            cat("running ", where(kernel, global, local), " on ", session.device().name));
   return event_ms(event);

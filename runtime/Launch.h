@@ -52,10 +52,10 @@ cl::Event enqueue_checked(Session& session, Kernel& kernel, const Range& global,
 void run(Session& session, Kernel& kernel, const std::vector<KernelArg>& args, const Range& global,
          const Range& local = {});
 
-// Like run; returns the kernel's execution time in milliseconds measured by the profiling
-// event (CL_PROFILING_COMMAND_START to CL_PROFILING_COMMAND_END).
+// Like run (from the global work offset `offset`); returns the kernel's execution time in
+// milliseconds measured by the profiling event (CL_PROFILING_COMMAND_START to _END).
 double run_timed(Session& session, Kernel& kernel, const std::vector<KernelArg>& args,
-                 const Range& global, const Range& local = {});
+                 const Range& global, const Range& local = {}, const Range& offset = {});
 
 // The START and END times of a completed profiled event, in nanoseconds of the device's clock;
 // `what` names the event in errors.

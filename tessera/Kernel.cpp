@@ -139,12 +139,15 @@ codegen::Kernel emit_kernel(const explore::VariantInfo& variant, const EmitOptio
     user_error(cat("this variant is a program of ", stages,
                    " kernel launches (each whole-array step its own launch, intermediates in "
                    "buffers), not one kernel: use tessera::emit_program"));
+  if (explore::is_split_launch(variant))
+    user_error("this variant is a split launch (its interior and the slabs around it, two kernels "
+               "in several launches), not one kernel: use tessera::emit_program");
   return codegen::generate_kernel(variant.program, co);
 }
 
 codegen::KernelProgram emit_program(const explore::VariantInfo& variant,
                                     const EmitOptions& options) {
-  return codegen::generate_program(variant.program, codegen_options(options));
+  return explore::generate_variant(variant, codegen_options(options));
 }
 
 std::string kernel_file(const codegen::Kernel& kernel, const explore::VariantInfo& variant) {
@@ -269,6 +272,19 @@ std::string arguments_text(const codegen::KernelLaunch& launch) {
   return s;
 }
 
+namespace {
+
+// " on 318x318x318 work-items from offset 1x1x1", a launch of a part of its kernel's range;
+// empty for the whole range.
+std::string part_text(const codegen::KernelLaunch& launch) {
+  if (launch.extent.empty())
+    return "";
+  return cat(" on ", explore::size_text(launch.extent), " work-items from offset ",
+             explore::size_text(launch.offset));
+}
+
+} // namespace
+
 std::string program_file(const codegen::KernelProgram& program,
                          const explore::VariantInfo& variant) {
   if (is_one_kernel(program))
@@ -292,7 +308,7 @@ std::string program_file(const codegen::KernelProgram& program,
     for (const auto& in : launch.inputs)
       inputs += (inputs.empty() ? "" : ", ") + buffer_text(in);
     s << "//   " << l + 1 << ". " << program.kernels[launch.kernel].name << arguments_text(launch)
-      << " reads " << (inputs.empty() ? "nothing" : inputs) << ", writes "
+      << part_text(launch) << " reads " << (inputs.empty() ? "nothing" : inputs) << ", writes "
       << buffer_text(launch.output) << "\n";
   }
   std::string out = s.str();
@@ -332,6 +348,10 @@ nlohmann::json launch_description(const codegen::KernelProgram& program,
                          {"output", buffer_json(launch.output)}};
     if (!launch.arguments.empty())
       entry["arguments"] = launch.arguments; // this launch's values of size arguments
+    if (!launch.extent.empty()) {            // a part of the kernel's range (a split launch)
+      entry["offset"] = launch.offset;
+      entry["global"] = launch.extent;
+    }
     j["launches"].push_back(std::move(entry));
   }
   explore::write_derivation(j, variant.history);

@@ -239,7 +239,7 @@ int emit_command(const CommonOptions& o) {
   if (!o.local.empty()) {
     auto local = parse_local(o.local);
     int dims = 0;
-    for (const auto& k : codegen::generate_program(variant.program, options).kernels)
+    for (const auto& k : explore::generate_variant(variant, options).kernels)
       dims = std::max(dims, k.launch.dims);
     if (static_cast<int>(local.size()) > dims)
       user_error(cat("bad work-group size '", o.local, "': it has ", local.size(),
@@ -254,7 +254,7 @@ int emit_command(const CommonOptions& o) {
   }
   // One kernel, or one per launch of a program of kernels (all in one source with a header;
   // the launch description lists every launch).
-  auto kernels = codegen::generate_program(variant.program, options);
+  auto kernels = explore::generate_variant(variant, options);
   write_text(o.output, program_file(kernels, variant));
   if (!o.launch_json.empty())
     write_text(o.launch_json, launch_description(kernels, variant).dump(2) + "\n");

@@ -48,11 +48,16 @@ void check_memory(const std::string& size, const Expr& program, std::size_t poin
       "give a smaller --size");
 }
 
-// One kernel, or one per launch of a program of kernels (intermediates in buffers).
-codegen::KernelProgram kernel_of(const Expr& lowered, const std::string& name) {
+// One kernel, or several (one per launch of a program of kernels, intermediates in buffers; a
+// split launch's interior and whole kernel).
+codegen::KernelProgram kernel_of(const explore::VariantInfo& variant, const std::string& name) {
   codegen::CodegenOptions options;
   options.kernel_name = codegen::kernel_identifier(name);
-  return codegen::generate_program(lowered, options);
+  return explore::generate_variant(variant, options);
+}
+
+codegen::KernelProgram kernel_of(const Expr& lowered, const std::string& name) {
+  return kernel_of(explore::variant_info({lowered, {}}), name);
 }
 
 // The plain MapGlb lowering against the interpreter on a small grid of the same stencil or
@@ -90,7 +95,7 @@ int run_command(const CommonOptions& o) {
 
   SelectedVariant selected = select_variant(p, o.variant, o.depth, info.name);
   Expr lowered = selected.variant.program;
-  auto kernel = kernel_of(lowered, info.name);
+  auto kernel = kernel_of(selected.variant, info.name);
   runtime::Session session = runtime::Session::from_env(o.device);
   std::cout << "device   " << session.device().description() << "\n";
   std::cout << "variant  " << selected.index << " ("

@@ -279,6 +279,17 @@ TEST_CASE("prior: this program's winners first, then similar programs', then sha
     Prior p = make_prior(with_sums, {}, {"s", "h", 1024});
     CHECK(p.order == std::vector<int>{6, 2, 3, 4, 5, 1});
   }
+  SUBCASE("no database: on a CPU the split launch among the first, elsewhere by its depth") {
+    std::vector<VariantInfo> both = vs;
+    both.push_back(info({"stream-nd at [1] {dims=2, segment=16, sums=1}"},
+                        Mapping{MappingKind::Streaming}, {{"sums", 1}}));
+    both.push_back(info({}, Mapping{MappingKind::SplitLaunch}));
+    // On a CPU beside the partial sums (shallower: first), elsewhere after them.
+    CHECK(make_prior(both, {}, {"s", "h", 1024, true}).order ==
+          std::vector<int>{7, 6, 2, 3, 4, 5, 1});
+    CHECK(make_prior(both, {}, {"s", "h", 1024, false}).order ==
+          std::vector<int>{6, 7, 2, 3, 4, 5, 1});
+  }
   SUBCASE("the database's points of this program, then of similar programs") {
     auto point = [](std::string program, std::string signature, double ms, std::string local) {
       TunedPoint t;

@@ -76,3 +76,21 @@ TEST_CASE("absent families: a family whose candidates the device limits refuse s
   for (const auto& line : list.rejected)
     CHECK(has(line, " candidate"));
 }
+
+TEST_CASE("absent families: the split launch is offered where the plain lowering splits") {
+  VariantList list = enumerate_variants(j2d5pt_at(64, 61), 1);
+  CHECK(line_of(list.absent, "split-launch").empty());
+  const auto& split = list.variants.back(); // last: the others' numbers do not depend on it
+  CHECK(variant_family(split.history) == "split-launch");
+  CHECK(split.text == list.variants[0].text); // the default lowering, launched in parts
+  CHECK(explore::generate_variant(split, {}).launches.size() == 5);
+  // A program without a boundary has no interior to launch apart: the reason is the generator's.
+  Val x = input("x", array_of(f32(), {64}));
+  auto sum3 = user_fun("sum3", [](auto a, auto b, auto c) { return a + b + c; });
+  Expr valid =
+      program({x}, x | slide(3, 1) | map([=](Val w) { return sum3(w.at(0), w.at(1), w.at(2)); }));
+  VariantList none = enumerate_variants(valid, 1);
+  CHECK(has(line_of(none.absent, "split-launch"), "no interior version"));
+  for (const auto& v : none.variants)
+    CHECK(variant_family(v.history) != "split-launch");
+}

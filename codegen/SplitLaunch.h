@@ -1,0 +1,33 @@
+// A split launch: a plain kernel's interior as a kernel of its own, without the boundary
+// conditionals, launched on the points `margin` or more from every end of the range, and the
+// whole kernel launched on the slabs around it. On a CPU the interior/boundary branch keeps
+// PoCL's vectoriser from running the work-item loop in SIMD lanes; without it the interior of a
+// 27-point box ran 8x faster on PoCL (BENCHMARKS.md). The multigrid schedule splits its
+// operators the same way (multigrid/Program.h).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "codegen/Program.h"
+
+namespace tessera::codegen {
+
+// A part of a launch range: `extent` work-items per dimension from `offset` (OpenCL's x first).
+struct LaunchPart {
+  std::vector<int64_t> offset, extent;
+};
+
+// The interior of `global` (`margin` or more from every end; first) and the 2 slabs of `margin`
+// along each dimension around it, from the outermost dimension in: a slab spans the interior
+// along the dimensions outside its own and the whole range along those inside. Together they
+// cover the range once. Error where the range has no interior (an extent below 2 margin + 1).
+std::vector<LaunchPart> interior_and_slabs(const std::vector<int64_t>& global, int64_t margin);
+
+// The program of a split launch of a lowered program that is one plain kernel (one work-item per
+// point, every axis a MapGlb, no work-group size) of constant global sizes: its kernels are the
+// interior (named options.kernel_name + "_interior") and the whole kernel; its launches the
+// interior, then the slabs. Error naming why where the program has no such split.
+KernelProgram generate_split_program(const Expr& program, const CodegenOptions& options = {});
+
+} // namespace tessera::codegen
