@@ -4,10 +4,12 @@
 
 namespace tessera::codegen {
 
-std::vector<LaunchPart> interior_and_slabs(const std::vector<int64_t>& global, int64_t margin) {
+std::vector<LaunchPart> interior_and_slabs(const std::vector<int64_t>& global, int64_t margin,
+                                           int64_t row_multiple) {
   const std::size_t dims = global.size();
-  if (margin < 1)
-    internal_error(cat("a split launch's margin must be positive, got ", margin));
+  if (margin < 1 || row_multiple < 1)
+    internal_error(cat("a split launch's margin and row multiple must be positive, got ", margin,
+                       " and ", row_multiple));
   LaunchPart interior{std::vector<int64_t>(dims, margin), global};
   for (std::size_t a = 0; a < dims; ++a) {
     if (global[a] < 2 * margin + 1)
@@ -16,9 +18,12 @@ std::vector<LaunchPart> interior_and_slabs(const std::vector<int64_t>& global, i
                      " expected)"));
     interior.extent[a] = global[a] - 2 * margin;
   }
+  if (interior.extent[0] >= row_multiple)
+    interior.extent[0] -= interior.extent[0] % row_multiple;
   std::vector<LaunchPart> parts{interior};
   // From the outermost axis in: the slabs along axis a span the interior along the axes outside
-  // (done already) and the whole range along those inside.
+  // (done already) and the whole range along those inside; the upper one is what the interior
+  // leaves (wider than the margin along x where the interior's rows were rounded down).
   LaunchPart slab = interior;
   for (std::size_t a = dims; a-- > 0;) {
     for (std::size_t inner = 0; inner < a; ++inner) {
@@ -28,10 +33,11 @@ std::vector<LaunchPart> interior_and_slabs(const std::vector<int64_t>& global, i
     slab.extent[a] = margin;
     slab.offset[a] = 0;
     parts.push_back(slab);
-    slab.offset[a] = global[a] - margin;
+    slab.offset[a] = interior.offset[a] + interior.extent[a];
+    slab.extent[a] = global[a] - slab.offset[a];
     parts.push_back(slab);
-    slab.offset[a] = margin;
-    slab.extent[a] = global[a] - 2 * margin;
+    slab.offset[a] = interior.offset[a];
+    slab.extent[a] = interior.extent[a];
   }
   return parts;
 }
@@ -70,7 +76,7 @@ KernelProgram generate_split_program(const Expr& program, const CodegenOptions& 
   split.kernels.insert(split.kernels.begin(), std::move(interior));
   split.launches.clear();
   split.split_margin = margin;
-  for (const auto& part : interior_and_slabs(global, margin)) {
+  for (const auto& part : interior_and_slabs(global, margin, kRowMultiple)) {
     KernelLaunch launch = whole_launch;
     launch.kernel = split.launches.empty() ? 0 : 1;
     launch.offset = part.offset;

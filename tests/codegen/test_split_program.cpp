@@ -21,13 +21,14 @@ using namespace tessera;
 namespace {
 
 // How many parts cover each point of `global` (x first).
-std::vector<int> coverage(const std::vector<int64_t>& global, int64_t margin) {
+std::vector<int> coverage(const std::vector<int64_t>& global, int64_t margin,
+                          int64_t row_multiple) {
   const std::size_t dims = global.size();
   int64_t points = 1;
   for (auto g : global)
     points *= g;
   std::vector<int> count(static_cast<std::size_t>(points), 0);
-  for (const auto& part : codegen::interior_and_slabs(global, margin)) {
+  for (const auto& part : codegen::interior_and_slabs(global, margin, row_multiple)) {
     REQUIRE(part.offset.size() == dims);
     REQUIRE(part.extent.size() == dims);
     std::vector<int64_t> at(dims, 0);
@@ -72,16 +73,25 @@ codegen::KernelProgram check_split(const std::string& name, const std::vector<in
 TEST_CASE("a split launch's parts cover the range once: the interior first, then 2 slabs an axis") {
   for (const auto& [global, margin] : std::vector<std::pair<std::vector<int64_t>, int64_t>>{
            {{7}, 1}, {{5}, 2}, {{9, 3}, 1}, {{6, 11}, 2}, {{5, 7, 9}, 1}, {{9, 9, 10}, 3}}) {
-    INFO("global of " << global.size() << " dimensions, margin " << margin);
-    auto count = coverage(global, margin);
-    CHECK(std::all_of(count.begin(), count.end(), [](int c) { return c == 1; }));
-    auto parts = codegen::interior_and_slabs(global, margin);
-    CHECK(parts.size() == 1 + 2 * global.size());
-    for (std::size_t a = 0; a < global.size(); ++a) {
-      CHECK(parts[0].offset[a] == margin);
-      CHECK(parts[0].extent[a] == global[a] - 2 * margin);
+    for (int64_t rows : {1, 4}) {
+      INFO("global of " << global.size() << " dimensions, margin " << margin << ", rows of "
+                        << rows);
+      auto count = coverage(global, margin, rows);
+      CHECK(std::all_of(count.begin(), count.end(), [](int c) { return c == 1; }));
+      auto parts = codegen::interior_and_slabs(global, margin, rows);
+      CHECK(parts.size() == 1 + 2 * global.size());
+      for (std::size_t a = 0; a < global.size(); ++a) {
+        CHECK(parts[0].offset[a] == margin);
+        const int64_t inside = global[a] - 2 * margin;
+        CHECK(parts[0].extent[a] == (a == 0 && inside >= rows ? inside - inside % rows : inside));
+      }
     }
   }
+  // Rows rounded down: 5756 - 4 = 5752 (not 32 x k) -> 5728, the upper x slab 24 + 2 wide.
+  auto rounded = codegen::interior_and_slabs({5756, 9}, 2, 32);
+  CHECK(rounded[0].extent == std::vector<int64_t>{5728, 5});
+  CHECK(rounded.back().offset == std::vector<int64_t>{5730, 2});
+  CHECK(rounded.back().extent == std::vector<int64_t>{26, 5});
   CHECK_ERROR(codegen::interior_and_slabs({8, 4}, 2), "no interior 2 from both ends");
 }
 
@@ -90,8 +100,18 @@ TEST_CASE("split programs of catalog stencils equal the interpreter on PoCL, fou
       Boundary::clamp(), Boundary::wrap(), Boundary::mirror(),
       Boundary::constant(ScalarValue::make(ScalarKind::F32, 0.5))};
   const std::vector<std::pair<std::string, std::vector<int64_t>>> cases{
-      {"j1d3pt", {37}},       {"j2d5pt", {9, 13}},   {"gaussian", {7, 11}},  {"j3d7pt", {5, 6, 9}},
-      {"j3d27pt", {3, 7, 5}}, {"heat3d", {6, 5, 7}}, {"j3d13pt", {7, 5, 9}}, {"j2d9pt", {12, 7}}};
+      {"j1d3pt", {37}},
+      {"j2d5pt", {9, 13}},
+      {"gaussian", {7, 11}},
+      {"j3d7pt", {5, 6, 9}},
+      {"j3d27pt", {3, 7, 5}},
+      {"heat3d", {6, 5, 7}},
+      {"j3d13pt", {7, 5, 9}},
+      {"j2d9pt", {12, 7}},
+      // Rows of 32 and more: the interior's rounded down, the upper x slab wider.
+      {"j2d5pt", {9, 45}},
+      {"j3d27pt", {4, 5, 70}},
+      {"gaussian", {6, 101}}};
   uint64_t seed = 11;
   for (const auto& [name, extents] : cases)
     for (const auto& boundary : boundaries) {
@@ -125,9 +145,9 @@ TEST_CASE("programs without a split launch are refused with the reason") {
   // A work-group size: the parts choose theirs.
   codegen::CodegenOptions grouped;
   grouped.local_size = {16, 1, 1};
-  CHECK_ERROR(codegen::generate_split_program(rewrite::lower_default(program({x}, x | smooth)),
-                                              grouped),
-              "takes no work-group size");
+  CHECK_ERROR(
+      codegen::generate_split_program(rewrite::lower_default(program({x}, x | smooth)), grouped),
+      "takes no work-group size");
   // A grid too small for an interior.
   Val z = input("z", Type::array(f32(), 2));
   CHECK_ERROR(codegen::generate_split_program(rewrite::lower_default(program({z}, z | smooth))),
