@@ -4,12 +4,21 @@
 
 namespace tessera::codegen {
 
+int64_t interior_row(int64_t extent) {
+  if (extent <= kLongestRow)
+    return extent;
+  // Every multiple of kShortestRow has one: at most kShortestRow - 1 steps.
+  for (int64_t row = extent;; --row)
+    for (int64_t d = kShortestRow; d <= kLongestRow; ++d)
+      if (row % d == 0)
+        return row;
+}
+
 std::vector<LaunchPart> interior_and_slabs(const std::vector<int64_t>& global, int64_t margin,
-                                           int64_t row_multiple) {
+                                           bool whole_rows) {
   const std::size_t dims = global.size();
-  if (margin < 1 || row_multiple < 1)
-    internal_error(cat("a split launch's margin and row multiple must be positive, got ", margin,
-                       " and ", row_multiple));
+  if (margin < 1)
+    internal_error(cat("a split launch's margin must be positive, got ", margin));
   LaunchPart interior{std::vector<int64_t>(dims, margin), global};
   for (std::size_t a = 0; a < dims; ++a) {
     if (global[a] < 2 * margin + 1)
@@ -18,8 +27,8 @@ std::vector<LaunchPart> interior_and_slabs(const std::vector<int64_t>& global, i
                      " expected)"));
     interior.extent[a] = global[a] - 2 * margin;
   }
-  if (interior.extent[0] >= row_multiple)
-    interior.extent[0] -= interior.extent[0] % row_multiple;
+  if (whole_rows)
+    interior.extent[0] = interior_row(interior.extent[0]);
   std::vector<LaunchPart> parts{interior};
   // From the outermost axis in: the slabs along axis a span the interior along the axes outside
   // (done already) and the whole range along those inside; the upper one is what the interior
@@ -76,7 +85,7 @@ KernelProgram generate_split_program(const Expr& program, const CodegenOptions& 
   split.kernels.insert(split.kernels.begin(), std::move(interior));
   split.launches.clear();
   split.split_margin = margin;
-  for (const auto& part : interior_and_slabs(global, margin, kRowMultiple)) {
+  for (const auto& part : interior_and_slabs(global, margin, true)) {
     KernelLaunch launch = whole_launch;
     launch.kernel = split.launches.empty() ? 0 : 1;
     launch.offset = part.offset;

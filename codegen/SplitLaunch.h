@@ -18,19 +18,20 @@ struct LaunchPart {
   std::vector<int64_t> offset, extent;
 };
 
+// A CPU runs a split launch's interior in work-groups of whole rows along x, which must divide
+// it (OpenCL 1.2): a row of 5752 = 8 x 719 ran gaussian's interior in groups of 8 work-items,
+// slower than the whole kernel. Rows of up to kLongestRow are one group; a longer one is cut to
+// the longest row at most `extent` that a group of kShortestRow..kLongestRow work-items divides.
+constexpr int64_t kShortestRow = 64, kLongestRow = 512;
+int64_t interior_row(int64_t extent);
+
 // The interior of `global` (`margin` or more from every end; first) and the 2 slabs along each
 // dimension around it, from the outermost dimension in: a slab spans the interior along the
-// dimensions outside its own and the whole range along those inside. The interior's rows (along
-// x) are a multiple of `row_multiple` where it has that many, the upper x slab taking the rest.
-// Together they cover the range once. Error where the range has no interior (an extent below
-// 2 margin + 1).
+// dimensions outside its own and the whole range along those inside. With `whole_rows` the
+// interior's rows are interior_row's, the upper x slab taking the rest. Together they cover the
+// range once. Error where the range has no interior (an extent below 2 margin + 1).
 std::vector<LaunchPart> interior_and_slabs(const std::vector<int64_t>& global, int64_t margin,
-                                           int64_t row_multiple = 1);
-
-// The rows of a split launch's interior: a CPU runs it in work-groups of whole rows, which must
-// divide it (OpenCL 1.2), and vectorises them in lanes of up to 16; a row of 5756 = 4 x 1439
-// ran gaussian's interior in groups of 4 work-items, slower than the whole kernel.
-constexpr int64_t kRowMultiple = 32;
+                                           bool whole_rows = false);
 
 // The program of a split launch of a lowered program that is one plain kernel (one work-item per
 // point, every axis a MapGlb, no work-group size) of constant global sizes: its kernels are the

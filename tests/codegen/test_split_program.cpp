@@ -21,14 +21,13 @@ using namespace tessera;
 namespace {
 
 // How many parts cover each point of `global` (x first).
-std::vector<int> coverage(const std::vector<int64_t>& global, int64_t margin,
-                          int64_t row_multiple) {
+std::vector<int> coverage(const std::vector<int64_t>& global, int64_t margin, bool rows) {
   const std::size_t dims = global.size();
   int64_t points = 1;
   for (auto g : global)
     points *= g;
   std::vector<int> count(static_cast<std::size_t>(points), 0);
-  for (const auto& part : codegen::interior_and_slabs(global, margin, row_multiple)) {
+  for (const auto& part : codegen::interior_and_slabs(global, margin, rows)) {
     REQUIRE(part.offset.size() == dims);
     REQUIRE(part.extent.size() == dims);
     std::vector<int64_t> at(dims, 0);
@@ -73,25 +72,30 @@ codegen::KernelProgram check_split(const std::string& name, const std::vector<in
 TEST_CASE("a split launch's parts cover the range once: the interior first, then 2 slabs an axis") {
   for (const auto& [global, margin] : std::vector<std::pair<std::vector<int64_t>, int64_t>>{
            {{7}, 1}, {{5}, 2}, {{9, 3}, 1}, {{6, 11}, 2}, {{5, 7, 9}, 1}, {{9, 9, 10}, 3}}) {
-    for (int64_t rows : {1, 4}) {
-      INFO("global of " << global.size() << " dimensions, margin " << margin << ", rows of "
-                        << rows);
+    for (bool rows : {false, true}) {
+      INFO("global of " << global.size() << " dimensions, margin " << margin << ", rows " << rows);
       auto count = coverage(global, margin, rows);
       CHECK(std::all_of(count.begin(), count.end(), [](int c) { return c == 1; }));
       auto parts = codegen::interior_and_slabs(global, margin, rows);
       CHECK(parts.size() == 1 + 2 * global.size());
       for (std::size_t a = 0; a < global.size(); ++a) {
         CHECK(parts[0].offset[a] == margin);
-        const int64_t inside = global[a] - 2 * margin;
-        CHECK(parts[0].extent[a] == (a == 0 && inside >= rows ? inside - inside % rows : inside));
+        CHECK(parts[0].extent[a] == global[a] - 2 * margin); // rows of at most 512: whole
       }
     }
   }
-  // Rows rounded down: 5756 - 4 = 5752 (not 32 x k) -> 5728, the upper x slab 24 + 2 wide.
-  auto rounded = codegen::interior_and_slabs({5756, 9}, 2, 32);
-  CHECK(rounded[0].extent == std::vector<int64_t>{5728, 5});
-  CHECK(rounded.back().offset == std::vector<int64_t>{5730, 2});
-  CHECK(rounded.back().extent == std::vector<int64_t>{26, 5});
+  // A longer row is cut to one that a group of 64..512 divides, the upper x slab taking the
+  // rest: 5756 - 4 = 5752 = 8 x 719 -> 5751 = 27 x 213, the slab 3 wide.
+  CHECK(codegen::interior_row(318) == 318);
+  CHECK(codegen::interior_row(5752) == 5751);
+  CHECK(codegen::interior_row(1028) == 1028); // 4 x 257
+  CHECK(codegen::interior_row(2062) == 2061); // 2 x 1031 -> 9 x 229
+  auto rounded = codegen::interior_and_slabs({5756, 9}, 2, true);
+  CHECK(rounded[0].extent == std::vector<int64_t>{5751, 5});
+  CHECK(rounded.back().offset == std::vector<int64_t>{5753, 2});
+  CHECK(rounded.back().extent == std::vector<int64_t>{3, 5});
+  auto count = coverage({5756, 9}, 2, true);
+  CHECK(std::all_of(count.begin(), count.end(), [](int c) { return c == 1; }));
   CHECK_ERROR(codegen::interior_and_slabs({8, 4}, 2), "no interior 2 from both ends");
 }
 
@@ -108,10 +112,9 @@ TEST_CASE("split programs of catalog stencils equal the interpreter on PoCL, fou
       {"heat3d", {6, 5, 7}},
       {"j3d13pt", {7, 5, 9}},
       {"j2d9pt", {12, 7}},
-      // Rows of 32 and more: the interior's rounded down, the upper x slab wider.
-      {"j2d5pt", {9, 45}},
-      {"j3d27pt", {4, 5, 70}},
-      {"gaussian", {6, 101}}};
+      // Long rows: 517 = 11 x 47 cut to 516 (the upper x slab 3 wide), 1020 whole.
+      {"j2d5pt", {3, 519}},
+      {"j3d27pt", {3, 4, 1022}}};
   uint64_t seed = 11;
   for (const auto& [name, extents] : cases)
     for (const auto& boundary : boundaries) {
@@ -120,6 +123,8 @@ TEST_CASE("split programs of catalog stencils equal the interpreter on PoCL, fou
       CHECK(split.kernels[0].interior_margin == stencils::find_stencil(name).radius);
       CHECK(split.launches.size() == 1 + 2 * extents.size());
       CHECK(split.launches[0].kernel == 0); // the interior first, without the branch
+      const int64_t r = stencils::find_stencil(name).radius;
+      CHECK(split.launches[0].extent[0] == codegen::interior_row(extents.back() - 2 * r));
       CHECK(split.kernels[0].source.find("} else {") == std::string::npos);
       CHECK(split.kernels[1].source.find("} else {") != std::string::npos);
     }
