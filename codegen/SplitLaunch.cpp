@@ -1,5 +1,7 @@
 #include "codegen/SplitLaunch.h"
 
+#include "codegen/Stages.h"
+#include "codegen/TimeTiled.h"
 #include "core/Error.h"
 
 namespace tessera::codegen {
@@ -59,8 +61,11 @@ KernelProgram generate_split_program(const Expr& program, const CodegenOptions& 
     if (l != 0)
       user_error("a split launch takes no work-group size: each of its parts gets the one its "
                  "shape needs when it is launched");
-  KernelProgram whole = generate_program(program, options);
   const std::string no_split = "the program has no split launch: ";
+  // Refused before anything is generated: the variant list asks every program.
+  if (time_tile_of(program) || split_into_stages(program).size() != 1)
+    user_error(cat(no_split, "it is several launches, not one kernel"));
+  KernelProgram whole = generate_program(program, options);
   if (whole.launches.size() != 1 || !whole.buffers.empty())
     user_error(cat(no_split, "it is ", whole.launches.size(), " launches, not one kernel"));
   const Kernel& kernel = whole.kernels[0];
