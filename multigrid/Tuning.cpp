@@ -330,6 +330,9 @@ std::shared_ptr<CompiledKernel> Tuner::from_entry(const OperatorSpec& spec, cons
     auto k = compile(*session_, generate(lowered, spec.name), local,
                      cat("v", e.at("variant").get<int>(),
                          " local=", e.at("local_text").get<std::string>(), " (tuned)"));
+    // The explorer's split launch: the schedule runs the same kernel split (add_interior).
+    if (e.contains("mapping") && e["mapping"].value("kind", "") == "split-launch")
+      add_interior(*k, lowered, spec);
     auto reference =
         compile(*session_, generate(rewrite::lower_default(program), spec.name), {}, "default");
     if (!agree(*session_, k, reference))
@@ -382,8 +385,12 @@ std::shared_ptr<CompiledKernel> Tuner::tuned(const OperatorSpec& spec, const Exp
   explore::write_derivation(entry, variant.history);
   if (!report.interrupted) // an interrupted search's best is this run's, not the device's
     store_entry(database_, key, entry);
-  return compile(*session_, generate(variant.program, spec.name), local,
-                 cat("v", best.variant, " local=", best.local, " (explored)"));
+  auto k = compile(*session_, generate(variant.program, spec.name), local,
+                   cat("v", best.variant, " local=", best.local, " (explored)"));
+  // The explorer's split launch: the schedule runs the same kernel split (add_interior).
+  if (explore::is_split_launch(variant))
+    add_interior(*k, variant.program, spec);
+  return k;
 }
 
 } // namespace tessera::multigrid
