@@ -14,11 +14,11 @@ namespace tessera::rewrite {
 
 namespace {
 
-constexpr std::array kKinds{
-    MappingKind::Global,         MappingKind::WorkGroups,    MappingKind::LocalMemory,
-    MappingKind::CoarsenedTiles, MappingKind::Streaming,     MappingKind::Vectorized,
-    MappingKind::Coarsened,      MappingKind::ConstantInput, MappingKind::ImageInput,
-    MappingKind::SplitLaunch};
+constexpr std::array kKinds{MappingKind::Global,      MappingKind::WorkGroups,
+                            MappingKind::LocalMemory, MappingKind::CoarsenedTiles,
+                            MappingKind::Streaming,   MappingKind::Vectorized,
+                            MappingKind::Coarsened,   MappingKind::ConstantInput,
+                            MappingKind::ImageInput,  MappingKind::SplitLaunch};
 
 constexpr std::array kImageSpaces{AddressSpace::Image, AddressSpace::ImageClampToEdge,
                                   AddressSpace::ImageClamp};
