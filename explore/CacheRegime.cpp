@@ -8,7 +8,8 @@
 
 namespace tessera::explore {
 
-CacheRegime cache_regime(double footprint_bytes, uint64_t cache_bytes, uint64_t max_alloc_bytes) {
+CacheRegime cache_regime(double footprint_bytes, uint64_t cache_bytes, uint64_t max_alloc_bytes,
+                         bool upper_bound) {
   const double cache = static_cast<double>(cache_bytes);
   if (cache_bytes == 0 || footprint_bytes >= kFarLargerThanCache * cache)
     return {};
@@ -20,6 +21,14 @@ CacheRegime cache_regime(double footprint_bytes, uint64_t cache_bytes, uint64_t 
     r.note = cat("the grid fits in the last-level cache (one sweep moves ", sweep, ", the cache ",
                  "holds ", format_bytes(cache_bytes), "): every point is timed after a warm-up ",
                  "launch, its data in the cache: times are cache times, not DRAM");
+    return r;
+  }
+  if (upper_bound) {
+    r.note = cat("one sweep moves ", sweep, ", ", std::round(10 * footprint_bytes / cache) / 10,
+                 "x the ", format_bytes(cache_bytes),
+                 " that the C library gives as the last-level cache, an upper bound (on a virtual ",
+                 "machine possibly its host's whole L3): no flush; part of a sweep may be served ",
+                 "from the cache");
     return r;
   }
   r.flush_bytes = static_cast<std::size_t>(

@@ -27,6 +27,11 @@ struct CacheRegime {
 
 // `footprint_bytes`: every input and the output of one sweep; `cache_bytes`: the last-level
 // cache (0: unknown: no flush); `max_alloc_bytes`: the largest buffer the device allocates.
-CacheRegime cache_regime(double footprint_bytes, uint64_t cache_bytes, uint64_t max_alloc_bytes);
+// `upper_bound`: the cache size is only an upper bound of what a core's data sits in (the C
+// library's figure, runtime/CacheSize.h): a sweep larger than it is not flushed for, since a
+// flush of twice the bound can cost more than the launch (a second before each launch of the
+// README's exploration on a virtual machine whose figure is its host's whole L3).
+CacheRegime cache_regime(double footprint_bytes, uint64_t cache_bytes, uint64_t max_alloc_bytes,
+                         bool upper_bound = false);
 
 } // namespace tessera::explore

@@ -18,6 +18,7 @@
 #include "explore/TuningDatabase.h"
 #include "explore/Variants.h"
 #include "primitives/Interpreter.h"
+#include "runtime/CacheSize.h"
 #include "runtime/Device.h"
 #include "runtime/DeviceTarget.h"
 #include "runtime/Hash.h"
@@ -223,6 +224,7 @@ private:
     report_.copy_bytes = roofline.buffer_bytes;
     report_.copy_method = roofline.method;
     report_.cache_bytes = roofline.cache_bytes;
+    report_.cache_upper_bound = runtime::cache_size_is_upper_bound(roofline.cache_source);
     report_.roofline_note = roofline.limited_by;
     report_.peak_precision = "f32";
     // Measured once per device and kept: not the search's time, so not the budget's.

@@ -61,7 +61,8 @@ void PointMeasurer::learn_sizes(const codegen::KernelProgram& kernel) {
   output_cells_ = workload_.output_cells(kernel);
   double footprint = static_cast<double>(bytes_moved_);
   CacheRegime regime =
-      cache_regime(footprint, report_.cache_bytes, session_.device().max_mem_alloc_size);
+      cache_regime(footprint, report_.cache_bytes, session_.device().max_mem_alloc_size,
+                   report_.cache_upper_bound);
   sweep_sizes_ = SweepSizes{footprint, regime.note};
   if (regime.flush_bytes > 0)
     flush_.emplace(session_, regime.flush_bytes);

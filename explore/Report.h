@@ -72,10 +72,13 @@ struct Report {
   std::string program; // the high-level program in Lift notation
 
   std::string device_name, device_platform, device_description;
-  double copy_gb_per_s = 0;      // the roofline (runtime/Roofline.h): best copy bandwidth
-  std::size_t copy_bytes = 0;    // size of each of its buffers
-  std::string copy_method;       // the copy that reached it
-  uint64_t cache_bytes = 0;      // the device's last-level cache (0: unknown)
+  double copy_gb_per_s = 0;   // the roofline (runtime/Roofline.h): best copy bandwidth
+  std::size_t copy_bytes = 0; // size of each of its buffers
+  std::string copy_method;    // the copy that reached it
+  uint64_t cache_bytes = 0;   // the device's last-level cache (0: unknown)
+  // cache_bytes is only an upper bound (runtime::cache_size_is_upper_bound): no flushes. Set by
+  // the run from its roofline, not stored in the file.
+  bool cache_upper_bound = false;
   std::string roofline_note;     // why the roofline's buffers are below the size asked, if they are
   double roofline_measure_s = 0; // measuring it in this run (0: from the file); not in the budget
   double footprint_bytes = 0;    // every input and the output of one sweep

@@ -66,7 +66,13 @@ std::optional<uint64_t> libc_last_level_cache() {
   return std::nullopt;
 }
 
+constexpr const char* kLibcSource = "the C library (sysconf _SC_LEVEL3_CACHE_SIZE)";
+
 } // namespace
+
+bool cache_size_is_upper_bound(const std::string& source) {
+  return source == kLibcSource;
+}
 
 CacheSize last_level_cache(const Device& device) {
   if (const char* env = std::getenv("TESSERA_CACHE_BYTES"); env && *env) {
@@ -84,7 +90,7 @@ CacheSize last_level_cache(const Device& device) {
     if (*sys > size.bytes)
       size = {*sys, "/sys/devices/system/cpu/cpu0/cache"};
   } else if (auto libc = libc_last_level_cache(); libc && *libc > size.bytes) {
-    size = {*libc, "the C library (sysconf _SC_LEVEL3_CACHE_SIZE)"};
+    size = {*libc, kLibcSource};
   }
   return size;
 }

@@ -7,6 +7,7 @@
 
 #include "explore/CacheRegime.h"
 #include "explore/Report.h"
+#include "runtime/CacheSize.h"
 #include "runtime/Timing.h"
 
 using namespace tessera::explore;
@@ -78,4 +79,21 @@ TEST_CASE("report: the timing regime is printed and round-trips; old reports hav
   CHECK(report_from_json(json).timing_regime.empty());
   r.timing_regime.clear();
   CHECK(format_report(r).find("timing:") == std::string::npos);
+}
+
+TEST_CASE(
+    "cache regime: a size that is only an upper bound (the C library's) is never flushed for") {
+  // This VM's C library says 508 MiB; the README's exploration moves 512 MiB a sweep.
+  const uint64_t figure = 508 * kMiB;
+  CacheRegime exact = cache_regime(512.0 * kMiB, figure, kNoAllocLimit);
+  CHECK(exact.flush_bytes == 2 * figure);
+  CacheRegime bound = cache_regime(512.0 * kMiB, figure, kNoAllocLimit, true);
+  CHECK(bound.flush_bytes == 0);
+  CHECK(bound.note.find("an upper bound") != std::string::npos);
+  CHECK(bound.note.find("no flush") != std::string::npos);
+  // A sweep within the bound fits either way; one far beyond it needs no note.
+  CHECK(cache_regime(kMiB, figure, kNoAllocLimit, true).note.find("fits") != std::string::npos);
+  CHECK(cache_regime(4096.0 * kMiB, figure, kNoAllocLimit, true).note.empty());
+  CHECK(runtime::cache_size_is_upper_bound("the C library (sysconf _SC_LEVEL3_CACHE_SIZE)"));
+  CHECK_FALSE(runtime::cache_size_is_upper_bound("/sys/devices/system/cpu/cpu0/cache"));
 }
