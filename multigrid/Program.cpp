@@ -4,6 +4,7 @@
 #include <limits>
 #include <set>
 
+#include "codegen/SplitLaunch.h"
 #include "compile/CpuWorkGroup.h"
 #include "compile/DeviceValues.h"
 #include "compile/KernelRunner.h"
@@ -260,21 +261,15 @@ void Schedule::launch_split(const std::string& label, const std::shared_ptr<Comp
     }
     return;
   }
-  // Around it, per axis from the outermost: the two slabs of `margin` along it, over the
-  // interior along the axes done before and the whole range along the others.
-  for (int a = dims - 1; a >= 0; --a) {
-    for (int inner = 0; inner < a; ++inner) {
-      from[inner] = 0;
-      size[inner] = global[inner];
-    }
-    const auto& slab = form_of(slab_inside(dims, a));
-    size[a] = margin;
-    from[a] = 0;
-    part(slab, from, size);
-    from[a] = global[a] - margin;
-    part(slab, from, size);
-    from[a] = margin;
-    size[a] = global[a] - 2 * margin;
+  // Around it, per axis from the outermost, the two slabs of `margin` along it
+  // (codegen::interior_and_slabs: the interior first, then two slabs an axis).
+  std::vector<int64_t> range(global.data(), global.data() + dims);
+  const auto parts = codegen::interior_and_slabs(range, static_cast<int64_t>(margin));
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    const int a = dims - 1 - static_cast<int>((i - 1) / 2);
+    part(form_of(slab_inside(dims, a)),
+         std::vector<std::size_t>(parts[i].offset.begin(), parts[i].offset.end()),
+         std::vector<std::size_t>(parts[i].extent.begin(), parts[i].extent.end()));
   }
 }
 
