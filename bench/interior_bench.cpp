@@ -12,13 +12,15 @@
 // not divide the launch is skipped); and marching along z (the rewrite system's stream-nd with
 // the streaming mapping: a work-item a column, its window's planes in registers, guarded to the
 // interior along x and y, launched on whole rows), with the driver's work-group and each of
-// --groups' x and y. The solver does not march: on an H200 it measured 0.91-1.03x the offset
-// launch where whole rows with 32x4x1 measured 1.23-1.31x (BENCHMARKS.md). The device time of one
-// launch (the median of 5 runs of K), GB/s of the bytes the interior must move (every input read
-// once, the output written once) and the same as a share of copy, and the speed-up over the offset
-// launch. Every launch's output is compared with the offset launch's on the interior (and, but for
-// the march, which computes the planes outside it along z too, everywhere); one that differs in any
-// bit is printed as FAILED, never timed as a success.
+// --groups' x and y; and, for the half-sweep, as colour pairs (a work-item a pair of points along
+// x: it computes the one of the colour and copies the other, CodegenOptions::colour_pair_copy),
+// on half as many work-items along x. The solver does not march: on an H200 it measured 0.91-1.03x
+// the offset launch where whole rows with 32x4x1 measured 1.23-1.31x (BENCHMARKS.md). The device
+// time of one launch (the median of 5 runs of K), GB/s of the bytes the interior must move (every
+// input read once, the output written once) and the same as a share of copy, and the speed-up over
+// the offset launch. Every launch's output is compared with the offset launch's on the interior
+// (and, but for the march, which computes the planes outside it along z too, everywhere); one that
+// differs in any bit is printed as FAILED, never timed as a success.
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -134,6 +136,11 @@ void bench_operator(runtime::Session& session, const Args& a, const Operator& op
   options.interior_rows = true;
   codegen::Kernel rows_code = codegen::generate_kernel(lowered, options);
   codegen::Kernel marched_code = codegen::generate_kernel(marching_along_z(op.program), options);
+  codegen::CodegenOptions strided = options;
+  strided.colour_parity = 0;
+  const bool half_sweep = std::string(op.name).find("half-sweep") != std::string::npos;
+  strided.colour_pair_copy = "u";
+  codegen::Kernel pairs_code = codegen::generate_kernel(lowered, strided);
   const int64_t margin = std::max(offset_code.interior_margin, detail::kFv4InteriorMargin);
   if (offset_code.interior_margin == 0 || !rows_code.interior_rows)
     internal_error(cat(op.name, " has no interior version to launch"));
@@ -153,10 +160,12 @@ void bench_operator(runtime::Session& session, const Args& a, const Operator& op
     }
   const BufferId out = memory.allocate("out", ScalarKind::F64, n * n * n);
   const auto inner = static_cast<std::size_t>(n - 2 * margin), m = static_cast<std::size_t>(margin);
+  // With a = 0 the operator does not read alpha (HelmholtzFv4.cpp): the arrays it moves.
+  const std::size_t arrays_read = inputs.size() - (hpgmg_coefficients().a == 0 ? 1 : 0);
   const double bytes =
-      static_cast<double>(inputs.size() + 1) * 8.0 * static_cast<double>(inner * inner * inner);
+      static_cast<double>(arrays_read + 1) * 8.0 * static_cast<double>(inner * inner * inner);
 
-  enum class Launch { Offset, Rows, Marching };
+  enum class Launch { Offset, Rows, Marching, Pairs };
   const auto whole = static_cast<std::size_t>(n);
   // Whether `got` equals `expected` on the interior (the march) or everywhere.
   auto same = [&](const std::vector<double>& got, const std::vector<double>& expected,
@@ -177,8 +186,10 @@ void bench_operator(runtime::Session& session, const Args& a, const Operator& op
     if (marching && !group.empty())
       group.resize(2); // its range is x and y
     auto k = compile(session, code, group, form);
-    const std::size_t x_from = how == Launch::Offset ? m : 0,
-                      x_size = how == Launch::Offset ? inner : whole;
+    const std::size_t x_from = how == Launch::Offset ? m : 0, x_size = how == Launch::Offset ? inner
+                                                                       : how == Launch::Pairs
+                                                                           ? whole / 2
+                                                                           : whole;
     const runtime::Range offset =
         marching ? runtime::Range(x_from, m) : runtime::Range(x_from, m, m);
     const runtime::Range global =
@@ -206,12 +217,19 @@ void bench_operator(runtime::Session& session, const Args& a, const Operator& op
     return {ms, std::move(got)};
   };
   std::printf("%s %lld^3 (interior %zu^3, %zu arrays read):\n", op.name, static_cast<long long>(n),
-              inner, inputs.size());
+              inner, arrays_read);
   const auto [base_ms, base] =
       run("offset, driver's work-group", offset_code, Launch::Offset, {}, nullptr, 0);
   run("whole rows, driver's work-group", rows_code, Launch::Rows, {}, &base, base_ms);
   for (const auto& g : a.groups)
     run("whole rows", rows_code, Launch::Rows, g, &base, base_ms);
+  if (half_sweep) {
+    if (!pairs_code.colour_strided)
+      internal_error(cat(op.name, " has no colour-strided interior"));
+    run("colour pairs, driver's work-group", pairs_code, Launch::Pairs, {}, &base, base_ms);
+    for (const auto& g : a.groups)
+      run("colour pairs", pairs_code, Launch::Pairs, g, &base, base_ms);
+  }
   run("marching along z, driver's work-group", marched_code, Launch::Marching, {}, &base, base_ms);
   std::vector<std::vector<int64_t>> planar; // --groups' x and y, each once
   for (const auto& g : a.groups)

@@ -61,6 +61,8 @@ void Emitter::glb_body_with_interior(const std::function<void()>& body) {
         interior_guarded_ = true;
       }
       append(std::move(best));
+      if (colour_strided_ && !options_.colour_pair_copy.empty())
+        append(colour_pair_copy(best_condition));
       return;
     }
     if (best_r > 0) {
@@ -93,6 +95,32 @@ bool Emitter::stride_by_colour() {
   launch_.global[0] = (*extent + 1) / 2;
   colour_strided_ = true;
   return true;
+}
+
+// The pair's other point along x (gid0 ^ 1: the colour-strided gid0 is 2 i or 2 i + 1) keeps
+// the copied input's value, where the interior condition holds for it.
+Block Emitter::colour_pair_copy(const std::string& condition) {
+  if (options_.in_place)
+    internal_error("colour_pair_copy is for a kernel that does not run in place");
+  if (!out_store_index_ || lane_mode_)
+    internal_error("colour_pair_copy: the interior stores no scalar result");
+  auto input = input_memories_.find(options_.colour_pair_copy);
+  const auto from = input == input_memories_.end() ? nullptr : input->second;
+  if (!from || !(from->type == out_memory_->type))
+    internal_error(cat("colour_pair_copy: no input named '", options_.colour_pair_copy,
+                       "' of the output's type ", out_memory_->type));
+  const ArithExpr pair = ArithExpr::var("pair0");
+  const ArithExpr at = out_store_index_->substitute({{"gid0", pair}});
+  std::string pair_condition = condition;
+  for (std::size_t i = pair_condition.find("gid0"); i != std::string::npos;
+       i = pair_condition.find("gid0", i))
+    pair_condition.replace(i, 4, "pair0");
+  Block copy{
+      Stmt::line("const int pair0 = gid0 ^ 1;"),
+      Stmt::nest(cat("if (", pair_condition, ")"),
+                 Block{Stmt::line({lvalue(Access::read(out_memory_, at)), Piece::literal(" = "),
+                                   Piece::scalar(Access::read(from, at)), Piece::literal(";")})})};
+  return Block{Stmt::nest("", std::move(copy))};
 }
 
 int64_t Emitter::interior_margin() const {

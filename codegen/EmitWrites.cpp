@@ -170,6 +170,10 @@ void Emitter::assign(const View& dest, const Access& value) {
       statement.insert(statement.begin(), Piece::literal(single_writer_guard() + " "));
     return statement;
   };
+  if (target.memory->name == "out" && !out_store_index_) { // CodegenOptions::colour_pair_copy
+    out_store_index_ = target.index;
+    out_memory_ = target.memory;
+  }
   const bool changes_only = options_.in_place && target.memory->name == "out";
   if (!lane_mode_ && changes_only) { // the output is also an input: store what changes
     const std::string v = fresh("changed");

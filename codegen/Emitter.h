@@ -185,6 +185,12 @@ private:
   bool colour_strided_ = false;   // CodegenOptions::colour_parity applied (Kernel::colour_strided)
   bool interior_guarded_ = false; // the interior under its condition (Kernel::interior_rows)
   bool stride_by_colour();
+  // CodegenOptions::colour_pair_copy: the output's index where the body stores its result, and
+  // the copy of each pair's other point appended after the interior (`condition` with gid0).
+  std::optional<ArithExpr> out_store_index_;
+  std::shared_ptr<const Memory> out_memory_;
+  std::map<std::string, std::shared_ptr<const Memory>> input_memories_; // by kernel name
+  Block colour_pair_copy(const std::string& condition);
   std::map<int, int64_t> glb_extents_; // MapGlb(d)'s constant extent
   int64_t interior_margin() const;     // Kernel::interior_margin
   int glb_depth_ = 0, wrg_depth_ = 0, lcl_depth_ = 0, seq_depth_ = 0;

@@ -97,6 +97,12 @@ struct CodegenOptions {
   // runs in place (the caller's to know: an in-place red-black half-sweep of that colour), so
   // that skipping them changes nothing; a CPU's half-sweep then computes half the points.
   int colour_parity = -1;
+  // With colour_parity on a kernel that does not run in place: each work-item also stores the
+  // other point of its pair along x (gid0 ^ 1), where that point is in the interior, with the
+  // value there of the input of this name (of the output's type): an out-of-place red-black
+  // half-sweep whose other colour keeps its values, on half the work-items, each of them busy
+  // (a GPU's warp otherwise computes one colour on every other lane). Empty: no copy.
+  std::string colour_pair_copy;
   // With interior_only: the interior body guarded by its own condition, so that a launch may
   // span whole rows along x (each row's work-items from 0: a GPU's warps aligned with the rows,
   // and any work-group width that divides the row; Kernel::interior_rows).

@@ -41,6 +41,8 @@ struct Point {
     Sym flux = v[r.beta_high(0)] * (high(0) - v[0]) - v[r.beta_low(0)] * (v[0] - low(0));
     for (int k = 1; k < r.d; ++k)
       flux = flux + v[r.beta_high(k)] * (high(k) - v[0]) - v[r.beta_low(k)] * (v[0] - low(k));
+    if (c.a == 0) // alpha is not read: one array less a sweep (the value but a zero's sign)
+      return -(c.b * h2inv * flux);
     return c.a * v[r.alpha()] * v[0] - c.b * h2inv * flux;
   }
   // The diagonal D; without quadratic_dirichlet the faces' sum, ghosts left out (the thesis's).
@@ -53,6 +55,8 @@ struct Point {
     for (int k = 0; side >= 0 && k < r.d; ++k) // a ghost -5/2 u_p: 7/2 its face's coefficient
       faces = faces + 2.5 * (cast(kind, v[side + k] == -1) * v[r.beta_low(k)] +
                              cast(kind, v[side + k] == 1) * v[r.beta_high(k)]);
+    if (c.a == 0)
+      return c.b * h2inv * faces;
     return c.a * v[r.alpha()] + c.b * h2inv * faces;
   }
 };

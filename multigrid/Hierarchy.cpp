@@ -227,7 +227,7 @@ void Hierarchy::add_smoothers(LevelState& s, const KernelOf& kernel_of, Boundary
           },
           detail::kFv4InteriorMargin);
       half_sweep.in_place = s.smooth_in_place;
-      half_sweep.colour_parity = s.smooth_in_place ? c : -1;
+      half_sweep.colour_parity = c;
       s.smooth[colour] = kernel_of(half_sweep);
       if (s.smooth_in_place)
         for (auto* k : {s.smooth[colour].get(), s.smooth[colour]->interior.get()})

@@ -64,9 +64,10 @@ struct OperatorSpec {
   // The kernel is launched with its output buffer one of its inputs (CodegenOptions::in_place):
   // the default lowering only, whatever the mode (the explorer times kernels out of place).
   bool in_place = false;
-  // An in-place red-black half-sweep that updates the points whose index sum plus colour_parity
-  // is even (and leaves the others as they are): its interior kernel on a CPU then computes those
-  // points alone (CodegenOptions::colour_parity). -1: not one.
+  // A red-black half-sweep that updates the points whose index sum plus colour_parity is even
+  // (and leaves the others as they are): its interior kernel computes those points alone
+  // (CodegenOptions::colour_parity), in place on a CPU, and out of place where the interior is a
+  // form of its own (each work-item copies the other point of its pair from u). -1: not one.
   int colour_parity = -1;
   // On grids of at least kSplitLaunchPoints points, the default lowering's interior runs as a
   // kernel of its own (CompiledKernel::interior): on a CPU the same kernel without its boundary

@@ -56,6 +56,9 @@ struct SplitCase {
   // >= 0: an in-place red-black half-sweep whose interior computes the points of its colour alone
   // (CodegenOptions::colour_parity).
   int colour_parity = -1;
+  // With colour_parity out of place: the input whose values the other point of each pair keeps
+  // (CodegenOptions::colour_pair_copy).
+  std::string pair_copy;
   // The operator's forms for the parts around the interior by inside mask (slab_inside), run on
   // them (CompiledKernel::slabs) instead of the whole kernel; none where a mask has none.
   std::vector<std::optional<Expr>> slab_forms;
@@ -75,9 +78,10 @@ void check_rows_guarded(const CompiledKernel& apart, DeviceMemory& memory,
   const runtime::Range& global = apart.global;
   const auto m = static_cast<std::size_t>(apart.interior_margin);
   std::vector<std::size_t> offset, size;
-  for (int a = 0; a < global.dims(); ++a) {
+  for (int a = 0; a < global.dims(); ++a) { // a colour-strided x: half the work-items
     offset.push_back(a == 0 ? 0 : m);
-    size.push_back(a == 0 ? global[0] : global[a] - 2 * m);
+    size.push_back(a == 0 ? *apart.interior->code.launch.global[0].as_constant()
+                          : global[a] - 2 * m);
   }
   const BufferId alone =
       memory.allocate("interior alone", ScalarKind::F64, static_cast<int64_t>(split.size()));
@@ -112,6 +116,7 @@ void check_split(const Expr& program, const std::vector<Grid>& grids, const Spli
   codegen::Kernel whole = codegen::generate_kernel(lowered, options);
   options.interior_only = true;
   options.colour_parity = how.colour_parity;
+  options.colour_pair_copy = how.pair_copy;
   options.interior_rows = how.rows;
   codegen::Kernel interior = codegen::generate_kernel(
       how.interior_form ? rewrite::lower_default(*how.interior_form) : lowered, options);
@@ -190,7 +195,7 @@ void check_split(const Expr& program, const std::vector<Grid>& grids, const Spli
   }
   CHECK(differ == 0);
   CHECK(error <= 1e-12 * scale);
-  if (how.rows && !in_place)
+  if ((how.rows || !how.pair_copy.empty()) && !in_place)
     check_rows_guarded(*apart, memory, split_in, got);
 }
 
@@ -255,6 +260,39 @@ TEST_CASE("split launch: an in-place half-sweep's interior computes its colour's
   });
 }
 
+TEST_CASE("split launch: an out-of-place half-sweep's interior computes its colour's points in "
+          "pairs") {
+  // A work-item a pair of points along x: the one of the colour computed, the other copied from
+  // u. Odd extents (a pair may reach past the interior) and margins of 1 (a pair may straddle
+  // the interior's edge); a copy that skipped its guard or a wrong partner fails the bits.
+  testing::with_kernels_built_together([] {
+    for (const Level& level : {Level{1, 21, ScalarKind::F64, Centring::Cell},
+                               Level{2, 12, ScalarKind::F64, Centring::Cell},
+                               Level{3, 11, ScalarKind::F64, Centring::Cell}}) {
+      CAPTURE(level.describe());
+      const Grid u = random_input(level, 71), f = random_input(level, 72);
+      for (int colour : {0, 1}) {
+        CAPTURE(colour);
+        check_split(gsrb_half_sweep(level, Boundary::antisymmetric(), colour), {u, f},
+                    {.colour_parity = colour, .pair_copy = "u"});
+      }
+    }
+  });
+}
+
+TEST_CASE("split launch: a colour pair's copy names an input of the output's type") {
+  const Level level{2, 12, ScalarKind::F64, Centring::Cell};
+  const Expr lowered = rewrite::lower_default(gsrb_half_sweep(level, Boundary::mirror(), 0));
+  codegen::CodegenOptions options{.interior_only = true, .colour_parity = 0};
+  options.colour_pair_copy = "nothing";
+  CHECK_THROWS_WITH(codegen::generate_kernel(lowered, options),
+                    doctest::Contains("no input named 'nothing'"));
+  options.colour_pair_copy = "u";
+  const codegen::Kernel pairs = codegen::generate_kernel(lowered, options);
+  CHECK(pairs.colour_strided);
+  CHECK(pairs.source.find("pair0 = gid0 ^ 1") != std::string::npos);
+}
+
 // HPGMG-FV's 4th-order operators with their interior form (no extrapolations) on the interior:
 // what the solver runs on levels of kSplitLaunchPoints or more on every device.
 namespace {
@@ -303,6 +341,19 @@ TEST_CASE("split launch: HPGMG-FV's 4th order with its interior form equals the 
       helmholtz_gsrb_half_sweep(level, bc, c, 1), grids,
       {.interior_form = detail::fv4_gsrb_half_sweep(level, c, 1, {detail::Fv4Region::Interior}),
        .form_margin = margin});
+  // As the solver runs its half-sweeps: the colour's points in pairs, the other copied; both
+  // colours, the first with HPGMG's a = 0 (alpha not read).
+  for (int colour : {0, 1}) {
+    CAPTURE(colour);
+    HelmholtzCoefficients coefficients = c;
+    coefficients.a = colour == 0 ? 0.0 : c.a;
+    check_split(helmholtz_gsrb_half_sweep(level, bc, coefficients, colour), grids,
+                {.interior_form = detail::fv4_gsrb_half_sweep(level, coefficients, colour,
+                                                              {detail::Fv4Region::Interior}),
+                 .form_margin = margin,
+                 .colour_parity = colour,
+                 .pair_copy = "u"});
+  }
 }
 
 // Each slab's form (the extrapolations of the axes it reaches the ends of) on its slab: the
