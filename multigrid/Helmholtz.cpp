@@ -41,7 +41,9 @@ struct Point {
     Sym flux = v[r.beta_high(0)] * (high(0) - v[0]) - v[r.beta_low(0)] * (v[0] - low(0));
     for (int k = 1; k < r.d; ++k)
       flux = flux + v[r.beta_high(k)] * (high(k) - v[0]) - v[r.beta_low(k)] * (v[0] - low(k));
-    if (c.a == 0) // alpha is not read: one array less a sweep (the value but a zero's sign)
+    // a = 0: alpha left out, so its load is dropped (one array less a sweep); the same value but
+    // for the sign of a zero result.
+    if (c.a == 0)
       return -(c.b * h2inv * flux);
     return c.a * v[r.alpha()] * v[0] - c.b * h2inv * flux;
   }
