@@ -136,11 +136,11 @@ void bench_operator(runtime::Session& session, const Args& a, const Operator& op
   options.interior_rows = true;
   codegen::Kernel rows_code = codegen::generate_kernel(lowered, options);
   codegen::Kernel marched_code = codegen::generate_kernel(marching_along_z(op.program), options);
-  codegen::CodegenOptions strided = options;
-  strided.colour_parity = 0;
   const bool half_sweep = std::string(op.name).find("half-sweep") != std::string::npos;
-  strided.colour_pair_copy = "u";
-  codegen::Kernel pairs_code = codegen::generate_kernel(lowered, strided);
+  codegen::CodegenOptions pairs = options;
+  pairs.colour_parity = 0;
+  pairs.colour_pair_copy = "u";
+  codegen::Kernel pairs_code = codegen::generate_kernel(lowered, pairs);
   const int64_t margin = std::max(offset_code.interior_margin, detail::kFv4InteriorMargin);
   if (offset_code.interior_margin == 0 || !rows_code.interior_rows)
     internal_error(cat(op.name, " has no interior version to launch"));
@@ -186,10 +186,13 @@ void bench_operator(runtime::Session& session, const Args& a, const Operator& op
     if (marching && !group.empty())
       group.resize(2); // its range is x and y
     auto k = compile(session, code, group, form);
-    const std::size_t x_from = how == Launch::Offset ? m : 0, x_size = how == Launch::Offset ? inner
-                                                                       : how == Launch::Pairs
-                                                                           ? whole / 2
-                                                                           : whole;
+    // Along x: the interior offset, or whole rows (a work-item a pair of points: half of them).
+    const std::size_t x_from = how == Launch::Offset ? m : 0;
+    std::size_t x_size = whole;
+    if (how == Launch::Offset)
+      x_size = inner;
+    else if (how == Launch::Pairs)
+      x_size = whole / 2;
     const runtime::Range offset =
         marching ? runtime::Range(x_from, m) : runtime::Range(x_from, m, m);
     const runtime::Range global =

@@ -104,8 +104,12 @@ Block Emitter::colour_pair_copy(const std::string& condition) {
     internal_error("colour_pair_copy is for a kernel that does not run in place");
   if (!out_store_index_ || lane_mode_)
     internal_error("colour_pair_copy: the interior stores no scalar result");
-  auto input = input_memories_.find(options_.colour_pair_copy);
-  const auto from = input == input_memories_.end() ? nullptr : input->second;
+  std::shared_ptr<const Memory> from; // the kernel's input of that name
+  for (const auto& p : program_->params())
+    if (auto bound = env_.find(p.get());
+        bound != env_.end() && bound->second.view->kind == ViewKind::Memory &&
+        bound->second.view->memory->name == options_.colour_pair_copy)
+      from = bound->second.view->memory;
   if (!from || !(from->type == out_memory_->type))
     internal_error(cat("colour_pair_copy: no input named '", options_.colour_pair_copy,
                        "' of the output's type ", out_memory_->type));

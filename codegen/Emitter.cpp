@@ -167,7 +167,6 @@ View Emitter::declare_parameters(Kernel& kernel, const std::vector<Type>& inputs
     if (memory->element == ScalarKind::F64)
       uses_fp64_ = true;
     env_.insert_or_assign(params[i].get(), Operand{memory_view(memory), t});
-    input_memories_[name] = memory;
     kernel.params.push_back(
         {KernelParam::Input, name, t, memory->element, t.scalar_count(), params[i]->space});
     for (const auto& v : t.scalar_count().variables())

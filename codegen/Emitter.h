@@ -189,7 +189,6 @@ private:
   // the copy of each pair's other point appended after the interior (`condition` with gid0).
   std::optional<ArithExpr> out_store_index_;
   std::shared_ptr<const Memory> out_memory_;
-  std::map<std::string, std::shared_ptr<const Memory>> input_memories_; // by kernel name
   Block colour_pair_copy(const std::string& condition);
   std::map<int, int64_t> glb_extents_; // MapGlb(d)'s constant extent
   int64_t interior_margin() const;     // Kernel::interior_margin

@@ -289,7 +289,7 @@ void Tuner::add_interior(CompiledKernel& k, const Expr& lowered, const OperatorS
                                   {.in_place = spec.in_place,
                                    .interior_only = true,
                                    .colour_parity = by_colour ? spec.colour_parity : -1,
-                                   .colour_pair_copy = by_colour && own_form ? "u" : "",
+                                   .colour_pair_copy = by_colour && !spec.in_place ? "u" : "",
                                    .interior_rows = gpu});
   if (code.interior_margin == 0) // no interior version: the kernel as it is
     return;

@@ -229,13 +229,21 @@ TEST_CASE("split launch: interior apart equals the whole kernel (1-3-D, boundari
   });
 }
 
+namespace {
+
+// Every dimension count, even and odd extents (a row's last point of the colour, or a pair, may
+// lie past the interior).
+std::vector<Level> colour_test_levels() {
+  return {Level{1, 21, ScalarKind::F64, Centring::Cell},
+          Level{2, 12, ScalarKind::F64, Centring::Cell},
+          Level{3, 11, ScalarKind::F64, Centring::Cell}};
+}
+
+} // namespace
+
 TEST_CASE("split launch: an in-place half-sweep's interior computes its colour's points alone") {
-  // Every dimension count, even and odd extents (a row's last point of the colour may lie past
-  // the interior).
   testing::with_kernels_built_together([] {
-    for (const Level& level : {Level{1, 21, ScalarKind::F64, Centring::Cell},
-                               Level{2, 12, ScalarKind::F64, Centring::Cell},
-                               Level{3, 11, ScalarKind::F64, Centring::Cell}}) {
+    for (const Level& level : colour_test_levels()) {
       CAPTURE(level.describe());
       const Grid u = random_input(level, 91), f = random_input(level, 92);
       std::vector<Grid> grids{u, f, random_input(level, 93, 1.5)};
@@ -266,9 +274,7 @@ TEST_CASE("split launch: an out-of-place half-sweep's interior computes its colo
   // u. Odd extents (a pair may reach past the interior) and margins of 1 (a pair may straddle
   // the interior's edge); a copy that skipped its guard or a wrong partner fails the bits.
   testing::with_kernels_built_together([] {
-    for (const Level& level : {Level{1, 21, ScalarKind::F64, Centring::Cell},
-                               Level{2, 12, ScalarKind::F64, Centring::Cell},
-                               Level{3, 11, ScalarKind::F64, Centring::Cell}}) {
+    for (const Level& level : colour_test_levels()) {
       CAPTURE(level.describe());
       const Grid u = random_input(level, 71), f = random_input(level, 72);
       for (int colour : {0, 1}) {
