@@ -13,7 +13,7 @@
 //   ./build/bench/mg_bench [--device SPEC] [--cycles 6] [--tune off|explore] [--tune-budget 6]
 //                          [--no-host] [--copy-mib M]
 //                          [--out-of-place-gsrb | --in-place-gsrb | --wavefront-gsrb]
-//                          [--unfused-residual] [--wavefront-side S]
+//                          [--unfused-residual] [--wavefront-side S] [--wavefront-steps K]
 //                          [--coarse-launch 0,16,32] [--json FILE] 64 128
 // (--out-of-place-gsrb: every red-black half-sweep writes a whole new grid, the default on a GPU;
 // --in-place-gsrb: each stores its colour into the solution's grid, the default on a CPU;
@@ -22,6 +22,8 @@
 // default.
 // --wavefront-side S: the wavefront on levels of at least S points per side (the solver's
 // SolverOptions::wavefront_side; where the wavefront applies: a GPU's levels by default).
+// --wavefront-steps K: red-black steps a wavefront computes in one pass (SolverOptions::
+// wavefront_steps).
 // --coarse-launch S,...: each size once per side S of SolverOptions::coarse_launch_side, the
 // levels of at most S per side in one launch, 0 every operator its own launch; default: the
 // device's default alone.)
@@ -70,12 +72,13 @@ struct Args {
   std::vector<int64_t> sizes;
   std::vector<int64_t> coarse_sides{-1}; // SolverOptions::coarse_launch_side, one run each
   int64_t wavefront_side = 0;            // SolverOptions::wavefront_side; 0: the solver's
+  int wavefront_steps = 0;               // SolverOptions::wavefront_steps; 0: the solver's
 };
 
 constexpr const char* kUsage =
     "usage: mg_bench [--device SPEC] [--json FILE] [--tune off|explore] [--tune-budget S] "
     "[--cycles N] [--copy-mib M] [--no-host] [--out-of-place-gsrb | --in-place-gsrb] "
-    "[--unfused-residual] [--wavefront-side S] "
+    "[--unfused-residual] [--wavefront-side S] [--wavefront-steps K] "
     "[--coarse-launch S,...] [N ...] (cells per side, default 64 128)";
 
 Args parse(int argc, char** argv) {
@@ -108,6 +111,8 @@ Args parse(int argc, char** argv) {
       a.fused_residual = false;
     else if (s == "--wavefront-side")
       a.wavefront_side = std::max<int64_t>(whole(value()), 1);
+    else if (s == "--wavefront-steps")
+      a.wavefront_steps = static_cast<int>(std::clamp<int64_t>(whole(value()), 1, 1 << 20));
     else if (s == "--coarse-launch") {
       a.coarse_sides.clear();
       for (const std::string& side : bench::split_list(value()))
@@ -213,6 +218,8 @@ int main(int argc, char** argv) try {
     o.coarse_launch_side = side;
     if (args.wavefront_side > 0)
       o.wavefront_side = args.wavefront_side;
+    if (args.wavefront_steps > 0)
+      o.wavefront_steps = args.wavefront_steps;
     o.max_cycles = args.cycles;
     o.tolerance = 1e-300; // time a fixed number of cycles
     // Each operator against its bound needs every kernel timed; the wall time then includes

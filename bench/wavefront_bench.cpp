@@ -8,13 +8,14 @@
 // wavefront in local memory for tiles of even width, the general one for every tile) from the same
 // random grid, the device time of one step (the median of 5 runs of K steps), GB/s of the bytes
 // the form must move (out of place: u and f read, u written per half-sweep; in place: half of u
-// written; the wavefront: u and f read and u written once a step) and the same bytes as a share
-// of the copy roofline, and the speed-up over the out-of-place half-sweeps. Every wavefront's
-// result is compared with the half-sweeps'; one that differs in any bit is printed as FAILED,
-// never timed. --compiler-log prints the device compiler's log of each wavefront and of the red
-// half-sweep (on NVIDIA built with -cl-nv-verbose: registers and spills). --shapes: tiles
-// TXxTY, optionally with the segments (0 for the device's default) and the rows of the tile each
-// work-item computes (TXxTYxSxR); the device's default shape always runs first.
+// written; the wavefront: u and f read and u written once a pass of one or more steps) and the
+// same bytes as a share of the copy roofline, and the speed-up over the out-of-place
+// half-sweeps. Every wavefront's result is compared with the half-sweeps'; one that differs in
+// any bit is printed as FAILED, never timed. --compiler-log prints the device compiler's log of
+// each wavefront and of the red half-sweep (on NVIDIA built with -cl-nv-verbose: registers and
+// spills). --shapes: tiles TXxTY, optionally with the segments (0 for the device's default), the
+// rows of the tile each work-item computes and the steps a pass (TXxTYxSxRxK); the device's
+// default shapes of one and two steps a pass always run first.
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -46,19 +47,23 @@ struct Args {
 };
 
 const char* const kUsage = "usage: wavefront_bench [--device SPEC] [--f32] [--steps K] "
-                           "[--compiler-log] [--shapes 16x8,32x4x16,32x16x0x4] SIZE...";
+                           "[--compiler-log] [--shapes 16x8,32x4x16,32x16x0x4x2] SIZE...";
 
 WavefrontShape parse_shape(const std::string& text) {
   std::vector<int64_t> parts = bench::whole_numbers(text, "shape", kUsage);
-  parts.resize(std::max<std::size_t>(parts.size(), 3), 0);
-  if (parts.size() == 3)
-    parts.push_back(1);
-  if (parts.size() > 4 || parts[0] < 2 || parts[0] % 2 != 0 || parts[1] < 1 || parts[2] < 0 ||
-      parts[3] < 1 || parts[1] % parts[3] != 0)
+  const std::size_t given = parts.size();
+  parts.resize(std::max<std::size_t>(given, 5), 0);
+  if (given < 4)
+    parts[3] = 1;
+  if (given < 5)
+    parts[4] = 1;
+  if (given > 5 || parts[0] < 2 || parts[0] % 2 != 0 || parts[1] < 1 || parts[2] < 0 ||
+      parts[3] < 1 || parts[1] % parts[3] != 0 || parts[4] < 1 || parts[4] > kMostWavefrontSteps)
     user_error(cat("bad shape '", text,
-                   "': expected TXxTY[xSEGMENTS[xROWS]] with TX even, 0 segments for the "
-                   "device's default, ROWS dividing TY, e.g. 16x8x5 or 32x16x0x4"));
-  return {parts[0], parts[1], parts[2], parts[3]};
+                   "': expected TXxTY[xSEGMENTS[xROWS[xSTEPS]]] with TX even, 0 segments for the "
+                   "device's default, ROWS dividing TY, 1 to ",
+                   kMostWavefrontSteps, " steps a pass, e.g. 16x8x5 or 32x16x0x4x2"));
+  return {parts[0], parts[1], parts[2], parts[3], static_cast<int>(parts[4])};
 }
 
 Args parse(int argc, char** argv) {
@@ -181,30 +186,46 @@ void bench_size(runtime::Session& session, const Args& a, int64_t n, double copy
   }
   report("two half-sweeps in place", step_ms(here, memory, a.steps), 5 * grid, copy_gbps, apart_ms);
 
-  std::vector<WavefrontShape> shapes{wavefront_shape(session.device(), level.sizes())};
+  // The device's default shapes of one and two steps a pass first.
+  std::vector<WavefrontShape> shapes{wavefront_shape(session.device(), level.sizes(), 1),
+                                     wavefront_shape(session.device(), level.sizes(), 2)};
   for (WavefrontShape s : a.shapes) {
     if (s.segments == 0)
-      s.segments = wavefront_shape(session.device(), level.sizes()).segments;
+      s.segments = wavefront_shape(session.device(), level.sizes(), s.steps).segments;
     shapes.push_back(s);
   }
+  std::erase_if(shapes, [&](const WavefrontShape& s) {
+    if (a.steps % s.steps == 0 && wavefront_fits(session.device(), s, a.kind))
+      return false;
+    std::printf("  %lldx%lld of %d steps a pass: skipped (they do not divide %d steps, or its "
+                "local memory does not fit the device's)\n",
+                static_cast<long long>(s.tile_x), static_cast<long long>(s.tile_y), s.steps,
+                a.steps);
+    return true;
+  });
   std::vector<std::shared_ptr<CompiledKernel>> kernels;
-  for (const WavefrontShape& shape : shapes)
+  std::vector<int> kernel_steps;
+  for (const WavefrontShape& shape : shapes) {
     kernels.push_back(poisson_wavefront_kernel(session, red, level, bc, 0, shape));
+    kernel_steps.push_back(shape.steps);
+  }
   for (const auto& kernel : kernels) {
     if (a.compiler_log)
       print_compiler_log(session, kernel->variant, kernel->code.source);
     Schedule one;
     one.copy("start", start, u0);
-    for (int k = 0; k < a.steps; ++k)
+    const int passes = a.steps / kernel_steps[&kernel - kernels.data()];
+    for (int k = 0; k < passes; ++k)
       one.launch_over("wavefront", kernel, {k % 2 ? u1 : u0, f, k % 2 ? u0 : u1}, 3 * grid);
     const double ms = step_ms(one, memory, a.steps);
-    const std::vector<double> got = read_values(memory, a.steps % 2 ? u1 : u0);
+    const std::vector<double> got = read_values(memory, passes % 2 ? u1 : u0);
     const std::string form = kernel->variant;
     if (got != expected) {
       std::printf("  %-56s FAILED: differs from the half-sweeps\n", form.c_str());
       continue;
     }
-    report(form.c_str(), ms, 3 * grid, copy_gbps, apart_ms);
+    report(form.c_str(), ms, 3 * grid / kernel_steps[&kernel - kernels.data()], copy_gbps,
+           apart_ms);
   }
 }
 

@@ -237,9 +237,11 @@ void Hierarchy::add_smoothers(LevelState& s, const KernelOf& kernel_of, Boundary
     if (!helmholtz &&
         wavefront_half_sweeps(*options_, layout_->distributed(), level, bc, device_type_) &&
         point_function_why_not(s.smooth[0]->code).empty())
-      s.smooth_wavefront =
-          poisson_wavefront_kernel(*session_, s.smooth[0]->code, level, bc, shift % 2,
-                                   wavefront_shape(session_->device(), level.sizes()));
+      for (int steps : {1, options_->wavefront_steps})
+        if (const auto shape = wavefront_shape(session_->device(), level.sizes(), steps);
+            wavefront_fits(session_->device(), shape, level.kind))
+          s.smooth_wavefront[steps] =
+              poisson_wavefront_kernel(*session_, s.smooth[0]->code, level, bc, shift % 2, shape);
   } else {
     s.smooth[0] = kernel_of(with_fv4_forms(
         spec("jacobi", level,
@@ -285,18 +287,21 @@ void Hierarchy::smooth(Schedule& s, std::size_t l, int steps) {
     L.current = 1 - L.current;
     return;
   }
-  if (L.smooth_wavefront) {
-    // Every input read once, the new solution written once.
+  if (!L.smooth_wavefront.empty()) {
+    // Every input read once a pass, the new solution written once; as many steps a pass as
+    // remain, up to the most a kernel has.
     std::vector<BufferId> buffers = operator_inputs(L);
     const double bytes = static_cast<double>(buffers.size() + 1) *
                          static_cast<double>(L.level.points()) *
                          static_cast<double>(explore::element_bytes(L.level.kind));
-    for (int step = 0; step < steps; ++step) {
+    while (steps > 0) {
+      auto pass = std::prev(L.smooth_wavefront.upper_bound(steps));
       buffers[0] = L.solution();
       buffers.push_back(L.u[1 - L.current]);
-      s.launch_over(label, L.smooth_wavefront, buffers, bytes);
+      s.launch_over(label, pass->second, buffers, bytes);
       buffers.pop_back();
       L.current = 1 - L.current;
+      steps -= pass->first;
     }
     return;
   }
@@ -332,7 +337,8 @@ std::vector<std::shared_ptr<CompiledKernel>> Hierarchy::kernels() const {
       all.push_back(k);
     all.insert(all.end(), L.correct_passes.begin(), L.correct_passes.end());
     all.insert(all.end(), L.start_passes.begin(), L.start_passes.end());
-    all.push_back(L.smooth_wavefront);
+    for (const auto& [steps, k] : L.smooth_wavefront)
+      all.push_back(k);
     all.insert(all.end(), L.restrict_coefficients.begin(), L.restrict_coefficients.end());
   }
   std::erase(all, nullptr);

@@ -34,9 +34,9 @@ struct LevelState {
   // smooth[c] updates the points of global colour c alone, each from itself and points of the
   // other colour (red-black Gauss-Seidel on a 2nd-order operator).
   bool smooth_by_colour = false;
-  // Both half-sweeps of a step as one pass (Wavefront.h; HalfSweepStorage::Wavefront), where
-  // it applies; a step is then one launch of it over (u, f, new u).
-  std::shared_ptr<CompiledKernel> smooth_wavefront;
+  // Red-black steps as one pass (Wavefront.h; HalfSweepStorage::Wavefront) where it applies, by
+  // steps a pass: one, and SolverOptions::wavefront_steps; each launch over (u, f, new u).
+  std::map<int, std::shared_ptr<CompiledKernel>> smooth_wavefront;
   // --fused-smoothing: by number of steps (pre, post), one kernel of that many steps.
   std::map<int, std::shared_ptr<CompiledKernel>> fused_smooth;
   std::shared_ptr<CompiledKernel> residual;

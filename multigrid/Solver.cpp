@@ -8,6 +8,7 @@
 #include "multigrid/Blas.h"
 #include "multigrid/CoarseCycle.h"
 #include "multigrid/Hierarchy.h"
+#include "multigrid/Wavefront.h"
 #include "runtime/Session.h"
 #include "runtime/Timeline.h"
 
@@ -69,6 +70,9 @@ void check_problem(const Problem& p, const SolverOptions& o) {
     user_error(cat("the tolerance must be positive, got ", o.tolerance));
   if (o.coarse_sweeps < 1)
     user_error("the coarsest level needs at least one smoothing step");
+  if (o.wavefront_steps < 1 || o.wavefront_steps > kMostWavefrontSteps)
+    user_error(cat("a wavefront computes 1 to ", kMostWavefrontSteps,
+                   " red-black steps a pass, got ", o.wavefront_steps));
   for (const auto& named : o.tuning.named)
     check_operator_name(named.first);
 }
@@ -489,9 +493,14 @@ struct Solver::Impl {
       const LevelState& s = levels->levels()[l];
       if (!s.smooth[0])
         continue; // agglomerated: solved elsewhere
+      std::string smooth = s.smooth[0]->variant;
+      if (!s.smooth_wavefront.empty()) // the most steps a pass first
+        smooth = s.smooth_wavefront.rbegin()->second->variant +
+                 (s.smooth_wavefront.size() > 1
+                      ? cat(" (and ", s.smooth_wavefront.begin()->second->variant, ")")
+                      : "");
       result.kernels.push_back(
-          cat("L", l, " smooth: ", (s.smooth_wavefront ? s.smooth_wavefront : s.smooth[0])->variant,
-              ", residual: ", s.residual->variant));
+          cat("L", l, " smooth: ", smooth, ", residual: ", s.residual->variant));
     }
     return result;
   }

@@ -89,6 +89,13 @@ struct SolverOptions {
   // a few microseconds of latency whatever its size, so on small levels the two half-sweeps are
   // faster (an H200's V(2,2) at 512^3 smoothed in 10.8 ms with it from 32^3 up, 8.3 without).
   int64_t wavefront_side = 256;
+  // Wavefront: red-black steps a pass where a level smooths that many or more (temporal
+  // blocking: u and f read and u written once for them all); the remaining steps one a pass.
+  // Each more step a pass widens the ring a work-group recomputes by two points. One: on an
+  // H200 two steps a pass took 1.4-1.6x the time of two passes of one step (the kernel is bound
+  // by its planes' latency, not by bytes, and two steps hold more registers and local memory, so
+  // fewer work-groups run at once: BENCHMARKS.md).
+  int wavefront_steps = 1;
   // The residual and its restriction to the coarser level as one kernel
   // (restrict_average_of(residual)): the fine residual is not stored. Cell-centred grids on one
   // device; the same values as the residual followed by the restriction.

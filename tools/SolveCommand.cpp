@@ -21,6 +21,7 @@
 #include "multigrid/LineRelaxation.h"
 #include "multigrid/Problems.h"
 #include "multigrid/Solver.h"
+#include "multigrid/Wavefront.h"
 #include "runtime/Session.h"
 #include "runtime/Timeline.h"
 #include "tools/Commands.h"
@@ -364,6 +365,12 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
                   "plane and black on the one below (3-D Poisson, levels of 256 or more per side, "
                   "one device, not a periodic boundary; out of place elsewhere; the default on a "
                   "GPU)");
+  solve
+      ->add_option("--wavefront-steps", o.wavefront_steps,
+                   "Red-black steps a wavefront computes in one pass where a level smooths that "
+                   "many (1 to 4; default 1): u read and written once for them all, but on the "
+                   "GPUs measured two steps a pass ran slower than two passes")
+      ->check(integer_in(1, multigrid::kMostWavefrontSteps));
   solve->add_flag("--fused-correction", o.fused_correction,
                   "The coarse-grid correction and the first half-sweep after it as one kernel "
                   "(half-sweeps out of place, linear interpolation, one device; slower than two "

@@ -57,6 +57,7 @@ struct SolveCommandOptions {
   bool out_of_place_gsrb = false; // every red-black half-sweep writes a new grid
   bool in_place_gsrb = false;     // every one stores its colour into the solution's grid
   bool wavefront_gsrb = false;    // a step's two half-sweeps as one pass (multigrid/Wavefront.h)
+  int wavefront_steps = 1;        // SolverOptions::wavefront_steps
   int64_t coarse_launch = -1;     // SolverOptions::coarse_launch_side (-1: the device's default)
   bool separate_launches = false; // every step its own launch (coarse_launch_side 0)
   // Under mpirun (docs/distributed.md): ranks per dimension ("2x2"; empty: MPI_Dims_create)

@@ -93,6 +93,21 @@ HalfSweepStorage half_sweep_storage(const SolveCommandOptions& o) {
   return given[0].second;
 }
 
+// --wavefront-steps K (K > 1) needs half-sweeps that may run as a wavefront.
+void check_wavefront_steps(const SolveCommandOptions& o, HalfSweepStorage storage) {
+  if (o.wavefront_steps == 1)
+    return;
+  if (o.smoother != "gsrb")
+    user_error(cat("--wavefront-steps ", o.wavefront_steps,
+                   " applies to --smoother gsrb (red-black steps as one wavefront), not ",
+                   o.smoother));
+  if (storage == HalfSweepStorage::InPlace || storage == HalfSweepStorage::OutOfPlace)
+    user_error(cat("--wavefront-steps ", o.wavefront_steps, " and ",
+                   storage == HalfSweepStorage::InPlace ? "--in-place-gsrb" : "--out-of-place-gsrb",
+                   " conflict: the steps a pass are the wavefront's (--wavefront-gsrb, or a GPU's "
+                   "default)"));
+}
+
 // --fused-correction fuses a linear correction with a red-black half-sweep written out of place.
 void check_fused_correction(const SolveCommandOptions& o) {
   if (!o.fused_correction)
@@ -138,6 +153,7 @@ SolverOptions solver_options(const SolveCommandOptions& o, InterruptGuard& guard
   s.fused_correction = o.fused_correction;
   s.profile_kernels = o.profile;
   s.gauss_seidel_storage = half_sweep_storage(o);
+  check_wavefront_steps(o, s.gauss_seidel_storage);
   if (o.separate_launches && o.coarse_launch > 0)
     user_error(cat("--separate-launches and --coarse-launch ", o.coarse_launch,
                    " conflict: the first runs every level's operators as separate launches, the "
@@ -150,6 +166,7 @@ SolverOptions solver_options(const SolveCommandOptions& o, InterruptGuard& guard
   s.max_cycles = o.max_cycles;
   s.coarse_sweeps = o.coarse_sweeps;
   s.coarsest = o.coarsest;
+  s.wavefront_steps = o.wavefront_steps;
   s.tuning.budget_s = o.tune_budget_s;
   // "off" names no file (as for explore): the solve then reads and records no tuning, which
   // --tune explore needs.

@@ -130,6 +130,12 @@ TEST_CASE("multigrid solver: bad problems and options are refused with a reason"
   o.max_cycles = 0;
   CHECK_THROWS_WITH(solve(manufactured_poisson(2, 15, Centring::Vertex), o),
                     doctest::Contains("cycle limit"));
+  for (int steps : {0, 5}) {
+    o = {};
+    o.wavefront_steps = steps;
+    CHECK_THROWS_WITH(solve(manufactured_poisson(2, 15, Centring::Vertex), o),
+                      doctest::Contains("a wavefront computes 1 to 4 red-black steps a pass"));
+  }
   CHECK_THROWS_WITH(manufactured_poisson(4, 16, Centring::Cell),
                     doctest::Contains("1, 2 or 3 dimensions"));
 }

@@ -5,7 +5,9 @@
 // where it does not apply.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cmath>
+#include <map>
 
 #include "DeviceSession.h"
 #include "codegen/Kernel.h"
@@ -30,40 +32,58 @@ codegen::Kernel plain(const Expr& program) {
   return codegen::generate_kernel(rewrite::lower_default(program));
 }
 
-// `red` then `black` (each from the solution and the other grids), as two launches, under the
-// interpreter, and as one wavefront for every shape; `grids` are u, f and the coefficients.
+// `red` then `black` (each from the solution and the other grids) `steps` times, as launches
+// apart and under the interpreter; `grids` are u, f and the coefficients. The launches' result.
+std::vector<double> half_sweeps_apart(const Expr& red, const Expr& black, const Level& level,
+                                      const std::vector<std::vector<double>>& grids, int steps) {
+  CAPTURE(steps);
+  auto& session = testing::multigrid_session();
+  DeviceMemory memory(session);
+  const auto [inputs, data] = testing::mg::upload(memory, level, grids);
+  const auto red_k = compile(session, plain(red), {}, "red");
+  const auto black_k = compile(session, plain(black), {}, "black");
+  const std::array<BufferId, 2> u{inputs[0], memory.allocate("u", level.kind, level.points())};
+  Schedule apart;
+  std::vector<Data> interpreted = data;
+  std::vector<BufferId> from = inputs;
+  for (int step = 0; step < steps; ++step)
+    for (int half = 0; half < 2; ++half) {
+      from[0] = u[half];
+      apart.launch(half ? "black" : "red", half ? black_k : red_k, from, u[1 - half]);
+      interpreted[0] = evaluate(half ? black : red, interpreted);
+    }
+  apart.run(memory);
+  const std::vector<double> expected = read_values(memory, u[0]);
+  const std::vector<double> reference = interpreted[0].flatten();
+  std::size_t changed = 0;
+  double scale = 1, error = 0;
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    changed += expected[i] != grids[0][i];
+    scale = std::max(scale, std::abs(reference[i]));
+    error = std::max(error, std::abs(expected[i] - reference[i]));
+  }
+  CHECK(changed > expected.size() / 2);
+  CHECK(error <= (level.kind == ScalarKind::F64 ? 1e-12 : 2e-5) * scale);
+  return expected;
+}
+
+// The half-sweeps apart (half_sweeps_apart) against one wavefront of each shape, its steps a pass
+// (equal to the bit).
 void check_wavefront(const Expr& red, const Expr& black, int red_parity, const Level& level,
                      Boundary bc, const std::vector<std::vector<double>>& grids,
                      const std::vector<WavefrontShape>& shapes) {
   CAPTURE(level.describe());
   CAPTURE(red_parity);
+  REQUIRE(poisson_wavefront_why_not(level, bc) == "");
+  std::map<int, std::vector<double>> expected;
+  for (const WavefrontShape& shape : shapes)
+    if (!expected.count(shape.steps))
+      expected[shape.steps] = half_sweeps_apart(red, black, level, grids, shape.steps);
+
   auto& session = testing::multigrid_session();
   DeviceMemory memory(session);
   const auto [inputs, data] = testing::mg::upload(memory, level, grids);
-  const codegen::Kernel red_code = plain(red), black_code = plain(black);
-  REQUIRE(poisson_wavefront_why_not(level, bc) == "");
-  const BufferId middle = memory.allocate("after red", level.kind, level.points());
-  const BufferId apart = memory.allocate("after black", level.kind, level.points());
-  Schedule two;
-  two.launch("red", compile(session, red_code, {}, "red"), inputs, middle);
-  std::vector<BufferId> black_inputs = inputs;
-  black_inputs[0] = middle;
-  two.launch("black", compile(session, black_code, {}, "black"), black_inputs, apart);
-  two.run(memory);
-  const std::vector<double> expected = read_values(memory, apart);
-  std::vector<Data> after_red = data;
-  after_red[0] = evaluate(red, data);
-  const std::vector<double> interpreted = evaluate(black, after_red).flatten();
-  std::size_t changed = 0;
-  double scale = 1, error = 0;
-  for (std::size_t i = 0; i < expected.size(); ++i) {
-    changed += expected[i] != grids[0][i];
-    scale = std::max(scale, std::abs(interpreted[i]));
-    error = std::max(error, std::abs(expected[i] - interpreted[i]));
-  }
-  CHECK(changed > expected.size() / 2);
-  CHECK(error <= (level.kind == ScalarKind::F64 ? 1e-12 : 2e-5) * scale);
-
+  const codegen::Kernel red_code = plain(red);
   const BufferId result = memory.allocate("wavefront", level.kind, level.points());
   std::vector<BufferId> buffers = inputs;
   buffers.push_back(result);
@@ -72,6 +92,7 @@ void check_wavefront(const Expr& red, const Expr& black, int red_parity, const L
     CAPTURE(shape.tile_y);
     CAPTURE(shape.segments);
     CAPTURE(shape.rows);
+    CAPTURE(shape.steps);
     // Values no step computes: a point the wavefront does not write shows.
     write_values(memory, result, random_grid(level, 99, 1e3));
     Schedule one;
@@ -82,7 +103,7 @@ void check_wavefront(const Expr& red, const Expr& black, int red_parity, const L
     const std::vector<double> got = read_values(memory, result);
     std::size_t differ = 0;
     for (std::size_t i = 0; i < got.size(); ++i)
-      differ += got[i] != expected[i];
+      differ += got[i] != expected[shape.steps][i];
     CHECK(differ == 0);
   }
 }
@@ -116,6 +137,32 @@ TEST_CASE("wavefront: Poisson's half-sweeps in one pass, tiles and segments that
                 {{10, 2, 9}});
   const Level narrow{3, 10, ScalarKind::F32, Centring::Cell};
   check_poisson(narrow, Boundary::antisymmetric(), {{4, 4, 3, 2}});
+}
+
+TEST_CASE("wavefront: several red-black steps a pass (temporal blocking) equal as many steps of "
+          "half-sweeps, across segments, tiles that do not divide, both parities and "
+          "centrings, f64 and f32") {
+  const Level cells{3, 12, ScalarKind::F64, Centring::Cell};
+  // {tile x, tile y, segments, rows a work-item, steps a pass}: segments of 1-4 planes, thinner
+  // than the rings of planes each recomputes; a tile as wide as the grid and wider.
+  check_poisson(cells, Boundary::antisymmetric(),
+                {{4, 2, 3, 1, 2},
+                 {6, 3, 4, 3, 2},
+                 {2, 1, 12, 1, 2},
+                 {16, 8, 2, 2, 3},
+                 {4, 6, 1, 3, 4},
+                 {10, 4, 5, 2, 2}});
+  runtime::Device gpu = testing::multigrid_session().device(); // a GPU's shape, run on PoCL
+  gpu.type = "GPU";
+  gpu.compute_units = 132;
+  check_poisson(cells, Boundary::mirror(), {wavefront_shape(gpu, cells.sizes(), 2)});
+  check_poisson(cells, Boundary::constant(ScalarValue::make(ScalarKind::F64, 0.25)),
+                {{6, 3, 4, 1, 2}});
+  const Level vertices{3, 9, ScalarKind::F64, Centring::Vertex};
+  check_poisson(vertices, Boundary::constant(ScalarValue::make(ScalarKind::F64, 0.0)),
+                {{10, 2, 3, 1, 2}, {4, 4, 9, 2, 3}});
+  const Level narrow{3, 10, ScalarKind::F32, Centring::Cell};
+  check_poisson(narrow, Boundary::antisymmetric(), {{4, 4, 3, 2, 2}});
 }
 
 TEST_CASE("wavefront: where it does not apply, and the shape chosen for a device") {
@@ -176,20 +223,34 @@ TEST_CASE("wavefront: where it does not apply, and the shape chosen for a device
                                                                      {gpu, {9, 6, 33}},
                                                                      {gpu, {7, 7, 7}},
                                                                      {small, {512, 512, 512}}}) {
-    CAPTURE(device.type);
-    const WavefrontShape s = wavefront_shape(device, sizes);
-    CHECK(s.rows >= 1);
-    CHECK(s.tile_y % s.rows == 0);
-    CHECK(s.tile_x >= 2);
-    CHECK(s.tile_x % 2 == 0);
-    CHECK(s.tile_x <= sizes[2] + 1);
-    CHECK(s.tile_y <= sizes[1]);
-    CHECK(s.segments >= 1);
-    // Every segment holds planes, at least kWavefrontMinSegment unless the grid is thinner.
-    const int64_t segment = (sizes[0] + s.segments - 1) / s.segments;
-    CHECK((s.segments - 1) * segment < sizes[0]);
-    CHECK((segment >= kWavefrontMinSegment || s.segments == 1));
+    for (int steps = 1; steps <= kMostWavefrontSteps; ++steps) {
+      CAPTURE(device.type);
+      CAPTURE(steps);
+      const WavefrontShape s = wavefront_shape(device, sizes, steps);
+      CHECK(s.steps == steps);
+      CHECK(s.rows >= 1);
+      CHECK(s.tile_y % s.rows == 0);
+      CHECK(s.tile_x >= 2);
+      CHECK(s.tile_x % 2 == 0);
+      CHECK(s.tile_x <= sizes[2] + 1);
+      CHECK(s.tile_y <= sizes[1]);
+      CHECK(s.segments >= 1);
+      // Every segment holds planes, at least kWavefrontMinSegment a step unless the grid is
+      // thinner.
+      const int64_t segment = (sizes[0] + s.segments - 1) / s.segments;
+      CHECK((s.segments - 1) * segment < sizes[0]);
+      CHECK((segment >= kWavefrontMinSegment * steps || s.segments == 1));
+    }
   }
+  // Two steps a pass fit a smaller tile into 48 KiB; where no tile fits, the level's half-sweeps
+  // run apart (wavefront_fits).
+  const WavefrontShape two = wavefront_shape(gpu, {512, 512, 512}, 2);
+  CHECK(two.tile_x * two.tile_y < wavefront_shape(gpu, {512, 512, 512}, 1).tile_x *
+                                      wavefront_shape(gpu, {512, 512, 512}, 1).tile_y);
+  CHECK(wavefront_local_bytes(two, ScalarKind::F64) <= 48 * 1024);
+  CHECK(wavefront_fits(gpu, two, ScalarKind::F64));
+  CHECK_FALSE(wavefront_fits(small, wavefront_shape(small, {512, 512, 512}, 4), ScalarKind::F64));
+  CHECK(wavefront_fits(small, wavefront_shape(small, {512, 512, 512}, 1), ScalarKind::F64));
 }
 
 namespace {
@@ -223,6 +284,13 @@ TEST_CASE("wavefront: the solver's residual histories equal the separate half-sw
   runs.push_back({manufactured_poisson(3, 32, Centring::Cell), {}});
   runs.back().second.cycle = CycleKind::F;
   runs.push_back({manufactured_poisson(3, 63, Centring::Vertex), {}});
+  // Two steps a pass: V(2,2) one pass a smoothing, F(3,3) a pass of two steps and one of one.
+  runs.push_back({manufactured_poisson(3, 32, Centring::Cell), {}});
+  runs.back().second.wavefront_steps = 2;
+  runs.push_back({manufactured_poisson(3, 32, Centring::Cell), {}});
+  runs.back().second.wavefront_steps = 2;
+  runs.back().second.cycle = CycleKind::F;
+  runs.back().second.pre = runs.back().second.post = 3;
   check_wavefront_solves(std::move(runs));
 }
 

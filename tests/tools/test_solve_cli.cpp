@@ -241,6 +241,12 @@ TEST_CASE("tessera solve: options given wrong values say what is expected") {
        "--max-cycles: expected an integer from 1 to 1000000, got '99999999999999999999'"},
       {{"solve", "poisson2d", "--pre", "-1"}, "--pre: expected an integer from 0 to 1000"},
       {{"solve", "poisson2d", "--coarse-sweeps", "x"}, "--coarse-sweeps: expected an integer"},
+      {{"solve", "poisson3d", "--wavefront-steps", "5"},
+       "--wavefront-steps: expected an integer from 1 to 4, got '5'"},
+      {{"solve", "poisson3d", "--wavefront-steps", "2", "--in-place-gsrb"},
+       "--wavefront-steps 2 and --in-place-gsrb conflict"},
+      {{"solve", "poisson3d", "--wavefront-steps", "2", "--smoother", "jacobi"},
+       "--wavefront-steps 2 applies to --smoother gsrb"},
       {{"explore", "j1d3pt", "--size", "64", "--devices", ""},
        "--devices: expected a value like all"},
       // Sizes: each refusal names both forms a multigrid size may take.
