@@ -195,13 +195,17 @@ void bench_size(runtime::Session& session, const Args& a, int64_t n, double copy
     shapes.push_back(s);
   }
   std::erase_if(shapes, [&](const WavefrontShape& s) {
-    if (a.steps % s.steps == 0 && wavefront_fits(session.device(), s, a.kind))
-      return false;
-    std::printf("  %lldx%lld of %d steps a pass: skipped (they do not divide %d steps, or its "
-                "local memory does not fit the device's)\n",
-                static_cast<long long>(s.tile_x), static_cast<long long>(s.tile_y), s.steps,
-                a.steps);
-    return true;
+    std::string why;
+    if (a.steps % s.steps != 0)
+      why = cat("its steps a pass do not divide the ", a.steps, " steps a run");
+    else if (!wavefront_fits(session.device(), s, a.kind))
+      why = cat("its ", wavefront_local_bytes(s, a.kind),
+                " bytes of local memory do not fit the device's ", session.device().local_mem_size);
+    if (!why.empty())
+      std::printf("  %lldx%lld of %d steps a pass: skipped (%s)\n",
+                  static_cast<long long>(s.tile_x), static_cast<long long>(s.tile_y), s.steps,
+                  why.c_str());
+    return !why.empty();
   });
   std::vector<std::shared_ptr<CompiledKernel>> kernels;
   std::vector<int> kernel_steps;

@@ -88,7 +88,9 @@ struct SolverOptions {
   // Wavefront: on levels of at least this many points per side. Each plane of a wavefront costs
   // a few microseconds of latency whatever its size, so on small levels the two half-sweeps are
   // faster (an H200's V(2,2) at 512^3 smoothed in 10.8 ms with it from 32^3 up, 8.3 without).
-  int64_t wavefront_side = 256;
+  // At 128^3 the 32x16 tile of one step ran at 1.42x the half-sweeps' speed, and the V(2,2)
+  // cycle at 256^3 took 1.61 ms with it from 128 up against 1.70 from 256 (BENCHMARKS.md).
+  int64_t wavefront_side = 128;
   // Wavefront: red-black steps a pass where a level smooths that many or more (temporal
   // blocking: u and f read and u written once for them all); the remaining steps one a pass.
   // Each more step a pass widens the ring a work-group recomputes by two points. One: on an

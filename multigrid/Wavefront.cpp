@@ -210,10 +210,10 @@ WavefrontShape wavefront_shape(const runtime::Device& device, const std::vector<
   const bool gpu = device.type == "GPU";
   WavefrontShape s;
   s.steps = steps;
-  // On an H200 a 32x8 tile of 4 rows a work-item (work-groups of 32x2) was the fastest of 24
-  // shapes at 256^3 and 512^3, 1.16-1.22x the 16x8 tile of one row (BENCHMARKS.md); 8 rows ran
-  // at half its speed. The tile is as wide as the grid where that is narrower, rounded up to
-  // even; its rows a work-item divide its height.
+  // On an H200 a 32x16 tile of 4 rows a work-item (work-groups of 32x4) was the fastest of 8
+  // shapes at 128^3-512^3 in f64 and within 3% of the fastest in f32, 1.13-1.43x the 32x8 tile
+  // of 4 rows (BENCHMARKS.md); 8 rows ran slower. The tile is as wide as the grid where that is
+  // narrower, rounded up to even; its rows a work-item divide its height.
   s.tile_x = std::min<int64_t>(gpu ? 32 : 16, nx + nx % 2);
   s.tile_y = std::min<int64_t>(gpu ? 16 : 4, ny);
   // A device with less local memory than the tile needs (OpenCL promises 32 KiB; 30 KiB here)

@@ -12,11 +12,13 @@
 // a ring is recomputed by each work-group beside it.
 //
 // It holds for the Poisson half-sweeps (gsrb_half_sweep, whose update it calls) through a local
-// boundary (not wrap: a ghost there reads the far side of the grid). Measured on an H200 with
-// 32x8 tiles of 4 rows a work-item, one step a pass ran at 1.21-1.24x the two separate
-// half-sweeps (each near 86% of the copy roofline, the wavefront near 53%: its planes are in step
-// with barriers); the solver uses it on a GPU's large levels (HalfSweepStorage::Auto; in f32
-// 1.28-1.30x). BENCHMARKS.md has the measurements.
+// boundary (not wrap: a ghost there reads the far side of the grid). Measured on an H200 (f64,
+// 32x16 tiles of 4 rows a work-item), one step a pass runs at 1.51x the two separate half-sweeps
+// at 512^3 (65% of the copy roofline against their 86%: its planes are in step with barriers),
+// 1.25x at 256^3 and 1.42x at 128^3; the solver uses it on a GPU's large levels
+// (HalfSweepStorage::Auto). Two steps a pass ran at 0.88-0.95x: more registers and local memory
+// a work-group, fewer of them at once, and the kernel is bound by its planes' latency, not by
+// bytes. BENCHMARKS.md has the measurements.
 #pragma once
 
 #include <memory>

@@ -362,7 +362,7 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
                   "own grid (the plain lowering alone)");
   solve->add_flag("--wavefront-gsrb", o.wavefront_gsrb,
                   "A red-black step's two half-sweeps as one pass over the grid, red on one "
-                  "plane and black on the one below (3-D Poisson, levels of 256 or more per side, "
+                  "plane and black on the one below (3-D Poisson, levels of 128 or more per side, "
                   "one device, not a periodic boundary; out of place elsewhere; the default on a "
                   "GPU)");
   solve

@@ -189,7 +189,8 @@ TEST_CASE("wavefront: where it does not apply, and the shape chosen for a device
   o.gauss_seidel_storage = HalfSweepStorage::Wavefront;
   CHECK(wavefront_half_sweeps(o, false, big, anti, "CPU"));
   CHECK(wavefront_half_sweeps(o, false, Level{3, 256, ScalarKind::F32}, anti, "CPU"));
-  CHECK_FALSE(wavefront_half_sweeps(o, false, Level{3, 128, ScalarKind::F64}, anti, "CPU"));
+  CHECK(wavefront_half_sweeps(o, false, Level{3, 128, ScalarKind::F64}, anti, "CPU"));
+  CHECK_FALSE(wavefront_half_sweeps(o, false, Level{3, 64, ScalarKind::F64}, anti, "CPU"));
   o.wavefront_side = 64; // lower, down to kWavefrontSide
   CHECK(wavefront_half_sweeps(o, false, Level{3, 64, ScalarKind::F64}, anti, "CPU"));
   o.wavefront_side = 1;

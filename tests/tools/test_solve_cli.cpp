@@ -59,7 +59,7 @@ TEST_CASE("tessera solve --in-place-gsrb / --out-of-place-gsrb / --wavefront-gsr
   r = cli({"solve", "poisson2d", "--size", "16", "--wavefront-gsrb", "--smoother", "jacobi"});
   CHECK(r.code == 2);
   CHECK(has(r.err, "--wavefront-gsrb applies to --smoother gsrb"));
-  // Levels of 256 or more per side run as one pass (the printout names it), smaller ones as
+  // Levels of 128 or more per side run as one pass (the printout names it), smaller ones as
   // half-sweeps.
   r = cli({"solve", "poisson3d", "--size", "32", "--wavefront-gsrb", "--max-cycles", "3", "--tol",
            "1e-2"});
