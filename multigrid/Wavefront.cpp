@@ -50,10 +50,10 @@ std::string stage_array(int k) {
 }
 
 // A wavefront kernel's sizes: H = 2 x steps half-sweeps, u's window of WX x WY points (the tile
-// and a ring of H), the work-group's size and the rows of the tile each work-item computes.
+// and a ring of H) and the work-group's size.
 struct Geometry {
   int h;
-  int64_t wx, wy, group, rows;
+  int64_t wx, wy, group;
   // Stage k's points (k < H): its colour's in the tile and a ring H - k wide; how many loop
   // iterations of the work-group cover them.
   int64_t points(int k) const { return (wx / 2 - k) * (wy - 2 * k); }
@@ -307,7 +307,7 @@ std::string poisson_wavefront_source(const codegen::Kernel& red, const Level& le
       << "\n__kernel __attribute__((reqd_work_group_size(TX, TY / ROWS, 1)))\nvoid " << name
       << "(const __global T* restrict u, const __global T* restrict f, __global T* restrict out) "
          "{\n"
-      << body(Geometry{half_sweeps, wx, wy, group, shape.rows}) << "}\n";
+      << body(Geometry{half_sweeps, wx, wy, group}) << "}\n";
   return src.str();
 }
 

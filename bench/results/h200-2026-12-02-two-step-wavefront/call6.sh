@@ -1,12 +1,12 @@
 #!/bin/bash
-# Call 5 (session 37): main before (carry/bin/*-base, 8d2ce28) and after (f in registers, tile
+# Call 6 (session 37): main before (carry/bin/*-base, 8d2ce28) and after (f in registers, tile
 # 32x16, steps a pass a parameter), alternated, in one call: mg_bench V(2,2) 256^3 and 512^3 (and
 # the new binary with the wavefront from 128 per side), then one F(3,3) cycle, eight V(2,2)
 # cycles in f64 and in f32 at 512^3. One kernel cache for the call.
 mkdir -p /tmp/icd && echo libnvidia-opencl.so.1 > /tmp/icd/nvidia.icd && export OCL_ICD_VENDORS=/tmp/icd
 export LD_LIBRARY_PATH=$PWD/carry/lib:$LD_LIBRARY_PATH TESSERA_CACHE_DIR=/tmp/tc
 B=carry/bin
-L=$OUT/call5.txt
+L=$OUT/call6.txt
 nvidia-smi --query-gpu=name --format=csv,noheader > $L
 MG="--device NVIDIA --no-host --copy-mib 1024 --cycles 6 256 512"
 for v in base new; do
