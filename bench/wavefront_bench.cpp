@@ -208,17 +208,15 @@ void bench_size(runtime::Session& session, const Args& a, int64_t n, double copy
     return !why.empty();
   });
   std::vector<std::shared_ptr<CompiledKernel>> kernels;
-  std::vector<int> kernel_steps;
-  for (const WavefrontShape& shape : shapes) {
+  for (const WavefrontShape& shape : shapes)
     kernels.push_back(poisson_wavefront_kernel(session, red, level, bc, 0, shape));
-    kernel_steps.push_back(shape.steps);
-  }
-  for (const auto& kernel : kernels) {
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    const auto& kernel = kernels[i];
     if (a.compiler_log)
       print_compiler_log(session, kernel->variant, kernel->code.source);
     Schedule one;
     one.copy("start", start, u0);
-    const int passes = a.steps / kernel_steps[&kernel - kernels.data()];
+    const int passes = a.steps / shapes[i].steps;
     for (int k = 0; k < passes; ++k)
       one.launch_over("wavefront", kernel, {k % 2 ? u1 : u0, f, k % 2 ? u0 : u1}, 3 * grid);
     const double ms = step_ms(one, memory, a.steps);
@@ -228,8 +226,7 @@ void bench_size(runtime::Session& session, const Args& a, int64_t n, double copy
       std::printf("  %-56s FAILED: differs from the half-sweeps\n", form.c_str());
       continue;
     }
-    report(form.c_str(), ms, 3 * grid / kernel_steps[&kernel - kernels.data()], copy_gbps,
-           apart_ms);
+    report(form.c_str(), ms, 3 * grid / shapes[i].steps, copy_gbps, apart_ms);
   }
 }
 

@@ -236,12 +236,21 @@ void Hierarchy::add_smoothers(LevelState& s, const KernelOf& kernel_of, Boundary
     }
     if (!helmholtz &&
         wavefront_half_sweeps(*options_, layout_->distributed(), level, bc, device_type_) &&
-        point_function_why_not(s.smooth[0]->code).empty())
-      for (int steps : {1, options_->wavefront_steps})
-        if (const auto shape = wavefront_shape(session_->device(), level.sizes(), steps);
-            wavefront_fits(session_->device(), shape, level.kind))
-          s.smooth_wavefront[steps] =
-              poisson_wavefront_kernel(*session_, s.smooth[0]->code, level, bc, shift % 2, shape);
+        point_function_why_not(s.smooth[0]->code).empty()) {
+      // The kernel of `steps` steps a pass where its tile fits the device's local memory.
+      auto add_wavefront = [&](int steps) {
+        const auto shape = wavefront_shape(session_->device(), level.sizes(), steps);
+        if (!wavefront_fits(session_->device(), shape, level.kind))
+          return false;
+        s.smooth_wavefront[steps] =
+            poisson_wavefront_kernel(*session_, s.smooth[0]->code, level, bc, shift % 2, shape);
+        return true;
+      };
+      // One step a pass first: more steps need more local memory, and smooth() runs the steps
+      // left over one a pass.
+      if (add_wavefront(1) && options_->wavefront_steps > 1)
+        add_wavefront(options_->wavefront_steps);
+    }
   } else {
     s.smooth[0] = kernel_of(with_fv4_forms(
         spec("jacobi", level,

@@ -143,8 +143,8 @@ TEST_CASE("wavefront: several red-black steps a pass (temporal blocking) equal a
           "half-sweeps, across segments, tiles that do not divide, both parities and "
           "centrings, f64 and f32") {
   const Level cells{3, 12, ScalarKind::F64, Centring::Cell};
-  // {tile x, tile y, segments, rows a work-item, steps a pass}: segments of 1-4 planes, thinner
-  // than the rings of planes each recomputes; a tile as wide as the grid and wider.
+  // {tile x, tile y, segments, rows a work-item, steps a pass}: segments of 1-12 planes, some
+  // thinner than the rings of planes each recomputes; a tile as wide as the grid and wider.
   check_poisson(cells, Boundary::antisymmetric(),
                 {{4, 2, 3, 1, 2}, {2, 1, 12, 1, 2}, {16, 8, 2, 2, 3}, {4, 6, 1, 3, 4}});
   runtime::Device gpu = testing::multigrid_session().device(); // a GPU's shape, run on PoCL
