@@ -227,11 +227,15 @@ WavefrontShape wavefront_shape(const runtime::Device& device, const std::vector<
   while (s.tile_y % s.rows != 0)
     --s.rows;
   const int64_t tiles = div_up(nx, s.tile_x) * div_up(ny, s.tile_y);
-  // A GPU holds several work-groups per compute unit; a CPU runs one per core at a time. A
-  // segment recomputes 2 (H - 1) planes beside it, so more steps a pass want longer segments.
-  const int64_t wanted = std::max<int64_t>(1, device.compute_units) * (gpu ? 32 : 4);
+  // At most one wave of work-groups (a GPU's compute unit holds about 4 of these at once at 146
+  // registers a work-item; a CPU core runs one at a time), as many as fill it: a second, partial
+  // wave idles most of the device through its tail, and every segment more recomputes 2 (H - 1)
+  // planes and fills its pipeline again. On an H200 at 256^3 (128 tiles), 4 segments ran 1.53x
+  // the half-sweeps, 5 ran 1.17x, 8 1.47x and 32 1.24x; at 128^3 (32 tiles) 16 segments 1.41x,
+  // 5 0.77x and 32 1.15x (BENCHMARKS.md). More steps a pass want longer segments.
+  const int64_t wave = std::max<int64_t>(1, device.compute_units) * 4;
   const int64_t most = std::max<int64_t>(1, nz / (kWavefrontMinSegment * steps));
-  const int64_t segment = div_up(nz, std::clamp<int64_t>(div_up(wanted, tiles), 1, most));
+  const int64_t segment = div_up(nz, std::clamp<int64_t>(wave / tiles, 1, most));
   s.segments = div_up(nz, segment); // every segment holds planes
   return s;
 }

@@ -234,6 +234,14 @@ TEST_CASE("wavefront: where it does not apply, and the shape chosen for a device
       const int64_t segment = (sizes[0] + s.segments - 1) / s.segments;
       CHECK((s.segments - 1) * segment < sizes[0]);
       CHECK((segment >= kWavefrontMinSegment * steps || s.segments == 1));
+      // At most one wave of work-groups, 4 a compute unit, and as many as fill it: segments
+      // more would start a second wave, unless one segment already does, or segments of the
+      // least length cannot.
+      const int64_t tiles = ((sizes[2] + s.tile_x - 1) / s.tile_x) *
+                            ((sizes[1] + s.tile_y - 1) / s.tile_y),
+                    wave = 4 * device.compute_units;
+      CHECK((s.segments == 1 || s.segments * tiles <= wave));
+      CHECK(((s.segments + 1) * tiles > wave || segment < 2 * kWavefrontMinSegment * steps));
     }
   }
   // Two steps a pass fit a smaller tile into 48 KiB; where no tile fits, the level's half-sweeps
