@@ -19,6 +19,7 @@ struct FamilyMarks {
 
 const std::vector<FamilyMarks>& family_marks() {
   static const std::vector<FamilyMarks> marks{
+      {"separable", {}},
       {"temporal", {}},
       {"streaming", {MappingKind::Streaming}},
       {"local-memory", {MappingKind::LocalMemory}},

@@ -2,6 +2,7 @@
 // reports and plots. The first family that the rule of one of its steps declares
 // (rewrite::Rule::family) or that its mapping (rewrite/Mapping.h) belongs to wins, in this
 // order:
+//   separable     separate-axes (a stencil whose weights factor per axis, one step per axis)
 //   temporal      temporal-tiling, stream-temporal (several time steps fused in one kernel)
 //   streaming     stream-nd; the streaming mapping (work-items march along a dimension)
 //   local-memory  stage-local; the local-memory mapping (tiles staged in local memory)

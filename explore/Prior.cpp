@@ -45,7 +45,7 @@ void add_locals(std::vector<std::string>& out, const Known* known) {
 // A variant's place in the search order, smaller first.
 struct OrderKey {
   int tier;         // Prior.h's tiers 1-4
-  int first;        // 0: partial sums by plane or a split launch
+  int first;        // 0: partial sums by plane, a split launch or separable passes
   double neg_score; // the database's speedup or the cost model's prediction, negated
   int steps;        // rewrite steps: shallower first
   int family_rank;  // among variants equal so far, its family's how-manieth (interleave_families)
@@ -99,7 +99,8 @@ Prior make_prior(const std::vector<VariantInfo>& variants, const std::vector<Tun
   // (EnumerateOptions::plane_sums_min_points), whose arithmetic bounds them, and they cut it (a
   // 729-point box 7x faster on an H200), so a short search measures them. So does the split
   // launch on a CPU, where its interior without the boundary branch vectorises (a 27-point box's
-  // plain lowering 8x faster on PoCL).
+  // plain lowering 8x faster on PoCL), and the separable passes, offered only where the
+  // weights factor: (2r+1)^d multiply-adds a point become d (2r+1).
   std::vector<OrderKey> keys;
   for (std::size_t v = 0; v < variants.size(); ++v) {
     prior.features.push_back(variant_features(variants[v], context.cells));
@@ -130,8 +131,10 @@ Prior make_prior(const std::vector<VariantInfo>& variants, const std::vector<Tun
       tier = 4;
     }
     const bool sums = std::binary_search(f.words.begin(), f.words.end(), std::string("sums=1"));
-    const bool split = context.cpu && variant_family(variants[v].history) == "split-launch";
-    keys.push_back({tier, sums || split ? 0 : 1, -score, f.steps, 0, static_cast<int>(v)});
+    const std::string family = variant_family(variants[v].history);
+    const bool split = context.cpu && family == "split-launch";
+    const bool first = sums || split || family == "separable";
+    keys.push_back({tier, first ? 0 : 1, -score, f.steps, 0, static_cast<int>(v)});
   }
   interleave_families(keys, prior.features);
   for (const auto& k : keys)

@@ -32,8 +32,10 @@ const StencilInfo& find_stencil(const std::string& name) {
   }
   if (const StencilInfo* family = star_box_info(name))
     return *family;
-  user_error(cat("unknown stencil '", name, "': the catalog has ", names,
-                 ", and the star and box stencils star2d1r .. box3d4r ((star|box)(1|2|3)d(1-9)r)"));
+  user_error(
+      cat("unknown stencil '", name, "': the catalog has ", names,
+          ", the star and box stencils star2d1r .. box3d4r ((star|box)(1|2|3)d(1-9)r) and the "
+          "separable boxes sepbox2d1r .. sepbox3d9r"));
 }
 
 } // namespace tessera::stencils

@@ -57,14 +57,15 @@ const StencilInfo* star_box_info(const std::string& name) {
   static std::mutex mutex;
   static std::map<std::string, StencilInfo> made; // entries stay where they are (node-based)
   std::smatch m;
-  static const std::regex form("(star|box)([123])d([1-9])r");
-  if (!std::regex_match(name, m, form))
+  static const std::regex form("(sep)?(star|box)([123])d([1-9])r");
+  if (!std::regex_match(name, m, form) || (m[1].matched && m[2] == "star"))
     return nullptr;
   std::lock_guard lock(mutex);
   if (auto it = made.find(name); it != made.end())
     return &it->second;
-  const Shape shape = m[1] == "box" ? Shape::Box : Shape::Star;
-  const int dims = std::stoi(m[2]), radius = std::stoi(m[3]);
+  const Shape shape = m[2] == "box" ? Shape::Box : Shape::Star;
+  const int dims = std::stoi(m[3]), radius = std::stoi(m[4]);
+  const bool separable = m[1].matched;
   int points = 0;
   for (double w : star_box_weights(dims, radius, shape))
     points += w != 0;
@@ -72,12 +73,13 @@ const StencilInfo* star_box_info(const std::string& name) {
   info.name = name;
   info.description =
       cat(dims, "-D ", shape == Shape::Box ? "box" : "star", " of radius ", radius, " (", points,
-          " points, weights that differ from point to point, the "
-          "sum divided by their total; stencils/StarBox.h)");
+          separable ? " points, weights that are products of one weight per axis"
+                    : " points, weights that differ from point to point",
+          ", the sum divided by their total; stencils/StarBox.h)");
   info.dims = dims;
   info.build = [=](const std::vector<ArithExpr>& extents) {
     require_dims(extents, static_cast<std::size_t>(dims), name);
-    return star_box_stencil(extents, radius, shape, clamp);
+    return star_box_stencil(extents, radius, shape, clamp, separable);
   };
   info.radius = radius;
   info.points = points;

@@ -29,9 +29,9 @@ Expr star_box_stencil(const std::vector<ArithExpr>& extents, int radius, Shape s
 // "star2d1r", "box3d4r": the benchmark family's names.
 std::string star_box_name(int dims, int radius, Shape shape);
 
-// The entry of a name of the family (star|box)(1|2|3)d(1-9)r, clamped: what find_stencil gives
-// for those names beside the catalog's (they are not in catalog(), whose every entry the tests
-// run); nothing for another name.
+// The entry of a name of the family (star|box)(1|2|3)d(1-9)r, clamped, and of the separable
+// boxes sepbox(1|2|3)d(1-9)r: what find_stencil gives for those names beside the catalog's (they
+// are not in catalog(), whose every entry the tests run); nothing for another name.
 const StencilInfo* star_box_info(const std::string& name);
 
 } // namespace tessera::stencils

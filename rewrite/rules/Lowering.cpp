@@ -334,7 +334,7 @@ std::vector<Rule> all_rules() {
 std::string rule_family(const std::string& name) {
   static const std::map<std::string, std::string> families = [] {
     std::map<std::string, std::string> f;
-    for (const auto& list : {all_rules(), completing_rules()})
+    for (const auto& list : {all_rules(), completing_rules(), {separate_axes_rule()}})
       for (const auto& r : list)
         f.emplace(r.name, r.family);
     return f;
@@ -351,6 +351,7 @@ std::vector<Rule> exploration_rules() {
     rules.push_back(r);
   for (auto& r : temporal_rules())
     rules.push_back(r);
+  rules.push_back(separate_axes_rule());
   for (auto& r : time_tiling_rules())
     rules.push_back(r);
   for (auto& r : thread_mapping_rules())

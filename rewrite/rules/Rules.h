@@ -14,8 +14,12 @@ std::vector<Rule> explored_algebra_rules();
 std::vector<Rule> tiling_rules();   // slide tiling (overlapped tiling), n-D tiling, streaming
 Rule stream_nd_rule();              // stream-nd (Streaming.cpp), one of tiling_rules()
 std::vector<Rule> temporal_rules(); // overlapped temporal tiling (several steps in one kernel)
-std::vector<Rule> staging_rules();  // copies into local / private memory (placements)
-Rule stage_local_rule();            // stage-local, one of staging_rules()
+// separate-axes (Separable.cpp): a stencil whose weights factor per axis as one step per axis.
+// Not in all_rules(): exact up to rounding only, where the random-program checks of every rule
+// compare bit for bit (tests/rewrite/test_separable.cpp checks it); exploration_rules() has it.
+Rule separate_axes_rule();
+std::vector<Rule> staging_rules(); // copies into local / private memory (placements)
+Rule stage_local_rule();           // stage-local, one of staging_rules()
 // place-result: a computed array in local or private memory (Staging.cpp); the mapping stage
 // places the intermediate results of a tile with it.
 Rule place_result_rule();

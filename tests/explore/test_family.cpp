@@ -39,7 +39,8 @@ TEST_CASE("a variant's family is the one its rules declare, in order of preceden
 
 TEST_CASE("every family but plain, work-groups and split-launch is declared by a rule") {
   std::set<std::string> declared;
-  for (const auto& list : {rewrite::all_rules(), rewrite::completing_rules()})
+  for (const auto& list :
+       {rewrite::all_rules(), rewrite::completing_rules(), {rewrite::separate_axes_rule()}})
     for (const auto& r : list) {
       CHECK(rewrite::rule_family(r.name) == r.family);
       if (!r.family.empty())

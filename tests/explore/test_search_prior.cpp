@@ -279,6 +279,13 @@ TEST_CASE("prior: this program's winners first, then similar programs', then sha
     Prior p = make_prior(with_sums, {}, {"s", "h", 1024});
     CHECK(p.order == std::vector<int>{6, 2, 3, 4, 5, 1});
   }
+  SUBCASE("no database: separable passes (offered where the weights factor) first") {
+    std::vector<VariantInfo> with_axes = vs;
+    with_axes.push_back(info({"separate-axes at [1] {axes=2}"}, kGlobal, {{"axes", 2}}));
+    Prior p = make_prior(with_axes, {}, {"s", "h", 1024});
+    CHECK(p.features[6].family == "separable");
+    CHECK(p.order == std::vector<int>{6, 2, 3, 4, 5, 1});
+  }
   SUBCASE("no database: on a CPU the split launch among the first, elsewhere by its depth") {
     std::vector<VariantInfo> both = vs;
     both.push_back(info({"stream-nd at [1] {dims=2, segment=16, sums=1}"},
