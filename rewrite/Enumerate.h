@@ -42,8 +42,8 @@ struct EnumerateOptions {
   std::vector<int64_t> coarsening{2, 4};
   // stream-nd offers partial sums by plane (sums=1, rewrite/rules/PlaneSums.h) for window
   // functions of at least this many points: the large stencils, bound by arithmetic, whose
-  // windows do not fit in registers whole. Smaller ones (every catalog stencil reads at most 27)
-  // keep their rotating window alone, and their spaces as they were.
+  // windows do not fit in registers whole. Smaller ones keep their rotating window alone. A GPU
+  // lowers it to 25 (compile/DeviceLimits.h: measured to win there from 25 points).
   int64_t plane_sums_min_points = 28;
   // The device the variants are for (constant memory and images for the placements, local
   // memory and registers for the streaming forms, private arrays): the portable target by
