@@ -124,6 +124,23 @@ TEST_CASE("separate-axes: an axis of one point needs no pass; sums written by ha
   auto blur_inputs = random_inputs(blur, 5);
   CHECK(explore::max_relative_error(evaluate(hand_form, blur_inputs),
                                     evaluate(blur, blur_inputs)) <= 1e-5);
+
+  // Sobel's derivatives, negative weights whose line sums to 0 along one axis, under a constant
+  // boundary: the second pass's constant is the first's times its line's sum (4 or 0).
+  for (bool along_x : {true, false}) {
+    std::vector<double> sobel;
+    for (int j = -1; j <= 1; ++j)
+      for (int i = -1; i <= 1; ++i)
+        sobel.push_back(along_x ? i * (2.0 - j * j) : j * (2.0 - i * i));
+    Expr edges = weighted_stencil({8, 9}, 1, sobel, constant(2.5f));
+    RuleResult split = separated(edges);
+    REQUIRE(split.alternatives.size() == 1);
+    Expr split_form = make_lambda(edges->params(), split.alternatives[0].replacement);
+    auto edge_inputs = random_inputs(edges, 7);
+    Data expected = evaluate(edges, edge_inputs);
+    CHECK(expected.flatten().back() != 0); // the corner reads the boundary: not all zeros
+    CHECK(explore::max_relative_error(evaluate(split_form, edge_inputs), expected) <= 1e-5);
+  }
 }
 
 TEST_CASE("separate-axes: refused with a reason where the weights do not factor") {
