@@ -10,6 +10,9 @@
 // ("best, input 0 as an image (...)"); the fastest of each placement is printed beside the best
 // (--only image measures the plain lowering and the image placements only).
 //
+// --depth D measures the variants of D rewrites (default 1: one), with --only the way to pick a
+// few of them: --depth 2 --only temporal-tiling, the separable passes fused in one kernel.
+//
 // --only stream,coarsened measures only the variants whose description contains one of the
 // words (the plain lowering and the baselines always run); --fused stream-temporal does the same
 // for the fused variants of --steps (temporal-tiling: overlapped tiles; stream-temporal: 2.5-D
@@ -35,9 +38,11 @@
 
 #include "bench/StreamLimits.h"
 #include "codegen/Kernel.h"
+#include "codegen/Program.h"
 #include "compile/DeviceLimits.h"
 #include "compile/ExecutableVariants.h"
 #include "compile/Execute.h"
+#include "compile/KernelRunner.h"
 #include "compile/Workload.h"
 #include "core/Bytes.h"
 #include "core/Error.h"
@@ -61,7 +66,7 @@ namespace {
 
 const char* const kUsage =
     "usage: stencil_bench [--device SPEC] [--json FILE] [--tiles AxBx..] [--steps 2x3x4] "
-    "[--only WORD,...] [--fused WORD,...] NAME=AxB ...";
+    "[--only WORD,...] [--fused WORD,...] [--depth D] NAME=AxB ...";
 
 // ---- hand-written baselines: one work-item per point, clamped indices --------------------
 
@@ -325,8 +330,9 @@ struct StencilRun {
   bool measure(const Expr& program, const codegen::CodegenOptions& cg, bool first, Measurement& m) {
     bool slow = false;
     try {
-      auto kernel = codegen::generate_kernel(program, cg);
-      auto built = session.build_kernel(kernel.source, kernel.name);
+      // One kernel, or a program of several (the passes of separate-axes): every launch timed.
+      auto kernel = codegen::generate_program(program, cg);
+      auto built = explore::build_program(session, kernel);
       // A first single launch; variants far slower than the plain lowering are not repeated.
       auto t = workload.time(kernel, built, {0, 1});
       slow = baseline_ms > 0 && t.median_ms > 4 * baseline_ms;
@@ -420,13 +426,21 @@ Best measure_variants(StencilRun& run, const rewrite::LoweredVariants& variants,
     const auto& v = variants.variants[i];
     if (i > 0 && !selected(history_text(v), only))
       continue;
-    auto plain = codegen::generate_kernel(v.program);
-    bool tunable = plain.launch.local[0] == 0 && plain.launch.dims > 0;
+    // A program of several kernels keeps each kernel's own work-groups; one that does not
+    // generate is measured once, which records why.
+    int dims = 0;
+    try {
+      auto plain = codegen::generate_program(v.program);
+      if (plain.launches.size() == 1 && plain.kernels[0].launch.local[0] == 0)
+        dims = plain.kernels[0].launch.dims;
+    } catch (const Error&) {
+    }
+    bool tunable = dims > 0;
     for (std::size_t l = 0; l <= (tunable ? local_sizes.size() : 0); ++l) {
       codegen::CodegenOptions options;
       std::string label = cat("v", i, " ", history_text(v));
       if (l > 0) {
-        options.local_size = local_size_for(plain.launch.dims, local_sizes[l - 1]);
+        options.local_size = local_size_for(dims, local_sizes[l - 1]);
         label += local_label(options.local_size);
       }
       Measurement m{label, print(v.program)};
@@ -498,7 +512,7 @@ nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, uint64
                              const std::string& name, const std::vector<int64_t>& extents,
                              const std::vector<int64_t>& tiles, const std::vector<int>& steps,
                              const std::vector<std::string>& only,
-                             const std::vector<std::string>& fused_only) {
+                             const std::vector<std::string>& fused_only, int depth) {
   const auto& info = stencils::find_stencil(name);
   std::vector<ArithExpr> ext(extents.begin(), extents.end());
   Expr program = info.build(ext);
@@ -524,7 +538,7 @@ nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, uint64
   run.out = {{"stencil", name}, {"extents", extents}, {"bytes_per_sweep", bytes}};
   measure_hand_written(run, name, extents, x);
   rewrite::EnumerateOptions options;
-  options.depth = 1;
+  options.depth = depth;
   options.tile_sizes = tiles;
   // The placements (constant memory, images) where this device allows them.
   explore::apply_device_limits(options, session.device());
@@ -548,6 +562,7 @@ int main(int argc, char** argv) try {
   std::string device, json_path;
   std::vector<int64_t> tiles{8, 16, 32, 64};
   std::vector<int> steps;
+  int depth = 1;
   std::vector<std::string> only, fused_only;
   std::vector<std::pair<std::string, std::vector<int64_t>>> runs;
   for (int a = 1; a < argc; ++a) {
@@ -563,6 +578,10 @@ int main(int argc, char** argv) try {
     } else if (arg == "--steps" && a + 1 < argc) {
       for (auto k : bench::whole_numbers(argv[++a], "--steps", kUsage))
         steps.push_back(static_cast<int>(k));
+    } else if (arg == "--depth" && a + 1 < argc) {
+      depth = static_cast<int>(bench::whole_number(argv[++a], "--depth", kUsage));
+      if (depth < 1 || depth > 3)
+        user_error(cat("--depth: expected 1, 2 or 3, got ", depth, "\n", kUsage));
     } else if ((arg == "--only" || arg == "--fused") && a + 1 < argc) {
       for (auto& word : bench::split_list(argv[++a]))
         (arg == "--only" ? only : fused_only).push_back(word);
@@ -587,7 +606,7 @@ int main(int argc, char** argv) try {
                            {"cache_bytes", copy.cache_bytes}};
   for (const auto& [name, extents] : runs)
     report["stencils"].push_back(bench_stencil(session, copy.gb_per_s, copy.cache_bytes, name,
-                                               extents, tiles, steps, only, fused_only));
+                                               extents, tiles, steps, only, fused_only, depth));
   if (!json_path.empty())
     std::ofstream(json_path) << report.dump(2) << "\n";
   return 0;

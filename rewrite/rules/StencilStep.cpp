@@ -80,11 +80,14 @@ std::optional<StencilStep> match_step(const Expr& e) {
   return s;
 }
 
-bool same_step(const StencilStep& a, const StencilStep& b, bool same_consts) {
-  if (a.d != b.d || !(a.r == b.r) || !(a.boundary == b.boundary) ||
-      a.consts.size() != b.consts.size() || !structurally_equal(a.f, b.f))
+bool steps_alike(const StencilStep& a, const StencilStep& b, StepsAlike alike) {
+  const bool shape = alike == StepsAlike::SameShape;
+  if (a.d != b.d || !(a.r == b.r) || a.consts.size() != b.consts.size())
     return false;
-  for (std::size_t i = 0; same_consts && i < a.consts.size(); ++i)
+  if (shape ? a.boundary.kind != b.boundary.kind
+            : !(a.boundary == b.boundary) || !structurally_equal(a.f, b.f))
+    return false;
+  for (std::size_t i = 0; alike != StepsAlike::EqualButConsts && i < a.consts.size(); ++i)
     if (!structurally_equal(a.consts[i], b.consts[i]))
       return false;
   return true;
@@ -98,7 +101,7 @@ std::vector<ArithExpr> extents_of(const Type& t, int d) {
   return ext;
 }
 
-std::vector<StencilStep> match_steps(const Expr& e, std::size_t most, bool same_consts) {
+std::vector<StencilStep> match_steps(const Expr& e, std::size_t most, StepsAlike alike) {
   std::vector<StencilStep> chain;
   auto top = match_step(e);
   if (!top)
@@ -106,7 +109,7 @@ std::vector<StencilStep> match_steps(const Expr& e, std::size_t most, bool same_
   chain.push_back(*top);
   while (chain.size() < most) {
     auto next = match_step(chain.back().input);
-    if (!next || !same_step(*next, *top, same_consts))
+    if (!next || !steps_alike(*next, *top, alike))
       break;
     chain.push_back(*next);
   }

@@ -23,11 +23,16 @@ struct StencilStep {
 
 // The step `e` computes, if it is one.
 std::optional<StencilStep> match_step(const Expr& e);
-// Whether two steps apply the same function with the same radius, boundary and constants (or,
-// without `same_consts`, as many constants, which may differ: red-black masks).
-bool same_step(const StencilStep& a, const StencilStep& b, bool same_consts = true);
-// The chain of at most `most` equal steps ending at e (outermost first); empty if e is no step.
-std::vector<StencilStep> match_steps(const Expr& e, std::size_t most, bool same_consts = true);
+// How alike the steps of a chain are:
+//   Equal          the same function, radius, boundary and constants;
+//   EqualButConsts as many constants, which may differ (red-black masks);
+//   SameShape      the same radius, boundary kind and constants; the function and a constant
+//                  boundary's value may differ (the passes of separate-axes).
+enum class StepsAlike { Equal, EqualButConsts, SameShape };
+bool steps_alike(const StencilStep& a, const StencilStep& b, StepsAlike alike);
+// The chain of at most `most` alike steps ending at e (outermost first); empty if e is no step.
+std::vector<StencilStep> match_steps(const Expr& e, std::size_t most,
+                                     StepsAlike alike = StepsAlike::Equal);
 // The d outer extents of a type.
 std::vector<ArithExpr> extents_of(const Type& t, int d);
 

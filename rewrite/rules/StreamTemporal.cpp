@@ -78,7 +78,7 @@ std::pair<int64_t, std::vector<Expr>> phased_consts(const std::vector<StencilSte
 
 RuleResult stream_temporal(const Expr& e, const RuleContext& ctx) {
   // Steps may read different constants (the colours of red-black Gauss-Seidel).
-  std::vector<StencilStep> chain = match_steps(e, 8, false);
+  std::vector<StencilStep> chain = match_steps(e, 8, StepsAlike::EqualButConsts);
   if (chain.empty())
     return RuleResult::none("");
   const StencilStep& top = chain.front();

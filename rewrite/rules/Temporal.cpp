@@ -2,9 +2,10 @@
 //
 // A step is  S(a) = Map^d(f) $ SlideND(2r+1, 1) $ PadND(r, r, b) $ a, or with constant inputs
 // (a right-hand side) zipped to the neighbourhoods:  Map^d(f) $ ZipND(SlideND $ PadND $ a, c..).
-// The rule matches k such steps in a row (the same f, radius, boundary and constant inputs) and
-// computes S^k(x) tile by tile: a tile of T^d results reads a tile of the input with a halo of
-// k*r and recomputes the intermediate steps on its halo, shrinking by r per step.
+// The rule matches k such steps in a row (the same radius, boundary kind and constant inputs; the
+// function and a constant boundary's value may differ from step to step, as in the passes of
+// separate-axes) and computes S^k(x) tile by tile: a tile of T^d results reads a tile of the input
+// with a halo of k*r and recomputes the intermediate steps on its halo, shrinking by r per step.
 //
 // The boundary is handled at every step, as in the unfused program. The intermediate value at
 // a position p outside the grid is the value at the boundary's source position b(p), not a
@@ -114,10 +115,18 @@ Expr tiles_with_halo(int d, const std::vector<int64_t>& T, const ArithExpr& halo
       x);
 }
 
-// The fused form of k steps (s is the outermost; x the grid the first step reads), with tiles
-// of T[l] results in dimension l.
-Expr fuse(const Step& s, const Expr& x, const Expr& first_windows, int k,
+// The fused form of the k steps `steps` (innermost first, of one shape: StepsAlike::SameShape;
+// x the grid the first step reads), with tiles of T[l] results in dimension l.
+Expr fuse(const std::vector<Step>& steps, const Expr& x, const Expr& first_windows,
           const std::vector<int64_t>& T, const std::vector<ArithExpr>& N) {
+  const Step& s = steps.back(); // the shape every step shares
+  const int k = static_cast<int>(steps.size());
+  // Layer j: step j's function; outside the grid, the value the next step pads it with.
+  auto layer_step = [&](int j) {
+    Step layer = steps[static_cast<std::size_t>(j)];
+    layer.boundary = steps[static_cast<std::size_t>(std::min(j + 1, k - 1))].boundary;
+    return layer;
+  };
   const int d = s.d;
   const ArithExpr& r = s.r;
   std::vector<ArithExpr> tiles;
@@ -152,7 +161,7 @@ Expr fuse(const Step& s, const Expr& x, const Expr& first_windows, int k,
           parts.push_back(component(next++));
         win = zip_nd_expr(d, parts);
       }
-      layer = apply_step(s, win, {});
+      layer = apply_step(layer_step(j), win, {});
     }
     per_tile = make_lambda({p}, layer);
   } else {
@@ -186,7 +195,7 @@ Expr fuse(const Step& s, const Expr& x, const Expr& first_windows, int k,
       outer.push_back(tile_index_grid(tiles, i));
     }
     auto flags = [&](int j) { return flagged && j + 1 < k ? component(flag_index[j]) : Expr(); };
-    Expr layer = apply_step(s, component(0), flags(0));
+    Expr layer = apply_step(layer_step(0), component(0), flags(0));
     for (int j = 1; j < k; ++j) {
       ArithExpr halo = (k - j) * r; // of the layer read
       Expr win = windows_nd_expr(
@@ -204,7 +213,7 @@ Expr fuse(const Step& s, const Expr& x, const Expr& first_windows, int k,
           parts.push_back(component(c));
         win = zip_nd_expr(d, parts);
       }
-      layer = apply_step(s, win, flags(j));
+      layer = apply_step(layer_step(j), win, flags(j));
     }
     per_tile = make_lambda({p}, layer);
   }
@@ -214,7 +223,7 @@ Expr fuse(const Step& s, const Expr& x, const Expr& first_windows, int k,
 }
 
 RuleResult temporal_tiling(const Expr& e, const RuleContext& ctx) {
-  std::vector<Step> chain = match_steps(e, 8);
+  std::vector<Step> chain = match_steps(e, 8, StepsAlike::SameShape);
   if (chain.empty())
     return RuleResult::none("");
   if (chain.size() < 2)
@@ -230,6 +239,7 @@ RuleResult temporal_tiling(const Expr& e, const RuleContext& ctx) {
     if (k < 2 || k > static_cast<int64_t>(chain.size()))
       continue;
     const Step& first = chain[static_cast<std::size_t>(k - 1)];
+    const std::vector<Step> steps(chain.rend() - k, chain.rend()); // innermost first
     // Square tiles T^d, and in 2-D/3-D tiles 4x wider in the innermost (contiguous)
     // dimension, whose rows make longer coalesced reads.
     for (int64_t T : ctx.tile_sizes)
@@ -251,7 +261,7 @@ RuleResult temporal_tiling(const Expr& e, const RuleContext& ctx) {
           why = "no candidate tile divides the grid and covers the halo of the fused steps";
           continue;
         }
-        Expr fused = fuse(*top, first.input, first.windows, static_cast<int>(k), tile, N);
+        Expr fused = fuse(steps, first.input, first.windows, tile, N);
         Params params{{"dims", d}, {"steps", k}, {"tile", T}};
         if (widen > 1)
           params["tile_inner"] = T * widen;
@@ -272,7 +282,7 @@ std::optional<StencilSteps> match_stencil_steps(const Expr& e) {
   StencilSteps chain{top->d, top->f, top->r, top->boundary, top->input, 1, !top->consts.empty()};
   while (chain.count < 8) {
     auto next = match_step(chain.input);
-    if (!next || !same_step(*next, *top))
+    if (!next || !steps_alike(*next, *top, StepsAlike::Equal))
       break;
     chain.input = next->input;
     ++chain.count;

@@ -1,7 +1,7 @@
 // separate-axes: a stencil whose weights factor per axis becomes one step per axis. The steps
 // run on PoCL and match the interpreter's single step (to rounding) for 2-D and 3-D boxes of
-// radius 1-3 under every boundary; functions that are not such weighted sums are refused with a
-// reason.
+// radius 1-3 under every boundary, alone and fused in one kernel by temporal-tiling; functions
+// that are not such weighted sums are refused with a reason.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -90,6 +90,50 @@ TEST_CASE("separate-axes: separable boxes as one step per axis, on PoCL against 
     // One pass a axis, each reading its window's line alone.
     CHECK(kernels[i].launches.size() == c.sizes.size());
     CHECK(explore::max_relative_error(evaluate(forms[i], inputs), expected) <= 1e-5);
+    auto run = explore::execute(testing::test_session(), kernels[i], inputs);
+    CHECK(explore::max_relative_error(run.output, expected) <= 1e-5);
+  }
+}
+
+TEST_CASE("separate-axes then temporal-tiling: the passes fused in one kernel, their distinct "
+          "functions and constants per layer, on PoCL against the interpreter") {
+  const std::vector<Boundary> boundaries{clamp, mirror, wrap, antisymmetric, constant(0.75f)};
+  struct Fused {
+    Expr program, form;
+    int64_t steps;
+  };
+  std::vector<Fused> fused;
+  for (const Boundary& b : boundaries)
+    for (std::vector<int64_t> sizes : {std::vector<int64_t>{16, 16}, {8, 8, 16}}) {
+      Expr program = stencils::star_box_stencil(extents_of(sizes), 1, stencils::Shape::Box, b,
+                                                /*separable=*/true);
+      RuleResult passes = separated(program);
+      REQUIRE(passes.alternatives.size() == 1);
+      Expr separable = make_lambda(program->params(), passes.alternatives[0].replacement);
+      TypeChecker types;
+      types.apply(separable, input_types(separable));
+      RuleContext ctx;
+      ctx.types = &types;
+      ctx.tile_sizes = {4};
+      ctx.temporal_steps = {static_cast<int64_t>(sizes.size())}; // every pass
+      RuleResult tiled = temporal_rules().front().apply(separable->body(), ctx);
+      INFO(tiled.why_not);
+      REQUIRE(!tiled.alternatives.empty());
+      for (const auto& alt : tiled.alternatives)
+        fused.push_back(
+            {program, make_lambda(program->params(), alt.replacement), alt.params.at("steps")});
+    }
+  std::vector<codegen::KernelProgram> kernels;
+  for (const Fused& f : fused)
+    kernels.push_back(codegen::generate_program(lower_default(f.form)));
+  testing::build_together(kernels);
+  for (std::size_t i = 0; i < fused.size(); ++i) {
+    INFO(print(fused[i].form));
+    auto inputs = random_inputs(fused[i].program, 17 + static_cast<uint64_t>(i));
+    Data expected = evaluate(fused[i].program, inputs);
+    CHECK(kernels[i].launches.size() == 1); // the passes in one kernel
+    CHECK(fused[i].steps >= 2);
+    CHECK(explore::max_relative_error(evaluate(fused[i].form, inputs), expected) <= 1e-5);
     auto run = explore::execute(testing::test_session(), kernels[i], inputs);
     CHECK(explore::max_relative_error(run.output, expected) <= 1e-5);
   }
