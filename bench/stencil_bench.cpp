@@ -36,6 +36,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/HandWrittenStencils.h"
 #include "bench/StreamLimits.h"
 #include "codegen/Kernel.h"
 #include "codegen/Program.h"
@@ -67,54 +68,6 @@ namespace {
 const char* const kUsage =
     "usage: stencil_bench [--device SPEC] [--json FILE] [--tiles AxBx..] [--steps 2x3x4] "
     "[--only WORD,...] [--fused WORD,...] [--depth D] NAME=AxB ...";
-
-// ---- hand-written baselines: one work-item per point, clamped indices --------------------
-
-const char* kJ2d5pt = R"(
-__kernel void j2d5pt_hand(const __global float* restrict x, __global float* restrict out,
-                          const int H, const int W) {
-  const int j = get_global_id(0), i = get_global_id(1);
-  const int n = max(i - 1, 0), s = min(i + 1, H - 1), w = max(j - 1, 0), e = min(j + 1, W - 1);
-  out[i * W + j] = (5.0f * x[n * W + j] + 12.0f * x[i * W + w] + 15.0f * x[i * W + j] +
-                    5.0f * x[s * W + j] + 12.0f * x[i * W + e]) / 118.0f;
-})";
-
-const char* kJ3d7pt = R"(
-__kernel void j3d7pt_hand(const __global float* restrict x, __global float* restrict out,
-                          const int D, const int H, const int W) {
-  const int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
-  const long plane = (long)H * W;
-  const long c = k * plane + (long)j * W + i;
-  const float e = x[c - i + min(i + 1, W - 1)], w = x[c - i + max(i - 1, 0)];
-  const float s = x[c + ((long)min(j + 1, H - 1) - j) * W], n = x[c + ((long)max(j - 1, 0) - j) * W];
-  const float b = x[c + ((long)min(k + 1, D - 1) - k) * plane];
-  const float f = x[c + ((long)max(k - 1, 0) - k) * plane];
-  out[c] = 0.161f * e + 0.162f * w + 0.163f * s + 0.164f * n + 0.165f * b + 0.166f * f - 1.67f * x[c];
-})";
-
-// The same stencils as plain C++ loops (single-threaded), for the host baseline.
-void j2d5pt_loop(const std::vector<float>& x, std::vector<float>& out, int H, int W) {
-  for (int i = 0; i < H; ++i)
-    for (int j = 0; j < W; ++j) {
-      int n = std::max(i - 1, 0), s = std::min(i + 1, H - 1), w = std::max(j - 1, 0),
-          e = std::min(j + 1, W - 1);
-      out[i * W + j] = (5.0f * x[n * W + j] + 12.0f * x[i * W + w] + 15.0f * x[i * W + j] +
-                        5.0f * x[s * W + j] + 12.0f * x[i * W + e]) /
-                       118.0f;
-    }
-}
-
-void j3d7pt_loop(const std::vector<float>& x, std::vector<float>& out, int D, int H, int W) {
-  auto at = [&](int k, int j, int i) { return x[(static_cast<std::size_t>(k) * H + j) * W + i]; };
-  for (int k = 0; k < D; ++k)
-    for (int j = 0; j < H; ++j)
-      for (int i = 0; i < W; ++i)
-        out[(static_cast<std::size_t>(k) * H + j) * W + i] =
-            0.161f * at(k, j, std::min(i + 1, W - 1)) + 0.162f * at(k, j, std::max(i - 1, 0)) +
-            0.163f * at(k, std::min(j + 1, H - 1), i) + 0.164f * at(k, std::max(j - 1, 0), i) +
-            0.165f * at(std::min(k + 1, D - 1), j, i) + 0.166f * at(std::max(k - 1, 0), j, i) -
-            1.67f * at(k, j, i);
-}
 
 struct Measurement {
   std::string label, program;
@@ -372,13 +325,14 @@ void measure_hand_written(StencilRun& run, const std::string& name,
   std::vector<float> host(x.size());
   auto t0 = std::chrono::steady_clock::now();
   if (name == "j2d5pt")
-    j2d5pt_loop(x, host, int(extents[0]), int(extents[1]));
+    bench::j2d5pt_loop(x, host, int(extents[0]), int(extents[1]));
   else
-    j3d7pt_loop(x, host, int(extents[0]), int(extents[1]), int(extents[2]));
+    bench::j3d7pt_loop(x, host, int(extents[0]), int(extents[1]), int(extents[2]));
   const double loop_ms =
       run.record({"plain C++ loop (host, 1 thread)", "", seconds_since(t0) * 1e3}).ms;
   runtime::Buffer<float> in(run.session, x), o(run.session, x.size());
-  auto kernel = run.session.build_kernel(name == "j2d5pt" ? kJ2d5pt : kJ3d7pt, name + "_hand");
+  auto kernel =
+      run.session.build_kernel(name == "j2d5pt" ? bench::kJ2d5pt : bench::kJ3d7pt, name + "_hand");
   std::vector<runtime::KernelArg> args{in, o};
   runtime::Range global;
   if (name == "j2d5pt") {
