@@ -50,4 +50,17 @@ std::string compute_summary(const Report& r) {
                     intensity < ridge ? "bytes" : "arithmetic");
 }
 
+std::string above_peak_note(const Report& r) {
+  const PointResult* best = r.best ? r.find(*r.best) : nullptr;
+  if (!best || best->status != PointStatus::Ok || r.peak_gflops <= 0)
+    return "";
+  const double share = point_gflops(r, *best) / r.peak_gflops;
+  if (share <= 1.0)
+    return "";
+  return cat("the best's arithmetic rate is ", fixed(100 * share, 1),
+             "% of the compute peak: it counts the program's flops, and the variant computes "
+             "fewer (partial sums shared between outputs, or one pass per axis of a separable "
+             "stencil)");
+}
+
 } // namespace tessera::explore

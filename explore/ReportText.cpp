@@ -136,6 +136,8 @@ std::string format_report(const Report& r, std::size_t top) {
     out << format_steps_comparison(*r.steps);
   if (std::string above = above_roofline_note(r); !above.empty())
     out << "  note: " << above << "\n";
+  if (std::string above = above_peak_note(r); !above.empty())
+    out << "  note: " << above << "\n";
   if (best && base && r.speedup > 0)
     out << "  best / baseline: " << fixed(r.speedup, 2) << "x faster than the plain MapGlb "
         << "lowering" << (r.confirmation.empty() ? "" : " (" + r.confirmation + ")") << "\n";

@@ -118,6 +118,14 @@ TEST_CASE("report: the compute ceiling and each point's bound, written, read and
   CHECK(back.flops_per_output == doctest::Approx(1458));
   CHECK(explore::point_bound(back, back.points[0]) == "arithmetic");
 
+  CHECK(text.find("of the compute peak") == std::string::npos); // 72.9%: no note
+  // A variant faster than the program's flops allow (a separable box's passes): said why.
+  r.points[0].gcells_per_s = 1.25; // 1822.5 GFLOP/s of the program's flops
+  const std::string above = explore::format_report(r);
+  CHECK(above.find("note: the best's arithmetic rate is 182.") != std::string::npos);
+  CHECK(above.find("% of the compute peak: it counts the program's flops") != std::string::npos);
+  r.points[0].gcells_per_s = 0.5;
+
   r.flops_per_output = 9; // a 5-point stencil: bytes bound it
   CHECK(explore::point_bound(r, r.points[0]) == "bytes");
   CHECK(explore::format_report(r).find("the ceiling is bytes") != std::string::npos);
