@@ -10,28 +10,11 @@
 #include "codegen/Emitter.h"
 #include "codegen/ScalarC.h"
 #include "core/Error.h"
-#include "core/Fields.h"
+#include "core/NdExpr.h"
 
 namespace tessera::codegen {
 
 namespace {
-
-// The indices of an At chain down to `window`, outermost (applied to the window) last.
-std::optional<std::vector<int64_t>> at_chain(const Expr& arg, const Expr& window) {
-  std::vector<int64_t> indices;
-  Expr cur = arg;
-  while (cur->kind == NodeKind::Call && cur->children.size() == 2 &&
-         cur->callee()->kind == NodeKind::At) {
-    auto i = at_fields(*cur->callee()).index.as_constant();
-    if (!i)
-      return std::nullopt;
-    indices.push_back(*i);
-    cur = cur->children[1];
-  }
-  if (!cur.same_as(window) || indices.empty())
-    return std::nullopt;
-  return indices;
-}
 
 const Node* user_fun_call(const Expr& e, std::size_t arity) {
   if (e->kind != NodeKind::Call || e->callee()->kind != NodeKind::UserFun ||
@@ -76,12 +59,11 @@ std::optional<PlaneSumStep> plane_sum_step(const Expr& f) {
       return std::nullopt;
     PlaneTerm term{call->callee().get(), -1, {}};
     for (std::size_t a = 1; a < call->children.size(); ++a) {
-      auto indices = at_chain(call->children[a], window);
-      if (!indices || (term.plane >= 0 && indices->back() != term.plane))
+      auto point = window_point(call->children[a], window); // outermost first
+      if (!point || point->empty() || (term.plane >= 0 && point->front() != term.plane))
         return std::nullopt;
-      term.plane = indices->back();
-      indices->pop_back();
-      term.points.emplace_back(indices->rbegin(), indices->rend()); // outermost first
+      term.plane = point->front();
+      term.points.emplace_back(point->begin() + 1, point->end());
     }
     if (term.plane < 0 || (!step.terms.empty() && step.terms.back().plane >= term.plane))
       return std::nullopt;

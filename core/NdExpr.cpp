@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "core/Fields.h"
+
 namespace tessera {
 
 Expr map_nest(int dims, Expr f, MapKind kind) {
@@ -46,6 +48,22 @@ Expr zip_nd_expr(int dims, const std::vector<Expr>& arrays) {
     parts.push_back(make_call(make_get(static_cast<int>(i)), {t}));
   return make_call(make_map(MapKind::Map, 0, make_lambda({t}, zip_nd_expr(dims - 1, parts))),
                    {zipped});
+}
+
+std::optional<std::vector<int64_t>> window_point(const Expr& arg, const Expr& window) {
+  std::vector<int64_t> inner_first;
+  Expr cur = arg;
+  while (cur->kind == NodeKind::Call && cur->children.size() == 2 &&
+         cur->callee()->kind == NodeKind::At) {
+    auto index = at_fields(*cur->callee()).index.as_constant();
+    if (!index)
+      return std::nullopt;
+    inner_first.push_back(*index);
+    cur = cur->children[1];
+  }
+  if (!cur.same_as(window))
+    return std::nullopt;
+  return std::vector<int64_t>(inner_first.rbegin(), inner_first.rend());
 }
 
 } // namespace tessera

@@ -4,6 +4,8 @@
 // rules' (rewrite/Shapes.h) both follow, so that the two encode n-D windows the same way.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/Expr.h"
@@ -29,5 +31,10 @@ std::vector<int> sorting_transposes(std::vector<int> labels, const std::vector<i
 // ZipND: the `dims` outer levels of equally shaped arrays zipped (the front end's zip_nd):
 // arrays [[A]_m]_n and [[B]_m]_n give [[{A, B}]_m]_n for dims = 2.
 Expr zip_nd_expr(int dims, const std::vector<Expr>& arrays);
+
+// A point of an n-D window read by `arg` = At(i_{k-1}) o .. o At(i_0) $ window: its constant
+// indices, the one applied to `window` first (the outermost dimension) first; nothing when `arg`
+// is not such a chain down to `window` (a symbolic index, another base); empty for `window`.
+std::optional<std::vector<int64_t>> window_point(const Expr& arg, const Expr& window);
 
 } // namespace tessera

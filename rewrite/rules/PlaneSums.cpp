@@ -4,7 +4,7 @@
 #include <set>
 
 #include "core/Error.h"
-#include "core/Fields.h"
+#include "core/NdExpr.h"
 
 namespace tessera::rewrite {
 
@@ -32,23 +32,6 @@ void params_of(const ScalarExpr& e, std::set<int>& out) {
     out.insert(e.param_index());
   for (const auto& a : e.args())
     params_of(a, out);
-}
-
-// The plane a point of the window is read from: the index of the At applied to the window
-// parameter itself (the outermost one); nothing when the argument is not such a chain.
-std::optional<int64_t> plane_of(const Expr& arg, const Expr& window) {
-  Expr cur = arg;
-  std::optional<int64_t> last;
-  while (cur->kind == NodeKind::Call && cur->children.size() == 2 &&
-         cur->callee()->kind == NodeKind::At) {
-    last = at_fields(*cur->callee()).index.as_constant();
-    if (!last)
-      return std::nullopt;
-    cur = cur->children[1];
-  }
-  if (!cur.same_as(window))
-    return std::nullopt;
-  return last;
 }
 
 // The outer scaling of a body, x / c or x * c (c a constant), with x; nothing otherwise.
@@ -107,10 +90,11 @@ PlaneSplit split_by_plane(const Expr& f) {
   std::vector<Expr> args = body->call_args();
   std::vector<int64_t> plane(args.size());
   for (std::size_t k = 0; k < args.size(); ++k) {
-    auto p = plane_of(args[k], window);
-    if (!p)
+    // The plane a point is read from: the index applied to the window itself.
+    auto p = window_point(args[k], window);
+    if (!p || p->empty())
       return {{}, cat("argument ", k, " of ", def.name, " is not a point of the window")};
-    plane[k] = *p;
+    plane[k] = p->front();
   }
   for (ScalarKind kind : def.signature)
     if (!is_floating(kind))

@@ -18,7 +18,6 @@
 #include <map>
 
 #include "core/Error.h"
-#include "core/Fields.h"
 #include "core/NdExpr.h"
 #include "rewrite/Pattern.h"
 #include "rewrite/Shapes.h"
@@ -68,22 +67,21 @@ std::optional<Coefficients> linear_form(const ScalarExpr& e) {
   }
 }
 
-// The offset a point of the window is read at (outermost index first), the indices of the At
-// chain applied to the window parameter; nothing when the argument is not such a chain.
-std::optional<std::vector<int64_t>> point_of(const Expr& arg, const Expr& window, int d) {
-  std::vector<int64_t> inner_first;
-  Expr cur = arg;
-  while (cur->kind == NodeKind::Call && cur->children.size() == 2 &&
-         cur->callee()->kind == NodeKind::At) {
-    auto index = at_fields(*cur->callee()).index.as_constant();
-    if (!index)
-      return std::nullopt;
-    inner_first.push_back(*index);
-    cur = cur->children[1];
-  }
-  if (!cur.same_as(window) || inner_first.size() != static_cast<std::size_t>(d))
-    return std::nullopt;
-  return std::vector<int64_t>(inner_first.rbegin(), inner_first.rend());
+// A window offset's place in the row-major weights of a window `side` points a dimension, and
+// back (outermost coordinate first).
+std::size_t row_major(const std::vector<int64_t>& offset, int64_t side) {
+  int64_t flat = 0;
+  for (int64_t o : offset)
+    flat = flat * side + o;
+  return static_cast<std::size_t>(flat);
+}
+
+std::vector<int64_t> offset_of(std::size_t flat, int d, int64_t side) {
+  std::vector<int64_t> offset(static_cast<std::size_t>(d));
+  auto rest = static_cast<int64_t>(flat);
+  for (int k = d - 1; k >= 0; --k, rest /= side)
+    offset[static_cast<std::size_t>(k)] = rest % side;
+  return offset;
 }
 
 // The window's weights, row-major over the (2r+1)^d offsets, or why the function is not a
@@ -114,13 +112,10 @@ WindowWeights window_weights(const StencilStep& step, int64_t r) {
   std::vector<double> w(static_cast<std::size_t>(points), 0.0);
   const std::vector<Expr> args = f->body()->call_args();
   for (const auto& [p, weight] : *form) {
-    auto offset = point_of(args.at(static_cast<std::size_t>(p)), window, step.d);
-    if (!offset)
+    auto offset = window_point(args.at(static_cast<std::size_t>(p)), window);
+    if (!offset || offset->size() != static_cast<std::size_t>(step.d))
       return {{}, cat("argument ", p, " of ", def.name, " is not a point of the window")};
-    int64_t flat = 0;
-    for (int64_t o : *offset)
-      flat = flat * side + o;
-    w[static_cast<std::size_t>(flat)] += weight;
+    w[row_major(*offset, side)] += weight;
   }
   return {w, ""};
 }
@@ -138,26 +133,20 @@ std::vector<std::vector<double>> factor_weights(const std::vector<double>& w, in
     return {};
   // The pivot's coordinates, outermost first; the line through it along axis k gives g[k],
   // the inner axes' lines scaled by 1 / w(pivot) so that the product has w(pivot) once.
-  std::vector<int64_t> at(static_cast<std::size_t>(d));
-  for (int k = d - 1, rest = static_cast<int>(pivot); k >= 0; --k, rest /= static_cast<int>(side))
-    at[static_cast<std::size_t>(k)] = rest % side;
-  auto flat = [&](const std::vector<int64_t>& o) {
-    int64_t f = 0;
-    for (int64_t c : o)
-      f = f * side + c;
-    return static_cast<std::size_t>(f);
-  };
+  const std::vector<int64_t> at = offset_of(pivot, d, side);
   std::vector<std::vector<double>> g(static_cast<std::size_t>(d));
   for (int k = 0; k < d; ++k)
     for (int64_t i = 0; i < side; ++i) {
       std::vector<int64_t> o = at;
       o[static_cast<std::size_t>(k)] = i;
-      g[static_cast<std::size_t>(k)].push_back(w[flat(o)] / (k == 0 ? 1.0 : w[pivot]));
+      g[static_cast<std::size_t>(k)].push_back(w[row_major(o, side)] / (k == 0 ? 1.0 : w[pivot]));
     }
   for (std::size_t p = 0; p < w.size(); ++p) {
+    const std::vector<int64_t> o = offset_of(p, d, side);
     double product = 1;
-    for (int k = d - 1, rest = static_cast<int>(p); k >= 0; --k, rest /= static_cast<int>(side))
-      product *= g[static_cast<std::size_t>(k)][static_cast<std::size_t>(rest % side)];
+    for (int k = 0; k < d; ++k)
+      product *=
+          g[static_cast<std::size_t>(k)][static_cast<std::size_t>(o[static_cast<std::size_t>(k)])];
     if (std::fabs(product - w[p]) > tolerance * largest)
       return {};
   }

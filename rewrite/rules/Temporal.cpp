@@ -115,11 +115,13 @@ Expr tiles_with_halo(int d, const std::vector<int64_t>& T, const ArithExpr& halo
       x);
 }
 
-// The fused form of the k steps `steps` (innermost first, of one shape: StepsAlike::SameShape;
-// x the grid the first step reads), with tiles of T[l] results in dimension l.
-Expr fuse(const std::vector<Step>& steps, const Expr& x, const Expr& first_windows,
-          const std::vector<int64_t>& T, const std::vector<ArithExpr>& N) {
-  const Step& s = steps.back(); // the shape every step shares
+// The fused form of the k steps `steps` (innermost first, of one shape: StepsAlike::SameShape),
+// with tiles of T[l] results in dimension l.
+Expr fuse(const std::vector<Step>& steps, const std::vector<int64_t>& T,
+          const std::vector<ArithExpr>& N) {
+  const Step& s = steps.back();        // the shape every step shares
+  const Expr& x = steps.front().input; // the grid the first step reads
+  const Expr& first_windows = steps.front().windows;
   const int k = static_cast<int>(steps.size());
   // Layer j: step j's function; outside the grid, the value the next step pads it with.
   auto layer_step = [&](int j) {
@@ -238,7 +240,6 @@ RuleResult temporal_tiling(const Expr& e, const RuleContext& ctx) {
   for (int64_t k : ctx.temporal_steps) {
     if (k < 2 || k > static_cast<int64_t>(chain.size()))
       continue;
-    const Step& first = chain[static_cast<std::size_t>(k - 1)];
     const std::vector<Step> steps(chain.rend() - k, chain.rend()); // innermost first
     // Square tiles T^d, and in 2-D/3-D tiles 4x wider in the innermost (contiguous)
     // dimension, whose rows make longer coalesced reads.
@@ -261,7 +262,7 @@ RuleResult temporal_tiling(const Expr& e, const RuleContext& ctx) {
           why = "no candidate tile divides the grid and covers the halo of the fused steps";
           continue;
         }
-        Expr fused = fuse(steps, first.input, first.windows, tile, N);
+        Expr fused = fuse(steps, tile, N);
         Params params{{"dims", d}, {"steps", k}, {"tile", T}};
         if (widen > 1)
           params["tile_inner"] = T * widen;
