@@ -328,6 +328,13 @@ double h2inv_of(const Level& level) {
 
 } // namespace
 
+Fv4InteriorReads fv4_interior_reads(int dims) {
+  Fv4InteriorReads reads{u_offsets(dims, kInteriorReachU), {}};
+  for (int k = 0; k < dims; ++k)
+    reads.beta.push_back(beta_offsets(dims, k, kInteriorReachBeta));
+  return reads;
+}
+
 std::string fv4_form_name(const std::string& name, Fv4Region region) {
   return region.kind == Fv4Region::Interior ? name + "Interior"
          : region.kind == Fv4Region::Slab   ? cat(name, "Slab", region.inside)

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "multigrid/Helmholtz.h"
 
@@ -56,5 +57,15 @@ Expr fv4_gsrb_half_sweep(const Level& level, const HelmholtzCoefficients& c, int
                          Fv4Region region = {});
 // The margin from every edge where the interior form is exact: 2 cells, 1 coarse cell restricted.
 constexpr int64_t kFv4InteriorMargin = 2;
+
+// The interior form's point function (fv4_form_name(name, Interior)) takes, in order: u at each
+// of `u` (offsets along the level's dimensions, outermost first), f, alpha, then beta_k at each
+// of beta[k] for k = 0 .. d - 1, then the update's own arguments (a half-sweep's: whether the
+// point is of its colour). Kernels written around the function (Fv4Step.h) call it so.
+struct Fv4InteriorReads {
+  std::vector<std::vector<int>> u;
+  std::vector<std::vector<std::vector<int>>> beta;
+};
+Fv4InteriorReads fv4_interior_reads(int dims);
 
 } // namespace tessera::multigrid::detail

@@ -3,6 +3,7 @@
 #include "compile/DeviceValues.h"
 #include "compile/KernelRunner.h"
 #include "core/Error.h"
+#include "multigrid/Fv4Step.h"
 #include "multigrid/HelmholtzFv4.h"
 #include "multigrid/LineRelaxation.h"
 #include "multigrid/OperatorForms.h"
@@ -95,11 +96,16 @@ bool in_place_half_sweeps(const SolverOptions& o, bool distributed) {
 
 bool wavefront_half_sweeps(const SolverOptions& o, bool distributed, const Level& level,
                            Boundary bc, const std::string& device_type) {
+  return one_pass_steps(o, distributed, level, device_type) && level.n >= kWavefrontSide &&
+         poisson_wavefront_why_not(level, bc).empty();
+}
+
+bool one_pass_steps(const SolverOptions& o, bool distributed, const Level& level,
+                    const std::string& device_type) {
   const bool wanted = o.gauss_seidel_storage == HalfSweepStorage::Wavefront ||
                       (o.gauss_seidel_storage == HalfSweepStorage::Auto && device_type == "GPU" &&
                        o.tuning.mode == TuneMode::Default);
-  return wanted && !distributed && level.n >= std::max(o.wavefront_side, kWavefrontSide) &&
-         poisson_wavefront_why_not(level, bc).empty() && !half_sweeps_named(o);
+  return wanted && !distributed && level.n >= o.wavefront_side && !half_sweeps_named(o);
 }
 
 Hierarchy::Hierarchy(const Level& finest, Boundary bc,
@@ -132,6 +138,7 @@ Hierarchy::Hierarchy(const Level& finest, Boundary bc,
     const double omega =
         options.omega > 0 ? options.omega : 2.0 * level.dims / (2 * level.dims + 1);
     add_smoothers(s, kernel_of, bc, helmholtz, shift, omega);
+    add_fv4_step(s, helmholtz, shift, memory);
     if (options.fused_smoothing && !helmholtz && !layout_->distributed())
       for (int steps : {options.pre, options.post})
         if (!s.fused_smooth.count(steps))
@@ -266,6 +273,22 @@ void Hierarchy::add_smoothers(LevelState& s, const KernelOf& kernel_of, Boundary
   }
 }
 
+void Hierarchy::add_fv4_step(LevelState& s, const std::optional<HelmholtzCoefficients>& helmholtz,
+                             int shift, DeviceMemory& memory) {
+  const Level& level = s.level;
+  if (options_->smoother != SmootherKind::GaussSeidel || !fv4_on(level, helmholtz) ||
+      !s.smooth[0] || !s.smooth[1] ||
+      !one_pass_steps(*options_, layout_->distributed(), level, device_type_) ||
+      !fv4_step_why_not(level, *s.smooth[0], *s.smooth[1]).empty())
+    return;
+  const auto shape = fv4_step_shape(session_->device(), level.sizes());
+  if (fv4_step_local_bytes(shape, level.kind) >
+      static_cast<int64_t>(session_->device().local_mem_size))
+    return;
+  s.fv4_step = fv4_step_kernel(*session_, *s.smooth[0], level, shift % 2, shape);
+  s.fv4_shell = memory.allocate("shell " + level.describe(), level.kind, level.points());
+}
+
 std::vector<BufferId> Hierarchy::operator_inputs(const LevelState& L) const {
   std::vector<BufferId> inputs;
   for (const Read& r : operator_reads(L, 1))
@@ -294,6 +317,27 @@ void Hierarchy::smooth(Schedule& s, std::size_t l, int steps) {
   if (auto fused = L.fused_smooth.find(steps); fused != L.fused_smooth.end()) {
     s.launch(label, fused->second, operator_inputs(L), L.u[1 - L.current]);
     L.current = 1 - L.current;
+    return;
+  }
+  if (L.fv4_step) {
+    // The red half-sweep around the interior into the shell grid, the interior's step in one
+    // pass, the black half-sweep around the interior from the shell grid.
+    std::vector<BufferId> inputs = operator_inputs(L);
+    const double bytes = static_cast<double>(inputs.size() + 1) *
+                         static_cast<double>(L.level.points()) *
+                         static_cast<double>(explore::element_bytes(L.level.kind));
+    for (int step = 0; step < steps; ++step) {
+      const BufferId next = L.u[1 - L.current];
+      inputs[0] = L.solution();
+      s.launch_around_interior(label, L.smooth[0], inputs, L.fv4_shell);
+      std::vector<BufferId> buffers = inputs;
+      buffers.push_back(L.fv4_shell);
+      buffers.push_back(next);
+      s.launch_over(label, L.fv4_step, buffers, bytes);
+      inputs[0] = L.fv4_shell;
+      s.launch_around_interior(label, L.smooth[1], inputs, next);
+      L.current = 1 - L.current;
+    }
     return;
   }
   if (!L.smooth_wavefront.empty()) {
@@ -348,6 +392,7 @@ std::vector<std::shared_ptr<CompiledKernel>> Hierarchy::kernels() const {
     all.insert(all.end(), L.start_passes.begin(), L.start_passes.end());
     for (const auto& [steps, k] : L.smooth_wavefront)
       all.push_back(k);
+    all.push_back(L.fv4_step);
     all.insert(all.end(), L.restrict_coefficients.begin(), L.restrict_coefficients.end());
   }
   std::erase(all, nullptr);

@@ -37,6 +37,11 @@ struct LevelState {
   // Red-black steps as one pass (Wavefront.h; HalfSweepStorage::Wavefront) where it applies, by
   // steps a pass: one, and SolverOptions::wavefront_steps; each launch over (u, f, new u).
   std::map<int, std::shared_ptr<CompiledKernel>> smooth_wavefront;
+  // HPGMG-FV's 4th-order step with its interior in one pass (Fv4Step.h; where a wavefront would
+  // run, wavefront_half_sweeps) between the half-sweeps around the interior, which meet it in
+  // fv4_shell. None where it does not apply.
+  std::shared_ptr<CompiledKernel> fv4_step;
+  BufferId fv4_shell;
   // --fused-smoothing: by number of steps (pre, post), one kernel of that many steps.
   std::map<int, std::shared_ptr<CompiledKernel>> fused_smooth;
   std::shared_ptr<CompiledKernel> residual;
@@ -76,6 +81,11 @@ bool in_place_half_sweeps(const SolverOptions& o, bool distributed);
 // half-sweeps that are not named variants (and, the caller checks, are the plain lowering).
 bool wavefront_half_sweeps(const SolverOptions& o, bool distributed, const Level& level,
                            Boundary bc, const std::string& device_type);
+// Whether a level's red-black steps run in one pass each where a form applies (the Poisson
+// wavefront, HPGMG-FV's 4th-order step: Fv4Step.h): as wavefront_half_sweeps, without its
+// operator's conditions.
+bool one_pass_steps(const SolverOptions& o, bool distributed, const Level& level,
+                    const std::string& device_type);
 // Below, a level's steps belong to the coarse levels' one launch (CoarseCycle.h), which runs
 // them as half-sweeps.
 constexpr int64_t kWavefrontSide = 32;
@@ -123,6 +133,9 @@ private:
                      const std::function<std::shared_ptr<CompiledKernel>(OperatorSpec)>& kernel_of,
                      Boundary bc, const std::optional<HelmholtzCoefficients>& helmholtz, int shift,
                      double omega);
+  // The level's fv4_step and its shell grid where they apply (after add_smoothers).
+  void add_fv4_step(LevelState& s, const std::optional<HelmholtzCoefficients>& helmholtz, int shift,
+                    DeviceMemory& memory);
   // The finest level's residual_square_sums and its buffer, where they apply.
   void add_square_sums(
       LevelState& s, const std::function<std::shared_ptr<CompiledKernel>(OperatorSpec)>& kernel_of,

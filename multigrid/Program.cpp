@@ -194,8 +194,17 @@ constexpr std::size_t kNarrowPart = 32;
 
 } // namespace
 
+void Schedule::launch_around_interior(const std::string& label,
+                                      std::shared_ptr<CompiledKernel> kernel,
+                                      std::vector<BufferId> inputs, BufferId output) {
+  if (!kernel || !kernel->interior)
+    internal_error(cat("the ", label, " step launches around an interior it does not have"));
+  launch_split(label, kernel, inputs, output, false);
+}
+
 void Schedule::launch_split(const std::string& label, const std::shared_ptr<CompiledKernel>& kernel,
-                            const std::vector<BufferId>& inputs, BufferId output) {
+                            const std::vector<BufferId>& inputs, BufferId output,
+                            bool with_interior) {
   const runtime::Range& global = kernel->global;
   const auto margin = static_cast<std::size_t>(kernel->interior_margin);
   const int dims = global.dims();
@@ -222,22 +231,24 @@ void Schedule::launch_split(const std::string& label, const std::shared_ptr<Comp
     from[a] = margin;
     size[a] = global[a] - 2 * margin;
   }
-  if (kernel->interior->code.interior_rows) {
-    // Guarded to the interior (a colour-strided kernel's work-item along x a pair of points):
-    // the launch spans whole rows, its share of the points is the interior's.
-    double interior_share = 1;
-    for (int a = 0; a < dims; ++a)
-      interior_share *= static_cast<double>(size[a]) / static_cast<double>(global[a]);
-    std::vector<std::size_t> rows_from = from, rows = size;
-    rows_from[0] = 0;
-    rows[0] = *kernel->interior->code.launch.global[0].as_constant();
-    part(kernel->interior, rows_from, rows);
-    steps_.back().share = interior_share;
-    if (device.type == "GPU" && kernel->interior->local.empty())
-      steps_.back().local =
-          interior_rows_group(rows, device.max_work_group_size, device.max_work_item_sizes);
-  } else {
-    part(kernel->interior, from, size);
+  if (with_interior) {
+    if (kernel->interior->code.interior_rows) {
+      // Guarded to the interior (a colour-strided kernel's work-item along x a pair of points):
+      // the launch spans whole rows, its share of the points is the interior's.
+      double interior_share = 1;
+      for (int a = 0; a < dims; ++a)
+        interior_share *= static_cast<double>(size[a]) / static_cast<double>(global[a]);
+      std::vector<std::size_t> rows_from = from, rows = size;
+      rows_from[0] = 0;
+      rows[0] = *kernel->interior->code.launch.global[0].as_constant();
+      part(kernel->interior, rows_from, rows);
+      steps_.back().share = interior_share;
+      if (device.type == "GPU" && kernel->interior->local.empty())
+        steps_.back().local =
+            interior_rows_group(rows, device.max_work_group_size, device.max_work_item_sizes);
+    } else {
+      part(kernel->interior, from, size);
+    }
   }
   // The kernel of a part within the interior along the level's dimensions in `inside`.
   auto form_of = [&](unsigned inside) {

@@ -141,6 +141,10 @@ public:
   // interior and as itself on the slabs around it, one launch each.
   void launch(const std::string& label, std::shared_ptr<CompiledKernel> kernel,
               std::vector<BufferId> inputs, BufferId output);
+  // A kernel with an interior version on the parts around the interior alone (the interior
+  // computed by another kernel: Fv4Step.h).
+  void launch_around_interior(const std::string& label, std::shared_ptr<CompiledKernel> kernel,
+                              std::vector<BufferId> inputs, BufferId output);
   // The kernel on a part of its range: work-items [offset, offset + global) along each axis
   // (a kernel whose work-items index points by get_global_id alone; see offsettable).
   void launch_part(const std::string& label, std::shared_ptr<CompiledKernel> kernel,
@@ -225,7 +229,8 @@ private:
                   std::vector<BufferId> inputs, BufferId output);
   // The interior version on the interior, the kernel (or the slabs' own) on the slabs around it.
   void launch_split(const std::string& label, const std::shared_ptr<CompiledKernel>& kernel,
-                    const std::vector<BufferId>& inputs, BufferId output);
+                    const std::vector<BufferId>& inputs, BufferId output,
+                    bool with_interior = true);
 
   std::vector<Step> steps_;
   std::map<int, std::array<int, 2>> exact_halos_; // by BufferId::index, per colour

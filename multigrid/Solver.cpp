@@ -499,6 +499,8 @@ struct Solver::Impl {
                  (s.smooth_wavefront.size() > 1
                       ? cat(" (and ", s.smooth_wavefront.begin()->second->variant, ")")
                       : "");
+      if (s.fv4_step)
+        smooth = cat(s.fv4_step->variant, " (around it ", smooth, ")");
       result.kernels.push_back(
           cat("L", l, " smooth: ", smooth, ", residual: ", s.residual->variant));
     }

@@ -270,7 +270,7 @@ std::shared_ptr<CompiledKernel> Tuner::cpu_default(const OperatorSpec& spec,
 }
 
 void Tuner::add_interior(CompiledKernel& k, const Expr& lowered, const OperatorSpec& spec) const {
-  if (!spec.split_interior || points(spec.extents) < kSplitLaunchPoints)
+  if (!spec.split_interior || points(spec.extents) < options_.split_min_points)
     return;
   const bool own_form = static_cast<bool>(spec.interior_build);
   if (!own_form && session_->device().type != "CPU")

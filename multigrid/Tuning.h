@@ -31,6 +31,9 @@ enum class TuneMode {
   Explore, // the database's choice, exploring what it lacks
 };
 
+// Below this many points a kernel's launches cost more than the branch the split saves.
+constexpr int64_t kSplitLaunchPoints = 64 * 64 * 64;
+
 struct TuningOptions {
   TuneMode mode = TuneMode::Default;
   double budget_s = 10; // per operator explored
@@ -38,6 +41,9 @@ struct TuningOptions {
   // variants): on small grids a kernel's time is its launch, which no variant changes, and
   // exploring costs more than it can gain.
   int64_t min_points = 32 * 32 * 32;
+  // Operators with an interior version run it apart on grids of this many points or more
+  // (OperatorSpec::split_interior; tests lower it to split small grids).
+  int64_t split_min_points = kSplitLaunchPoints;
   std::filesystem::path database; // empty: tuning.json in the build-cache directory
   // Variants the user names, by operator name ("gsrb-red", "gsrb-black", "jacobi", "residual",
   // "restrict", "prolong", ...): the index in the operator's list of executable variants
@@ -69,11 +75,11 @@ struct OperatorSpec {
   // (CodegenOptions::colour_parity), in place on a CPU, and out of place where the interior is a
   // form of its own (each work-item copies the other point of its pair from u). -1: not one.
   int colour_parity = -1;
-  // On grids of at least kSplitLaunchPoints points, the default lowering's interior runs as a
-  // kernel of its own (CompiledKernel::interior): on a CPU the same kernel without its boundary
-  // branch (where the CPU's default is not the vectorized kernel, cpu_default: in place), on
-  // every device the interior form below. A whole grid on one device (a distributed box
-  // launches its parts itself).
+  // On grids of at least TuningOptions::split_min_points points, the default lowering's interior
+  // runs as a kernel of its own (CompiledKernel::interior): on a CPU the same kernel without its
+  // boundary branch (where the CPU's default is not the vectorized kernel, cpu_default: in place),
+  // on every device the interior form below. A whole grid on one device (a distributed box launches
+  // its parts itself).
   bool split_interior = false;
   // Where the operator has a form of its own for the points away from its boundary (HPGMG-FV's
   // 4th order without its extrapolations), that form, exact on the points interior_margin or
@@ -103,8 +109,6 @@ struct OperatorSpec {
 runtime::Range default_work_group(const std::vector<int64_t>& gpu, const runtime::Range& global,
                                   const std::string& device_type);
 
-// Below this many points a kernel's launches cost more than the branch the split saves.
-constexpr int64_t kSplitLaunchPoints = 64 * 64 * 64;
 // From this many points of its range a split launch's parts by inside mask (7 launches in 3-D)
 // cost less than its slabs (6): one F-cycle of HPGMG-FV's 4th order at 512^3 on an H200 spent
 // 4.8 against 12.2 ms in the smoother's parts at 512^3, 4.2 against 6.7 at 256^3, but 3.5
