@@ -134,18 +134,22 @@ Fv4StepShape fv4_step_shape(const runtime::Device& device, const std::vector<int
   const bool gpu = device.type == "GPU";
   Fv4StepShape s;
   const int64_t inner_x = sizes[2] - 2 * kMargin, inner_y = sizes[1] - 2 * kMargin;
-  const int64_t planes = sizes[0] - 2 * kMargin;
   s.tile_x = std::min<int64_t>(gpu ? 32 : 16, inner_x + inner_x % 2);
   s.tile_y = std::min<int64_t>(gpu ? 16 : 4, inner_y);
   s.group = gpu ? 128 : 32;
-  // Enough work-groups for about 4 on each compute unit, as for Poisson's wavefront; segments
-  // of at least 8 planes (each recomputes one plane of red points below it).
-  const int64_t tiles = div_up(inner_x, s.tile_x) * div_up(inner_y, s.tile_y);
+  s.segments = fv4_step_segments(device, sizes, s);
+  return s;
+}
+
+int64_t fv4_step_segments(const runtime::Device& device, const std::vector<int64_t>& sizes,
+                          const Fv4StepShape& shape) {
+  const int64_t inner_x = sizes[2] - 2 * kMargin, inner_y = sizes[1] - 2 * kMargin;
+  const int64_t planes = sizes[0] - 2 * kMargin;
+  const int64_t tiles = div_up(inner_x, shape.tile_x) * div_up(inner_y, shape.tile_y);
   const int64_t wave = std::max<int64_t>(1, device.compute_units) * 4;
   const int64_t most = std::max<int64_t>(1, planes / 8);
   const int64_t segment = div_up(planes, std::clamp<int64_t>(wave / tiles, 1, most));
-  s.segments = div_up(planes, segment);
-  return s;
+  return div_up(planes, segment);
 }
 
 int64_t fv4_step_local_bytes(const Fv4StepShape& shape, ScalarKind kind) {
@@ -210,6 +214,7 @@ std::string fv4_step_source(const codegen::Kernel& interior, const Level& level,
          "  const int t = get_local_id(0);\n"
          "  const int x0 = 2 + (int)get_group_id(0) * TX, y0 = 2 + (int)get_group_id(1) * TY;\n"
          "  const int z0 = 2 + (int)get_group_id(2) * TZ, z1 = min(z0 + TZ, NZ - 2);\n"
+         "  if (z0 >= NZ - 2) return; /* a segment past the planes (uniform in the group) */\n"
          "  for (int p = z0 - 1; p <= z1; ++p) {\n"
       << red_stage(red_update(reads, sizes, function))
       << pair_stage(black_update(reads, sizes, function)) << "  }\n}\n";
