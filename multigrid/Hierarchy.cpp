@@ -276,7 +276,12 @@ void Hierarchy::add_smoothers(LevelState& s, const KernelOf& kernel_of, Boundary
 void Hierarchy::add_fv4_step(LevelState& s, const std::optional<HelmholtzCoefficients>& helmholtz,
                              int shift, DeviceMemory& memory) {
   const Level& level = s.level;
-  if (options_->smoother != SmootherKind::GaussSeidel || !fv4_on(level, helmholtz) ||
+  // Asked for alone: on an H200 the pass ran at 0.69-0.80x the two half-sweeps' interiors at
+  // 512^3, on PoCL at 0.42-0.55x at 128^3 (BENCHMARKS.md): the 4th-order update is bound by its
+  // loads through the caches (about 56 a point), which the pass does not reduce, not by the
+  // bytes it saves.
+  if (options_->gauss_seidel_storage != HalfSweepStorage::Wavefront ||
+      options_->smoother != SmootherKind::GaussSeidel || !fv4_on(level, helmholtz) ||
       !s.smooth[0] || !s.smooth[1] ||
       !one_pass_steps(*options_, layout_->distributed(), level, device_type_) ||
       !fv4_step_why_not(level, *s.smooth[0], *s.smooth[1]).empty())

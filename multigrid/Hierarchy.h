@@ -37,9 +37,9 @@ struct LevelState {
   // Red-black steps as one pass (Wavefront.h; HalfSweepStorage::Wavefront) where it applies, by
   // steps a pass: one, and SolverOptions::wavefront_steps; each launch over (u, f, new u).
   std::map<int, std::shared_ptr<CompiledKernel>> smooth_wavefront;
-  // HPGMG-FV's 4th-order step with its interior in one pass (Fv4Step.h; where a wavefront would
-  // run, wavefront_half_sweeps) between the half-sweeps around the interior, which meet it in
-  // fv4_shell. None where it does not apply.
+  // HPGMG-FV's 4th-order step with its interior in one pass (Fv4Step.h; asked for by
+  // HalfSweepStorage::Wavefront, on the levels one_pass_steps names) between the half-sweeps
+  // around the interior, which meet it in fv4_shell. None where it does not apply.
   std::shared_ptr<CompiledKernel> fv4_step;
   BufferId fv4_shell;
   // --fused-smoothing: by number of steps (pre, post), one kernel of that many steps.

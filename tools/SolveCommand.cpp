@@ -360,11 +360,14 @@ CLI::App* add_solve_command(CLI::App& app, SolveCommandOptions& o) {
   solve->add_flag("--in-place-gsrb", o.in_place_gsrb,
                   "Red-black half-sweeps store the points of their colour into the solution's "
                   "own grid (the plain lowering alone)");
-  solve->add_flag("--wavefront-gsrb", o.wavefront_gsrb,
-                  "A red-black step's two half-sweeps as one pass over the grid, red on one "
-                  "plane and black on the one below (3-D Poisson, levels of 128 or more per side, "
-                  "one device, not a periodic boundary; out of place elsewhere; the default on a "
-                  "GPU)");
+  solve->add_flag(
+      "--wavefront-gsrb", o.wavefront_gsrb,
+      "A red-black step's two half-sweeps as one pass over the grid, red on one "
+      "plane and black on the one below (3-D Poisson, levels of 128 or more per side, "
+      "one device, not a periodic boundary; out of place elsewhere; the default on a "
+      "GPU). On hpgmg3d --order 4, the 4th-order step's interior in one pass (levels of "
+      "128 or more per side, one device; slower than the half-sweeps on the devices "
+      "measured, never a default)");
   solve
       ->add_option("--wavefront-steps", o.wavefront_steps,
                    "Red-black steps a wavefront computes in one pass where a level smooths that "
