@@ -1,4 +1,5 @@
 #!/bin/bash
+# This call ran past its 540 s limit and returned nothing (its output went to /tmp, copied only at the end): call2.sh and call3.sh replace it.
 # HPGMG-FV 4th order: the one-pass step's shapes (fv4_step_bench), then the solver with it (the
 # default on a GPU) against the half-sweeps (--out-of-place-gsrb), alternating.
 mkdir -p /tmp/icd && echo libnvidia-opencl.so.1 > /tmp/icd/nvidia.icd && export OCL_ICD_VENDORS=/tmp/icd
