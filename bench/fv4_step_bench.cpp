@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "Fv4Bench.h"
 #include "codegen/Kernel.h"
 #include "core/Error.h"
 #include "multigrid/Fv4Step.h"
@@ -84,26 +85,6 @@ Args parse(int argc, char** argv) {
   return a;
 }
 
-HelmholtzCoefficients hpgmg_coefficients() {
-  HelmholtzCoefficients c;
-  c.a = 0;
-  c.b = 1;
-  c.quadratic_dirichlet = true;
-  c.outer_beta = 1;
-  c.order = 4;
-  return c;
-}
-
-// The median device time of one step over 5 runs of `launches` steps.
-double step_ms(const Schedule& schedule, DeviceMemory& memory, int launches) {
-  schedule.run(memory); // warm: builds, first launches
-  std::vector<double> ms;
-  for (int r = 0; r < 5; ++r)
-    ms.push_back(schedule.run(memory) / launches);
-  std::sort(ms.begin(), ms.end());
-  return ms[2];
-}
-
 // The half-sweep of `colour`'s interior as the solver's GPU runs it: a work-item a pair of
 // points along x on whole rows.
 codegen::Kernel pairs_kernel(const Level& level, int colour) {
@@ -112,8 +93,8 @@ codegen::Kernel pairs_kernel(const Level& level, int colour) {
                                   .colour_pair_copy = "u",
                                   .interior_rows = true};
   return codegen::generate_kernel(
-      rewrite::lower_default(detail::fv4_gsrb_half_sweep(level, hpgmg_coefficients(), colour,
-                                                         {detail::Fv4Region::Interior})),
+      rewrite::lower_default(detail::fv4_gsrb_half_sweep(level, bench::hpgmg_fv4_coefficients(),
+                                                         colour, {detail::Fv4Region::Interior})),
       options);
 }
 
@@ -123,15 +104,8 @@ void bench_size(runtime::Session& session, const Args& a, int64_t n, double copy
   DeviceMemory memory(session);
   std::vector<BufferId> inputs;
   uint32_t seed = 7;
-  for (const char* name : {"u", "f", "alpha", "beta0", "beta1", "beta2"}) {
-    inputs.push_back(memory.allocate(name, ScalarKind::F64, n * n * n));
-    std::vector<double> values(whole * whole * whole);
-    for (double& v : values) { // positive coefficients, as the operator's are
-      seed = seed * 1664525u + 1013904223u;
-      v = 0.5 + static_cast<double>(seed >> 8) / static_cast<double>(1u << 24);
-    }
-    write_values(memory, inputs.back(), values);
-  }
+  for (const char* name : {"u", "f", "alpha", "beta0", "beta1", "beta2"})
+    inputs.push_back(bench::positive_grid(memory, name, n * n * n, seed));
   const BufferId between = memory.allocate("between", ScalarKind::F64, n * n * n);
   const BufferId apart = memory.allocate("apart", ScalarKind::F64, n * n * n);
   const BufferId shell = memory.allocate("shell", ScalarKind::F64, n * n * n);
@@ -154,7 +128,7 @@ void bench_size(runtime::Session& session, const Args& a, int64_t n, double copy
                         colour == 0 ? between : apart, runtime::Range(0, m, m),
                         runtime::Range(whole / 2, inner, inner));
     }
-  const double base_ms = step_ms(steps, memory, a.launches);
+  const double base_ms = bench::median_launch_ms(steps, memory, a.launches);
   const std::vector<double> expected = read_values(memory, apart);
   std::printf("4th-order red-black step %lld^3 (interior %zu^3):\n", static_cast<long long>(n),
               inner);
@@ -184,7 +158,7 @@ void bench_size(runtime::Session& session, const Args& a, int64_t n, double copy
       const auto k = fv4_step_kernel(session, *red, level, 0, shape);
       for (int i = 0; i < a.launches; ++i)
         pass.launch_over("pass", k, buffers, bytes);
-      const double ms = step_ms(pass, memory, a.launches);
+      const double ms = bench::median_launch_ms(pass, memory, a.launches);
       const std::vector<double> got = read_values(memory, out);
       bool same = true;
       for (std::size_t i = 0; i < got.size(); ++i) {

@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "Fv4Bench.h"
 #include "codegen/Kernel.h"
 #include "core/Error.h"
 #include "multigrid/HelmholtzFv4.h"
@@ -84,16 +85,6 @@ Args parse(int argc, char** argv) {
   return a;
 }
 
-HelmholtzCoefficients hpgmg_coefficients() {
-  HelmholtzCoefficients c;
-  c.a = 0;
-  c.b = 1;
-  c.quadratic_dirichlet = true;
-  c.outer_beta = 1;
-  c.order = 4;
-  return c;
-}
-
 // The program's 3-D march of whole columns: stream-nd's alternative without segments, coarsening
 // or partial sums, lowered by the streaming mapping.
 Expr marching_along_z(const Expr& program) {
@@ -117,16 +108,6 @@ struct Operator {
   Expr program;
 };
 
-// The median device time of one launch over 5 runs of `launches` launches.
-double launch_ms(const Schedule& schedule, DeviceMemory& memory, int launches) {
-  schedule.run(memory); // warm: builds, first launches
-  std::vector<double> ms;
-  for (int r = 0; r < 5; ++r)
-    ms.push_back(schedule.run(memory) / launches);
-  std::sort(ms.begin(), ms.end());
-  return ms[2];
-}
-
 void bench_operator(runtime::Session& session, const Args& a, const Operator& op, int64_t n,
                     double copy_gbps) {
   const Expr lowered = rewrite::lower_default(op.program);
@@ -149,19 +130,12 @@ void bench_operator(runtime::Session& session, const Args& a, const Operator& op
   std::vector<BufferId> inputs;
   uint32_t seed = 7;
   for (const auto& p : offset_code.params)
-    if (p.role == codegen::KernelParam::Input) {
-      inputs.push_back(memory.allocate(p.name, ScalarKind::F64, n * n * n));
-      std::vector<double> values(static_cast<std::size_t>(n * n * n));
-      for (double& v : values) { // positive coefficients, as the operator's are
-        seed = seed * 1664525u + 1013904223u;
-        v = 0.5 + static_cast<double>(seed >> 8) / static_cast<double>(1u << 24);
-      }
-      write_values(memory, inputs.back(), values);
-    }
+    if (p.role == codegen::KernelParam::Input)
+      inputs.push_back(bench::positive_grid(memory, p.name, n * n * n, seed));
   const BufferId out = memory.allocate("out", ScalarKind::F64, n * n * n);
   const auto inner = static_cast<std::size_t>(n - 2 * margin), m = static_cast<std::size_t>(margin);
   // With a = 0 the operator does not read alpha (HelmholtzFv4.cpp): the arrays it moves.
-  const std::size_t arrays_read = inputs.size() - (hpgmg_coefficients().a == 0 ? 1 : 0);
+  const std::size_t arrays_read = inputs.size() - (bench::hpgmg_fv4_coefficients().a == 0 ? 1 : 0);
   const double bytes =
       static_cast<double>(arrays_read + 1) * 8.0 * static_cast<double>(inner * inner * inner);
 
@@ -205,7 +179,7 @@ void bench_operator(runtime::Session& session, const Args& a, const Operator& op
     fill.run(memory);
     for (int i = 0; i < a.launches; ++i)
       s.launch_part("interior", k, inputs, out, offset, global);
-    const double ms = launch_ms(s, memory, a.launches);
+    const double ms = bench::median_launch_ms(s, memory, a.launches);
     std::vector<double> got = read_values(memory, out);
     std::string label = form;
     if (!group.empty())
@@ -251,7 +225,7 @@ int main(int argc, char** argv) try {
   auto copy = runtime::measure_copy_bandwidth(session, std::size_t{1} << 30);
   std::printf("device: %s\ncopy bandwidth: %.1f GB/s (1 GiB buffers)\n",
               session.device().description().c_str(), copy.gb_per_s);
-  const HelmholtzCoefficients c = hpgmg_coefficients();
+  const HelmholtzCoefficients c = bench::hpgmg_fv4_coefficients();
   for (int64_t n : a.sizes) {
     const Level level{3, n, ScalarKind::F64, Centring::Cell};
     const detail::Fv4Region interior{detail::Fv4Region::Interior};

@@ -11,6 +11,7 @@
 #include "core/Error.h"
 #include "multigrid/HelmholtzFv4.h"
 #include "multigrid/PointFunctions.h"
+#include "multigrid/Wavefront.h"
 #include "runtime/Session.h"
 
 namespace tessera::multigrid {
@@ -146,10 +147,7 @@ int64_t fv4_step_segments(const runtime::Device& device, const std::vector<int64
   const int64_t inner_x = sizes[2] - 2 * kMargin, inner_y = sizes[1] - 2 * kMargin;
   const int64_t planes = sizes[0] - 2 * kMargin;
   const int64_t tiles = div_up(inner_x, shape.tile_x) * div_up(inner_y, shape.tile_y);
-  const int64_t wave = std::max<int64_t>(1, device.compute_units) * 4;
-  const int64_t most = std::max<int64_t>(1, planes / 8);
-  const int64_t segment = div_up(planes, std::clamp<int64_t>(wave / tiles, 1, most));
-  return div_up(planes, segment);
+  return wave_segments(device, tiles, planes, kWavefrontMinSegment);
 }
 
 int64_t fv4_step_local_bytes(const Fv4StepShape& shape, ScalarKind kind) {

@@ -43,8 +43,8 @@ struct Fv4StepShape {
 // The shape for a grid of `sizes` (z, y, x) on `device`: a GPU's 32x16 tile of 128 work-items, a
 // CPU's 16x4 of 32; segments enough to fill the device with work-groups.
 Fv4StepShape fv4_step_shape(const runtime::Device& device, const std::vector<int64_t>& sizes);
-// How many segments a tile of `shape` wants on `device`: about 4 work-groups a compute unit, as
-// for Poisson's wavefront, in segments of at least 8 planes (each recomputes a plane of red
+// How many segments a tile of `shape` wants on `device`: Poisson's wavefront's choice
+// (wave_segments, Wavefront.h), segments of at least 8 planes (each recomputes a plane of red
 // points below it).
 int64_t fv4_step_segments(const runtime::Device& device, const std::vector<int64_t>& sizes,
                           const Fv4StepShape& shape);

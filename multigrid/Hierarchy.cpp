@@ -87,6 +87,13 @@ bool half_sweeps_named(const SolverOptions& o) {
   return o.tuning.named.count("gsrb-red") || o.tuning.named.count("gsrb-black");
 }
 
+// What a pass of a level's steps in one kernel must move: each of its `inputs` grids read once,
+// the new solution written once.
+double one_pass_bytes(const Level& level, std::size_t inputs) {
+  return static_cast<double>(inputs + 1) * static_cast<double>(level.points()) *
+         static_cast<double>(explore::element_bytes(level.kind));
+}
+
 } // namespace
 
 bool in_place_half_sweeps(const SolverOptions& o, bool distributed) {
@@ -328,9 +335,7 @@ void Hierarchy::smooth(Schedule& s, std::size_t l, int steps) {
     // The red half-sweep around the interior into the shell grid, the interior's step in one
     // pass, the black half-sweep around the interior from the shell grid.
     std::vector<BufferId> inputs = operator_inputs(L);
-    const double bytes = static_cast<double>(inputs.size() + 1) *
-                         static_cast<double>(L.level.points()) *
-                         static_cast<double>(explore::element_bytes(L.level.kind));
+    const double bytes = one_pass_bytes(L.level, inputs.size());
     for (int step = 0; step < steps; ++step) {
       const BufferId next = L.u[1 - L.current];
       inputs[0] = L.solution();
@@ -349,9 +354,7 @@ void Hierarchy::smooth(Schedule& s, std::size_t l, int steps) {
     // Every input read once a pass, the new solution written once; as many steps a pass as
     // remain, up to the most a kernel has.
     std::vector<BufferId> buffers = operator_inputs(L);
-    const double bytes = static_cast<double>(buffers.size() + 1) *
-                         static_cast<double>(L.level.points()) *
-                         static_cast<double>(explore::element_bytes(L.level.kind));
+    const double bytes = one_pass_bytes(L.level, buffers.size());
     while (steps > 0) {
       auto pass = std::prev(L.smooth_wavefront.upper_bound(steps));
       buffers[0] = L.solution();

@@ -233,11 +233,16 @@ WavefrontShape wavefront_shape(const runtime::Device& device, const std::vector<
   // planes and fills its pipeline again. On an H200 at 256^3 (128 tiles), 4 segments ran 1.53x
   // the half-sweeps, 5 ran 1.17x, 8 1.47x and 32 1.24x; at 128^3 (32 tiles) 16 segments 1.41x,
   // 5 0.77x and 32 1.15x (BENCHMARKS.md). More steps a pass want longer segments.
-  const int64_t wave = std::max<int64_t>(1, device.compute_units) * 4;
-  const int64_t most = std::max<int64_t>(1, nz / (kWavefrontMinSegment * steps));
-  const int64_t segment = div_up(nz, std::clamp<int64_t>(wave / tiles, 1, most));
-  s.segments = div_up(nz, segment); // every segment holds planes
+  s.segments = wave_segments(device, tiles, nz, kWavefrontMinSegment * steps);
   return s;
+}
+
+int64_t wave_segments(const runtime::Device& device, int64_t tiles, int64_t planes,
+                      int64_t min_planes) {
+  const int64_t wave = std::max<int64_t>(1, device.compute_units) * 4;
+  const int64_t most = std::max<int64_t>(1, planes / min_planes);
+  const int64_t segment = div_up(planes, std::clamp<int64_t>(wave / tiles, 1, most));
+  return div_up(planes, segment); // every segment holds planes
 }
 
 int64_t wavefront_local_bytes(const WavefrontShape& shape, ScalarKind kind) {

@@ -50,6 +50,11 @@ struct WavefrontShape {
 WavefrontShape wavefront_shape(const runtime::Device& device, const std::vector<int64_t>& sizes,
                                int steps = 1);
 constexpr int64_t kWavefrontMinSegment = 8;
+// How many segments a marched axis of `planes` is cut into for `tiles` tiles on `device`: as many
+// as fill one wave of work-groups (about 4 a compute unit), each at least `min_planes` planes
+// (HPGMG-FV's one-pass step, Fv4Step.h, cuts its interior so too).
+int64_t wave_segments(const runtime::Device& device, int64_t tiles, int64_t planes,
+                      int64_t min_planes);
 // The most steps a pass: each adds four planes of local memory and a ring of two points.
 constexpr int kMostWavefrontSteps = 4;
 // The local memory a work-group of `shape` holds: 4 planes of u with a ring of H = 2 x steps, and
