@@ -5,11 +5,14 @@
 // adds them, so the result is the same):
 //   acc[0..n-1] = 0;  planes 0..n-2 added to the outputs 0..n-2 they belong to
 //   for i: e = plane i+n-1; acc[n-1-a] += f_a(e) for each a; out[i] = s(acc[0]); shift acc
+// Blocked by c rows (stream-nd rows=c) the plane is n + c - 1 rows high and every result j has
+// its own n sums, its terms reading the plane j rows down: the c results share each load.
 #include "codegen/StreamSums.h"
 
 #include "codegen/Emitter.h"
 #include "codegen/ScalarC.h"
 #include "core/Error.h"
+#include "core/Fields.h"
 #include "core/NdExpr.h"
 
 namespace tessera::codegen {
@@ -37,7 +40,10 @@ bool is_ordered_sum(const ScalarExpr& body, int count) {
 
 } // namespace
 
-std::optional<PlaneSumStep> plane_sum_step(const Expr& f) {
+namespace {
+
+// One result's step: fun(w => [s](sum(f_a(At(..) o At(a) $ w, ..), ..))).
+std::optional<PlaneSumStep> single_plane_sum_step(const Expr& f) {
   if (f->kind != NodeKind::Lambda || f->params().size() != 1)
     return std::nullopt;
   const Expr window = f->params()[0]; // params() is a copy
@@ -72,6 +78,35 @@ std::optional<PlaneSumStep> plane_sum_step(const Expr& f) {
   return step;
 }
 
+bool is_call_of(const Expr& e, NodeKind kind) {
+  return e->kind == NodeKind::Call && e->children.size() == 2 && e->callee()->kind == kind;
+}
+
+} // namespace
+
+std::optional<PlaneSumStep> plane_sum_step(const Expr& f) {
+  if (auto single = single_plane_sum_step(f))
+    return single;
+  // w => Map(g) $ Transpose $ Map(Slide(n,1)) $ w, g a single result's step
+  if (f->kind != NodeKind::Lambda || f->params().size() != 1)
+    return std::nullopt;
+  const Expr& body = f->body();
+  if (!is_call_of(body, NodeKind::Map) || !is_call_of(body->children[1], NodeKind::Transpose))
+    return std::nullopt;
+  const Expr& rows = body->children[1]->children[1];
+  if (!is_call_of(rows, NodeKind::Map) || !rows->children[1].same_as(f->params()[0]))
+    return std::nullopt;
+  const Expr& slide = rows->callee()->children[0];
+  if (slide->kind != NodeKind::Slide || slide_fields(*slide).step != ArithExpr(1))
+    return std::nullopt;
+  auto n = slide_fields(*slide).size.as_constant();
+  auto step = single_plane_sum_step(body->callee()->children[0]);
+  if (!n || !step)
+    return std::nullopt;
+  step->blocked_rows = *n;
+  return step;
+}
+
 bool Emitter::stream_plane_sums(const PlaneSumStep& step, const View& source, const Type& window,
                                 const Operand& in, const View& dest) {
   const Type& plane = window.element();
@@ -85,6 +120,14 @@ bool Emitter::stream_plane_sums(const PlaneSumStep& step, const View& source, co
     for (const auto& p : t.points)
       if (p.size() != plane.shape().size())
         return false;
+  // Results a step: c along y where blocked (the plane's rows are the window's n + c - 1).
+  int64_t results = 1;
+  if (step.blocked_rows > 0) {
+    auto rows = plane.length().as_constant();
+    if (!rows || *rows < step.blocked_rows)
+      return false;
+    results = *rows - step.blocked_rows + 1;
+  }
   auto private_array = [&](const std::string& prefix, const Type& type) {
     auto m = std::make_shared<Memory>();
     m->name = fresh(prefix);
@@ -95,11 +138,15 @@ bool Emitter::stream_plane_sums(const PlaneSumStep& step, const View& source, co
     return m;
   };
   auto values = private_array("plane", plane);
-  auto sums = private_array("acc", Type::array(Type::scalar(kind), *n));
+  auto sums = private_array("acc", Type::array(Type::scalar(kind), *n * results));
   const View plane_view = memory_view(values), sums_view = memory_view(sums);
-  auto sum_at = [&](int64_t k) { return index_view(sums_view, ArithExpr(k)); };
-  for (int64_t k = 0; k < *n; ++k)
-    assign(sum_at(k), resolve(scalar_view(ScalarValue::make(kind, 0.0).to_string()), {}));
+  // The partial sum of pending output k (0: the next one stored) of result j.
+  auto sum_at = [&](int64_t k, int64_t j) {
+    return index_view(sums_view, ArithExpr(k * results + j));
+  };
+  const View zero = scalar_view(ScalarValue::make(kind, 0.0).to_string());
+  for (int64_t k = 0; k < *n * results; ++k)
+    assign(index_view(sums_view, ArithExpr(k)), resolve(zero, {}));
   // Loads plane `index` of the windows' source into the plane's private array.
   std::vector<Path> paths{{}};
   for (const auto& extent : plane.shape()) {
@@ -122,20 +169,22 @@ bool Emitter::stream_plane_sums(const PlaneSumStep& step, const View& source, co
       assign(to, resolve(source, from));
     }
   };
-  // sums[k] += f_a(the loaded plane)
+  // sums[k][j] += f_a(the loaded plane, shifted j rows for result j)
   auto add = [&](const PlaneTerm& t, int64_t k) {
-    std::vector<View> args;
-    for (const auto& point : t.points) {
-      View v = plane_view;
-      for (int64_t i : point)
-        v = index_view(v, ArithExpr(i));
-      args.push_back(v);
+    for (int64_t j = 0; j < results; ++j) {
+      std::vector<View> args;
+      for (const auto& point : t.points) {
+        View v = plane_view;
+        for (std::size_t axis = 0; axis < point.size(); ++axis)
+          v = index_view(v, ArithExpr(point[axis] + (axis == 0 ? j : 0)));
+        args.push_back(v);
+      }
+      std::string name =
+          functions_.scalar(*t.function->user_fun, std::vector<ScalarKind>(args.size(), kind));
+      Access target = resolve(sum_at(k, j), {});
+      line({lvalue(target), Piece::literal(" = "), Piece::scalar(target), Piece::literal(" + "),
+            Piece::scalar(resolve(call_view(name, args), {})), Piece::literal(";")});
     }
-    std::string name =
-        functions_.scalar(*t.function->user_fun, std::vector<ScalarKind>(args.size(), kind));
-    Access target = resolve(sum_at(k), {});
-    line({lvalue(target), Piece::literal(" = "), Piece::scalar(target), Piece::literal(" + "),
-          Piece::scalar(resolve(call_view(name, args), {})), Piece::literal(";")});
   };
   for (int64_t q = 0; q + 1 < *n; ++q) { // planes 0..n-2: outputs q - a >= 0
     load(ArithExpr(q));
@@ -150,13 +199,20 @@ bool Emitter::stream_plane_sums(const PlaneSumStep& step, const View& source, co
   load(var + (*n - 1));
   for (const auto& t : step.terms)
     add(t, *n - 1 - t.plane);
-  View result = sum_at(0);
-  if (step.scale)
-    result = call_view(functions_.scalar(*step.scale->user_fun, {kind}), {result});
-  assign(index_view(dest, var), resolve(result, {}));
-  for (int64_t k = 0; k + 1 < *n; ++k)
-    assign(sum_at(k), resolve(sum_at(k + 1), {}));
-  assign(sum_at(*n - 1), resolve(scalar_view(ScalarValue::make(kind, 0.0).to_string()), {}));
+  for (int64_t j = 0; j < results; ++j) {
+    View result = sum_at(0, j);
+    if (step.scale)
+      result = call_view(functions_.scalar(*step.scale->user_fun, {kind}), {result});
+    View to = index_view(dest, var);
+    if (step.blocked_rows > 0)
+      to = index_view(to, ArithExpr(j));
+    assign(to, resolve(result, {}));
+  }
+  for (int64_t j = 0; j < results; ++j) {
+    for (int64_t k = 0; k + 1 < *n; ++k)
+      assign(sum_at(k, j), resolve(sum_at(k + 1, j), {}));
+    assign(sum_at(*n - 1, j), resolve(zero, {}));
+  }
   --seq_depth_;
   close();
   return true;

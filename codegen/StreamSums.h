@@ -2,7 +2,7 @@
 // (rewrite/rules/PlaneSums.h writes it):
 //   fun(w => [s](sum(f_a(At(..) o At(a) $ w, ..), ..)))
 // sum's body is p0 + p1 + ... in order, each f_a reads the points of one plane a of the window
-// (planes increasing), s (optional) is a function of one value.
+// (planes increasing), s (optional) is a function of one value; or c such steps along y (below).
 #pragma once
 
 #include <optional>
@@ -21,9 +21,14 @@ struct PlaneTerm {
 struct PlaneSumStep {
   std::vector<PlaneTerm> terms; // in plane order
   const Node* scale = nullptr;  // the UserFun s, or null
+  // Register blocking (stream-nd rows=c): the step computes c outputs along the plane's
+  // outermost axis (y), each the sum over the window shifted by its index:
+  //   w => Map(fun(w' => [s](sum(..)))) $ Transpose $ Map(Slide(n,1)) $ w
+  // with w's planes n + c - 1 rows high. The window's rows n when so, else 0.
+  int64_t blocked_rows = 0;
 };
 
-// The step function `f` in that form, or nothing.
+// The step function `f` in either form, or nothing.
 std::optional<PlaneSumStep> plane_sum_step(const Expr& f);
 
 } // namespace tessera::codegen

@@ -21,6 +21,12 @@
 //    result  = Transpose $ Map(Map(Join)) $ Map(Transpose) $ Map^2(march) $ columns
 //  With sums=1 (factor 1, one input of floating-point values) f is first split by plane
 //  (rewrite/rules/PlaneSums.h): the march keeps n partial sums instead of n planes.
+//  With sums=1 and rows=c > 1 a work-item computes c results along y (register blocking: the
+//  c outputs share the loads of their plane's n + c - 1 rows):
+//    planes  = Map(plane => Map(Transpose) $ Slide(n+c-1, c) $ Map(Slide(n,1)) $ plane) $ x
+//    step    = w => Map(f) $ Transpose $ Map(Slide(n,1)) $ w
+//    result  = Transpose $ Join $ Map(Transpose) $ Map(Map(Transpose)) $ Map(Transpose)
+//                $ Map^2(march) $ columns
 //
 // Zipped inputs (a smoother with a right-hand side: Map^d(f) $ ZipND(SlideND(n,1) $ x, c)):
 // every input is cut into columns the same way and the columns are zipped, so that a step
@@ -74,25 +80,38 @@ struct Marching {
   }
 };
 
-// The 2.5-D form (see above) with `factor` results along x per work-item and the column
-// marched whole (segment 0) or in segments of `segment` planes.
-Expr stream_3d(const Expr& f, const Marching& m, int64_t factor, int64_t segment) {
+// How many results a work-item of the 2.5-D form computes per step, and along which axis.
+struct Blocking {
+  int64_t factor = 1; // results along x
+  int64_t rows = 1;   // results along y
+  int64_t results() const { return factor * rows; }
+};
+
+// The 2.5-D form (see above) with `b.factor` results along x or `b.rows` along y per work-item
+// and the column marched whole (segment 0) or in segments of `segment` planes.
+Expr stream_3d(const Expr& f, const Marching& m, Blocking b, int64_t segment) {
+  const int64_t factor = b.factor;
   std::vector<Expr> all_columns;
   for (const auto& in : m.inputs) {
     Expr plane = make_param();
     Expr per_plane;
-    if (in.window && factor == 1) {
+    if (in.window && b.results() == 1) {
       per_plane = slide_nd_expr(2, *in.window, 1, plane);
     } else if (in.window) {
       const ArithExpr& n = *in.window;
+      // level 0 is y, level 1 is x: the blocked axis slides n + c - 1 rows (columns) by c
       per_plane = windows_nd_expr(
           2,
           [&](int level) {
-            return level == 0 ? make_slide(n, 1) : make_slide(n + factor - 1, factor);
+            int64_t c = level == 0 ? b.rows : factor;
+            return c == 1 ? make_slide(n, 1) : make_slide(n + c - 1, c);
           },
           plane);
     } else if (factor > 1) {
       per_plane = call1(make_map(MapKind::Map, 0, make_split(factor)), plane);
+    } else if (b.rows > 1) { // [y''][c][x] -> [y''][x][c]
+      per_plane =
+          call1(make_map(MapKind::Map, 0, make_transpose()), call1(make_split(b.rows), plane));
     }
     Expr planes = per_plane
                       ? call1(make_map(MapKind::Map, 0, make_lambda({plane}, per_plane)), in.base)
@@ -102,7 +121,17 @@ Expr stream_3d(const Expr& f, const Marching& m, int64_t factor, int64_t segment
   }
   Expr columns = m.zip_if(all_columns, 2);
   Expr step = f;
-  if (factor > 1) {
+  if (b.rows > 1) {
+    Expr w = make_param();
+    Expr regrouped = m.each(w, [](const StencilInput& in, const Expr& part) {
+      if (!in.window)
+        return part; // [c] values
+      // [n][n+c-1][n] -> [n][c][n][n] -> [c][n][n][n]
+      return call1(make_transpose(),
+                   call1(make_map(MapKind::Map, 0, make_slide(*in.window, 1)), part));
+    });
+    step = make_lambda({w}, call1(make_map(MapKind::Map, 0, f), regrouped));
+  } else if (factor > 1) {
     Expr w = make_param();
     Expr regrouped = m.each(w, [](const StencilInput& in, const Expr& part) {
       if (!in.window)
@@ -127,6 +156,11 @@ Expr stream_3d(const Expr& f, const Marching& m, int64_t factor, int64_t segment
     computed = call1(map_nest(2, make_join()), call1(map_nest(2, per_column), columns));
   }
   Expr by_plane = call1(make_map(MapKind::Map, 0, make_transpose()), computed); // [y'][z'][x'']..
+  if (b.rows > 1) { // [y''][z'][x'][c] -> [y''][z'][c][x'] -> [y''][c][z'][x'] -> [y'][z'][x']
+    by_plane = call1(make_map(MapKind::Map, 0, make_transpose()),
+                     call1(map_nest(2, make_transpose()), by_plane));
+    by_plane = call1(make_join(), by_plane);
+  }
   if (factor > 1)
     by_plane = call1(map_nest(2, make_join()), by_plane);
   return call1(make_transpose(), by_plane);
@@ -177,11 +211,15 @@ RuleResult stream_nd(const Expr& e, const RuleContext& ctx) {
   if (d == 3) {
     const Type& windows = ctx.type_of(arg0(e));
     const ArithExpr& depth = windows.length();                     // outputs per column
+    const ArithExpr& height = windows.element().length();          // outputs per column of a plane
     const ArithExpr& width = windows.element().element().length(); // outputs per row
-    std::vector<int64_t> factors{1}, segments{0};
+    std::vector<int64_t> factors{1}, rows, segments{0};
     for (int64_t factor : ctx.coarsening)
       if (factor > 1 && prove_divisible(width, factor) == Truth::Yes)
         factors.push_back(factor);
+    for (int64_t c : ctx.coarsening)
+      if (c > 1 && prove_divisible(height, c) == Truth::Yes && height.as_constant() != c)
+        rows.push_back(c);
     for (int64_t c : ctx.tile_sizes)
       if (prove_divisible(depth, c) == Truth::Yes && depth.as_constant() != c)
         segments.push_back(c);
@@ -192,10 +230,15 @@ RuleResult stream_nd(const Expr& e, const RuleContext& ctx) {
           params["segment"] = segment;
         if (factor > 1)
           params["factor"] = factor;
-        r.alternatives.push_back({stream_3d(f, m, factor, segment), params});
-        if (by_plane && factor == 1) {
-          params["sums"] = 1;
-          r.alternatives.push_back({stream_3d(by_plane, m, factor, segment), params});
+        r.alternatives.push_back({stream_3d(f, m, {.factor = factor}, segment), params});
+        if (!by_plane || factor > 1)
+          continue;
+        // The partial sums, one result a step or `c` along y sharing their planes' rows.
+        params["sums"] = 1;
+        r.alternatives.push_back({stream_3d(by_plane, m, {}, segment), params});
+        for (int64_t c : rows) {
+          params["rows"] = c;
+          r.alternatives.push_back({stream_3d(by_plane, m, {.rows = c}, segment), params});
         }
       }
     return r;
@@ -222,7 +265,8 @@ Rule stream_nd_rule() {
     Mapping m{MappingKind::Streaming};
     m.dims = static_cast<int>(p.at("dims"));
     m.segment = p.count("segment") ? p.at("segment") : 0;
-    m.factor = p.count("factor") ? p.at("factor") : 0;
+    // The results a step computes (along x or y), an unrolled loop inside the march.
+    m.factor = p.count("factor") ? p.at("factor") : p.count("rows") ? p.at("rows") : 0;
     return m;
   };
   // It matches a call of a computing map (is_computing_map_call).
@@ -234,7 +278,8 @@ Rule stream_nd_rule() {
                    {{.name = "dims", .values = {2, 3}},
                     {.name = "segment", .source = ParamDomain::Source::TileSizes, .optional = true},
                     {.name = "factor", .source = ParamDomain::Source::Coarsening, .optional = true},
-                    {.name = "sums", .values = {1}, .optional = true}}},
+                    {.name = "sums", .values = {1}, .optional = true},
+                    {.name = "rows", .source = ParamDomain::Source::Coarsening, .optional = true}}},
                   "streaming"),
       {NodeKind::Call});
 }

@@ -21,14 +21,18 @@ using stencils::Shape;
 namespace {
 
 // The lowered sums=1 alternatives of stream-nd at the program's computing map (position [1]),
-// with their parameters: 2-D segments of 4 and 8 rows, 3-D whole columns and segments of 4.
-std::vector<std::pair<Expr, rewrite::Params>> plane_sum_variants(const Expr& written) {
+// with their parameters: 2-D segments of 4 and 8 rows, 3-D whole columns and segments of 4;
+// with `rows` (3-D) also those blocked by each of them along y.
+std::vector<std::pair<Expr, rewrite::Params>>
+plane_sum_variants(const Expr& written, std::vector<int64_t> rows = {},
+                   std::vector<int64_t> segments = {4, 8}) {
   const Expr program = rewrite::beta_normalize(written); // as the enumeration sees it
   TypeChecker types;
   types.apply(program, input_types(program));
   rewrite::RuleContext ctx;
   ctx.types = &types;
-  ctx.tile_sizes = {4, 8};
+  ctx.tile_sizes = std::move(segments);
+  ctx.coarsening = std::move(rows);
   ctx.plane_sums_min_points = 0; // the small stencils too
   const rewrite::Rule rule = rewrite::stream_nd_rule();
   const rewrite::Position at{1};
@@ -99,6 +103,48 @@ TEST_CASE("partial sums by plane: the second variant of each (segments in 3-D) m
         testing::check_kernel(variants.back().first, random_inputs(program, 5), {}, 1e-5);
       }
   });
+}
+
+TEST_CASE("partial sums by plane blocked along y: c results a work-item share their planes' "
+          "rows, star and box of radius 1-4, three boundaries, match the interpreter") {
+  int checked = 0;
+  testing::with_kernels_built_together(testing::test_session(), [&] {
+    checked = 0;
+    for (Shape shape : {Shape::Star, Shape::Box})
+      for (int r = 1; r <= 4; ++r)
+        for (Boundary boundary : {clamp, mirror, wrap}) {
+          if (shape == Shape::Box && r >= 3 && boundary.kind != Boundary::Clamp)
+            continue; // the 343- and 729-point boxes build slowly on PoCL
+          // z 6, y 8 (blocked by 2 and 4), x 5: no extent a multiple of another
+          Expr program = stencils::star_box_stencil({6, 8, 5}, r, shape, boundary);
+          CAPTURE(stencils::star_box_name(3, r, shape));
+          CAPTURE(boundary.to_string());
+          auto inputs = random_inputs(program, static_cast<uint32_t>(300 + r));
+          for (auto& [lowered, params] : plane_sum_variants(program, {2, 4}, {3})) {
+            if (!params.count("rows"))
+              continue;
+            const int64_t rows = params.at("rows");
+            // whole columns blocked by 4; segments of 3 planes blocked by 2 (r <= 2, clamp)
+            const bool segmented = params.count("segment") > 0;
+            if (segmented != (rows == 2) ||
+                (segmented && (r > 2 || boundary.kind != Boundary::Clamp)))
+              continue;
+            CAPTURE(print(lowered));
+            auto kernel = testing::check_kernel(lowered, inputs, {}, 1e-5);
+            const std::string& source = kernel.source;
+            // The march loads the n + c - 1 rows of one plane once for its c results.
+            auto loop = source.find("for (", source.find("float acc"));
+            auto store = source.find("out[", loop);
+            REQUIRE(loop != std::string::npos);
+            REQUIRE(store != std::string::npos);
+            const std::size_t side = 2 * static_cast<std::size_t>(r) + 1;
+            CHECK(testing::count(source.substr(loop, store - loop), "x[") ==
+                  (side + static_cast<std::size_t>(rows) - 1) * side);
+            ++checked;
+          }
+        }
+  });
+  CHECK(checked == 20 + 4);
 }
 
 TEST_CASE("split by plane: what it splits, and why not") {
