@@ -13,6 +13,9 @@
 // --depth D measures the variants of D rewrites (default 1: one), with --only the way to pick a
 // few of them: --depth 2 --only temporal-tiling, the separable passes fused in one kernel.
 //
+// --sums-from N offers the partial sums by plane (stream-nd sums=1) from windows of N points,
+// to measure them where the device's threshold (compile/DeviceLimits.cpp) leaves them out.
+//
 // --only stream,coarsened measures only the variants whose description contains one of the
 // words (the plain lowering and the baselines always run); --fused stream-temporal does the same
 // for the fused variants of --steps (temporal-tiling: overlapped tiles; stream-temporal: 2.5-D
@@ -67,7 +70,7 @@ namespace {
 
 const char* const kUsage =
     "usage: stencil_bench [--device SPEC] [--json FILE] [--tiles AxBx..] [--steps 2x3x4] "
-    "[--only WORD,...] [--fused WORD,...] [--depth D] NAME=AxB ...";
+    "[--only WORD,...] [--fused WORD,...] [--depth D] [--sums-from POINTS] NAME=AxB ...";
 
 struct Measurement {
   std::string label, program;
@@ -462,11 +465,19 @@ void print_best(StencilRun& run, const Best& best) {
   run.out["best"] = best.label;
 }
 
+// What the command line chose to measure of every stencil.
+struct Selection {
+  std::vector<int64_t> tiles{8, 16, 32, 64};
+  std::vector<int> steps;
+  int depth = 1;
+  std::vector<std::string> only, fused_only;
+  int64_t sums_from = 0; // the partial sums offered from windows of this many points (0: default)
+};
+
 nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, uint64_t cache_bytes,
                              const std::string& name, const std::vector<int64_t>& extents,
-                             const std::vector<int64_t>& tiles, const std::vector<int>& steps,
-                             const std::vector<std::string>& only,
-                             const std::vector<std::string>& fused_only, int depth) {
+                             const Selection& choice) {
+  const auto& [tiles, steps, depth, only, fused_only, sums_from] = choice;
   const auto& info = stencils::find_stencil(name);
   std::vector<ArithExpr> ext(extents.begin(), extents.end());
   Expr program = info.build(ext);
@@ -496,6 +507,8 @@ nlohmann::json bench_stencil(runtime::Session& session, double copy_gbps, uint64
   options.tile_sizes = tiles;
   // The placements (constant memory, images) where this device allows them.
   explore::apply_device_limits(options, session.device());
+  if (sums_from > 0)
+    options.plane_sums_min_points = sums_from;
   auto variants = explore::executable_variants(program, options);
   std::printf("  %zu variants (%s)\n", variants.variants.size(), variants.stats.summary().c_str());
   Best best = measure_variants(run, variants, only);
@@ -514,10 +527,8 @@ int main(int argc, char** argv) try {
   // Line by line even into a file: a run stopped by a time limit keeps what it measured.
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   std::string device, json_path;
-  std::vector<int64_t> tiles{8, 16, 32, 64};
-  std::vector<int> steps;
-  int depth = 1;
-  std::vector<std::string> only, fused_only;
+  Selection choice;
+  auto& [tiles, steps, depth, only, fused_only, sums_from] = choice;
   std::vector<std::pair<std::string, std::vector<int64_t>>> runs;
   for (int a = 1; a < argc; ++a) {
     std::string arg = argv[a];
@@ -536,6 +547,8 @@ int main(int argc, char** argv) try {
       depth = static_cast<int>(bench::whole_number(argv[++a], "--depth", kUsage));
       if (depth < 1 || depth > 3)
         user_error(cat("--depth: expected 1, 2 or 3, got ", depth, "\n", kUsage));
+    } else if (arg == "--sums-from" && a + 1 < argc) {
+      sums_from = bench::whole_number(argv[++a], "--sums-from", kUsage);
     } else if ((arg == "--only" || arg == "--fused") && a + 1 < argc) {
       for (auto& word : bench::split_list(argv[++a]))
         (arg == "--only" ? only : fused_only).push_back(word);
@@ -559,8 +572,8 @@ int main(int argc, char** argv) try {
                            {"copy_gbps", copy.gb_per_s},
                            {"cache_bytes", copy.cache_bytes}};
   for (const auto& [name, extents] : runs)
-    report["stencils"].push_back(bench_stencil(session, copy.gb_per_s, copy.cache_bytes, name,
-                                               extents, tiles, steps, only, fused_only, depth));
+    report["stencils"].push_back(
+        bench_stencil(session, copy.gb_per_s, copy.cache_bytes, name, extents, choice));
   if (!json_path.empty())
     std::ofstream(json_path) << report.dump(2) << "\n";
   return 0;

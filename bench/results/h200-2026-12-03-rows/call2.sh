@@ -14,3 +14,7 @@ for s in box3d1r:16 star3d4r:16 box3d2r:16 box3d4r:30; do
     --json $OUT/explore-$n.json > $OUT/explore-$n.txt 2>&1
 done
 timeout 120 $B --device NVIDIA --only sums=1 --tiles 64 box3d3r=512x512x512 > $OUT/box3d3r.txt 2>&1
+# Below the GPU's threshold of 25 points: the radius-2 star (13) and j3d7pt (7) with the partial
+# sums offered (--sums-from), beside the coarsened lowering that wins there today.
+timeout 100 $B --device NVIDIA --sums-from 7 --only sums=1,coarsened --tiles 8x64 star3d2r=512x512x512 > $OUT/star3d2r.txt 2>&1
+timeout 60 $B --device NVIDIA --sums-from 7 --only rows= --tiles 8x64 j3d7pt=512x512x512 > $OUT/j3d7pt.txt 2>&1
