@@ -279,6 +279,15 @@ TEST_CASE("prior: this program's winners first, then similar programs', then sha
     Prior p = make_prior(with_sums, {}, {"s", "h", 1024});
     CHECK(p.order == std::vector<int>{6, 2, 3, 4, 5, 1});
   }
+  SUBCASE("no database: the partial sums blocked along y before the unblocked ones") {
+    std::vector<VariantInfo> with_rows = vs;
+    with_rows.push_back(info({"stream-nd at [1] {dims=3, segment=16, sums=1}"},
+                             Mapping{MappingKind::Streaming}, {{"sums", 1}}));
+    with_rows.push_back(info({"stream-nd at [1] {dims=3, rows=4, segment=16, sums=1}"},
+                             Mapping{MappingKind::Streaming}, {{"rows", 4}, {"sums", 1}}));
+    Prior p = make_prior(with_rows, {}, {"s", "h", 1024});
+    CHECK(p.order == std::vector<int>{7, 6, 2, 3, 4, 5, 1});
+  }
   SUBCASE("no database: separable passes (offered where the weights factor) first") {
     std::vector<VariantInfo> with_axes = vs;
     with_axes.push_back(info({"separate-axes at [1] {axes=2}"}, kGlobal, {{"axes", 2}}));
