@@ -18,11 +18,14 @@ void add_cpu_coarsening(rewrite::EnumerateOptions& options) {
       options.coarsening.push_back(factor);
 }
 
-// On a GPU the partial sums by plane win from windows of 25 points (an H200 at 512^3: the
-// 27-point box 0.629 -> 0.482 ms, the radius-4 star 0.668 -> 0.601; the radius-2 star, 13
-// points, and the 2-D radius-4 star, 17, kept their coarsened and streaming bests). On a CPU
-// (PoCL) they did not win below 28 (the 27-point box 57.3 against 59.2 ms).
-constexpr int64_t kGpuPlaneSumsMinPoints = 25;
+// On a GPU the partial sums by plane win from windows of 13 points once blocked along y (an
+// H200 at 512^3: the radius-2 star, 13 points, 0.418 -> 0.388 ms and the radius-3 star, 19,
+// 0.530 -> 0.452 against their coarsened lowering; the 27-point box 0.629 -> 0.384, the
+// radius-4 star 0.668 -> 0.495). j3d7pt's 7 points stay below (its blocked sums 70% of copy
+// against the coarsened lowering's 73%); the 2-D radius-4 star's, 17, tie with its streaming.
+// On a CPU (PoCL) they did not win below 28 (the 27-point box 57.3 against 59.2 ms; j3d27pt's
+// blocked sums 119 ms against 41-46 ms for its split launch at 320^3).
+constexpr int64_t kGpuPlaneSumsMinPoints = 13;
 
 } // namespace
 
