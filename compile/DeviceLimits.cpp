@@ -11,11 +11,13 @@ namespace {
 // On a CPU (PoCL) a work-item's inner loop is what the compiler vectorises: coarsening by the
 // vector width (16 floats with AVX-512) and twice it gives loops of whole vectors, where factors
 // of 2 and 4 give a quarter vector at most.
+// The same factors block a march of partial sums along y there (the 125-point box at 64^3 on
+// PoCL: 4.9 -> 3.05 ms from 1 to 16 rows).
 void add_cpu_coarsening(rewrite::EnumerateOptions& options) {
-  for (int64_t factor : {8, 16, 32})
-    if (std::find(options.coarsening.begin(), options.coarsening.end(), factor) ==
-        options.coarsening.end())
-      options.coarsening.push_back(factor);
+  for (auto* list : {&options.coarsening, &options.row_blocking})
+    for (int64_t factor : {8, 16, 32})
+      if (std::find(list->begin(), list->end(), factor) == list->end())
+        list->push_back(factor);
 }
 
 // On a GPU the partial sums by plane win from windows of 13 points once blocked along y (an

@@ -148,6 +148,7 @@ struct Enumerator {
     stats.per_depth.push_back(1);
     base.tile_sizes = options.tile_sizes;
     base.coarsening = options.coarsening;
+    base.row_blocking = options.row_blocking;
     base.plane_sums_min_points = options.plane_sums_min_points;
     base.temporal_steps = options.temporal_steps;
     base.target = options.target;

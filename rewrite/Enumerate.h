@@ -40,10 +40,14 @@ struct EnumerateOptions {
   std::size_t limit = 10000;
   std::vector<int64_t> tile_sizes{4, 8, 16, 32, 64};
   std::vector<int64_t> coarsening{2, 4};
+  // stream-nd's results along y per work-item of a 2.5-D march of partial sums (rows=c): on an
+  // H200 the 27-point box and the 3-D stars ran fastest at 4 or 8 (compile/DeviceLimits.h adds
+  // a CPU's 16 and 32).
+  std::vector<int64_t> row_blocking{2, 4, 8};
   // stream-nd offers partial sums by plane (sums=1, rewrite/rules/PlaneSums.h) for window
   // functions of at least this many points: the large stencils, bound by arithmetic, whose
   // windows do not fit in registers whole. Smaller ones keep their rotating window alone. A GPU
-  // lowers it to 25 (compile/DeviceLimits.h: measured to win there from 25 points).
+  // lowers it to 13 (compile/DeviceLimits.h: measured to win there from 13 points).
   int64_t plane_sums_min_points = 28;
   // The device the variants are for (constant memory and images for the placements, local
   // memory and registers for the streaming forms, private arrays): the portable target by

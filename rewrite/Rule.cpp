@@ -113,6 +113,8 @@ bool in_domain(const ParamDomain& domain, int64_t value, const RuleContext& cont
     return among(context.coarsening);
   case ParamDomain::Source::TemporalSteps:
     return among(context.temporal_steps);
+  case ParamDomain::Source::RowBlocking:
+    return among(context.row_blocking);
   case ParamDomain::Source::ProgramCount:
     return value >= 0;
   case ParamDomain::Source::Fixed:
@@ -202,6 +204,8 @@ std::vector<int64_t>* candidates(ParamDomain::Source source, RuleContext& contex
     return &context.coarsening;
   case ParamDomain::Source::TemporalSteps:
     return &context.temporal_steps;
+  case ParamDomain::Source::RowBlocking:
+    return &context.row_blocking;
   case ParamDomain::Source::TileSizeMultiple: // the candidates are value / factor
   case ParamDomain::Source::Fixed:
   case ParamDomain::Source::ProgramCount:

@@ -40,6 +40,7 @@ struct RuleContext {
   std::vector<int64_t> tile_sizes;     // candidate tile/chunk sizes (filtered by divisibility)
   std::vector<int64_t> coarsening;     // candidate thread-coarsening factors
   std::vector<int64_t> temporal_steps; // candidate numbers of fused time steps
+  std::vector<int64_t> row_blocking;   // candidate results along y of a 2.5-D march (stream-nd)
   int64_t plane_sums_min_points = 28;  // EnumerateOptions::plane_sums_min_points
   // True when the node is inside a function (a map body): rewrites there cannot split the
   // program into computations that need a global barrier between them.
@@ -84,7 +85,15 @@ struct MappingTraits {
 // from an alternative (stream-nd's "segment"). A strategy that asks for an alternative by its
 // parameters (rule(r, params), rewrite_with) is checked against the declaration.
 struct ParamDomain {
-  enum class Source { Fixed, TileSizes, TileSizeMultiple, Coarsening, TemporalSteps, ProgramCount };
+  enum class Source {
+    Fixed,
+    TileSizes,
+    TileSizeMultiple,
+    Coarsening,
+    TemporalSteps,
+    RowBlocking,
+    ProgramCount
+  };
   std::string name;
   std::vector<int64_t> values; // Source::Fixed: the values; TileSizeMultiple: the factors
   Source source = Source::Fixed;

@@ -33,8 +33,6 @@
 // sees the same tuple as f did. A windowed input marches with its own window (Slide(n_i, 1));
 // a plain one contributes one element per step (Split(c) where a windowed one has
 // Slide(c+n-1, c), Split(factor) along x where a windowed one has Slide(n+factor-1, factor)).
-#include <algorithm>
-
 #include "core/Error.h"
 #include "rewrite/Pattern.h"
 #include "rewrite/Shapes.h"
@@ -219,11 +217,7 @@ RuleResult stream_nd(const Expr& e, const RuleContext& ctx) {
     for (int64_t factor : ctx.coarsening)
       if (factor > 1 && prove_divisible(width, factor) == Truth::Yes)
         factors.push_back(factor);
-    // Rows: the coarsening factors and 8 (an H200's 27-point box gained from 1 to 4 rows).
-    std::vector<int64_t> row_factors = ctx.coarsening;
-    if (std::find(row_factors.begin(), row_factors.end(), 8) == row_factors.end())
-      row_factors.push_back(8);
-    for (int64_t c : row_factors)
+    for (int64_t c : ctx.row_blocking)
       if (c > 1 && prove_divisible(height, c) == Truth::Yes && height.as_constant() != c)
         rows.push_back(c);
     for (int64_t c : ctx.tile_sizes)
@@ -281,16 +275,17 @@ Rule stream_nd_rule() {
   };
   // It matches a call of a computing map (is_computing_map_call).
   return at_kinds(
-      with_family({"stream-nd",
-                   "Map^d(f) o SlideND(n,1) -> work-items marching along one dimension",
-                   stream_nd,
-                   traits,
-                   {{.name = "dims", .values = {2, 3}},
-                    {.name = "segment", .source = ParamDomain::Source::TileSizes, .optional = true},
-                    {.name = "factor", .source = ParamDomain::Source::Coarsening, .optional = true},
-                    {.name = "sums", .values = {1}, .optional = true},
-                    {.name = "rows", .source = ParamDomain::Source::Coarsening, .optional = true}}},
-                  "streaming"),
+      with_family(
+          {"stream-nd",
+           "Map^d(f) o SlideND(n,1) -> work-items marching along one dimension",
+           stream_nd,
+           traits,
+           {{.name = "dims", .values = {2, 3}},
+            {.name = "segment", .source = ParamDomain::Source::TileSizes, .optional = true},
+            {.name = "factor", .source = ParamDomain::Source::Coarsening, .optional = true},
+            {.name = "sums", .values = {1}, .optional = true},
+            {.name = "rows", .source = ParamDomain::Source::RowBlocking, .optional = true}}},
+          "streaming"),
       {NodeKind::Call});
 }
 

@@ -32,7 +32,7 @@ plane_sum_variants(const Expr& written, std::vector<int64_t> rows = {},
   rewrite::RuleContext ctx;
   ctx.types = &types;
   ctx.tile_sizes = std::move(segments);
-  ctx.coarsening = std::move(rows);
+  ctx.row_blocking = std::move(rows);
   ctx.plane_sums_min_points = 0; // the small stencils too
   const rewrite::Rule rule = rewrite::stream_nd_rule();
   const rewrite::Position at{1};

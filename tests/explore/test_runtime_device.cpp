@@ -220,8 +220,11 @@ TEST_CASE("runtime: a CPU device's space coarsens by whole vectors, a GPU's does
   tessera::explore::apply_device_limits(on_cpu, cpu);
   tessera::explore::apply_device_limits(on_gpu, gpu);
   CHECK(on_gpu.coarsening == rewrite::EnumerateOptions{}.coarsening);
-  for (int64_t f : {2, 4, 8, 16, 32})
+  for (int64_t f : {2, 4, 8, 16, 32}) {
     CHECK(has(on_cpu.coarsening, f));
+    CHECK(has(on_cpu.row_blocking, f)); // rows of partial sums, the same factors
+  }
+  CHECK(on_gpu.row_blocking == rewrite::EnumerateOptions{}.row_blocking);
   // Applying the limits twice (one device after another) does not repeat a factor.
   tessera::explore::apply_device_limits(on_cpu, cpu);
   CHECK(std::count(on_cpu.coarsening.begin(), on_cpu.coarsening.end(), 16) == 1);

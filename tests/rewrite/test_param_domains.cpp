@@ -41,15 +41,19 @@ bool is_map_of(const Expr& e, MapKind kind) {
 TEST_CASE("every alternative of a rule that declares its parameters lies in their domains") {
   EnumerateOptions options;
   options.depth = 1;
+  options.plane_sums_min_points = 7; // j3d7pt's partial sums and their rows too
   RuleContext ctx;
+  ctx.plane_sums_min_points = options.plane_sums_min_points;
   ctx.tile_sizes = options.tile_sizes;
   ctx.coarsening = options.coarsening;
   ctx.temporal_steps = options.temporal_steps;
+  ctx.row_blocking = options.row_blocking;
   ctx.target.images = {true, 8192, 8192, 2048, 2048, 2048};
   std::vector<Rule> rules = all_rules();
   for (const auto& r : completing_rules())
     rules.push_back(r);
   std::set<std::string> exercised;
+  bool rows_offered = false;
   for (const char* name : {"j2d5pt", "j3d7pt", "gsrb3d", "prolong3d"}) {
     const auto& info = stencils::find_stencil(name);
     Expr program = info.build(std::vector<ArithExpr>(static_cast<std::size_t>(info.dims), 16));
@@ -71,6 +75,7 @@ TEST_CASE("every alternative of a rule that declares its parameters lies in thei
           for (const auto& alt : rule.apply(node, ctx).alternatives) {
             CHECK_NOTHROW(check_params(rule, alt.params, ctx));
             exercised.insert(rule.name);
+            rows_offered |= alt.params.count("rows") > 0;
           }
         });
       }
@@ -79,6 +84,7 @@ TEST_CASE("every alternative of a rule that declares its parameters lies in thei
   for (const char* name : {"map-glb", "map-wrg", "map-lcl", "glb-order", "stage-local",
                            "coarsen-nd", "vectorize-4", "place-image", "split-join"})
     CHECK_MESSAGE(exercised.count(name), name << " was never applied");
+  CHECK(rows_offered); // stream-nd's rows=8 lies outside the coarsening factors {2, 4}
 }
 
 TEST_CASE("a strategy picks an alternative by its declared parameters") {
