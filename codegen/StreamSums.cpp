@@ -38,10 +38,6 @@ bool is_ordered_sum(const ScalarExpr& body, int count) {
   return x->op() == ScalarOp::Param && x->param_index() == 0;
 }
 
-} // namespace
-
-namespace {
-
 // One result's step: fun(w => [s](sum(f_a(At(..) o At(a) $ w, ..), ..))).
 std::optional<PlaneSumStep> single_plane_sum_step(const Expr& f) {
   if (f->kind != NodeKind::Lambda || f->params().size() != 1)

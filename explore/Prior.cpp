@@ -134,8 +134,7 @@ Prior make_prior(const std::vector<VariantInfo>& variants, const std::vector<Tun
       tier = 4;
     }
     const bool sums = std::binary_search(f.words.begin(), f.words.end(), std::string("sums=1"));
-    const bool rows = std::any_of(f.words.begin(), f.words.end(),
-                                  [](const std::string& w) { return w.rfind("rows=", 0) == 0; });
+    const bool rows = variants[v].params.count("rows") > 0;
     const std::string family = variant_family(variants[v].history);
     const bool split = context.cpu && family == "split-launch";
     const bool first = sums || split || family == "separable";

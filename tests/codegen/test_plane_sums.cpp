@@ -23,7 +23,7 @@ using stencils::Shape;
 namespace {
 
 // The lowered sums=1 alternatives of stream-nd at the program's computing map (position [1]),
-// with their parameters: 2-D segments of 4 and 8 rows, 3-D whole columns and segments of 4;
+// with their parameters: 2-D segments of 4 and 8 rows, 3-D segments of 4 and whole columns;
 // with `rows` (3-D) also those blocked by each of them along y.
 std::vector<std::pair<Expr, rewrite::Params>>
 plane_sum_variants(const Expr& written, std::vector<int64_t> rows = {},
@@ -46,6 +46,16 @@ plane_sum_variants(const Expr& written, std::vector<int64_t> rows = {},
                                               rule.mapping.streaming(alt.params)),
                        alt.params);
   return out;
+}
+
+// The loads of one step of a kernel's march: the window's source `x` read between the loop
+// that follows the partial sums' declaration and the loop's store.
+std::size_t march_loads(const std::string& source) {
+  auto loop = source.find("for (", source.find("float acc"));
+  auto store = source.find("out[", loop);
+  REQUIRE(loop != std::string::npos);
+  REQUIRE(store != std::string::npos);
+  return testing::count(source.substr(loop, store - loop), "x[");
 }
 
 std::vector<ArithExpr> extents_for(int dims) {
@@ -74,27 +84,22 @@ TEST_CASE("partial sums by plane: star and box stencils of radius 1-4 in 2-D and
             auto variants = plane_sum_variants(program);
             REQUIRE(variants.size() == 2);
             auto inputs = random_inputs(program, static_cast<uint32_t>(dims * 100 + r));
-            // The first of them (3-D: the whole column; 2-D: segments of 4 rows)
+            // The first of them (segments of 4 planes or rows)
             auto& [lowered, params] = variants.front();
             CAPTURE(print(lowered));
             auto kernel = testing::check_kernel(lowered, inputs, {}, 1e-5);
             const std::string& source = kernel.source;
             CHECK(source.find("float acc") != std::string::npos);
-            // The march: from the loop to its store, the loads of one plane (row) of the window.
-            auto loop = source.find("for (", source.find("float acc"));
-            auto store = source.find("out[", loop);
-            REQUIRE(loop != std::string::npos);
-            REQUIRE(store != std::string::npos);
+            // The march loads one plane (row) of the window a step.
             const std::size_t side = 2 * static_cast<std::size_t>(r) + 1;
-            CHECK(testing::count(source.substr(loop, store - loop), "x[") ==
-                  (dims == 3 ? side * side : side));
+            CHECK(march_loads(source) == (dims == 3 ? side * side : side));
             ++checked;
           }
   });
   CHECK(checked == 44);
 }
 
-TEST_CASE("partial sums by plane: the second variant of each (segments in 3-D) matches too") {
+TEST_CASE("partial sums by plane: the second variant of each (whole columns in 3-D) matches too") {
   testing::with_kernels_built_together(testing::test_session(), [] {
     for (int dims : {2, 3})
       for (int r : {1, 2}) {
@@ -131,14 +136,8 @@ int check_blocked_sums(const std::vector<std::tuple<Shape, int, Boundary>>& case
           continue;
         CAPTURE(print(lowered));
         auto kernel = testing::check_kernel(lowered, inputs, {}, 1e-5);
-        const std::string& source = kernel.source;
-        auto loop = source.find("for (", source.find("float acc"));
-        auto store = source.find("out[", loop);
-        REQUIRE(loop != std::string::npos);
-        REQUIRE(store != std::string::npos);
         const std::size_t side = 2 * static_cast<std::size_t>(r) + 1;
-        CHECK(testing::count(source.substr(loop, store - loop), "x[") ==
-              (side + static_cast<std::size_t>(rows) - 1) * side);
+        CHECK(march_loads(kernel.source) == (side + static_cast<std::size_t>(rows) - 1) * side);
         ++checked;
       }
     }
