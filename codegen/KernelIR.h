@@ -40,10 +40,20 @@ using Block = std::vector<Stmt>;
 //   Guard    `if (c) ` of `access`, an Integer condition c (a store at the edge of a Drop's
 //            output), `if (!(c)) ` when `negated`; nothing where it provably holds (an
 //            interior copy), and the whole statement is left out where it never does
+//   Run      the loads of one row of a march's window into the private array `text` from
+//            `slot` on, element t from `run[t]`: aligned vector loads where N consecutive
+//            elements are contiguous in global memory and the first index is a multiple of N
+//            (an OpenCL buffer starts aligned beyond any vector type), each component assigned
+//            on its own (text[slot + k] = (*(const __global floatN*)(p + (i))).sk; the compiler
+//            loads the vector once; PoCL 3.1 miscompiled vstoreN of it into the private array),
+//            else one statement an element; where the indices simplify (an interior copy) the
+//            same row reads whole vectors
 struct Piece {
-  enum class Kind { Text, Scalar, Vector, Address, Guard } kind = Kind::Text;
+  enum class Kind { Text, Scalar, Vector, Address, Guard, Run } kind = Kind::Text;
   std::string text;
   Access access;
+  std::vector<Access> run; // Run
+  int64_t slot = 0;        // Run
   ScalarKind element = ScalarKind::F32;
   std::shared_ptr<const LaneMode> lanes;
   bool negated = false; // Guard
@@ -53,6 +63,7 @@ struct Piece {
   static Piece vector(Access access, ScalarKind element, std::shared_ptr<const LaneMode> lanes);
   static Piece address(Access read);
   static Piece guard(ArithExpr condition, bool negated = false);
+  static Piece row_loads(std::string array, int64_t slot, std::vector<Access> reads);
 };
 using Pieces = std::vector<Piece>;
 

@@ -41,6 +41,14 @@ Piece Piece::guard(ArithExpr condition, bool negated) {
   return p;
 }
 
+Piece Piece::row_loads(std::string array, int64_t slot, std::vector<Access> reads) {
+  Piece p = literal(std::move(array));
+  p.kind = Kind::Run;
+  p.slot = slot;
+  p.run = std::move(reads);
+  return p;
+}
+
 Stmt Stmt::line(Pieces pieces) {
   Stmt s;
   s.pieces = std::move(pieces);
@@ -109,9 +117,12 @@ called_functions(const Block& block, const std::map<std::string, std::set<std::s
 Block specialise(const Block& block, const std::map<std::string, ArithExpr>& ranges) {
   Block out = block;
   for (auto& s : out) {
-    for (auto& p : s.pieces)
+    for (auto& p : s.pieces) {
       if (p.kind != Piece::Kind::Text)
         p.access = substitute(p.access, ranges);
+      for (auto& read : p.run)
+        read = substitute(read, ranges);
+    }
     s.body = specialise(s.body, ranges);
     s.orelse = specialise(s.orelse, ranges);
   }

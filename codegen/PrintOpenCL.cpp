@@ -19,6 +19,54 @@ std::optional<bool> guard_holds(const Piece& p) {
   return (*c != 0) != p.negated;
 }
 
+// Whether run[t..t+width) are contiguous reads of one global buffer starting at a multiple of
+// `width`: one aligned vector load.
+bool aligned_vector(const std::vector<Access>& run, std::size_t t, int width) {
+  if (t + static_cast<std::size_t>(width) > run.size())
+    return false;
+  const Access& first = run[t];
+  if (first.kind != Access::MemoryRead || first.memory->space != AddressSpace::Global ||
+      first.memory->is_scalar_var || !is_vector_kind(first.memory->element))
+    return false;
+  for (int k = 1; k < width; ++k) {
+    const Access& a = run[t + static_cast<std::size_t>(k)];
+    if (a.kind != Access::MemoryRead || a.memory != first.memory)
+      return false;
+    auto step = (a.index - first.index).as_constant();
+    if (!step || *step != k)
+      return false;
+  }
+  return prove_divisible(first.index, width) == Truth::Yes;
+}
+
+// A Run piece (KernelIR.h): its statements, one a line.
+std::string print_row_loads(const Piece& p, CPrinter& printer) {
+  std::string out;
+  for (std::size_t t = 0; t < p.run.size();) {
+    int width = 1;
+    for (int w : {4, 2})
+      if (aligned_vector(p.run, t, w)) {
+        width = w;
+        break;
+      }
+    const int64_t slot = p.slot + static_cast<int64_t>(t);
+    const Access& a = p.run[t];
+    std::string statement;
+    if (width == 1) {
+      statement = cat(p.text, "[", slot, "] = ", printer.access(a), ";");
+    } else { // each component from the one vector load (the compiler reads it once)
+      const std::string vector =
+          cat("(*(const __global ", codegen::vector_type(a.memory->element, width), "*)(",
+              address_of(printer, *a.memory, a.index), "))");
+      for (int k = 0; k < width; ++k)
+        statement += cat(k ? " " : "", p.text, "[", slot + k, "] = ", vector, ".s", k, ";");
+    }
+    out += (out.empty() ? "" : "\n") + statement;
+    t += static_cast<std::size_t>(width);
+  }
+  return out;
+}
+
 std::string print_piece(const Piece& p, CPrinter& printer, UserFunctions& functions) {
   switch (p.kind) {
   case Piece::Kind::Text:
@@ -41,6 +89,8 @@ std::string print_piece(const Piece& p, CPrinter& printer, UserFunctions& functi
       text = cat("(", text, ")");
     return p.negated ? cat("if (!", text, ") ") : cat("if ", text, " ");
   }
+  case Piece::Kind::Run:
+    return print_row_loads(p, printer);
   }
   internal_error("unknown piece kind");
 }
@@ -87,8 +137,12 @@ void print_opencl(std::ostream& out, const Block& block, int indent) {
       internal_error("a statement is printed before its expressions");
     switch (s.kind) {
     case Stmt::Kind::Line:
-      if (!s.text.empty()) // empty: a guarded statement that never runs
-        out << pad << s.text << "\n";
+      // empty: a guarded statement that never runs; several lines: a row's loads (Run)
+      for (std::size_t at = 0; at < s.text.size();) {
+        std::size_t end = std::min(s.text.find('\n', at), s.text.size());
+        out << pad << s.text.substr(at, end - at) << "\n";
+        at = end + 1;
+      }
       break;
     case Stmt::Kind::Nest:
       out << pad << (s.text.empty() ? "{" : s.text + " {") << "\n";

@@ -103,15 +103,23 @@ bool Emitter::stream_windows(const Node& f, const Operand& in, const View& dest)
     declare_private(memory->element, memory->name, p->n * p->scalars);
     windows.push_back(Rotating{memory, scalar_paths(p->window.element())});
   }
-  // Loads element `index` of the array that component k's windows slide over into `slot`.
+  // Loads element `index` of the array that component k's windows slide over into `slot`, a
+  // row (the innermost axis) at a time: contiguous runs read as vectors (Piece::row_loads).
   auto load = [&](std::size_t k, int64_t slot, const ArithExpr& index) {
     const auto& scalars = windows[k]->scalars;
-    for (std::size_t s = 0; s < scalars.size(); ++s) {
-      Path p = scalars[s];
-      p.insert(p.begin(), Step::at(index));
-      line({Piece::literal(cat(windows[k]->memory->name, "[",
-                               slot * parts[k]->scalars + static_cast<int64_t>(s), "] = ")),
-            Piece::scalar(resolve(parts[k]->source, p)), Piece::literal(";")});
+    const Type& element = parts[k]->window.element();
+    const auto row =
+        static_cast<std::size_t>(element.is_array() ? element.shape().back().value() : 1);
+    for (std::size_t s = 0; s < scalars.size(); s += row) {
+      std::vector<Access> reads;
+      for (std::size_t t = s; t < s + row; ++t) {
+        Path p = scalars[t];
+        p.insert(p.begin(), Step::at(index));
+        reads.push_back(resolve(parts[k]->source, p));
+      }
+      line(
+          {Piece::row_loads(windows[k]->memory->name,
+                            slot * parts[k]->scalars + static_cast<int64_t>(s), std::move(reads))});
     }
   };
   for (std::size_t k = 0; k < parts.size(); ++k)

@@ -6,7 +6,8 @@
 //   acc[0..n-1] = 0;  planes 0..n-2 added to the outputs 0..n-2 they belong to
 //   for i: e = plane i+n-1; acc[n-1-a] += f_a(e) for each a; out[i] = s(acc[0]); shift acc
 // Blocked by c rows (stream-nd rows=c) the plane is n + c - 1 rows high and every result j has
-// its own n sums, its terms reading the plane j rows down: the c results share each load.
+// its own n sums, its terms reading the plane j rows down: the c results share each load;
+// blocked by c along x (stream-nd factor=c) the same along the plane's rows.
 #include "codegen/StreamSums.h"
 
 #include "codegen/Emitter.h"
@@ -78,28 +79,77 @@ bool is_call_of(const Expr& e, NodeKind kind) {
   return e->kind == NodeKind::Call && e->children.size() == 2 && e->callee()->kind == kind;
 }
 
+// The calls `e` is a chain of, outermost first, their callees of `kinds` in order, and what the
+// chain is applied to last: Map(..) $ Transpose $ w gives [the Map call, the Transpose call, w].
+bool call_chain(const Expr& e, const std::vector<NodeKind>& kinds, std::vector<Expr>& calls) {
+  Expr at = e;
+  for (NodeKind kind : kinds) {
+    if (!is_call_of(at, kind))
+      return false;
+    calls.push_back(at);
+    at = at->children[1];
+  }
+  calls.push_back(at); // what the chain is applied to
+  return true;
+}
+
+// Whether the callee of `call` is Map^depth(`kind`).
+bool maps_of(const Expr& call, int depth, NodeKind kind) {
+  const Node* node = call->callee().get();
+  for (int k = 0; k < depth; ++k) {
+    if (node->kind != NodeKind::Map)
+      return false;
+    node = node->children[0].get();
+  }
+  return node->kind == kind;
+}
+
 } // namespace
 
 std::optional<PlaneSumStep> plane_sum_step(const Expr& f) {
   if (auto single = single_plane_sum_step(f))
     return single;
-  // w => Map(g) $ Transpose $ Map(Slide(n,1)) $ w, g a single result's step
   if (f->kind != NodeKind::Lambda || f->params().size() != 1)
     return std::nullopt;
-  const Expr& body = f->body();
-  if (!is_call_of(body, NodeKind::Map) || !is_call_of(body->children[1], NodeKind::Transpose))
-    return std::nullopt;
-  const Expr& rows = body->children[1]->children[1];
-  if (!is_call_of(rows, NodeKind::Map) || !rows->children[1].same_as(f->params()[0]))
-    return std::nullopt;
-  const Expr& slide = rows->callee()->children[0];
-  if (slide->kind != NodeKind::Slide || slide_fields(*slide).step != ArithExpr(1))
+  using K = NodeKind;
+  std::vector<Expr> c;
+  std::optional<PlaneSumStep> step;
+  const Node* slide = nullptr;
+  // Blocked along the plane's axis 0:  w => Map(g) $ Transpose $ Map(Slide(n,1)) $ w
+  if (call_chain(f->body(), {K::Map, K::Transpose, K::Map}, c) && maps_of(c[2], 1, K::Slide)) {
+    step = single_plane_sum_step(c[0]->callee()->children[0]);
+    slide = c[2]->callee()->children[0].get();
+    if (step)
+      step->blocked_axes = {0};
+  }
+  // along its axis 1:  w => Map(g) $ Transpose $ Map(Transpose) $ Map(Map(Slide(n,1))) $ w
+  if (!step)
+    c.clear();
+  if (!step && call_chain(f->body(), {K::Map, K::Transpose, K::Map, K::Map}, c) &&
+      maps_of(c[2], 1, K::Transpose) && maps_of(c[3], 2, K::Slide)) {
+    step = single_plane_sum_step(c[0]->callee()->children[0]);
+    slide = c[3]->callee()->children[0]->children[0].get();
+    if (step)
+      step->blocked_axes = {1};
+  }
+  // along both:  w => Map(Map(g)) $ Map(Transpose) $ Map(Map(Transpose)) $ Transpose
+  //                     $ Map(Map(Map(Slide(n,1)))) $ Map(Slide(n,1)) $ w
+  if (!step)
+    c.clear();
+  if (!step && call_chain(f->body(), {K::Map, K::Map, K::Map, K::Transpose, K::Map, K::Map}, c) &&
+      maps_of(c[0], 1, K::Map) && maps_of(c[1], 1, K::Transpose) &&
+      maps_of(c[2], 2, K::Transpose) && maps_of(c[4], 3, K::Slide) && maps_of(c[5], 1, K::Slide)) {
+    step = single_plane_sum_step(c[0]->callee()->children[0]->children[0]);
+    slide = c[5]->callee()->children[0].get();
+    if (step)
+      step->blocked_axes = {0, 1};
+  }
+  if (!step || !c.back().same_as(f->params()[0]) || slide_fields(*slide).step != ArithExpr(1))
     return std::nullopt;
   auto n = slide_fields(*slide).size.as_constant();
-  auto step = single_plane_sum_step(body->callee()->children[0]);
-  if (!n || !step)
+  if (!n)
     return std::nullopt;
-  step->blocked_rows = *n;
+  step->blocked_window = *n;
   return step;
 }
 
@@ -116,14 +166,29 @@ bool Emitter::stream_plane_sums(const PlaneSumStep& step, const View& source, co
     for (const auto& p : t.points)
       if (p.size() != plane.shape().size())
         return false;
-  // Results a step: c along y where blocked (the plane's rows are the window's n + c - 1).
+  // Results a step: c along each blocked axis (the plane's extent there the window's n + c - 1),
+  // result j the row-major index of its position along them.
   int64_t results = 1;
-  if (step.blocked_rows > 0) {
-    auto rows = plane.length().as_constant();
-    if (!rows || *rows < step.blocked_rows)
+  std::vector<int64_t> along; // results along each blocked axis
+  for (int axis : step.blocked_axes) {
+    const auto a = static_cast<std::size_t>(axis);
+    auto extent = a < plane.shape().size() ? plane.shape()[a].as_constant() : std::nullopt;
+    if (!extent || *extent < step.blocked_window)
       return false;
-    results = *rows - step.blocked_rows + 1;
+    along.push_back(*extent - step.blocked_window + 1);
+    results *= along.back();
   }
+  // The shift of result j along each axis of the plane.
+  auto shift = [&](int64_t j, std::size_t axis) {
+    int64_t rest = j;
+    for (std::size_t b = step.blocked_axes.size(); b-- > 0;) {
+      const int64_t at = rest % along[b];
+      rest /= along[b];
+      if (static_cast<std::size_t>(step.blocked_axes[b]) == axis)
+        return at;
+    }
+    return int64_t{0};
+  };
   auto private_array = [&](const std::string& prefix, const Type& type) {
     auto m = std::make_shared<Memory>();
     m->name = fresh(prefix);
@@ -155,14 +220,17 @@ bool Emitter::stream_plane_sums(const PlaneSumStep& step, const View& source, co
       }
     paths = std::move(next);
   }
+  // A row (the innermost axis) at a time: contiguous runs read as vectors (Piece::row_loads).
+  const auto row = static_cast<std::size_t>(plane.shape().back().value());
   auto load = [&](const ArithExpr& index) {
-    for (const Path& path : paths) {
-      View to = plane_view;
-      for (const Step& step : path)
-        to = index_view(to, step.index);
-      Path from = path;
-      from.insert(from.begin(), Step::at(index));
-      assign(to, resolve(source, from));
+    for (std::size_t s = 0; s < paths.size(); s += row) {
+      std::vector<Access> reads;
+      for (std::size_t t = s; t < s + row; ++t) {
+        Path from = paths[t];
+        from.insert(from.begin(), Step::at(index));
+        reads.push_back(resolve(source, from));
+      }
+      line({Piece::row_loads(values->name, static_cast<int64_t>(s), std::move(reads))});
     }
   };
   // sums[k][j] += f_a(the loaded plane, shifted j rows for result j)
@@ -172,7 +240,7 @@ bool Emitter::stream_plane_sums(const PlaneSumStep& step, const View& source, co
       for (const auto& point : t.points) {
         View v = plane_view;
         for (std::size_t axis = 0; axis < point.size(); ++axis)
-          v = index_view(v, ArithExpr(point[axis] + (axis == 0 ? j : 0)));
+          v = index_view(v, ArithExpr(point[axis] + shift(j, axis)));
         args.push_back(v);
       }
       std::string name =
@@ -200,8 +268,8 @@ bool Emitter::stream_plane_sums(const PlaneSumStep& step, const View& source, co
     if (step.scale)
       result = call_view(functions_.scalar(*step.scale->user_fun, {kind}), {result});
     View to = index_view(dest, var);
-    if (step.blocked_rows > 0)
-      to = index_view(to, ArithExpr(j));
+    for (std::size_t b = 0; b < step.blocked_axes.size(); ++b)
+      to = index_view(to, ArithExpr(shift(j, static_cast<std::size_t>(step.blocked_axes[b]))));
     assign(to, resolve(result, {}));
   }
   for (int64_t j = 0; j < results; ++j) {

@@ -276,6 +276,8 @@ Levels levels_of(const Mapping& m) {
   case MappingKind::Streaming:
     if (d == 2) {
       l.levels = {{MapKind::Glb, 0}, {MapKind::Glb, 1}, {MapKind::Seq, 0}};
+      if (m.factor)
+        l.levels.push_back({MapKind::SeqUnroll, 0});
       return l;
     }
     l.levels = {{MapKind::Glb, 1}, {MapKind::Glb, 0}};

@@ -6,6 +6,10 @@
 //      -> Transpose $ Map(Join) $ Map(col => Map(seg => Map(f) $ Slide(n,1) $ seg)
 //                                              $ Slide(c+n-1, c) $ col)
 //           $ Transpose $ Map(row => Slide(n,1) $ row) $ x
+//    With factor c > 1 (a GPU) a work-item computes c results along x a step from its rows'
+//    n + c - 1 values (Map(Slide(n+c-1, c)) instead of Map(Slide(n,1))), the step regrouping
+//    its window [n][n+c-1] as c windows (Transpose $ Map(Slide(n,1))), and the results put back
+//    with Transpose $ Join $ Map(Transpose) $ Map(Join); with sums=1 the rows' partial sums.
 //  3-D (2.5-D: a 2-D grid of work-items marching along z, the whole column or segments of c
 //  planes, so that a third grid dimension of work-items keeps a large GPU busy; optionally
 //  several results along x per work-item, sharing their loads):
@@ -19,8 +23,9 @@
 //    planes  = Map(plane => Map(Transpose) $ Slide(n,1) $ Map(Slide(n+c-1, c)) $ plane) $ x
 //    step    = w => Map(f) $ Transpose $ Map(Transpose) $ Map(Map(Slide(n,1))) $ w
 //    result  = Transpose $ Map(Map(Join)) $ Map(Transpose) $ Map^2(march) $ columns
-//  With sums=1 (factor 1, one input of floating-point values) f is first split by plane
-//  (rewrite/rules/PlaneSums.h): the march keeps n partial sums instead of n planes.
+//  With sums=1 (one input of floating-point values) f is first split by plane
+//  (rewrite/rules/PlaneSums.h): the march keeps n partial sums instead of n planes (with a
+//  factor, n for each of the c results along x, sharing the planes' rows).
 //  With sums=1 and rows=c > 1 a work-item computes c results along y (register blocking: the
 //  c outputs share the loads of their plane's n + c - 1 rows):
 //    planes  = Map(plane => Map(Transpose) $ Slide(n+c-1, c) $ Map(Slide(n,1)) $ plane) $ x
@@ -80,6 +85,19 @@ struct Marching {
   }
 };
 
+// The step of a march that computes c results along one axis: each windowed input's window
+// [n][n+c-1].. is regrouped as c windows [c][n][n].. (a plain input gives its c values).
+Expr blocked_step(const Expr& f, const Marching& m) {
+  Expr w = make_param();
+  Expr regrouped = m.each(w, [](const StencilInput& in, const Expr& part) {
+    if (!in.window)
+      return part;
+    return call1(make_transpose(),
+                 call1(make_map(MapKind::Map, 0, make_slide(*in.window, 1)), part));
+  });
+  return make_lambda({w}, call1(make_map(MapKind::Map, 0, f), regrouped));
+}
+
 // How many results a work-item of the 2.5-D form computes per step, and along which axis.
 struct Blocking {
   int64_t factor = 1; // results along x
@@ -121,16 +139,17 @@ Expr stream_3d(const Expr& f, const Marching& m, Blocking b, int64_t segment) {
   }
   Expr columns = m.zip_if(all_columns, 2);
   Expr step = f;
-  if (b.rows > 1) {
+  if (b.rows > 1 && factor > 1) { // one windowed input (partial sums)
+    // [n][n+cy-1][n+cx-1] -> [n][cy][n][cx][n] -> [cy][n][n][cx][n] -> [cy][cx][n][n][n]
     Expr w = make_param();
-    Expr regrouped = m.each(w, [](const StencilInput& in, const Expr& part) {
-      if (!in.window)
-        return part; // [c] values
-      // [n][n+c-1][n] -> [n][c][n][n] -> [c][n][n][n]
-      return call1(make_transpose(),
-                   call1(make_map(MapKind::Map, 0, make_slide(*in.window, 1)), part));
-    });
-    step = make_lambda({w}, call1(make_map(MapKind::Map, 0, f), regrouped));
+    const ArithExpr& n = *m.inputs.front().window;
+    Expr windows =
+        call1(map_nest(3, make_slide(n, 1)), call1(make_map(MapKind::Map, 0, make_slide(n, 1)), w));
+    Expr regrouped = call1(make_map(MapKind::Map, 0, make_transpose()),
+                           call1(map_nest(2, make_transpose()), call1(make_transpose(), windows)));
+    step = make_lambda({w}, call1(map_nest(2, f), regrouped));
+  } else if (b.rows > 1) { // [n][n+c-1][n] -> [n][c][n][n] -> [c][n][n][n]
+    step = blocked_step(f, m);
   } else if (factor > 1) {
     Expr w = make_param();
     Expr regrouped = m.each(w, [](const StencilInput& in, const Expr& part) {
@@ -156,35 +175,46 @@ Expr stream_3d(const Expr& f, const Marching& m, Blocking b, int64_t segment) {
     computed = call1(map_nest(2, make_join()), call1(map_nest(2, per_column), columns));
   }
   Expr by_plane = call1(make_map(MapKind::Map, 0, make_transpose()), computed); // [y'][z'][x'']..
-  if (b.rows > 1) { // [y''][z'][x'][c] -> [y''][z'][c][x'] -> [y''][c][z'][x'] -> [y'][z'][x']
-    by_plane = call1(make_map(MapKind::Map, 0, make_transpose()),
-                     call1(map_nest(2, make_transpose()), by_plane));
-    by_plane = call1(make_join(), by_plane);
-  }
+  // Rows: [y''][z'][x''][cy](..) -> [y''][z'][cy][x''](..); a factor then joins x'' and cx:
+  // [..][x''][cx] -> [..][x']; rows: [y''][z'][cy][x'] -> [y''][cy][z'][x'] -> [y'][z'][x']
+  if (b.rows > 1)
+    by_plane = call1(map_nest(2, make_transpose()), by_plane);
   if (factor > 1)
-    by_plane = call1(map_nest(2, make_join()), by_plane);
+    by_plane = call1(map_nest(b.rows > 1 ? 3 : 2, make_join()), by_plane);
+  if (b.rows > 1)
+    by_plane = call1(make_join(), call1(make_map(MapKind::Map, 0, make_transpose()), by_plane));
   return call1(make_transpose(), by_plane);
 }
 
-// Column marching in 2-D in segments of c rows (see above).
-Expr stream_2d(const Expr& f, const Marching& m, int64_t c) {
-  std::vector<Expr> all_columns; // [x][y'] of horizontal neighbourhoods (or plain values)
+// Column marching in 2-D in segments of c rows, `factor` results along x a step (see above).
+Expr stream_2d(const Expr& f, const Marching& m, int64_t c, int64_t factor) {
+  std::vector<Expr> all_columns; // [x''][y'] of horizontal neighbourhoods (or plain values)
   for (const auto& in : m.inputs) {
     Expr rows = in.base;
-    if (in.window) {
-      Expr row = make_param();
+    Expr row = make_param();
+    if (in.window && factor == 1)
       rows =
           call1(make_map(MapKind::Map, 0, make_lambda({row}, slide_nd_expr(1, *in.window, 1, row))),
                 in.base);
-    }
+    else if (in.window) // n + factor - 1 columns by factor
+      rows = call1(make_map(MapKind::Map, 0, make_slide(*in.window + factor - 1, factor)), in.base);
+    else if (factor > 1)
+      rows = call1(make_map(MapKind::Map, 0, make_split(factor)), in.base);
     all_columns.push_back(call1(make_transpose(), rows));
   }
+  Expr step = factor > 1 ? blocked_step(f, m) : f;
   Expr seg = make_param();
-  Expr march = make_lambda({seg}, call1(make_map(MapKind::Map, 0, f), m.windows(seg)));
+  Expr march = make_lambda({seg}, call1(make_map(MapKind::Map, 0, step), m.windows(seg)));
   Expr col = make_param();
   Expr per_column = make_lambda({col}, call1(make_map(MapKind::Map, 0, march), m.segments(col, c)));
   Expr computed = call1(make_map(MapKind::Map, 0, per_column), m.zip_if(all_columns));
-  return call1(make_transpose(), call1(make_map(MapKind::Map, 0, make_join()), computed));
+  // [x''][y'/c][c](..[factor]) -> [x''][y'](..[factor]); with a factor
+  // [x''][y'][factor] -> [x''][factor][y'] -> [x'][y']; then [y'][x'] (a streamed program's
+  // result ends in Transpose, which mappings_of recognises)
+  Expr columns = call1(make_map(MapKind::Map, 0, make_join()), computed);
+  if (factor > 1)
+    columns = call1(make_join(), call1(make_map(MapKind::Map, 0, make_transpose()), columns));
+  return call1(make_transpose(), columns);
 }
 
 RuleResult stream_nd(const Expr& e, const RuleContext& ctx) {
@@ -235,26 +265,44 @@ RuleResult stream_nd(const Expr& e, const RuleContext& ctx) {
         if (factor > 1)
           params["factor"] = factor;
         r.alternatives.push_back({stream_3d(f, m, {.factor = factor}, segment), params});
-        if (!by_plane || factor > 1)
+        if (!by_plane)
           continue;
-        // The partial sums, one result a step or `c` along y sharing their planes' rows.
+        // The partial sums, one result a step, or `factor` along x or `c` along y sharing
+        // their planes' rows.
         params["sums"] = 1;
-        r.alternatives.push_back({stream_3d(by_plane, m, {}, segment), params});
+        r.alternatives.push_back({stream_3d(by_plane, m, {.factor = factor}, segment), params});
+        if (factor > 1 && ctx.target.cpu())
+          continue; // a CPU's factors of 8-32 along both axes overflow its private arrays
         for (int64_t c : rows) {
           params["rows"] = c;
-          r.alternatives.push_back({stream_3d(by_plane, m, {.rows = c}, segment), params});
+          r.alternatives.push_back(
+              {stream_3d(by_plane, m, {.factor = factor, .rows = c}, segment), params});
         }
       }
     return r;
   }
-  const ArithExpr& height = ctx.type_of(arg0(e)).length(); // outputs per column
+  const Type& windows = ctx.type_of(arg0(e));
+  const ArithExpr& height = windows.length();          // outputs per column
+  const ArithExpr& width = windows.element().length(); // outputs per row
+  // Results along x share their rows' loads; not offered on a CPU, where a march of whole
+  // vectors lost to the overlapped tiles 3x (PoCL, the 5x5 Gaussian at 2880^2: 17.0 ms with 16
+  // results a step against 6.4 ms).
+  std::vector<int64_t> factors{1};
+  for (int64_t factor : ctx.coarsening)
+    if (factor > 1 && !ctx.target.cpu() && prove_divisible(width, factor) == Truth::Yes)
+      factors.push_back(factor);
   for (int64_t c : ctx.tile_sizes)
-    if (prove_divisible(height, c) == Truth::Yes) {
-      r.alternatives.push_back({stream_2d(f, m, c), {{"dims", 2}, {"segment", c}}});
-      if (by_plane)
-        r.alternatives.push_back(
-            {stream_2d(by_plane, m, c), {{"dims", 2}, {"segment", c}, {"sums", 1}}});
-    }
+    if (prove_divisible(height, c) == Truth::Yes)
+      for (int64_t factor : factors) {
+        Params params{{"dims", 2}, {"segment", c}};
+        if (factor > 1)
+          params["factor"] = factor;
+        r.alternatives.push_back({stream_2d(f, m, c, factor), params});
+        if (!by_plane)
+          continue;
+        params["sums"] = 1; // the partial sums by row, `factor` results sharing each row's loads
+        r.alternatives.push_back({stream_2d(by_plane, m, c, factor), params});
+      }
   if (r.alternatives.empty())
     r.why_not = "no candidate segment length divides the column";
   return r;

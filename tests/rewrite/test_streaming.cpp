@@ -65,9 +65,10 @@ check_streaming(const std::string& stencil, const std::vector<ArithExpr>& extent
     seen.insert({param("segment", 0), factor});
     auto kernel = testing::check_kernel(v.program, inputs, {}, 1e-5);
     March march = first_march(kernel.source);
-    std::size_t per_step = extents.size() == 3 ? n * (n + factor - 1) : n;
-    CHECK(count(march.loads, "x[") == per_step); // one new plane (row) per step
-    CHECK(count(march.rest, "x[") == 0);
+    const std::size_t run = n + static_cast<std::size_t>(factor) - 1; // values along x
+    std::size_t per_step = extents.size() == 3 ? n * run : run;
+    CHECK(testing::loaded_values(march.loads) == per_step); // one new plane (row) per step
+    CHECK(testing::loaded_values(march.rest) == 0);
     CHECK(march.rest.find(march.window + "[0] = " + march.window + "[") !=
           std::string::npos); // the window rotates in registers
   }
@@ -86,9 +87,31 @@ TEST_CASE("stream-nd: 2.5-D streaming of the 3-D 7-point stencil: whole columns 
   CHECK(seen == expected);
 }
 
-TEST_CASE("stream-nd: column marching of the 2-D 5-point stencil in segments of rows") {
+TEST_CASE("stream-nd: column marching of the 2-D 5-point stencil in segments of rows, 1, 2 or "
+          "4 results along x per work-item") {
   auto seen = check_streaming("j2d5pt", {32, 32}, 3);
-  CHECK(seen == std::set<std::pair<int64_t, int64_t>>{{4, 1}, {8, 1}, {16, 1}});
+  std::set<std::pair<int64_t, int64_t>> expected;
+  for (int64_t segment : {4, 8, 16})
+    for (int64_t factor : {1, 2, 4})
+      expected.insert({segment, factor});
+  CHECK(seen == expected);
+}
+
+TEST_CASE("stream-nd in 2-D: no results along x on a CPU") {
+  rewrite::EnumerateOptions options;
+  options.depth = 1;
+  options.tile_sizes = {4, 8};
+  options.target.kind = DeviceKind::CPU;
+  auto lowered =
+      explore::executable_variants(stencils::find_stencil("j2d5pt").build({32, 32}), options);
+  int streamed = 0;
+  for (const auto& v : lowered.variants)
+    for (const auto& s : v.history)
+      if (s.rule == "stream-nd") {
+        CHECK(s.params.count("factor") == 0);
+        ++streamed;
+      }
+  CHECK(streamed == 2);
 }
 
 TEST_CASE("the 3-D 7-point stencil's variants include coarsening along each dimension") {
@@ -100,6 +123,43 @@ TEST_CASE("the 3-D 7-point stencil's variants include coarsening along each dime
   for (int dim = 0; dim < 3; ++dim)
     for (int factor : {2, 4})
       CHECK(coarsened.count({factor, dim}) == 1);
+}
+
+TEST_CASE("stream-nd in 2-D with results along x keeps every boundary and radius") {
+  // Radius r stars and boxes (2r+1 windows, four boundaries) on a 12x16 grid, marched in segments
+  // of 4 rows with 1 or 2 results along x, run on PoCL.
+  auto weighted = user_fun("weighted", [](auto c, auto a, auto b, auto d, auto e, auto f) {
+    return c * 0.5 + (a - b) * 0.25 + (d + e) * 0.125 - f * 0.0625;
+  });
+  for (int r : {1, 2})
+    for (Boundary b : {clamp, mirror, wrap, constant(0.5f)}) {
+      CAPTURE(r);
+      CAPTURE(b.to_string());
+      Val x = input("x", array_of(f32(), {12, 16}));
+      Fun point([&](Val w) {
+        auto at = [&](int y, int xx) { return w.at(y).at(xx); };
+        return weighted(at(r, r), at(0, r), at(2 * r, r), at(r, 0), at(r, 2 * r), at(0, 2 * r));
+      });
+      Expr program = tessera::program({x}, x | pad_nd(2, r, r, b) | slide_nd(2, 2 * r + 1, 1) |
+                                               map_nd(2, point));
+      rewrite::EnumerateOptions options;
+      options.depth = 1;
+      options.tile_sizes = {4};
+      options.coarsening = {2};
+      auto lowered = explore::executable_variants(program, options);
+      auto inputs = random_inputs(program, 7);
+      std::vector<Expr> programs;
+      for (const auto& v : lowered.variants)
+        for (const auto& s : v.history)
+          if (s.rule == "stream-nd")
+            programs.push_back(v.program);
+      testing::build_kernels_together(programs);
+      for (const Expr& p : programs) {
+        CAPTURE(print(p));
+        testing::check_kernel(p, inputs, {}, 1e-5);
+      }
+      CHECK(programs.size() == 2);
+    }
 }
 
 TEST_CASE("stream-nd in 3-D keeps every boundary and radius: each streaming form matches") {

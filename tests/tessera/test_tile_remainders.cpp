@@ -28,6 +28,13 @@ bool padded(const VariantInfo& v) {
   return v.text.find("Drop(0,") != std::string::npos;
 }
 
+// A march with several results along x a step (stream-nd factor=c): offered only where c
+// divides the rows, so not at 64x61.
+bool march_blocked_along_x(const VariantInfo& v) {
+  const std::string name = variant_name(v.history);
+  return name.find("stream-nd") != std::string::npos && name.find("factor=") != std::string::npos;
+}
+
 } // namespace
 
 // The extended tier (CMakeLists.txt), beside the walk of every offered variant at dividing and
@@ -50,7 +57,8 @@ TEST_CASE("tiles with a remainder: every variant at sizes the tiles do not divid
     for (const auto& v : list.variants) {
       INFO(c.name, ": ", v.text);
       codegen::KernelProgram kernels = emit_program(v);
-      CHECK(kernels.launches.size() == 1); // the padding's results are not stored (one kernel)
+      if (padded(v)) // the padding's results are not stored (one kernel)
+        CHECK(kernels.launches.size() == 1);
       std::vector<double> got = run_kernel(device, kernels, inputs).flatten();
       CHECK(explore::within_tolerance(explore::max_relative_difference(got, expected)));
       ++families[variant_family(v.history)];
@@ -77,8 +85,14 @@ TEST_CASE("tiles with a remainder: only where no tile divides, so 64x61 keeps ev
   CHECK(odd_families == square_families);
   MESSAGE("j2d5pt: ", square.variants.size(), " variants at 64x64, ", odd.variants.size(),
           " at 64x61");
-  // Coarsening along the 61 columns takes a remainder too: the same 50 variants, in one order.
-  REQUIRE(odd.variants.size() == square.variants.size());
-  for (std::size_t i = 0; i < odd.variants.size(); ++i)
-    CHECK(variant_name(odd.variants[i].history) == variant_name(square.variants[i].history));
+  // Coarsening along the 61 columns takes a remainder too: the same variants, in one order,
+  // but for the marches blocked along x.
+  std::vector<std::string> square_names, odd_names;
+  for (const auto& v : square.variants)
+    if (!march_blocked_along_x(v))
+      square_names.push_back(variant_name(v.history));
+  for (const auto& v : odd.variants)
+    odd_names.push_back(variant_name(v.history));
+  CHECK(square_names.size() + 10 == square.variants.size()); // 5 segments x factors 2, 4
+  CHECK(odd_names == square_names);
 }
