@@ -104,6 +104,38 @@ bool maps_of(const Expr& call, int depth, NodeKind kind) {
   return node->kind == kind;
 }
 
+// The results of a step: c along each blocked axis (the plane's extent there the window's
+// n + c - 1), result j the row-major index of its position along them; one when not blocked.
+struct BlockedResults {
+  std::vector<int> axes;
+  std::vector<int64_t> along; // results along each blocked axis
+  int64_t count = 1;
+  // The shift of result j along the plane's axis `axis`.
+  int64_t shift(int64_t j, std::size_t axis) const {
+    int64_t rest = j;
+    for (std::size_t b = axes.size(); b-- > 0;) {
+      const int64_t at = rest % along[b];
+      rest /= along[b];
+      if (static_cast<std::size_t>(axes[b]) == axis)
+        return at;
+    }
+    return 0;
+  }
+};
+
+std::optional<BlockedResults> blocked_results(const PlaneSumStep& step, const Type& plane) {
+  BlockedResults r{step.blocked_axes, {}, 1};
+  for (int axis : step.blocked_axes) {
+    const auto a = static_cast<std::size_t>(axis);
+    auto extent = a < plane.shape().size() ? plane.shape()[a].as_constant() : std::nullopt;
+    if (!extent || *extent < step.blocked_window)
+      return std::nullopt;
+    r.along.push_back(*extent - step.blocked_window + 1);
+    r.count *= r.along.back();
+  }
+  return r;
+}
+
 } // namespace
 
 std::optional<PlaneSumStep> plane_sum_step(const Expr& f) {
@@ -166,29 +198,10 @@ bool Emitter::stream_plane_sums(const PlaneSumStep& step, const View& source, co
     for (const auto& p : t.points)
       if (p.size() != plane.shape().size())
         return false;
-  // Results a step: c along each blocked axis (the plane's extent there the window's n + c - 1),
-  // result j the row-major index of its position along them.
-  int64_t results = 1;
-  std::vector<int64_t> along; // results along each blocked axis
-  for (int axis : step.blocked_axes) {
-    const auto a = static_cast<std::size_t>(axis);
-    auto extent = a < plane.shape().size() ? plane.shape()[a].as_constant() : std::nullopt;
-    if (!extent || *extent < step.blocked_window)
-      return false;
-    along.push_back(*extent - step.blocked_window + 1);
-    results *= along.back();
-  }
-  // The shift of result j along each axis of the plane.
-  auto shift = [&](int64_t j, std::size_t axis) {
-    int64_t rest = j;
-    for (std::size_t b = step.blocked_axes.size(); b-- > 0;) {
-      const int64_t at = rest % along[b];
-      rest /= along[b];
-      if (static_cast<std::size_t>(step.blocked_axes[b]) == axis)
-        return at;
-    }
-    return int64_t{0};
-  };
+  auto blocked = blocked_results(step, plane);
+  if (!blocked)
+    return false;
+  const int64_t results = blocked->count;
   auto private_array = [&](const std::string& prefix, const Type& type) {
     auto m = std::make_shared<Memory>();
     m->name = fresh(prefix);
@@ -240,7 +253,7 @@ bool Emitter::stream_plane_sums(const PlaneSumStep& step, const View& source, co
       for (const auto& point : t.points) {
         View v = plane_view;
         for (std::size_t axis = 0; axis < point.size(); ++axis)
-          v = index_view(v, ArithExpr(point[axis] + shift(j, axis)));
+          v = index_view(v, ArithExpr(point[axis] + blocked->shift(j, axis)));
         args.push_back(v);
       }
       std::string name =
@@ -269,7 +282,8 @@ bool Emitter::stream_plane_sums(const PlaneSumStep& step, const View& source, co
       result = call_view(functions_.scalar(*step.scale->user_fun, {kind}), {result});
     View to = index_view(dest, var);
     for (std::size_t b = 0; b < step.blocked_axes.size(); ++b)
-      to = index_view(to, ArithExpr(shift(j, static_cast<std::size_t>(step.blocked_axes[b]))));
+      to = index_view(to,
+                      ArithExpr(blocked->shift(j, static_cast<std::size_t>(step.blocked_axes[b]))));
     assign(to, resolve(result, {}));
   }
   for (int64_t j = 0; j < results; ++j) {
