@@ -45,7 +45,8 @@ using Block = std::vector<Stmt>;
 //            elements are contiguous in global memory and the first index is a multiple of N
 //            (an OpenCL buffer starts aligned beyond any vector type), each component assigned
 //            on its own (text[slot + k] = (*(const __global floatN*)(p + (i))).sk; the compiler
-//            loads the vector once; PoCL 3.1 miscompiled vstoreN of it into the private array),
+//            loads the vector once; PoCL 3.1 miscompiled vstore2 of it into the private array
+//            of a 125-point box's plane blocked along x and y, relative errors of 1e-2),
 //            else one statement an element; where the indices simplify (an interior copy) the
 //            same row reads whole vectors
 struct Piece {

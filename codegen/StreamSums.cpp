@@ -164,18 +164,6 @@ std::optional<PlaneSumStep> plane_sum_step(const Expr& f) {
     if (step)
       step->blocked_axes = {1};
   }
-  // along both:  w => Map(Map(g)) $ Map(Transpose) $ Map(Map(Transpose)) $ Transpose
-  //                     $ Map(Map(Map(Slide(n,1)))) $ Map(Slide(n,1)) $ w
-  if (!step)
-    c.clear();
-  if (!step && call_chain(f->body(), {K::Map, K::Map, K::Map, K::Transpose, K::Map, K::Map}, c) &&
-      maps_of(c[0], 1, K::Map) && maps_of(c[1], 1, K::Transpose) &&
-      maps_of(c[2], 2, K::Transpose) && maps_of(c[4], 3, K::Slide) && maps_of(c[5], 1, K::Slide)) {
-    step = single_plane_sum_step(c[0]->callee()->children[0]->children[0]);
-    slide = c[5]->callee()->children[0].get();
-    if (step)
-      step->blocked_axes = {0, 1};
-  }
   if (!step || !c.back().same_as(f->params()[0]) || slide_fields(*slide).step != ArithExpr(1))
     return std::nullopt;
   auto n = slide_fields(*slide).size.as_constant();

@@ -21,15 +21,12 @@ struct PlaneTerm {
 struct PlaneSumStep {
   std::vector<PlaneTerm> terms; // in plane order
   const Node* scale = nullptr;  // the UserFun s, or null
-  // Register blocking: the step computes c outputs along each of the plane's axes
-  // `blocked_axes`, each the sum over the window shifted by its position: along axis 0
+  // Register blocking: the step computes c outputs along the plane's axis in `blocked_axes`
+  // (one), each the sum over the window shifted by its position: along axis 0
   // (stream-nd rows=c in 3-D, y; factor=c in 2-D, x)
   //   w => Map(fun(w' => [s](sum(..)))) $ Transpose $ Map(Slide(n,1)) $ w
   // with w's planes n + c - 1 long on that axis; along axis 1 (factor=c in 3-D, x)
   //   w => Map(..) $ Transpose $ Map(Transpose) $ Map(Map(Slide(n,1))) $ w
-  // along both (rows and factor in 3-D), c_y x c_x results, row-major
-  //   w => Map(Map(..)) $ Map(Transpose) $ Map(Map(Transpose)) $ Transpose
-  //          $ Map(Map(Map(Slide(n,1)))) $ Map(Slide(n,1)) $ w
   // The window's extent n on the blocked axes when blocked, else 0.
   int64_t blocked_window = 0;
   std::vector<int> blocked_axes;

@@ -288,14 +288,16 @@ TEST_CASE("prior: this program's winners first, then similar programs', then sha
     Prior p = make_prior(with_rows, {}, {"s", "h", 1024});
     CHECK(p.order == std::vector<int>{7, 6, 2, 3, 4, 5, 1});
   }
-  SUBCASE("no database: the partial sums blocked along x before the unblocked ones") {
+  SUBCASE("no database: the partial sums blocked along x, then along y, before the rest") {
     std::vector<VariantInfo> along_x = vs;
-    along_x.push_back(info({"stream-nd at [1] {dims=2, segment=4, sums=1}"},
+    along_x.push_back(info({"stream-nd at [1] {dims=3, segment=4, sums=1}"},
                            Mapping{MappingKind::Streaming}, {{"sums", 1}}));
-    along_x.push_back(info({"stream-nd at [1] {dims=2, factor=2, segment=4, sums=1}"},
+    along_x.push_back(info({"stream-nd at [1] {dims=3, rows=4, segment=4, sums=1}"},
+                           Mapping{MappingKind::Streaming}, {{"rows", 4}, {"sums", 1}}));
+    along_x.push_back(info({"stream-nd at [1] {dims=3, factor=2, segment=4, sums=1}"},
                            Mapping{MappingKind::Streaming}, {{"factor", 2}, {"sums", 1}}));
     Prior p = make_prior(along_x, {}, {"s", "h", 1024});
-    CHECK(p.order == std::vector<int>{7, 6, 2, 3, 4, 5, 1});
+    CHECK(p.order == std::vector<int>{8, 7, 6, 2, 3, 4, 5, 1});
   }
   SUBCASE("no database: separable passes (offered where the weights factor) first") {
     std::vector<VariantInfo> with_axes = vs;
