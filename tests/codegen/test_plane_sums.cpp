@@ -162,54 +162,26 @@ TEST_CASE("partial sums by plane blocked along y: c results a work-item share th
   CHECK(check_blocked_sums(cases) == 18 + 4);
 }
 
-TEST_CASE("partial sums by row blocked along x (2-D): c results a work-item share their rows' "
-          "n + c - 1 values, stars and boxes of radius 1-4, three boundaries, match the "
-          "interpreter") {
-  int checked = 0;
-  testing::with_kernels_built_together(testing::test_session(), [&] {
-    checked = 0; // each of the two passes counts them all
-    for (Shape shape : {Shape::Star, Shape::Box})
-      for (int r = 1; r <= 4; ++r)
-        for (Boundary boundary : {clamp, mirror, wrap}) {
-          // y 10 in segments of 5, x 12 in runs of 2 or 4 (4 under clamp only)
-          Expr program = stencils::star_box_stencil({10, 12}, r, shape, boundary);
-          CAPTURE(stencils::star_box_name(2, r, shape));
-          CAPTURE(boundary.to_string());
-          auto inputs = random_inputs(program, static_cast<uint32_t>(200 + r));
-          for (auto& [lowered, params] : plane_sum_variants(program, {}, {5}, {2, 4})) {
-            const int64_t factor = params.count("factor") ? params.at("factor") : 1;
-            if (factor == 1 || (factor == 4 && boundary.kind != Boundary::Clamp))
-              continue;
-            CAPTURE(print(lowered));
-            auto kernel = testing::check_kernel(lowered, inputs, {}, 1e-5);
-            const auto side = static_cast<int64_t>(2 * r + 1);
-            CHECK(march_loads(kernel.source) == static_cast<std::size_t>(side + factor - 1));
-            // The interior reads the row's aligned runs of `factor` values as vectors (the
-            // boundary one by one): the interpreter check above covers both.
-            CHECK(kernel.source.find(cat("(*(const __global float", factor, "*)(x + (")) !=
-                  std::string::npos);
-            ++checked;
-          }
-        }
-  });
-  CHECK(checked == 24 + 8);
-}
+namespace {
 
-TEST_CASE("partial sums by plane blocked along x (3-D): c results a work-item share their "
-          "planes' rows, stars of radius 1-4 and boxes of radius 1-2, three boundaries, match the "
-          "interpreter") {
+// Checks the marches blocked along x of the star and box stencils (2-D: radius 1-4, y 10 in
+// segments of 5, x 12; 3-D: stars of radius 1-4 and boxes of radius 1-2, z 6 in segments of 3, y
+// 5, x 8) under `boundaries`: 2 results a step, and 4 under clamp, against the interpreter, each
+// step loading its row's (plane's rows') n + c - 1 values once. Returns the kernels checked.
+int check_sums_along_x(int dims, const std::vector<Boundary>& boundaries) {
   int checked = 0;
   testing::with_kernels_built_together(testing::test_session(), [&] {
     checked = 0; // each of the two passes counts them all
     for (Shape shape : {Shape::Star, Shape::Box})
-      for (int r = 1; r <= (shape == Shape::Star ? 4 : 2); ++r)
-        for (Boundary boundary : {clamp, mirror, wrap}) {
-          // z 6 in segments of 3, y 5, x 8 in runs of 2 (or 4 under clamp)
-          Expr program = stencils::star_box_stencil({6, 5, 8}, r, shape, boundary);
-          CAPTURE(stencils::star_box_name(3, r, shape));
+      for (int r = 1; r <= (dims == 3 && shape == Shape::Box ? 2 : 4); ++r)
+        for (const Boundary& boundary : boundaries) {
+          Expr program = dims == 2 ? stencils::star_box_stencil({10, 12}, r, shape, boundary)
+                                   : stencils::star_box_stencil({6, 5, 8}, r, shape, boundary);
+          CAPTURE(stencils::star_box_name(dims, r, shape));
           CAPTURE(boundary.to_string());
-          auto inputs = random_inputs(program, static_cast<uint32_t>(400 + r));
-          for (auto& [lowered, params] : plane_sum_variants(program, {}, {3}, {2, 4})) {
+          auto inputs = random_inputs(program, static_cast<uint32_t>(dims * 100 + r));
+          const std::vector<int64_t> segments{dims == 2 ? 5 : 3};
+          for (auto& [lowered, params] : plane_sum_variants(program, {}, segments, {2, 4})) {
             const int64_t factor = params.count("factor") ? params.at("factor") : 1;
             if (factor == 1 || !params.count("segment") ||
                 (factor == 4 && boundary.kind != Boundary::Clamp))
@@ -217,13 +189,37 @@ TEST_CASE("partial sums by plane blocked along x (3-D): c results a work-item sh
             CAPTURE(print(lowered));
             auto kernel = testing::check_kernel(lowered, inputs, {}, 1e-5);
             const auto side = static_cast<std::size_t>(2 * r + 1);
-            CHECK(march_loads(kernel.source) ==
-                  side * (side + static_cast<std::size_t>(factor) - 1));
+            const std::size_t run = side + static_cast<std::size_t>(factor) - 1;
+            CHECK(march_loads(kernel.source) == (dims == 2 ? run : side * run));
+            // The interior reads the rows' aligned runs as vectors (the boundary one value at
+            // a time): the interpreter check above covers both.
+            CHECK(kernel.source.find(cat("(*(const __global float", factor, "*)(x + (")) !=
+                  std::string::npos);
             ++checked;
           }
         }
   });
-  CHECK(checked == 18 + 6); // factor 2: 6 shapes x 3 boundaries; factor 4: clamp only
+  return checked;
+}
+
+} // namespace
+
+TEST_CASE("partial sums by row blocked along x (2-D): c results a work-item share their rows' "
+          "n + c - 1 values, stars and boxes of radius 1-4, clamp and mirror, match the "
+          "interpreter") {
+  CHECK(check_sums_along_x(2, {clamp, mirror}) == 16 + 8); // factor 2; 4 under clamp
+}
+
+TEST_CASE("partial sums by plane blocked along x (3-D): c results a work-item share their "
+          "planes' rows, stars of radius 1-4 and boxes of radius 1-2, clamp and mirror, match "
+          "the interpreter") {
+  CHECK(check_sums_along_x(3, {clamp, mirror}) == 12 + 6);
+}
+
+TEST_CASE("partial sums blocked along x under wrap, 2-D and 3-D" *
+          doctest::test_suite("extended")) {
+  CHECK(check_sums_along_x(2, {wrap}) == 8);
+  CHECK(check_sums_along_x(3, {wrap}) == 6);
 }
 
 // The 125-point box blocked along x at 16^3, whose interior reads its rows as aligned float2
