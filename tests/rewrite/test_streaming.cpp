@@ -35,6 +35,28 @@ rewrite::LoweredVariants depth1_variants(const Expr& program) {
   return explore::executable_variants(program, options);
 }
 
+// Lowers `program` at depth 1 (segments of 4, 1 or 2 results along x) and checks each streaming
+// variant's kernel against the interpreter on PoCL; returns how many there were.
+int check_streamed_variants(const Expr& program, uint32_t seed) {
+  rewrite::EnumerateOptions options;
+  options.depth = 1;
+  options.tile_sizes = {4};
+  options.coarsening = {2};
+  auto lowered = explore::executable_variants(program, options);
+  auto inputs = random_inputs(program, seed);
+  std::vector<Expr> programs;
+  for (const auto& v : lowered.variants)
+    if (std::any_of(v.history.begin(), v.history.end(),
+                    [](const rewrite::Step& s) { return s.rule == "stream-nd"; }))
+      programs.push_back(v.program);
+  testing::build_kernels_together(programs);
+  for (const Expr& p : programs) {
+    CAPTURE(print(p));
+    testing::check_kernel(p, inputs, {}, 1e-5);
+  }
+  return static_cast<int>(programs.size());
+}
+
 // Checks every streaming variant of `stencil` (window n): it matches the interpreter, loads one
 // new plane (row) of its window per step of its march, each element once (n^(d-1) elements; n
 // x (n+c-1) with c results along x per work-item), and nothing else in the loop, and rotates
@@ -142,23 +164,7 @@ TEST_CASE("stream-nd in 2-D with results along x keeps every boundary and radius
       });
       Expr program = tessera::program({x}, x | pad_nd(2, r, r, b) | slide_nd(2, 2 * r + 1, 1) |
                                                map_nd(2, point));
-      rewrite::EnumerateOptions options;
-      options.depth = 1;
-      options.tile_sizes = {4};
-      options.coarsening = {2};
-      auto lowered = explore::executable_variants(program, options);
-      auto inputs = random_inputs(program, 7);
-      std::vector<Expr> programs;
-      for (const auto& v : lowered.variants)
-        for (const auto& s : v.history)
-          if (s.rule == "stream-nd")
-            programs.push_back(v.program);
-      testing::build_kernels_together(programs);
-      for (const Expr& p : programs) {
-        CAPTURE(print(p));
-        testing::check_kernel(p, inputs, {}, 1e-5);
-      }
-      CHECK(programs.size() == 2);
+      CHECK(check_streamed_variants(program, 7) == 2);
     }
 }
 
@@ -180,28 +186,6 @@ TEST_CASE("stream-nd in 3-D keeps every boundary and radius: each streaming form
       });
       Expr program = tessera::program({x}, x | pad_nd(3, r, r, b) | slide_nd(3, 2 * r + 1, 1) |
                                                map_nd(3, point));
-      rewrite::EnumerateOptions options;
-      options.depth = 1;
-      options.tile_sizes = {4};
-      options.coarsening = {2};
-      auto lowered = explore::executable_variants(program, options);
-      auto inputs = random_inputs(program, 5);
-      int streamed = 0;
-      auto is_streamed = [](const auto& v) {
-        return std::any_of(v.history.begin(), v.history.end(),
-                           [](const rewrite::Step& s) { return s.rule == "stream-nd"; });
-      };
-      std::vector<Expr> programs;
-      for (const auto& v : lowered.variants)
-        if (is_streamed(v))
-          programs.push_back(v.program);
-      testing::build_kernels_together(programs);
-      for (const auto& v : lowered.variants)
-        if (is_streamed(v)) {
-          CAPTURE(print(v.program));
-          testing::check_kernel(v.program, inputs, {}, 1e-5);
-          ++streamed;
-        }
-      CHECK(streamed == 4);
+      CHECK(check_streamed_variants(program, 5) == 4);
     }
 }
