@@ -84,6 +84,11 @@ private:
   void write_reduce(const Node& f, const Operand& in, const View& dest);
   void write_scan(const Node& f, const Operand& in, const View& dest); // codegen/Scan.cpp
   bool stream_windows(const Node& f, const Operand& in, const View& dest);
+  // A march's load (codegen/Stream.cpp): element `index` of `source`, an array of `element`s,
+  // into the private array `array` from `first` on, row-major, a row (the innermost axis) a
+  // statement, so that contiguous runs read as vectors (Piece::row_loads).
+  void load_element(const View& source, const Type& element, const ArithExpr& index,
+                    const std::string& array, int64_t first);
   // codegen/StreamSums.cpp: a march whose step is a sum by plane keeps partial sums.
   bool stream_plane_sums(const PlaneSumStep& step, const View& source, const Type& window,
                          const Operand& in, const View& dest);

@@ -58,6 +58,22 @@ std::vector<Path> scalar_paths(const Type& type) {
 
 } // namespace
 
+void Emitter::load_element(const View& source, const Type& element, const ArithExpr& index,
+                           const std::string& array, int64_t first) {
+  const std::vector<Path> scalars = scalar_paths(element);
+  const auto row =
+      static_cast<std::size_t>(element.is_array() ? element.shape().back().value() : 1);
+  for (std::size_t s = 0; s < scalars.size(); s += row) {
+    std::vector<Access> reads;
+    for (std::size_t t = s; t < s + row; ++t) {
+      Path p = scalars[t];
+      p.insert(p.begin(), Step::at(index));
+      reads.push_back(resolve(source, p));
+    }
+    line({Piece::row_loads(array, first + static_cast<int64_t>(s), std::move(reads))});
+  }
+}
+
 bool Emitter::stream_windows(const Node& f, const Operand& in, const View& dest) {
   if (lane_mode_)
     return false;
@@ -85,14 +101,10 @@ bool Emitter::stream_windows(const Node& f, const Operand& in, const View& dest)
   if (!any)
     return false;
 
-  struct Rotating {
-    std::shared_ptr<Memory> memory;
-    std::vector<Path> scalars;
-  };
-  std::vector<std::optional<Rotating>> windows;
+  std::vector<std::shared_ptr<Memory>> windows; // null for a plain component
   for (const auto& p : parts) {
     if (!p) {
-      windows.push_back(std::nullopt);
+      windows.push_back(nullptr);
       continue;
     }
     auto memory = std::make_shared<Memory>();
@@ -101,26 +113,12 @@ bool Emitter::stream_windows(const Node& f, const Operand& in, const View& dest)
     memory->element = p->window.element().innermost().scalar_kind();
     memory->type = p->window;
     declare_private(memory->element, memory->name, p->n * p->scalars);
-    windows.push_back(Rotating{memory, scalar_paths(p->window.element())});
+    windows.push_back(memory);
   }
-  // Loads element `index` of the array that component k's windows slide over into `slot`, a
-  // row (the innermost axis) at a time: contiguous runs read as vectors (Piece::row_loads).
+  // Loads element `index` of the array that component k's windows slide over into `slot`.
   auto load = [&](std::size_t k, int64_t slot, const ArithExpr& index) {
-    const auto& scalars = windows[k]->scalars;
-    const Type& element = parts[k]->window.element();
-    const auto row =
-        static_cast<std::size_t>(element.is_array() ? element.shape().back().value() : 1);
-    for (std::size_t s = 0; s < scalars.size(); s += row) {
-      std::vector<Access> reads;
-      for (std::size_t t = s; t < s + row; ++t) {
-        Path p = scalars[t];
-        p.insert(p.begin(), Step::at(index));
-        reads.push_back(resolve(parts[k]->source, p));
-      }
-      line(
-          {Piece::row_loads(windows[k]->memory->name,
-                            slot * parts[k]->scalars + static_cast<int64_t>(s), std::move(reads))});
-    }
+    load_element(parts[k]->source, parts[k]->window.element(), index, windows[k]->name,
+                 slot * parts[k]->scalars);
   };
   for (std::size_t k = 0; k < parts.size(); ++k)
     for (int64_t e = 0; parts[k] && e + 1 < parts[k]->n; ++e)
@@ -136,10 +134,10 @@ bool Emitter::stream_windows(const Node& f, const Operand& in, const View& dest)
   // window (whatever the step) or element i of a plain component.
   auto step_value = [&]() -> View {
     if (!zipped)
-      return memory_view(windows[0]->memory);
+      return memory_view(windows[0]);
     std::vector<View> components;
     for (std::size_t k = 0; k < parts.size(); ++k)
-      components.push_back(windows[k] ? map_view(memory_view(windows[k]->memory), "")
+      components.push_back(windows[k] ? map_view(memory_view(windows[k]), "")
                                       : in.view->children[k]);
     return index_view(zip_view(std::move(components)), var);
   };
@@ -148,7 +146,7 @@ bool Emitter::stream_windows(const Node& f, const Operand& in, const View& dest)
   for (std::size_t k = 0; k < parts.size(); ++k) {
     if (!parts[k])
       continue;
-    const std::string& name = windows[k]->memory->name;
+    const std::string& name = windows[k]->name;
     int64_t c = parts[k]->scalars;
     for (int64_t s = 0; s + c < parts[k]->n * c; ++s)
       line(cat(name, "[", s, "] = ", name, "[", s + c, "];"));

@@ -104,36 +104,16 @@ bool maps_of(const Expr& call, int depth, NodeKind kind) {
   return node->kind == kind;
 }
 
-// The results of a step: c along each blocked axis (the plane's extent there the window's
-// n + c - 1), result j the row-major index of its position along them; one when not blocked.
-struct BlockedResults {
-  std::vector<int> axes;
-  std::vector<int64_t> along; // results along each blocked axis
-  int64_t count = 1;
-  // The shift of result j along the plane's axis `axis`.
-  int64_t shift(int64_t j, std::size_t axis) const {
-    int64_t rest = j;
-    for (std::size_t b = axes.size(); b-- > 0;) {
-      const int64_t at = rest % along[b];
-      rest /= along[b];
-      if (static_cast<std::size_t>(axes[b]) == axis)
-        return at;
-    }
-    return 0;
-  }
-};
-
-std::optional<BlockedResults> blocked_results(const PlaneSumStep& step, const Type& plane) {
-  BlockedResults r{step.blocked_axes, {}, 1};
-  for (int axis : step.blocked_axes) {
-    const auto a = static_cast<std::size_t>(axis);
-    auto extent = a < plane.shape().size() ? plane.shape()[a].as_constant() : std::nullopt;
-    if (!extent || *extent < step.blocked_window)
-      return std::nullopt;
-    r.along.push_back(*extent - step.blocked_window + 1);
-    r.count *= r.along.back();
-  }
-  return r;
+// The results of a step: c along the blocked axis (the plane's extent there the window's
+// n + c - 1), one when not blocked; nothing when the plane is shorter than the window.
+std::optional<int64_t> blocked_results(const PlaneSumStep& step, const Type& plane) {
+  if (step.blocked_axis < 0)
+    return 1;
+  const auto axis = static_cast<std::size_t>(step.blocked_axis);
+  auto extent = axis < plane.shape().size() ? plane.shape()[axis].as_constant() : std::nullopt;
+  if (!extent || *extent < step.blocked_window)
+    return std::nullopt;
+  return *extent - step.blocked_window + 1;
 }
 
 } // namespace
@@ -152,7 +132,7 @@ std::optional<PlaneSumStep> plane_sum_step(const Expr& f) {
     step = single_plane_sum_step(c[0]->callee()->children[0]);
     slide = c[2]->callee()->children[0].get();
     if (step)
-      step->blocked_axes = {0};
+      step->blocked_axis = 0;
   }
   // along its axis 1:  w => Map(g) $ Transpose $ Map(Transpose) $ Map(Map(Slide(n,1))) $ w
   if (!step)
@@ -162,7 +142,7 @@ std::optional<PlaneSumStep> plane_sum_step(const Expr& f) {
     step = single_plane_sum_step(c[0]->callee()->children[0]);
     slide = c[3]->callee()->children[0]->children[0].get();
     if (step)
-      step->blocked_axes = {1};
+      step->blocked_axis = 1;
   }
   if (!step || !c.back().same_as(f->params()[0]) || slide_fields(*slide).step != ArithExpr(1))
     return std::nullopt;
@@ -189,7 +169,11 @@ bool Emitter::stream_plane_sums(const PlaneSumStep& step, const View& source, co
   auto blocked = blocked_results(step, plane);
   if (!blocked)
     return false;
-  const int64_t results = blocked->count;
+  const int64_t results = *blocked;
+  // Result j reads the plane shifted j along the blocked axis.
+  auto shift = [&](int64_t j, std::size_t axis) {
+    return static_cast<int64_t>(axis) == step.blocked_axis ? j : 0;
+  };
   auto private_array = [&](const std::string& prefix, const Type& type) {
     auto m = std::make_shared<Memory>();
     m->name = fresh(prefix);
@@ -210,38 +194,15 @@ bool Emitter::stream_plane_sums(const PlaneSumStep& step, const View& source, co
   for (int64_t k = 0; k < *n * results; ++k)
     assign(index_view(sums_view, ArithExpr(k)), resolve(zero, {}));
   // Loads plane `index` of the windows' source into the plane's private array.
-  std::vector<Path> paths{{}};
-  for (const auto& extent : plane.shape()) {
-    std::vector<Path> next;
-    for (const auto& p : paths)
-      for (int64_t k = 0; k < extent.value(); ++k) {
-        Path q = p;
-        q.push_back(Step::at(k));
-        next.push_back(q);
-      }
-    paths = std::move(next);
-  }
-  // A row (the innermost axis) at a time: contiguous runs read as vectors (Piece::row_loads).
-  const auto row = static_cast<std::size_t>(plane.shape().back().value());
-  auto load = [&](const ArithExpr& index) {
-    for (std::size_t s = 0; s < paths.size(); s += row) {
-      std::vector<Access> reads;
-      for (std::size_t t = s; t < s + row; ++t) {
-        Path from = paths[t];
-        from.insert(from.begin(), Step::at(index));
-        reads.push_back(resolve(source, from));
-      }
-      line({Piece::row_loads(values->name, static_cast<int64_t>(s), std::move(reads))});
-    }
-  };
-  // sums[k][j] += f_a(the loaded plane, shifted j rows for result j)
+  auto load = [&](const ArithExpr& index) { load_element(source, plane, index, values->name, 0); };
+  // sums[k][j] += f_a(the loaded plane, shifted j along the blocked axis for result j)
   auto add = [&](const PlaneTerm& t, int64_t k) {
     for (int64_t j = 0; j < results; ++j) {
       std::vector<View> args;
       for (const auto& point : t.points) {
         View v = plane_view;
         for (std::size_t axis = 0; axis < point.size(); ++axis)
-          v = index_view(v, ArithExpr(point[axis] + blocked->shift(j, axis)));
+          v = index_view(v, ArithExpr(point[axis] + shift(j, axis)));
         args.push_back(v);
       }
       std::string name =
@@ -269,9 +230,8 @@ bool Emitter::stream_plane_sums(const PlaneSumStep& step, const View& source, co
     if (step.scale)
       result = call_view(functions_.scalar(*step.scale->user_fun, {kind}), {result});
     View to = index_view(dest, var);
-    for (std::size_t b = 0; b < step.blocked_axes.size(); ++b)
-      to = index_view(to,
-                      ArithExpr(blocked->shift(j, static_cast<std::size_t>(step.blocked_axes[b]))));
+    if (step.blocked_axis >= 0)
+      to = index_view(to, ArithExpr(j));
     assign(to, resolve(result, {}));
   }
   for (int64_t j = 0; j < results; ++j) {

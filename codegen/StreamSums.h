@@ -21,15 +21,15 @@ struct PlaneTerm {
 struct PlaneSumStep {
   std::vector<PlaneTerm> terms; // in plane order
   const Node* scale = nullptr;  // the UserFun s, or null
-  // Register blocking: the step computes c outputs along the plane's axis in `blocked_axes`
-  // (one), each the sum over the window shifted by its position: along axis 0
-  // (stream-nd rows=c in 3-D, y; factor=c in 2-D, x)
+  // Register blocking: the step computes c outputs along the plane's axis `blocked_axis`, each
+  // the sum over the window shifted by its index: along axis 0 (stream-nd rows=c in 3-D, y;
+  // factor=c in 2-D, x)
   //   w => Map(fun(w' => [s](sum(..)))) $ Transpose $ Map(Slide(n,1)) $ w
   // with w's planes n + c - 1 long on that axis; along axis 1 (factor=c in 3-D, x)
   //   w => Map(..) $ Transpose $ Map(Transpose) $ Map(Map(Slide(n,1))) $ w
-  // The window's extent n on the blocked axes when blocked, else 0.
+  // The window's extent n on the blocked axis and the axis when blocked, else 0 and -1.
   int64_t blocked_window = 0;
-  std::vector<int> blocked_axes;
+  int blocked_axis = -1;
 };
 
 // The step function `f` in either form, or nothing.
