@@ -25,6 +25,8 @@
 #include <vector>
 
 #include "codegen/Program.h"
+#include "compile/DeviceLimits.h"
+#include "compile/ExecutableVariants.h"
 #include "compile/Workload.h"
 #include "core/Error.h"
 #include "explore/Evaluations.h"
@@ -84,7 +86,11 @@ void bench(runtime::Session& session, const std::string& name, const std::vector
   rewrite::EnumerateOptions options;
   options.tile_sizes = tiles;
   options.temporal_steps = {k};
-  auto variants = explore::enumerate_variants(program, 1, options).variants;
+  // The device's limits: its local memory, and the rolling tiles on a CPU.
+  explore::apply_device_limits(options, session.device());
+  std::vector<explore::VariantInfo> variants;
+  for (const auto& v : explore::executable_variants(program, options).variants)
+    variants.push_back(explore::variant_info(v));
   explore::Problem problem;
   problem.program = program;
   problem.extents = extents;
@@ -111,7 +117,7 @@ void bench(runtime::Session& session, const std::string& name, const std::vector
     const bool work_groups = mapping && (mapping->kind == rewrite::MappingKind::WorkGroups ||
                                          mapping->kind == rewrite::MappingKind::LocalMemory);
     if (v == 0 || (family == "temporal" && fused_all && work_groups) || family == "diamond" ||
-        family == "parallelogram")
+        family == "parallelogram" || family == "rolling")
       order.push_back(v);
   }
   auto tile = [&](std::size_t v) {

@@ -3,6 +3,7 @@
 #include <bit>
 
 #include "codegen/Names.h"
+#include "codegen/RollingKernel.h"
 #include "core/Error.h"
 #include "core/Printer.h"
 #include "primitives/TypeCheck.h"
@@ -48,6 +49,45 @@ Plan plan_of(const Expr& program) {
   return p;
 }
 
+// Rolling tiles: per band of h steps one launch of the band's kernel, one work-item a tile;
+// bands after the first read the previous band's grid (two grids, ping-pong).
+KernelProgram generate_rolling_program(const Plan& plan, const Expr& program,
+                                       const CodegenOptions& options) {
+  const TimeTiling& t = plan.tiling;
+  RollingGeometry geometry(t, plan.node->boundary, plan.extents);
+  KernelProgram result;
+  result.input_types = {plan.grid};
+  result.output_type = plan.grid;
+  result.buffers = {{plan.element, plan.points}, {plan.element, plan.points}};
+  std::map<int64_t, std::size_t> kernel_of;
+  const std::string name = sanitize(options.kernel_name), text = print(program);
+  auto kernel = [&](int64_t h) {
+    if (auto it = kernel_of.find(h); it != kernel_of.end())
+      return it->second;
+    RollingKernelSpec spec{geometry};
+    spec.band = h;
+    spec.f = plan.node->children.at(0);
+    spec.element = plan.element;
+    spec.grid = plan.grid;
+    spec.grid_points = plan.points;
+    spec.name = cat(name, "_rolling_h", h);
+    spec.program_text = text;
+    result.kernels.push_back(rolling_kernel(spec));
+    return kernel_of[h] = result.kernels.size() - 1;
+  };
+  BufferRef input{BufferRef::ProgramInput, 0};
+  for (int64_t done = 0, band = 0; done < t.steps; ++band) {
+    int64_t h = std::min(t.band, t.steps - done);
+    done += h;
+    BufferRef output = done == t.steps
+                           ? BufferRef{BufferRef::ProgramOutput, 0}
+                           : BufferRef{BufferRef::Intermediate, static_cast<std::size_t>(band % 2)};
+    result.launches.push_back({kernel(h), {input}, output, {}});
+    input = output;
+  }
+  return result;
+}
+
 } // namespace
 
 const Node* time_tile_of(const Expr& program) {
@@ -66,6 +106,8 @@ KernelProgram generate_time_tiled_program(const Expr& program, const CodegenOpti
   TypeChecker types;
   types.apply(program, input_types(program)); // f must be well typed on the neighbourhoods
   const TimeTiling& t = plan.tiling;
+  if (t.scheme == TimeTileScheme::Rolling)
+    return generate_rolling_program(plan, program, options);
   TimeTileGeometry geometry(t, plan.node->boundary, plan.extents);
   const int d = t.dims;
 
@@ -151,11 +193,13 @@ KernelProgram generate_time_tiled_program(const Expr& program, const CodegenOpti
 
 int64_t time_tiled_evaluations(const Expr& program) {
   Plan plan = plan_of(program);
-  TimeTileGeometry geometry(plan.tiling, plan.node->boundary, plan.extents);
+  const bool rolling = plan.tiling.scheme == TimeTileScheme::Rolling;
   int64_t total = 0;
   for (int64_t done = 0; done < plan.tiling.steps;) {
     int64_t h = std::min(plan.tiling.band, plan.tiling.steps - done);
-    total += geometry.evaluations(h);
+    total += rolling
+                 ? RollingGeometry(plan.tiling, plan.node->boundary, plan.extents).evaluations(h)
+                 : TimeTileGeometry(plan.tiling, plan.node->boundary, plan.extents).evaluations(h);
     done += h;
   }
   return total;

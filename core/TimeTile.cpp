@@ -37,7 +37,15 @@ Expr neighbourhoods(int d, int64_t r, Expr x) {
 } // namespace
 
 const char* scheme_name(TimeTileScheme scheme) {
-  return scheme == TimeTileScheme::Diamond ? "diamond" : "parallelogram";
+  switch (scheme) {
+  case TimeTileScheme::Diamond:
+    return "diamond";
+  case TimeTileScheme::Parallelogram:
+    return "parallelogram";
+  case TimeTileScheme::Rolling:
+    return "rolling";
+  }
+  return "unknown";
 }
 
 Expr make_time_tile(const TimeTiling& t, Boundary boundary, Expr f) {
@@ -48,6 +56,9 @@ Expr make_time_tile(const TimeTiling& t, Boundary boundary, Expr f) {
     user_error(cat("TimeTile: 1 to 3 dimensions, got ", t.dims));
   if (t.work_group < 1 || t.work_group > 1024)
     user_error(cat("TimeTile: 1 to 1024 work-items per tile, got ", t.work_group));
+  if (t.scheme == TimeTileScheme::Rolling && (t.work_group != 1 || t.dims < 2))
+    user_error(cat("TimeTile: rolling tiles are one work-item each in 2 or 3 dimensions, got ",
+                   t.work_group, " work-items in ", t.dims));
   if (t.radius < 1 || t.steps < 1 || t.band < 1 || t.band > t.steps)
     user_error(cat("TimeTile: needs radius >= 1 and 1 <= band <= steps, got radius ", t.radius,
                    ", band ", t.band, ", steps ", t.steps));
@@ -75,8 +86,8 @@ TimeTiling time_tiling_of(const Node& n) {
   };
   TimeTiling t;
   int64_t scheme = value(f.scheme);
-  if (scheme != 0 && scheme != 1)
-    user_error(cat("TimeTile: scheme 0 (diamond) or 1 (parallelogram), got ", scheme));
+  if (scheme < 0 || scheme > 2)
+    user_error(cat("TimeTile: scheme 0 (diamond), 1 (parallelogram) or 2 (rolling), got ", scheme));
   t.scheme = static_cast<TimeTileScheme>(scheme);
   t.dims = static_cast<int>(value(f.dims));
   t.radius = value(f.radius);

@@ -32,7 +32,7 @@ std::optional<int64_t> stencil_evaluations(const Problem& problem, const Variant
     return std::nullopt;
   const int64_t K = chain->count, r = chain->r.value(), N = points(problem.extents);
   std::string family = variant_family(v.history);
-  if (family == "diamond" || family == "parallelogram")
+  if (family == "diamond" || family == "parallelogram" || family == "rolling")
     return codegen::time_tiled_evaluations(v.program);
   if (family == "plain")
     return K * N; // one launch per step
@@ -65,7 +65,7 @@ std::string evaluation_summary(const Report& report, const Problem& problem) {
   std::ostringstream s;
   s << "stencil evaluations (k x N = " << chain->count << " x " << points(problem.extents) << " = "
     << kN << "), fastest variant of each family:\n";
-  for (const char* family : {"plain", "temporal", "diamond", "parallelogram"}) {
+  for (const char* family : {"plain", "temporal", "diamond", "parallelogram", "rolling"}) {
     const PointResult* best = nullptr;
     for (const auto& p : report.points)
       if (p.status == PointStatus::Ok && variant_family(p.history) == family &&

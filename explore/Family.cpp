@@ -29,6 +29,7 @@ const std::vector<FamilyMarks>& family_marks() {
       {"work-groups", {MappingKind::WorkGroups}},
       {"diamond", {}},
       {"parallelogram", {}},
+      {"rolling", {}},
       {"split-launch", {MappingKind::SplitLaunch}},
   };
   return marks;

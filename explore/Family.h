@@ -13,6 +13,7 @@
 //   work-groups   the work-groups mapping (MapWrg + MapLcl without tiling)
 //   diamond       diamond-tiling
 //   parallelogram parallelogram-tiling
+//   rolling       rolling-tiling (a CPU's temporal tiling: one work-item a strip of rows)
 //   split-launch  the split-launch mapping (the plain lowering's interior launched apart, without
 //                 boundary conditionals)
 //   plain         anything else (the MapGlb lowering and its work-group sizes)

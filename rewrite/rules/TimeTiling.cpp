@@ -1,7 +1,9 @@
 // Diamond and parallelogram tiling: k steps of a stencil as a program of kernels without
-// redundant computation (core/TimeTile.h, codegen/TimeTiled.h).
+// redundant computation (core/TimeTile.h, codegen/TimeTiled.h); rolling tiling: one launch a
+// band, one work-item a strip whose levels stream down it in rings of rows (a CPU's form,
+// codegen/RollingKernel.h).
 //
-//   S^k $ x  ->  TimeTile{diamond | parallelogram, d, r, k, h, W}(f) $ x
+//   S^k $ x  ->  TimeTile{diamond | parallelogram | rolling, d, r, k, h, W}(f) $ x
 //
 // The rules match the whole program (all k <= 8 matched steps, reading the program's input),
 // because the tiling is a program of its own launches. Parameters: the band height h (the
@@ -10,6 +12,7 @@
 // band; and the work-items per tile: 1 (a loop nest per tile, for CPUs) or 128 (side by side
 // along the rows, for GPUs). Conditions: constant radius and extents, no constant inputs zipped to
 // the neighbourhoods, and on a periodic grid N >= 2hr.
+#include <optional>
 #include <set>
 
 #include "core/TimeTile.h"
@@ -33,50 +36,129 @@ std::vector<int64_t> constant_extents(const Type& t, int d) {
   return static_cast<int>(extents.size()) == d ? extents : std::vector<int64_t>{};
 }
 
-RuleResult time_tiling(TimeTileScheme scheme, const Expr& e, const RuleContext& ctx) {
+// The steps a time tiling replaces, or why none: the whole program's k >= 2 steps of one
+// stencil of constant radius on a grid of constant extents.
+struct TiledSteps {
+  StencilSteps chain;
+  int64_t r = 1;
+  std::vector<int64_t> extents;
+};
+std::optional<TiledSteps> tiled_steps(const Expr& e, const RuleContext& ctx, std::string& why) {
   auto chain = match_stencil_steps(e);
   if (!chain)
-    return RuleResult::none("");
+    return std::nullopt;
   if (chain->count < 2)
-    return RuleResult::none("a single stencil step (time tiling needs two or more)");
-  if (ctx.below_program_body)
-    return RuleResult::none("the steps are not the program's whole body (the tiling is a whole "
-                            "program of kernels)");
-  if (chain->input->kind != NodeKind::Param)
-    return RuleResult::none("the steps do not read the program's input (the tiling is a "
-                            "whole program of kernels)");
-  if (chain->zipped)
-    return RuleResult::none("constant inputs zipped to the neighbourhoods (a right-hand side, or "
-                            "the fixed boundary's interior grid): its tiles read one grid");
+    why = "a single stencil step (time tiling needs two or more)";
+  else if (ctx.below_program_body)
+    why = "the steps are not the program's whole body (the tiling is a whole program of kernels)";
+  else if (chain->input->kind != NodeKind::Param)
+    why = "the steps do not read the program's input (the tiling is a whole program of kernels)";
+  else if (chain->zipped)
+    why = "constant inputs zipped to the neighbourhoods (a right-hand side, or the fixed "
+          "boundary's interior grid): its tiles read one grid";
   auto r = chain->r.as_constant();
   auto extents = constant_extents(ctx.type_of(e), chain->d);
-  if (!r || extents.empty())
-    return RuleResult::none("symbolic radius or extents");
-  const int64_t k = chain->count;
+  if (why.empty() && (!r || extents.empty()))
+    why = "symbolic radius or extents";
+  if (!why.empty())
+    return std::nullopt;
+  return TiledSteps{*chain, *r, extents};
+}
+
+RuleResult time_tiling(TimeTileScheme scheme, const Expr& e, const RuleContext& ctx) {
+  std::string why;
+  auto steps = tiled_steps(e, ctx, why);
+  if (!steps)
+    return RuleResult::none(why);
+  const StencilSteps& chain = steps->chain;
+  const int64_t r = steps->r, k = chain.count;
   RuleResult result;
   for (int64_t h : std::set<int64_t>{std::min<int64_t>(k, 4), k})
     for (int64_t size : ctx.tile_sizes)
       for (int64_t work_group : {1, 128}) {
-        int64_t W = chain->d == 1 ? 16 * size : size;
-        bool fits = W >= 2 * h * *r;
-        for (auto n : extents)
-          fits = fits && W < n && (chain->boundary.kind != Boundary::Wrap || n >= 2 * h * *r);
+        int64_t W = chain.d == 1 ? 16 * size : size;
+        bool fits = W >= 2 * h * r;
+        for (auto n : steps->extents)
+          fits = fits && W < n && (chain.boundary.kind != Boundary::Wrap || n >= 2 * h * r);
         if (!fits)
           continue;
         TimeTiling t;
         t.scheme = scheme;
-        t.dims = chain->d;
-        t.radius = *r;
+        t.dims = chain.d;
+        t.radius = r;
         t.steps = k;
         t.band = h;
         t.tile = {W, W, W};
         t.work_group = work_group;
         result.alternatives.push_back(
-            {make_call(make_time_tile(t, chain->boundary, chain->f), {chain->input}),
+            {make_call(make_time_tile(t, chain.boundary, chain.f), {chain.input}),
              {{"steps", k}, {"band", h}, {"tile", W}, {"work_items", work_group}}});
       }
   if (result.alternatives.empty())
     result.why_not = "no tile width of at least 2 x band x radius smaller than the grid";
+  return result;
+}
+
+// Rolling tiles (a CPU's form: one work-item a tile): the band h = min(k, 4) or k; strips of 16,
+// 64 or 256 outermost rows (at least two strips); the innermost dimension whole where the band's
+// rings fit in the device's local memory, else in tiles of 1024 (or 256); in 3-D the middle
+// dimension in tiles of 8 or 32 rows.
+RuleResult rolling_tiling(const Expr& e, const RuleContext& ctx) {
+  std::string why;
+  auto steps = tiled_steps(e, ctx, why);
+  if (!steps)
+    return RuleResult::none(why);
+  if (!ctx.target.cpu())
+    return RuleResult::none("not a CPU (rolling tiles are one work-item each: a CPU's form)");
+  const StencilSteps& chain = steps->chain;
+  const std::vector<int64_t>& n = steps->extents;
+  const int64_t r = steps->r, k = chain.count;
+  if (chain.d < 2)
+    return RuleResult::none("one dimension (a rolling tile's rows would be single points)");
+  for (auto extent : n)
+    if (chain.boundary.kind != Boundary::Wrap && extent <= 2 * r)
+      return RuleResult::none("an extent of at most twice the radius");
+  const int64_t bytes = ctx.type_of(e).innermost().scalar_kind() == ScalarKind::F64 ? 8 : 4;
+  RuleResult result;
+  for (int64_t h : std::set<int64_t>{std::min<int64_t>(k, 4), k}) {
+    auto ring_bytes = [&](int64_t middle, int64_t inner) {
+      int64_t slice = inner + 2 * (h + 1) * r; // codegen::RollingGeometry::slice_extent
+      if (chain.d == 3)
+        slice *= middle + 2 * (h + 1) * r;
+      return h * (3 * r + 1) * slice * bytes;
+    };
+    std::vector<int64_t> middles =
+        chain.d == 3 ? std::vector<int64_t>{8, 32} : std::vector<int64_t>{1};
+    for (int64_t middle : middles) {
+      if (chain.d == 3 && middle > n[1])
+        continue;
+      int64_t inner = 0; // the widest that fits: whole rows, else 1024 or 256
+      for (int64_t w : {n[static_cast<std::size_t>(chain.d - 1)], int64_t{1024}, int64_t{256}})
+        if (!inner && w <= n[static_cast<std::size_t>(chain.d - 1)] && w >= r &&
+            ring_bytes(middle, w) <= ctx.target.local_memory_bytes)
+          inner = w;
+      if (!inner)
+        continue;
+      for (int64_t rows : {16, 64, 256}) {
+        if (2 * rows > n[0] || rows < r)
+          continue;
+        TimeTiling t;
+        t.scheme = TimeTileScheme::Rolling;
+        t.dims = chain.d;
+        t.radius = r;
+        t.steps = k;
+        t.band = h;
+        t.tile = {rows, chain.d == 3 ? middle : inner, inner};
+        result.alternatives.push_back(
+            {make_call(make_time_tile(t, chain.boundary, chain.f), {chain.input}),
+             {{"steps", k}, {"band", h}, {"rows", rows}, {"tile", inner}}});
+      }
+    }
+  }
+  if (result.alternatives.empty())
+    result.why_not = cat("no strip of rows whose ", chain.d == 3 ? "planes" : "rows",
+                         " fit in the device's local memory (", ctx.target.local_memory_bytes,
+                         " bytes) at least twice in the grid");
   return result;
 }
 
@@ -113,6 +195,17 @@ std::vector<Rule> time_tiling_rules() {
            {},
            kTimeTilingParams},
           "parallelogram")};
+  rules.push_back(with_family({"rolling-tiling",
+                               "S^k $ x -> TimeTile{rolling}(f) $ x: one work-item a strip, the "
+                               "levels streaming down it in "
+                               "rings of rows, one launch a band (CPUs)",
+                               rolling_tiling,
+                               {},
+                               {{.name = "steps", .source = ParamDomain::Source::ProgramCount},
+                                {.name = "band", .source = ParamDomain::Source::ProgramCount},
+                                {.name = "rows", .values = {16, 64, 256}},
+                                {.name = "tile", .source = ParamDomain::Source::ProgramCount}}},
+                              "rolling"));
   for (auto& r : rules)
     r.node_kinds = {NodeKind::Call}; // a call of the top step's map (match_stencil_steps)
   return rules;

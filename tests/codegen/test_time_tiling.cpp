@@ -1,7 +1,8 @@
-// Diamond and parallelogram tiling (rewrite/rules/TimeTiling.cpp, codegen/TimeTiled.h): every
-// variant the rules give runs on PoCL and matches the interpreter's unfused steps, in 1-D and
-// 2-D, radius 1 and 2, with every boundary kind, k = 2..8 and extents that the tiles do not
-// divide; and every point of every step is computed exactly once.
+// Diamond, parallelogram and rolling tiling (rewrite/rules/TimeTiling.cpp, codegen/TimeTiled.h):
+// every variant the rules give runs on PoCL and matches the interpreter's unfused steps, in 1-D
+// and 2-D (rolling: 2-D and 3-D), radius 1 and 2, with every boundary kind, k = 2..8 and extents
+// that the tiles do not divide; diamonds and parallelograms compute every point of every step
+// exactly once, rolling tiles recompute what neighbouring strips share.
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -16,6 +17,7 @@
 #include "dsl/Dsl.h"
 #include "rewrite/Lower.h"
 #include "rewrite/rules/Rules.h"
+#include "rewrite/rules/StencilSteps.h"
 #include "tests/codegen/CodegenCheck.h"
 
 using namespace tessera;
@@ -267,4 +269,123 @@ TEST_CASE("time-tiled kernels with more work-items than a tile's points write on
   check_in_bounds(P, {9, 20}, 4, 32);
   check_in_bounds(P, {13, 11}, 8, 128, 3);
   check_in_bounds(D, {13, 11}, 8, 128, 3);
+}
+
+namespace {
+
+// k steps of stencil_steps as rolling tiles of tile[0] outer rows by tile[1] (x tile[2]) inner
+// points, in bands of `band` steps.
+Expr rolling(int d, int r, Boundary b, std::vector<int64_t> extents, int k, int64_t band,
+             std::array<int64_t, 3> tile) {
+  Expr steps = stencil_steps(d, r, b, extents, k);
+  auto chain = rewrite::match_stencil_steps(steps->body());
+  REQUIRE(chain);
+  REQUIRE(chain->count == k);
+  TimeTiling t;
+  t.scheme = TimeTileScheme::Rolling;
+  t.dims = d;
+  t.radius = r;
+  t.steps = k;
+  t.band = band;
+  t.tile = tile;
+  return make_lambda(steps->params(),
+                     make_call(make_time_tile(t, b, chain->f), {steps->params()[0]}));
+}
+
+void check_rolling(int d, int r, Boundary b, std::vector<int64_t> extents, int k, int64_t band,
+                   std::array<int64_t, 3> tile) {
+  Expr v = rolling(d, r, b, extents, k, band, tile);
+  CAPTURE(print(v));
+  testing::check_program(v, random_inputs(v, 5 + static_cast<uint32_t>(k)));
+  // Strips recompute the rows their levels share (with a band of two steps or more); one tile of
+  // a grid that does not wrap computes every point once.
+  bool one_tile = band == 1 || b.kind != Boundary::Wrap;
+  for (int l = 0; l < d; ++l)
+    one_tile =
+        one_tile && tile[static_cast<std::size_t>(l)] >= extents[static_cast<std::size_t>(l)];
+  int64_t evaluations = codegen::time_tiled_evaluations(v), kN = k * points(extents);
+  if (one_tile || band == 1)
+    CHECK(evaluations == kN);
+  else
+    CHECK(evaluations > kN);
+}
+
+rewrite::RuleResult rolling_on(const Expr& program, DeviceKind kind, int64_t local_bytes) {
+  TypeChecker types;
+  types.apply(program, input_types(program));
+  rewrite::RuleContext ctx;
+  ctx.types = &types;
+  ctx.target.kind = kind;
+  ctx.target.local_memory_bytes = local_bytes;
+  return rule("rolling-tiling").apply(program->body(), ctx);
+}
+
+} // namespace
+
+// Several strips and inner tiles (none dividing its extent), bands of fewer steps than k (the
+// next band reads the last one's grid), strips narrower than a band's reach (h r rows), every
+// boundary at both radii.
+TEST_CASE("rolling tiling against the interpreter: 2-D and 3-D, radius 1 and 2, every boundary") {
+  const int k_2d[] = {3, 2, 5, 4, 3};
+  for (std::size_t i = 0; i < kBoundaries.size(); ++i) {
+    CAPTURE(kBoundaries[i].to_string());
+    const int r = 1 + static_cast<int>(i % 2), k = k_2d[i];
+    const int64_t band = i % 2 ? k : 2, rows = 3 + static_cast<int64_t>(i);
+    check_rolling(2, r, kBoundaries[i], {29, 31}, k, band, {rows, 8 + 3 * rows, 1});
+    check_rolling(2, r, kBoundaries[i], {23, 40}, 2, 2, {40, 40, 1}); // one tile
+    check_rolling(2, r, kBoundaries[i], {13, 11}, 3, 3, {4, 4, 1});
+    check_rolling(3, r, kBoundaries[i], {11, 12, 13}, 2, i % 2 ? 2 : 1, {4, 5, 6 + rows});
+  }
+}
+
+TEST_CASE("rolling tiles write only the grid") {
+  check_in_bounds(TimeTileScheme::Rolling, {13, 11}, 4, 1, 3);
+  check_in_bounds(TimeTileScheme::Rolling, {9, 20}, 2, 1, 4);
+  check_in_bounds(TimeTileScheme::Rolling, {16, 16}, 16, 1, 2);
+}
+
+// One work-item a tile is a CPU's form: a GPU is not offered it; the rings of a band fit the
+// device's local memory (the innermost dimension whole where they fit, else in tiles).
+TEST_CASE("rolling tiles are offered on a CPU, within its local memory") {
+  Expr p = stencil_steps(2, 1, clamp, {512, 3000}, 4);
+  auto cpu = rolling_on(p, DeviceKind::CPU, 1 << 20);
+  REQUIRE(!cpu.alternatives.empty());
+  bool whole_rows = false;
+  for (const auto& alt : cpu.alternatives) {
+    Expr v = rewrite::lower_default(make_lambda(p->params(), alt.replacement));
+    TimeTiling t = time_tiling_of(*codegen::time_tile_of(v));
+    whole_rows |= t.tile[1] == 3000;
+    for (const auto& kernel : codegen::generate_program(v).kernels)
+      CHECK(kernel.local_memory_bytes <= 1 << 20);
+    CHECK(2 * t.tile[0] <= 512);
+  }
+  CHECK(whole_rows);
+  auto small = rolling_on(p, DeviceKind::CPU, 128 << 10); // rows of 1024 then
+  REQUIRE(!small.alternatives.empty());
+  for (const auto& alt : small.alternatives)
+    CHECK(alt.params.at("tile") == 1024);
+  auto refused = [](const rewrite::RuleResult& result, const std::string& because) {
+    CAPTURE(result.why_not);
+    CHECK(result.alternatives.empty());
+    CHECK(result.why_not.find(because) != std::string::npos);
+  };
+  refused(rolling_on(p, DeviceKind::GPU, 1 << 20), "CPU");
+  refused(rolling_on(p, DeviceKind::CPU, 1024), "local memory");
+  refused(rolling_on(stencil_steps(1, 1, clamp, {4096}, 4), DeviceKind::CPU, 1 << 20),
+          "one dimension");
+}
+
+TEST_CASE("rolling tiles refuse what they cannot compute") {
+  Expr p = rolling(2, 2, mirror, {20, 21}, 3, 3, {6, 8, 1});
+  Expr f = codegen::time_tile_of(p)->children[0];
+  TimeTiling t = time_tiling_of(*codegen::time_tile_of(p));
+  t.work_group = 128;
+  CHECK_THROWS_WITH_AS(make_time_tile(t, mirror, f), doctest::Contains("one work-item"), Error);
+  t.work_group = 1;
+  t.dims = 1;
+  CHECK_THROWS_WITH_AS(make_time_tile(t, mirror, f), doctest::Contains("2 or 3 dimensions"), Error);
+  CHECK_THROWS_WITH_AS(codegen::generate_program(rolling(2, 2, mirror, {20, 21}, 3, 3, {1, 8, 1})),
+                       doctest::Contains("below the radius"), Error);
+  CHECK_THROWS_WITH_AS(codegen::generate_program(rolling(2, 2, clamp, {4, 21}, 2, 2, {2, 8, 1})),
+                       doctest::Contains("twice the radius"), Error);
 }
