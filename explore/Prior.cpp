@@ -106,7 +106,9 @@ Prior make_prior(const std::vector<VariantInfo>& variants, const std::vector<Tun
   // the fastest of every stencil they were offered for (the 27-point box 1.18x, the 125-point
   // box 1.31x the unblocked sums along y), and along x faster than along y for the 3-D stars
   // (radius 2 0.349 against 0.381 ms, 4 0.443 against 0.487) and as fast for the 27-point box
-  // (0.390 against 0.379 ms); a 16 s search of the radius-4 star measures 12 points.
+  // (0.390 against 0.379 ms); a 16 s search of the radius-4 star measures 12 points. Rolling
+  // tiles (offered on CPUs alone, for k steps) go with the "first": on PoCL they ran 4 and 8
+  // steps of j2d5pt at 8192^2 faster than any other fused form.
   std::vector<OrderKey> keys;
   for (std::size_t v = 0; v < variants.size(); ++v) {
     prior.features.push_back(variant_features(variants[v], context.cells));
@@ -138,10 +140,11 @@ Prior make_prior(const std::vector<VariantInfo>& variants, const std::vector<Tun
     }
     const bool sums = std::binary_search(f.words.begin(), f.words.end(), std::string("sums=1"));
     const auto& params = variants[v].params;
-    const bool along_x = sums && params.count("factor") > 0, along_y = params.count("rows") > 0;
+    const bool along_x = sums && params.count("factor") > 0,
+               along_y = sums && params.count("rows") > 0;
     const std::string family = variant_family(variants[v].history);
     const bool split = context.cpu && family == "split-launch";
-    const bool first = sums || split || family == "separable";
+    const bool first = sums || split || family == "separable" || family == "rolling";
     const int kind = along_x ? 0 : along_y ? 1 : first ? 2 : 3;
     keys.push_back({tier, kind, -score, f.steps, 0, static_cast<int>(v)});
   }

@@ -37,11 +37,16 @@ VariantInfo variant_info(const rewrite::Variant& variant) {
 namespace {
 
 // The generation check: throws tessera::Error when the code generator rejects the program or
-// its kernels exceed the portable target's limits (core/Target.h: no device is in sight).
-void generate_kernels(const Expr& lowered) {
-  auto program = codegen::generate_program(lowered);
-  if (std::string why = beyond_limits(program, Target{}); !why.empty())
-    user_error(cat(why, ", the portable limit without a device (explore/Space.h)"));
+// its kernels exceed the target's limits (core/Target.h; the portable target where no device is
+// in sight).
+void generate_kernels(const Expr& lowered, const Target& target) {
+  codegen::CodegenOptions options;
+  options.target = target;
+  auto program = codegen::generate_program(lowered, options);
+  if (std::string why = beyond_limits(program, target); !why.empty())
+    user_error(cat(why, target == Target{}
+                            ? ", the portable limit without a device (explore/Space.h)"
+                            : ", the device's limit"));
 }
 
 // The split launch of the default lowering (variants[0]) as a variant of its own, appended
@@ -142,7 +147,9 @@ std::vector<std::string> absent_families(const std::set<std::string>& present,
 }
 
 Variants enumerate_variants(const Expr& program, int depth, rewrite::EnumerateOptions options) {
-  options.check_generation = generate_kernels;
+  options.check_generation = [target = options.target](const Expr& lowered) {
+    generate_kernels(lowered, target);
+  };
   return variants_of(program, depth, std::move(options));
 }
 

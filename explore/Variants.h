@@ -39,7 +39,9 @@ struct Variants {
 // sets the limits (deadline, cancel flag, variant limit) and the progress callback (its depth is
 // replaced by `depth`); a summary of a cut enumeration says what cut it ("stopped at the variant
 // limit during depth 7", "cut by the deadline: ..."), as `stop` does. Any depth ends: the
-// variant limit bounds the work of one without a deadline.
+// variant limit bounds the work of one without a deadline. Kernels beyond `control.target`'s
+// limits are dropped (the portable target's by default: explore::apply_device_limits sets a
+// device's, compile/DeviceLimits.h).
 Variants enumerate_variants(const Expr& program, int depth = 1,
                             rewrite::EnumerateOptions control = {});
 

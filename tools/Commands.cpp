@@ -1,11 +1,13 @@
 #include "tools/Commands.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "codegen/Names.h"
 #include "codegen/Program.h"
+#include "compile/DeviceLimits.h"
 #include "core/AtomicFile.h"
 #include "core/Error.h"
 #include "core/FilePlan.h"
@@ -142,12 +144,22 @@ void check_point_count(const std::string& text, const std::vector<int64_t>& exte
 }
 
 SelectedVariant select_variant(const Expr& program, const std::string& which, int depth,
-                               const std::string& name) {
+                               const std::string& name, const runtime::Device* device) {
   if (which == "0" && depth <= 1)
     return {0, variant_info({rewrite::lower_default(program), {}})};
   auto v = enumerate_variants(program, depth);
-  std::size_t index = explore::find_variant(v, which, name, depth);
-  return {index, v.variants[index]};
+  try {
+    std::size_t index = explore::find_variant(v, which, name, depth);
+    return {index, v.variants[index]};
+  } catch (const Error&) {
+    if (!device || std::all_of(which.begin(), which.end(), ::isdigit))
+      throw;
+  }
+  rewrite::EnumerateOptions options;
+  explore::apply_device_limits(options, *device);
+  auto on_device = enumerate_variants(program, depth, options);
+  std::size_t index = explore::find_variant(on_device, which, name, depth);
+  return {index, on_device.variants[index], true};
 }
 
 std::vector<int64_t> parse_numeric_size(const std::string& text, int dims,

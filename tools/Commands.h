@@ -12,6 +12,10 @@
 #include "explore/Space.h"
 #include "tools/ProgramSource.h"
 
+namespace tessera::runtime {
+struct Device;
+}
+
 namespace tessera {
 class FilePlan;
 }
@@ -75,13 +79,16 @@ std::string size_of(const CommonOptions& options, const ProgramSource& source);
 void check_point_count(const std::string& text, const std::vector<int64_t>& extents);
 // The variant that --variant `which` names among the executable variants at `depth`: its number
 // (0: the plain MapGlb lowering) or its name (explore/VariantNames.h); Error naming the valid
-// range and the names' form otherwise.
+// range and the names' form otherwise. Numbers are those of `tessera variants` (no device); with
+// `device`, a name that no variant there has is looked up among the variants the device is
+// offered as well (a CPU's rolling tiles, its wider coarsening), and `device_only` says so.
 struct SelectedVariant {
   std::size_t index = 0;
   explore::VariantInfo variant;
+  bool device_only = false;
 };
 SelectedVariant select_variant(const Expr& program, const std::string& which, int depth,
-                               const std::string& name);
+                               const std::string& name, const runtime::Device* device = nullptr);
 
 // The tuning database of --tuning-db VALUE (a file; "off": none; empty: tuning.json in the cache
 // directory), added to `files` as an input: no output may replace it, and a file the user named

@@ -93,12 +93,13 @@ int run_command(const CommonOptions& o) {
   std::cout << "stencil  " << info.name << " (" << info.description << ")\n";
   std::cout << "program  " << print(p) << "\n";
 
-  SelectedVariant selected = select_variant(p, o.variant, o.depth, info.name);
+  runtime::Session session = runtime::Session::from_env(o.device);
+  SelectedVariant selected = select_variant(p, o.variant, o.depth, info.name, &session.device());
   Expr lowered = selected.variant.program;
   auto kernel = kernel_of(selected.variant, info.name);
-  runtime::Session session = runtime::Session::from_env(o.device);
   std::cout << "device   " << session.device().description() << "\n";
-  std::cout << "variant  " << selected.index << " ("
+  std::cout << "variant  " << selected.index
+            << (selected.device_only ? " of this device's variants" : "") << " ("
             << explore::variant_name(selected.variant.history) << "): " << print(lowered) << "\n";
 
   explore::Workload workload(session, p, 1);

@@ -100,9 +100,9 @@ RuleResult time_tiling(TimeTileScheme scheme, const Expr& e, const RuleContext& 
 }
 
 // Rolling tiles (a CPU's form: one work-item a tile): the band h = min(k, 4) or k; strips of 16,
-// 64 or 256 outermost rows (at least two strips); the innermost dimension whole where the band's
-// rings fit in the device's local memory, else in tiles of 1024 (or 256); in 3-D the middle
-// dimension in tiles of 8 or 32 rows.
+// 64 or 256 outermost rows (at least two strips; two where the grid has fewer than 32); the
+// innermost dimension whole where the band's rings fit in the device's local memory, else in tiles
+// of 1024 (or 256); in 3-D the middle dimension in tiles of 8 or 32 rows.
 RuleResult rolling_tiling(const Expr& e, const RuleContext& ctx) {
   std::string why;
   auto steps = tiled_steps(e, ctx, why);
@@ -139,8 +139,14 @@ RuleResult rolling_tiling(const Expr& e, const RuleContext& ctx) {
           inner = w;
       if (!inner)
         continue;
-      for (int64_t rows : {16, 64, 256}) {
-        if (2 * rows > n[0] || rows < r)
+      std::vector<int64_t> strips;
+      for (int64_t rows : {16, 64, 256})
+        if (2 * rows <= n[0])
+          strips.push_back(rows);
+      if (strips.empty()) // a grid of fewer than 32 rows: two strips
+        strips.push_back((n[0] + 1) / 2);
+      for (int64_t rows : strips) {
+        if (rows < r)
           continue;
         TimeTiling t;
         t.scheme = TimeTileScheme::Rolling;
@@ -149,9 +155,11 @@ RuleResult rolling_tiling(const Expr& e, const RuleContext& ctx) {
         t.steps = k;
         t.band = h;
         t.tile = {rows, chain.d == 3 ? middle : inner, inner};
+        Params params{{"steps", k}, {"band", h}, {"rows", rows}, {"tile", inner}};
+        if (chain.d == 3)
+          params["middle"] = middle;
         result.alternatives.push_back(
-            {make_call(make_time_tile(t, chain.boundary, chain.f), {chain.input}),
-             {{"steps", k}, {"band", h}, {"rows", rows}, {"tile", inner}}});
+            {make_call(make_time_tile(t, chain.boundary, chain.f), {chain.input}), params});
       }
     }
   }
@@ -203,7 +211,7 @@ std::vector<Rule> time_tiling_rules() {
                                {},
                                {{.name = "steps", .source = ParamDomain::Source::ProgramCount},
                                 {.name = "band", .source = ParamDomain::Source::ProgramCount},
-                                {.name = "rows", .values = {16, 64, 256}},
+                                {.name = "rows", .source = ParamDomain::Source::ProgramCount},
                                 {.name = "tile", .source = ParamDomain::Source::ProgramCount}}},
                               "rolling"));
   for (auto& r : rules)

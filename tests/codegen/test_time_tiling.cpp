@@ -5,6 +5,7 @@
 // exactly once, rolling tiles recompute what neighbouring strips share.
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "codegen/TimeTiled.h"
@@ -338,6 +339,39 @@ TEST_CASE("rolling tiling against the interpreter: 2-D and 3-D, radius 1 and 2, 
   }
 }
 
+// A window function that is not one user function of points: the window joined and reduced
+// (the code of f is the emitter's, through the view of the rings).
+TEST_CASE("rolling tiles of a stencil whose function reduces its window") {
+  for (int d : {2, 3}) {
+    std::vector<ArithExpr> ext =
+        d == 2 ? std::vector<ArithExpr>{37, 26} : std::vector<ArithExpr>{14, 9, 11};
+    Val x = input("x", array_of(f32(), ext));
+    auto scale = user_fun("scale", [](auto a) { return a * 0.1; });
+    Fun mean([d, scale](Val w) {
+      return (w | join_nd(d) | reduce(add_fun(), 0.0f) | map(scale)).at(0);
+    });
+    Val v = x;
+    for (int s = 0; s < 3; ++s)
+      v = v | pad_nd(d, 1, 1, mirror) | slide_nd(d, 3, 1) | map_nd(d, mean);
+    Expr steps = program({x}, v);
+    auto chain = rewrite::match_stencil_steps(steps->body());
+    REQUIRE(chain);
+    TimeTiling t;
+    t.scheme = TimeTileScheme::Rolling;
+    t.dims = d;
+    t.steps = 3;
+    t.band = 3;
+    t.tile = {5, d == 2 ? 9 : 4, 6};
+    Expr tiled = make_lambda(steps->params(),
+                             make_call(make_time_tile(t, mirror, chain->f), {steps->params()[0]}));
+    auto inputs = random_inputs(steps, 3);
+    testing::check_program(tiled, inputs, {}, 1e-5);
+    // and the unfused steps' own result
+    auto run = explore::execute(testing::test_session(), codegen::generate_program(tiled), inputs);
+    CHECK(explore::max_relative_error(run.output, evaluate(steps, inputs)) <= 1e-5);
+  }
+}
+
 TEST_CASE("rolling tiles write only the grid") {
   check_in_bounds(TimeTileScheme::Rolling, {13, 11}, 4, 1, 3);
   check_in_bounds(TimeTileScheme::Rolling, {9, 20}, 2, 1, 4);
@@ -364,6 +398,13 @@ TEST_CASE("rolling tiles are offered on a CPU, within its local memory") {
   REQUIRE(!small.alternatives.empty());
   for (const auto& alt : small.alternatives)
     CHECK(alt.params.at("tile") == 1024);
+  // In 3-D the middle dimension's tile is a parameter of its own: every variant has its name.
+  auto cube = rolling_on(stencil_steps(3, 1, clamp, {128, 64, 64}, 4), DeviceKind::CPU, 1 << 20);
+  std::set<rewrite::Params> named;
+  for (const auto& alt : cube.alternatives)
+    named.insert(alt.params);
+  CHECK(named.size() == cube.alternatives.size());
+  CHECK(named.size() >= 4);
   auto refused = [](const rewrite::RuleResult& result, const std::string& because) {
     CAPTURE(result.why_not);
     CHECK(result.alternatives.empty());

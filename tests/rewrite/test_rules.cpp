@@ -20,10 +20,11 @@ int check_rule_on_random_programs(const Rule& rule, int wanted, uint32_t seed) {
   std::mt19937 rng(seed);
   int checked = 0;
   for (int attempt = 0; attempt < 4000 && checked < wanted; ++attempt) {
-    // Temporal, diamond and parallelogram tiling and 2.5-D blocking need several steps of one
-    // stencil.
+    // Temporal, diamond, parallelogram and rolling tiling and 2.5-D blocking need several steps
+    // of one stencil.
     bool multistep = rule.name == "temporal-tiling" || rule.name == "diamond-tiling" ||
-                     rule.name == "parallelogram-tiling" || rule.name == "stream-temporal";
+                     rule.name == "parallelogram-tiling" || rule.name == "rolling-tiling" ||
+                     rule.name == "stream-temporal";
     auto rp = multistep ? testing::random_multistep_program(rng) : testing::random_program(rng);
     // glb-order reorders the MapGlb nest of a lowered program.
     if (rule.name == "glb-order")
@@ -35,6 +36,10 @@ int check_rule_on_random_programs(const Rule& rule, int wanted, uint32_t seed) {
     ctx.tile_sizes = {2, 3, 4, 8};
     ctx.temporal_steps = {2, 3, 4};
     ctx.coarsening = {2, 4};
+    if (rule.name == "rolling-tiling") { // a CPU's form
+      ctx.target.kind = DeviceKind::CPU;
+      ctx.target.local_memory_bytes = 1 << 20;
+    }
     auto inputs = random_inputs(rp.program, seed + attempt);
     Data expected = evaluate(rp.program, inputs);
     for_each_node(rp.program, [&](const Expr& node, const Position& at, bool inside) {

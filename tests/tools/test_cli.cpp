@@ -132,6 +132,24 @@ TEST_CASE("cli: --variant takes a variant's name, the same variant at another si
                         "work-groups' here"));
 }
 
+// Rolling tiles are offered to a CPU alone: `tessera variants` (no device) does not list them,
+// and `run` finds the name among the variants of its device (PoCL) and checks the kernel.
+TEST_CASE("cli: run names a variant only its device is offered") {
+  const std::string name =
+      "rolling-tiling at [1] {band=3, rows=16, steps=3, tile=40}; mapping: global";
+  Result listed = cli({"variants", "j2d5pt", "--size", "48x40", "--steps", "3"});
+  CHECK(!has(listed.out, "rolling-tiling at"));
+  CHECK(has(listed.out, "rolling-tiling: not a CPU"));
+  Result run = cli({"run", "j2d5pt", "--size", "48x40", "--steps", "3", "--variant", name});
+  INFO(run.out << run.err);
+  CHECK(run.code == 0);
+  CHECK(has(run.out, " of this device's variants (" + name + "): "));
+  CHECK(has(run.out, "OK: the generated kernel matches the interpreter"));
+  Result emit = cli({"emit", "j2d5pt", "--size", "48x40", "--steps", "3", "--variant", name});
+  CHECK(emit.code == 2);
+  CHECK(has(emit.err, "error: no variant named"));
+}
+
 TEST_CASE("cli: wrong input is a clear error with a non-zero exit code") {
   auto expect_error = [](std::vector<std::string> args, const std::string& message) {
     CAPTURE(args);
