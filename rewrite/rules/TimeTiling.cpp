@@ -101,8 +101,9 @@ RuleResult time_tiling(TimeTileScheme scheme, const Expr& e, const RuleContext& 
 
 // Rolling tiles (a CPU's form: one work-item a tile): the band h = min(k, 4) or k; strips of 16,
 // 64 or 256 outermost rows (at least two strips; two where the grid has fewer than 32); the
-// innermost dimension whole where the band's rings fit in the device's local memory, else in tiles
-// of 1024 (or 256); in 3-D the middle dimension in tiles of 8 or 32 rows.
+// innermost dimension whole where the band's rings fit in the device's local memory, else in the
+// widest tiles of 4096, 2048, 1024 or 256 that do; in 3-D the middle dimension in tiles of 8 or 32
+// rows.
 RuleResult rolling_tiling(const Expr& e, const RuleContext& ctx) {
   std::string why;
   auto steps = tiled_steps(e, ctx, why);
@@ -132,8 +133,9 @@ RuleResult rolling_tiling(const Expr& e, const RuleContext& ctx) {
     for (int64_t middle : middles) {
       if (chain.d == 3 && middle > n[1])
         continue;
-      int64_t inner = 0; // the widest that fits: whole rows, else 1024 or 256
-      for (int64_t w : {n[static_cast<std::size_t>(chain.d - 1)], int64_t{1024}, int64_t{256}})
+      int64_t inner = 0; // the widest that fits: whole rows, else 4096, 2048, 1024 or 256
+      for (int64_t w : {n[static_cast<std::size_t>(chain.d - 1)], int64_t{4096}, int64_t{2048},
+                        int64_t{1024}, int64_t{256}})
         if (!inner && w <= n[static_cast<std::size_t>(chain.d - 1)] && w >= r &&
             ring_bytes(middle, w) <= ctx.target.local_memory_bytes)
           inner = w;
