@@ -25,17 +25,20 @@ void add_cpu_coarsening(rewrite::EnumerateOptions& options) {
 // 0.530 -> 0.452 against their coarsened lowering; the 27-point box 0.629 -> 0.384, the
 // radius-4 star 0.668 -> 0.495). j3d7pt's 7 points stay below (its blocked sums 70% of copy
 // against the coarsened lowering's 73%); the 2-D radius-4 star's, 17, tie with its streaming.
-// On a CPU (PoCL) they did not win below 28 (the 27-point box 57.3 against 59.2 ms; j3d27pt's
-// blocked sums 119 ms against 41-46 ms for its split launch at 320^3).
+// On a CPU (PoCL) they win from 27 points once blocked along x by whole vectors: j3d27pt's sums
+// at 16 results a step 30.8-32.0 ms at 320^3 against 41-46 ms for its split launch (blocked
+// along y they took 105-159 ms); below, the 19-point Poisson stencil is not a sum of planes.
 constexpr int64_t kGpuPlaneSumsMinPoints = 13;
+constexpr int64_t kCpuPlaneSumsMinPoints = 27;
 
 } // namespace
 
 void apply_device_limits(rewrite::EnumerateOptions& options, const runtime::Device& device) {
   options.target = runtime::target_of(device);
-  if (options.target.cpu())
+  if (options.target.cpu()) {
     add_cpu_coarsening(options);
-  else
+    options.plane_sums_min_points = std::min(options.plane_sums_min_points, kCpuPlaneSumsMinPoints);
+  } else
     options.plane_sums_min_points = std::min(options.plane_sums_min_points, kGpuPlaneSumsMinPoints);
 }
 
@@ -48,7 +51,7 @@ void apply_device_limits(rewrite::EnumerateOptions& options,
   for (const auto& d : devices) {
     options.target = common_target(options.target, runtime::target_of(d));
     if (runtime::target_of(d).cpu()) // shared with a CPU: the CPU's threshold
-      options.plane_sums_min_points = sums_min_points;
+      options.plane_sums_min_points = std::min(sums_min_points, kCpuPlaneSumsMinPoints);
   }
 }
 

@@ -108,7 +108,11 @@ Prior make_prior(const std::vector<VariantInfo>& variants, const std::vector<Tun
   // (radius 2 0.349 against 0.381 ms, 4 0.443 against 0.487) and as fast for the 27-point box
   // (0.390 against 0.379 ms); a 16 s search of the radius-4 star measures 12 points. Rolling
   // tiles (offered on CPUs alone, for k steps) go with the "first": on PoCL they ran 4 and 8
-  // steps of j2d5pt at 8192^2 faster than any other fused form.
+  // steps of j2d5pt at 8192^2 faster than any other fused form. On a CPU the sums blocked along x
+  // by whole vectors (8 results or more) of whole columns come first, then in segments, and the
+  // smaller blocks with the other "first": PoCL ran j3d27pt's at 320^3 in 30.8 ms with 16
+  // results a step, 48-51 ms in segments, 87-94 ms with 2 results (a 40 s search that took those
+  // first measured 8 points and found nothing faster than its 45 ms split launch).
   std::vector<OrderKey> keys;
   for (std::size_t v = 0; v < variants.size(); ++v) {
     prior.features.push_back(variant_features(variants[v], context.cells));
@@ -145,7 +149,11 @@ Prior make_prior(const std::vector<VariantInfo>& variants, const std::vector<Tun
     const std::string family = variant_family(variants[v].history);
     const bool split = context.cpu && family == "split-launch";
     const bool first = sums || split || family == "separable" || family == "rolling";
-    const int kind = along_x ? 0 : along_y ? 1 : first ? 2 : 3;
+    int kind = along_x ? 0 : along_y ? 1 : first ? 2 : 3;
+    if (context.cpu && along_x) { // PoCL: whole vectors along x, whole columns first
+      const bool vectors = params.at("factor") >= 8;
+      kind = vectors && !params.count("segment") ? 0 : vectors ? 1 : 2;
+    }
     keys.push_back({tier, kind, -score, f.steps, 0, static_cast<int>(v)});
   }
   interleave_families(keys, prior.features);
