@@ -418,6 +418,9 @@ TEST_CASE("rolling tiles are offered on a CPU, within its local memory") {
 
 TEST_CASE("rolling tiles refuse what they cannot compute") {
   Expr p = rolling(2, 2, mirror, {20, 21}, 3, 3, {6, 8, 1});
+  Expr loaded = expr_from_json(expr_to_json(p)); // saved and loaded as it is
+  CHECK(structurally_equal(loaded, p));
+  CHECK(time_tiling_of(*codegen::time_tile_of(loaded)).scheme == TimeTileScheme::Rolling);
   Expr f = codegen::time_tile_of(p)->children[0];
   TimeTiling t = time_tiling_of(*codegen::time_tile_of(p));
   t.work_group = 128;
